@@ -1,0 +1,186 @@
+//! The command line: `serve`, `migrate`, `user ...`, `backup`.
+
+use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand};
+
+use crate::config::Config;
+use crate::db::{self, Db};
+use crate::domain::users;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "dealership",
+    version,
+    about = "Car dealership website and admin panel in one binary"
+)]
+pub struct Cli {
+    /// Config file (default: ./dealership.toml when it exists).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Data directory (database and media); overrides the config's data_dir.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the site and the API.
+    Serve {
+        /// Address to listen on, e.g. 127.0.0.1:8080 (overrides the config).
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
+        /// Fill an empty database with a demo dealership first.
+        #[arg(long)]
+        demo: bool,
+    },
+    /// Create or upgrade the database schema, then exit.
+    Migrate,
+    /// Manage admin users.
+    #[command(subcommand)]
+    User(UserCommand),
+    /// Write a consistent copy of the database to FILE (safe while serving).
+    Backup {
+        /// Where to write the copy; must not exist yet.
+        file: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Create an admin user; the password is asked for, or read from stdin.
+    Create {
+        name: String,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// Set a new password for a user (ends the user's sessions).
+    Password {
+        name: String,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// List admin users.
+    List,
+    /// Delete an admin user.
+    Delete { name: String },
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let mut config = Config::load(cli.config.as_deref())?;
+    if let Some(data) = cli.data {
+        config.data_dir = data;
+    }
+    init_tracing();
+    match cli.command {
+        Command::Serve { listen, demo } => {
+            if let Some(listen) = listen {
+                config.listen = listen;
+                config.listen_addr()?;
+            }
+            crate::server::serve(config, demo)
+        }
+        Command::Migrate => {
+            Db::open(&config.database_path())?;
+            println!(
+                "Database is up to date: {}",
+                config.database_path().display()
+            );
+            Ok(())
+        }
+        Command::User(command) => user(&config, command),
+        Command::Backup { file } => {
+            db::backup_to(&config.database_path(), &file)?;
+            println!("Backup written to {}", file.display());
+            Ok(())
+        }
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,tower_http=warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {
+    let db = Db::open(&config.database_path())?;
+    let conn = db.conn()?;
+    match command {
+        UserCommand::Create {
+            name,
+            password_stdin,
+        } => {
+            let password = read_password(password_stdin, true)?;
+            let user = users::create(&conn, &name, &password).map_err(user_error)?;
+            println!("User {} created.", user.username);
+        }
+        UserCommand::Password {
+            name,
+            password_stdin,
+        } => {
+            if users::find_for_login(&conn, &name)
+                .map_err(user_error)?
+                .is_none()
+            {
+                bail!("no user named {name:?}; see `dealership user list`");
+            }
+            let password = read_password(password_stdin, true)?;
+            users::set_password(&conn, &name, &password).map_err(user_error)?;
+            println!("Password of {name} changed; their sessions were ended.");
+        }
+        UserCommand::List => {
+            let list = users::list(&conn).map_err(user_error)?;
+            if list.is_empty() {
+                println!("No users yet. Create one with `dealership user create NAME`.");
+            }
+            for u in list {
+                println!("{}\tcreated {}", u.username, u.created_at);
+            }
+        }
+        UserCommand::Delete { name } => {
+            if !users::delete(&conn, &name).map_err(user_error)? {
+                bail!("no user named {name:?}; see `dealership user list`");
+            }
+            println!("User {name} deleted.");
+        }
+    }
+    Ok(())
+}
+
+fn user_error(err: crate::error::AppError) -> anyhow::Error {
+    anyhow::anyhow!("{err}")
+}
+
+fn read_password(from_stdin: bool, confirm: bool) -> anyhow::Result<String> {
+    let stdin = std::io::stdin();
+    if from_stdin || !stdin.is_terminal() {
+        let mut line = String::new();
+        stdin
+            .lock()
+            .read_line(&mut line)
+            .context("cannot read the password from standard input")?;
+        let password = line.trim_end_matches(['\r', '\n']).to_string();
+        if password.is_empty() {
+            bail!("empty password on standard input");
+        }
+        return Ok(password);
+    }
+    let password = rpassword::prompt_password("Password: ")?;
+    if confirm {
+        let again = rpassword::prompt_password("Repeat password: ")?;
+        if again != password {
+            bail!("the two passwords differ");
+        }
+    }
+    Ok(password)
+}

@@ -1,0 +1,93 @@
+//! The SQLite database: a pool of connections that all carry the same
+//! PRAGMAs, migrations, online backup, and the helper that runs database work
+//! off the async threads.
+
+mod backup;
+mod migrate;
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context;
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::Connection;
+
+use crate::error::{AppError, AppResult};
+
+pub use backup::backup_to;
+pub use migrate::migrate;
+
+pub type Pool = r2d2::Pool<SqliteConnectionManager>;
+
+/// Shared handle to the database.
+#[derive(Clone)]
+pub struct Db {
+    pool: Pool,
+}
+
+impl Db {
+    /// Opens (creating if needed) the database file and migrates it.
+    pub fn open(path: &Path) -> anyhow::Result<Db> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        {
+            // WAL is a property of the file: set it once, before pooling.
+            let conn = Connection::open(path)
+                .with_context(|| format!("cannot open database {}", path.display()))?;
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+        }
+        let manager = SqliteConnectionManager::file(path).with_init(|c| {
+            c.execute_batch(
+                "PRAGMA foreign_keys = ON;
+                 PRAGMA busy_timeout = 5000;
+                 PRAGMA synchronous = NORMAL;
+                 PRAGMA temp_store = MEMORY;
+                 PRAGMA cache_size = -16000;",
+            )
+        });
+        let pool = r2d2::Pool::builder()
+            .max_size(8)
+            .connection_timeout(Duration::from_secs(10))
+            .build(manager)
+            .context("cannot open database pool")?;
+        let db = Db { pool };
+        {
+            let mut conn = db.pool.get()?;
+            migrate(&mut conn)?;
+        }
+        Ok(db)
+    }
+
+    /// A pooled connection for synchronous callers (CLI, tests, start-up).
+    pub fn conn(&self) -> AppResult<r2d2::PooledConnection<SqliteConnectionManager>> {
+        Ok(self.pool.get()?)
+    }
+
+    /// Runs database work on the blocking thread pool.
+    pub async fn call<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> AppResult<T> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get()?;
+            work(&mut conn)
+        })
+        .await
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("database task failed: {e}")))?
+    }
+}
+
+/// Runs CPU-heavy work (password hashing, image resizing) off the async threads.
+pub async fn blocking<T, F>(work: F) -> AppResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> AppResult<T> + Send + 'static,
+{
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("worker task failed: {e}")))?
+}

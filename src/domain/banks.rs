@@ -1,0 +1,116 @@
+//! Partner banks of the auto credit page; only active ones are public.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::error::{AppError, AppResult};
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PartnerBank {
+    pub id: String,
+    pub name: String,
+    pub logo: String,
+    pub requirements: String,
+    /// Comma-separated, shown as chips.
+    pub advantages: String,
+    pub active: bool,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PartnerBankInput {
+    pub name: String,
+    #[serde(default)]
+    pub logo: String,
+    #[serde(default)]
+    pub requirements: String,
+    #[serde(default)]
+    pub advantages: String,
+    #[serde(default = "yes")]
+    pub active: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+const SELECT: &str =
+    "SELECT id, name, logo, requirements, advantages, active, created_at, updated_at
+    FROM partner_banks";
+
+fn from_row(row: &Row) -> rusqlite::Result<PartnerBank> {
+    Ok(PartnerBank {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        logo: row.get(2)?,
+        requirements: row.get(3)?,
+        advantages: row.get(4)?,
+        active: row.get(5)?,
+        created_at: row.get(6)?,
+        updated_at: row.get(7)?,
+    })
+}
+
+pub fn list(conn: &Connection, active_only: bool) -> AppResult<Vec<PartnerBank>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "{SELECT} WHERE (active = 1 OR ?1 = 0) ORDER BY name COLLATE NOCASE, id"
+    ))?;
+    let rows = stmt.query_map([active_only], from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<PartnerBank>> {
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE id = ?1"))?;
+    Ok(stmt.query_row([id], from_row).optional()?)
+}
+
+pub fn validate(input: &PartnerBankInput) -> AppResult<()> {
+    let required = [
+        ("name", input.name.as_str(), "Название банка обязательно"),
+        ("logo", input.logo.as_str(), "Логотип обязателен"),
+        (
+            "requirements",
+            input.requirements.as_str(),
+            "Требования обязательны",
+        ),
+        (
+            "advantages",
+            input.advantages.as_str(),
+            "Преимущества обязательны",
+        ),
+    ];
+    for (field, value, message) in required {
+        if value.trim().is_empty() {
+            return Err(AppError::invalid(field, message));
+        }
+    }
+    super::check_len("name", &input.name, 255)?;
+    super::check_len("requirements", &input.requirements, 5000)?;
+    super::check_len("advantages", &input.advantages, 5000)?;
+    Ok(())
+}
+
+pub fn create(conn: &Connection, input: &PartnerBankInput) -> AppResult<PartnerBank> {
+    validate(input)?;
+    let id = super::new_id();
+    let now = super::now();
+    conn.execute(
+        "INSERT INTO partner_banks (id, name, logo, requirements, advantages, active, created_at,
+            updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+        params![
+            id,
+            input.name.trim(),
+            input.logo,
+            input.requirements.trim(),
+            input.advantages.trim(),
+            input.active,
+            now
+        ],
+    )?;
+    get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("bank vanished")))
+}

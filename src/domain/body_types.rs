@@ -1,0 +1,70 @@
+//! Labels and banner images of the six body types.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::cars::BodyType;
+use crate::error::AppResult;
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BodyTypeInfo {
+    pub id: String,
+    pub body_type: BodyType,
+    /// 'Седаны'
+    pub label_plural: String,
+    /// 'Седан'
+    pub label_single: String,
+    /// Banner image URL (desktop), empty when none.
+    pub image_url: String,
+    pub image_url_mobile: String,
+    /// Published cars of this body type.
+    pub car_count: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+const SELECT: &str = "SELECT t.id, t.body_type, t.label_plural, t.label_single, t.image_url,
+    t.image_url_mobile, t.created_at, t.updated_at,
+    (SELECT count(*) FROM cars c WHERE c.body_type = t.body_type AND c.published = 1)
+    FROM body_types t";
+
+fn from_row(row: &Row) -> rusqlite::Result<BodyTypeInfo> {
+    Ok(BodyTypeInfo {
+        id: row.get(0)?,
+        body_type: row.get(1)?,
+        label_plural: row.get(2)?,
+        label_single: row.get(3)?,
+        image_url: row.get(4)?,
+        image_url_mobile: row.get(5)?,
+        created_at: row.get(6)?,
+        updated_at: row.get(7)?,
+        car_count: row.get(8)?,
+    })
+}
+
+pub fn list(conn: &Connection) -> AppResult<Vec<BodyTypeInfo>> {
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} ORDER BY t.sort_order"))?;
+    let rows = stmt.query_map([], from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn get(conn: &Connection, body_type: BodyType) -> AppResult<Option<BodyTypeInfo>> {
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE t.body_type = ?1"))?;
+    Ok(stmt.query_row([body_type], from_row).optional()?)
+}
+
+pub fn set_images(
+    conn: &Connection,
+    body_type: BodyType,
+    image_url: &str,
+    image_url_mobile: &str,
+) -> AppResult<()> {
+    conn.execute(
+        "UPDATE body_types SET image_url = ?2, image_url_mobile = ?3, updated_at = ?4
+         WHERE body_type = ?1",
+        params![body_type, image_url, image_url_mobile, super::now()],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! Car brands.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::error::{AppError, AppResult};
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Brand {
+    pub id: String,
+    pub name: String,
+    pub slug: String,
+    /// Logo image URL, empty when the brand has none.
+    pub logo: String,
+    pub description: String,
+    /// Published cars of the brand.
+    pub car_count: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// The short form for strips and carousels.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandBrief {
+    pub id: String,
+    pub name: String,
+    pub slug: String,
+    pub logo: String,
+    pub car_count: i64,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandInput {
+    pub name: String,
+    pub slug: String,
+    #[serde(default)]
+    pub logo: String,
+    #[serde(default)]
+    pub description: String,
+}
+
+const SELECT: &str =
+    "SELECT b.id, b.name, b.slug, b.logo, b.description, b.created_at, b.updated_at,
+        (SELECT count(*) FROM cars c WHERE c.brand_id = b.id AND c.published = 1) AS car_count
+    FROM brands b";
+
+fn from_row(row: &Row) -> rusqlite::Result<Brand> {
+    Ok(Brand {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        slug: row.get(2)?,
+        logo: row.get(3)?,
+        description: row.get(4)?,
+        created_at: row.get(5)?,
+        updated_at: row.get(6)?,
+        car_count: row.get(7)?,
+    })
+}
+
+/// All brands by name.
+pub fn list(conn: &Connection) -> AppResult<Vec<Brand>> {
+    let mut stmt =
+        conn.prepare_cached(&format!("{SELECT} ORDER BY b.name COLLATE NOCASE, b.id"))?;
+    let rows = stmt.query_map([], from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn list_brief(conn: &Connection) -> AppResult<Vec<BrandBrief>> {
+    Ok(list(conn)?
+        .into_iter()
+        .map(|b| BrandBrief {
+            id: b.id,
+            name: b.name,
+            slug: b.slug,
+            logo: b.logo,
+            car_count: b.car_count,
+        })
+        .collect())
+}
+
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Brand>> {
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE b.id = ?1"))?;
+    Ok(stmt.query_row([id], from_row).optional()?)
+}
+
+pub fn get_by_slug(conn: &Connection, slug: &str) -> AppResult<Option<Brand>> {
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE b.slug = ?1"))?;
+    Ok(stmt.query_row([slug], from_row).optional()?)
+}
+
+pub fn validate(input: &BrandInput) -> AppResult<()> {
+    if input.name.trim().is_empty() {
+        return Err(AppError::invalid("name", "Название марки обязательно"));
+    }
+    if input.slug.trim().is_empty() {
+        return Err(AppError::invalid("slug", "Slug обязателен"));
+    }
+    super::check_len("name", &input.name, 100)?;
+    if !super::slug::is_valid(&input.slug) || input.slug.len() > 100 {
+        return Err(AppError::invalid(
+            "slug",
+            "Slug может содержать только латинские буквы, цифры и дефисы",
+        ));
+    }
+    super::check_len("description", &input.description, 5000)?;
+    Ok(())
+}
+
+pub fn create(conn: &Connection, input: &BrandInput) -> AppResult<Brand> {
+    validate(input)?;
+    let id = super::new_id();
+    let now = super::now();
+    conn.execute(
+        "INSERT INTO brands (id, name, slug, logo, description, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+        params![
+            id,
+            input.name.trim(),
+            input.slug,
+            input.logo,
+            input.description,
+            now
+        ],
+    )?;
+    get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("brand vanished")))
+}
+
+pub fn update(conn: &Connection, id: &str, input: &BrandInput) -> AppResult<Option<Brand>> {
+    validate(input)?;
+    let changed = conn.execute(
+        "UPDATE brands SET name = ?2, slug = ?3, logo = ?4, description = ?5, updated_at = ?6
+         WHERE id = ?1",
+        params![
+            id,
+            input.name.trim(),
+            input.slug,
+            input.logo,
+            input.description,
+            super::now()
+        ],
+    )?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    get(conn, id)
+}
+
+/// Deletes a brand that has no cars (drafts included).
+pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
+    let cars: i64 = conn.query_row("SELECT count(*) FROM cars WHERE brand_id = ?1", [id], |r| {
+        r.get(0)
+    })?;
+    if cars > 0 {
+        return Err(AppError::conflict(
+            None,
+            format!("Нельзя удалить марку, пока у неё есть автомобили ({cars})"),
+        ));
+    }
+    Ok(conn.execute("DELETE FROM brands WHERE id = ?1", [id])? > 0)
+}

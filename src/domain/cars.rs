@@ -1,0 +1,500 @@
+//! Cars of the catalogue.
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::money::Money;
+use super::text_enum;
+use crate::error::{AppError, AppResult};
+
+text_enum!(
+    /// new | used | lease
+    CarStatus { New = "new", Used = "used", Lease = "lease" }
+);
+text_enum!(
+    /// One of the six body types.
+    BodyType {
+        Sedan = "sedan",
+        Hatchback = "hatchback",
+        Crossover = "crossover",
+        Wagon = "wagon",
+        Coupe = "coupe",
+        Pickup = "pickup",
+    }
+);
+text_enum!(
+    Transmission { Manual = "manual", Automatic = "automatic", Cvt = "cvt", Robotic = "robotic" }
+);
+text_enum!(
+    Drivetrain { Front = "front", Rear = "rear", All = "all" }
+);
+text_enum!(
+    FuelType { Gasoline = "gasoline", Diesel = "diesel", Hybrid = "hybrid", Electric = "electric" }
+);
+
+impl CarStatus {
+    /// Badge text of the public site.
+    pub fn label(self) -> &'static str {
+        match self {
+            CarStatus::New => "Новый",
+            CarStatus::Used => "С пробегом",
+            CarStatus::Lease => "Аренда с выкупом",
+        }
+    }
+}
+
+impl Transmission {
+    pub fn label(self) -> &'static str {
+        match self {
+            Transmission::Manual => "Механика",
+            Transmission::Automatic => "Автомат",
+            Transmission::Cvt => "Вариатор",
+            Transmission::Robotic => "Робот",
+        }
+    }
+}
+
+impl Drivetrain {
+    pub fn label(self) -> &'static str {
+        match self {
+            Drivetrain::Front => "Передний",
+            Drivetrain::Rear => "Задний",
+            Drivetrain::All => "Полный",
+        }
+    }
+}
+
+impl FuelType {
+    pub fn label(self) -> &'static str {
+        match self {
+            FuelType::Gasoline => "Бензин",
+            FuelType::Diesel => "Дизель",
+            FuelType::Hybrid => "Гибрид",
+            FuelType::Electric => "Электро",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct TrimLevel {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub link: String,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Car {
+    pub id: String,
+    pub brand_id: String,
+    /// The brand's name, 'Unknown' when the brand is missing.
+    pub brand_name: String,
+    pub brand_slug: String,
+    pub name: String,
+    pub slug: String,
+    pub model: String,
+    pub year: i32,
+    pub price: Money,
+    pub monthly_payment: Option<Money>,
+    pub daily_price: Option<Money>,
+    pub status: CarStatus,
+    pub body_type: BodyType,
+    pub transmission: Transmission,
+    pub drivetrain: Drivetrain,
+    pub fuel_type: FuelType,
+    pub engine: String,
+    pub mileage: i64,
+    /// URL of the main picture (the 800 px variant); empty when none.
+    pub main_image: String,
+    /// URLs of all pictures, the main one first.
+    pub images: Vec<String>,
+    pub has_images: bool,
+    pub in_stock: bool,
+    pub featured: bool,
+    pub trim_levels: Vec<TrimLevel>,
+    pub published: bool,
+    pub vin: Option<String>,
+    pub color: Option<String>,
+    pub external_id: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
+pub enum CarSort {
+    #[default]
+    #[serde(rename = "newest")]
+    Newest,
+    #[serde(rename = "price_asc")]
+    PriceAsc,
+    #[serde(rename = "price_desc")]
+    PriceDesc,
+}
+
+impl CarSort {
+    pub fn parse(code: &str) -> Option<CarSort> {
+        match code {
+            "newest" => Some(CarSort::Newest),
+            "price_asc" => Some(CarSort::PriceAsc),
+            "price_desc" => Some(CarSort::PriceDesc),
+            _ => None,
+        }
+    }
+
+    fn order_by(self) -> &'static str {
+        match self {
+            CarSort::Newest => "c.created_at DESC, c.id",
+            CarSort::PriceAsc => "c.price_kopecks ASC, c.id",
+            CarSort::PriceDesc => "c.price_kopecks DESC, c.id",
+        }
+    }
+}
+
+/// Which cars a list shows. Empty fields do not filter.
+#[derive(Debug, Clone, Default)]
+pub struct CarFilter {
+    pub statuses: Vec<CarStatus>,
+    pub brand_id: Option<String>,
+    pub body_type: Option<BodyType>,
+    pub featured: Option<bool>,
+    pub in_stock: Option<bool>,
+    pub min_price: Option<Money>,
+    pub max_price: Option<Money>,
+    pub model: Option<String>,
+    /// Admin lists also show drafts.
+    pub include_drafts: bool,
+    pub sort: CarSort,
+}
+
+pub const DEFAULT_LIMIT: u32 = 12;
+pub const MAX_LIMIT: u32 = 100;
+
+const SELECT: &str = "SELECT c.id, c.brand_id, coalesce(b.name, 'Unknown'), coalesce(b.slug, ''),
+        c.name, c.slug, c.model, c.year, c.price_kopecks, c.monthly_payment_kopecks,
+        c.daily_price_kopecks, c.status, c.body_type, c.transmission, c.drivetrain, c.fuel_type,
+        c.engine, c.mileage, c.main_image, c.images, c.in_stock, c.featured, c.trim_levels,
+        c.published, c.vin, c.color, c.external_id, c.created_at, c.updated_at
+    FROM cars c LEFT JOIN brands b ON b.id = c.brand_id";
+
+fn from_row(row: &Row) -> rusqlite::Result<Car> {
+    let main_image: String = row.get(18)?;
+    let mut images: Vec<String> = super::json_column(row.get_ref(19)?.as_str()?);
+    if images.is_empty() && !main_image.is_empty() {
+        images.push(main_image.clone());
+    }
+    Ok(Car {
+        id: row.get(0)?,
+        brand_id: row.get(1)?,
+        brand_name: row.get(2)?,
+        brand_slug: row.get(3)?,
+        name: row.get(4)?,
+        slug: row.get(5)?,
+        model: row.get(6)?,
+        year: row.get(7)?,
+        price: row.get(8)?,
+        monthly_payment: row.get(9)?,
+        daily_price: row.get(10)?,
+        status: row.get(11)?,
+        body_type: row.get(12)?,
+        transmission: row.get(13)?,
+        drivetrain: row.get(14)?,
+        fuel_type: row.get(15)?,
+        engine: row.get(16)?,
+        mileage: row.get(17)?,
+        has_images: !images.is_empty(),
+        main_image,
+        images,
+        in_stock: row.get(20)?,
+        featured: row.get(21)?,
+        trim_levels: super::json_column(row.get_ref(22)?.as_str()?),
+        published: row.get(23)?,
+        vin: row.get(24)?,
+        color: row.get(25)?,
+        external_id: row.get(26)?,
+        created_at: row.get(27)?,
+        updated_at: row.get(28)?,
+    })
+}
+
+/// The WHERE clause and its parameters for a filter.
+fn where_clause(filter: &CarFilter) -> (String, Vec<Value>) {
+    let mut clauses: Vec<String> = Vec::new();
+    let mut values: Vec<Value> = Vec::new();
+    if !filter.include_drafts {
+        clauses.push("c.published = 1".into());
+    }
+    if !filter.statuses.is_empty() {
+        let marks = vec!["?"; filter.statuses.len()].join(", ");
+        clauses.push(format!("c.status IN ({marks})"));
+        values.extend(
+            filter
+                .statuses
+                .iter()
+                .map(|s| Value::Text(s.as_str().into())),
+        );
+    }
+    if let Some(brand) = &filter.brand_id {
+        clauses.push("c.brand_id = ?".into());
+        values.push(Value::Text(brand.clone()));
+    }
+    if let Some(body) = filter.body_type {
+        clauses.push("c.body_type = ?".into());
+        values.push(Value::Text(body.as_str().into()));
+    }
+    if let Some(featured) = filter.featured {
+        clauses.push("c.featured = ?".into());
+        values.push(Value::Integer(featured.into()));
+    }
+    if let Some(in_stock) = filter.in_stock {
+        clauses.push("c.in_stock = ?".into());
+        values.push(Value::Integer(in_stock.into()));
+    }
+    if let Some(min) = filter.min_price {
+        clauses.push("c.price_kopecks >= ?".into());
+        values.push(Value::Integer(min.kopecks()));
+    }
+    if let Some(max) = filter.max_price {
+        clauses.push("c.price_kopecks <= ?".into());
+        values.push(Value::Integer(max.kopecks()));
+    }
+    if let Some(model) = &filter.model {
+        clauses.push("c.model = ?".into());
+        values.push(Value::Text(model.clone()));
+    }
+    let sql = if clauses.is_empty() {
+        String::new()
+    } else {
+        format!(" WHERE {}", clauses.join(" AND "))
+    };
+    (sql, values)
+}
+
+pub fn list(conn: &Connection, filter: &CarFilter, limit: u32, offset: u32) -> AppResult<Vec<Car>> {
+    let (clause, mut values) = where_clause(filter);
+    let sql = format!(
+        "{SELECT}{clause} ORDER BY {} LIMIT ? OFFSET ?",
+        filter.sort.order_by()
+    );
+    values.push(Value::Integer(limit.min(MAX_LIMIT).into()));
+    values.push(Value::Integer(offset.into()));
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(values), from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Every car matching the filter, for the admin list and exports.
+pub fn list_all(conn: &Connection, filter: &CarFilter) -> AppResult<Vec<Car>> {
+    let (clause, values) = where_clause(filter);
+    let sql = format!("{SELECT}{clause} ORDER BY {}", filter.sort.order_by());
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(values), from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn count(conn: &Connection, filter: &CarFilter) -> AppResult<i64> {
+    let (clause, values) = where_clause(filter);
+    let sql = format!("SELECT count(*) FROM cars c{clause}");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    Ok(stmt.query_row(params_from_iter(values), |r| r.get(0))?)
+}
+
+/// A car by id; drafts only when `include_drafts`.
+pub fn get(conn: &Connection, id: &str, include_drafts: bool) -> AppResult<Option<Car>> {
+    let sql = format!("{SELECT} WHERE c.id = ?1 AND (c.published = 1 OR ?2)");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    Ok(stmt
+        .query_row(rusqlite::params![id, include_drafts], from_row)
+        .optional()?)
+}
+
+pub fn get_by_slug(conn: &Connection, slug: &str, include_drafts: bool) -> AppResult<Option<Car>> {
+    let sql = format!("{SELECT} WHERE c.slug = ?1 AND (c.published = 1 OR ?2)");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    Ok(stmt
+        .query_row(rusqlite::params![slug, include_drafts], from_row)
+        .optional()?)
+}
+
+/// What an admin or an import sends to create or change a car.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CarInput {
+    pub brand_id: String,
+    pub name: String,
+    pub slug: String,
+    pub model: String,
+    pub year: i32,
+    pub price: Money,
+    #[serde(default)]
+    pub monthly_payment: Option<Money>,
+    #[serde(default)]
+    pub daily_price: Option<Money>,
+    pub status: CarStatus,
+    pub body_type: BodyType,
+    pub transmission: Transmission,
+    pub drivetrain: Drivetrain,
+    pub fuel_type: FuelType,
+    pub engine: String,
+    #[serde(default)]
+    pub mileage: i64,
+    #[serde(default)]
+    pub main_image: String,
+    #[serde(default)]
+    pub images: Vec<String>,
+    #[serde(default)]
+    pub trim_levels: Vec<TrimLevel>,
+    #[serde(default = "yes")]
+    pub in_stock: bool,
+    #[serde(default)]
+    pub featured: bool,
+    #[serde(default = "yes")]
+    pub published: bool,
+    #[serde(default)]
+    pub vin: Option<String>,
+    #[serde(default)]
+    pub color: Option<String>,
+    #[serde(default)]
+    pub external_id: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+pub const MAX_IMAGES: usize = 6;
+
+/// The admin car form's rules.
+pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
+    let required = [
+        ("brandId", input.brand_id.as_str(), "Марка обязательна"),
+        ("name", input.name.as_str(), "Название обязательно"),
+        ("model", input.model.as_str(), "Модель обязательна"),
+        ("slug", input.slug.as_str(), "Slug обязателен"),
+        ("engine", input.engine.as_str(), "Двигатель обязателен"),
+    ];
+    for (field, value, message) in required {
+        if value.trim().is_empty() {
+            return Err(AppError::invalid(field, message));
+        }
+    }
+    super::check_len("name", &input.name, 255)?;
+    super::check_len("model", &input.model, 100)?;
+    super::check_len("engine", &input.engine, 100)?;
+    if !super::slug::is_valid(&input.slug) {
+        return Err(AppError::invalid(
+            "slug",
+            "Slug может содержать только латинские буквы, цифры и дефисы",
+        ));
+    }
+    if input.year < 1990 || input.year > current_year + 1 {
+        return Err(AppError::invalid(
+            "year",
+            format!("Год должен быть от 1990 до {}", current_year + 1),
+        ));
+    }
+    if input.price > super::money::MAX_DECIMAL_12_2 {
+        return Err(AppError::invalid("price", "Цена слишком большая"));
+    }
+    for (field, value) in [
+        ("monthlyPayment", input.monthly_payment),
+        ("dailyPrice", input.daily_price),
+    ] {
+        if value.is_some_and(|m| m > super::money::MAX_DECIMAL_10_2) {
+            return Err(AppError::invalid(field, "Сумма слишком большая"));
+        }
+    }
+    if input.mileage < 0 {
+        return Err(AppError::invalid(
+            "mileage",
+            "Пробег не может быть отрицательным",
+        ));
+    }
+    if input.images.len() > MAX_IMAGES {
+        return Err(AppError::invalid(
+            "images",
+            format!("Максимум {MAX_IMAGES} изображений"),
+        ));
+    }
+    if let Some(vin) = &input.vin
+        && !vin.is_empty()
+        && (vin.len() != 17 || !vin.bytes().all(|b| b.is_ascii_alphanumeric()))
+    {
+        return Err(AppError::invalid(
+            "vin",
+            "VIN должен содержать 17 латинских букв и цифр",
+        ));
+    }
+    if let Some(color) = &input.color {
+        super::check_len("color", color, 50)?;
+    }
+    if let Some(external) = &input.external_id {
+        super::check_len("externalId", external, 100)?;
+    }
+    Ok(())
+}
+
+/// Stores a new car and gives it back.
+pub fn create(conn: &Connection, input: &CarInput, current_year: i32) -> AppResult<Car> {
+    validate(input, current_year)?;
+    if super::brands::get(conn, &input.brand_id)?.is_none() {
+        return Err(AppError::invalid("brandId", "Марка не найдена"));
+    }
+    let id = super::new_id();
+    let now = super::now();
+    let main_image = if input.main_image.is_empty() {
+        input.images.first().cloned().unwrap_or_default()
+    } else {
+        input.main_image.clone()
+    };
+    conn.execute(
+        "INSERT INTO cars (id, brand_id, name, slug, model, year, price_kopecks,
+            monthly_payment_kopecks, daily_price_kopecks, status, body_type, transmission,
+            drivetrain, fuel_type, engine, mileage, main_image, images, in_stock, featured,
+            trim_levels, published, vin, color, external_id, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?26)",
+        rusqlite::params![
+            id,
+            input.brand_id,
+            input.name.trim(),
+            input.slug,
+            input.model.trim(),
+            input.year,
+            input.price,
+            input.monthly_payment,
+            input.daily_price,
+            input.status,
+            input.body_type,
+            input.transmission,
+            input.drivetrain,
+            input.fuel_type,
+            input.engine.trim(),
+            input.mileage,
+            main_image,
+            serde_json::to_string(&input.images).unwrap_or_else(|_| "[]".into()),
+            input.in_stock,
+            input.featured,
+            serde_json::to_string(&input.trim_levels).unwrap_or_else(|_| "[]".into()),
+            input.published,
+            super::non_empty(input.vin.clone()),
+            super::non_empty(input.color.clone()),
+            super::non_empty(input.external_id.clone()),
+            now,
+        ],
+    )?;
+    get(conn, &id, true)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("car vanished")))
+}
+
+/// Distinct models of a brand's published cars, for the brand page's filter.
+pub fn models_of_brand(conn: &Connection, brand_id: &str) -> AppResult<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT model FROM cars WHERE brand_id = ?1 AND published = 1 ORDER BY model",
+    )?;
+    let rows = stmt.query_map([brand_id], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -1,0 +1,470 @@
+//! Requests from visitors. A lead is stored before anything else happens
+//! (notifications come later through the outbox), so nothing accepted is lost.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::money::Money;
+use super::{check_len, non_empty, phone, text_enum};
+use crate::error::{AppError, AppResult};
+
+text_enum!(
+    /// contact_form is shown as an instalment request.
+    LeadType {
+        AutoCredit = "auto_credit",
+        TradeIn = "trade_in",
+        AutoSelection = "auto_selection",
+        LeaseBooking = "lease_booking",
+        ContactForm = "contact_form",
+    }
+);
+text_enum!(
+    LeadStatus {
+        New = "new",
+        InProgress = "in_progress",
+        Completed = "completed",
+        Cancelled = "cancelled",
+    }
+);
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Lead {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub lead_type: LeadType,
+    pub status: LeadStatus,
+    pub name: String,
+    /// +7XXXXXXXXXX
+    pub phone: String,
+    pub email: Option<String>,
+    pub message: Option<String>,
+    pub desired_amount: Option<Money>,
+    pub monthly_income: Option<Money>,
+    pub car_brand: Option<String>,
+    pub car_model: Option<String>,
+    pub car_year: Option<i32>,
+    pub car_mileage: Option<i64>,
+    pub car_condition: Option<String>,
+    pub budget: Option<Money>,
+    pub preferred_brand: Option<String>,
+    pub body_type: Option<String>,
+    pub transmission: Option<String>,
+    pub fuel_types: Option<String>,
+    pub source_url: Option<String>,
+    pub car_id: Option<String>,
+    pub car_info: Option<String>,
+    pub car_price: Option<String>,
+    pub car_status: Option<String>,
+    pub consent_version: i64,
+    pub consent_at: String,
+    pub consent_ip: String,
+    pub advertising_consent: bool,
+    pub utm_source: Option<String>,
+    pub utm_medium: Option<String>,
+    pub utm_campaign: Option<String>,
+    pub utm_term: Option<String>,
+    pub utm_content: Option<String>,
+    pub analytics_client_id: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// What a visitor's form sends. Id, status and dates are the server's.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LeadInput {
+    #[serde(rename = "type")]
+    #[schema(value_type = String)]
+    pub lead_type: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub phone: Option<String>,
+    #[serde(default)]
+    pub email: Option<String>,
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub desired_amount: Option<Money>,
+    #[serde(default)]
+    pub monthly_income: Option<Money>,
+    #[serde(default)]
+    pub car_brand: Option<String>,
+    #[serde(default)]
+    pub car_model: Option<String>,
+    #[serde(default)]
+    pub car_year: Option<i32>,
+    #[serde(default)]
+    pub car_mileage: Option<i64>,
+    #[serde(default)]
+    pub car_condition: Option<String>,
+    #[serde(default)]
+    pub budget: Option<Money>,
+    #[serde(default)]
+    pub preferred_brand: Option<String>,
+    #[serde(default)]
+    pub body_type: Option<String>,
+    #[serde(default)]
+    pub transmission: Option<String>,
+    #[serde(default)]
+    pub fuel_types: Option<String>,
+    #[serde(default)]
+    pub source_url: Option<String>,
+    #[serde(default)]
+    pub car_id: Option<String>,
+    #[serde(default)]
+    pub car_info: Option<String>,
+    #[serde(default)]
+    pub car_price: Option<String>,
+    #[serde(default)]
+    pub car_status: Option<String>,
+    /// Consent to personal data processing: must be true.
+    #[serde(default)]
+    pub consent: bool,
+    /// Optional consent to advertising contact.
+    #[serde(default)]
+    pub advertising_consent: bool,
+    #[serde(default)]
+    pub utm_source: Option<String>,
+    #[serde(default)]
+    pub utm_medium: Option<String>,
+    #[serde(default)]
+    pub utm_campaign: Option<String>,
+    #[serde(default)]
+    pub utm_term: Option<String>,
+    #[serde(default)]
+    pub utm_content: Option<String>,
+    /// Google Analytics or Yandex Metrika client id.
+    #[serde(default)]
+    pub analytics_client_id: Option<String>,
+    /// Honeypot: hidden from people; a filled one marks a bot.
+    #[serde(default)]
+    pub website: Option<String>,
+}
+
+pub const CONSENT_REQUIRED: &str = "Необходимо согласие на обработку персональных данных";
+
+/// The message a form shows when name or phone is empty.
+fn required_message(lead_type: LeadType) -> &'static str {
+    match lead_type {
+        LeadType::LeaseBooking => "Пожалуйста, заполните все поля",
+        LeadType::AutoSelection => "Пожалуйста, заполните все обязательные поля",
+        _ => "Пожалуйста, заполните обязательные поля",
+    }
+}
+
+/// A lead that passed validation, ready to store.
+pub struct ValidLead {
+    lead: Lead,
+}
+
+impl LeadInput {
+    pub fn is_bot(&self) -> bool {
+        self.website
+            .as_deref()
+            .is_some_and(|w| !w.trim().is_empty())
+    }
+
+    /// Checks every field and normalises the phone. `consent_version`,
+    /// `ip` and `current_year` come from the server.
+    pub fn validate(
+        self,
+        consent_version: i64,
+        ip: &str,
+        current_year: i32,
+    ) -> AppResult<ValidLead> {
+        let lead_type = match self.lead_type.as_deref() {
+            None | Some("") => return Err(AppError::invalid("type", "Не указан тип заявки")),
+            Some(code) => LeadType::parse(code)
+                .ok_or_else(|| AppError::invalid("type", "Неизвестный тип заявки"))?,
+        };
+        let name = non_empty(self.name);
+        let phone_raw = non_empty(self.phone);
+        let missing = required_message(lead_type);
+        let Some(name) = name else {
+            return Err(AppError::invalid("name", missing));
+        };
+        let Some(phone_raw) = phone_raw else {
+            return Err(AppError::invalid("phone", missing));
+        };
+        check_len("name", &name, 255)?;
+        check_len("phone", &phone_raw, 50)?;
+        let phone = phone::normalize(&phone_raw)
+            .ok_or_else(|| AppError::invalid("phone", phone::PHONE_RULE_MESSAGE))?;
+        let email = non_empty(self.email);
+        if let Some(email) = &email {
+            check_len("email", email, 255)?;
+            if !is_email(email) {
+                return Err(AppError::invalid("email", "Неверный формат email"));
+            }
+        }
+        if !self.consent {
+            return Err(AppError::invalid("consent", CONSENT_REQUIRED));
+        }
+        let texts = [
+            ("message", &self.message, 5000),
+            ("carBrand", &self.car_brand, 100),
+            ("carModel", &self.car_model, 100),
+            ("carCondition", &self.car_condition, 50),
+            ("preferredBrand", &self.preferred_brand, 100),
+            ("bodyType", &self.body_type, 50),
+            ("transmission", &self.transmission, 50),
+            ("fuelTypes", &self.fuel_types, 100),
+            ("sourceUrl", &self.source_url, 500),
+            ("carId", &self.car_id, 64),
+            ("carInfo", &self.car_info, 255),
+            ("carPrice", &self.car_price, 100),
+            ("carStatus", &self.car_status, 50),
+            ("utmSource", &self.utm_source, 255),
+            ("utmMedium", &self.utm_medium, 255),
+            ("utmCampaign", &self.utm_campaign, 255),
+            ("utmTerm", &self.utm_term, 255),
+            ("utmContent", &self.utm_content, 255),
+            ("analyticsClientId", &self.analytics_client_id, 100),
+        ];
+        for (field, value, max) in texts {
+            if let Some(value) = value {
+                check_len(field, value, max)?;
+            }
+        }
+        if let Some(year) = self.car_year
+            && !(1900..=current_year + 1).contains(&year)
+        {
+            return Err(AppError::invalid(
+                "carYear",
+                format!("Год выпуска должен быть от 1900 до {}", current_year + 1),
+            ));
+        }
+        if let Some(mileage) = self.car_mileage
+            && !(0..=10_000_000).contains(&mileage)
+        {
+            return Err(AppError::invalid("carMileage", "Пробег указан неверно"));
+        }
+        for (field, amount) in [
+            ("desiredAmount", self.desired_amount),
+            ("monthlyIncome", self.monthly_income),
+            ("budget", self.budget),
+        ] {
+            if amount.is_some_and(|m| m > super::money::MAX_DECIMAL_12_2) {
+                return Err(AppError::invalid(field, "Сумма слишком большая"));
+            }
+        }
+        let now = super::now();
+        Ok(ValidLead {
+            lead: Lead {
+                id: super::new_id(),
+                lead_type,
+                status: LeadStatus::New,
+                name,
+                phone,
+                email,
+                message: non_empty(self.message),
+                desired_amount: self.desired_amount,
+                monthly_income: self.monthly_income,
+                car_brand: non_empty(self.car_brand),
+                car_model: non_empty(self.car_model),
+                car_year: self.car_year,
+                car_mileage: self.car_mileage,
+                car_condition: non_empty(self.car_condition),
+                budget: self.budget,
+                preferred_brand: non_empty(self.preferred_brand),
+                body_type: non_empty(self.body_type),
+                transmission: non_empty(self.transmission),
+                fuel_types: non_empty(self.fuel_types),
+                source_url: non_empty(self.source_url),
+                car_id: non_empty(self.car_id),
+                car_info: non_empty(self.car_info),
+                car_price: non_empty(self.car_price),
+                car_status: non_empty(self.car_status),
+                consent_version,
+                consent_at: now.clone(),
+                consent_ip: ip.chars().take(64).collect(),
+                advertising_consent: self.advertising_consent,
+                utm_source: non_empty(self.utm_source),
+                utm_medium: non_empty(self.utm_medium),
+                utm_campaign: non_empty(self.utm_campaign),
+                utm_term: non_empty(self.utm_term),
+                utm_content: non_empty(self.utm_content),
+                analytics_client_id: non_empty(self.analytics_client_id),
+                created_at: now.clone(),
+                updated_at: now,
+            },
+        })
+    }
+}
+
+impl ValidLead {
+    /// The lead as it would be stored, for answering a bot without storing.
+    pub fn into_unsaved(self) -> Lead {
+        self.lead
+    }
+}
+
+/// A plain e-mail check: one @, a dot in the domain, no spaces.
+pub fn is_email(value: &str) -> bool {
+    let Some((local, domain)) = value.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && !domain.contains('@')
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !value.chars().any(char::is_whitespace)
+}
+
+/// Stores a validated lead. A car id that no longer exists is kept as text
+/// in `carInfo` only, so a lead from a stale page is never refused.
+pub fn insert(conn: &Connection, valid: ValidLead) -> AppResult<Lead> {
+    let mut lead = valid.lead;
+    if let Some(car_id) = &lead.car_id {
+        let exists = conn
+            .prepare_cached("SELECT 1 FROM cars WHERE id = ?1")?
+            .query_row([car_id], |_| Ok(()))
+            .optional()?
+            .is_some();
+        if !exists {
+            lead.car_id = None;
+        }
+    }
+    let l = &lead;
+    conn.prepare_cached(
+        "INSERT INTO leads (id, type, status, name, phone, email, message,
+            desired_amount_kopecks, monthly_income_kopecks, car_brand, car_model, car_year,
+            car_mileage, car_condition, budget_kopecks, preferred_brand, body_type, transmission,
+            fuel_types, source_url, car_id, car_info, car_price, car_status, consent_version,
+            consent_at, consent_ip, advertising_consent, utm_source, utm_medium, utm_campaign,
+            utm_term, utm_content, analytics_client_id, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+            ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35,
+            ?36)",
+    )?
+    .execute(params![
+        l.id,
+        l.lead_type,
+        l.status,
+        l.name,
+        l.phone,
+        l.email,
+        l.message,
+        l.desired_amount,
+        l.monthly_income,
+        l.car_brand,
+        l.car_model,
+        l.car_year,
+        l.car_mileage,
+        l.car_condition,
+        l.budget,
+        l.preferred_brand,
+        l.body_type,
+        l.transmission,
+        l.fuel_types,
+        l.source_url,
+        l.car_id,
+        l.car_info,
+        l.car_price,
+        l.car_status,
+        l.consent_version,
+        l.consent_at,
+        l.consent_ip,
+        l.advertising_consent,
+        l.utm_source,
+        l.utm_medium,
+        l.utm_campaign,
+        l.utm_term,
+        l.utm_content,
+        l.analytics_client_id,
+        l.created_at,
+        l.updated_at,
+    ])?;
+    Ok(lead)
+}
+
+const SELECT: &str = "SELECT id, type, status, name, phone, email, message, desired_amount_kopecks,
+    monthly_income_kopecks, car_brand, car_model, car_year, car_mileage, car_condition,
+    budget_kopecks, preferred_brand, body_type, transmission, fuel_types, source_url, car_id,
+    car_info, car_price, car_status, consent_version, consent_at, consent_ip, advertising_consent,
+    utm_source, utm_medium, utm_campaign, utm_term, utm_content, analytics_client_id, created_at,
+    updated_at FROM leads";
+
+fn from_row(row: &Row) -> rusqlite::Result<Lead> {
+    Ok(Lead {
+        id: row.get(0)?,
+        lead_type: row.get(1)?,
+        status: row.get(2)?,
+        name: row.get(3)?,
+        phone: row.get(4)?,
+        email: row.get(5)?,
+        message: row.get(6)?,
+        desired_amount: row.get(7)?,
+        monthly_income: row.get(8)?,
+        car_brand: row.get(9)?,
+        car_model: row.get(10)?,
+        car_year: row.get(11)?,
+        car_mileage: row.get(12)?,
+        car_condition: row.get(13)?,
+        budget: row.get(14)?,
+        preferred_brand: row.get(15)?,
+        body_type: row.get(16)?,
+        transmission: row.get(17)?,
+        fuel_types: row.get(18)?,
+        source_url: row.get(19)?,
+        car_id: row.get(20)?,
+        car_info: row.get(21)?,
+        car_price: row.get(22)?,
+        car_status: row.get(23)?,
+        consent_version: row.get(24)?,
+        consent_at: row.get(25)?,
+        consent_ip: row.get(26)?,
+        advertising_consent: row.get(27)?,
+        utm_source: row.get(28)?,
+        utm_medium: row.get(29)?,
+        utm_campaign: row.get(30)?,
+        utm_term: row.get(31)?,
+        utm_content: row.get(32)?,
+        analytics_client_id: row.get(33)?,
+        created_at: row.get(34)?,
+        updated_at: row.get(35)?,
+    })
+}
+
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Lead>> {
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE id = ?1"))?;
+    Ok(stmt.query_row([id], from_row).optional()?)
+}
+
+/// Leads newest first, optionally of one status and one type.
+pub fn list(
+    conn: &Connection,
+    status: Option<LeadStatus>,
+    lead_type: Option<LeadType>,
+    limit: u32,
+    offset: u32,
+) -> AppResult<Vec<Lead>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "{SELECT} WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR type = ?2)
+         ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4"
+    ))?;
+    let rows = stmt.query_map(params![status, lead_type, limit, offset], from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn count(conn: &Connection) -> AppResult<i64> {
+    Ok(conn.query_row("SELECT count(*) FROM leads", [], |r| r.get(0))?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails() {
+        assert!(is_email("a@b.ru"));
+        assert!(!is_email("a@b"));
+        assert!(!is_email("a b@c.ru"));
+        assert!(!is_email("@c.ru"));
+        assert!(!is_email("a@@c.ru"));
+    }
+}

@@ -1,0 +1,89 @@
+//! Domain objects and the SQL that stores them: one module per object, each
+//! owning its queries. Functions take a connection so callers can compose
+//! them in one transaction; HTTP handlers and CLI commands call them.
+
+pub mod banks;
+pub mod body_types;
+pub mod brands;
+pub mod cars;
+pub mod leads;
+pub mod money;
+pub mod phone;
+pub mod promotions;
+pub mod reviews;
+pub mod settings;
+pub mod slug;
+pub mod users;
+
+use chrono::{SecondsFormat, Utc};
+
+/// Current time as stored: RFC 3339 UTC with milliseconds.
+pub fn now() -> String {
+    Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// Defines a text enum stored as its code in SQLite and in JSON.
+macro_rules! text_enum {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident = $code:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+        pub enum $name {
+            $(#[serde(rename = $code)] $variant),+
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $code),+ }
+            }
+
+            pub fn parse(code: &str) -> Option<Self> {
+                match code { $($code => Some($name::$variant),)+ _ => None }
+            }
+        }
+
+        impl rusqlite::types::ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+                Ok(self.as_str().into())
+            }
+        }
+
+        impl rusqlite::types::FromSql for $name {
+            fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+                let text = value.as_str()?;
+                Self::parse(text).ok_or_else(|| rusqlite::types::FromSqlError::Other(
+                    format!("unknown {} {text:?}", stringify!($name)).into(),
+                ))
+            }
+        }
+    };
+}
+pub(crate) use text_enum;
+
+/// Reads a JSON array column.
+pub(crate) fn json_column<T: serde::de::DeserializeOwned + Default>(text: &str) -> T {
+    serde_json::from_str(text).unwrap_or_default()
+}
+
+/// Trims a text and turns an empty one into `None`.
+pub fn non_empty(value: Option<String>) -> Option<String> {
+    value
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+/// Checks a text's length in characters (not bytes).
+pub fn check_len(field: &'static str, value: &str, max: usize) -> crate::error::AppResult<()> {
+    if value.chars().count() > max {
+        return Err(crate::error::AppError::invalid(
+            field,
+            format!("Поле {field} не должно быть длиннее {max} символов"),
+        ));
+    }
+    Ok(())
+}

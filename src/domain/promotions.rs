@@ -1,0 +1,110 @@
+//! Promotions; only active ones are public.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::error::{AppError, AppResult};
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Promotion {
+    pub id: String,
+    pub title: String,
+    pub description: String,
+    /// Image URL, empty when none.
+    pub image: String,
+    pub discount: String,
+    pub valid_until: String,
+    pub is_active: bool,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PromotionInput {
+    pub title: String,
+    pub description: String,
+    #[serde(default)]
+    pub image: String,
+    #[serde(default)]
+    pub discount: String,
+    #[serde(default)]
+    pub valid_until: String,
+    #[serde(default = "yes")]
+    pub is_active: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+const SELECT: &str = "SELECT id, title, description, image, discount, valid_until, is_active,
+    created_at, updated_at FROM promotions";
+
+fn from_row(row: &Row) -> rusqlite::Result<Promotion> {
+    Ok(Promotion {
+        id: row.get(0)?,
+        title: row.get(1)?,
+        description: row.get(2)?,
+        image: row.get(3)?,
+        discount: row.get(4)?,
+        valid_until: row.get(5)?,
+        is_active: row.get(6)?,
+        created_at: row.get(7)?,
+        updated_at: row.get(8)?,
+    })
+}
+
+pub fn list(conn: &Connection, active_only: bool) -> AppResult<Vec<Promotion>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "{SELECT} WHERE (is_active = 1 OR ?1 = 0) ORDER BY created_at DESC, id"
+    ))?;
+    let rows = stmt.query_map([active_only], from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Promotion>> {
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE id = ?1"))?;
+    Ok(stmt.query_row([id], from_row).optional()?)
+}
+
+pub fn validate(input: &PromotionInput) -> AppResult<()> {
+    if input.title.trim().is_empty() {
+        return Err(AppError::invalid("title", "Название акции обязательно"));
+    }
+    if input.description.trim().is_empty() {
+        return Err(AppError::invalid(
+            "description",
+            "Описание акции обязательно",
+        ));
+    }
+    super::check_len("title", &input.title, 255)?;
+    super::check_len("description", &input.description, 5000)?;
+    super::check_len("discount", &input.discount, 100)?;
+    super::check_len("validUntil", &input.valid_until, 100)?;
+    Ok(())
+}
+
+pub fn create(conn: &Connection, input: &PromotionInput) -> AppResult<Promotion> {
+    validate(input)?;
+    let id = super::new_id();
+    let now = super::now();
+    conn.execute(
+        "INSERT INTO promotions (id, title, description, image, discount, valid_until, is_active,
+            created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
+        params![
+            id,
+            input.title.trim(),
+            input.description.trim(),
+            input.image,
+            input.discount.trim(),
+            input.valid_until.trim(),
+            input.is_active,
+            now
+        ],
+    )?;
+    get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("promotion vanished")))
+}

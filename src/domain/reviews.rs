@@ -1,0 +1,121 @@
+//! Customer reviews; only approved ones are public.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::error::{AppError, AppResult};
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Review {
+    pub id: String,
+    pub customer_name: String,
+    pub car_id: Option<String>,
+    pub car_model: Option<String>,
+    pub rating: i32,
+    pub text: String,
+    pub photo: Option<String>,
+    pub approved: bool,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewInput {
+    pub customer_name: String,
+    #[serde(default)]
+    pub car_id: Option<String>,
+    #[serde(default)]
+    pub car_model: Option<String>,
+    #[serde(default = "five")]
+    pub rating: i32,
+    pub text: String,
+    #[serde(default)]
+    pub photo: Option<String>,
+    #[serde(default)]
+    pub approved: bool,
+}
+
+fn five() -> i32 {
+    5
+}
+
+const SELECT: &str = "SELECT id, customer_name, car_id, car_model, rating, text, photo, approved,
+    created_at, updated_at FROM reviews";
+
+fn from_row(row: &Row) -> rusqlite::Result<Review> {
+    Ok(Review {
+        id: row.get(0)?,
+        customer_name: row.get(1)?,
+        car_id: row.get(2)?,
+        car_model: row.get(3)?,
+        rating: row.get(4)?,
+        text: row.get(5)?,
+        photo: row.get(6)?,
+        approved: row.get(7)?,
+        created_at: row.get(8)?,
+        updated_at: row.get(9)?,
+    })
+}
+
+/// Reviews, newest first; `approved_only` for the public.
+pub fn list(
+    conn: &Connection,
+    approved_only: bool,
+    limit: u32,
+    offset: u32,
+) -> AppResult<Vec<Review>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "{SELECT} WHERE (approved = 1 OR ?1 = 0) ORDER BY created_at DESC, id LIMIT ?2 OFFSET ?3"
+    ))?;
+    let rows = stmt.query_map(params![approved_only, limit, offset], from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Review>> {
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE id = ?1"))?;
+    Ok(stmt.query_row([id], from_row).optional()?)
+}
+
+pub fn validate(input: &ReviewInput) -> AppResult<()> {
+    if input.customer_name.trim().is_empty() {
+        return Err(AppError::invalid("customerName", "Имя клиента обязательно"));
+    }
+    if input.text.trim().is_empty() {
+        return Err(AppError::invalid("text", "Текст отзыва обязателен"));
+    }
+    if !(1..=5).contains(&input.rating) {
+        return Err(AppError::invalid("rating", "Оценка должна быть от 1 до 5"));
+    }
+    super::check_len("customerName", &input.customer_name, 255)?;
+    super::check_len("text", &input.text, 5000)?;
+    if let Some(model) = &input.car_model {
+        super::check_len("carModel", model, 255)?;
+    }
+    Ok(())
+}
+
+pub fn create(conn: &Connection, input: &ReviewInput) -> AppResult<Review> {
+    validate(input)?;
+    let id = super::new_id();
+    let now = super::now();
+    conn.execute(
+        "INSERT INTO reviews (id, customer_name, car_id, car_model, rating, text, photo, approved,
+            created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+        params![
+            id,
+            input.customer_name.trim(),
+            super::non_empty(input.car_id.clone()),
+            super::non_empty(input.car_model.clone()),
+            input.rating,
+            input.text.trim(),
+            super::non_empty(input.photo.clone()),
+            input.approved,
+            now
+        ],
+    )?;
+    get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("review vanished")))
+}

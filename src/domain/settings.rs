@@ -1,0 +1,265 @@
+//! The dealership's business settings: one row, edited in the admin.
+
+use rusqlite::{Connection, OptionalExtension, Row};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::error::AppResult;
+
+/// The twelve page-banner image URLs (desktop and mobile for six pages).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Banners {
+    pub home_banner: String,
+    pub home_banner_mobile: String,
+    pub new_cars_banner: String,
+    pub new_cars_banner_mobile: String,
+    pub used_cars_banner: String,
+    pub used_cars_banner_mobile: String,
+    pub trade_in_banner: String,
+    pub trade_in_banner_mobile: String,
+    pub auto_credit_banner: String,
+    pub auto_credit_banner_mobile: String,
+    pub auto_selection_banner: String,
+    pub auto_selection_banner_mobile: String,
+}
+
+/// Banner field names as the API speaks them, with their columns.
+pub const BANNER_FIELDS: [(&str, &str); 12] = [
+    ("homeBanner", "home_banner"),
+    ("homeBannerMobile", "home_banner_mobile"),
+    ("newCarsBanner", "new_cars_banner"),
+    ("newCarsBannerMobile", "new_cars_banner_mobile"),
+    ("usedCarsBanner", "used_cars_banner"),
+    ("usedCarsBannerMobile", "used_cars_banner_mobile"),
+    ("tradeInBanner", "trade_in_banner"),
+    ("tradeInBannerMobile", "trade_in_banner_mobile"),
+    ("autoCreditBanner", "auto_credit_banner"),
+    ("autoCreditBannerMobile", "auto_credit_banner_mobile"),
+    ("autoSelectionBanner", "auto_selection_banner"),
+    ("autoSelectionBannerMobile", "auto_selection_banner_mobile"),
+];
+
+impl Banners {
+    /// A banner by its API name; the mobile one falls back to the desktop one.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        let value = match name {
+            "homeBanner" => &self.home_banner,
+            "homeBannerMobile" => &self.home_banner_mobile,
+            "newCarsBanner" => &self.new_cars_banner,
+            "newCarsBannerMobile" => &self.new_cars_banner_mobile,
+            "usedCarsBanner" => &self.used_cars_banner,
+            "usedCarsBannerMobile" => &self.used_cars_banner_mobile,
+            "tradeInBanner" => &self.trade_in_banner,
+            "tradeInBannerMobile" => &self.trade_in_banner_mobile,
+            "autoCreditBanner" => &self.auto_credit_banner,
+            "autoCreditBannerMobile" => &self.auto_credit_banner_mobile,
+            "autoSelectionBanner" => &self.auto_selection_banner,
+            "autoSelectionBannerMobile" => &self.auto_selection_banner_mobile,
+            _ => return None,
+        };
+        match (value.is_empty(), name.strip_suffix("Mobile")) {
+            (true, Some(desktop)) => self.get(desktop),
+            _ => Some(value),
+        }
+    }
+}
+
+/// What every visitor may read.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicSettings {
+    pub salon_name: String,
+    pub phone: String,
+    pub phone_secondary: String,
+    pub address: String,
+    pub full_address: String,
+    pub email: String,
+    /// One day per line.
+    pub working_hours: String,
+    pub hero_title: String,
+    pub hero_subtitle: String,
+    /// Favicon URL, empty for the default.
+    pub favicon: String,
+    pub google_analytics_id: String,
+    pub yandex_metrika_id: String,
+    pub legal_entity: String,
+    /// Version of the personal-data consent text the forms link to.
+    pub consent_version: i64,
+    #[serde(flatten)]
+    pub banners: Banners,
+    pub updated_at: String,
+}
+
+/// Everything, for the admin.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    #[serde(flatten)]
+    pub public: PublicSettings,
+    pub notification_email: String,
+    pub from_email: String,
+    pub email_notifications_enabled: bool,
+    pub consent_text: String,
+    pub privacy_policy: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            public: PublicSettings {
+                salon_name: "Автосалон".into(),
+                phone: "+7 (812) 000-00-00".into(),
+                phone_secondary: String::new(),
+                address: "Санкт-Петербург".into(),
+                full_address: String::new(),
+                email: String::new(),
+                working_hours: "Пн–Вс: 9:00–21:00".into(),
+                hero_title: "Автомобили с гарантией и выгодой".into(),
+                hero_subtitle: "Новые и с пробегом, в кредит, трейд-ин и аренда с выкупом".into(),
+                favicon: String::new(),
+                google_analytics_id: String::new(),
+                yandex_metrika_id: String::new(),
+                legal_entity: String::new(),
+                consent_version: 1,
+                banners: Banners::default(),
+                updated_at: String::new(),
+            },
+            notification_email: String::new(),
+            from_email: String::new(),
+            email_notifications_enabled: true,
+            consent_text: DEFAULT_CONSENT_TEXT.into(),
+            privacy_policy: DEFAULT_PRIVACY_POLICY.into(),
+        }
+    }
+}
+
+pub const DEFAULT_CONSENT_TEXT: &str = "Я даю согласие оператору — автосалону, указанному на этом сайте, — на обработку моих персональных данных (фамилия, имя, отчество, номер телефона, адрес электронной почты, сведения об автомобиле и иные данные, которые я указал в заявке) с целью рассмотрения заявки, связи со мной и подготовки предложения по покупке, кредиту, трейд-ину или аренде автомобиля.\n\nОбработка включает сбор, запись, систематизацию, накопление, хранение, уточнение, использование, передачу банкам-партнёрам по моей заявке на кредит, обезличивание, блокирование, удаление и уничтожение, с использованием средств автоматизации и без них.\n\nСогласие действует до достижения целей обработки или до его отзыва. Я могу отозвать согласие, направив письменное заявление оператору по адресу, указанному на сайте, или на его электронную почту.\n\nСогласие дано в соответствии с Федеральным законом от 27.07.2006 № 152-ФЗ «О персональных данных».";
+
+pub const DEFAULT_PRIVACY_POLICY: &str = "Политика обработки персональных данных\n\n1. Настоящая политика определяет порядок обработки персональных данных посетителей сайта автосалона и меры по их защите в соответствии с Федеральным законом № 152-ФЗ «О персональных данных».\n\n2. Мы обрабатываем данные, которые вы указываете в заявках: имя, номер телефона, адрес электронной почты, сведения об интересующем или вашем автомобиле, а также технические данные посещения (адрес IP, метки рекламных кампаний).\n\n3. Цели обработки: рассмотрение заявок, обратная связь, подготовка предложений по покупке, кредиту, трейд-ину и аренде автомобилей; с вашего отдельного согласия — информирование об акциях.\n\n4. Данные хранятся на серверах в Российской Федерации и не передаются третьим лицам, кроме банков-партнёров по вашей заявке на кредит и случаев, предусмотренных законом.\n\n5. Вы вправе получить сведения об обработке ваших данных, потребовать их уточнения или удаления и отозвать согласие, обратившись к оператору по контактам, указанным на сайте.";
+
+const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_address, email,
+    working_hours, hero_title, hero_subtitle, favicon, google_analytics_id, yandex_metrika_id,
+    legal_entity, consent_version, home_banner, home_banner_mobile, new_cars_banner,
+    new_cars_banner_mobile, used_cars_banner, used_cars_banner_mobile, trade_in_banner,
+    trade_in_banner_mobile, auto_credit_banner, auto_credit_banner_mobile, auto_selection_banner,
+    auto_selection_banner_mobile, updated_at, notification_email, from_email,
+    email_notifications_enabled, consent_text, privacy_policy
+    FROM settings WHERE id = 1";
+
+fn from_row(row: &Row) -> rusqlite::Result<Settings> {
+    Ok(Settings {
+        public: PublicSettings {
+            salon_name: row.get(0)?,
+            phone: row.get(1)?,
+            phone_secondary: row.get(2)?,
+            address: row.get(3)?,
+            full_address: row.get(4)?,
+            email: row.get(5)?,
+            working_hours: row.get(6)?,
+            hero_title: row.get(7)?,
+            hero_subtitle: row.get(8)?,
+            favicon: row.get(9)?,
+            google_analytics_id: row.get(10)?,
+            yandex_metrika_id: row.get(11)?,
+            legal_entity: row.get(12)?,
+            consent_version: row.get(13)?,
+            banners: Banners {
+                home_banner: row.get(14)?,
+                home_banner_mobile: row.get(15)?,
+                new_cars_banner: row.get(16)?,
+                new_cars_banner_mobile: row.get(17)?,
+                used_cars_banner: row.get(18)?,
+                used_cars_banner_mobile: row.get(19)?,
+                trade_in_banner: row.get(20)?,
+                trade_in_banner_mobile: row.get(21)?,
+                auto_credit_banner: row.get(22)?,
+                auto_credit_banner_mobile: row.get(23)?,
+                auto_selection_banner: row.get(24)?,
+                auto_selection_banner_mobile: row.get(25)?,
+            },
+            updated_at: row.get(26)?,
+        },
+        notification_email: row.get(27)?,
+        from_email: row.get(28)?,
+        email_notifications_enabled: row.get(29)?,
+        consent_text: row.get(30)?,
+        privacy_policy: row.get(31)?,
+    })
+}
+
+/// The stored settings, or the defaults before an admin saved any.
+pub fn get(conn: &Connection) -> AppResult<Settings> {
+    let mut stmt = conn.prepare_cached(SELECT)?;
+    Ok(stmt.query_row([], from_row).optional()?.unwrap_or_default())
+}
+
+/// Whether an admin (or the demo) has saved settings.
+pub fn exists(conn: &Connection) -> AppResult<bool> {
+    Ok(conn
+        .query_row("SELECT 1 FROM settings WHERE id = 1", [], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// Stores the whole settings row. The consent version goes up when the
+/// consent text changes, so each lead records which text it agreed to.
+pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
+    let current = get(conn)?;
+    let mut next = settings.clone();
+    next.public.consent_version = if exists(conn)? && current.consent_text != settings.consent_text
+    {
+        current.public.consent_version + 1
+    } else {
+        current.public.consent_version
+    };
+    let p = &next.public;
+    let b = &p.banners;
+    conn.execute(
+        "INSERT OR REPLACE INTO settings (id, salon_name, phone, phone_secondary, address,
+            full_address, email, working_hours, hero_title, hero_subtitle, favicon,
+            google_analytics_id, yandex_metrika_id, legal_entity, consent_version, home_banner,
+            home_banner_mobile, new_cars_banner, new_cars_banner_mobile, used_cars_banner,
+            used_cars_banner_mobile, trade_in_banner, trade_in_banner_mobile, auto_credit_banner,
+            auto_credit_banner_mobile, auto_selection_banner, auto_selection_banner_mobile,
+            updated_at, notification_email, from_email, email_notifications_enabled,
+            consent_text, privacy_policy)
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)",
+        rusqlite::params![
+            p.salon_name,
+            p.phone,
+            p.phone_secondary,
+            p.address,
+            p.full_address,
+            p.email,
+            p.working_hours,
+            p.hero_title,
+            p.hero_subtitle,
+            p.favicon,
+            p.google_analytics_id,
+            p.yandex_metrika_id,
+            p.legal_entity,
+            p.consent_version,
+            b.home_banner,
+            b.home_banner_mobile,
+            b.new_cars_banner,
+            b.new_cars_banner_mobile,
+            b.used_cars_banner,
+            b.used_cars_banner_mobile,
+            b.trade_in_banner,
+            b.trade_in_banner_mobile,
+            b.auto_credit_banner,
+            b.auto_credit_banner_mobile,
+            b.auto_selection_banner,
+            b.auto_selection_banner_mobile,
+            super::now(),
+            next.notification_email,
+            next.from_email,
+            next.email_notifications_enabled,
+            next.consent_text,
+            next.privacy_policy,
+        ],
+    )?;
+    get(conn)
+}

@@ -1,0 +1,136 @@
+//! Admin users, with argon2id password hashes.
+
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+use crate::error::{AppError, AppResult};
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    pub id: String,
+    pub username: String,
+    pub created_at: String,
+}
+
+pub const MIN_PASSWORD_LEN: usize = 8;
+
+pub fn hash_password(password: &str) -> AppResult<String> {
+    let salt = SaltString::encode_b64(&rand::random::<[u8; 16]>())
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("salt: {e}")))?;
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("hash: {e}")))
+}
+
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash)
+        .map(|parsed| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        })
+        .unwrap_or(false)
+}
+
+fn check_username(username: &str) -> AppResult<()> {
+    if username.is_empty() || username.chars().count() > 50 {
+        return Err(AppError::invalid(
+            "username",
+            "Имя пользователя: от 1 до 50 символов",
+        ));
+    }
+    if username
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || c == ':')
+    {
+        return Err(AppError::invalid(
+            "username",
+            "Имя пользователя не должно содержать пробелов и двоеточий",
+        ));
+    }
+    Ok(())
+}
+
+fn check_password(password: &str) -> AppResult<()> {
+    if password.chars().count() < MIN_PASSWORD_LEN {
+        return Err(AppError::invalid(
+            "password",
+            format!("Пароль должен быть не короче {MIN_PASSWORD_LEN} символов"),
+        ));
+    }
+    Ok(())
+}
+
+pub fn create(conn: &Connection, username: &str, password: &str) -> AppResult<User> {
+    check_username(username)?;
+    check_password(password)?;
+    let user = User {
+        id: super::new_id(),
+        username: username.to_string(),
+        created_at: super::now(),
+    };
+    let hash = hash_password(password)?;
+    conn.execute(
+        "INSERT INTO users (id, username, password_hash, created_at) VALUES (?1, ?2, ?3, ?4)",
+        params![user.id, user.username, hash, user.created_at],
+    )?;
+    Ok(user)
+}
+
+pub fn set_password(conn: &Connection, username: &str, password: &str) -> AppResult<bool> {
+    check_password(password)?;
+    let hash = hash_password(password)?;
+    let changed = conn.execute(
+        "UPDATE users SET password_hash = ?2 WHERE username = ?1",
+        params![username, hash],
+    )?;
+    if changed > 0 {
+        // A new password ends every open session of the user.
+        conn.execute(
+            "DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE username = ?1)",
+            [username],
+        )?;
+    }
+    Ok(changed > 0)
+}
+
+pub fn list(conn: &Connection) -> AppResult<Vec<User>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT id, username, created_at FROM users ORDER BY username")?;
+    let rows = stmt.query_map([], |r| {
+        Ok(User {
+            id: r.get(0)?,
+            username: r.get(1)?,
+            created_at: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn delete(conn: &Connection, username: &str) -> AppResult<bool> {
+    Ok(conn.execute("DELETE FROM users WHERE username = ?1", [username])? > 0)
+}
+
+/// The user and password hash for a login, if the user exists.
+pub fn find_for_login(conn: &Connection, username: &str) -> AppResult<Option<(User, String)>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, username, created_at, password_hash FROM users WHERE username = ?1",
+            [username],
+            |r| {
+                Ok((
+                    User {
+                        id: r.get(0)?,
+                        username: r.get(1)?,
+                        created_at: r.get(2)?,
+                    },
+                    r.get(3)?,
+                ))
+            },
+        )
+        .optional()?)
+}

@@ -1,0 +1,67 @@
+//! Public brand reads.
+
+use axum::Json;
+use axum::extract::{Path, State};
+
+use crate::domain::brands::{self, Brand, BrandBrief};
+use crate::error::{AppError, AppResult};
+use crate::http::openapi::{ApiErrorBody, ImageAnswer};
+use crate::http::state::AppState;
+
+/// Every brand, short form, by name.
+#[utoipa::path(get, path = "/api/brands/fast", tag = "brands",
+    responses((status = 200, body = [BrandBrief])))]
+pub async fn list_fast(State(state): State<AppState>) -> AppResult<Json<Vec<BrandBrief>>> {
+    Ok(Json(state.db.call(|c| brands::list_brief(c)).await?))
+}
+
+/// Every brand with its description, by name.
+#[utoipa::path(get, path = "/api/brands", tag = "brands",
+    responses((status = 200, body = [Brand])))]
+pub async fn list(State(state): State<AppState>) -> AppResult<Json<Vec<Brand>>> {
+    Ok(Json(state.db.call(|c| brands::list(c)).await?))
+}
+
+async fn find(state: &AppState, id: String) -> AppResult<Brand> {
+    state
+        .db
+        .call(move |c| brands::get(c, &id))
+        .await?
+        .ok_or_else(|| AppError::not_found("Brand not found"))
+}
+
+#[utoipa::path(get, path = "/api/brands/{id}", tag = "brands",
+    responses((status = 200, body = Brand), (status = 404, body = ApiErrorBody)))]
+pub async fn by_id(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<Json<Brand>> {
+    Ok(Json(find(&state, id).await?))
+}
+
+#[utoipa::path(get, path = "/api/brands/slug/{slug}", tag = "brands",
+    responses((status = 200, body = Brand), (status = 404, body = ApiErrorBody)))]
+pub async fn by_slug(
+    State(state): State<AppState>,
+    Path(slug): Path<String>,
+) -> AppResult<Json<Brand>> {
+    state
+        .db
+        .call(move |c| brands::get_by_slug(c, &slug))
+        .await?
+        .map(Json)
+        .ok_or_else(|| AppError::not_found("Brand not found"))
+}
+
+/// The brand's logo URL (empty when it has none).
+#[utoipa::path(get, path = "/api/brands/{id}/logo", tag = "brands",
+    responses((status = 200, body = ImageAnswer), (status = 404, body = ApiErrorBody)))]
+pub async fn logo(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<Json<ImageAnswer>> {
+    let brand = find(&state, id).await?;
+    Ok(Json(ImageAnswer {
+        image_url: brand.logo,
+    }))
+}

@@ -1,0 +1,208 @@
+//! Public car lists and pages.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::domain::cars::{self, BodyType, Car, CarFilter, CarSort, CarStatus};
+use crate::domain::money::Money;
+use crate::error::{AppError, AppResult};
+use crate::http::extract::ApiQuery;
+use crate::http::openapi::ApiErrorBody;
+use crate::http::state::AppState;
+
+/// Filters shared by the car lists and the count.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct CarQuery {
+    /// Only featured cars ('Popular models') when true.
+    pub featured: Option<bool>,
+    /// One status or several separated by commas: new, used, lease.
+    pub status: Option<String>,
+    pub brand_id: Option<String>,
+    /// sedan, hatchback, crossover, wagon, coupe or pickup.
+    pub body_type: Option<String>,
+    /// Highest price in rubles.
+    pub max_price: Option<String>,
+    /// Lowest price in rubles.
+    pub min_price: Option<String>,
+    pub in_stock: Option<bool>,
+    /// Exact model name.
+    pub model: Option<String>,
+    /// newest (default), price_asc or price_desc.
+    pub sort: Option<String>,
+    /// Page size, default 12, at most 100.
+    pub limit: Option<u32>,
+    pub offset: Option<u32>,
+}
+
+impl CarQuery {
+    pub fn filter(&self) -> AppResult<CarFilter> {
+        let mut statuses = Vec::new();
+        for code in self.status.iter().flat_map(|s| s.split(',')) {
+            let code = code.trim();
+            if code.is_empty() || code == "all" {
+                continue;
+            }
+            statuses.push(
+                CarStatus::parse(code)
+                    .ok_or_else(|| AppError::BadRequest(format!("Неизвестный статус: {code}")))?,
+            );
+        }
+        let body_type = match self.body_type.as_deref() {
+            None | Some("") | Some("all") => None,
+            Some(code) => Some(parse_body_type(code)?),
+        };
+        let price = |value: &Option<String>, name: &str| -> AppResult<Option<Money>> {
+            match value.as_deref() {
+                None | Some("") => Ok(None),
+                Some(text) => Money::parse(text)
+                    .map(Some)
+                    .map_err(|_| AppError::BadRequest(format!("Неверная цена в {name}: {text}"))),
+            }
+        };
+        let sort = match self.sort.as_deref() {
+            None | Some("") => CarSort::Newest,
+            Some(code) => CarSort::parse(code)
+                .ok_or_else(|| AppError::BadRequest(format!("Неизвестная сортировка: {code}")))?,
+        };
+        Ok(CarFilter {
+            statuses,
+            brand_id: self
+                .brand_id
+                .clone()
+                .filter(|b| !b.is_empty() && b != "all"),
+            body_type,
+            featured: self.featured,
+            in_stock: self.in_stock,
+            min_price: price(&self.min_price, "minPrice")?,
+            max_price: price(&self.max_price, "maxPrice")?,
+            model: self.model.clone().filter(|m| !m.is_empty()),
+            include_drafts: false,
+            sort,
+        })
+    }
+
+    fn page(&self) -> (u32, u32) {
+        (
+            self.limit
+                .unwrap_or(cars::DEFAULT_LIMIT)
+                .clamp(1, cars::MAX_LIMIT),
+            self.offset.unwrap_or(0),
+        )
+    }
+}
+
+pub fn parse_body_type(code: &str) -> AppResult<BodyType> {
+    BodyType::parse(code)
+        .ok_or_else(|| AppError::not_found(format!("Неизвестный тип кузова: {code}")))
+}
+
+async fn list_with(
+    state: &AppState,
+    filter: CarFilter,
+    query: &CarQuery,
+) -> AppResult<Json<Vec<Car>>> {
+    let (limit, offset) = query.page();
+    let list = state
+        .db
+        .call(move |c| cars::list(c, &filter, limit, offset))
+        .await?;
+    Ok(Json(list))
+}
+
+/// Published cars, newest first, a page at a time.
+#[utoipa::path(get, path = "/api/cars/fast", tag = "cars", params(CarQuery),
+    responses((status = 200, body = [Car]), (status = 400, body = ApiErrorBody)))]
+pub async fn list_fast(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<CarQuery>,
+) -> AppResult<Json<Vec<Car>>> {
+    let filter = query.filter()?;
+    list_with(&state, filter, &query).await
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CountAnswer {
+    pub count: i64,
+}
+
+/// How many published cars match the filters.
+#[utoipa::path(get, path = "/api/cars/count", tag = "cars", params(CarQuery),
+    responses((status = 200, body = CountAnswer), (status = 400, body = ApiErrorBody)))]
+pub async fn count(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<CarQuery>,
+) -> AppResult<Json<CountAnswer>> {
+    let filter = query.filter()?;
+    let count = state.db.call(move |c| cars::count(c, &filter)).await?;
+    Ok(Json(CountAnswer { count }))
+}
+
+/// A published car by its slug.
+#[utoipa::path(get, path = "/api/cars/slug/{slug}", tag = "cars",
+    responses((status = 200, body = Car), (status = 404, body = ApiErrorBody)))]
+pub async fn by_slug(
+    State(state): State<AppState>,
+    Path(slug): Path<String>,
+) -> AppResult<Json<Car>> {
+    state
+        .db
+        .call(move |c| cars::get_by_slug(c, &slug, false))
+        .await?
+        .map(Json)
+        .ok_or_else(|| AppError::not_found("Car not found"))
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CarImages {
+    pub main_image: String,
+    pub images: Vec<String>,
+}
+
+/// The pictures of a published car.
+#[utoipa::path(get, path = "/api/cars/{id}/images", tag = "cars",
+    responses((status = 200, body = CarImages), (status = 404, body = ApiErrorBody)))]
+pub async fn images(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<Json<CarImages>> {
+    let car = state
+        .db
+        .call(move |c| cars::get(c, &id, false))
+        .await?
+        .ok_or_else(|| AppError::not_found("Car not found"))?;
+    Ok(Json(CarImages {
+        main_image: car.main_image,
+        images: car.images,
+    }))
+}
+
+/// Published cars of one brand.
+#[utoipa::path(get, path = "/api/cars/brand/{brandId}/fast", tag = "cars", params(CarQuery),
+    responses((status = 200, body = [Car]), (status = 400, body = ApiErrorBody)))]
+pub async fn by_brand(
+    State(state): State<AppState>,
+    Path(brand_id): Path<String>,
+    ApiQuery(query): ApiQuery<CarQuery>,
+) -> AppResult<Json<Vec<Car>>> {
+    let mut filter = query.filter()?;
+    filter.brand_id = Some(brand_id);
+    list_with(&state, filter, &query).await
+}
+
+/// Published cars of one body type.
+#[utoipa::path(get, path = "/api/cars/body-type/{bodyType}/fast", tag = "cars", params(CarQuery),
+    responses((status = 200, body = [Car]), (status = 404, body = ApiErrorBody)))]
+pub async fn by_body_type(
+    State(state): State<AppState>,
+    Path(body_type): Path<String>,
+    ApiQuery(query): ApiQuery<CarQuery>,
+) -> AppResult<Json<Vec<Car>>> {
+    let mut filter = query.filter()?;
+    filter.body_type = Some(parse_body_type(&body_type)?);
+    list_with(&state, filter, &query).await
+}

@@ -1,0 +1,54 @@
+//! POST /api/leads: every request form of the site.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+
+use crate::domain::leads::{self, Lead, LeadInput};
+use crate::domain::settings;
+use crate::error::{AppError, AppResult};
+use crate::http::extract::{ApiJson, ClientIp};
+use crate::http::openapi::ApiErrorBody;
+use crate::http::state::AppState;
+
+pub const RATE_LIMITED: &str =
+    "Слишком много заявок с вашего адреса. Пожалуйста, подождите минуту и попробуйте снова.";
+
+/// Stores a visitor's request with status `new` and answers with it.
+#[utoipa::path(post, path = "/api/leads", tag = "leads", request_body = LeadInput,
+    responses(
+        (status = 201, body = Lead, description = "Stored"),
+        (status = 400, body = ApiErrorBody, description = "Malformed JSON"),
+        (status = 413, body = ApiErrorBody), (status = 415, body = ApiErrorBody),
+        (status = 422, body = ApiErrorBody, description = "A field breaks a rule; `field` names it"),
+        (status = 429, body = ApiErrorBody, description = "Too many requests from this address"),
+    ))]
+pub async fn create(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    body: Result<ApiJson<LeadInput>, AppError>,
+) -> AppResult<(StatusCode, Json<Lead>)> {
+    if !state.lead_limiter.allow(ip) {
+        return Err(AppError::TooManyRequests(RATE_LIMITED.into()));
+    }
+    let ApiJson(input) = body?;
+    let is_bot = input.is_bot();
+    let current_year = chrono::Datelike::year(&chrono::Utc::now());
+    let ip_text = ip.to_string();
+    let lead = state
+        .db
+        .call(move |c| {
+            let consent_version = settings::get(c)?.public.consent_version;
+            let valid = input.validate(consent_version, &ip_text, current_year)?;
+            if is_bot {
+                // Looks accepted to the bot; nothing is stored.
+                return Ok(valid.into_unsaved());
+            }
+            leads::insert(c, valid)
+        })
+        .await?;
+    if is_bot {
+        tracing::info!(%ip, "honeypot filled; lead dropped");
+    }
+    Ok((StatusCode::CREATED, Json(lead)))
+}

@@ -1,0 +1,13 @@
+//! dealership: the website and admin panel of a car dealership, in one binary.
+//!
+//! `main.rs` parses the command line and calls [`cli::run`]; everything else
+//! lives here so tests and the CLI share it.
+
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod demo;
+pub mod domain;
+pub mod error;
+pub mod http;
+pub mod server;
