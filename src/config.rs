@@ -134,9 +134,12 @@ impl Config {
             merge(&mut tree, from_file, "")?;
         }
         apply_env(&mut tree, "DEALERSHIP", "", &env)?;
-        let config: Config = tree
-            .try_into()
-            .map_err(|e: toml::de::Error| ConfigError::Invalid(e.message().to_string()))?;
+        // Through text, so a type error can be traced back to its key.
+        let text = toml::to_string(&tree).map_err(|e| ConfigError::Invalid(e.to_string()))?;
+        let config: Config = toml::from_str(&text).map_err(|e| {
+            let key = e.span().map(|span| key_at(&text, span.start)).unwrap_or_default();
+            ConfigError::Invalid(format!("{key}: {}", e.message()))
+        })?;
         config.validate()?;
         Ok(config)
     }
@@ -245,6 +248,26 @@ fn apply_env(
         };
     }
     Ok(())
+}
+
+/// The dotted key of the TOML line holding `offset`.
+fn key_at(text: &str, offset: usize) -> String {
+    let mut section = "";
+    let mut key = "";
+    let mut position = 0;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            section = trimmed.trim_matches(|c| c == '[' || c == ']');
+        } else if let Some((k, _)) = trimmed.split_once('=') {
+            key = k.trim();
+        }
+        position += line.len() + 1;
+        if position > offset {
+            break;
+        }
+    }
+    join(section, key)
 }
 
 fn join(prefix: &str, key: &str) -> String {
