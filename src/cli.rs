@@ -77,7 +77,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     if let Some(data) = cli.data {
         config.data_dir = data;
     }
-    init_tracing();
+    init_tracing(matches!(cli.command, Command::Serve { .. }));
     match cli.command {
         Command::Serve { listen, demo } => {
             if let Some(listen) = listen {
@@ -103,9 +103,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-fn init_tracing() {
+/// Logs go to stderr: the server's progress at info, other commands only warnings.
+fn init_tracing(serving: bool) {
+    let default = if serving {
+        "info,tower_http=warn"
+    } else {
+        "warn"
+    };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,tower_http=warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -31,7 +31,7 @@ pub fn backup_to(source: &Path, target: &Path) -> anyhow::Result<()> {
             .with_context(|| format!("cannot create {}", partial.display()))?;
         let backup = Backup::new(&src, &mut dst)?;
         backup
-            .run_to_completion(-1, Duration::from_millis(50), None)
+            .run_to_completion(i32::MAX, Duration::from_millis(50), None)
             .context("backup failed")?;
         drop(backup);
         // A single self-contained file, not WAL, so it can be copied anywhere.

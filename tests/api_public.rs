@@ -1,0 +1,460 @@
+//! The public reads of spec section 7 on the real router.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{TestApp, seed_catalogue};
+use serde_json::Value;
+
+fn slugs(list: &Value) -> Vec<String> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["slug"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn settings_have_defaults_and_banners() {
+    let app = TestApp::new();
+    let answer = app.get("/api/settings").await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let s = answer.json();
+    assert_eq!(s["salonName"], "Автосалон");
+    assert_eq!(s["homeBanner"], "");
+    assert_eq!(s["consentVersion"], 1);
+    // Admin-only fields never reach the public.
+    assert!(s.get("notificationEmail").is_none());
+    assert!(s.get("consentText").is_none());
+
+    let banner = app.get("/api/settings/banner/homeBannerMobile").await;
+    assert_eq!(banner.status, StatusCode::OK);
+    assert_eq!(banner.json()["imageUrl"], "");
+    let unknown = app.get("/api/settings/banner/sideBanner").await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert!(unknown.error().contains("sideBanner"));
+}
+
+#[tokio::test]
+async fn mobile_banner_falls_back_to_desktop() {
+    let app = TestApp::new();
+    {
+        let conn = app.db.conn().unwrap();
+        let mut s = dealership::domain::settings::get(&conn).unwrap();
+        s.public.banners.home_banner = "/media/home-800.webp".into();
+        dealership::domain::settings::save(&conn, &s).unwrap();
+    }
+    let banner = app.get("/api/settings/banner/homeBannerMobile").await;
+    assert_eq!(banner.json()["imageUrl"], "/media/home-800.webp");
+}
+
+#[tokio::test]
+async fn legal_documents() {
+    let app = TestApp::new();
+    let consent = app.get("/api/legal/consent").await.json();
+    assert_eq!(
+        consent["title"],
+        "Согласие на обработку персональных данных"
+    );
+    assert!(consent["text"].as_str().unwrap().contains("152-ФЗ"));
+    assert_eq!(consent["version"], 1);
+    let privacy = app.get("/api/legal/privacy").await.json();
+    assert!(privacy["text"].as_str().unwrap().contains("Политика"));
+    assert_eq!(
+        app.get("/api/legal/terms").await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn brands_lists_and_lookups() {
+    let app = TestApp::new();
+    let cat = seed_catalogue(&app);
+    let fast = app.get("/api/brands/fast").await.json();
+    let names: Vec<&str> = fast
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Haval", "Lada", "Zotye"]);
+    // Drafts are not counted.
+    assert_eq!(fast[0]["carCount"], 5);
+    assert!(fast[0].get("description").is_none());
+
+    let full = app.get("/api/brands").await.json();
+    assert_eq!(full[1]["description"], "Lada: описание");
+    assert_eq!(full[1]["slug"], "lada");
+
+    let by_id = app.get(&format!("/api/brands/{}", cat.lada)).await;
+    assert_eq!(by_id.status, StatusCode::OK);
+    assert_eq!(by_id.json()["name"], "Lada");
+    let by_slug = app.get("/api/brands/slug/haval").await.json();
+    assert_eq!(by_slug["id"], cat.haval.as_str());
+    let logo = app
+        .get(&format!("/api/brands/{}/logo", cat.haval))
+        .await
+        .json();
+    assert_eq!(logo["imageUrl"], "/media/haval-800.webp");
+
+    for path in [
+        "/api/brands/nope",
+        "/api/brands/slug/nope",
+        "/api/brands/nope/logo",
+    ] {
+        let answer = app.get(path).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(answer.error(), "Brand not found");
+    }
+}
+
+#[tokio::test]
+async fn car_list_shape_and_default_limit() {
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let list = app.get("/api/cars/fast").await;
+    assert_eq!(list.status, StatusCode::OK);
+    let list = list.json();
+    // Drafts never appear.
+    assert_eq!(list.as_array().unwrap().len(), 6);
+    assert!(!slugs(&list).contains(&"haval-h9-draft".to_string()));
+    let car = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["slug"] == "haval-f7-used")
+        .unwrap();
+    assert_eq!(car["brandName"], "Haval");
+    assert_eq!(car["brandSlug"], "haval");
+    assert_eq!(car["price"], "1750000.50");
+    assert_eq!(car["monthlyPayment"], "35000.00");
+    assert_eq!(car["dailyPrice"], Value::Null);
+    assert_eq!(car["status"], "used");
+    assert_eq!(car["bodyType"], "sedan");
+    assert_eq!(car["mileage"], 45000);
+    assert_eq!(car["mainImage"], "/media/aaaa-800.webp");
+    assert_eq!(car["images"].as_array().unwrap().len(), 2);
+    assert_eq!(car["hasImages"], true);
+    assert_eq!(car["inStock"], true);
+    for key in [
+        "id",
+        "brandId",
+        "name",
+        "model",
+        "year",
+        "transmission",
+        "drivetrain",
+        "fuelType",
+        "engine",
+        "featured",
+        "trimLevels",
+        "createdAt",
+        "updatedAt",
+    ] {
+        assert!(car.get(key).is_some(), "missing {key}");
+    }
+}
+
+#[tokio::test]
+async fn default_limit_is_twelve_and_pages_are_stable() {
+    let app = TestApp::new();
+    let cat = seed_catalogue(&app);
+    {
+        let conn = app.db.conn().unwrap();
+        for i in 0..20 {
+            dealership::domain::cars::create(
+                &conn,
+                &common::car_input(&cat.lada, &format!("lada-granta-{i}")),
+                2026,
+            )
+            .unwrap();
+        }
+    }
+    let first = app.get("/api/cars/fast").await.json();
+    assert_eq!(first.as_array().unwrap().len(), 12);
+    let mut seen = Vec::new();
+    for offset in (0..30).step_by(7) {
+        let page = app
+            .get(&format!("/api/cars/fast?limit=7&offset={offset}"))
+            .await
+            .json();
+        seen.extend(slugs(&page));
+    }
+    let total = app.get("/api/cars/count").await.json()["count"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(total, 26);
+    assert_eq!(seen.len(), 26);
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 26, "pages overlap");
+    let capped = app.get("/api/cars/fast?limit=1000").await.json();
+    assert_eq!(capped.as_array().unwrap().len(), 26);
+}
+
+#[tokio::test]
+async fn car_filters() {
+    let app = TestApp::new();
+    let cat = seed_catalogue(&app);
+    let count = |q: &str| {
+        let q = q.to_string();
+        let app = &app;
+        async move {
+            let list = app.get(&format!("/api/cars/fast?limit=100&{q}")).await;
+            assert_eq!(list.status, StatusCode::OK, "{q}");
+            let n = list.json().as_array().unwrap().len() as i64;
+            let c = app.get(&format!("/api/cars/count?{q}")).await.json()["count"]
+                .as_i64()
+                .unwrap();
+            assert_eq!(n, c, "list and count disagree for {q}");
+            n
+        }
+    };
+    assert_eq!(count("status=new").await, 4);
+    assert_eq!(count("status=used").await, 1);
+    assert_eq!(count("status=lease").await, 1);
+    assert_eq!(count("status=new,used").await, 5);
+    assert_eq!(count("featured=true").await, 1);
+    assert_eq!(count(&format!("brandId={}", cat.lada)).await, 1);
+    assert_eq!(count(&format!("brandId={}", cat.empty_brand)).await, 0);
+    assert_eq!(count("bodyType=crossover").await, 4);
+    assert_eq!(count("maxPrice=2000000").await, 3);
+    assert_eq!(count("maxPrice=1750000.50").await, 2);
+    assert_eq!(count("maxPrice=1750000.49").await, 1);
+    assert_eq!(count("minPrice=2500000").await, 2);
+    assert_eq!(
+        count("status=new&bodyType=crossover&maxPrice=3000000").await,
+        2
+    );
+    assert_eq!(count("model=Vesta").await, 1);
+
+    let by_price = app
+        .get("/api/cars/fast?sort=price_asc&limit=100")
+        .await
+        .json();
+    let prices: Vec<f64> = by_price
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["price"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(prices.windows(2).all(|w| w[0] <= w[1]), "{prices:?}");
+
+    for bad in [
+        "status=sold",
+        "bodyType=boat",
+        "maxPrice=cheap",
+        "sort=random",
+        "limit=-1",
+        "featured=maybe",
+    ] {
+        let answer = app.get(&format!("/api/cars/fast?{bad}")).await;
+        let expected = if bad.starts_with("bodyType") {
+            StatusCode::NOT_FOUND
+        } else {
+            StatusCode::BAD_REQUEST
+        };
+        assert_eq!(answer.status, expected, "{bad}");
+        assert!(!answer.error().is_empty(), "{bad}");
+    }
+}
+
+#[tokio::test]
+async fn car_by_slug_images_brand_and_body_type() {
+    let app = TestApp::new();
+    let cat = seed_catalogue(&app);
+    let car = app.get("/api/cars/slug/lada-vesta-sw").await;
+    assert_eq!(car.status, StatusCode::OK);
+    let car = car.json();
+    assert_eq!(car["name"], "Vesta SW");
+    assert_eq!(car["brandName"], "Lada");
+
+    let images = app
+        .get(&format!("/api/cars/{}/images", car["id"].as_str().unwrap()))
+        .await
+        .json();
+    assert_eq!(images["mainImage"], "/media/aaaa-800.webp");
+    assert_eq!(images["images"][1], "/media/bbbb-800.webp");
+
+    let missing = app.get("/api/cars/slug/no-such-car").await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert_eq!(missing.error(), "Car not found");
+    // A draft is invisible by slug and by id.
+    assert_eq!(
+        app.get("/api/cars/slug/haval-h9-draft").await.status,
+        StatusCode::NOT_FOUND
+    );
+    let draft_id: String = app
+        .db
+        .conn()
+        .unwrap()
+        .query_row(
+            "SELECT id FROM cars WHERE slug = 'haval-h9-draft'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(
+        app.get(&format!("/api/cars/{draft_id}/images"))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+
+    let of_brand = app
+        .get(&format!("/api/cars/brand/{}/fast?limit=100", cat.haval))
+        .await
+        .json();
+    assert_eq!(of_brand.as_array().unwrap().len(), 5);
+    let used_of_brand = app
+        .get(&format!("/api/cars/brand/{}/fast?status=used", cat.haval))
+        .await
+        .json();
+    assert_eq!(slugs(&used_of_brand), ["haval-f7-used"]);
+
+    let wagons = app.get("/api/cars/body-type/wagon/fast").await.json();
+    assert_eq!(slugs(&wagons), ["lada-vesta-sw"]);
+    let none = app.get("/api/cars/body-type/pickup/fast").await;
+    assert_eq!(none.status, StatusCode::OK);
+    assert_eq!(none.json(), serde_json::json!([]));
+    assert_eq!(
+        app.get("/api/cars/body-type/boat/fast").await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn body_types_have_spec_labels() {
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let list = app.get("/api/body-types").await.json();
+    let labels: Vec<(String, String, String)> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["bodyType"].as_str().unwrap().into(),
+                t["labelPlural"].as_str().unwrap().into(),
+                t["labelSingle"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("sedan", "Седаны", "Седан"),
+        ("hatchback", "Хэтчбеки", "Хэтчбек"),
+        ("crossover", "Кроссоверы", "Кроссовер"),
+        ("wagon", "Универсалы", "Универсал"),
+        ("coupe", "Внедорожники", "Внедорожник"),
+        ("pickup", "Пикапы", "Пикап"),
+    ];
+    for (got, want) in labels.iter().zip(expected) {
+        assert_eq!((got.0.as_str(), got.1.as_str(), got.2.as_str()), want);
+    }
+    assert_eq!(list[2]["carCount"], 4);
+    let one = app.get("/api/body-types/wagon").await.json();
+    assert_eq!(one["labelPlural"], "Универсалы");
+    assert_eq!(
+        app.get("/api/body-types/boat").await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn reviews_promotions_banks_are_public_only() {
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    for path in ["/api/reviews?approved=true", "/api/reviews"] {
+        let reviews = app.get(path).await.json();
+        assert_eq!(reviews.as_array().unwrap().len(), 2, "{path}");
+        assert!(
+            reviews
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|r| r["approved"] == true)
+        );
+        assert_eq!(reviews[0]["rating"], 5);
+        assert_eq!(reviews[0]["carModel"], "Haval Jolion");
+    }
+    let promotions = app.get("/api/promotions?active=true").await.json();
+    assert_eq!(promotions.as_array().unwrap().len(), 1);
+    assert_eq!(promotions[0]["title"], "Скидка 10%");
+    assert_eq!(promotions[0]["isActive"], true);
+    assert_eq!(promotions[0]["validUntil"], "31.12.2026");
+    let all_promotions = app.get("/api/promotions").await.json();
+    assert_eq!(all_promotions.as_array().unwrap().len(), 1);
+    let id = promotions[0]["id"].as_str().unwrap();
+    let image = app.get(&format!("/api/promotions/{id}/image")).await.json();
+    assert_eq!(image["imageUrl"], "/media/promo-800.webp");
+    let inactive_id: String = app
+        .db
+        .conn()
+        .unwrap()
+        .query_row("SELECT id FROM promotions WHERE is_active = 0", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(
+        app.get(&format!("/api/promotions/{inactive_id}/image"))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+
+    let banks = app.get("/api/partner-banks").await.json();
+    assert_eq!(banks.as_array().unwrap().len(), 1);
+    assert_eq!(banks[0]["name"], "Сбербанк");
+    assert_eq!(
+        banks[0]["advantages"],
+        "Ставка от 5.6%, Решение за 30 минут"
+    );
+}
+
+#[tokio::test]
+async fn answers_carry_etag_and_304() {
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let first = app.get("/api/cars/fast?limit=3").await;
+    let etag = first.headers["etag"].to_str().unwrap().to_string();
+    assert_eq!(first.headers["cache-control"], "no-cache");
+    let again = app.get("/api/cars/fast?limit=3").await;
+    assert_eq!(again.body, first.body);
+    assert_eq!(again.headers["etag"].to_str().unwrap(), etag);
+    let not_modified = app
+        .get_with("/api/cars/fast?limit=3", "if-none-match", &etag)
+        .await;
+    assert_eq!(not_modified.status, StatusCode::NOT_MODIFIED);
+    assert!(not_modified.body.is_empty());
+    let other = app
+        .get_with("/api/cars/fast?limit=3", "if-none-match", "\"other\"")
+        .await;
+    assert_eq!(other.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn unknown_api_paths_are_json_404() {
+    let app = TestApp::new();
+    let answer = app.get("/api/nothing/here").await;
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_eq!(answer.error(), "Not found");
+}
+
+#[tokio::test]
+async fn security_headers_on_every_answer() {
+    let app = TestApp::new();
+    for path in ["/api/settings", "/api/nothing", "/some/page"] {
+        let answer = app.get(path).await;
+        assert_eq!(
+            answer.headers["x-content-type-options"], "nosniff",
+            "{path}"
+        );
+        assert!(
+            answer.headers["content-security-policy"]
+                .to_str()
+                .unwrap()
+                .contains("frame-ancestors 'none'")
+        );
+        assert!(answer.headers.contains_key("referrer-policy"));
+    }
+}

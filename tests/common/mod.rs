@@ -1,0 +1,282 @@
+//! Shared test harness: a real router over a fresh SQLite file.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use dealership::config::Config;
+use dealership::db::Db;
+use dealership::domain::banks::{self, PartnerBankInput};
+use dealership::domain::brands::{self, BrandInput};
+use dealership::domain::cars::{
+    self, BodyType, CarInput, CarStatus, Drivetrain, FuelType, Transmission,
+};
+use dealership::domain::money::Money;
+use dealership::domain::promotions::{self, PromotionInput};
+use dealership::domain::reviews::{self, ReviewInput};
+use dealership::http::{AppState, router};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+pub struct TestApp {
+    pub dir: tempfile::TempDir,
+    pub db: Db,
+    pub app: Router,
+}
+
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    /// The `error` message of an error answer.
+    pub fn error(&self) -> String {
+        self.json()["error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+impl TestApp {
+    pub fn new() -> TestApp {
+        Self::with_config(|_| {})
+    }
+
+    pub fn with_config(change: impl FnOnce(&mut Config)) -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = Config {
+            data_dir: dir.path().to_path_buf(),
+            ..Config::default()
+        };
+        config.leads.rate_limit_per_minute = 0;
+        change(&mut config);
+        std::fs::create_dir_all(config.media_dir()).unwrap();
+        let db = Db::open(&config.database_path()).unwrap();
+        let app = router(AppState::new(db.clone(), config));
+        TestApp { dir, db, app }
+    }
+
+    pub async fn send(&self, request: Request<Body>) -> Answer {
+        let response = self.app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .unwrap()
+            .to_bytes()
+            .to_vec();
+        Answer {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    pub async fn get(&self, path: &str) -> Answer {
+        self.send(Request::get(path).body(Body::empty()).unwrap())
+            .await
+    }
+
+    pub async fn get_with(&self, path: &str, name: &str, value: &str) -> Answer {
+        self.send(
+            Request::get(path)
+                .header(name, value)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+    }
+
+    pub async fn post_json(&self, path: &str, body: &Value) -> Answer {
+        self.post_json_from(path, body, "203.0.113.7:5000").await
+    }
+
+    pub async fn post_json_from(&self, path: &str, body: &Value, peer: &str) -> Answer {
+        let mut request = Request::builder()
+            .method(Method::POST)
+            .uri(path)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        let peer: SocketAddr = peer.parse().unwrap();
+        request.extensions_mut().insert(ConnectInfo(peer));
+        self.send(request).await
+    }
+
+    pub async fn post_raw(&self, path: &str, content_type: Option<&str>, body: Vec<u8>) -> Answer {
+        let mut builder = Request::builder().method(Method::POST).uri(path);
+        if let Some(ct) = content_type {
+            builder = builder.header(header::CONTENT_TYPE, ct);
+        }
+        self.send(builder.body(Body::from(body)).unwrap()).await
+    }
+
+    /// Runs a query on the test database.
+    pub fn count(&self, sql: &str) -> i64 {
+        self.db
+            .conn()
+            .unwrap()
+            .query_row(sql, [], |r| r.get(0))
+            .unwrap()
+    }
+}
+
+pub fn car_input(brand_id: &str, slug: &str) -> CarInput {
+    CarInput {
+        brand_id: brand_id.into(),
+        name: "Jolion".into(),
+        slug: slug.into(),
+        model: "Jolion".into(),
+        year: 2025,
+        price: Money::from_rubles(2_000_000),
+        monthly_payment: Some(Money::from_rubles(35_000)),
+        daily_price: None,
+        status: CarStatus::New,
+        body_type: BodyType::Crossover,
+        transmission: Transmission::Robotic,
+        drivetrain: Drivetrain::Front,
+        fuel_type: FuelType::Gasoline,
+        engine: "1.5 л, 150 л.с.".into(),
+        mileage: 0,
+        main_image: String::new(),
+        images: vec!["/media/aaaa-800.webp".into(), "/media/bbbb-800.webp".into()],
+        trim_levels: vec![],
+        in_stock: true,
+        featured: false,
+        published: true,
+        vin: None,
+        color: None,
+        external_id: None,
+    }
+}
+
+/// A small known catalogue.
+pub struct Catalogue {
+    pub haval: String,
+    pub lada: String,
+    pub empty_brand: String,
+}
+
+pub fn seed_catalogue(app: &TestApp) -> Catalogue {
+    let conn = app.db.conn().unwrap();
+    let brand = |name: &str, slug: &str| {
+        brands::create(
+            &conn,
+            &BrandInput {
+                name: name.into(),
+                slug: slug.into(),
+                logo: format!("/media/{slug}-800.webp"),
+                description: format!("{name}: описание"),
+            },
+        )
+        .unwrap()
+        .id
+    };
+    let haval = brand("Haval", "haval");
+    let lada = brand("Lada", "lada");
+    let empty_brand = brand("Zotye", "zotye");
+    let car = |input: CarInput| cars::create(&conn, &input, 2026).unwrap();
+    // Haval: 3 new crossovers, one featured; 1 used sedan; 1 lease; 1 draft.
+    for (i, price) in [2_100_000, 2_500_000, 3_900_000].iter().enumerate() {
+        let mut c = car_input(&haval, &format!("haval-jolion-{i}"));
+        c.price = Money::from_rubles(*price);
+        c.featured = i == 0;
+        car(c);
+    }
+    let mut used = car_input(&haval, "haval-f7-used");
+    used.name = "F7".into();
+    used.model = "F7".into();
+    used.status = CarStatus::Used;
+    used.body_type = BodyType::Sedan;
+    used.mileage = 45_000;
+    used.year = 2021;
+    used.price = Money::parse("1750000.50").unwrap();
+    car(used);
+    let mut lease = car_input(&haval, "haval-m6-lease");
+    lease.name = "M6".into();
+    lease.model = "M6".into();
+    lease.status = CarStatus::Lease;
+    lease.daily_price = Some(Money::from_rubles(2_900));
+    lease.price = Money::from_rubles(1_900_000);
+    car(lease);
+    let mut draft = car_input(&haval, "haval-h9-draft");
+    draft.name = "H9".into();
+    draft.model = "H9".into();
+    draft.published = false;
+    draft.featured = true;
+    car(draft);
+    // Lada: 1 new wagon at 1.2 mln.
+    let mut vesta = car_input(&lada, "lada-vesta-sw");
+    vesta.name = "Vesta SW".into();
+    vesta.model = "Vesta".into();
+    vesta.body_type = BodyType::Wagon;
+    vesta.price = Money::from_rubles(1_200_000);
+    vesta.transmission = Transmission::Manual;
+    car(vesta);
+
+    for (i, approved) in [true, true, false].iter().enumerate() {
+        reviews::create(
+            &conn,
+            &ReviewInput {
+                customer_name: format!("Клиент {i}"),
+                car_id: None,
+                car_model: Some("Haval Jolion".into()),
+                rating: 5,
+                text: format!("Отзыв {i}"),
+                photo: None,
+                approved: *approved,
+            },
+        )
+        .unwrap();
+    }
+    for (title, active) in [("Скидка 10%", true), ("Старая акция", false)] {
+        promotions::create(
+            &conn,
+            &PromotionInput {
+                title: title.into(),
+                description: "Описание".into(),
+                image: "/media/promo-800.webp".into(),
+                discount: "-10%".into(),
+                valid_until: "31.12.2026".into(),
+                is_active: active,
+            },
+        )
+        .unwrap();
+    }
+    for (name, active) in [("Сбербанк", true), ("Закрытый банк", false)] {
+        banks::create(
+            &conn,
+            &PartnerBankInput {
+                name: name.into(),
+                logo: "/media/bank-800.webp".into(),
+                requirements: "Паспорт, права".into(),
+                advantages: "Ставка от 5.6%, Решение за 30 минут".into(),
+                active,
+            },
+        )
+        .unwrap();
+    }
+    Catalogue {
+        haval,
+        lada,
+        empty_brand,
+    }
+}
