@@ -137,7 +137,10 @@ impl Config {
         // Through text, so a type error can be traced back to its key.
         let text = toml::to_string(&tree).map_err(|e| ConfigError::Invalid(e.to_string()))?;
         let config: Config = toml::from_str(&text).map_err(|e| {
-            let key = e.span().map(|span| key_at(&text, span.start)).unwrap_or_default();
+            let key = e
+                .span()
+                .map(|span| key_at(&text, span.start))
+                .unwrap_or_default();
             ConfigError::Invalid(format!("{key}: {}", e.message()))
         })?;
         config.validate()?;

@@ -10,4 +10,5 @@ pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod media;
 pub mod server;

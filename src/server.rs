@@ -47,6 +47,7 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
             "listening on http://{addr} (public URL {})",
             config.base_url
         );
+        tokio::spawn(remove_unused_pictures(db.clone(), config.media_dir()));
         let app = router(AppState::new(db, config));
         axum::serve(
             listener,
@@ -56,6 +57,25 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
         .await
         .context("server failed")
     })
+}
+
+/// Every half hour, removes pictures no entity has used for an hour.
+async fn remove_unused_pictures(db: Db, media_dir: std::path::PathBuf) {
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(30 * 60));
+    loop {
+        tick.tick().await;
+        let media_dir = media_dir.clone();
+        let result = db
+            .call(move |c| {
+                crate::media::cleanup::collect_garbage(c, &media_dir, chrono::Duration::hours(1))
+            })
+            .await;
+        match result {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("removed {n} unused pictures"),
+            Err(err) => tracing::warn!("picture cleanup failed: {err}"),
+        }
+    }
 }
 
 async fn shutdown_signal() {

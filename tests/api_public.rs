@@ -438,6 +438,11 @@ async fn unknown_api_paths_are_json_404() {
     let answer = app.get("/api/nothing/here").await;
     assert_eq!(answer.status, StatusCode::NOT_FOUND);
     assert_eq!(answer.error(), "Not found");
+    let wrong_method = app
+        .post_raw("/api/cars/count", Some("application/json"), b"{}".to_vec())
+        .await;
+    assert_eq!(wrong_method.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(wrong_method.error(), "Метод не поддерживается");
 }
 
 #[tokio::test]

@@ -65,6 +65,7 @@ async fn lists_every_public_path_of_the_spec() {
 #[tokio::test]
 async fn every_documented_path_is_served() {
     let app = TestApp::new();
+    app.create_admin();
     let cat = seed_catalogue(&app);
     let doc = document(&app).await;
     let promotion: String = app
@@ -84,7 +85,14 @@ async fn every_documented_path_is_served() {
         })
         .unwrap();
     for (path, item) in doc["paths"].as_object().unwrap() {
-        for method in item.as_object().unwrap().keys() {
+        for (method, op) in item.as_object().unwrap() {
+            let admin = op["tags"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|t| t == "admin"));
+            // Admin writes are driven one by one in tests/api_admin.rs.
+            if admin && method != "get" {
+                continue;
+            }
             let concrete = path
                 .replace("{bannerType}", "homeBanner")
                 .replace(
@@ -110,6 +118,10 @@ async fn every_documented_path_is_served() {
                 );
             assert!(!concrete.contains('{'), "unfilled {concrete}");
             let answer = match method.as_str() {
+                "get" if admin => {
+                    app.basic(axum::http::Method::GET, &concrete, common::ADMIN_PASSWORD, None)
+                        .await
+                }
                 "get" => app.get(&concrete).await,
                 "post" => app.post_json(&concrete, &json!({"type": "auto_credit", "name": "Иван", "phone": "89215551234", "consent": true})).await,
                 other => panic!("undocumented method handling {other}"),

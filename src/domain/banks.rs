@@ -114,3 +114,45 @@ pub fn create(conn: &Connection, input: &PartnerBankInput) -> AppResult<PartnerB
     )?;
     get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("bank vanished")))
 }
+
+pub fn update(
+    conn: &Connection,
+    id: &str,
+    input: &PartnerBankInput,
+) -> AppResult<Option<PartnerBank>> {
+    validate(input)?;
+    let changed = conn.execute(
+        "UPDATE partner_banks SET name = ?2, logo = ?3, requirements = ?4, advantages = ?5,
+            active = ?6, updated_at = ?7
+         WHERE id = ?1",
+        params![
+            id,
+            input.name.trim(),
+            input.logo,
+            input.requirements.trim(),
+            input.advantages.trim(),
+            input.active,
+            super::now()
+        ],
+    )?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    get(conn, id)
+}
+
+/// The show/hide toggle.
+pub fn set_active(conn: &Connection, id: &str, active: bool) -> AppResult<Option<PartnerBank>> {
+    let changed = conn.execute(
+        "UPDATE partner_banks SET active = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, active, super::now()],
+    )?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    get(conn, id)
+}
+
+pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
+    Ok(conn.execute("DELETE FROM partner_banks WHERE id = ?1", [id])? > 0)
+}

@@ -68,3 +68,51 @@ pub fn set_images(
     )?;
     Ok(())
 }
+
+#[derive(Debug, Clone, serde::Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BodyTypeInput {
+    pub label_plural: Option<String>,
+    pub label_single: Option<String>,
+    pub image_url: Option<String>,
+    pub image_url_mobile: Option<String>,
+}
+
+/// Changes the given labels and banners of a body type.
+pub fn update(
+    conn: &Connection,
+    body_type: BodyType,
+    input: &BodyTypeInput,
+) -> AppResult<Option<BodyTypeInfo>> {
+    let Some(current) = get(conn, body_type)? else {
+        return Ok(None);
+    };
+    let pick = |new: &Option<String>, old: String| {
+        new.as_ref().map(|v| v.trim().to_string()).unwrap_or(old)
+    };
+    let plural = pick(&input.label_plural, current.label_plural);
+    let single = pick(&input.label_single, current.label_single);
+    for (field, value) in [("labelPlural", &plural), ("labelSingle", &single)] {
+        if value.is_empty() {
+            return Err(crate::error::AppError::invalid(
+                field,
+                "Название обязательно",
+            ));
+        }
+        super::check_len(field, value, 100)?;
+    }
+    conn.execute(
+        "UPDATE body_types SET label_plural = ?2, label_single = ?3, image_url = ?4,
+            image_url_mobile = ?5, updated_at = ?6
+         WHERE body_type = ?1",
+        params![
+            body_type,
+            plural,
+            single,
+            pick(&input.image_url, current.image_url),
+            pick(&input.image_url_mobile, current.image_url_mobile),
+            super::now()
+        ],
+    )?;
+    get(conn, body_type)
+}

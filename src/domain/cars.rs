@@ -148,9 +148,10 @@ impl CarSort {
 
     fn order_by(self) -> &'static str {
         match self {
-            CarSort::Newest => "c.created_at DESC, c.id",
-            CarSort::PriceAsc => "c.price_kopecks ASC, c.id",
-            CarSort::PriceDesc => "c.price_kopecks DESC, c.id",
+            // rowid breaks ties: unique, and in every index.
+            CarSort::Newest => "c.created_at DESC, c.rowid DESC",
+            CarSort::PriceAsc => "c.price_kopecks ASC, c.rowid",
+            CarSort::PriceDesc => "c.price_kopecks DESC, c.rowid",
         }
     }
 }
@@ -276,9 +277,12 @@ fn where_clause(filter: &CarFilter) -> (String, Vec<Value>) {
 
 pub fn list(conn: &Connection, filter: &CarFilter, limit: u32, offset: u32) -> AppResult<Vec<Car>> {
     let (clause, mut values) = where_clause(filter);
+    // The page is chosen from the (covering) filter index first; only its
+    // rows are then read and joined.
+    let order = filter.sort.order_by();
     let sql = format!(
-        "{SELECT}{clause} ORDER BY {} LIMIT ? OFFSET ?",
-        filter.sort.order_by()
+        "{SELECT} WHERE c.rowid IN (SELECT c.rowid FROM cars c{clause} ORDER BY {order} LIMIT ? OFFSET ?)
+         ORDER BY {order}"
     );
     values.push(Value::Integer(limit.min(MAX_LIMIT).into()));
     values.push(Value::Integer(offset.into()));
@@ -497,4 +501,108 @@ pub fn models_of_brand(conn: &Connection, brand_id: &str) -> AppResult<Vec<Strin
     )?;
     let rows = stmt.query_map([brand_id], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Changes a car. The slug is fixed once set: a different one is refused.
+pub fn update(
+    conn: &Connection,
+    id: &str,
+    input: &CarInput,
+    current_year: i32,
+) -> AppResult<Option<Car>> {
+    let Some(current) = get(conn, id, true)? else {
+        return Ok(None);
+    };
+    validate(input, current_year)?;
+    if current.slug != input.slug {
+        return Err(AppError::invalid("slug", "Slug автомобиля нельзя изменить"));
+    }
+    if super::brands::get(conn, &input.brand_id)?.is_none() {
+        return Err(AppError::invalid("brandId", "Марка не найдена"));
+    }
+    let main_image = if input.main_image.is_empty() {
+        input.images.first().cloned().unwrap_or_default()
+    } else {
+        input.main_image.clone()
+    };
+    conn.execute(
+        "UPDATE cars SET brand_id = ?2, name = ?3, model = ?4, year = ?5, price_kopecks = ?6,
+            monthly_payment_kopecks = ?7, daily_price_kopecks = ?8, status = ?9, body_type = ?10,
+            transmission = ?11, drivetrain = ?12, fuel_type = ?13, engine = ?14, mileage = ?15,
+            main_image = ?16, images = ?17, in_stock = ?18, featured = ?19, trim_levels = ?20,
+            published = ?21, vin = ?22, color = ?23, external_id = ?24, updated_at = ?25
+         WHERE id = ?1",
+        rusqlite::params![
+            id,
+            input.brand_id,
+            input.name.trim(),
+            input.model.trim(),
+            input.year,
+            input.price,
+            input.monthly_payment,
+            input.daily_price,
+            input.status,
+            input.body_type,
+            input.transmission,
+            input.drivetrain,
+            input.fuel_type,
+            input.engine.trim(),
+            input.mileage,
+            main_image,
+            serde_json::to_string(&input.images).unwrap_or_else(|_| "[]".into()),
+            input.in_stock,
+            input.featured,
+            serde_json::to_string(&input.trim_levels).unwrap_or_else(|_| "[]".into()),
+            input.published,
+            super::non_empty(input.vin.clone()),
+            super::non_empty(input.color.clone()),
+            super::non_empty(input.external_id.clone()),
+            super::now(),
+        ],
+    )?;
+    get(conn, id, true)
+}
+
+pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
+    Ok(conn.execute("DELETE FROM cars WHERE id = ?1", [id])? > 0)
+}
+
+/// Multiplies every car's price by an exact decimal factor ("1.05"), in one
+/// transaction; gives the number of cars changed.
+pub fn scale_prices(conn: &mut Connection, factor: &str) -> AppResult<usize> {
+    let tx = conn.transaction()?;
+    let mut changed = 0;
+    {
+        let prices: Vec<(String, Money)> = tx
+            .prepare("SELECT id, price_kopecks FROM cars")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut update =
+            tx.prepare("UPDATE cars SET price_kopecks = ?2, updated_at = ?3 WHERE id = ?1")?;
+        let now = super::now();
+        for (id, price) in prices {
+            let scaled = price
+                .scale(factor)
+                .map_err(|_| AppError::invalid("priceMultiplier", "Введите корректный процент"))?;
+            if scaled > super::money::MAX_DECIMAL_12_2 {
+                return Err(AppError::invalid(
+                    "priceMultiplier",
+                    "Цена автомобиля стала бы слишком большой",
+                ));
+            }
+            update.execute(rusqlite::params![id, scaled, now])?;
+            changed += 1;
+        }
+    }
+    tx.commit()?;
+    Ok(changed)
+}
+
+/// Counts for the dashboard: (published, drafts).
+pub fn publication_counts(conn: &Connection) -> AppResult<(i64, i64)> {
+    Ok(conn.query_row(
+        "SELECT coalesce(sum(published = 1), 0), coalesce(sum(published = 0), 0) FROM cars",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
 }

@@ -455,6 +455,32 @@ pub fn count(conn: &Connection) -> AppResult<i64> {
     Ok(conn.query_row("SELECT count(*) FROM leads", [], |r| r.get(0))?)
 }
 
+pub fn set_status(conn: &Connection, id: &str, status: LeadStatus) -> AppResult<Option<Lead>> {
+    let changed = conn.execute(
+        "UPDATE leads SET status = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, status, super::now()],
+    )?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    get(conn, id)
+}
+
+pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
+    Ok(conn.execute("DELETE FROM leads WHERE id = ?1", [id])? > 0)
+}
+
+/// Lead counters of the admin: (total, new, in progress, created since `since`).
+pub fn counters(conn: &Connection, since: &str) -> AppResult<(i64, i64, i64, i64)> {
+    Ok(conn.query_row(
+        "SELECT count(*), coalesce(sum(status = 'new'), 0), coalesce(sum(status = 'in_progress'), 0),
+            coalesce(sum(created_at >= ?1), 0)
+         FROM leads",
+        [since],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+    )?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

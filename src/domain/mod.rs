@@ -11,6 +11,7 @@ pub mod money;
 pub mod phone;
 pub mod promotions;
 pub mod reviews;
+pub mod sessions;
 pub mod settings;
 pub mod slug;
 pub mod users;

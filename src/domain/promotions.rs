@@ -108,3 +108,30 @@ pub fn create(conn: &Connection, input: &PromotionInput) -> AppResult<Promotion>
     )?;
     get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("promotion vanished")))
 }
+
+pub fn update(conn: &Connection, id: &str, input: &PromotionInput) -> AppResult<Option<Promotion>> {
+    validate(input)?;
+    let changed = conn.execute(
+        "UPDATE promotions SET title = ?2, description = ?3, image = ?4, discount = ?5,
+            valid_until = ?6, is_active = ?7, updated_at = ?8
+         WHERE id = ?1",
+        params![
+            id,
+            input.title.trim(),
+            input.description.trim(),
+            input.image,
+            input.discount.trim(),
+            input.valid_until.trim(),
+            input.is_active,
+            super::now()
+        ],
+    )?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    get(conn, id)
+}
+
+pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
+    Ok(conn.execute("DELETE FROM promotions WHERE id = ?1", [id])? > 0)
+}

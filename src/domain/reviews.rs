@@ -119,3 +119,51 @@ pub fn create(conn: &Connection, input: &ReviewInput) -> AppResult<Review> {
     )?;
     get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("review vanished")))
 }
+
+pub fn update(conn: &Connection, id: &str, input: &ReviewInput) -> AppResult<Option<Review>> {
+    validate(input)?;
+    let changed = conn.execute(
+        "UPDATE reviews SET customer_name = ?2, car_id = ?3, car_model = ?4, rating = ?5,
+            text = ?6, photo = ?7, approved = ?8, updated_at = ?9
+         WHERE id = ?1",
+        params![
+            id,
+            input.customer_name.trim(),
+            super::non_empty(input.car_id.clone()),
+            super::non_empty(input.car_model.clone()),
+            input.rating,
+            input.text.trim(),
+            super::non_empty(input.photo.clone()),
+            input.approved,
+            super::now()
+        ],
+    )?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    get(conn, id)
+}
+
+pub fn approve(conn: &Connection, id: &str) -> AppResult<Option<Review>> {
+    let changed = conn.execute(
+        "UPDATE reviews SET approved = 1, updated_at = ?2 WHERE id = ?1",
+        params![id, super::now()],
+    )?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    get(conn, id)
+}
+
+pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
+    Ok(conn.execute("DELETE FROM reviews WHERE id = ?1", [id])? > 0)
+}
+
+/// (approved, pending) for the dashboard.
+pub fn moderation_counts(conn: &Connection) -> AppResult<(i64, i64)> {
+    Ok(conn.query_row(
+        "SELECT coalesce(sum(approved = 1), 0), coalesce(sum(approved = 0), 0) FROM reviews",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}

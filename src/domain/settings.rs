@@ -263,3 +263,222 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
     )?;
     get(conn)
 }
+
+/// A change to some settings: absent fields keep their value. The company
+/// form sends everything; the e-mail and banner forms send a few fields.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SettingsPatch {
+    pub salon_name: Option<String>,
+    pub phone: Option<String>,
+    pub phone_secondary: Option<String>,
+    pub address: Option<String>,
+    pub full_address: Option<String>,
+    pub email: Option<String>,
+    pub working_hours: Option<String>,
+    pub hero_title: Option<String>,
+    pub hero_subtitle: Option<String>,
+    pub favicon: Option<String>,
+    pub google_analytics_id: Option<String>,
+    pub yandex_metrika_id: Option<String>,
+    pub legal_entity: Option<String>,
+    pub notification_email: Option<String>,
+    pub from_email: Option<String>,
+    pub email_notifications_enabled: Option<bool>,
+    pub consent_text: Option<String>,
+    pub privacy_policy: Option<String>,
+    pub home_banner: Option<String>,
+    pub home_banner_mobile: Option<String>,
+    pub new_cars_banner: Option<String>,
+    pub new_cars_banner_mobile: Option<String>,
+    pub used_cars_banner: Option<String>,
+    pub used_cars_banner_mobile: Option<String>,
+    pub trade_in_banner: Option<String>,
+    pub trade_in_banner_mobile: Option<String>,
+    pub auto_credit_banner: Option<String>,
+    pub auto_credit_banner_mobile: Option<String>,
+    pub auto_selection_banner: Option<String>,
+    pub auto_selection_banner_mobile: Option<String>,
+    /// Read-only; accepted so a form can send back what it loaded.
+    pub consent_version: Option<i64>,
+    /// Read-only; accepted so a form can send back what it loaded.
+    pub updated_at: Option<String>,
+}
+
+impl SettingsPatch {
+    /// Applies the patch and checks the settings form's rules.
+    pub fn apply(self, to: &mut Settings) -> crate::error::AppResult<()> {
+        use crate::error::AppError;
+        // E-mail rules apply to the fields this change sends.
+        let email_sent = [
+            self.email.is_some(),
+            self.notification_email.is_some(),
+            self.from_email.is_some(),
+        ];
+        let p = &mut to.public;
+        let b = &mut p.banners;
+        let text_fields: [(&'static str, Option<String>, &mut String, usize); 29] = [
+            ("salonName", self.salon_name, &mut p.salon_name, 255),
+            ("phone", self.phone, &mut p.phone, 50),
+            (
+                "phoneSecondary",
+                self.phone_secondary,
+                &mut p.phone_secondary,
+                50,
+            ),
+            ("address", self.address, &mut p.address, 255),
+            ("fullAddress", self.full_address, &mut p.full_address, 500),
+            ("email", self.email, &mut p.email, 255),
+            (
+                "workingHours",
+                self.working_hours,
+                &mut p.working_hours,
+                1000,
+            ),
+            ("heroTitle", self.hero_title, &mut p.hero_title, 255),
+            (
+                "heroSubtitle",
+                self.hero_subtitle,
+                &mut p.hero_subtitle,
+                500,
+            ),
+            ("favicon", self.favicon, &mut p.favicon, 500),
+            (
+                "googleAnalyticsId",
+                self.google_analytics_id,
+                &mut p.google_analytics_id,
+                50,
+            ),
+            (
+                "yandexMetrikaId",
+                self.yandex_metrika_id,
+                &mut p.yandex_metrika_id,
+                50,
+            ),
+            ("legalEntity", self.legal_entity, &mut p.legal_entity, 1000),
+            (
+                "notificationEmail",
+                self.notification_email,
+                &mut to.notification_email,
+                255,
+            ),
+            ("fromEmail", self.from_email, &mut to.from_email, 255),
+            (
+                "consentText",
+                self.consent_text,
+                &mut to.consent_text,
+                50_000,
+            ),
+            (
+                "privacyPolicy",
+                self.privacy_policy,
+                &mut to.privacy_policy,
+                100_000,
+            ),
+            ("homeBanner", self.home_banner, &mut b.home_banner, 500),
+            (
+                "homeBannerMobile",
+                self.home_banner_mobile,
+                &mut b.home_banner_mobile,
+                500,
+            ),
+            (
+                "newCarsBanner",
+                self.new_cars_banner,
+                &mut b.new_cars_banner,
+                500,
+            ),
+            (
+                "newCarsBannerMobile",
+                self.new_cars_banner_mobile,
+                &mut b.new_cars_banner_mobile,
+                500,
+            ),
+            (
+                "usedCarsBanner",
+                self.used_cars_banner,
+                &mut b.used_cars_banner,
+                500,
+            ),
+            (
+                "usedCarsBannerMobile",
+                self.used_cars_banner_mobile,
+                &mut b.used_cars_banner_mobile,
+                500,
+            ),
+            (
+                "tradeInBanner",
+                self.trade_in_banner,
+                &mut b.trade_in_banner,
+                500,
+            ),
+            (
+                "tradeInBannerMobile",
+                self.trade_in_banner_mobile,
+                &mut b.trade_in_banner_mobile,
+                500,
+            ),
+            (
+                "autoCreditBanner",
+                self.auto_credit_banner,
+                &mut b.auto_credit_banner,
+                500,
+            ),
+            (
+                "autoCreditBannerMobile",
+                self.auto_credit_banner_mobile,
+                &mut b.auto_credit_banner_mobile,
+                500,
+            ),
+            (
+                "autoSelectionBanner",
+                self.auto_selection_banner,
+                &mut b.auto_selection_banner,
+                500,
+            ),
+            (
+                "autoSelectionBannerMobile",
+                self.auto_selection_banner_mobile,
+                &mut b.auto_selection_banner_mobile,
+                500,
+            ),
+        ];
+        for (field, value, slot, max) in text_fields {
+            if let Some(value) = value {
+                let value = value.trim().to_string();
+                super::check_len(field, &value, max)?;
+                *slot = value;
+            }
+        }
+        if let Some(enabled) = self.email_notifications_enabled {
+            to.email_notifications_enabled = enabled;
+        }
+        let required = [
+            (
+                "salonName",
+                &to.public.salon_name,
+                "Название салона обязательно",
+            ),
+            ("phone", &to.public.phone, "Телефон обязателен"),
+            ("address", &to.public.address, "Адрес обязателен"),
+        ];
+        for (field, value, message) in required {
+            if value.is_empty() {
+                return Err(AppError::invalid(field, message));
+            }
+        }
+        // email must be an e-mail; the notification addresses may be empty.
+        let emails = [
+            ("email", &to.public.email, false),
+            ("notificationEmail", &to.notification_email, true),
+            ("fromEmail", &to.from_email, true),
+        ];
+        for ((field, value, may_be_empty), sent) in emails.into_iter().zip(email_sent) {
+            let fine = (value.is_empty() && may_be_empty) || super::leads::is_email(value);
+            if sent && !fine {
+                return Err(AppError::invalid(field, "Неверный формат email"));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,8 +1,11 @@
 //! The HTTP side: router, middleware, handlers.
 
+pub mod admin;
+pub mod auth;
 pub mod cache;
 pub mod extract;
 pub mod openapi;
+pub mod pages;
 pub mod public;
 pub mod rate_limit;
 pub mod router;

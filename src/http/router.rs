@@ -5,7 +5,6 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware;
-use axum::response::IntoResponse;
 use axum::routing::get;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
@@ -16,14 +15,20 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::cache;
+use super::admin::content as admin_content;
+use super::admin::leads as leads_admin;
+use super::admin::{catalogue, session, uploads};
 use super::openapi::ApiDoc;
+use super::pages;
 use super::public::{brands, cars, content, leads};
 use super::state::AppState;
+use super::{auth, cache};
 use crate::error::AppError;
 
 /// Largest JSON body a public caller may send.
 const PUBLIC_BODY_LIMIT: usize = 64 * 1024;
+/// Largest JSON body an admin may send (settings carry long legal texts).
+const ADMIN_BODY_LIMIT: usize = 1024 * 1024;
 
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
     script-src 'self' https://mc.yandex.ru https://www.googletagmanager.com; \
@@ -59,11 +64,72 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .route_layer(middleware::from_fn_with_state(state.clone(), cache::cached));
     let writes = OpenApiRouter::new()
         .routes(routes!(leads::create))
+        .routes(routes!(session::login))
+        .routes(routes!(session::logout))
         .layer(DefaultBodyLimit::max(PUBLIC_BODY_LIMIT));
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(reads)
         .merge(writes)
+        .merge(admin_routes(state))
+        .merge(upload_routes(state))
         .split_for_parts()
+}
+
+/// Uploads take bigger bodies than the other admin calls.
+fn upload_routes(state: &AppState) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(uploads::upload))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            auth::require_admin,
+        ))
+        .layer(DefaultBodyLimit::max(
+            crate::media::MAX_FILE_BYTES + 64 * 1024,
+        ))
+}
+
+/// Every admin read and every write but a lead: 401 without credentials.
+fn admin_routes(state: &AppState) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(session::me))
+        .routes(routes!(leads_admin::dashboard))
+        .routes(routes!(catalogue::list_cars))
+        .routes(routes!(catalogue::create_car))
+        .routes(routes!(catalogue::update_car, catalogue::delete_car))
+        .routes(routes!(catalogue::bulk_prices))
+        .routes(routes!(catalogue::list_brands))
+        .routes(routes!(catalogue::create_brand))
+        .routes(routes!(catalogue::update_brand, catalogue::delete_brand))
+        .routes(routes!(admin_content::create_review))
+        .routes(routes!(
+            admin_content::update_review,
+            admin_content::delete_review
+        ))
+        .routes(routes!(admin_content::approve_review))
+        .routes(routes!(admin_content::create_promotion))
+        .routes(routes!(
+            admin_content::update_promotion,
+            admin_content::delete_promotion
+        ))
+        .routes(routes!(admin_content::create_bank))
+        .routes(routes!(
+            admin_content::update_bank,
+            admin_content::delete_bank
+        ))
+        .routes(routes!(admin_content::update_body_type))
+        .routes(routes!(admin_content::get_settings))
+        .routes(routes!(
+            admin_content::post_settings,
+            admin_content::put_settings
+        ))
+        .routes(routes!(leads_admin::list))
+        .routes(routes!(leads_admin::set_status))
+        .routes(routes!(leads_admin::delete))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            auth::require_admin,
+        ))
+        .layer(DefaultBodyLimit::max(ADMIN_BODY_LIMIT))
 }
 
 /// The whole application.
@@ -88,7 +154,9 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .nest_service("/media", media)
-        .fallback(page_not_found)
+        .merge(pages::routes())
+        .fallback(pages::not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(
             state.clone(),
             cache::drop_on_write,
@@ -103,16 +171,15 @@ pub fn router(state: AppState) -> Router {
         .layer(TraceLayer::new_for_http())
 }
 
-async fn api_not_found() -> AppError {
-    AppError::not_found("Not found")
+async fn method_not_allowed() -> (StatusCode, axum::Json<serde_json::Value>) {
+    (
+        StatusCode::METHOD_NOT_ALLOWED,
+        axum::Json(serde_json::json!({"error": "Метод не поддерживается"})),
+    )
 }
 
-async fn page_not_found() -> impl IntoResponse {
-    (
-        StatusCode::NOT_FOUND,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        "404 Page Not Found",
-    )
+async fn api_not_found() -> AppError {
+    AppError::not_found("Not found")
 }
 
 /// Security headers on every answer (a handler may set its own first).

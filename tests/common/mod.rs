@@ -280,3 +280,81 @@ pub fn seed_catalogue(app: &TestApp) -> Catalogue {
         empty_brand,
     }
 }
+
+pub const ADMIN: &str = "manager";
+pub const ADMIN_PASSWORD: &str = "correct-horse";
+
+impl TestApp {
+    pub fn create_admin(&self) {
+        dealership::domain::users::create(&self.db.conn().unwrap(), ADMIN, ADMIN_PASSWORD).unwrap();
+    }
+
+    /// Logs in and gives the session cookie ("name=value").
+    pub async fn login(&self) -> String {
+        let answer = self
+            .post_json(
+                "/api/admin/login",
+                &serde_json::json!({"login": ADMIN, "password": ADMIN_PASSWORD}),
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+        let cookie = answer.headers[header::SET_COOKIE].to_str().unwrap();
+        cookie.split(';').next().unwrap().to_string()
+    }
+
+    /// A request as a logged-in admin from the site's own pages.
+    pub async fn admin(&self, method: Method, path: &str, body: Option<Value>) -> Answer {
+        let cookie = self.login().await;
+        self.admin_with(&cookie, method, path, body).await
+    }
+
+    pub async fn admin_with(
+        &self,
+        cookie: &str,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> Answer {
+        let mut builder = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::COOKIE, cookie)
+            .header(header::ORIGIN, "http://localhost:8080");
+        let body = match body {
+            Some(json) => {
+                builder = builder.header(header::CONTENT_TYPE, "application/json");
+                Body::from(json.to_string())
+            }
+            None => Body::empty(),
+        };
+        self.send(builder.body(body).unwrap()).await
+    }
+
+    /// A request with HTTP Basic credentials.
+    pub async fn basic(
+        &self,
+        method: Method,
+        path: &str,
+        password: &str,
+        body: Option<Value>,
+    ) -> Answer {
+        use base64::Engine;
+        let credential =
+            base64::engine::general_purpose::STANDARD.encode(format!("{ADMIN}:{password}"));
+        let mut builder = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::AUTHORIZATION, format!("Basic {credential}"));
+        let body = match body {
+            Some(json) => {
+                builder = builder.header(header::CONTENT_TYPE, "application/json");
+                Body::from(json.to_string())
+            }
+            None => Body::empty(),
+        };
+        let mut request = builder.body(body).unwrap();
+        let peer: SocketAddr = "192.0.2.10:4000".parse().unwrap();
+        request.extensions_mut().insert(ConnectInfo(peer));
+        self.send(request).await
+    }
+}

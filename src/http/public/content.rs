@@ -11,6 +11,7 @@ use crate::domain::promotions::{self, Promotion};
 use crate::domain::reviews::{self, Review};
 use crate::domain::settings::{self, PublicSettings};
 use crate::error::{AppError, AppResult};
+use crate::http::auth::MaybeAdmin;
 use crate::http::extract::ApiQuery;
 use crate::http::openapi::{ApiErrorBody, ImageAnswer};
 use crate::http::public::cars::parse_body_type;
@@ -102,26 +103,33 @@ pub async fn body_type(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ReviewQuery {
-    /// Public callers always get approved reviews only.
+    /// Public callers always get approved reviews only; an admin gets all
+    /// unless `approved=true`.
     pub approved: Option<bool>,
     /// Page size, default 50, at most 100.
     pub limit: Option<u32>,
     pub offset: Option<u32>,
 }
 
-/// Approved reviews, newest first.
+/// Approved reviews, newest first (an admin also gets pending ones).
 #[utoipa::path(get, path = "/api/reviews", tag = "reviews", params(ReviewQuery),
     responses((status = 200, body = [Review])))]
 pub async fn reviews(
     State(state): State<AppState>,
+    MaybeAdmin(admin): MaybeAdmin,
     ApiQuery(query): ApiQuery<ReviewQuery>,
 ) -> AppResult<Json<Vec<Review>>> {
-    let limit = query.limit.unwrap_or(50).clamp(1, 100);
+    let approved_only = admin.is_none() || query.approved == Some(true);
+    let max = if admin.is_some() { 1000 } else { 100 };
+    let limit = query
+        .limit
+        .unwrap_or(if admin.is_some() { 1000 } else { 50 })
+        .clamp(1, max);
     let offset = query.offset.unwrap_or(0);
     Ok(Json(
         state
             .db
-            .call(move |c| reviews::list(c, true, limit, offset))
+            .call(move |c| reviews::list(c, approved_only, limit, offset))
             .await?,
     ))
 }
@@ -129,18 +137,26 @@ pub async fn reviews(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ActiveQuery {
-    /// Public callers always get active items only.
+    /// Public callers always get active items only; an admin gets all unless
+    /// `active=true`.
     pub active: Option<bool>,
 }
 
-/// Active promotions, newest first.
+/// Active promotions, newest first (an admin also gets inactive ones).
 #[utoipa::path(get, path = "/api/promotions", tag = "promotions", params(ActiveQuery),
     responses((status = 200, body = [Promotion])))]
 pub async fn promotions(
     State(state): State<AppState>,
-    ApiQuery(_query): ApiQuery<ActiveQuery>,
+    MaybeAdmin(admin): MaybeAdmin,
+    ApiQuery(query): ApiQuery<ActiveQuery>,
 ) -> AppResult<Json<Vec<Promotion>>> {
-    Ok(Json(state.db.call(|c| promotions::list(c, true)).await?))
+    let active_only = admin.is_none() || query.active == Some(true);
+    Ok(Json(
+        state
+            .db
+            .call(move |c| promotions::list(c, active_only))
+            .await?,
+    ))
 }
 
 /// An active promotion's image URL.
@@ -161,9 +177,16 @@ pub async fn promotion_image(
     }))
 }
 
-/// Active partner banks by name.
-#[utoipa::path(get, path = "/api/partner-banks", tag = "banks",
+/// Active partner banks by name (an admin also gets hidden ones).
+#[utoipa::path(get, path = "/api/partner-banks", tag = "banks", params(ActiveQuery),
     responses((status = 200, body = [PartnerBank])))]
-pub async fn partner_banks(State(state): State<AppState>) -> AppResult<Json<Vec<PartnerBank>>> {
-    Ok(Json(state.db.call(|c| banks::list(c, true)).await?))
+pub async fn partner_banks(
+    State(state): State<AppState>,
+    MaybeAdmin(admin): MaybeAdmin,
+    ApiQuery(query): ApiQuery<ActiveQuery>,
+) -> AppResult<Json<Vec<PartnerBank>>> {
+    let active_only = admin.is_none() || query.active == Some(true);
+    Ok(Json(
+        state.db.call(move |c| banks::list(c, active_only)).await?,
+    ))
 }

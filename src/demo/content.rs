@@ -1,0 +1,263 @@
+//! The demo's texts: the salon's settings, reviews, promotions, partner
+//! banks and visitors' requests.
+
+use super::pictures::{Decor, Mark};
+use crate::domain::settings::Settings;
+
+pub const SALON: &str = "Невский Автоцентр";
+
+/// The salon's settings; banner URLs are filled in by the caller.
+pub fn settings() -> Settings {
+    let mut s = Settings::default();
+    let p = &mut s.public;
+    p.salon_name = SALON.into();
+    p.phone = "+7 (812) 490-75-75".into();
+    p.phone_secondary = "+7 (812) 490-75-76".into();
+    p.address = "Санкт-Петербург, Пулковское шоссе, 44к2".into();
+    p.full_address =
+        "196158, Санкт-Петербург, Пулковское шоссе, д. 44, корп. 2, 10 минут от станции метро «Звёздная»"
+            .into();
+    p.email = "info@nevsky-avto.ru".into();
+    p.working_hours = "Пн–Пт: 9:00–21:00\nСб: 10:00–20:00\nВс: 10:00–19:00".into();
+    p.hero_title = "Автомобили в Санкт-Петербурге с выгодой до 300 000 ₽".into();
+    p.hero_subtitle =
+        "Новые и с пробегом, автокредит от 5,6%, трейд-ин за 30 минут и аренда с выкупом без первого взноса"
+            .into();
+    p.legal_entity = "ООО «Невский Автоцентр», ИНН 7810453273, КПП 781001001, ОГРН 1177847123453, \
+        196158, Санкт-Петербург, Пулковское шоссе, д. 44, корп. 2"
+        .into();
+    s.notification_email = "sales@nevsky-avto.ru".into();
+    s.from_email = "noreply@nevsky-avto.ru".into();
+    s.email_notifications_enabled = true;
+    s
+}
+
+pub struct ReviewSpec {
+    pub name: &'static str,
+    pub rating: i32,
+    pub text: &'static str,
+    pub approved: bool,
+    /// Linked to a car of this brand and model, when set.
+    pub car: Option<(&'static str, &'static str)>,
+    pub days_ago: i64,
+}
+
+const fn review(
+    name: &'static str,
+    rating: i32,
+    text: &'static str,
+    approved: bool,
+    car: Option<(&'static str, &'static str)>,
+    days_ago: i64,
+) -> ReviewSpec {
+    ReviewSpec {
+        name,
+        rating,
+        text,
+        approved,
+        car,
+        days_ago,
+    }
+}
+
+#[rustfmt::skip]
+pub const REVIEWS: &[ReviewSpec] = &[
+    review("Алексей Смирнов", 5, "Брал Haval Jolion в кредит. Одобрили за полчаса, менеджер Артём честно рассказал про все допы и ничего не навязывал. Машину выдали помытой, с полным баком и зимней резиной в подарок.", true, Some(("Haval", "Jolion")), 3),
+    review("Ольга Васильева", 5, "Сдала свою старую Kia Rio в трейд-ин и в тот же день уехала на Chery Tiggo 7 Pro Max. Оценка оказалась выше, чем предлагали в других салонах на Выборгском шоссе.", true, Some(("Chery", "Tiggo 7 Pro Max")), 9),
+    review("Дмитрий Кузнецов", 4, "Покупал Toyota Camry с пробегом. Машину проверили при мне на подъёмнике, показали отчёт по истории. Минус звезда — пришлось подождать оформление около двух часов.", true, Some(("Toyota", "Camry")), 14),
+    review("Марина Соколова", 5, "Приятный салон, кофе и детский уголок. Помогли подобрать машину под бюджет 2,5 млн, в итоге взяли Omoda C5 — очень довольна.", true, Some(("Omoda", "C5")), 21),
+    review("Игорь Петров", 5, "Работаю в такси, взял Lada Vesta в аренду с выкупом. Без первого взноса, платёж посуточно — для меня самый удобный вариант.", true, Some(("Lada", "Vesta")), 27),
+    review("Наталья Орлова", 4, "Хороший выбор автомобилей с пробегом, цены адекватные. Тест-драйв организовали в выходной день без проблем.", true, None, 35),
+    review("Сергей Волков", 5, "Купил Tank 300 под заказ, привезли раньше обещанного срока. Отдельное спасибо за помощь с оформлением КАСКО.", true, Some(("Tank", "300")), 48),
+    review("Екатерина Лебедева", 3, "Машина отличная, но по телефону сказали, что она в наличии, а на месте оказалось, что её ещё готовят к продаже. Подождала день.", true, Some(("Geely", "Coolray")), 56),
+    review("Андрей Николаев", 5, "Второй раз покупаю здесь автомобиль. Всё быстро и прозрачно, цена в договоре совпала с ценой на сайте.", false, Some(("Geely", "Monjaro")), 1),
+    review("Татьяна Фёдорова", 4, "Оформили автокредит с небольшой ставкой через Сбербанк, помогли с документами. Рекомендую.", false, None, 2),
+    review("Павел Морозов", 5, "Взял BMW X5 с пробегом 60 тысяч, состояние как у нового. Продавец показал все сервисные документы.", false, Some(("BMW", "X5")), 4),
+    review("Юлия Павлова", 3, "Долго ждала обратного звонка по заявке на подбор, зато потом предложили хороший вариант.", false, None, 6),
+];
+
+pub struct PromotionSpec {
+    pub title: &'static str,
+    pub description: &'static str,
+    pub discount: &'static str,
+    pub valid_until: &'static str,
+    pub active: bool,
+    pub decor: Decor,
+}
+
+pub const PROMOTIONS: &[PromotionSpec] = &[
+    PromotionSpec {
+        title: "Выгода в трейд-ин",
+        description: "Сдайте свой автомобиль в зачёт нового и получите дополнительную выгоду. Оценка за 30 минут, переоформление — в день обращения.",
+        discount: "до 300 000 ₽",
+        valid_until: "31.12.2026",
+        active: true,
+        decor: Decor::Arrows,
+    },
+    PromotionSpec {
+        title: "Автокредит от 5,6%",
+        description: "Специальная ставка на новые автомобили Haval, Chery и Geely при кредите от банков-партнёров. Первый взнос — от 0%.",
+        discount: "5,6%",
+        valid_until: "31.01.2027",
+        active: true,
+        decor: Decor::Percent,
+    },
+    PromotionSpec {
+        title: "Зимние шины в подарок",
+        description: "Комплект зимних шин и шиномонтаж в подарок при покупке нового кроссовера или внедорожника.",
+        discount: "Подарок",
+        valid_until: "28.02.2027",
+        active: true,
+        decor: Decor::Snowflake,
+    },
+    PromotionSpec {
+        title: "Скидка на автомобили с пробегом",
+        description: "Скидка на проверенные автомобили с пробегом старше 2020 года при оформлении до конца месяца.",
+        discount: "-10%",
+        valid_until: "15.12.2026",
+        active: true,
+        decor: Decor::Coins,
+    },
+    PromotionSpec {
+        title: "КАСКО за 1 ₽",
+        description: "Полис КАСКО на первый год за 1 рубль при покупке автомобиля в кредит у банков-партнёров.",
+        discount: "1 ₽",
+        valid_until: "31.03.2027",
+        active: true,
+        decor: Decor::Shield,
+    },
+    PromotionSpec {
+        title: "Летний сервис в подарок",
+        description: "Бесплатное ТО и кондиционирование салона при покупке автомобиля летом.",
+        discount: "-50%",
+        valid_until: "31.08.2026",
+        active: false,
+        decor: Decor::Gift,
+    },
+    PromotionSpec {
+        title: "Чёрная пятница",
+        description: "Специальные цены на автомобили из наличия в течение трёх дней.",
+        discount: "-15%",
+        valid_until: "01.12.2025",
+        active: false,
+        decor: Decor::Percent,
+    },
+];
+
+pub struct BankSpec {
+    pub name: &'static str,
+    pub color: u32,
+    pub ink: u32,
+    pub mark: Mark,
+    pub requirements: &'static str,
+    pub advantages: &'static str,
+    pub active: bool,
+}
+
+pub const BANKS: &[BankSpec] = &[
+    BankSpec {
+        name: "Сбербанк",
+        color: 0x21a038,
+        ink: 0xffffff,
+        mark: Mark::Check,
+        requirements: "Возраст от 21 до 65 лет, паспорт РФ и водительское удостоверение, постоянная регистрация, стаж на текущем месте работы от 3 месяцев.",
+        advantages: "Ставка от 5,6%, Первый взнос от 0%, Решение за 30 минут, Срок до 8 лет",
+        active: true,
+    },
+    BankSpec {
+        name: "ВТБ",
+        color: 0x0a2896,
+        ink: 0xffffff,
+        mark: Mark::Bars,
+        requirements: "Возраст от 21 до 70 лет на момент погашения, паспорт РФ, водительское удостоверение, справка о доходах по форме банка или 2-НДФЛ.",
+        advantages: "Ставка от 7,9%, Без КАСКО, Досрочное погашение без комиссий, Одобрение онлайн",
+        active: true,
+    },
+    BankSpec {
+        name: "Альфа-Банк",
+        color: 0xef3124,
+        ink: 0xffffff,
+        mark: Mark::Letter,
+        requirements: "Возраст от 21 года, гражданство РФ, паспорт и второй документ на выбор, стаж на последнем месте работы от 3 месяцев.",
+        advantages: "Решение за 15 минут, Кредит на автомобили с пробегом, Первый взнос от 10%, Срок до 7 лет",
+        active: true,
+    },
+    BankSpec {
+        name: "Т-Банк",
+        color: 0xffdd2d,
+        ink: 0x333333,
+        mark: Mark::Shield,
+        requirements: "Возраст от 18 до 70 лет, паспорт РФ, водительское удостоверение; подтверждение дохода не требуется при взносе от 20%.",
+        advantages: "Оформление онлайн, Без справок о доходе, Ставка от 9,9%, Страховка по желанию",
+        active: true,
+    },
+    BankSpec {
+        name: "Газпромбанк",
+        color: 0x0a3d91,
+        ink: 0xffffff,
+        mark: Mark::Flame,
+        requirements: "Возраст от 20 до 70 лет, паспорт РФ, постоянная регистрация в регионе присутствия банка, стаж от 6 месяцев.",
+        advantages: "Ставка от 6,9%, Первый взнос от 15%, Срок до 7 лет, Кредит на новые и подержанные автомобили",
+        active: true,
+    },
+    BankSpec {
+        name: "Совкомбанк",
+        color: 0x004e9e,
+        ink: 0xea2a2f,
+        mark: Mark::Quarters,
+        requirements: "Возраст от 20 до 85 лет, паспорт РФ, стаж на последнем месте работы от 4 месяцев.",
+        advantages: "Ставка от 8,9%, Рассрочка от дилера, Без первого взноса, Одобрение за 1 час",
+        active: false,
+    },
+];
+
+pub struct LeadSpec {
+    pub kind: &'static str,
+    pub status: &'static str,
+    pub name: &'static str,
+    pub phone: &'static str,
+    pub email: Option<&'static str>,
+    pub message: Option<&'static str>,
+    /// Hours since the request came in.
+    pub hours_ago: i64,
+}
+
+const fn lead(
+    kind: &'static str,
+    status: &'static str,
+    name: &'static str,
+    phone: &'static str,
+    email: Option<&'static str>,
+    message: Option<&'static str>,
+    hours_ago: i64,
+) -> LeadSpec {
+    LeadSpec {
+        kind,
+        status,
+        name,
+        phone,
+        email,
+        message,
+        hours_ago,
+    }
+}
+
+#[rustfmt::skip]
+pub const LEADS: &[LeadSpec] = &[
+    lead("auto_credit", "new", "Кирилл Андреев", "+7 (921) 345-12-87", Some("k.andreev@mail.ru"), Some("Интересует кредит без первого взноса"), 1),
+    lead("auto_credit", "in_progress", "Анна Белова", "8 (911) 204-55-31", None, None, 20),
+    lead("auto_credit", "completed", "Роман Гусев", "+7 (905) 777-40-12", None, Some("Одобрено в Сбербанке, выдача в субботу"), 75),
+    lead("auto_credit", "cancelled", "Виктор Зайцев", "+7 (952) 118-93-06", None, Some("Передумал, купил у частника"), 160),
+    lead("trade_in", "new", "Елена Крылова", "+7 (931) 552-67-19", None, None, 3),
+    lead("trade_in", "in_progress", "Максим Романов", "+7 (960) 281-44-70", Some("romanov.m@yandex.ru"), Some("Могу подъехать на оценку в четверг"), 30),
+    lead("trade_in", "completed", "Олег Медведев", "+7 (981) 903-22-58", None, None, 210),
+    lead("auto_selection", "new", "Светлана Егорова", "+7 (999) 640-18-25", None, Some("Нужен семейный кроссовер, обязательно автомат"), 5),
+    lead("auto_selection", "in_progress", "Григорий Тимофеев", "+7 (904) 333-71-09", None, None, 52),
+    lead("auto_selection", "cancelled", "Людмила Ковалёва", "+7 (921) 880-12-34", None, None, 300),
+    lead("lease_booking", "new", "Руслан Алиев", "+7 (967) 455-90-21", None, Some("Работаю в такси, нужен автомобиль с понедельника"), 2),
+    lead("lease_booking", "in_progress", "Денис Шестаков", "+7 (911) 777-03-65", None, None, 44),
+    lead("lease_booking", "completed", "Артур Гайдамак", "+7 (950) 021-58-47", None, None, 130),
+    lead("contact_form", "new", "Ирина Семенова", "+7 (921) 612-09-88", Some("semenova.i@gmail.com"), Some("Интересует рассрочка на 12 месяцев"), 0),
+    lead("contact_form", "in_progress", "Владимир Поляков", "+7 (812) 409-66-20", None, None, 28),
+    lead("contact_form", "completed", "Ксения Миронова", "+7 (965) 098-71-13", None, None, 96),
+];

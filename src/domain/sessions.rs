@@ -1,0 +1,149 @@
+//! Admin sessions and login attempts. The cookie carries a random token; the
+//! table keeps only its SHA-256, so a copy of the database opens no session.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use chrono::{Duration, SecondsFormat, Utc};
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use super::users::User;
+use crate::error::AppResult;
+
+/// Failed attempts for one login within the window that lock it.
+pub const MAX_FAILURES_PER_LOGIN: i64 = 5;
+/// Failed attempts from one address within the window that lock it.
+pub const MAX_FAILURES_PER_ADDRESS: i64 = 20;
+/// The window and the lockout, in minutes.
+pub const LOCKOUT_MINUTES: i64 = 15;
+
+pub struct NewSession {
+    /// Goes into the cookie; never stored.
+    pub token: String,
+    pub csrf_token: String,
+}
+
+pub struct Session {
+    pub user: User,
+    pub csrf_token: String,
+}
+
+fn random_token() -> String {
+    URL_SAFE_NO_PAD.encode(rand::random::<[u8; 32]>())
+}
+
+fn hash_token(token: &str) -> String {
+    let digest = Sha256::digest(token.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn at(offset: Duration) -> String {
+    (Utc::now() + offset).to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+pub fn create(
+    conn: &Connection,
+    user_id: &str,
+    ip: &str,
+    user_agent: &str,
+    idle_minutes: u32,
+) -> AppResult<NewSession> {
+    let session = NewSession {
+        token: random_token(),
+        csrf_token: random_token(),
+    };
+    let now = super::now();
+    let agent: String = user_agent.chars().take(500).collect();
+    conn.execute(
+        "INSERT INTO sessions (token_hash, user_id, csrf_token, ip_address, user_agent, created_at,
+            last_seen_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)",
+        params![
+            hash_token(&session.token),
+            user_id,
+            session.csrf_token,
+            ip,
+            agent,
+            now,
+            at(Duration::minutes(idle_minutes.into()))
+        ],
+    )?;
+    // Old sessions are swept now and then.
+    conn.execute("DELETE FROM sessions WHERE expires_at < ?1", [now])?;
+    Ok(session)
+}
+
+/// The live session of a cookie token; each use moves its expiry forward.
+pub fn touch(conn: &Connection, token: &str, idle_minutes: u32) -> AppResult<Option<Session>> {
+    let hash = hash_token(token);
+    let now = super::now();
+    let found = conn
+        .prepare_cached(
+            "SELECT u.id, u.username, u.created_at, s.csrf_token, s.last_seen_at
+             FROM sessions s JOIN users u ON u.id = s.user_id
+             WHERE s.token_hash = ?1 AND s.expires_at > ?2",
+        )?
+        .query_row(params![hash, now], |r| {
+            Ok((
+                Session {
+                    user: User {
+                        id: r.get(0)?,
+                        username: r.get(1)?,
+                        created_at: r.get(2)?,
+                    },
+                    csrf_token: r.get(3)?,
+                },
+                r.get::<_, String>(4)?,
+            ))
+        })
+        .optional()?;
+    let Some((session, last_seen)) = found else {
+        return Ok(None);
+    };
+    // Write at most once a minute per session.
+    if last_seen < at(Duration::minutes(-1)) {
+        conn.execute(
+            "UPDATE sessions SET last_seen_at = ?2, expires_at = ?3 WHERE token_hash = ?1",
+            params![hash, now, at(Duration::minutes(idle_minutes.into()))],
+        )?;
+    }
+    Ok(Some(session))
+}
+
+pub fn delete(conn: &Connection, token: &str) -> AppResult<()> {
+    conn.execute(
+        "DELETE FROM sessions WHERE token_hash = ?1",
+        [hash_token(token)],
+    )?;
+    Ok(())
+}
+
+pub fn record_attempt(
+    conn: &Connection,
+    username: &str,
+    ip: &str,
+    successful: bool,
+) -> AppResult<()> {
+    let username: String = username.chars().take(255).collect();
+    conn.execute(
+        "INSERT INTO login_attempts (username, attempted_at, successful, ip_address)
+         VALUES (?1, ?2, ?3, ?4)",
+        params![username, super::now(), successful, ip],
+    )?;
+    Ok(())
+}
+
+/// Whether recent failures lock this login or this address.
+pub fn is_locked(conn: &Connection, username: &str, ip: &str) -> AppResult<bool> {
+    let since = at(Duration::minutes(-LOCKOUT_MINUTES));
+    let failures = |column: &str, value: &str| -> AppResult<i64> {
+        Ok(conn
+            .prepare_cached(&format!(
+                "SELECT count(*) FROM login_attempts
+                 WHERE {column} = ?1 AND successful = 0 AND attempted_at > ?2"
+            ))?
+            .query_row(params![value, since], |r| r.get(0))?)
+    };
+    Ok(failures("username", username)? >= MAX_FAILURES_PER_LOGIN
+        || failures("ip_address", ip)? >= MAX_FAILURES_PER_ADDRESS)
+}

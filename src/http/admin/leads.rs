@@ -1,0 +1,153 @@
+//! Admin calls for leads and the dashboard figures.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use chrono::{FixedOffset, NaiveTime, SecondsFormat, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::domain::leads::{self, Lead, LeadStatus, LeadType};
+use crate::domain::{brands, cars, reviews};
+use crate::error::{AppError, AppResult};
+use crate::http::extract::{ApiJson, ApiQuery};
+use crate::http::openapi::ApiErrorBody;
+use crate::http::state::AppState;
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LeadQuery {
+    /// new, in_progress, completed, cancelled (or all)
+    pub status: Option<String>,
+    /// auto_credit, trade_in, auto_selection, lease_booking, contact_form (or all)
+    #[serde(rename = "type")]
+    pub lead_type: Option<String>,
+    /// Page size, default 500, at most 1000.
+    pub limit: Option<u32>,
+    pub offset: Option<u32>,
+}
+
+fn parse_filter<T>(
+    value: Option<&str>,
+    parse: fn(&str) -> Option<T>,
+    name: &str,
+) -> AppResult<Option<T>> {
+    match value {
+        None | Some("") | Some("all") => Ok(None),
+        Some(code) => parse(code)
+            .map(Some)
+            .ok_or_else(|| AppError::BadRequest(format!("Неизвестное значение {name}: {code}"))),
+    }
+}
+
+/// Leads, newest first, optionally of one status and type.
+#[utoipa::path(get, path = "/api/leads", tag = "admin", params(LeadQuery),
+    responses((status = 200, body = [Lead]), (status = 400, body = ApiErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<LeadQuery>,
+) -> AppResult<Json<Vec<Lead>>> {
+    let status = parse_filter(query.status.as_deref(), LeadStatus::parse, "status")?;
+    let lead_type = parse_filter(query.lead_type.as_deref(), LeadType::parse, "type")?;
+    let limit = query.limit.unwrap_or(500).clamp(1, 1000);
+    let offset = query.offset.unwrap_or(0);
+    Ok(Json(
+        state
+            .db
+            .call(move |c| leads::list(c, status, lead_type, limit, offset))
+            .await?,
+    ))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatusInput {
+    pub status: String,
+}
+
+#[utoipa::path(put, path = "/api/leads/{id}/status", tag = "admin", request_body = StatusInput,
+    responses((status = 200, body = Lead), (status = 404, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
+pub async fn set_status(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(input): ApiJson<StatusInput>,
+) -> AppResult<Json<Lead>> {
+    let status = LeadStatus::parse(&input.status)
+        .ok_or_else(|| AppError::invalid("status", "Неизвестный статус заявки"))?;
+    state
+        .db
+        .call(move |c| leads::set_status(c, &id, status))
+        .await?
+        .map(Json)
+        .ok_or_else(|| AppError::not_found("Лид не найден"))
+}
+
+#[utoipa::path(delete, path = "/api/leads/{id}", tag = "admin",
+    responses((status = 204), (status = 404, body = ApiErrorBody)))]
+pub async fn delete(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<StatusCode> {
+    if state.db.call(move |c| leads::delete(c, &id)).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(AppError::not_found("Лид не найден"))
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Dashboard {
+    pub cars_published: i64,
+    pub cars_drafts: i64,
+    pub brands: i64,
+    pub reviews_approved: i64,
+    pub reviews_pending: i64,
+    pub leads_total: i64,
+    pub leads_new: i64,
+    pub leads_in_progress: i64,
+    /// Created since midnight, Moscow time.
+    pub leads_today: i64,
+}
+
+/// Start of today in Saint Petersburg (UTC+3), as stored timestamps.
+fn today_start() -> String {
+    let msk = FixedOffset::east_opt(3 * 3600).expect("valid offset");
+    let now = Utc::now().with_timezone(&msk);
+    let midnight = now
+        .date_naive()
+        .and_time(NaiveTime::MIN)
+        .and_local_timezone(msk)
+        .single()
+        .unwrap_or(now);
+    midnight
+        .with_timezone(&Utc)
+        .to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// All the dashboard's figures in one call.
+#[utoipa::path(get, path = "/api/admin/dashboard", tag = "admin", responses((status = 200, body = Dashboard)))]
+pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboard>> {
+    let since = today_start();
+    let figures = state
+        .db
+        .call(move |c| {
+            let (cars_published, cars_drafts) = cars::publication_counts(c)?;
+            let (reviews_approved, reviews_pending) = reviews::moderation_counts(c)?;
+            let (leads_total, leads_new, leads_in_progress, leads_today) =
+                leads::counters(c, &since)?;
+            Ok(Dashboard {
+                cars_published,
+                cars_drafts,
+                brands: brands::list_brief(c)?.len() as i64,
+                reviews_approved,
+                reviews_pending,
+                leads_total,
+                leads_new,
+                leads_in_progress,
+                leads_today,
+            })
+        })
+        .await?;
+    Ok(Json(figures))
+}

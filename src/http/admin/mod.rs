@@ -1,0 +1,7 @@
+//! The admin API: everything staff do, behind `auth::require_admin`.
+
+pub mod catalogue;
+pub mod content;
+pub mod leads;
+pub mod session;
+pub mod uploads;

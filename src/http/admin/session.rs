@@ -1,0 +1,113 @@
+//! Login, logout and the current admin.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::domain::sessions;
+use crate::error::{AppError, AppResult};
+use crate::http::auth::{self, Admin, SESSION_COOKIE};
+use crate::http::extract::{ApiJson, ClientIp};
+use crate::http::openapi::ApiErrorBody;
+use crate::http::state::AppState;
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LoginInput {
+    #[serde(default)]
+    pub login: String,
+    #[serde(default)]
+    pub password: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Me {
+    pub username: String,
+    /// Send back as X-CSRF-Token on writes (Origin checks also pass).
+    pub csrf_token: Option<String>,
+}
+
+fn cookie(state: &AppState, value: &str, max_age: Option<u32>) -> HeaderValue {
+    let secure = if state.config.is_https() {
+        "; Secure"
+    } else {
+        ""
+    };
+    let age = max_age
+        .map(|s| format!("; Max-Age={s}"))
+        .unwrap_or_default();
+    HeaderValue::from_str(&format!(
+        "{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict{secure}{age}"
+    ))
+    .unwrap_or(HeaderValue::from_static(""))
+}
+
+/// Opens a session: sets an HttpOnly, SameSite=Strict cookie.
+#[utoipa::path(post, path = "/api/admin/login", tag = "admin", request_body = LoginInput,
+    responses((status = 200, body = Me), (status = 401, body = ApiErrorBody),
+        (status = 422, body = ApiErrorBody), (status = 429, body = ApiErrorBody)))]
+pub async fn login(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    ApiJson(input): ApiJson<LoginInput>,
+) -> AppResult<Response> {
+    if input.login.trim().is_empty() || input.password.is_empty() {
+        return Err(AppError::invalid("login", "Введите логин и пароль"));
+    }
+    let ip = ip.to_string();
+    let user = auth::check_password(
+        &state,
+        input.login.trim().into(),
+        input.password,
+        ip.clone(),
+        true,
+    )
+    .await?;
+    let agent = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let idle = state.config.admin.session_idle_minutes;
+    let user_id = user.id.clone();
+    let session = state
+        .db
+        .call(move |c| sessions::create(c, &user_id, &ip, &agent, idle))
+        .await?;
+    let mut response = Json(Me {
+        username: user.username,
+        csrf_token: Some(session.csrf_token),
+    })
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, cookie(&state, &session.token, None));
+    Ok(response)
+}
+
+/// Ends the session of the cookie, if any.
+#[utoipa::path(post, path = "/api/admin/logout", tag = "admin", responses((status = 204)))]
+pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> AppResult<Response> {
+    if let Some(token) = auth::session_token(&headers) {
+        state.db.call(move |c| sessions::delete(c, &token)).await?;
+    }
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, cookie(&state, "", Some(0)));
+    Ok(response)
+}
+
+#[utoipa::path(get, path = "/api/admin/me", tag = "admin",
+    responses((status = 200, body = Me), (status = 401, body = ApiErrorBody)))]
+pub async fn me(admin: Admin) -> Json<Me> {
+    Json(Me {
+        username: admin.user.username,
+        csrf_token: admin.csrf_token,
+    })
+}

@@ -1,0 +1,149 @@
+//! Image uploads: one multipart request; the server checks the content,
+//! makes the WebP variants and answers with their URLs.
+
+use axum::Json;
+use axum::extract::multipart::MultipartError;
+use axum::extract::{Multipart, State};
+use axum::http::StatusCode;
+use image::ImageFormat;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::db::blocking;
+use crate::error::{AppError, AppResult};
+use crate::http::extract::ApiQuery;
+use crate::http::openapi::ApiErrorBody;
+use crate::http::state::AppState;
+use crate::media::{self, StoredImage};
+
+/// Largest favicon (1 MB).
+pub const MAX_FAVICON_BYTES: usize = 1024 * 1024;
+pub const FAVICON_TOO_LARGE: &str = "Размер файла не должен превышать 1MB";
+pub const SVG_REFUSED: &str = "SVG не поддерживается: загрузите иконку ICO или PNG";
+/// Longest side of a favicon, in pixels.
+const MAX_FAVICON_SIDE: u32 = 1024;
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct UploadQuery {
+    /// `image` (default): resized WebP variants; `favicon`: ICO, PNG, JPEG or
+    /// GIF up to 1 MB, stored as sent.
+    pub kind: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Uploaded {
+    /// The URL to store in an entity (the 800 px variant for images).
+    pub url: String,
+    /// `url 400w, url 800w, url 1600w` (empty for a favicon).
+    pub srcset: String,
+    pub width: u32,
+    pub height: u32,
+    pub hash: String,
+}
+
+fn upload_error(err: MultipartError) -> AppError {
+    if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        AppError::PayloadTooLarge(media::FILE_TOO_LARGE.into())
+    } else {
+        AppError::BadRequest(format!("Не удалось прочитать файл: {}", err.body_text()))
+    }
+}
+
+/// Uploads one picture (multipart/form-data, field `file`).
+#[utoipa::path(post, path = "/api/objects/upload", tag = "admin", params(UploadQuery),
+    request_body(content_type = "multipart/form-data", description = "Field `file`: the picture"),
+    responses((status = 201, body = Uploaded), (status = 413, body = ApiErrorBody),
+        (status = 415, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
+pub async fn upload(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<UploadQuery>,
+    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+) -> AppResult<(StatusCode, Json<Uploaded>)> {
+    let mut multipart = multipart.map_err(|_| {
+        AppError::UnsupportedMediaType("Ожидается multipart/form-data с полем file".into())
+    })?;
+    let favicon = match query.kind.as_deref() {
+        None | Some("image") => false,
+        Some("favicon") => true,
+        Some(other) => {
+            return Err(AppError::BadRequest(format!(
+                "Неизвестный вид файла: {other}"
+            )));
+        }
+    };
+    let mut bytes = None;
+    while let Some(field) = multipart.next_field().await.map_err(upload_error)? {
+        if field.name() == Some("file") {
+            bytes = Some(field.bytes().await.map_err(upload_error)?);
+            break;
+        }
+    }
+    let bytes = bytes.ok_or_else(|| AppError::invalid("file", media::NOT_AN_IMAGE))?;
+    let media_dir = state.config.media_dir();
+    let stored = if favicon {
+        blocking(move || store_favicon(&media_dir, &bytes)).await?
+    } else {
+        blocking(move || media::process_image(&media_dir, &bytes)).await?
+    };
+    let record = stored.clone();
+    state.db.call(move |c| media::record(c, &record)).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Uploaded {
+            srcset: media::srcset(&stored.url).unwrap_or_default(),
+            url: stored.url,
+            width: stored.width,
+            height: stored.height,
+            hash: stored.hash,
+        }),
+    ))
+}
+
+/// Checks a favicon and stores it as sent, named by its hash.
+fn store_favicon(media_dir: &std::path::Path, bytes: &[u8]) -> AppResult<StoredImage> {
+    if bytes.len() > MAX_FAVICON_BYTES {
+        return Err(AppError::PayloadTooLarge(FAVICON_TOO_LARGE.into()));
+    }
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(512)]).to_ascii_lowercase();
+    if head.contains("<svg") || head.trim_start().starts_with("<?xml") {
+        return Err(AppError::UnsupportedMediaType(SVG_REFUSED.into()));
+    }
+    let (format, extension, mime) = match image::guess_format(bytes) {
+        Ok(ImageFormat::Ico) => (ImageFormat::Ico, "ico", "image/x-icon"),
+        Ok(ImageFormat::Png) => (ImageFormat::Png, "png", "image/png"),
+        Ok(ImageFormat::Jpeg) => (ImageFormat::Jpeg, "jpg", "image/jpeg"),
+        Ok(ImageFormat::Gif) => (ImageFormat::Gif, "gif", "image/gif"),
+        _ => return Err(AppError::UnsupportedMediaType(media::NOT_AN_IMAGE.into())),
+    };
+    let reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    let (width, height) = reader
+        .into_dimensions()
+        .map_err(|_| AppError::invalid("file", media::BROKEN_IMAGE))?;
+    if width == 0 || height == 0 || width > MAX_FAVICON_SIDE || height > MAX_FAVICON_SIDE {
+        return Err(AppError::invalid(
+            "file",
+            format!("Иконка должна быть не больше {MAX_FAVICON_SIDE}×{MAX_FAVICON_SIDE} точек"),
+        ));
+    }
+    image::load_from_memory_with_format(bytes, format)
+        .map_err(|_| AppError::invalid("file", media::BROKEN_IMAGE))?;
+    let digest = Sha256::digest(bytes);
+    let hash: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    let name = format!("{hash}.{extension}");
+    let path = media_dir.join(&name);
+    if !path.exists() {
+        let temp = media_dir.join(format!(".{name}.tmp"));
+        std::fs::write(&temp, bytes).map_err(|e| AppError::Internal(e.into()))?;
+        std::fs::rename(&temp, &path).map_err(|e| AppError::Internal(e.into()))?;
+    }
+    Ok(StoredImage {
+        url: format!("{}{name}", media::URL_PREFIX),
+        hash,
+        width,
+        height,
+        source_mime: mime,
+    })
+}

@@ -1,0 +1,241 @@
+//! Admin access: a session cookie (HttpOnly, SameSite=Strict) or HTTP Basic
+//! with the same credentials. Cookie-authenticated writes must come from our
+//! own origin (Origin/Referer) or carry the session's CSRF token.
+
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, Method, header};
+use axum::middleware::Next;
+use axum::response::Response;
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+
+use super::extract::ClientIp;
+use super::state::AppState;
+use crate::db::blocking;
+use crate::domain::sessions;
+use crate::domain::users::{self, User};
+use crate::error::{AppError, AppResult};
+
+pub const SESSION_COOKIE: &str = "dealership_session";
+pub const CSRF_HEADER: &str = "x-csrf-token";
+pub const WRONG_CREDENTIALS: &str = "Неверный логин или пароль";
+pub const LOCKED_OUT: &str =
+    "Слишком много неудачных попыток входа. Попробуйте снова через 15 минут.";
+pub const LOGIN_REQUIRED: &str = "Требуется вход в панель администратора";
+pub const CSRF_REFUSED: &str = "Запрос отклонён: он пришёл не со страницы сайта";
+
+/// The admin a request was authenticated as.
+#[derive(Debug, Clone)]
+pub struct Admin {
+    pub user: User,
+    /// Present for cookie sessions.
+    pub csrf_token: Option<String>,
+}
+
+/// The session token of the request's cookie, if any.
+pub fn session_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == SESSION_COOKIE)
+        .map(|(_, value)| value.to_string())
+        .filter(|v| !v.is_empty())
+}
+
+/// Whether a request carries any credential (such answers are never cached).
+pub fn has_credentials(headers: &HeaderMap) -> bool {
+    headers.contains_key(header::AUTHORIZATION) || session_token(headers).is_some()
+}
+
+fn basic_credentials(headers: &HeaderMap) -> Option<(String, String)> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let encoded = value
+        .strip_prefix("Basic ")
+        .or_else(|| value.strip_prefix("basic "))?;
+    let decoded = String::from_utf8(STANDARD.decode(encoded.trim()).ok()?).ok()?;
+    let (login, password) = decoded.split_once(':')?;
+    Some((login.to_string(), password.to_string()))
+}
+
+/// Checks a login and password with lockout and records the attempt.
+/// `record_success` is false for Basic calls, which would flood the table.
+pub async fn check_password(
+    state: &AppState,
+    login: String,
+    password: String,
+    ip: String,
+    record_success: bool,
+) -> AppResult<User> {
+    let db = state.db.clone();
+    let (locked, found) = {
+        let login = login.clone();
+        let ip = ip.clone();
+        db.call(move |c| {
+            Ok((
+                sessions::is_locked(c, &login, &ip)?,
+                users::find_for_login(c, &login)?,
+            ))
+        })
+        .await?
+    };
+    if locked {
+        return Err(AppError::TooManyRequests(LOCKED_OUT.into()));
+    }
+    let (user, verified) = blocking(move || {
+        Ok(match found {
+            Some((user, hash)) => {
+                let ok = users::verify_password(&password, &hash);
+                (Some(user), ok)
+            }
+            None => {
+                // Same work for an unknown login, so timing tells nothing.
+                users::verify_password(&password, &DUMMY_HASH);
+                (None, false)
+            }
+        })
+    })
+    .await?;
+    if !verified || record_success {
+        db.call(move |c| sessions::record_attempt(c, &login, &ip, verified))
+            .await?;
+    }
+    match user {
+        Some(user) if verified => Ok(user),
+        _ => Err(AppError::Unauthorized(WRONG_CREDENTIALS.into())),
+    }
+}
+
+/// An argon2id hash of a random password, for unknown logins.
+static DUMMY_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    users::hash_password(&uuid::Uuid::new_v4().to_string()).unwrap_or_default()
+});
+
+fn origin_of(url: &str) -> &str {
+    let after_scheme = url.find("://").map(|i| i + 3).unwrap_or(0);
+    match url[after_scheme..].find('/') {
+        Some(i) => &url[..after_scheme + i],
+        None => url,
+    }
+}
+
+/// A cookie-authenticated write must come from the site itself.
+fn csrf_ok(parts: &Parts, base_url: &str, csrf_token: &str) -> bool {
+    if matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return true;
+    }
+    if let Some(sent) = parts.headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok()) {
+        return sent == csrf_token;
+    }
+    let expected = origin_of(base_url);
+    let header_origin = |name: header::HeaderName| {
+        parts
+            .headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| origin_of(v).to_string())
+    };
+    match header_origin(header::ORIGIN).or_else(|| header_origin(header::REFERER)) {
+        Some(origin) => origin == expected,
+        None => false,
+    }
+}
+
+/// Who the request is from, if it carries credentials; errors for wrong ones.
+pub async fn authenticate(parts: &Parts, state: &AppState, ip: String) -> AppResult<Option<Admin>> {
+    if let Some((login, password)) = basic_credentials(&parts.headers) {
+        let user = check_password(state, login, password, ip, false).await?;
+        return Ok(Some(Admin {
+            user,
+            csrf_token: None,
+        }));
+    }
+    let Some(token) = session_token(&parts.headers) else {
+        return Ok(None);
+    };
+    let idle = state.config.admin.session_idle_minutes;
+    let session = state
+        .db
+        .call(move |c| sessions::touch(c, &token, idle))
+        .await?
+        .ok_or_else(|| AppError::Unauthorized(LOGIN_REQUIRED.into()))?;
+    if !csrf_ok(parts, &state.config.base_url, &session.csrf_token) {
+        return Err(AppError::Forbidden(CSRF_REFUSED.into()));
+    }
+    Ok(Some(Admin {
+        user: session.user,
+        csrf_token: Some(session.csrf_token),
+    }))
+}
+
+/// Middleware for admin routes: 401 without a valid credential.
+pub async fn require_admin(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Result<Response, AppError> {
+    let (mut parts, body) = request.into_parts();
+    let ClientIp(ip) = ClientIp::from_request_parts(&mut parts, &state).await?;
+    let admin = authenticate(&parts, &state, ip.to_string())
+        .await?
+        .ok_or_else(|| AppError::Unauthorized(LOGIN_REQUIRED.into()))?;
+    parts.extensions.insert(admin);
+    Ok(next.run(Request::from_parts(parts, body)).await)
+}
+
+/// The admin of a request that passed `require_admin`.
+impl FromRequestParts<AppState> for Admin {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        if let Some(admin) = parts.extensions.get::<Admin>() {
+            return Ok(admin.clone());
+        }
+        let ClientIp(ip) = ClientIp::from_request_parts(parts, state).await?;
+        authenticate(parts, state, ip.to_string())
+            .await?
+            .ok_or_else(|| AppError::Unauthorized(LOGIN_REQUIRED.into()))
+    }
+}
+
+/// On routes that both the public and admins read: `Some` for an admin.
+pub struct MaybeAdmin(pub Option<Admin>);
+
+impl FromRequestParts<AppState> for MaybeAdmin {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let ClientIp(ip) = ClientIp::from_request_parts(parts, state).await?;
+        Ok(MaybeAdmin(
+            authenticate(parts, state, ip.to_string()).await?,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins() {
+        assert_eq!(
+            origin_of("https://auto.example.ru/admin/cars"),
+            "https://auto.example.ru"
+        );
+        assert_eq!(origin_of("http://localhost:8080"), "http://localhost:8080");
+    }
+
+    #[test]
+    fn the_dummy_hash_is_a_valid_argon2_hash() {
+        assert!(argon2::password_hash::PasswordHash::new(&DUMMY_HASH).is_ok());
+    }
+}

@@ -1,0 +1,113 @@
+//! The built UI (ui/dist), embedded in the binary. Vite's manifest names the
+//! hashed entry script, its stylesheets and the chunks worth preloading.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use axum::extract::Path;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use rust_embed::RustEmbed;
+use serde::Deserialize;
+
+/// A missing ui/dist (a clean clone before `npm run build`) embeds nothing.
+#[derive(RustEmbed)]
+#[folder = "ui/dist/assets"]
+#[allow_missing = true]
+struct UiDist;
+
+#[derive(RustEmbed)]
+#[folder = "ui/dist/.vite"]
+#[allow_missing = true]
+struct ViteMeta;
+
+/// The entry of ui/src/main.tsx in Vite's manifest.
+const ENTRY: &str = "src/main.tsx";
+
+#[derive(Debug, Deserialize)]
+struct Chunk {
+    file: String,
+    #[serde(default)]
+    css: Vec<String>,
+    #[serde(default)]
+    imports: Vec<String>,
+}
+
+/// What the HTML shell links: URLs under /assets/.
+#[derive(Debug, Default, Clone)]
+pub struct Entry {
+    pub script: Option<String>,
+    pub styles: Vec<String>,
+    pub preloads: Vec<String>,
+}
+
+fn read_entry() -> Entry {
+    let Some(file) = ViteMeta::get("manifest.json") else {
+        tracing::warn!(
+            "ui/dist is missing: pages are served without scripts (run npm run build in ui/)"
+        );
+        return Entry::default();
+    };
+    let manifest: HashMap<String, Chunk> = match serde_json::from_slice(&file.data) {
+        Ok(m) => m,
+        Err(e) => {
+            tracing::error!("ui/dist/.vite/manifest.json unreadable: {e}");
+            return Entry::default();
+        }
+    };
+    let Some(entry) = manifest.get(ENTRY) else {
+        return Entry::default();
+    };
+    let mut styles: Vec<String> = entry.css.iter().map(|c| format!("/{c}")).collect();
+    let mut preloads = Vec::new();
+    for import in &entry.imports {
+        if let Some(chunk) = manifest.get(import) {
+            preloads.push(format!("/{}", chunk.file));
+            styles.extend(chunk.css.iter().map(|c| format!("/{c}")));
+        }
+    }
+    Entry {
+        script: Some(format!("/{}", entry.file)),
+        styles,
+        preloads,
+    }
+}
+
+pub fn entry() -> &'static Entry {
+    static ENTRY_CELL: OnceLock<Entry> = OnceLock::new();
+    ENTRY_CELL.get_or_init(read_entry)
+}
+
+/// GET /assets/{*path}: hashed files, cached for a year.
+pub async fn asset(Path(path): Path<String>) -> Response {
+    let Some(file) = UiDist::get(&path) else {
+        return (StatusCode::NOT_FOUND, "Not found").into_response();
+    };
+    let mime = content_type(&path);
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(mime)),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=31536000, immutable"),
+            ),
+        ],
+        file.data.into_owned(),
+    )
+        .into_response()
+}
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next().unwrap_or("") {
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "webp" => "image/webp",
+        "jpg" | "jpeg" => "image/jpeg",
+        "ico" => "image/x-icon",
+        "woff2" => "font/woff2",
+        "json" => "application/json",
+        _ => "application/octet-stream",
+    }
+}

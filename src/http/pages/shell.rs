@@ -1,0 +1,192 @@
+//! The HTML shell every public route answers with: the page's own head (title,
+//! description, canonical link, Open Graph, JSON-LD) and the data its first
+//! screen needs, keyed by the API URL the UI would otherwise fetch.
+
+use askama::Template;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::assets;
+use crate::domain::settings::PublicSettings;
+
+/// An image worth fetching before the scripts run (the first screen's LCP).
+pub struct PreloadImage {
+    pub src: String,
+    pub srcset: String,
+    pub sizes: String,
+    /// A media query when the image is only for some screens.
+    pub media: String,
+}
+
+impl PreloadImage {
+    /// A picture of the media store, with its width variants.
+    pub fn of(src: &str, sizes: &str, media: &str) -> PreloadImage {
+        PreloadImage {
+            src: src.to_string(),
+            srcset: super::srcset(src).unwrap_or_default(),
+            sizes: sizes.to_string(),
+            media: media.to_string(),
+        }
+    }
+}
+
+/// What a page handler decides; [`Page::render`] turns it into HTML.
+pub struct Page {
+    pub status: StatusCode,
+    /// The page's own title, without the salon name.
+    pub title: Option<String>,
+    pub description: Option<String>,
+    /// Path (and query, when it selects content) of the canonical URL.
+    pub path: String,
+    pub og_type: &'static str,
+    /// Image URL, relative to the site or absolute.
+    pub image: Option<String>,
+    pub preload_images: Vec<PreloadImage>,
+    pub json_ld: Option<Value>,
+    /// API URL → its JSON answer; `null` marks a known 404.
+    pub data: Map<String, Value>,
+    pub noindex: bool,
+}
+
+impl Page {
+    pub fn new(path: impl Into<String>) -> Page {
+        Page {
+            status: StatusCode::OK,
+            title: None,
+            description: None,
+            path: path.into(),
+            og_type: "website",
+            image: None,
+            preload_images: Vec::new(),
+            json_ld: None,
+            data: Map::new(),
+            noindex: false,
+        }
+    }
+
+    pub fn title(mut self, title: impl Into<String>) -> Page {
+        self.title = Some(title.into());
+        self
+    }
+
+    pub fn description(mut self, description: impl Into<String>) -> Page {
+        self.description = Some(description.into());
+        self
+    }
+
+    pub fn put<T: Serialize>(&mut self, key: impl Into<String>, value: &T) {
+        let value = serde_json::to_value(value).unwrap_or(Value::Null);
+        self.data.insert(key.into(), value);
+    }
+
+    pub fn not_found(mut self) -> Page {
+        self.status = StatusCode::NOT_FOUND;
+        self.noindex = true;
+        self
+    }
+
+    pub fn render(self, settings: &PublicSettings, base_url: &str) -> Response {
+        let base = base_url.trim_end_matches('/');
+        let site_name = if settings.salon_name.trim().is_empty() {
+            "Автосалон".to_string()
+        } else {
+            settings.salon_name.clone()
+        };
+        let default_title = format!("{site_name} — автосалон в Санкт-Петербурге");
+        let (title, og_title) = match &self.title {
+            Some(t) => (format!("{t} — {site_name}"), t.clone()),
+            None => (default_title.clone(), default_title),
+        };
+        let description = self.description.clone().unwrap_or_else(|| {
+            format!(
+                "{site_name}: новые автомобили и автомобили с пробегом в Санкт-Петербурге. \
+                 Автокредит, трейд-ин, аренда с выкупом и подбор автомобиля."
+            )
+        });
+        let absolute = |url: &str| {
+            if url.starts_with("http://") || url.starts_with("https://") {
+                url.to_string()
+            } else {
+                format!("{base}{url}")
+            }
+        };
+        let entry = assets::entry();
+        let favicon = if settings.favicon.is_empty() {
+            "/favicon.svg".to_string()
+        } else {
+            settings.favicon.clone()
+        };
+        let shell = Shell {
+            title,
+            og_title,
+            description,
+            canonical: absolute(&self.path),
+            og_type: self.og_type,
+            site_name,
+            og_image: self.image.as_deref().map(absolute),
+            favicon,
+            styles: &entry.styles,
+            preloads: &entry.preloads,
+            script: entry.script.as_deref(),
+            preload_images: &self.preload_images,
+            json_ld: self.json_ld.as_ref().map(script_json),
+            data: script_json(&Value::Object(self.data)),
+            noindex: self.noindex,
+            phone: &settings.phone,
+        };
+        let html = match shell.render() {
+            Ok(html) => html,
+            Err(e) => {
+                tracing::error!("shell template: {e}");
+                return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+            }
+        };
+        html_response(self.status, html)
+    }
+}
+
+pub fn html_response(status: StatusCode, html: String) -> Response {
+    (
+        status,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ],
+        html,
+    )
+        .into_response()
+}
+
+/// JSON that is safe inside a `<script>` element: `<` only occurs in
+/// strings, where `\u003c` means the same.
+pub fn script_json(value: &Value) -> String {
+    serde_json::to_string(value)
+        .unwrap_or_else(|_| "{}".into())
+        .replace('<', "\\u003c")
+}
+
+#[derive(Template)]
+#[template(path = "shell.html")]
+struct Shell<'a> {
+    title: String,
+    og_title: String,
+    description: String,
+    canonical: String,
+    og_type: &'static str,
+    site_name: String,
+    og_image: Option<String>,
+    favicon: String,
+    styles: &'a [String],
+    preloads: &'a [String],
+    script: Option<&'a str>,
+    preload_images: &'a [PreloadImage],
+    json_ld: Option<String>,
+    data: String,
+    noindex: bool,
+    phone: &'a str,
+}

@@ -1,0 +1,351 @@
+//! The image store: every picture of the site (uploads, imports, demo data)
+//! is checked, resized to [`WIDTHS`] and saved as lossy WebP under
+//! `<data_dir>/media`, named by the hash of its source, and recorded in the
+//! `media` table. The public URL of a picture is its 800 px variant,
+//! `/media/<hash>-800.webp`; [`srcset`] derives the others from it.
+
+pub mod cleanup;
+mod variants;
+
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+use image::metadata::Orientation;
+use image::{ImageDecoder, ImageFormat, ImageReader, Limits};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::error::{AppError, AppResult};
+
+pub use variants::Layout;
+
+/// Widths of the stored variants, in pixels. A narrower source gives every
+/// variant at its own width, so each variant URL always exists.
+pub const WIDTHS: [u32; 3] = [400, 800, 1600];
+/// The variant a stored URL points at.
+pub const MAIN_WIDTH: u32 = 800;
+/// Largest accepted file (5 MB), for the upload endpoints too.
+pub const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
+/// Largest accepted picture, read from the file's header before decoding.
+pub const MAX_PIXELS: u64 = 40_000_000;
+/// Longest accepted side, in pixels.
+pub const MAX_SIDE: u32 = 12_000;
+/// Lossy WebP quality of the variants.
+pub const WEBP_QUALITY: f32 = 80.0;
+/// libwebp's effort (0 fast … 6 small); 4 is its default, as in cwebp.
+pub const WEBP_METHOD: i32 = 4;
+/// The effort for drawn pictures, whose flat colours compress well anyway.
+pub const WEBP_METHOD_DRAWN: i32 = 2;
+/// The URL path the router serves the media folder under.
+pub const URL_PREFIX: &str = "/media/";
+/// Hex characters of the SHA-256 that name a picture.
+const HASH_LEN: usize = 32;
+
+pub const NOT_AN_IMAGE: &str = "Пожалуйста, выберите файл изображения";
+pub const FILE_TOO_LARGE: &str = "Размер файла не должен превышать 5MB";
+pub const TOO_MANY_PIXELS: &str =
+    "Изображение слишком большое: не более 40 мегапикселей и не более 12000 точек по стороне";
+pub const BROKEN_IMAGE: &str = "Не удалось прочитать изображение: файл повреждён";
+
+/// A stored picture.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredImage {
+    /// First 32 hex characters of the SHA-256 of the source.
+    pub hash: String,
+    /// `/media/<hash>-800.webp`
+    pub url: String,
+    /// Size of the source as shown (EXIF orientation applied).
+    pub width: u32,
+    pub height: u32,
+    /// MIME type of the source, as recorded in the `media` table.
+    #[serde(skip)]
+    pub source_mime: &'static str,
+}
+
+/// Checks, resizes and stores an uploaded file, and records it in `media`.
+/// Storing the same bytes again does no image work and adds no row.
+pub fn store_image(conn: &Connection, media_dir: &Path, bytes: &[u8]) -> AppResult<StoredImage> {
+    let image = process_image(media_dir, bytes)?;
+    record(conn, &image)?;
+    Ok(image)
+}
+
+/// Stores a picture given as raw pixels (RGB or RGBA, 8 bits, straight
+/// alpha), named by the hash of its size and pixels. For generated pictures.
+pub fn store_pixels(
+    conn: &Connection,
+    media_dir: &Path,
+    pixels: &[u8],
+    width: u32,
+    height: u32,
+    layout: Layout,
+) -> AppResult<StoredImage> {
+    let image = process_pixels(media_dir, pixels, width, height, layout)?;
+    record(conn, &image)?;
+    Ok(image)
+}
+
+/// [`store_image`] without the database row: only the files. Lets callers
+/// do the image work off a database transaction, then [`record`] it.
+pub fn process_image(media_dir: &Path, bytes: &[u8]) -> AppResult<StoredImage> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(AppError::PayloadTooLarge(FILE_TOO_LARGE.into()));
+    }
+    let format = image::guess_format(bytes)
+        .ok()
+        .filter(|f| {
+            matches!(
+                f,
+                ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP | ImageFormat::Gif
+            )
+        })
+        .ok_or_else(|| AppError::UnsupportedMediaType(NOT_AN_IMAGE.into()))?;
+    // The header alone: a small file may declare an enormous picture.
+    let mut probe = ImageReader::with_format(Cursor::new(bytes), format);
+    probe.no_limits();
+    let (width, height) = probe.into_dimensions().map_err(|_| broken())?;
+    check_size(width, height)?;
+
+    let hash = hex_prefix(&Sha256::digest(bytes));
+    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+    reader.limits(decode_limits());
+    let mut decoder = reader.into_decoder().map_err(decode_error)?;
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let (shown_width, shown_height) = variants::oriented(width, height, orientation);
+    if !variants::all_exist(media_dir, &hash) {
+        let decoded = image::DynamicImage::from_decoder(decoder).map_err(decode_error)?;
+        let (pixels, layout) = if decoded.color().has_alpha() {
+            (decoded.into_rgba8().into_raw(), Layout::Rgba)
+        } else {
+            (decoded.into_rgb8().into_raw(), Layout::Rgb)
+        };
+        variants::write_all(
+            media_dir,
+            &hash,
+            &variants::Source {
+                pixels: &pixels,
+                width,
+                height,
+                layout,
+                orientation,
+            },
+        )?;
+    }
+    Ok(StoredImage {
+        url: url_of(&hash),
+        hash,
+        width: shown_width,
+        height: shown_height,
+        source_mime: format.to_mime_type(),
+    })
+}
+
+/// [`store_pixels`] without the database row.
+pub fn process_pixels(
+    media_dir: &Path,
+    pixels: &[u8],
+    width: u32,
+    height: u32,
+    layout: Layout,
+) -> AppResult<StoredImage> {
+    check_size(width, height)?;
+    let expected = width as usize * height as usize * layout.channels();
+    if pixels.len() != expected {
+        return Err(AppError::Internal(anyhow::anyhow!(
+            "{} bytes of pixels for {width}x{height}",
+            pixels.len()
+        )));
+    }
+    let mut hasher = Sha256::new();
+    hasher.update(b"raw");
+    hasher.update(width.to_le_bytes());
+    hasher.update(height.to_le_bytes());
+    hasher.update([layout.channels() as u8]);
+    hasher.update(pixels);
+    let hash = hex_prefix(&hasher.finalize());
+    if !variants::all_exist(media_dir, &hash) {
+        variants::write_all(
+            media_dir,
+            &hash,
+            &variants::Source {
+                pixels,
+                width,
+                height,
+                layout,
+                orientation: Orientation::NoTransforms,
+            },
+        )?;
+    }
+    Ok(StoredImage {
+        url: url_of(&hash),
+        hash,
+        width,
+        height,
+        source_mime: "image/x-raw",
+    })
+}
+
+/// Stores a generated picture that can be drawn at any size: it is drawn at
+/// each stored size instead of being resized (sharper, and no resampling),
+/// and named by the hash of its smallest drawing, so a picture already
+/// stored costs one small drawing. `draw(width, height)` gives 8-bit pixels
+/// in `layout`, straight alpha; `width` x `height` is the drawing's full
+/// size. Files only, like [`process_image`].
+pub fn process_drawn(
+    media_dir: &Path,
+    width: u32,
+    height: u32,
+    layout: Layout,
+    draw: &dyn Fn(u32, u32) -> Vec<u8>,
+) -> AppResult<StoredImage> {
+    check_size(width, height)?;
+    let sizes = variants::sizes(width, height, Orientation::NoTransforms);
+    let (_, w, h) = sizes[sizes.len() - 1];
+    let smallest = draw(w, h);
+    if smallest.len() != w as usize * h as usize * layout.channels() {
+        return Err(AppError::Internal(anyhow::anyhow!(
+            "drawn {} bytes for {w}x{h}",
+            smallest.len()
+        )));
+    }
+    let mut hasher = Sha256::new();
+    hasher.update(b"drawn");
+    hasher.update(width.to_le_bytes());
+    hasher.update(height.to_le_bytes());
+    hasher.update([layout.channels() as u8]);
+    hasher.update(&smallest);
+    let hash = hex_prefix(&hasher.finalize());
+    if !variants::all_exist(media_dir, &hash) {
+        variants::write_drawn(media_dir, &hash, smallest, &sizes, layout, draw)?;
+    }
+    Ok(StoredImage {
+        url: url_of(&hash),
+        hash,
+        width,
+        height,
+        source_mime: "image/x-drawn",
+    })
+}
+
+/// Records a processed picture in the `media` table (once per hash).
+pub fn record(conn: &Connection, image: &StoredImage) -> AppResult<()> {
+    conn.prepare_cached(
+        "INSERT OR IGNORE INTO media (hash, source_mime, width, height, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![
+        image.hash,
+        image.source_mime,
+        image.width,
+        image.height,
+        crate::domain::now()
+    ])?;
+    Ok(())
+}
+
+/// Whether a picture is recorded.
+pub fn is_recorded(conn: &Connection, hash: &str) -> AppResult<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM media WHERE hash = ?1")?
+        .query_row([hash], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// The URL of a picture: its 800 px variant.
+pub fn url_of(hash: &str) -> String {
+    format!("{URL_PREFIX}{hash}-{MAIN_WIDTH}.webp")
+}
+
+/// Where a variant lives on disk.
+pub fn variant_path(media_dir: &Path, hash: &str, width: u32) -> PathBuf {
+    media_dir.join(format!("{hash}-{width}.webp"))
+}
+
+/// Splits one of our URLs (`…/media/<hash>-<w>.webp`, absolute or not) into
+/// the part before the width and the hash.
+fn split_url(url: &str) -> Option<(&str, &str)> {
+    let stem = url.strip_suffix(".webp")?;
+    let (base, width) = stem.rsplit_once('-')?;
+    if !WIDTHS.iter().any(|w| w.to_string() == width) {
+        return None;
+    }
+    let (dir, hash) = base.rsplit_once('/')?;
+    let is_hash = hash.len() == HASH_LEN
+        && hash
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    (is_hash && format!("{dir}/").ends_with(URL_PREFIX)).then_some((base, hash))
+}
+
+/// The hash of one of our URLs.
+pub fn hash_of_url(url: &str) -> Option<&str> {
+    split_url(url).map(|(_, hash)| hash)
+}
+
+/// The URL of another variant of one of our pictures; `None` for any other
+/// URL or a width we do not store.
+pub fn variant_url(url: &str, width: u32) -> Option<String> {
+    if !WIDTHS.contains(&width) {
+        return None;
+    }
+    let (base, _) = split_url(url)?;
+    Some(format!("{base}-{width}.webp"))
+}
+
+/// The `srcset` of one of our pictures:
+/// `/media/h-400.webp 400w, /media/h-800.webp 800w, /media/h-1600.webp 1600w`.
+pub fn srcset(url: &str) -> Option<String> {
+    let (base, _) = split_url(url)?;
+    Some(
+        WIDTHS
+            .iter()
+            .map(|w| format!("{base}-{w}.webp {w}w"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    )
+}
+
+fn check_size(width: u32, height: u32) -> AppResult<()> {
+    if width == 0 || height == 0 {
+        return Err(broken());
+    }
+    if width > MAX_SIDE || height > MAX_SIDE || u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(AppError::invalid("image", TOO_MANY_PIXELS));
+    }
+    Ok(())
+}
+
+fn decode_limits() -> Limits {
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    // 16-bit RGBA at the largest size, and no more.
+    limits.max_alloc = Some(MAX_PIXELS * 8);
+    limits
+}
+
+fn decode_error(err: image::ImageError) -> AppError {
+    match err {
+        image::ImageError::Limits(_) => AppError::invalid("image", TOO_MANY_PIXELS),
+        _ => broken(),
+    }
+}
+
+fn broken() -> AppError {
+    AppError::invalid("image", BROKEN_IMAGE)
+}
+
+fn hex_prefix(digest: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(HASH_LEN);
+    for byte in &digest[..HASH_LEN / 2] {
+        let _ = write!(out, "{byte:02x}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1151 @@
+//! The admin API: access, sessions, CSRF, lockout, every call and its rules.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode, header};
+use common::{ADMIN_PASSWORD, TestApp, car_input, seed_catalogue};
+use serde_json::{Value, json};
+
+/// Every admin route of the OpenAPI document (and every write but a lead)
+/// answers 401 without credentials.
+#[tokio::test]
+async fn every_admin_and_write_route_needs_credentials() {
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let doc = app.get("/api/openapi.json").await.json();
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let is_admin_tag = op["tags"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|t| t == "admin"));
+            let is_write = method != "get";
+            let open = path == "/api/leads" && method == "post"
+                || path == "/api/admin/login"
+                || path == "/api/admin/logout";
+            if open || !(is_admin_tag || is_write) {
+                continue;
+            }
+            let concrete = path
+                .replace("{id}", "some-id")
+                .replace("{bodyType}", "sedan");
+            let request = Request::builder()
+                .method(method.to_uppercase().as_str())
+                .uri(&concrete)
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from("{}"))
+                .unwrap();
+            let answer = app.send(request).await;
+            assert_eq!(
+                answer.status,
+                StatusCode::UNAUTHORIZED,
+                "{method} {concrete}"
+            );
+            assert_eq!(answer.error(), "Требуется вход в панель администратора");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 25, "only {checked} routes checked");
+    // Nothing was changed.
+    assert_eq!(app.count("SELECT count(*) FROM cars"), 7);
+    // A session cookie that is not ours does not open anything.
+    let answer = app
+        .admin_with(
+            "dealership_session=forged",
+            Method::GET,
+            "/api/admin/cars",
+            None,
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn login_session_and_logout() {
+    let app = TestApp::new();
+    app.create_admin();
+    let login = app
+        .post_json(
+            "/api/admin/login",
+            &json!({"login": "manager", "password": ADMIN_PASSWORD}),
+        )
+        .await;
+    assert_eq!(login.status, StatusCode::OK);
+    let set_cookie = login.headers[header::SET_COOKIE].to_str().unwrap();
+    assert!(set_cookie.starts_with("dealership_session="));
+    assert!(set_cookie.contains("HttpOnly"));
+    assert!(set_cookie.contains("SameSite=Strict"));
+    assert!(
+        !set_cookie.contains("Secure"),
+        "http base URL: no Secure flag"
+    );
+    assert_eq!(login.json()["username"], "manager");
+    let cookie = set_cookie.split(';').next().unwrap().to_string();
+    // The token is not stored as such.
+    let token = cookie.split_once('=').unwrap().1.to_string();
+    assert_eq!(
+        app.count(&format!(
+            "SELECT count(*) FROM sessions WHERE token_hash = '{token}'"
+        )),
+        0
+    );
+    assert_eq!(app.count("SELECT count(*) FROM sessions"), 1);
+    assert_eq!(
+        app.count("SELECT count(*) FROM login_attempts WHERE successful = 1"),
+        1
+    );
+
+    let me = app
+        .admin_with(&cookie, Method::GET, "/api/admin/me", None)
+        .await;
+    assert_eq!(me.status, StatusCode::OK);
+    assert_eq!(me.json()["username"], "manager");
+    assert!(me.json()["csrfToken"].as_str().unwrap().len() > 20);
+
+    let logout = app
+        .admin_with(&cookie, Method::POST, "/api/admin/logout", None)
+        .await;
+    assert_eq!(logout.status, StatusCode::NO_CONTENT);
+    assert!(
+        logout.headers[header::SET_COOKIE]
+            .to_str()
+            .unwrap()
+            .contains("Max-Age=0")
+    );
+    let after = app
+        .admin_with(&cookie, Method::GET, "/api/admin/me", None)
+        .await;
+    assert_eq!(after.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn https_base_url_makes_the_cookie_secure() {
+    let app = TestApp::with_config(|c| c.base_url = "https://auto.example.ru".into());
+    app.create_admin();
+    let login = app
+        .post_json(
+            "/api/admin/login",
+            &json!({"login": "manager", "password": ADMIN_PASSWORD}),
+        )
+        .await;
+    assert!(
+        login.headers[header::SET_COOKIE]
+            .to_str()
+            .unwrap()
+            .contains("; Secure")
+    );
+}
+
+#[tokio::test]
+async fn wrong_credentials_and_lockout() {
+    let app = TestApp::new();
+    app.create_admin();
+    for body in [
+        json!({"login": "manager", "password": "wrong-password"}),
+        json!({"login": "nobody", "password": ADMIN_PASSWORD}),
+    ] {
+        let answer = app.post_json("/api/admin/login", &body).await;
+        assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
+        assert_eq!(answer.error(), "Неверный логин или пароль");
+    }
+    let empty = app
+        .post_json("/api/admin/login", &json!({"login": "", "password": ""}))
+        .await;
+    assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(empty.error(), "Введите логин и пароль");
+
+    // Four more failures lock the login (five in all), even for the right password.
+    for _ in 0..4 {
+        let answer = app
+            .post_json(
+                "/api/admin/login",
+                &json!({"login": "manager", "password": "guess"}),
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
+    }
+    let locked = app
+        .post_json(
+            "/api/admin/login",
+            &json!({"login": "manager", "password": ADMIN_PASSWORD}),
+        )
+        .await;
+    assert_eq!(locked.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        locked.error().contains("Слишком много неудачных попыток"),
+        "{}",
+        locked.error()
+    );
+    // Basic is locked too.
+    let basic = app
+        .basic(Method::GET, "/api/admin/cars", ADMIN_PASSWORD, None)
+        .await;
+    assert_eq!(basic.status, StatusCode::TOO_MANY_REQUESTS);
+    // Every attempt was recorded with the address.
+    assert_eq!(
+        app.count("SELECT count(*) FROM login_attempts WHERE ip_address = '203.0.113.7'"),
+        6
+    );
+}
+
+#[tokio::test]
+async fn an_address_with_many_failures_is_locked() {
+    let app = TestApp::new();
+    app.create_admin();
+    for i in 0..20 {
+        let answer = app
+            .post_json(
+                "/api/admin/login",
+                &json!({"login": format!("user{i}"), "password": "x"}),
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
+    }
+    let locked = app
+        .post_json(
+            "/api/admin/login",
+            &json!({"login": "manager", "password": ADMIN_PASSWORD}),
+        )
+        .await;
+    assert_eq!(locked.status, StatusCode::TOO_MANY_REQUESTS);
+    // Another address still gets in.
+    let other = app
+        .post_json_from(
+            "/api/admin/login",
+            &json!({"login": "manager", "password": ADMIN_PASSWORD}),
+            "198.51.100.9:1",
+        )
+        .await;
+    assert_eq!(other.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn basic_credentials_work_for_scripts() {
+    let app = TestApp::new();
+    app.create_admin();
+    seed_catalogue(&app);
+    let cars = app
+        .basic(Method::GET, "/api/admin/cars", ADMIN_PASSWORD, None)
+        .await;
+    assert_eq!(cars.status, StatusCode::OK);
+    assert_eq!(cars.json().as_array().unwrap().len(), 7, "drafts included");
+    assert!(
+        cars.headers[header::CACHE_CONTROL]
+            .to_str()
+            .unwrap()
+            .contains("no-store")
+    );
+    let wrong = app
+        .basic(Method::GET, "/api/admin/cars", "wrong", None)
+        .await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(wrong.error(), "Неверный логин или пароль");
+    // Basic writes need no CSRF token: no cookie rides along.
+    let brand = app
+        .basic(
+            Method::POST,
+            "/api/brands",
+            ADMIN_PASSWORD,
+            Some(json!({"name": "Tank", "slug": "tank"})),
+        )
+        .await;
+    assert_eq!(brand.status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn cookie_writes_from_elsewhere_are_refused() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cookie = app.login().await;
+    let write =
+        |origin: Option<&'static str>, referer: Option<&'static str>, csrf: Option<String>| {
+            let mut builder = Request::builder()
+                .method(Method::POST)
+                .uri("/api/brands")
+                .header(header::COOKIE, &cookie)
+                .header(header::CONTENT_TYPE, "application/json");
+            if let Some(o) = origin {
+                builder = builder.header(header::ORIGIN, o);
+            }
+            if let Some(r) = referer {
+                builder = builder.header(header::REFERER, r);
+            }
+            if let Some(t) = csrf {
+                builder = builder.header("x-csrf-token", t);
+            }
+            builder
+            .body(Body::from(
+                json!({"name": "Tank", "slug": format!("tank-{}", uuid::Uuid::new_v4().simple())})
+                    .to_string(),
+            ))
+            .unwrap()
+        };
+    for (origin, referer) in [
+        (Some("https://evil.example"), None),
+        (None, Some("https://evil.example/page")),
+        (None, None),
+        (Some("http://localhost:8080.evil.example"), None),
+    ] {
+        let answer = app.send(write(origin, referer, None)).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::FORBIDDEN,
+            "{origin:?} {referer:?}"
+        );
+        assert_eq!(
+            answer.error(),
+            "Запрос отклонён: он пришёл не со страницы сайта"
+        );
+    }
+    let wrong_token = app.send(write(None, None, Some("nope".into()))).await;
+    assert_eq!(wrong_token.status, StatusCode::FORBIDDEN);
+    assert_eq!(app.count("SELECT count(*) FROM brands"), 0);
+
+    let ok = app
+        .send(write(Some("http://localhost:8080"), None, None))
+        .await;
+    assert_eq!(ok.status, StatusCode::CREATED);
+    let ok = app
+        .send(write(
+            None,
+            Some("http://localhost:8080/admin/brands"),
+            None,
+        ))
+        .await;
+    assert_eq!(ok.status, StatusCode::CREATED);
+    let token = app
+        .admin_with(&cookie, Method::GET, "/api/admin/me", None)
+        .await
+        .json()["csrfToken"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let ok = app.send(write(None, None, Some(token))).await;
+    assert_eq!(ok.status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn cars_crud_and_rules() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cat = seed_catalogue(&app);
+    let cookie = app.login().await;
+    let mut body = serde_json::to_value(json!({
+        "brandId": cat.lada, "name": "Granta", "slug": "lada-granta-2025", "model": "Granta",
+        "year": 2025, "price": "1 150 000", "monthlyPayment": "19900.50", "dailyPrice": null,
+        "status": "new", "bodyType": "sedan", "transmission": "manual", "drivetrain": "front",
+        "fuelType": "gasoline", "engine": "1.6 л, 90 л.с.", "mileage": 0,
+        "mainImage": "", "images": ["/media/a-800.webp", "/media/b-800.webp"],
+        "trimLevels": [{"name": "Comfort", "description": "Кондиционер", "link": ""}],
+        "inStock": true, "featured": false
+    }))
+    .unwrap();
+    let created = app
+        .admin_with(&cookie, Method::POST, "/api/cars", Some(body.clone()))
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+    let car = created.json();
+    assert_eq!(car["price"], "1150000.00");
+    assert_eq!(car["monthlyPayment"], "19900.50");
+    assert_eq!(car["mainImage"], "/media/a-800.webp");
+    assert_eq!(car["brandName"], "Lada");
+    assert_eq!(car["trimLevels"][0]["name"], "Comfort");
+    assert_eq!(car["published"], true);
+    let id = car["id"].as_str().unwrap().to_string();
+    // It is public at once (the cache was dropped by the write).
+    assert_eq!(
+        app.get("/api/cars/slug/lada-granta-2025").await.status,
+        StatusCode::OK
+    );
+
+    body["price"] = json!("1200000");
+    body["published"] = json!(false);
+    let updated = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            &format!("/api/cars/{id}"),
+            Some(body.clone()),
+        )
+        .await;
+    assert_eq!(updated.status, StatusCode::OK);
+    assert_eq!(updated.json()["price"], "1200000.00");
+    // A draft leaves the public site.
+    assert_eq!(
+        app.get("/api/cars/slug/lada-granta-2025").await.status,
+        StatusCode::NOT_FOUND
+    );
+
+    let mut renamed = body.clone();
+    renamed["slug"] = json!("new-slug");
+    let refused = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            &format!("/api/cars/{id}"),
+            Some(renamed),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(refused.error(), "Slug автомобиля нельзя изменить");
+
+    let duplicate = app
+        .admin_with(&cookie, Method::POST, "/api/cars", Some(body.clone()))
+        .await;
+    assert_eq!(duplicate.status, StatusCode::CONFLICT);
+    assert_eq!(duplicate.json()["field"], "slug");
+
+    let next_year = chrono::Datelike::year(&chrono::Utc::now()) + 1;
+    let rules = [
+        (json!({"price": ""}), "price", None),
+        (json!({"name": " "}), "name", Some("Название обязательно")),
+        (json!({"model": ""}), "model", Some("Модель обязательна")),
+        (
+            json!({"engine": ""}),
+            "engine",
+            Some("Двигатель обязателен"),
+        ),
+        (json!({"brandId": ""}), "brandId", Some("Марка обязательна")),
+        (
+            json!({"brandId": "missing"}),
+            "brandId",
+            Some("Марка не найдена"),
+        ),
+        (json!({"slug": ""}), "slug", Some("Slug обязателен")),
+        (
+            json!({"slug": "Bad Slug"}),
+            "slug",
+            Some("Slug может содержать только латинские буквы, цифры и дефисы"),
+        ),
+        (
+            json!({"year": 1989}),
+            "year",
+            Some("Год должен быть от 1990 до"),
+        ),
+        (
+            json!({"year": next_year + 1}),
+            "year",
+            Some("Год должен быть от 1990 до"),
+        ),
+        (
+            json!({"images": ["1","2","3","4","5","6","7"]}),
+            "images",
+            Some("Максимум 6 изображений"),
+        ),
+        (json!({"status": "sold"}), "status", None),
+        (json!({"bodyType": "boat"}), "bodyType", None),
+    ];
+    for (change, field, message) in rules {
+        let mut bad = body.clone();
+        bad["slug"] = json!("another-slug");
+        for (k, v) in change.as_object().unwrap() {
+            bad[k] = v.clone();
+        }
+        let answer = app
+            .admin_with(&cookie, Method::POST, "/api/cars", Some(bad))
+            .await;
+        assert_eq!(
+            answer.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{change}: {}",
+            answer.text()
+        );
+        match message {
+            Some(m) => {
+                assert!(
+                    answer.error().starts_with(m),
+                    "{change}: {}",
+                    answer.error()
+                );
+                assert_eq!(answer.json()["field"], field);
+            }
+            None => assert!(
+                answer.error().contains(field),
+                "{change}: {}",
+                answer.error()
+            ),
+        }
+    }
+    let mut next = body.clone();
+    next["slug"] = json!("lada-granta-next");
+    next["year"] = json!(next_year);
+    assert_eq!(
+        app.admin_with(&cookie, Method::POST, "/api/cars", Some(next))
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+
+    let deleted = app
+        .admin_with(&cookie, Method::DELETE, &format!("/api/cars/{id}"), None)
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    let again = app
+        .admin_with(&cookie, Method::DELETE, &format!("/api/cars/{id}"), None)
+        .await;
+    assert_eq!(again.status, StatusCode::NOT_FOUND);
+    let missing = app
+        .admin_with(&cookie, Method::PUT, "/api/cars/nope", Some(body))
+        .await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn bulk_price_change_is_exact() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cat = seed_catalogue(&app);
+    {
+        let conn = app.db.conn().unwrap();
+        let mut c = car_input(&cat.lada, "odd-price");
+        c.price = dealership::domain::money::Money::parse("1999999.99").unwrap();
+        dealership::domain::cars::create(&conn, &c, 2026).unwrap();
+    }
+    let cookie = app.login().await;
+    let raised = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            "/api/cars/prices/bulk",
+            Some(json!({"priceMultiplier": 1.1})),
+        )
+        .await;
+    assert_eq!(raised.status, StatusCode::OK, "{}", raised.text());
+    assert_eq!(raised.json()["updatedCount"], 8);
+    // 1 999 999.99 × 1.1 = 2 199 999.989 → 2 199 999.99
+    assert_eq!(
+        app.get("/api/cars/slug/odd-price").await.json()["price"],
+        "2199999.99"
+    );
+    let lowered = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            "/api/cars/prices/bulk",
+            Some(json!({"priceMultiplier": "0.95"})),
+        )
+        .await;
+    assert_eq!(lowered.json()["updatedCount"], 8);
+    // 2 199 999.99 × 0.95 = 2 089 999.9905 → 2 089 999.99
+    assert_eq!(
+        app.get("/api/cars/slug/odd-price").await.json()["price"],
+        "2089999.99"
+    );
+    for bad in [
+        json!(0),
+        json!(-1.05),
+        json!("abc"),
+        json!(null),
+        json!("0"),
+    ] {
+        let answer = app
+            .admin_with(
+                &cookie,
+                Method::PUT,
+                "/api/cars/prices/bulk",
+                Some(json!({"priceMultiplier": bad})),
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert_eq!(answer.error(), "Введите корректный процент");
+    }
+}
+
+#[tokio::test]
+async fn brands_crud_and_delete_refused_while_it_has_cars() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cat = seed_catalogue(&app);
+    let cookie = app.login().await;
+    let list = app
+        .admin_with(&cookie, Method::GET, "/api/admin/brands", None)
+        .await;
+    assert_eq!(list.json().as_array().unwrap().len(), 3);
+
+    let created = app
+        .admin_with(
+            &cookie,
+            Method::POST,
+            "/api/brands",
+            Some(
+                json!({"name": "Tank", "slug": "tank", "logo": "", "description": "Внедорожники"}),
+            ),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED);
+    let id = created.json()["id"].as_str().unwrap().to_string();
+    let updated = app
+        .admin_with(&cookie, Method::PUT, &format!("/api/brands/{id}"), Some(json!({"name": "TANK", "slug": "tank", "logo": "/media/t-800.webp", "description": ""})))
+        .await;
+    assert_eq!(updated.json()["name"], "TANK");
+    assert_eq!(
+        app.get("/api/brands/slug/tank").await.json()["logo"],
+        "/media/t-800.webp"
+    );
+
+    for (body, field, message) in [
+        (
+            json!({"name": "", "slug": "x"}),
+            "name",
+            "Название марки обязательно",
+        ),
+        (json!({"name": "X", "slug": ""}), "slug", "Slug обязателен"),
+        (
+            json!({"name": "X", "slug": "with space"}),
+            "slug",
+            "Slug может содержать только латинские буквы, цифры и дефисы",
+        ),
+    ] {
+        let answer = app
+            .admin_with(&cookie, Method::POST, "/api/brands", Some(body))
+            .await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(answer.error(), message);
+        assert_eq!(answer.json()["field"], field);
+    }
+    let duplicate = app
+        .admin_with(
+            &cookie,
+            Method::POST,
+            "/api/brands",
+            Some(json!({"name": "Haval 2", "slug": "haval"})),
+        )
+        .await;
+    assert_eq!(duplicate.status, StatusCode::CONFLICT);
+    assert_eq!(duplicate.error(), "Такой slug уже используется");
+
+    let refused = app
+        .admin_with(
+            &cookie,
+            Method::DELETE,
+            &format!("/api/brands/{}", cat.haval),
+            None,
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
+    assert!(
+        refused.error().starts_with("Нельзя удалить марку"),
+        "{}",
+        refused.error()
+    );
+    let deleted = app
+        .admin_with(
+            &cookie,
+            Method::DELETE,
+            &format!("/api/brands/{}", cat.empty_brand),
+            None,
+        )
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        app.get("/api/brands/fast")
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}
+
+#[tokio::test]
+async fn reviews_moderation() {
+    let app = TestApp::new();
+    app.create_admin();
+    seed_catalogue(&app);
+    let cookie = app.login().await;
+    let all = app
+        .admin_with(&cookie, Method::GET, "/api/reviews", None)
+        .await
+        .json();
+    assert_eq!(
+        all.as_array().unwrap().len(),
+        3,
+        "admins see pending reviews"
+    );
+    assert_eq!(
+        app.get("/api/reviews")
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+
+    let created = app
+        .admin_with(
+            &cookie,
+            Method::POST,
+            "/api/reviews",
+            Some(json!({"customerName": "Анна", "text": "Отлично", "carModel": "Lada Vesta"})),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED);
+    let review = created.json();
+    assert_eq!(review["rating"], 5, "rating defaults to 5");
+    assert_eq!(review["approved"], false);
+    let id = review["id"].as_str().unwrap();
+    let approved = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            &format!("/api/reviews/{id}/approve"),
+            None,
+        )
+        .await;
+    assert_eq!(approved.json()["approved"], true);
+    assert_eq!(
+        app.get("/api/reviews")
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+
+    let edited = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            &format!("/api/reviews/{id}"),
+            Some(json!({"customerName": "Анна", "text": "Хорошо", "rating": 4, "approved": false})),
+        )
+        .await;
+    assert_eq!(edited.json()["rating"], 4);
+    assert_eq!(edited.json()["approved"], false);
+
+    for (body, field, message) in [
+        (
+            json!({"customerName": "", "text": "x"}),
+            "customerName",
+            "Имя клиента обязательно",
+        ),
+        (
+            json!({"customerName": "A", "text": " "}),
+            "text",
+            "Текст отзыва обязателен",
+        ),
+        (
+            json!({"customerName": "A", "text": "x", "rating": 6}),
+            "rating",
+            "Оценка должна быть от 1 до 5",
+        ),
+        (
+            json!({"customerName": "A", "text": "x", "rating": 0}),
+            "rating",
+            "Оценка должна быть от 1 до 5",
+        ),
+    ] {
+        let answer = app
+            .admin_with(&cookie, Method::POST, "/api/reviews", Some(body))
+            .await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(answer.error(), message);
+        assert_eq!(answer.json()["field"], field);
+    }
+    assert_eq!(
+        app.admin_with(&cookie, Method::DELETE, &format!("/api/reviews/{id}"), None)
+            .await
+            .status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        app.admin_with(&cookie, Method::PUT, "/api/reviews/nope/approve", None)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn leads_list_filter_status_and_delete() {
+    let app = TestApp::new();
+    app.create_admin();
+    for kind in ["auto_credit", "trade_in", "trade_in"] {
+        let answer = app
+            .post_json(
+                "/api/leads",
+                &json!({"type": kind, "name": "Иван", "phone": "89215551234", "consent": true}),
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::CREATED);
+    }
+    let cookie = app.login().await;
+    let all = app
+        .admin_with(&cookie, Method::GET, "/api/leads", None)
+        .await
+        .json();
+    assert_eq!(all.as_array().unwrap().len(), 3);
+    let trade_in = app
+        .admin_with(&cookie, Method::GET, "/api/leads?type=trade_in", None)
+        .await
+        .json();
+    assert_eq!(trade_in.as_array().unwrap().len(), 2);
+    let id = trade_in[0]["id"].as_str().unwrap().to_string();
+    let changed = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            &format!("/api/leads/{id}/status"),
+            Some(json!({"status": "in_progress"})),
+        )
+        .await;
+    assert_eq!(changed.status, StatusCode::OK);
+    assert_eq!(changed.json()["status"], "in_progress");
+    let in_progress = app
+        .admin_with(
+            &cookie,
+            Method::GET,
+            "/api/leads?status=in_progress&type=trade_in",
+            None,
+        )
+        .await
+        .json();
+    assert_eq!(in_progress.as_array().unwrap().len(), 1);
+    let bad = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            &format!("/api/leads/{id}/status"),
+            Some(json!({"status": "lost"})),
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        app.admin_with(&cookie, Method::GET, "/api/leads?status=lost", None)
+            .await
+            .status,
+        StatusCode::BAD_REQUEST
+    );
+
+    let dashboard = app
+        .admin_with(&cookie, Method::GET, "/api/admin/dashboard", None)
+        .await
+        .json();
+    assert_eq!(dashboard["leadsTotal"], 3);
+    assert_eq!(dashboard["leadsNew"], 2);
+    assert_eq!(dashboard["leadsInProgress"], 1);
+    assert_eq!(dashboard["leadsToday"], 3);
+
+    assert_eq!(
+        app.admin_with(&cookie, Method::DELETE, &format!("/api/leads/{id}"), None)
+            .await
+            .status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        app.admin_with(&cookie, Method::DELETE, &format!("/api/leads/{id}"), None)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(app.count("SELECT count(*) FROM leads"), 2);
+}
+
+#[tokio::test]
+async fn dashboard_figures() {
+    let app = TestApp::new();
+    app.create_admin();
+    seed_catalogue(&app);
+    let d = app
+        .admin(Method::GET, "/api/admin/dashboard", None)
+        .await
+        .json();
+    assert_eq!(d["carsPublished"], 6);
+    assert_eq!(d["carsDrafts"], 1);
+    assert_eq!(d["brands"], 3);
+    assert_eq!(d["reviewsApproved"], 2);
+    assert_eq!(d["reviewsPending"], 1);
+    assert_eq!(d["leadsNew"], 0);
+}
+
+#[tokio::test]
+async fn promotions_and_banks() {
+    let app = TestApp::new();
+    app.create_admin();
+    seed_catalogue(&app);
+    let cookie = app.login().await;
+    assert_eq!(
+        app.admin_with(&cookie, Method::GET, "/api/promotions", None)
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let created = app
+        .admin_with(&cookie, Method::POST, "/api/promotions", Some(json!({"title": "Зимняя акция", "description": "Шины в подарок", "discount": "-5%", "validUntil": "28.02.2027"})))
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED);
+    assert_eq!(created.json()["isActive"], true, "active by default");
+    let id = created.json()["id"].as_str().unwrap().to_string();
+    let off = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            &format!("/api/promotions/{id}"),
+            Some(json!({"title": "Зимняя акция", "description": "Шины", "isActive": false})),
+        )
+        .await;
+    assert_eq!(off.json()["isActive"], false);
+    assert_eq!(
+        app.get("/api/promotions?active=true")
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    for (body, message) in [
+        (
+            json!({"title": "", "description": "x"}),
+            "Название акции обязательно",
+        ),
+        (
+            json!({"title": "x", "description": ""}),
+            "Описание акции обязательно",
+        ),
+    ] {
+        let answer = app
+            .admin_with(&cookie, Method::POST, "/api/promotions", Some(body))
+            .await;
+        assert_eq!(answer.error(), message);
+    }
+    assert_eq!(
+        app.admin_with(
+            &cookie,
+            Method::DELETE,
+            &format!("/api/promotions/{id}"),
+            None
+        )
+        .await
+        .status,
+        StatusCode::NO_CONTENT
+    );
+
+    let bank = app
+        .admin_with(&cookie, Method::POST, "/api/partner-banks", Some(json!({"name": "ВТБ", "logo": "/media/vtb-800.webp", "requirements": "Паспорт", "advantages": "Без КАСКО, Ставка от 9%"})))
+        .await;
+    assert_eq!(bank.status, StatusCode::CREATED);
+    let id = bank.json()["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        app.get("/api/partner-banks")
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let hidden = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            &format!("/api/partner-banks/{id}"),
+            Some(json!({"active": false})),
+        )
+        .await;
+    assert_eq!(hidden.status, StatusCode::OK);
+    assert_eq!(hidden.json()["active"], false);
+    assert_eq!(hidden.json()["name"], "ВТБ");
+    assert_eq!(
+        app.get("/api/partner-banks")
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(
+        app.admin_with(&cookie, Method::GET, "/api/partner-banks", None)
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    let full = app
+        .admin_with(&cookie, Method::PUT, &format!("/api/partner-banks/{id}"), Some(json!({"name": "ВТБ Банк", "logo": "/media/vtb-800.webp", "requirements": "Паспорт", "advantages": "Быстро", "active": true})))
+        .await;
+    assert_eq!(full.json()["name"], "ВТБ Банк");
+    for (body, field) in [
+        (
+            json!({"name": "", "logo": "l", "requirements": "r", "advantages": "a"}),
+            "name",
+        ),
+        (
+            json!({"name": "n", "logo": "", "requirements": "r", "advantages": "a"}),
+            "logo",
+        ),
+        (
+            json!({"name": "n", "logo": "l", "requirements": "", "advantages": "a"}),
+            "requirements",
+        ),
+        (
+            json!({"name": "n", "logo": "l", "requirements": "r", "advantages": ""}),
+            "advantages",
+        ),
+    ] {
+        let answer = app
+            .admin_with(&cookie, Method::POST, "/api/partner-banks", Some(body))
+            .await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(answer.json()["field"], field);
+    }
+    assert_eq!(
+        app.admin_with(
+            &cookie,
+            Method::DELETE,
+            &format!("/api/partner-banks/{id}"),
+            None
+        )
+        .await
+        .status,
+        StatusCode::NO_CONTENT
+    );
+}
+
+#[tokio::test]
+async fn settings_forms() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cookie = app.login().await;
+    let current = app
+        .admin_with(&cookie, Method::GET, "/api/admin/settings", None)
+        .await
+        .json();
+    assert_eq!(current["emailNotificationsEnabled"], true);
+    assert!(current["consentText"].as_str().unwrap().contains("152-ФЗ"));
+
+    let company = json!({
+        "salonName": "Невский Автоцентр", "phone": "+7 (812) 555-00-00", "address": "Санкт-Петербург, Невский пр., 1",
+        "email": "info@nevsky-auto.ru", "workingHours": "Пн–Пт: 9–21\nСб–Вс: 10–20", "heroTitle": "Автомобили",
+        "heroSubtitle": "В наличии", "googleAnalyticsId": "", "yandexMetrikaId": "12345678"
+    });
+    let saved = app
+        .admin_with(
+            &cookie,
+            Method::POST,
+            "/api/settings",
+            Some(company.clone()),
+        )
+        .await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text());
+    assert_eq!(
+        app.get("/api/settings").await.json()["salonName"],
+        "Невский Автоцентр"
+    );
+
+    for (field, value, message) in [
+        ("salonName", json!(""), "Название салона обязательно"),
+        ("phone", json!(" "), "Телефон обязателен"),
+        ("address", json!(""), "Адрес обязателен"),
+        ("email", json!("info@"), "Неверный формат email"),
+    ] {
+        let mut bad = company.clone();
+        bad[field] = value;
+        let answer = app
+            .admin_with(&cookie, Method::POST, "/api/settings", Some(bad))
+            .await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{field}");
+        assert_eq!(answer.error(), message);
+        assert_eq!(answer.json()["field"], field);
+    }
+
+    let email = app
+        .admin_with(&cookie, Method::PUT, "/api/settings", Some(json!({"notificationEmail": "", "fromEmail": "robot@nevsky-auto.ru", "emailNotificationsEnabled": false})))
+        .await;
+    assert_eq!(email.status, StatusCode::OK);
+    assert_eq!(email.json()["emailNotificationsEnabled"], false);
+    assert_eq!(
+        email.json()["salonName"],
+        "Невский Автоцентр",
+        "other fields kept"
+    );
+    let bad_email = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            "/api/settings",
+            Some(json!({"notificationEmail": "not-an-email"})),
+        )
+        .await;
+    assert_eq!(bad_email.error(), "Неверный формат email");
+    assert_eq!(bad_email.json()["field"], "notificationEmail");
+
+    let banners = app
+        .admin_with(&cookie, Method::PUT, "/api/settings", Some(json!({"newCarsBanner": "/media/n-800.webp", "autoSelectionBanner": "/media/s-800.webp"})))
+        .await;
+    assert_eq!(banners.status, StatusCode::OK);
+    assert_eq!(
+        app.get("/api/settings/banner/newCarsBannerMobile")
+            .await
+            .json()["imageUrl"],
+        "/media/n-800.webp"
+    );
+    assert_eq!(
+        app.get("/api/settings").await.json()["autoSelectionBanner"],
+        "/media/s-800.webp"
+    );
+
+    let unknown = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            "/api/settings",
+            Some(json!({"color": "red"})),
+        )
+        .await;
+    assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn body_type_labels_and_banners() {
+    let app = TestApp::new();
+    app.create_admin();
+    let answer = app
+        .admin(Method::PUT, "/api/body-types/coupe", Some(json!({"labelPlural": "Купе", "labelSingle": "Купе", "imageUrl": "/media/c-800.webp"})))
+        .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let public = app.get("/api/body-types/coupe").await.json();
+    assert_eq!(public["labelPlural"], "Купе");
+    assert_eq!(public["imageUrl"], "/media/c-800.webp");
+    let empty = app
+        .admin(
+            Method::PUT,
+            "/api/body-types/coupe",
+            Some(json!({"labelPlural": ""})),
+        )
+        .await;
+    assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        app.admin(Method::PUT, "/api/body-types/boat", Some(json!({})))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn admin_answers_are_never_served_to_the_public() {
+    let app = TestApp::new();
+    app.create_admin();
+    seed_catalogue(&app);
+    let cookie = app.login().await;
+    // The admin reads first (with pending reviews)...
+    let admin_view = app
+        .admin_with(&cookie, Method::GET, "/api/reviews", None)
+        .await
+        .json();
+    assert_eq!(admin_view.as_array().unwrap().len(), 3);
+    // ...and the public still gets only approved ones.
+    let public: Value = app.get("/api/reviews").await.json();
+    assert_eq!(public.as_array().unwrap().len(), 2);
+}

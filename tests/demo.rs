@@ -1,0 +1,199 @@
+//! The demo dealership: one seed of a fresh database, checked from the
+//! outside through the domain functions and the media folder.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use dealership::db::Db;
+use dealership::domain::cars::{
+    self, BodyType, CarFilter, CarStatus, Drivetrain, FuelType, Transmission,
+};
+use dealership::domain::leads::{self, LeadType};
+use dealership::domain::{banks, body_types, brands, promotions, reviews, settings, users};
+use dealership::media;
+
+/// Every variant file of one of our picture URLs exists and is WebP.
+fn assert_variants(media_dir: &Path, url: &str) {
+    let hash = media::hash_of_url(url).unwrap_or_else(|| panic!("not a media URL: {url:?}"));
+    for width in media::WIDTHS {
+        let path = media::variant_path(media_dir, hash, width);
+        let head =
+            std::fs::read(&path).unwrap_or_else(|e| panic!("{} is missing ({e})", path.display()));
+        assert!(
+            head.len() > 12 && &head[..4] == b"RIFF" && &head[8..12] == b"WEBP",
+            "{} is not WebP",
+            path.display()
+        );
+    }
+}
+
+/// Row counts of every table the demo fills.
+fn counts(db: &Db) -> Vec<i64> {
+    let conn = db.conn().unwrap();
+    [
+        "brands",
+        "cars",
+        "reviews",
+        "promotions",
+        "partner_banks",
+        "leads",
+        "users",
+        "media",
+        "settings",
+    ]
+    .iter()
+    .map(|table| {
+        conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    })
+    .collect()
+}
+
+#[test]
+fn seeds_a_believable_dealership_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("dealership.db")).unwrap();
+    let media_dir = dir.path().join("media");
+
+    let started = std::time::Instant::now();
+    assert!(dealership::demo::seed(&db, &media_dir).unwrap());
+    eprintln!("demo seeded in {:.1?}", started.elapsed());
+    let conn = db.conn().unwrap();
+
+    // Settings of a Saint Petersburg salon, with every page banner.
+    let s = settings::get(&conn).unwrap();
+    assert!(settings::exists(&conn).unwrap());
+    assert!(s.public.salon_name.contains("Невский"));
+    assert!(s.public.phone.starts_with("+7 (812)"));
+    assert!(s.public.address.contains("Санкт-Петербург"));
+    assert!(s.public.working_hours.lines().count() >= 3);
+    assert!(s.public.legal_entity.contains("ИНН"));
+    for (name, _) in settings::BANNER_FIELDS {
+        let url = s.public.banners.get(name).unwrap();
+        assert_variants(&media_dir, url);
+    }
+
+    // Brands with logos.
+    let all_brands = brands::list(&conn).unwrap();
+    assert!(all_brands.len() >= 12, "{} brands", all_brands.len());
+    for brand in &all_brands {
+        assert!(!brand.description.is_empty() && !brand.slug.is_empty());
+        assert_variants(&media_dir, &brand.logo);
+    }
+    for info in body_types::list(&conn).unwrap() {
+        assert_variants(&media_dir, &info.image_url);
+        assert_variants(&media_dir, &info.image_url_mobile);
+    }
+
+    // Cars: published, drafts, every code of every lookup.
+    let published = cars::list_all(&conn, &CarFilter::default()).unwrap();
+    assert!(published.len() >= 80, "{} published cars", published.len());
+    let everything = cars::list_all(
+        &conn,
+        &CarFilter {
+            include_drafts: true,
+            ..CarFilter::default()
+        },
+    )
+    .unwrap();
+    let drafts = everything.len() - published.len();
+    assert!((2..=3).contains(&drafts), "{drafts} drafts");
+    let statuses: HashSet<CarStatus> = published.iter().map(|c| c.status).collect();
+    let bodies: HashSet<BodyType> = published.iter().map(|c| c.body_type).collect();
+    let fuels: HashSet<FuelType> = published.iter().map(|c| c.fuel_type).collect();
+    let gears: HashSet<Transmission> = published.iter().map(|c| c.transmission).collect();
+    let drives: HashSet<Drivetrain> = published.iter().map(|c| c.drivetrain).collect();
+    assert_eq!(statuses.len(), CarStatus::ALL.len());
+    assert_eq!(bodies.len(), BodyType::ALL.len());
+    assert_eq!(fuels.len(), FuelType::ALL.len());
+    assert_eq!(gears.len(), Transmission::ALL.len());
+    assert_eq!(drives.len(), Drivetrain::ALL.len());
+    let mut checked = HashSet::new();
+    for car in &everything {
+        assert!(
+            (4..=6).contains(&car.images.len()),
+            "{} has {} images",
+            car.slug,
+            car.images.len()
+        );
+        assert_eq!(car.main_image, car.images[0]);
+        assert!(
+            (2015..=2026).contains(&car.year),
+            "{} {}",
+            car.slug,
+            car.year
+        );
+        let rubles = car.price.rubles();
+        match car.status {
+            CarStatus::New => {
+                assert!(
+                    (1_500_000..=12_000_000).contains(&rubles),
+                    "{} {rubles}",
+                    car.slug
+                );
+                assert_eq!(car.mileage, 0);
+            }
+            CarStatus::Used => assert!(car.mileage > 0, "{}", car.slug),
+            CarStatus::Lease => {
+                assert!(car.monthly_payment.is_some() && car.daily_price.is_some());
+            }
+        }
+        for url in &car.images {
+            if checked.insert(url.clone()) {
+                assert_variants(&media_dir, url);
+            }
+        }
+    }
+    assert!(published.iter().any(|c| c.featured));
+    assert!(published.iter().any(|c| !c.in_stock));
+    assert!(published.iter().any(|c| !c.trim_levels.is_empty()));
+
+    // Reviews, promotions, banks.
+    let all_reviews = reviews::list(&conn, false, 1000, 0).unwrap();
+    assert!(all_reviews.iter().any(|r| r.approved));
+    assert!(all_reviews.iter().any(|r| !r.approved));
+    assert!(all_reviews.iter().any(|r| r.car_id.is_some()));
+    assert!(all_reviews.iter().all(|r| (3..=5).contains(&r.rating)));
+    let all_promotions = promotions::list(&conn, false).unwrap();
+    assert!(all_promotions.iter().any(|p| p.is_active));
+    assert!(all_promotions.iter().any(|p| !p.is_active));
+    for promotion in &all_promotions {
+        assert_variants(&media_dir, &promotion.image);
+    }
+    let all_banks = banks::list(&conn, false).unwrap();
+    assert!((5..=6).contains(&all_banks.len()));
+    assert!(all_banks.iter().any(|b| !b.active));
+    for bank in &all_banks {
+        assert_variants(&media_dir, &bank.logo);
+    }
+
+    // Requests of every type, with consent, in several statuses.
+    let all_leads = leads::list(&conn, None, None, 1000, 0).unwrap();
+    let types: HashSet<LeadType> = all_leads.iter().map(|l| l.lead_type).collect();
+    assert_eq!(types.len(), LeadType::ALL.len());
+    let lead_statuses: HashSet<_> = all_leads.iter().map(|l| l.status).collect();
+    assert!(lead_statuses.len() >= 3);
+    assert!(
+        all_leads
+            .iter()
+            .all(|l| l.phone.starts_with("+7") && l.phone.len() == 12)
+    );
+    assert!(all_leads.iter().all(|l| !l.consent_at.is_empty()));
+
+    // The documented demo user.
+    let (_, hash) = users::find_for_login(&conn, dealership::demo::DEMO_USER)
+        .unwrap()
+        .unwrap();
+    assert!(users::verify_password(
+        dealership::demo::DEMO_PASSWORD,
+        &hash
+    ));
+    drop(conn);
+
+    // A second seed finds data and changes nothing.
+    let before = counts(&db);
+    let files = std::fs::read_dir(&media_dir).unwrap().count();
+    assert!(!dealership::demo::seed(&db, &media_dir).unwrap());
+    assert_eq!(counts(&db), before);
+    assert_eq!(std::fs::read_dir(&media_dir).unwrap().count(), files);
+}

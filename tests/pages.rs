@@ -1,0 +1,416 @@
+//! The server-rendered HTML shell of the public pages: head tags, JSON-LD,
+//! embedded first-screen data, 404s, sitemap and robots.
+
+mod common;
+
+use axum::http::{StatusCode, header};
+use common::{Answer, TestApp, car_input};
+use dealership::domain::brands::{self, BrandInput};
+use dealership::domain::cars::{self, CarStatus};
+use dealership::domain::money::Money;
+use serde_json::Value;
+
+const BASE: &str = "http://localhost:8080";
+
+/// Two brands; Haval has a new, a used and a draft car.
+fn seed(app: &TestApp) -> String {
+    let conn = app.db.conn().unwrap();
+    let brand = |name: &str, slug: &str, description: &str| {
+        brands::create(
+            &conn,
+            &BrandInput {
+                name: name.into(),
+                slug: slug.into(),
+                logo: String::new(),
+                description: description.into(),
+            },
+        )
+        .unwrap()
+        .id
+    };
+    let haval = brand("Haval", "haval", "Китайские кроссоверы </script><b>");
+    brand("Lada", "lada", "");
+    let mut new = car_input(&haval, "haval-jolion-new");
+    new.price = Money::from_rubles(2_150_000);
+    cars::create(&conn, &new, 2026).unwrap();
+    let mut used = car_input(&haval, "haval-f7-used");
+    used.name = "F7".into();
+    used.model = "F7".into();
+    used.status = CarStatus::Used;
+    used.mileage = 45_000;
+    cars::create(&conn, &used, 2026).unwrap();
+    let mut draft = car_input(&haval, "haval-h9-draft");
+    draft.published = false;
+    cars::create(&conn, &draft, 2026).unwrap();
+    haval
+}
+
+fn html(answer: &Answer) -> String {
+    assert_eq!(
+        answer.headers[header::CONTENT_TYPE],
+        "text/html; charset=utf-8"
+    );
+    assert_eq!(answer.headers[header::CACHE_CONTROL], "no-cache");
+    answer.text()
+}
+
+/// The content of `<meta property|name="{key}" content="…">`.
+fn meta(html: &str, key: &str) -> Option<String> {
+    for attr in ["property", "name"] {
+        let marker = format!("<meta {attr}=\"{key}\" content=\"");
+        if let Some(start) = html.find(&marker) {
+            let rest = &html[start + marker.len()..];
+            return Some(rest[..rest.find('"').unwrap()].to_string());
+        }
+    }
+    None
+}
+
+fn between<'a>(html: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let from = html.find(start)? + start.len();
+    let to = html[from..].find(end)? + from;
+    Some(&html[from..to])
+}
+
+fn title(html: &str) -> String {
+    between(html, "<title>", "</title>").unwrap().to_string()
+}
+
+fn canonical(html: &str) -> Option<String> {
+    between(html, "<link rel=\"canonical\" href=\"", "\"").map(str::to_string)
+}
+
+fn embedded(html: &str) -> Value {
+    let text = between(
+        html,
+        "<script type=\"application/json\" id=\"preload-data\">",
+        "</script>",
+    )
+    .expect("embedded data");
+    serde_json::from_str(text).unwrap()
+}
+
+fn json_ld(html: &str) -> Option<Value> {
+    between(html, "<script type=\"application/ld+json\">", "</script>")
+        .map(|t| serde_json::from_str(t).unwrap())
+}
+
+#[tokio::test]
+async fn home_has_default_head_and_first_screen_data() {
+    let app = TestApp::new();
+    seed(&app);
+    let answer = app.get("/").await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let page = html(&answer);
+    assert!(page.starts_with("<!doctype html>"));
+    assert!(page.contains("<html lang=\"ru\""));
+    assert!(page.contains("<meta name=\"viewport\""));
+    assert_eq!(title(&page), "Автосалон — автосалон в Санкт-Петербурге");
+    assert!(
+        meta(&page, "description")
+            .unwrap()
+            .contains("Санкт-Петербурге")
+    );
+    assert_eq!(canonical(&page).unwrap(), format!("{BASE}/"));
+    assert_eq!(meta(&page, "og:url").unwrap(), format!("{BASE}/"));
+    assert_eq!(meta(&page, "og:type").unwrap(), "website");
+    assert_eq!(meta(&page, "og:locale").unwrap(), "ru_RU");
+    assert!(meta(&page, "og:title").is_some());
+    assert!(json_ld(&page).is_none());
+    let data = embedded(&page);
+    assert_eq!(data["/api/settings"]["salonName"], "Автосалон");
+    assert_eq!(data["/api/brands/fast"].as_array().unwrap().len(), 2);
+    let featured = &data["/api/cars/fast?featured=true&status=new,used&limit=12"];
+    assert!(featured.is_array());
+    let catalogue = data["/api/cars/fast?status=new,used&limit=12"]
+        .as_array()
+        .unwrap();
+    assert_eq!(catalogue.len(), 2, "drafts stay out");
+    assert!(data["/api/reviews?approved=true"].is_array());
+    assert!(data["/api/promotions?active=true"].is_array());
+    assert!(data["/api/body-types"].is_array());
+}
+
+#[tokio::test]
+async fn every_public_route_has_its_own_title_and_canonical_link() {
+    let app = TestApp::new();
+    seed(&app);
+    let pages = [
+        ("/new-cars", "Новые автомобили — Автосалон"),
+        ("/used-cars", "Автомобили с пробегом — Автосалон"),
+        ("/lease-cars", "Аренда с выкупом — Автосалон"),
+        ("/trade-in", "Трейд-ин — Автосалон"),
+        ("/auto-credit", "Автокредит — Автосалон"),
+        ("/auto-selection", "Подбор автомобиля — Автосалон"),
+        ("/body-type/crossover", "Кроссоверы — Автосалон"),
+        ("/body-type/coupe", "Внедорожники — Автосалон"),
+        ("/brand/haval", "Автомобили Haval — Автосалон"),
+        (
+            "/consent",
+            "Согласие на обработку персональных данных — Автосалон",
+        ),
+        (
+            "/privacy",
+            "Политика обработки персональных данных — Автосалон",
+        ),
+    ];
+    let mut descriptions = std::collections::HashSet::new();
+    for (path, expected) in pages {
+        let answer = app.get(path).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+        let page = html(&answer);
+        assert_eq!(title(&page), expected, "{path}");
+        assert_eq!(canonical(&page).unwrap(), format!("{BASE}{path}"));
+        assert_eq!(
+            meta(&page, "og:title").unwrap(),
+            expected.replace(" — Автосалон", "")
+        );
+        descriptions.insert(meta(&page, "description").unwrap());
+    }
+    assert_eq!(
+        descriptions.len(),
+        pages.len(),
+        "each page describes itself"
+    );
+}
+
+#[tokio::test]
+async fn car_page_carries_json_ld_with_an_offer_in_rubles() {
+    let app = TestApp::new();
+    seed(&app);
+    let page = html(&app.get("/car/haval-jolion-new").await);
+    assert_eq!(title(&page), "Haval Jolion — Автосалон");
+    let description = meta(&page, "description").unwrap();
+    assert!(
+        description.contains("от 2\u{a0}150\u{a0}000 ₽"),
+        "{description}"
+    );
+    assert_eq!(meta(&page, "og:type").unwrap(), "product");
+    assert_eq!(
+        meta(&page, "og:image").unwrap(),
+        format!("{BASE}/media/aaaa-800.webp")
+    );
+    assert_eq!(meta(&page, "og:image:width").unwrap(), "800");
+    assert_eq!(meta(&page, "og:image:height").unwrap(), "600");
+    assert!(page.contains("imagesrcset=\"/media/aaaa-400.webp 400w, /media/aaaa-800.webp 800w, /media/aaaa-1600.webp 1600w\""));
+    let ld = json_ld(&page).expect("JSON-LD");
+    assert_eq!(ld["@context"], "https://schema.org");
+    assert_eq!(ld["@type"], "Car");
+    assert_eq!(ld["brand"]["@type"], "Brand");
+    assert_eq!(ld["brand"]["name"], "Haval");
+    assert_eq!(ld["model"], "Jolion");
+    assert_eq!(ld["vehicleModelDate"], "2025");
+    assert_eq!(ld["itemCondition"], "https://schema.org/NewCondition");
+    assert_eq!(ld["image"], format!("{BASE}/media/aaaa-800.webp"));
+    assert_eq!(ld["offers"]["@type"], "Offer");
+    assert_eq!(ld["offers"]["price"], "2150000.00");
+    assert_eq!(ld["offers"]["priceCurrency"], "RUB");
+    assert_eq!(ld["offers"]["url"], format!("{BASE}/car/haval-jolion-new"));
+    let data = embedded(&page);
+    assert_eq!(
+        data["/api/cars/slug/haval-jolion-new"]["slug"],
+        "haval-jolion-new"
+    );
+    assert!(data["/api/cars/body-type/crossover/fast?limit=5"].is_array());
+
+    let used = html(&app.get("/car/haval-f7-used").await);
+    let ld = json_ld(&used).unwrap();
+    assert_eq!(ld["itemCondition"], "https://schema.org/UsedCondition");
+    assert_eq!(ld["mileageFromOdometer"]["value"], 45_000);
+}
+
+#[tokio::test]
+async fn missing_and_draft_cars_answer_404_with_the_not_found_page() {
+    let app = TestApp::new();
+    seed(&app);
+    for path in ["/car/no-such-car", "/car/haval-h9-draft"] {
+        let answer = app.get(path).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
+        let page = html(&answer);
+        assert!(title(&page).starts_with("Автомобиль не найден"));
+        assert_eq!(
+            meta(&page, "description").unwrap(),
+            "Автомобиль с таким идентификатором не существует"
+        );
+        assert_eq!(meta(&page, "robots").unwrap(), "noindex, nofollow");
+        assert!(json_ld(&page).is_none());
+        let key = format!("/api/cars/slug/{}", &path[5..]);
+        assert!(embedded(&page)[&key].is_null(), "a known 404 for the UI");
+    }
+}
+
+#[tokio::test]
+async fn missing_brands_body_types_and_unknown_paths_answer_404() {
+    let app = TestApp::new();
+    seed(&app);
+    let answer = app.get("/brand/no-such-brand").await;
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    let page = html(&answer);
+    assert!(title(&page).starts_with("Марка не найдена"));
+    assert_eq!(
+        meta(&page, "description").unwrap(),
+        "Марка с таким идентификатором не существует"
+    );
+    for path in ["/no/such/page", "/body-type/tank", "/new-cars/extra"] {
+        let answer = app.get(path).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
+        let page = html(&answer);
+        assert_eq!(meta(&page, "description").unwrap(), "404 Page Not Found");
+    }
+    // The API keeps its JSON 404.
+    let api = app.get("/api/no-such-endpoint").await;
+    assert_eq!(api.status, StatusCode::NOT_FOUND);
+    assert!(api.json()["error"].is_string());
+}
+
+#[tokio::test]
+async fn embedded_data_cannot_close_its_script_element() {
+    let app = TestApp::new();
+    seed(&app);
+    let page = html(&app.get("/brand/haval").await);
+    assert!(!page.contains("</script><b>"));
+    let data = embedded(&page);
+    assert_eq!(
+        data["/api/brands/slug/haval"]["description"],
+        "Китайские кроссоверы </script><b>"
+    );
+    // The description meta is HTML-escaped.
+    assert!(
+        page.contains("Китайские кроссоверы &#60;/script&#62;&#60;b&#62;")
+            || page.contains("Китайские кроссоверы &lt;/script&gt;&lt;b&gt;")
+    );
+}
+
+#[tokio::test]
+async fn new_cars_embeds_the_list_its_url_asks_for() {
+    let app = TestApp::new();
+    let haval = seed(&app);
+    let page = html(
+        &app.get("/new-cars?brand=haval&body=crossover&price=3000000&page=1")
+            .await,
+    );
+    let data = embedded(&page);
+    let key = format!(
+        "/api/cars/fast?status=new&brandId={haval}&bodyType=crossover&maxPrice=3000000&limit=20&offset=0"
+    );
+    assert_eq!(data[&key].as_array().unwrap().len(), 1, "{data}");
+    let count =
+        format!("/api/cars/count?status=new&brandId={haval}&bodyType=crossover&maxPrice=3000000");
+    assert_eq!(data[&count]["count"], 1);
+    // The canonical link leaves the filters out.
+    assert_eq!(canonical(&page).unwrap(), format!("{BASE}/new-cars"));
+    let plain = embedded(&html(&app.get("/new-cars").await));
+    assert!(plain["/api/cars/fast?status=new&limit=20&offset=0"].is_array());
+    assert_eq!(plain["/api/cars/count?status=new"]["count"], 1);
+}
+
+#[tokio::test]
+async fn sitemap_lists_pages_published_cars_brands_and_body_types() {
+    let app = TestApp::new();
+    seed(&app);
+    let answer = app.get("/sitemap.xml").await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(
+        answer.headers[header::CONTENT_TYPE],
+        "application/xml; charset=utf-8"
+    );
+    let xml = answer.text();
+    assert!(xml.starts_with("<?xml"));
+    for path in [
+        "/",
+        "/new-cars",
+        "/used-cars",
+        "/lease-cars",
+        "/trade-in",
+        "/auto-credit",
+        "/auto-selection",
+        "/consent",
+        "/privacy",
+        "/car/haval-jolion-new",
+        "/car/haval-f7-used",
+        "/brand/haval",
+        "/brand/lada",
+        "/body-type/sedan",
+        "/body-type/pickup",
+    ] {
+        assert!(
+            xml.contains(&format!("<loc>{BASE}{path}</loc>")),
+            "{path} missing"
+        );
+    }
+    assert!(!xml.contains("haval-h9-draft"), "drafts stay out");
+    assert!(!xml.contains("/admin"));
+}
+
+#[tokio::test]
+async fn robots_keeps_admin_out_and_points_to_the_sitemap() {
+    let app = TestApp::new();
+    let answer = app.get("/robots.txt").await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let text = answer.text();
+    assert!(text.contains("User-agent: *"));
+    assert!(text.contains("Disallow: /admin"));
+    assert!(text.contains(&format!("Sitemap: {BASE}/sitemap.xml")));
+}
+
+#[tokio::test]
+async fn admin_shell_is_not_indexed_and_favicon_has_a_default() {
+    let app = TestApp::new();
+    let answer = app.get("/admin/cars").await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let page = html(&answer);
+    assert_eq!(meta(&page, "robots").unwrap(), "noindex, nofollow");
+    let icon = app.get("/favicon.svg").await;
+    assert_eq!(icon.status, StatusCode::OK);
+    assert_eq!(icon.headers[header::CONTENT_TYPE], "image/svg+xml");
+    let ico = app.get("/favicon.ico").await;
+    assert!(ico.status.is_redirection());
+    assert_eq!(
+        app.get("/assets/no-such-file.js").await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn pages_carry_the_content_security_policy() {
+    let app = TestApp::new();
+    let answer = app.get("/").await;
+    let csp = answer.headers[header::CONTENT_SECURITY_POLICY]
+        .to_str()
+        .unwrap();
+    assert!(csp.contains("script-src 'self'"));
+    // No inline executable script: only JSON data blocks.
+    let page = answer.text();
+    for (i, _) in page.match_indices("<script") {
+        let tag = &page[i..i + page[i..].find('>').unwrap()];
+        assert!(
+            tag.contains("type=\"application/json\"")
+                || tag.contains("type=\"application/ld+json\"")
+                || tag.contains("src=\""),
+            "inline script: {tag}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_first_screens_largest_picture_is_preloaded() {
+    let app = TestApp::new();
+    seed(&app);
+    {
+        let conn = app.db.conn().unwrap();
+        let mut settings = dealership::domain::settings::get(&conn).unwrap();
+        settings.public.banners.home_banner = "/media/hero-800.webp".into();
+        dealership::domain::settings::save(&conn, &settings).unwrap();
+    }
+    let page = html(&app.get("/").await);
+    assert!(page.contains(
+        "<link rel=\"preload\" as=\"image\" href=\"/media/hero-800.webp\" \
+         imagesrcset=\"/media/hero-400.webp 400w, /media/hero-800.webp 800w, /media/hero-1600.webp 1600w\" \
+         imagesizes=\"100vw\" media=\"(min-width: 768px)\" fetchpriority=\"high\">"
+    ));
+    // No mobile banner: phones get the desktop one.
+    assert!(page.contains("media=\"(max-width: 767px)\""));
+    // Without a banner, a catalogue preloads its first card's picture.
+    let page = html(&app.get("/new-cars").await);
+    assert!(page.contains("<link rel=\"preload\" as=\"image\" href=\"/media/aaaa-800.webp\""));
+}

@@ -1,0 +1,82 @@
+import { lazy, Suspense, useEffect, useRef } from "react";
+import { Route, Switch, useLocation } from "wouter";
+import { Footer } from "./components/layout/Footer";
+import { Header } from "./components/layout/Header";
+import { ToastProvider } from "./components/ui/Toast";
+import { trackPageView } from "./lib/analytics";
+import { AutoCredit } from "./pages/AutoCredit";
+import { AutoSelection } from "./pages/AutoSelection";
+import { BodyTypePage } from "./pages/BodyTypePage";
+import { BrandPage } from "./pages/BrandPage";
+import { CarPage } from "./pages/CarPage";
+import { Home } from "./pages/Home";
+import { LeaseCars } from "./pages/LeaseCars";
+import { Legal } from "./pages/Legal";
+import { NewCars } from "./pages/NewCars";
+import { NotFound } from "./pages/NotFound";
+import { TradeIn } from "./pages/TradeIn";
+import { UsedCars } from "./pages/UsedCars";
+import { ROUTES } from "./routes";
+
+/** The admin panel is its own chunk: public pages never download it. */
+const AdminApp = lazy(() => import("./admin/AdminApp"));
+
+/** Scrolls to the top on every route change, which counts as a page view. */
+function ScrollToTop() {
+  const [path] = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+    if (first.current) first.current = false;
+    else trackPageView(`${location.origin}${path}`);
+  }, [path]);
+  return null;
+}
+
+function PublicSite() {
+  return (
+    <ToastProvider>
+      <ScrollToTop />
+      <a class="skip-link" href="#main">
+        Перейти к содержимому
+      </a>
+      <Header />
+      <main id="main">
+        <Switch>
+          <Route path={ROUTES.home} component={Home} />
+          <Route path={ROUTES.newCars} component={NewCars} />
+          <Route path={ROUTES.usedCars} component={UsedCars} />
+          <Route path={ROUTES.leaseCars} component={LeaseCars} />
+          <Route path={ROUTES.tradeIn} component={TradeIn} />
+          <Route path={ROUTES.autoCredit} component={AutoCredit} />
+          <Route path={ROUTES.autoSelection} component={AutoSelection} />
+          <Route path={ROUTES.car}>
+            {(p: { slug: string }) => <CarPage key={p.slug} slug={p.slug} />}
+          </Route>
+          <Route path={ROUTES.brand}>
+            {(p: { slug: string }) => <BrandPage key={p.slug} slug={p.slug} />}
+          </Route>
+          <Route path={ROUTES.bodyType}>
+            {(p: { type: string }) => <BodyTypePage key={p.type} code={p.type} />}
+          </Route>
+          <Route path={ROUTES.consent}>{() => <Legal doc="consent" />}</Route>
+          <Route path={ROUTES.privacy}>{() => <Legal doc="privacy" />}</Route>
+          <Route component={NotFound} />
+        </Switch>
+      </main>
+      <Footer />
+    </ToastProvider>
+  );
+}
+
+export function App() {
+  const [path] = useLocation();
+  if (path === ROUTES.admin || path.startsWith(`${ROUTES.admin}/`)) {
+    return (
+      <Suspense fallback={<p aria-busy="true">Загрузка…</p>}>
+        <AdminApp />
+      </Suspense>
+    );
+  }
+  return <PublicSite />;
+}

@@ -1,0 +1,79 @@
+import { Link } from "wouter";
+import type { Car } from "../../api/types";
+import { dailyPrice, formatPrice, monthlyPrice } from "../../lib/format";
+import { DRIVETRAIN_LABELS, STATUS_LABELS, TRANSMISSION_LABELS } from "../../lib/labels";
+import { carPath } from "../../routes";
+import { CardGallery } from "./CardGallery";
+
+interface Props {
+  car: Car;
+  /** Opens the credit dialog (lease cards: the booking dialog). */
+  onRequest: (car: Car) => void;
+  priority?: boolean;
+}
+
+export function carTitle(car: Car): string {
+  return car.name.toLowerCase().startsWith(car.brandName.toLowerCase())
+    ? car.name
+    : `${car.brandName} ${car.name}`;
+}
+
+/** A car in a list: gallery, badges, fields, Details and Credit (fixed 580 px). */
+export function CarCard({ car, onRequest, priority }: Props) {
+  const lease = car.status === "lease";
+  const title = carTitle(car);
+  return (
+    <article class="car-card" data-testid="car-card">
+      <div class="car-card-media">
+        <CardGallery images={car.images.slice(0, 6)} alt={title} priority={priority} />
+        <div class="badges">
+          <span class={`badge badge-${car.status}`}>{STATUS_LABELS[car.status]}</span>
+          {car.inStock && <span class="badge badge-stock">В наличии</span>}
+        </div>
+      </div>
+      <div class="car-card-body">
+        <h3 class="car-card-title">
+          <Link href={carPath(car.slug)}>{title}</Link>
+        </h3>
+        <p class="car-card-price">{formatPrice(car.price)}</p>
+        {car.monthlyPayment && <p class="car-card-monthly">{monthlyPrice(car.monthlyPayment)}</p>}
+        {lease && car.dailyPrice && <p class="car-card-daily">{dailyPrice(car.dailyPrice)}</p>}
+        <dl class="car-card-specs">
+          <div>
+            <dt>Год</dt>
+            <dd>{car.year}</dd>
+          </div>
+          <div>
+            <dt>Двигатель</dt>
+            <dd>{car.engine}</dd>
+          </div>
+          <div>
+            <dt>КПП</dt>
+            <dd>{TRANSMISSION_LABELS[car.transmission] ?? car.transmission}</dd>
+          </div>
+          <div>
+            <dt>Привод</dt>
+            <dd>{DRIVETRAIN_LABELS[car.drivetrain] ?? car.drivetrain}</dd>
+          </div>
+        </dl>
+        <div class="car-card-actions">
+          <Link
+            href={carPath(car.slug)}
+            class="secondary"
+            role="button"
+            aria-label={`Подробнее: ${title}`}
+          >
+            Подробнее
+          </Link>
+          <button
+            type="button"
+            onClick={() => onRequest(car)}
+            aria-label={`${lease ? "Забронировать" : "Кредит"}: ${title}`}
+          >
+            {lease ? "Забронировать" : "Кредит"}
+          </button>
+        </div>
+      </div>
+    </article>
+  );
+}

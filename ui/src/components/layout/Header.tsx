@@ -1,0 +1,88 @@
+import { useEffect, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { telHref, useSettings } from "../../hooks/useSettings";
+import { NAV_LINKS, ROUTES } from "../../routes";
+import { CatalogueModal } from "./CatalogueModal";
+
+/** Logo or salon name, six links, the phone; a side drawer on narrow screens. */
+export function Header() {
+  const settings = useSettings();
+  const [location] = useLocation();
+  const [drawer, setDrawer] = useState(false);
+  const [catalogue, setCatalogue] = useState(false);
+
+  useEffect(() => setDrawer(false), [location]);
+
+  return (
+    <header class="site-header">
+      <div class="container header-row">
+        <Link href={ROUTES.home} class="logo">
+          {settings.salonName}
+        </Link>
+        <nav class="main-nav" aria-label="Основное меню">
+          <ul>
+            {NAV_LINKS.map((l) => (
+              <li key={l.href}>
+                <Link href={l.href} aria-current={location === l.href ? "page" : undefined}>
+                  {l.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button type="button" class="outline catalogue-button" onClick={() => setCatalogue(true)}>
+          Каталог
+        </button>
+        {settings.phone && (
+          <a class="header-phone" href={telHref(settings.phone)}>
+            {settings.phone}
+          </a>
+        )}
+        <button
+          type="button"
+          class="burger outline secondary"
+          aria-label="Открыть меню"
+          aria-expanded={drawer}
+          aria-controls="drawer"
+          onClick={() => setDrawer(true)}
+        >
+          ☰
+        </button>
+      </div>
+      {drawer && (
+        <div class="drawer-backdrop" onClick={() => setDrawer(false)} aria-hidden="true" />
+      )}
+      <aside
+        id="drawer"
+        class={drawer ? "drawer open" : "drawer"}
+        aria-label="Меню"
+        hidden={!drawer}
+      >
+        <button
+          type="button"
+          class="drawer-close outline secondary"
+          aria-label="Закрыть меню"
+          onClick={() => setDrawer(false)}
+        >
+          ×
+        </button>
+        {settings.phone && (
+          <a class="drawer-phone" href={telHref(settings.phone)}>
+            {settings.phone}
+          </a>
+        )}
+        <p class="drawer-address">{settings.fullAddress || settings.address}</p>
+        <nav aria-label="Меню">
+          <ul>
+            {NAV_LINKS.map((l) => (
+              <li key={l.href}>
+                <Link href={l.href}>{l.label}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </aside>
+      <CatalogueModal open={catalogue} onClose={() => setCatalogue(false)} />
+    </header>
+  );
+}

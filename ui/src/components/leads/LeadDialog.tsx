@@ -1,0 +1,117 @@
+import { useState } from "react";
+import type { Car, LeadType } from "../../api/types";
+import { fromPrice } from "../../lib/format";
+import { carFields } from "../../lib/leads";
+import { Dialog } from "../ui/Dialog";
+import type { ToastMessage } from "../ui/Toast";
+import { LeadForm } from "./LeadForm";
+
+const SENT: ToastMessage = {
+  title: "Заявка отправлена!",
+  description: "Мы свяжемся с вами в ближайшее время",
+};
+
+export type LeadDialogKind = "credit" | "lease" | "trade_in" | "instalment";
+
+const KINDS: Record<
+  LeadDialogKind,
+  { type: LeadType; title: string; submit: string; success: ToastMessage }
+> = {
+  credit: {
+    type: "auto_credit",
+    title: "Заявка на автокредит",
+    submit: "Отправить заявку",
+    success: SENT,
+  },
+  lease: {
+    type: "lease_booking",
+    title: "Бронирование автомобиля",
+    submit: "Забронировать",
+    success: {
+      title: "Заявка на бронирование отправлена!",
+      description: "Мы свяжемся с вами в ближайшее время",
+    },
+  },
+  trade_in: {
+    type: "trade_in",
+    title: "Заявка на трейд-ин",
+    submit: "Отправить заявку",
+    success: {
+      title: "Заявка отправлена!",
+      description: "Наш специалист свяжется с вами в течение 30 минут",
+    },
+  },
+  instalment: {
+    type: "contact_form",
+    title: "Заявка на рассрочку",
+    submit: "Отправить заявку",
+    success: SENT,
+  },
+};
+
+interface Props {
+  kind: LeadDialogKind;
+  open: boolean;
+  onClose: () => void;
+  car?: Car;
+}
+
+/** The request dialogs of cards, the car page and the credit page. */
+export function LeadDialog({ kind, open, onClose, car }: Props) {
+  const spec = KINDS[kind];
+  const [ownBrand, setOwnBrand] = useState("");
+  const [ownModel, setOwnModel] = useState("");
+  const extra = () => ({
+    ...(car ? carFields(car) : {}),
+    ...(kind === "trade_in"
+      ? {
+          carBrand: ownBrand.trim() || undefined,
+          carModel: ownModel.trim() || undefined,
+        }
+      : {}),
+  });
+  const sent = () => {
+    setOwnBrand("");
+    setOwnModel("");
+    onClose();
+  };
+  return (
+    <Dialog open={open} title={spec.title} onClose={onClose}>
+      {car && (
+        <p class="dialog-car">
+          {car.brandName} {car.model} · {fromPrice(car.price)}
+        </p>
+      )}
+      <LeadForm
+        type={spec.type}
+        extra={extra}
+        success={spec.success}
+        submitLabel={spec.submit}
+        onSent={sent}
+      >
+        {kind === "trade_in" && (
+          <div class="grid">
+            <label>
+              Марка вашего автомобиля *
+              <input
+                name="carBrand"
+                maxLength={100}
+                value={ownBrand}
+                onInput={(e) => setOwnBrand((e.target as HTMLInputElement).value)}
+              />
+            </label>
+            <label>
+              Модель вашего автомобиля *
+              <input
+                name="carModel"
+                maxLength={100}
+                value={ownModel}
+                onInput={(e) => setOwnModel((e.target as HTMLInputElement).value)}
+              />
+            </label>
+          </div>
+        )}
+      </LeadForm>
+    </Dialog>
+  );
+}

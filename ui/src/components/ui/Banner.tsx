@@ -1,0 +1,44 @@
+import type { ReactNode } from "react";
+import { srcsetOf } from "../../lib/images";
+
+interface Props {
+  desktop: string;
+  mobile: string;
+  alt: string;
+  children?: ReactNode;
+  priority?: boolean;
+  home?: boolean;
+}
+
+/** A page banner: desktop and mobile pictures, a gradient when there is none. */
+export function Banner({ desktop, mobile, alt, children, priority = true, home }: Props) {
+  const image = desktop || mobile;
+  const mobileImage = mobile || desktop;
+  return (
+    <section
+      class={`banner${image ? "" : " banner-gradient"}${home ? " banner-home" : ""}`}
+      data-testid="banner"
+    >
+      {image && (
+        <picture>
+          <source
+            media="(max-width: 767px)"
+            srcset={srcsetOf(mobileImage) ?? mobileImage}
+            sizes="100vw"
+          />
+          <img
+            src={image}
+            srcset={srcsetOf(image)}
+            sizes="100vw"
+            alt={alt}
+            width={1600}
+            height={400}
+            loading={priority ? "eager" : "lazy"}
+            fetchpriority={priority ? "high" : "auto"}
+          />
+        </picture>
+      )}
+      {children && <div class="banner-content">{children}</div>}
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+/** Catalogue filters and page number ↔ the page URL's query string. */
+import type { BodyTypeCode } from "../api/types";
+import { isBodyType } from "./labels";
+
+export const PRICE_MIN = 500_000;
+export const PRICE_MAX = 10_000_000;
+export const PRICE_STEP = 100_000;
+
+export type Condition = "all" | "new" | "used";
+
+export interface CatalogueFilters {
+  /** Brand slug, null for all brands. */
+  brand: string | null;
+  body: BodyTypeCode | null;
+  /** Highest price; PRICE_MAX means any price. */
+  price: number;
+  condition: Condition;
+  model: string | null;
+  page: number;
+}
+
+export const DEFAULT_FILTERS: CatalogueFilters = {
+  brand: null,
+  body: null,
+  price: PRICE_MAX,
+  condition: "all",
+  model: null,
+  page: 1,
+};
+
+function clampPrice(text: string | null): number {
+  const n = Number.parseInt(text ?? "", 10);
+  if (!Number.isFinite(n)) return PRICE_MAX;
+  const stepped = Math.round(n / PRICE_STEP) * PRICE_STEP;
+  return Math.min(PRICE_MAX, Math.max(PRICE_MIN, stepped));
+}
+
+export function parseFilters(search: string): CatalogueFilters {
+  const q = new URLSearchParams(search);
+  const brand = q.get("brand");
+  const body = q.get("body");
+  const condition = q.get("condition");
+  const page = Number.parseInt(q.get("page") ?? "1", 10);
+  return {
+    brand: brand && /^[a-z0-9-]+$/i.test(brand) ? brand : null,
+    body: isBodyType(body) ? body : null,
+    price: clampPrice(q.get("price")),
+    condition: condition === "new" || condition === "used" ? condition : "all",
+    model: q.get("model") || null,
+    page: Number.isFinite(page) && page >= 1 ? page : 1,
+  };
+}
+
+/** The query string (without "?") of a filter state; defaults are left out. */
+export function filtersToSearch(filters: CatalogueFilters): string {
+  const q = new URLSearchParams();
+  if (filters.brand) q.set("brand", filters.brand);
+  if (filters.body) q.set("body", filters.body);
+  if (filters.condition !== "all") q.set("condition", filters.condition);
+  if (filters.model) q.set("model", filters.model);
+  if (filters.price < PRICE_MAX) q.set("price", String(filters.price));
+  if (filters.page > 1) q.set("page", String(filters.page));
+  return q.toString();
+}
+
+/** Applies a change: any filter change goes back to page 1. */
+export function changeFilters(
+  current: CatalogueFilters,
+  change: Partial<CatalogueFilters>,
+): CatalogueFilters {
+  const next = { ...current, ...change };
+  if (!("page" in change)) next.page = 1;
+  return next;
+}
+
+/** Whether any filter (not the page) differs from the defaults. */
+export function hasActiveFilters(filters: CatalogueFilters): boolean {
+  return (
+    filters.brand !== null ||
+    filters.body !== null ||
+    filters.price < PRICE_MAX ||
+    filters.condition !== "all" ||
+    filters.model !== null
+  );
+}
+
+export function clearFilters(): CatalogueFilters {
+  return { ...DEFAULT_FILTERS };
+}
+
+interface Filterable {
+  brandSlug: string;
+  bodyType: string;
+  price: string;
+  status: string;
+  model: string;
+}
+
+/** The whole-list pages filter in the browser. */
+export function filterCars<T extends Filterable>(cars: T[], filters: CatalogueFilters): T[] {
+  return cars.filter((car) => {
+    if (filters.brand && car.brandSlug !== filters.brand) return false;
+    if (filters.body && car.bodyType !== filters.body) return false;
+    if (filters.model && car.model !== filters.model) return false;
+    if (filters.condition !== "all" && car.status !== filters.condition) return false;
+    if (filters.price < PRICE_MAX && Number.parseFloat(car.price) > filters.price) return false;
+    return true;
+  });
+}
+
+/** One page of a list. */
+export function pageOf<T>(items: T[], page: number, pageSize: number): T[] {
+  return items.slice((page - 1) * pageSize, page * pageSize);
+}

@@ -1,0 +1,36 @@
+import { render } from "preact";
+import { App } from "./App";
+import { cached, primeCache } from "./api/client";
+import type { Settings } from "./api/types";
+import { SETTINGS } from "./api/urls";
+import { startAnalytics } from "./lib/analytics";
+import { captureUtm } from "./lib/utm";
+import "./styles/app.css";
+
+/** The server embeds the first screen's API answers (src/http/pages). */
+function readEmbedded(): Record<string, unknown> {
+  const el = document.getElementById("preload-data");
+  if (!el?.textContent) return {};
+  try {
+    return JSON.parse(el.textContent) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+primeCache(readEmbedded());
+captureUtm(location.search);
+if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+
+const root = document.getElementById("app");
+if (root) {
+  root.textContent = "";
+  render(<App />, root);
+}
+
+// Counters load once the page has painted.
+window.addEventListener("load", () => {
+  const settings = cached<Settings>(SETTINGS);
+  if (settings)
+    setTimeout(() => startAnalytics(settings.yandexMetrikaId, settings.googleAnalyticsId), 0);
+});

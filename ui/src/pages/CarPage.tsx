@@ -1,0 +1,156 @@
+import { useState } from "react";
+import { Link } from "wouter";
+import type { Car, Promotion } from "../api/types";
+import * as urls from "../api/urls";
+import { carTitle } from "../components/cars/CarCard";
+import { CarGrid } from "../components/cars/CarGrid";
+import { DetailGallery } from "../components/cars/DetailGallery";
+import { Promotions } from "../components/home/Promotions";
+import { LeadDialog, type LeadDialogKind } from "../components/leads/LeadDialog";
+import { isNotFound, useApi } from "../hooks/useApi";
+import { useDocumentTitle } from "../hooks/useDocumentTitle";
+import { dailyPrice, formatMileage, fromPrice, monthlyPrice } from "../lib/format";
+import {
+  BODY_TYPE_LABELS,
+  DRIVETRAIN_LABELS,
+  FUEL_LABELS,
+  STATUS_LABELS,
+  TRANSMISSION_LABELS,
+} from "../lib/labels";
+import { brandPath } from "../routes";
+import { NotFound } from "./NotFound";
+
+function Skeleton() {
+  return (
+    <div class="container page" aria-busy="true" data-testid="car-skeleton">
+      <div class="skeleton skeleton-title" />
+      <div class="detail-layout">
+        <div class="skeleton detail-main" />
+        <div class="skeleton skeleton-panel" />
+      </div>
+    </div>
+  );
+}
+
+export function CarPage({ slug }: { slug: string }) {
+  const car = useApi<Car>(urls.carBySlug(slug));
+  const similar = useApi<Car[]>(car.data ? urls.similarCars(car.data.bodyType) : null);
+  const promotions = useApi<Promotion[]>(urls.PROMOTIONS).data ?? [];
+  const [dialog, setDialog] = useState<LeadDialogKind | null>(null);
+  const title = car.data ? carTitle(car.data) : null;
+  useDocumentTitle(title ?? (car.error ? "Автомобиль не найден" : null));
+
+  if (car.error && isNotFound(car.error)) {
+    return (
+      <NotFound
+        title="Автомобиль не найден"
+        text="Автомобиль с таким идентификатором не существует"
+      />
+    );
+  }
+  if (car.error)
+    return <p class="container page empty">Не удалось загрузить автомобиль. Обновите страницу.</p>;
+  if (!car.data || !title) return <Skeleton />;
+  const c = car.data;
+  const tiles: [string, string][] = [["Год", String(c.year)]];
+  if (c.status === "used" && c.mileage > 0) tiles.push(["Пробег", formatMileage(c.mileage)]);
+  if (c.status === "new") tiles.push(["Привод", DRIVETRAIN_LABELS[c.drivetrain] ?? c.drivetrain]);
+  tiles.push(["Топливо", FUEL_LABELS[c.fuelType] ?? c.fuelType]);
+  tiles.push(["КПП", TRANSMISSION_LABELS[c.transmission] ?? c.transmission]);
+  const main: [string, string][] = [
+    ["Марка", c.brandName],
+    ["Модель", c.model],
+    ["Год выпуска", String(c.year)],
+    ["Тип кузова", BODY_TYPE_LABELS[c.bodyType]?.[1] ?? c.bodyType],
+  ];
+  if (c.status === "used") main.push(["ДТП", "Нет"], ["Владельцев", "1"]);
+  const tech: [string, string][] = [
+    ["Двигатель", c.engine],
+    ["Тип топлива", FUEL_LABELS[c.fuelType] ?? c.fuelType],
+    ["Коробка передач", TRANSMISSION_LABELS[c.transmission] ?? c.transmission],
+    ["Привод", DRIVETRAIN_LABELS[c.drivetrain] ?? c.drivetrain],
+  ];
+  const others = (similar.data ?? []).filter((s) => s.id !== c.id).slice(0, 4);
+
+  return (
+    <div class="container page">
+      <p class="crumbs">
+        <Link href="/">Главная</Link> /{" "}
+        {c.brandSlug ? <Link href={brandPath(c.brandSlug)}>{c.brandName}</Link> : c.brandName} /{" "}
+        {c.name}
+      </p>
+      <h1>{title}</h1>
+      <p class="muted">
+        {c.model}, {c.year} год
+      </p>
+      <div class="detail-layout">
+        <DetailGallery
+          images={c.images.length ? c.images : c.mainImage ? [c.mainImage] : []}
+          alt={title}
+        />
+        <aside class="detail-panel">
+          <div class="badges static">
+            <span class={`badge badge-${c.status}`}>{STATUS_LABELS[c.status]}</span>
+            {c.inStock && <span class="badge badge-stock">В наличии</span>}
+          </div>
+          <p class="detail-price">{fromPrice(c.price)}</p>
+          {c.monthlyPayment && <p class="detail-monthly">{monthlyPrice(c.monthlyPayment)}</p>}
+          {c.status === "lease" && c.dailyPrice && (
+            <p class="detail-monthly">{dailyPrice(c.dailyPrice)}</p>
+          )}
+          <ul class="spec-tiles">
+            {tiles.map(([k, v]) => (
+              <li key={k}>
+                <small>{k}</small>
+                <strong>{v}</strong>
+              </li>
+            ))}
+          </ul>
+          <div class="detail-actions">
+            <button type="button" class="outline" onClick={() => setDialog("trade_in")}>
+              Trade-In
+            </button>
+            <button type="button" onClick={() => setDialog("credit")}>
+              Кредит
+            </button>
+            <button type="button" class="secondary" onClick={() => setDialog("instalment")}>
+              Рассрочка
+            </button>
+          </div>
+        </aside>
+      </div>
+      <div class="spec-sections">
+        <section aria-labelledby="main-specs">
+          <h2 id="main-specs">Основные характеристики</h2>
+          <dl class="spec-list">
+            {main.map(([k, v]) => (
+              <div key={k}>
+                <dt>{k}</dt>
+                <dd>{v}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+        <section aria-labelledby="tech-specs">
+          <h2 id="tech-specs">Технические характеристики</h2>
+          <dl class="spec-list">
+            {tech.map(([k, v]) => (
+              <div key={k}>
+                <dt>{k}</dt>
+                <dd>{v}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      </div>
+      <Promotions items={promotions} />
+      {others.length > 0 && (
+        <section class="section" aria-labelledby="similar-title">
+          <h2 id="similar-title">Похожие автомобили</h2>
+          <CarGrid cars={others} />
+        </section>
+      )}
+      {dialog && <LeadDialog kind={dialog} open car={c} onClose={() => setDialog(null)} />}
+    </div>
+  );
+}

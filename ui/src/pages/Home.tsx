@@ -1,0 +1,99 @@
+import { useState } from "react";
+import { Link } from "wouter";
+import type { BodyTypeInfo, BrandBrief, Car, Promotion, Review } from "../api/types";
+import * as urls from "../api/urls";
+import { CarRow } from "../components/cars/CarGrid";
+import { BodyTypeGrid } from "../components/home/BodyTypeGrid";
+import { Promotions } from "../components/home/Promotions";
+import { Reviews } from "../components/home/Reviews";
+import { CatalogueModal } from "../components/layout/CatalogueModal";
+import { Banner } from "../components/ui/Banner";
+import { BrandLogo } from "../components/ui/BrandLogo";
+import { Carousel } from "../components/ui/Carousel";
+import { useApi } from "../hooks/useApi";
+import { useDocumentTitle } from "../hooks/useDocumentTitle";
+import { useSettings } from "../hooks/useSettings";
+import { brandPath, ROUTES } from "../routes";
+
+export function Home() {
+  useDocumentTitle(null);
+  const settings = useSettings();
+  const [catalogue, setCatalogue] = useState(false);
+  const brands = useApi<BrandBrief[]>(urls.BRANDS).data ?? [];
+  const bodyTypes = useApi<BodyTypeInfo[]>(urls.BODY_TYPES).data ?? [];
+  const featured = useApi<Car[]>(urls.HOME_FEATURED).data ?? [];
+  const catalogueCars = useApi<Car[]>(urls.HOME_CATALOGUE).data ?? [];
+  const promotions = useApi<Promotion[]>(urls.PROMOTIONS).data ?? [];
+  const reviews = useApi<Review[]>(urls.REVIEWS);
+
+  return (
+    <>
+      <Banner
+        home
+        desktop={settings.homeBanner}
+        mobile={settings.homeBannerMobile}
+        alt={settings.salonName}
+      >
+        <h1>{settings.heroTitle || settings.salonName}</h1>
+        {settings.heroSubtitle && <p class="hero-subtitle">{settings.heroSubtitle}</p>}
+        <div class="hero-actions">
+          <button type="button" onClick={() => setCatalogue(true)}>
+            Выбрать автомобиль
+          </button>
+          <Link href={ROUTES.autoCredit} role="button" class="secondary">
+            Автокредит
+          </Link>
+        </div>
+      </Banner>
+      <CatalogueModal open={catalogue} onClose={() => setCatalogue(false)} />
+      <div class="container">
+        {brands.length > 0 && (
+          <section class="section" aria-labelledby="brands-title">
+            <h2 id="brands-title">Марки</h2>
+            <Carousel label="Марки" step={300} arrows={brands.length > 6}>
+              {brands.map((b) => (
+                <div class="carousel-item brand-item" role="listitem" key={b.id}>
+                  <Link href={brandPath(b.slug)} class="brand-tile">
+                    <BrandLogo name={b.name} logo={b.logo} />
+                    <span>{b.name}</span>
+                  </Link>
+                </div>
+              ))}
+            </Carousel>
+          </section>
+        )}
+        {bodyTypes.length > 0 && <BodyTypeGrid types={bodyTypes} />}
+        {featured.length > 0 && (
+          <section class="section" aria-labelledby="popular-title">
+            <h2 id="popular-title">Популярные модели</h2>
+            <Carousel label="Популярные модели" step={400} arrows={featured.length > 1}>
+              <CarRow cars={featured} />
+            </Carousel>
+          </section>
+        )}
+        <section class="section" aria-labelledby="catalogue-title">
+          <div class="section-head">
+            <h2 id="catalogue-title">Каталог автомобилей</h2>
+            <div class="section-links">
+              <Link href={ROUTES.newCars} role="button" class="outline">
+                Новые автомобили
+              </Link>
+              <Link href={ROUTES.usedCars} role="button" class="outline">
+                С пробегом
+              </Link>
+            </div>
+          </div>
+          {catalogueCars.length === 0 ? (
+            <p class="empty">Автомобили не найдены</p>
+          ) : (
+            <Carousel label="Каталог автомобилей" step={400} arrows={catalogueCars.length > 1}>
+              <CarRow cars={catalogueCars} />
+            </Carousel>
+          )}
+        </section>
+        <Promotions items={promotions} />
+        {!reviews.loading && <Reviews items={reviews.data ?? []} />}
+      </div>
+    </>
+  );
+}
