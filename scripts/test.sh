@@ -15,4 +15,28 @@ cargo clippy --all-targets --locked -- -D warnings
 step "cargo test"
 cargo test --locked
 
-# The UI and browser tests (issue 4) add their steps below.
+# The web UI (ui/): lint, types, unit tests, build; then browser tests
+# against the release binary (which embeds ui/dist) with demo data.
+if [ ! -d ui/node_modules ]; then
+    step "npm ci (ui)"
+    (cd ui && npm ci --no-audit --no-fund)
+fi
+
+step "ui: biome lint"
+(cd ui && npm run --silent lint)
+
+step "ui: tsc --noEmit"
+(cd ui && npm run --silent typecheck)
+
+step "ui: vitest"
+(cd ui && npm run --silent test)
+
+step "ui: vite build"
+(cd ui && npm run --silent build)
+
+step "ui: JavaScript budget"
+(cd ui && npm run --silent size)
+
+step "browser tests (release binary, demo data, chromium)"
+cargo build --release --locked
+(cd ui && npm run --silent e2e)

@@ -239,6 +239,8 @@ describe("car page dialogs", () => {
 describe("auto credit page", () => {
   it("the apply dialog stores an auto_credit lead", async () => {
     const page = await s.open(PHONE, "/auto-credit");
+    // A visitor counted by Yandex Metrika carries its client id.
+    await page.context().addCookies([{ name: "_ym_uid", value: "1700000000123456", url: s.base }]);
     await page.getByRole("button", { name: "Подать заявку", exact: true }).click();
     const dialog = page.getByRole("dialog");
     await fill(dialog, { name: "Пётр" });
@@ -249,6 +251,7 @@ describe("auto credit page", () => {
     assert.equal(lead.name, "Пётр");
     assert.equal(lead.car_id, null);
     assert.match(lead.source_url, /\/auto-credit$/);
+    assert.equal(lead.analytics_client_id, "1700000000123456");
     await page.context().close();
   });
 });

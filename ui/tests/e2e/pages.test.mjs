@@ -161,6 +161,22 @@ for (const [label, viewport] of [
   });
 }
 
+describe("admin chunk", () => {
+  it("public pages never download it; /admin does", async () => {
+    const page = await s.open(DESKTOP);
+    const scripts = [];
+    page.on("request", (r) => r.resourceType() === "script" && scripts.push(r.url()));
+    await page.goto(`${s.base}/`);
+    await page.waitForLoadState("networkidle");
+    assert.ok(scripts.length > 0);
+    assert.ok(!scripts.some((u) => u.includes("AdminApp")), scripts.join(", "));
+    await page.goto(`${s.base}/admin`);
+    await page.getByRole("heading", { name: "Панель администратора" }).waitFor();
+    assert.ok(scripts.some((u) => u.includes("AdminApp")));
+    await page.context().close();
+  });
+});
+
 describe("header, drawer and catalogue modal", () => {
   it("phone: the drawer shows the phone, address and the six links", async () => {
     const page = await s.open(PHONE, "/");
