@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The web UI (ui/, Vite) is built first: the binary embeds ui/dist.
 if [ ! -d ui/node_modules ]; then
-    (cd ui && npm ci --no-audit --no-fund)
+    (cd ui && npm install --no-audit --no-fund)
 fi
 (cd ui && npm run build)
 cargo build --release --locked

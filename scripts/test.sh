@@ -18,8 +18,8 @@ cargo test --locked
 # The web UI (ui/): lint, types, unit tests, build; then browser tests
 # against the release binary (which embeds ui/dist) with demo data.
 if [ ! -d ui/node_modules ]; then
-    step "npm ci (ui)"
-    (cd ui && npm ci --no-audit --no-fund)
+    step "npm install (ui)"
+    (cd ui && npm install --no-audit --no-fund)
 fi
 
 step "ui: biome lint"

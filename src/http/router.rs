@@ -33,8 +33,11 @@ const ADMIN_BODY_LIMIT: usize = 1024 * 1024;
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
     script-src 'self' https://mc.yandex.ru https://www.googletagmanager.com; \
     style-src 'self' 'unsafe-inline'; \
-    img-src 'self' data: blob: https://mc.yandex.ru https://www.google-analytics.com; \
-    connect-src 'self' https://mc.yandex.ru https://www.google-analytics.com; \
+    img-src 'self' data: blob: https://mc.yandex.ru https://*.google-analytics.com \
+    https://*.googletagmanager.com; \
+    connect-src 'self' https://mc.yandex.ru https://*.google-analytics.com \
+    https://*.analytics.google.com https://*.googletagmanager.com; \
+    frame-src https://mc.yandex.ru; \
     font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; \
     frame-ancestors 'none'";
 
