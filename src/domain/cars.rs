@@ -450,48 +450,88 @@ pub fn create(conn: &Connection, input: &CarInput, current_year: i32) -> AppResu
     }
     let id = super::new_id();
     let now = super::now();
+    let marks = vec!["?"; WRITTEN_COLUMNS.len() + 3].join(", ");
+    let sql = format!(
+        "INSERT INTO cars (id, slug, created_at, {}) VALUES ({marks})",
+        WRITTEN_COLUMNS.join(", ")
+    );
+    let mut values = vec![
+        Value::from(id.clone()),
+        Value::from(input.slug.clone()),
+        Value::from(now.clone()),
+    ];
+    values.extend(written_values(input, now));
+    conn.execute(&sql, params_from_iter(values))?;
+    get(conn, &id, true)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("car vanished")))
+}
+
+/// The columns an admin form or an import writes (all but id, slug and
+/// created_at), in the order of [`written_values`].
+const WRITTEN_COLUMNS: [&str; 24] = [
+    "brand_id",
+    "name",
+    "model",
+    "year",
+    "price_kopecks",
+    "monthly_payment_kopecks",
+    "daily_price_kopecks",
+    "status",
+    "body_type",
+    "transmission",
+    "drivetrain",
+    "fuel_type",
+    "engine",
+    "mileage",
+    "main_image",
+    "images",
+    "in_stock",
+    "featured",
+    "trim_levels",
+    "published",
+    "vin",
+    "color",
+    "external_id",
+    "updated_at",
+];
+
+fn written_values(input: &CarInput, now: String) -> Vec<Value> {
+    let text = |t: &str| Value::from(t.trim().to_string());
+    let optional_text =
+        |t: &Option<String>| super::non_empty(t.clone()).map_or(Value::Null, Value::from);
+    let money = |m: Option<Money>| m.map_or(Value::Null, |m| Value::Integer(m.kopecks()));
+    let json = |v: String| Value::from(v);
+    // The main picture is the first one unless the form names another.
     let main_image = if input.main_image.is_empty() {
         input.images.first().cloned().unwrap_or_default()
     } else {
         input.main_image.clone()
     };
-    conn.execute(
-        "INSERT INTO cars (id, brand_id, name, slug, model, year, price_kopecks,
-            monthly_payment_kopecks, daily_price_kopecks, status, body_type, transmission,
-            drivetrain, fuel_type, engine, mileage, main_image, images, in_stock, featured,
-            trim_levels, published, vin, color, external_id, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?26)",
-        rusqlite::params![
-            id,
-            input.brand_id,
-            input.name.trim(),
-            input.slug,
-            input.model.trim(),
-            input.year,
-            input.price,
-            input.monthly_payment,
-            input.daily_price,
-            input.status,
-            input.body_type,
-            input.transmission,
-            input.drivetrain,
-            input.fuel_type,
-            input.engine.trim(),
-            input.mileage,
-            main_image,
-            serde_json::to_string(&input.images).unwrap_or_else(|_| "[]".into()),
-            input.in_stock,
-            input.featured,
-            serde_json::to_string(&input.trim_levels).unwrap_or_else(|_| "[]".into()),
-            input.published,
-            super::non_empty(input.vin.clone()),
-            super::non_empty(input.color.clone()),
-            super::non_empty(input.external_id.clone()),
-            now,
-        ],
-    )?;
-    get(conn, &id, true)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("car vanished")))
+    vec![
+        text(&input.brand_id),
+        text(&input.name),
+        text(&input.model),
+        Value::Integer(input.year.into()),
+        Value::Integer(input.price.kopecks()),
+        money(input.monthly_payment),
+        money(input.daily_price),
+        text(input.status.as_str()),
+        text(input.body_type.as_str()),
+        text(input.transmission.as_str()),
+        text(input.drivetrain.as_str()),
+        text(input.fuel_type.as_str()),
+        text(&input.engine),
+        Value::Integer(input.mileage),
+        Value::from(main_image),
+        json(serde_json::to_string(&input.images).unwrap_or_else(|_| "[]".into())),
+        Value::Integer(input.in_stock.into()),
+        Value::Integer(input.featured.into()),
+        json(serde_json::to_string(&input.trim_levels).unwrap_or_else(|_| "[]".into())),
+        Value::Integer(input.published.into()),
+        optional_text(&input.vin),
+        optional_text(&input.color),
+        optional_text(&input.external_id),
+        Value::from(now),
+    ]
 }
 
 /// Distinct models of a brand's published cars, for the brand page's filter.
@@ -520,46 +560,11 @@ pub fn update(
     if super::brands::get(conn, &input.brand_id)?.is_none() {
         return Err(AppError::invalid("brandId", "Марка не найдена"));
     }
-    let main_image = if input.main_image.is_empty() {
-        input.images.first().cloned().unwrap_or_default()
-    } else {
-        input.main_image.clone()
-    };
-    conn.execute(
-        "UPDATE cars SET brand_id = ?2, name = ?3, model = ?4, year = ?5, price_kopecks = ?6,
-            monthly_payment_kopecks = ?7, daily_price_kopecks = ?8, status = ?9, body_type = ?10,
-            transmission = ?11, drivetrain = ?12, fuel_type = ?13, engine = ?14, mileage = ?15,
-            main_image = ?16, images = ?17, in_stock = ?18, featured = ?19, trim_levels = ?20,
-            published = ?21, vin = ?22, color = ?23, external_id = ?24, updated_at = ?25
-         WHERE id = ?1",
-        rusqlite::params![
-            id,
-            input.brand_id,
-            input.name.trim(),
-            input.model.trim(),
-            input.year,
-            input.price,
-            input.monthly_payment,
-            input.daily_price,
-            input.status,
-            input.body_type,
-            input.transmission,
-            input.drivetrain,
-            input.fuel_type,
-            input.engine.trim(),
-            input.mileage,
-            main_image,
-            serde_json::to_string(&input.images).unwrap_or_else(|_| "[]".into()),
-            input.in_stock,
-            input.featured,
-            serde_json::to_string(&input.trim_levels).unwrap_or_else(|_| "[]".into()),
-            input.published,
-            super::non_empty(input.vin.clone()),
-            super::non_empty(input.color.clone()),
-            super::non_empty(input.external_id.clone()),
-            super::now(),
-        ],
-    )?;
+    let assignments: Vec<String> = WRITTEN_COLUMNS.iter().map(|c| format!("{c} = ?")).collect();
+    let sql = format!("UPDATE cars SET {} WHERE id = ?", assignments.join(", "));
+    let mut values = written_values(input, super::now());
+    values.push(Value::from(id.to_string()));
+    conn.execute(&sql, params_from_iter(values))?;
     get(conn, id, true)
 }
 
