@@ -158,13 +158,7 @@ pub fn process_pixels(
             pixels.len()
         )));
     }
-    let mut hasher = Sha256::new();
-    hasher.update(b"raw");
-    hasher.update(width.to_le_bytes());
-    hasher.update(height.to_le_bytes());
-    hasher.update([layout.channels() as u8]);
-    hasher.update(pixels);
-    let hash = hex_prefix(&hasher.finalize());
+    let hash = pixels_hash(b"raw", width, height, layout, pixels);
     if !variants::all_exist(media_dir, &hash) {
         variants::write_all(
             media_dir,
@@ -210,13 +204,7 @@ pub fn process_drawn(
             smallest.len()
         )));
     }
-    let mut hasher = Sha256::new();
-    hasher.update(b"drawn");
-    hasher.update(width.to_le_bytes());
-    hasher.update(height.to_le_bytes());
-    hasher.update([layout.channels() as u8]);
-    hasher.update(&smallest);
-    let hash = hex_prefix(&hasher.finalize());
+    let hash = pixels_hash(b"drawn", width, height, layout, &smallest);
     if !variants::all_exist(media_dir, &hash) {
         variants::write_drawn(media_dir, &hash, smallest, &sizes, layout, draw)?;
     }
@@ -227,6 +215,17 @@ pub fn process_drawn(
         height,
         source_mime: "image/x-drawn",
     })
+}
+
+/// The name of a picture given as pixels: its kind, size, layout and pixels.
+fn pixels_hash(kind: &[u8], width: u32, height: u32, layout: Layout, pixels: &[u8]) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(kind);
+    hasher.update(width.to_le_bytes());
+    hasher.update(height.to_le_bytes());
+    hasher.update([layout.channels() as u8]);
+    hasher.update(pixels);
+    hex_prefix(&hasher.finalize())
 }
 
 /// Records a processed picture in the `media` table (once per hash).

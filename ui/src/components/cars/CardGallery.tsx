@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { CarPlaceholder } from "../ui/CarPlaceholder";
 import { Img } from "../ui/Img";
+import { GalleryArrows } from "./GalleryArrows";
 
 interface Props {
   images: string[];
@@ -32,22 +33,7 @@ export function CardGallery({ images, alt, priority }: Props) {
       />
       {count > 1 && (
         <>
-          <button
-            type="button"
-            class="gallery-arrow prev"
-            aria-label="Предыдущее фото"
-            onClick={() => step(-1)}
-          >
-            ‹
-          </button>
-          <button
-            type="button"
-            class="gallery-arrow next"
-            aria-label="Следующее фото"
-            onClick={() => step(1)}
-          >
-            ›
-          </button>
+          <GalleryArrows step={step} />
           <div class="gallery-dots">
             {images.map((image, i) => (
               <button

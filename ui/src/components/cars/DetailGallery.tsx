@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { CarPlaceholder } from "../ui/CarPlaceholder";
 import { Img } from "../ui/Img";
+import { GalleryArrows } from "./GalleryArrows";
 
 /** The car page's main picture with its thumbnails. */
 export function DetailGallery({ images, alt }: { images: string[]; alt: string }) {
@@ -25,26 +26,7 @@ export function DetailGallery({ images, alt }: { images: string[]; alt: string }
           height={600}
           priority={index === 0}
         />
-        {count > 1 && (
-          <>
-            <button
-              type="button"
-              class="gallery-arrow prev"
-              aria-label="Предыдущее фото"
-              onClick={() => step(-1)}
-            >
-              ‹
-            </button>
-            <button
-              type="button"
-              class="gallery-arrow next"
-              aria-label="Следующее фото"
-              onClick={() => step(1)}
-            >
-              ›
-            </button>
-          </>
-        )}
+        {count > 1 && <GalleryArrows step={step} />}
       </div>
       {count > 1 && (
         <div class="thumbs">
