@@ -1,10 +1,33 @@
 #!/usr/bin/env bash
 # Runs every check and test of the project. This is the README's test command
-# and what CI runs (through .ci/run).
+# and what CI runs (through .ci/run). On a fresh machine it first installs
+# what the tests need: the UI's npm packages and Debian's Chromium for the
+# browser tests (with apt-get when run as root; otherwise it says what to run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
+
+# Browser tests use Debian's Chromium, never a downloaded browser build.
+CHROMIUM="${CHROME_PATH:-/usr/bin/chromium}"
+if [ ! -x "$CHROMIUM" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        step "apt-get install chromium (browser tests)"
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+    else
+        echo "The browser tests need Chromium at $CHROMIUM. Install it with:" >&2
+        echo "    sudo apt-get update && sudo apt-get install -y chromium" >&2
+        echo "or point CHROME_PATH at a Chromium binary." >&2
+        exit 1
+    fi
+fi
+
+# npm install, not npm ci: the registry lacks some platform builds of Biome's
+# optional packages, which npm ci insists on; install follows the lock file
+# and skips them. It is quick when nothing changed.
+step "npm install (ui)"
+(cd ui && npm install --no-audit --no-fund)
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -17,11 +40,6 @@ cargo test --locked
 
 # The web UI (ui/): lint, types, unit tests, build; then browser tests
 # against the release binary (which embeds ui/dist) with demo data.
-if [ ! -d ui/node_modules ]; then
-    step "npm install (ui)"
-    (cd ui && npm install --no-audit --no-fund)
-fi
-
 step "ui: biome lint"
 (cd ui && npm run --silent lint)
 
@@ -39,4 +57,4 @@ step "ui: JavaScript budget"
 
 step "browser tests (release binary, demo data, chromium)"
 cargo build --release --locked
-(cd ui && npm run --silent e2e)
+(cd ui && CHROME_PATH="$CHROMIUM" npm run --silent e2e)
