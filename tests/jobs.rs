@@ -58,7 +58,8 @@ fn counter() -> Arc<AtomicUsize> {
 #[tokio::test]
 async fn a_panicking_job_is_logged_restarted_and_runs_again() {
     let (logs, _guard) = Logs::capture();
-    let mut jobs = Supervisor::with_restart_delay(Duration::from_millis(20), Duration::from_secs(1));
+    let mut jobs =
+        Supervisor::with_restart_delay(Duration::from_millis(20), Duration::from_secs(1));
     let runs = counter();
     let seen = runs.clone();
     // Runs once at the start; a second run within the hour can only be the
@@ -152,7 +153,10 @@ async fn a_run_that_does_not_end_is_aborted_after_the_wait() {
             Ok(())
         }
     });
-    eventually("the run started", || started_runs.load(Ordering::SeqCst) == 1).await;
+    eventually("the run started", || {
+        started_runs.load(Ordering::SeqCst) == 1
+    })
+    .await;
     let stopping = Instant::now();
     assert!(
         !jobs.stop(Duration::from_millis(100)).await,

@@ -73,7 +73,12 @@ fn check_references(conn: &Connection) -> anyhow::Result<()> {
     if broken.is_empty() {
         return Ok(());
     }
-    let shown = broken.iter().take(10).cloned().collect::<Vec<_>>().join(", ");
+    let shown = broken
+        .iter()
+        .take(10)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
     anyhow::bail!(
         "after migrating, {} reference(s) point at missing rows ({shown}); \
          the schema was changed: restore the database from a backup",

@@ -121,9 +121,11 @@ fn v2_data_upgrades_to_v3_with_every_reference_and_picture_kept() {
         .unwrap();
     assert!(enforced, "the connection's foreign keys are on again");
     let review_car: Option<String> = conn
-        .query_row("SELECT car_id FROM reviews WHERE id = 'review-1'", [], |r| {
-            r.get(0)
-        })
+        .query_row(
+            "SELECT car_id FROM reviews WHERE id = 'review-1'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert_eq!(review_car.as_deref(), Some("car-a"));
     let lead_cars: Vec<Option<String>> = conn
@@ -135,9 +137,11 @@ fn v2_data_upgrades_to_v3_with_every_reference_and_picture_kept() {
         .unwrap();
     assert_eq!(lead_cars, [Some("car-b".into()), Some("car-e".into())]);
     let outbox: (String, Option<String>) = conn
-        .query_row("SELECT channel, lead_id FROM outbox WHERE id = 7", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(
+            "SELECT channel, lead_id FROM outbox WHERE id = 7",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .unwrap();
     assert_eq!(outbox, ("telegram".into(), Some("lead-1".into())));
     let rowids_after: Vec<(String, i64)> = conn
@@ -151,7 +155,11 @@ fn v2_data_upgrades_to_v3_with_every_reference_and_picture_kept() {
 
     assert_eq!(
         images_of(&conn, "car-a"),
-        ["/media/a-800.webp", "/media/b-800.webp", "/media/c-800.webp"]
+        [
+            "/media/a-800.webp",
+            "/media/b-800.webp",
+            "/media/c-800.webp"
+        ]
     );
     assert_eq!(
         images_of(&conn, "car-b"),
@@ -202,9 +210,11 @@ fn v2_data_upgrades_to_v3_with_every_reference_and_picture_kept() {
     conn.execute("DELETE FROM cars WHERE id = 'car-a'", [])
         .unwrap();
     let review_car: Option<String> = conn
-        .query_row("SELECT car_id FROM reviews WHERE id = 'review-1'", [], |r| {
-            r.get(0)
-        })
+        .query_row(
+            "SELECT car_id FROM reviews WHERE id = 'review-1'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert_eq!(review_car, None);
     assert!(images_of(&conn, "car-a").is_empty());
@@ -261,7 +271,10 @@ fn a_broken_reference_after_migrating_is_an_error() {
     .unwrap();
     conn.pragma_update(None, "foreign_keys", true).unwrap();
     let err = migrate(&mut conn).unwrap_err().to_string();
-    assert!(err.contains("1 reference(s) point at missing rows"), "{err}");
+    assert!(
+        err.contains("1 reference(s) point at missing rows"),
+        "{err}"
+    );
     assert!(err.contains("reviews row 1 -> cars"), "{err}");
     let enforced: bool = conn
         .pragma_query_value(None, "foreign_keys", |r| r.get(0))

@@ -86,7 +86,10 @@ pub async fn sitemap(State(state): State<AppState>) -> AppResult<Response> {
 
 /// The sitemap protocol's document: a `<url>` with `<loc>`, `<lastmod>`
 /// (a date) and `<changefreq>` per entry.
-fn sitemap_xml<'a>(base: &str, entries: impl Iterator<Item = Entry<'a>>) -> std::io::Result<Vec<u8>> {
+fn sitemap_xml<'a>(
+    base: &str,
+    entries: impl Iterator<Item = Entry<'a>>,
+) -> std::io::Result<Vec<u8>> {
     let mut writer = Writer::new_with_indent(Vec::new(), b' ', 2);
     writer.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
     writer
