@@ -4,9 +4,10 @@
 Usage: load_cars.py DB_FILE [COUNT]
 
 Everything goes in one transaction. The data is random but reproducible
-(fixed seed) and follows the CHECK constraints of migrations/V1__initial_schema.sql:
-money in kopecks, RFC 3339 UTC timestamps with milliseconds, `images` a JSON
-array of at most 6 /media/...-800.webp URLs, enum columns from their lists.
+(fixed seed) and follows the constraints of migrations/ (see docs/schema.md):
+money in kopecks, RFC 3339 UTC timestamps with milliseconds, enum columns from
+their lists, body types from `body_types`, and 1 to 6 pictures per car as
+`car_images` rows (position 0 the main one) of /media/...-800.webp URLs.
 Prints one line: the slug of a car to fetch with /api/cars/slug/{slug}.
 """
 
@@ -161,6 +162,7 @@ def main():
 
     sample_slug = None
     rows = []
+    image_rows = []
     for i in range(count):
         brand_id, brand, brand_slug, models = rng.choice(brand_rows)
         model, body, base_price, engines = rng.choice(models)
@@ -211,20 +213,26 @@ def main():
         slug = f"{brand_slug}-{slugify(model)}-{year}-{i + 1:05d}"
         if i == count // 2:
             sample_slug = slug
+        car_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
         rows.append((
-            str(uuid.UUID(int=rng.getrandbits(128), version=4)), brand_id, name, slug, model,
+            car_id, brand_id, name, slug, model,
             year, price_kopecks, monthly, daily, status, body, transmission, drivetrain, fuel,
-            engine, mileage, images[0], json.dumps(images), 1 if rng.random() < 0.92 else 0,
+            engine, mileage, 1 if rng.random() < 0.92 else 0,
             1 if rng.random() < 0.05 else 0, json.dumps(trims, ensure_ascii=False), 1, vin,
             rng.choice(COLORS), None, rfc3339(created), rfc3339(updated),
         ))
+        image_rows.extend((car_id, position, url) for position, url in enumerate(images))
     conn.executemany(
         "INSERT INTO cars (id, brand_id, name, slug, model, year, price_kopecks,"
         " monthly_payment_kopecks, daily_price_kopecks, status, body_type, transmission,"
-        " drivetrain, fuel_type, engine, mileage, main_image, images, in_stock, featured,"
+        " drivetrain, fuel_type, engine, mileage, in_stock, featured,"
         " trim_levels, published, vin, color, external_id, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
+    )
+    conn.executemany(
+        "INSERT INTO car_images (car_id, position, url) VALUES (?, ?, ?)",
+        image_rows,
     )
     conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

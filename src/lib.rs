@@ -10,5 +10,6 @@ pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod jobs;
 pub mod media;
 pub mod server;

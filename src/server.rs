@@ -1,13 +1,18 @@
 //! `dealership serve`: open the database, optionally fill it with demo data,
-//! and serve HTTP until Ctrl-C or SIGTERM.
+//! and serve HTTP with the background jobs until Ctrl-C or SIGTERM, which
+//! stop both (see [`crate::jobs`]).
 
+use std::future::IntoFuture;
 use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
 
 use crate::config::Config;
 use crate::db::Db;
 use crate::http::{AppState, router};
+use crate::jobs::Supervisor;
 
 pub fn check_data_dir(config: &Config) -> anyhow::Result<()> {
     let media = config.media_dir();
@@ -39,7 +44,7 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .with_context(|| format!("cannot listen on {addr}"))?;
@@ -47,35 +52,71 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
             "listening on http://{addr} (public URL {})",
             config.base_url
         );
-        tokio::spawn(remove_unused_pictures(db.clone(), config.media_dir()));
+        let jobs = start_jobs(&db, &config);
+        let stop = jobs.token();
+        tokio::spawn({
+            let stop = stop.clone();
+            async move {
+                tokio::select! {
+                    () = shutdown_signal() => stop.cancel(),
+                    () = stop.cancelled() => {}
+                }
+            }
+        });
         let app = router(AppState::new(db, config));
-        axum::serve(
+        let server = axum::serve(
             listener,
             app.into_make_service_with_connect_info::<SocketAddr>(),
         )
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .context("server failed")
-    })
+        .with_graceful_shutdown(stop.clone().cancelled_owned());
+        // Open requests may finish after the signal, within a bound.
+        let served = tokio::select! {
+            result = server.into_future() => result.context("server failed"),
+            () = async {
+                stop.cancelled().await;
+                tokio::time::sleep(SHUTDOWN_WAIT).await;
+            } => {
+                tracing::warn!("requests still open {SHUTDOWN_WAIT:?} after the stop signal; closing them");
+                Ok(())
+            }
+        };
+        jobs.stop(SHUTDOWN_WAIT).await;
+        served
+    });
+    // Database work still running on the blocking pool gets a moment too.
+    runtime.shutdown_timeout(SHUTDOWN_WAIT);
+    served
 }
 
-/// Every half hour, removes pictures no entity has used for an hour.
-async fn remove_unused_pictures(db: Db, media_dir: std::path::PathBuf) {
-    let mut tick = tokio::time::interval(std::time::Duration::from_secs(30 * 60));
-    loop {
-        tick.tick().await;
-        let media_dir = media_dir.clone();
-        let result = db
-            .call(move |c| {
-                crate::media::cleanup::collect_garbage(c, &media_dir, chrono::Duration::hours(1))
-            })
-            .await;
-        match result {
-            Ok(0) => {}
-            Ok(n) => tracing::info!("removed {n} unused pictures"),
-            Err(err) => tracing::warn!("picture cleanup failed: {err}"),
-        }
+/// How long open requests and running jobs get to finish after SIGTERM or
+/// Ctrl-C.
+pub const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
+/// How often unused pictures are looked for.
+pub const PICTURE_CLEANUP_EVERY: Duration = Duration::from_secs(30 * 60);
+/// How long an unused picture is kept: a form may still be about to save it.
+pub const PICTURE_GRACE: chrono::Duration = chrono::Duration::hours(1);
+
+/// Starts the server's background jobs on the current Tokio runtime. Adding
+/// a job is one [`Supervisor::every`] call here.
+pub fn start_jobs(db: &Db, config: &Config) -> Supervisor {
+    let mut jobs = Supervisor::new();
+    let (db, media_dir) = (db.clone(), config.media_dir());
+    jobs.every("picture cleanup", PICTURE_CLEANUP_EVERY, move || {
+        remove_unused_pictures(db.clone(), media_dir.clone())
+    });
+    jobs
+}
+
+/// Removes pictures no entity has used for [`PICTURE_GRACE`].
+async fn remove_unused_pictures(db: Db, media_dir: PathBuf) -> anyhow::Result<()> {
+    let removed = db
+        .call(move |c| crate::media::cleanup::collect_garbage(c, &media_dir, PICTURE_GRACE))
+        .await
+        .context("picture cleanup failed")?;
+    if removed > 0 {
+        tracing::info!("removed {removed} unused pictures");
     }
+    Ok(())
 }
 
 async fn shutdown_signal() {

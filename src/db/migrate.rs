@@ -7,11 +7,40 @@ mod embedded {
 
 /// Applies pending migrations; refuses a database that a newer binary has
 /// migrated past what this one knows.
+///
+/// Migrations run with foreign keys off: a migration that rebuilds a table
+/// (create the new one, copy, drop the old, rename) would otherwise cascade
+/// the drop into the tables that reference it. Whatever was applied is then
+/// checked with `PRAGMA foreign_key_check`, and the connection's setting is
+/// restored.
 pub fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
-    embedded::migrations::runner()
+    migrate_to(conn, None)
+}
+
+/// [`migrate`], stopping at `version` when given (for upgrade tests).
+pub(crate) fn migrate_to(conn: &mut Connection, version: Option<i32>) -> anyhow::Result<()> {
+    let enforced: bool = conn
+        .pragma_query_value(None, "foreign_keys", |r| r.get(0))
+        .context("PRAGMA foreign_keys")?;
+    conn.pragma_update(None, "foreign_keys", false)
+        .context("PRAGMA foreign_keys = OFF")?;
+    let result = run_and_check(conn, version);
+    conn.pragma_update(None, "foreign_keys", enforced)
+        .context("PRAGMA foreign_keys")?;
+    result?;
+    conn.execute_batch("PRAGMA optimize;")
+        .context("PRAGMA optimize")?;
+    Ok(())
+}
+
+fn run_and_check(conn: &mut Connection, version: Option<i32>) -> anyhow::Result<()> {
+    let mut runner = embedded::migrations::runner()
         .set_abort_missing(true)
-        .set_abort_divergent(true)
-        .run(conn).map_err(|e| {
+        .set_abort_divergent(true);
+    if let Some(version) = version {
+        runner = runner.set_target(refinery::Target::Version(version));
+    }
+    let report = runner.run(conn).map_err(|e| {
         let text = e.to_string();
         if text.contains("missing") {
             anyhow::anyhow!(
@@ -21,7 +50,41 @@ pub fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
             anyhow::anyhow!("migration failed: {text}")
         }
     })?;
-    conn.execute_batch("PRAGMA optimize;")
-        .context("PRAGMA optimize")?;
+    if !report.applied_migrations().is_empty() {
+        check_references(conn)?;
+    }
     Ok(())
 }
+
+/// Fails when a row points at a row that does not exist.
+fn check_references(conn: &Connection) -> anyhow::Result<()> {
+    let mut stmt = conn.prepare("PRAGMA foreign_key_check")?;
+    let broken: Vec<String> = stmt
+        .query_map([], |r| {
+            let table: String = r.get("table")?;
+            let rowid: Option<i64> = r.get("rowid")?;
+            let parent: String = r.get("parent")?;
+            Ok(match rowid {
+                Some(rowid) => format!("{table} row {rowid} -> {parent}"),
+                None => format!("{table} -> {parent}"),
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    if broken.is_empty() {
+        return Ok(());
+    }
+    let shown = broken
+        .iter()
+        .take(10)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    anyhow::bail!(
+        "after migrating, {} reference(s) point at missing rows ({shown}); \
+         the schema was changed: restore the database from a backup",
+        broken.len()
+    )
+}
+
+#[cfg(test)]
+mod tests;

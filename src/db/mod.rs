@@ -34,9 +34,13 @@ impl Db {
         }
         {
             // WAL is a property of the file: set it once, before pooling.
-            let conn = Connection::open(path)
+            // Migrations run here too, on a connection of their own (they
+            // switch foreign keys off while they run).
+            let mut conn = Connection::open(path)
                 .with_context(|| format!("cannot open database {}", path.display()))?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.busy_timeout(Duration::from_secs(5))?;
+            migrate(&mut conn)?;
         }
         let manager = SqliteConnectionManager::file(path).with_init(|c| {
             c.execute_batch(
@@ -52,12 +56,7 @@ impl Db {
             .connection_timeout(Duration::from_secs(10))
             .build(manager)
             .context("cannot open database pool")?;
-        let db = Db { pool };
-        {
-            let mut conn = db.pool.get()?;
-            migrate(&mut conn)?;
-        }
-        Ok(db)
+        Ok(Db { pool })
     }
 
     /// A pooled connection for synchronous callers (CLI, tests, start-up).

@@ -44,14 +44,14 @@ const SELECT: &str =
 
 fn from_row(row: &Row) -> rusqlite::Result<PartnerBank> {
     Ok(PartnerBank {
-        id: row.get(0)?,
-        name: row.get(1)?,
-        logo: row.get(2)?,
-        requirements: row.get(3)?,
-        advantages: row.get(4)?,
-        active: row.get(5)?,
-        created_at: row.get(6)?,
-        updated_at: row.get(7)?,
+        id: row.get("id")?,
+        name: row.get("name")?,
+        logo: row.get("logo")?,
+        requirements: row.get("requirements")?,
+        advantages: row.get("advantages")?,
+        active: row.get("active")?,
+        created_at: row.get("created_at")?,
+        updated_at: row.get("updated_at")?,
     })
 }
 

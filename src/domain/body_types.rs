@@ -27,20 +27,20 @@ pub struct BodyTypeInfo {
 
 const SELECT: &str = "SELECT t.id, t.body_type, t.label_plural, t.label_single, t.image_url,
     t.image_url_mobile, t.created_at, t.updated_at,
-    (SELECT count(*) FROM cars c WHERE c.body_type = t.body_type AND c.published = 1)
+    (SELECT count(*) FROM cars c WHERE c.body_type = t.body_type AND c.published = 1) AS car_count
     FROM body_types t";
 
 fn from_row(row: &Row) -> rusqlite::Result<BodyTypeInfo> {
     Ok(BodyTypeInfo {
-        id: row.get(0)?,
-        body_type: row.get(1)?,
-        label_plural: row.get(2)?,
-        label_single: row.get(3)?,
-        image_url: row.get(4)?,
-        image_url_mobile: row.get(5)?,
-        created_at: row.get(6)?,
-        updated_at: row.get(7)?,
-        car_count: row.get(8)?,
+        id: row.get("id")?,
+        body_type: row.get("body_type")?,
+        label_plural: row.get("label_plural")?,
+        label_single: row.get("label_single")?,
+        image_url: row.get("image_url")?,
+        image_url_mobile: row.get("image_url_mobile")?,
+        created_at: row.get("created_at")?,
+        updated_at: row.get("updated_at")?,
+        car_count: row.get("car_count")?,
     })
 }
 

@@ -50,14 +50,14 @@ const SELECT: &str =
 
 fn from_row(row: &Row) -> rusqlite::Result<Brand> {
     Ok(Brand {
-        id: row.get(0)?,
-        name: row.get(1)?,
-        slug: row.get(2)?,
-        logo: row.get(3)?,
-        description: row.get(4)?,
-        created_at: row.get(5)?,
-        updated_at: row.get(6)?,
-        car_count: row.get(7)?,
+        id: row.get("id")?,
+        name: row.get("name")?,
+        slug: row.get("slug")?,
+        logo: row.get("logo")?,
+        description: row.get("description")?,
+        created_at: row.get("created_at")?,
+        updated_at: row.get("updated_at")?,
+        car_count: row.get("car_count")?,
     })
 }
 

@@ -175,50 +175,50 @@ pub struct CarFilter {
 pub const DEFAULT_LIMIT: u32 = 12;
 pub const MAX_LIMIT: u32 = 100;
 
-const SELECT: &str = "SELECT c.id, c.brand_id, coalesce(b.name, 'Unknown'), coalesce(b.slug, ''),
-        c.name, c.slug, c.model, c.year, c.price_kopecks, c.monthly_payment_kopecks,
-        c.daily_price_kopecks, c.status, c.body_type, c.transmission, c.drivetrain, c.fuel_type,
-        c.engine, c.mileage, c.main_image, c.images, c.in_stock, c.featured, c.trim_levels,
-        c.published, c.vin, c.color, c.external_id, c.created_at, c.updated_at
+/// A car with its brand, and its pictures in order (one JSON array per row,
+/// built from `car_images` by primary key: a page of cars is one query).
+const SELECT: &str = "SELECT c.id, c.brand_id, coalesce(b.name, 'Unknown') AS brand_name,
+        coalesce(b.slug, '') AS brand_slug, c.name, c.slug, c.model, c.year, c.price_kopecks,
+        c.monthly_payment_kopecks, c.daily_price_kopecks, c.status, c.body_type, c.transmission,
+        c.drivetrain, c.fuel_type, c.engine, c.mileage, c.in_stock, c.featured, c.trim_levels,
+        c.published, c.vin, c.color, c.external_id, c.created_at, c.updated_at,
+        (SELECT json_group_array(i.url ORDER BY i.position) FROM car_images i
+            WHERE i.car_id = c.id) AS images
     FROM cars c LEFT JOIN brands b ON b.id = c.brand_id";
 
 fn from_row(row: &Row) -> rusqlite::Result<Car> {
-    let main_image: String = row.get(18)?;
-    let mut images: Vec<String> = super::json_column(row.get_ref(19)?.as_str()?);
-    if images.is_empty() && !main_image.is_empty() {
-        images.push(main_image.clone());
-    }
+    let images: Vec<String> = super::json_column(row.get_ref("images")?.as_str()?);
     Ok(Car {
-        id: row.get(0)?,
-        brand_id: row.get(1)?,
-        brand_name: row.get(2)?,
-        brand_slug: row.get(3)?,
-        name: row.get(4)?,
-        slug: row.get(5)?,
-        model: row.get(6)?,
-        year: row.get(7)?,
-        price: row.get(8)?,
-        monthly_payment: row.get(9)?,
-        daily_price: row.get(10)?,
-        status: row.get(11)?,
-        body_type: row.get(12)?,
-        transmission: row.get(13)?,
-        drivetrain: row.get(14)?,
-        fuel_type: row.get(15)?,
-        engine: row.get(16)?,
-        mileage: row.get(17)?,
+        id: row.get("id")?,
+        brand_id: row.get("brand_id")?,
+        brand_name: row.get("brand_name")?,
+        brand_slug: row.get("brand_slug")?,
+        name: row.get("name")?,
+        slug: row.get("slug")?,
+        model: row.get("model")?,
+        year: row.get("year")?,
+        price: row.get("price_kopecks")?,
+        monthly_payment: row.get("monthly_payment_kopecks")?,
+        daily_price: row.get("daily_price_kopecks")?,
+        status: row.get("status")?,
+        body_type: row.get("body_type")?,
+        transmission: row.get("transmission")?,
+        drivetrain: row.get("drivetrain")?,
+        fuel_type: row.get("fuel_type")?,
+        engine: row.get("engine")?,
+        mileage: row.get("mileage")?,
+        main_image: images.first().cloned().unwrap_or_default(),
         has_images: !images.is_empty(),
-        main_image,
         images,
-        in_stock: row.get(20)?,
-        featured: row.get(21)?,
-        trim_levels: super::json_column(row.get_ref(22)?.as_str()?),
-        published: row.get(23)?,
-        vin: row.get(24)?,
-        color: row.get(25)?,
-        external_id: row.get(26)?,
-        created_at: row.get(27)?,
-        updated_at: row.get(28)?,
+        in_stock: row.get("in_stock")?,
+        featured: row.get("featured")?,
+        trim_levels: super::json_column(row.get_ref("trim_levels")?.as_str()?),
+        published: row.get("published")?,
+        vin: row.get("vin")?,
+        color: row.get("color")?,
+        external_id: row.get("external_id")?,
+        created_at: row.get("created_at")?,
+        updated_at: row.get("updated_at")?,
     })
 }
 
@@ -371,6 +371,34 @@ fn yes() -> bool {
 }
 
 pub const MAX_IMAGES: usize = 6;
+/// Longest stored picture URL, as `car_images.url` allows.
+const MAX_IMAGE_URL: usize = 500;
+
+/// The pictures of a form in their stored order: the main one first (the
+/// first listed unless the form names another), then the others, each once.
+fn pictures(input: &CarInput) -> Vec<String> {
+    let mut list: Vec<String> = Vec::with_capacity(input.images.len() + 1);
+    let main = input.main_image.trim();
+    for url in std::iter::once(main).chain(input.images.iter().map(|u| u.trim())) {
+        if !url.is_empty() && !list.iter().any(|u| u == url) {
+            list.push(url.to_string());
+        }
+    }
+    list
+}
+
+/// Replaces a car's pictures with `urls`, in that order (the first is the
+/// main one). At most [`MAX_IMAGES`]; the caller validates.
+pub fn set_images(conn: &Connection, car_id: &str, urls: &[String]) -> AppResult<()> {
+    conn.prepare_cached("DELETE FROM car_images WHERE car_id = ?1")?
+        .execute([car_id])?;
+    let mut insert =
+        conn.prepare_cached("INSERT INTO car_images (car_id, position, url) VALUES (?1, ?2, ?3)")?;
+    for (position, url) in (0_i64..).zip(urls) {
+        insert.execute(rusqlite::params![car_id, position, url])?;
+    }
+    Ok(())
+}
 
 /// The admin car form's rules.
 pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
@@ -418,11 +446,15 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
             "Пробег не может быть отрицательным",
         ));
     }
-    if input.images.len() > MAX_IMAGES {
+    let pictures = pictures(input);
+    if pictures.len() > MAX_IMAGES {
         return Err(AppError::invalid(
             "images",
             format!("Максимум {MAX_IMAGES} изображений"),
         ));
+    }
+    for url in &pictures {
+        super::check_len("images", url, MAX_IMAGE_URL)?;
     }
     if let Some(vin) = &input.vin
         && !vin.is_empty()
@@ -461,13 +493,17 @@ pub fn create(conn: &Connection, input: &CarInput, current_year: i32) -> AppResu
         Value::from(now.clone()),
     ];
     values.extend(written_values(input, now));
-    conn.execute(&sql, params_from_iter(values))?;
+    super::atomically(conn, || {
+        conn.execute(&sql, params_from_iter(values))?;
+        set_images(conn, &id, &pictures(input))
+    })?;
     get(conn, &id, true)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("car vanished")))
 }
 
 /// The columns an admin form or an import writes (all but id, slug and
-/// created_at), in the order of [`written_values`].
-const WRITTEN_COLUMNS: [&str; 24] = [
+/// created_at), in the order of [`written_values`]. The pictures go to
+/// `car_images` ([`set_images`]).
+const WRITTEN_COLUMNS: [&str; 22] = [
     "brand_id",
     "name",
     "model",
@@ -482,8 +518,6 @@ const WRITTEN_COLUMNS: [&str; 24] = [
     "fuel_type",
     "engine",
     "mileage",
-    "main_image",
-    "images",
     "in_stock",
     "featured",
     "trim_levels",
@@ -500,12 +534,6 @@ fn written_values(input: &CarInput, now: String) -> Vec<Value> {
         |t: &Option<String>| super::non_empty(t.clone()).map_or(Value::Null, Value::from);
     let money = |m: Option<Money>| m.map_or(Value::Null, |m| Value::Integer(m.kopecks()));
     let json = |v: String| Value::from(v);
-    // The main picture is the first one unless the form names another.
-    let main_image = if input.main_image.is_empty() {
-        input.images.first().cloned().unwrap_or_default()
-    } else {
-        input.main_image.clone()
-    };
     vec![
         text(&input.brand_id),
         text(&input.name),
@@ -521,8 +549,6 @@ fn written_values(input: &CarInput, now: String) -> Vec<Value> {
         text(input.fuel_type.as_str()),
         text(&input.engine),
         Value::Integer(input.mileage),
-        Value::from(main_image),
-        json(serde_json::to_string(&input.images).unwrap_or_else(|_| "[]".into())),
         Value::Integer(input.in_stock.into()),
         Value::Integer(input.featured.into()),
         json(serde_json::to_string(&input.trim_levels).unwrap_or_else(|_| "[]".into())),
@@ -564,7 +590,10 @@ pub fn update(
     let sql = format!("UPDATE cars SET {} WHERE id = ?", assignments.join(", "));
     let mut values = written_values(input, super::now());
     values.push(Value::from(id.to_string()));
-    conn.execute(&sql, params_from_iter(values))?;
+    super::atomically(conn, || {
+        conn.execute(&sql, params_from_iter(values))?;
+        set_images(conn, id, &pictures(input))
+    })?;
     get(conn, id, true)
 }
 

@@ -66,6 +66,28 @@ macro_rules! text_enum {
 }
 pub(crate) use text_enum;
 
+/// Runs `work` as one unit on a shared connection: inside the caller's
+/// transaction when there is one (as a savepoint), its own otherwise. On an
+/// error everything `work` wrote is undone.
+pub(crate) fn atomically<T>(
+    conn: &rusqlite::Connection,
+    work: impl FnOnce() -> crate::error::AppResult<T>,
+) -> crate::error::AppResult<T> {
+    conn.execute_batch("SAVEPOINT atomically")?;
+    match work() {
+        Ok(value) => {
+            conn.execute_batch("RELEASE atomically")?;
+            Ok(value)
+        }
+        Err(err) => {
+            if let Err(undo) = conn.execute_batch("ROLLBACK TO atomically; RELEASE atomically") {
+                tracing::error!("cannot undo a failed write: {undo}");
+            }
+            Err(err)
+        }
+    }
+}
+
 /// Reads a JSON array column.
 pub(crate) fn json_column<T: serde::de::DeserializeOwned + Default>(text: &str) -> T {
     serde_json::from_str(text).unwrap_or_default()

@@ -45,15 +45,15 @@ const SELECT: &str = "SELECT id, title, description, image, discount, valid_unti
 
 fn from_row(row: &Row) -> rusqlite::Result<Promotion> {
     Ok(Promotion {
-        id: row.get(0)?,
-        title: row.get(1)?,
-        description: row.get(2)?,
-        image: row.get(3)?,
-        discount: row.get(4)?,
-        valid_until: row.get(5)?,
-        is_active: row.get(6)?,
-        created_at: row.get(7)?,
-        updated_at: row.get(8)?,
+        id: row.get("id")?,
+        title: row.get("title")?,
+        description: row.get("description")?,
+        image: row.get("image")?,
+        discount: row.get("discount")?,
+        valid_until: row.get("valid_until")?,
+        is_active: row.get("is_active")?,
+        created_at: row.get("created_at")?,
+        updated_at: row.get("updated_at")?,
     })
 }
 

@@ -47,16 +47,16 @@ const SELECT: &str = "SELECT id, customer_name, car_id, car_model, rating, text,
 
 fn from_row(row: &Row) -> rusqlite::Result<Review> {
     Ok(Review {
-        id: row.get(0)?,
-        customer_name: row.get(1)?,
-        car_id: row.get(2)?,
-        car_model: row.get(3)?,
-        rating: row.get(4)?,
-        text: row.get(5)?,
-        photo: row.get(6)?,
-        approved: row.get(7)?,
-        created_at: row.get(8)?,
-        updated_at: row.get(9)?,
+        id: row.get("id")?,
+        customer_name: row.get("customer_name")?,
+        car_id: row.get("car_id")?,
+        car_model: row.get("car_model")?,
+        rating: row.get("rating")?,
+        text: row.get("text")?,
+        photo: row.get("photo")?,
+        approved: row.get("approved")?,
+        created_at: row.get("created_at")?,
+        updated_at: row.get("updated_at")?,
     })
 }
 

@@ -11,7 +11,7 @@ use crate::error::AppResult;
 
 /// Every column that may hold one of our media URLs.
 const REFERENCES: &str = "
-    SELECT main_image FROM cars UNION ALL SELECT images FROM cars
+    SELECT url FROM car_images
     UNION ALL SELECT logo FROM brands
     UNION ALL SELECT image FROM promotions
     UNION ALL SELECT logo FROM partner_banks

@@ -3,10 +3,12 @@
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
+use quick_xml::Writer;
+use quick_xml::events::{BytesDecl, BytesText, Event};
 
 use crate::domain::cars::{self, CarFilter};
 use crate::domain::{body_types, brands, settings};
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
 use crate::http::state::AppState;
 
 /// The fixed public pages, with their change frequency.
@@ -22,14 +24,16 @@ const STATIC_PAGES: [(&str, &str); 9] = [
     ("/privacy", "yearly"),
 ];
 
+const SITEMAP_NAMESPACE: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
+
 const DEFAULT_FAVICON: &[u8] = include_bytes!("../../../assets/favicon.svg");
 
-fn xml_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&apos;")
+/// One `<url>` of the sitemap.
+struct Entry<'a> {
+    path: String,
+    /// RFC 3339; the sitemap shows its date.
+    lastmod: Option<&'a str>,
+    changefreq: &'static str,
 }
 
 /// Every public page, published car, brand and body type.
@@ -45,44 +49,28 @@ pub async fn sitemap(State(state): State<AppState>) -> AppResult<Response> {
             ))
         })
         .await?;
-    let mut xml = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
-    );
-    let mut url = |path: &str, lastmod: Option<&str>, freq: &str| {
-        xml.push_str("  <url><loc>");
-        xml.push_str(&xml_escape(&format!("{base}{path}")));
-        xml.push_str("</loc>");
-        if let Some(date) = lastmod.and_then(|d| d.get(..10)) {
-            xml.push_str(&format!("<lastmod>{date}</lastmod>"));
-        }
-        xml.push_str(&format!("<changefreq>{freq}</changefreq></url>\n"));
-    };
-    for (path, freq) in STATIC_PAGES {
-        url(path, None, freq);
-    }
-    for body in &body_types {
-        url(
-            &format!("/body-type/{}", body.body_type.as_str()),
-            None,
-            "daily",
-        );
-    }
-    for brand in &brands {
-        url(
-            &format!("/brand/{}", brand.slug),
-            Some(&brand.updated_at),
-            "weekly",
-        );
-    }
-    for car in &cars {
-        url(
-            &format!("/car/{}", car.slug),
-            Some(&car.updated_at),
-            "weekly",
-        );
-    }
-    xml.push_str("</urlset>\n");
+    let pages = STATIC_PAGES.iter().map(|&(path, changefreq)| Entry {
+        path: path.to_string(),
+        lastmod: None,
+        changefreq,
+    });
+    let bodies = body_types.iter().map(|body| Entry {
+        path: format!("/body-type/{}", body.body_type.as_str()),
+        lastmod: None,
+        changefreq: "daily",
+    });
+    let brands = brands.iter().map(|brand| Entry {
+        path: format!("/brand/{}", brand.slug),
+        lastmod: Some(&brand.updated_at),
+        changefreq: "weekly",
+    });
+    let cars = cars.iter().map(|car| Entry {
+        path: format!("/car/{}", car.slug),
+        lastmod: Some(&car.updated_at),
+        changefreq: "weekly",
+    });
+    let xml = sitemap_xml(&base, pages.chain(bodies).chain(brands).chain(cars))
+        .map_err(|e| AppError::Internal(e.into()))?;
     Ok((
         [
             (
@@ -94,6 +82,39 @@ pub async fn sitemap(State(state): State<AppState>) -> AppResult<Response> {
         xml,
     )
         .into_response())
+}
+
+/// The sitemap protocol's document: a `<url>` with `<loc>`, `<lastmod>`
+/// (a date) and `<changefreq>` per entry.
+fn sitemap_xml<'a>(
+    base: &str,
+    entries: impl Iterator<Item = Entry<'a>>,
+) -> std::io::Result<Vec<u8>> {
+    let mut writer = Writer::new_with_indent(Vec::new(), b' ', 2);
+    writer.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    writer
+        .create_element("urlset")
+        .with_attribute(("xmlns", SITEMAP_NAMESPACE))
+        .write_inner_content(|w| {
+            for entry in entries {
+                w.create_element("url").write_inner_content(|w| {
+                    let loc = format!("{base}{}", entry.path);
+                    w.create_element("loc")
+                        .write_text_content(BytesText::new(&loc))?;
+                    if let Some(date) = entry.lastmod.and_then(|d| d.get(..10)) {
+                        w.create_element("lastmod")
+                            .write_text_content(BytesText::new(date))?;
+                    }
+                    w.create_element("changefreq")
+                        .write_text_content(BytesText::new(entry.changefreq))?;
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })?;
+    let mut xml = writer.into_inner();
+    xml.push(b'\n');
+    Ok(xml)
 }
 
 pub async fn robots(State(state): State<AppState>) -> Response {
@@ -139,5 +160,43 @@ pub async fn favicon_ico(State(state): State<AppState>) -> AppResult<Response> {
         Ok(Redirect::temporary("/favicon.svg").into_response())
     } else {
         Ok(Redirect::temporary(&favicon).into_response())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sitemap_escapes_and_dates_its_entries() {
+        let entries = [
+            Entry {
+                path: "/".into(),
+                lastmod: None,
+                changefreq: "daily",
+            },
+            Entry {
+                path: "/car/a?b=1&c=<2>".into(),
+                lastmod: Some("2026-05-01T12:00:00.000Z"),
+                changefreq: "weekly",
+            },
+        ];
+        let xml = sitemap_xml("https://example.ru", entries.into_iter()).unwrap();
+        let xml = String::from_utf8(xml).unwrap();
+        assert_eq!(
+            xml,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+             <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n  \
+             <url>\n    \
+             <loc>https://example.ru/</loc>\n    \
+             <changefreq>daily</changefreq>\n  \
+             </url>\n  \
+             <url>\n    \
+             <loc>https://example.ru/car/a?b=1&amp;c=&lt;2&gt;</loc>\n    \
+             <lastmod>2026-05-01</lastmod>\n    \
+             <changefreq>weekly</changefreq>\n  \
+             </url>\n\
+             </urlset>\n"
+        );
     }
 }

@@ -1,0 +1,283 @@
+//! Upgrades of databases built at an older schema version.
+
+use rusqlite::{Connection, params};
+
+use super::{migrate, migrate_to};
+use crate::domain::cars;
+
+/// A database file at schema V2, opened the way the pool opens connections
+/// (foreign keys on).
+fn v2_database() -> (tempfile::TempDir, Connection) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("old.db")).unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    migrate_to(&mut conn, Some(2)).unwrap();
+    (dir, conn)
+}
+
+fn schema_version(conn: &Connection) -> i64 {
+    conn.query_row(
+        "SELECT max(version) FROM refinery_schema_history",
+        [],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
+const T: &str = "2026-03-01T10:00:00.000Z";
+
+fn insert_v2_car(conn: &Connection, id: &str, body: &str, main_image: &str, images: &str) {
+    conn.execute(
+        "INSERT INTO cars (id, brand_id, name, slug, model, year, price_kopecks, status, body_type,
+            transmission, drivetrain, fuel_type, engine, main_image, images, created_at, updated_at)
+         VALUES (?1, 'brand-1', ?1, ?1, 'M', 2024, 100000000, 'new', ?2, 'automatic', 'front',
+            'gasoline', '1.6', ?3, ?4, ?5, ?5)",
+        params![id, body, main_image, images, T],
+    )
+    .unwrap();
+}
+
+fn images_of(conn: &Connection, car_id: &str) -> Vec<String> {
+    conn.prepare("SELECT url FROM car_images WHERE car_id = ?1 ORDER BY position")
+        .unwrap()
+        .query_map([car_id], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn v2_data_upgrades_to_v3_with_every_reference_and_picture_kept() {
+    let (_dir, mut conn) = v2_database();
+    assert_eq!(schema_version(&conn), 2);
+    conn.execute(
+        "INSERT INTO brands (id, name, slug, created_at, updated_at)
+         VALUES ('brand-1', 'Haval', 'haval', ?1, ?1)",
+        [T],
+    )
+    .unwrap();
+    // The main picture also listed: kept once, first.
+    insert_v2_car(
+        &conn,
+        "car-a",
+        "crossover",
+        "/media/a-800.webp",
+        r#"["/media/b-800.webp","/media/a-800.webp","/media/c-800.webp"]"#,
+    );
+    // No main picture named: the list as it was.
+    insert_v2_car(
+        &conn,
+        "car-b",
+        "sedan",
+        "",
+        r#"["/media/x-800.webp","/media/y-800.webp","/media/x-800.webp"]"#,
+    );
+    // Only a main picture.
+    insert_v2_car(&conn, "car-c", "pickup", "/media/m-800.webp", "[]");
+    // No pictures at all.
+    insert_v2_car(&conn, "car-d", "coupe", "", "[]");
+    // A main picture outside a full list: it comes first, the sixth goes.
+    insert_v2_car(
+        &conn,
+        "car-e",
+        "wagon",
+        "/media/main-800.webp",
+        r#"["/media/1-800.webp","/media/2-800.webp","/media/3-800.webp","/media/4-800.webp","/media/5-800.webp","/media/6-800.webp"]"#,
+    );
+    let rowids: Vec<(String, i64)> = conn
+        .prepare("SELECT id, rowid FROM cars ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    conn.execute(
+        "INSERT INTO reviews (id, customer_name, car_id, rating, text, approved, created_at, updated_at)
+         VALUES ('review-1', 'Анна', 'car-a', 5, 'Отлично', 1, ?1, ?1)",
+        [T],
+    )
+    .unwrap();
+    for (id, car) in [("lead-1", "car-b"), ("lead-2", "car-e")] {
+        conn.execute(
+            "INSERT INTO leads (id, type, name, phone, car_id, consent_version, consent_at,
+                consent_ip, created_at, updated_at)
+             VALUES (?1, 'auto_credit', 'Иван', '+79990000000', ?2, 1, ?3, '203.0.113.1', ?3, ?3)",
+            params![id, car, T],
+        )
+        .unwrap();
+    }
+    conn.execute(
+        "INSERT INTO outbox (id, channel, lead_id, next_attempt_at, created_at)
+         VALUES (7, 'telegram', 'lead-1', ?1, ?1)",
+        [T],
+    )
+    .unwrap();
+
+    migrate(&mut conn).unwrap();
+
+    assert_eq!(schema_version(&conn), 3);
+    let enforced: bool = conn
+        .pragma_query_value(None, "foreign_keys", |r| r.get(0))
+        .unwrap();
+    assert!(enforced, "the connection's foreign keys are on again");
+    let review_car: Option<String> = conn
+        .query_row(
+            "SELECT car_id FROM reviews WHERE id = 'review-1'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(review_car.as_deref(), Some("car-a"));
+    let lead_cars: Vec<Option<String>> = conn
+        .prepare("SELECT car_id FROM leads ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(lead_cars, [Some("car-b".into()), Some("car-e".into())]);
+    let outbox: (String, Option<String>) = conn
+        .query_row(
+            "SELECT channel, lead_id FROM outbox WHERE id = 7",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(outbox, ("telegram".into(), Some("lead-1".into())));
+    let rowids_after: Vec<(String, i64)> = conn
+        .prepare("SELECT id, rowid FROM cars ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(rowids_after, rowids);
+
+    assert_eq!(
+        images_of(&conn, "car-a"),
+        [
+            "/media/a-800.webp",
+            "/media/b-800.webp",
+            "/media/c-800.webp"
+        ]
+    );
+    assert_eq!(
+        images_of(&conn, "car-b"),
+        ["/media/x-800.webp", "/media/y-800.webp"]
+    );
+    assert_eq!(images_of(&conn, "car-c"), ["/media/m-800.webp"]);
+    assert!(images_of(&conn, "car-d").is_empty());
+    assert_eq!(
+        images_of(&conn, "car-e"),
+        [
+            "/media/main-800.webp",
+            "/media/1-800.webp",
+            "/media/2-800.webp",
+            "/media/3-800.webp",
+            "/media/4-800.webp",
+            "/media/5-800.webp"
+        ]
+    );
+
+    // The cars read as before, through the domain.
+    let a = cars::get(&conn, "car-a", true).unwrap().unwrap();
+    assert_eq!(a.main_image, "/media/a-800.webp");
+    assert_eq!(a.images.len(), 3);
+    assert!(a.has_images);
+    let d = cars::get(&conn, "car-d", true).unwrap().unwrap();
+    assert_eq!(d.main_image, "");
+    assert!(d.images.is_empty() && !d.has_images);
+
+    // The indexes came back with the rebuilt tables.
+    for index in [
+        "cars_public_order",
+        "cars_filter",
+        "cars_body_filter",
+        "cars_brand_filter",
+        "outbox_due",
+    ] {
+        let found: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ?1",
+                [index],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(found, 1, "{index}");
+    }
+
+    // Deleting a car now sets its references to NULL and drops its pictures.
+    conn.execute("DELETE FROM cars WHERE id = 'car-a'", [])
+        .unwrap();
+    let review_car: Option<String> = conn
+        .query_row(
+            "SELECT car_id FROM reviews WHERE id = 'review-1'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(review_car, None);
+    assert!(images_of(&conn, "car-a").is_empty());
+}
+
+#[test]
+fn body_types_and_outbox_channels_are_references() {
+    let mut conn = Connection::open_in_memory().unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    migrate(&mut conn).unwrap();
+    conn.execute(
+        "INSERT INTO brands (id, name, slug, created_at, updated_at)
+         VALUES ('brand-1', 'Haval', 'haval', ?1, ?1)",
+        [T],
+    )
+    .unwrap();
+    let insert_car = |body: &str| {
+        conn.execute(
+            "INSERT INTO cars (id, brand_id, name, slug, model, year, price_kopecks, status,
+                body_type, transmission, drivetrain, fuel_type, engine, created_at, updated_at)
+             VALUES (?1, 'brand-1', ?1, ?1, 'M', 2024, 100, 'new', ?1, 'manual', 'front',
+                'gasoline', '1.6', ?2, ?2)",
+            params![body, T],
+        )
+    };
+    insert_car("sedan").unwrap();
+    let unknown = insert_car("limousine").unwrap_err().to_string();
+    assert!(unknown.contains("FOREIGN KEY"), "{unknown}");
+
+    let queue = |channel: &str| {
+        conn.execute(
+            "INSERT INTO outbox (channel, next_attempt_at, created_at) VALUES (?1, ?2, ?2)",
+            params![channel, T],
+        )
+    };
+    queue("email").unwrap();
+    assert!(queue("max").is_err());
+    // A new channel is a row, not a table rebuild.
+    conn.execute("INSERT INTO outbox_channels (name) VALUES ('max')", [])
+        .unwrap();
+    queue("max").unwrap();
+}
+
+#[test]
+fn a_broken_reference_after_migrating_is_an_error() {
+    let (_dir, mut conn) = v2_database();
+    // Written with foreign keys off: a review of a car that does not exist.
+    conn.pragma_update(None, "foreign_keys", false).unwrap();
+    conn.execute(
+        "INSERT INTO reviews (id, customer_name, car_id, rating, text, created_at, updated_at)
+         VALUES ('review-1', 'Анна', 'no-such-car', 5, 'Отлично', ?1, ?1)",
+        [T],
+    )
+    .unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    let err = migrate(&mut conn).unwrap_err().to_string();
+    assert!(
+        err.contains("1 reference(s) point at missing rows"),
+        "{err}"
+    );
+    assert!(err.contains("reviews row 1 -> cars"), "{err}");
+    let enforced: bool = conn
+        .pragma_query_value(None, "foreign_keys", |r| r.get(0))
+        .unwrap();
+    assert!(enforced);
+}
