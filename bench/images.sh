@@ -24,6 +24,8 @@ fi
 IM=/usr/bin/convert
 [ -x /usr/bin/magick ] && IM=/usr/bin/magick
 
+# A release build embeds the built UI and refuses to start without it.
+(cd ui && { [ -d node_modules ] || npm install --no-audit --no-fund; } && npm run --silent build)
 cargo build --release --locked -q
 work=$(mktemp -d)
 server_pid=""

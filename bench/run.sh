@@ -57,7 +57,9 @@ fi
 # --- build --------------------------------------------------------------------
 BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/dealership"
 if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
-  log "cargo build --release --locked"
+  # A release build embeds the built UI and refuses to start without it.
+  log "npm run build (ui), cargo build --release --locked"
+  (cd "$ROOT/ui" && { [[ -d node_modules ]] || npm install --no-audit --no-fund; } && npm run --silent build)
   (cd "$ROOT" && cargo build --release --locked)
 fi
 [[ -x $BIN ]] || die "no release binary at $BIN"
