@@ -1,4 +1,4 @@
-//! Every admin call of spec section 7 with its rules and messages.
+//! Every admin call with its rules and messages.
 
 mod common;
 

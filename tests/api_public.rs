@@ -1,4 +1,4 @@
-//! The public reads of spec section 7 on the real router.
+//! The public reads on the real router.
 
 mod common;
 

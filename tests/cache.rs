@@ -304,7 +304,7 @@ fn unbrotli(bytes: &[u8]) -> Vec<u8> {
 #[tokio::test]
 async fn compressed_forms_are_kept_and_served_by_accept_encoding() {
     let app = TestApp::new();
-    seed_catalogue(&app);
+    let cat = seed_catalogue(&app);
     let path = "/api/cars/fast?limit=100";
     // The first answer (computed) is already encoded.
     let br = app
@@ -350,6 +350,20 @@ async fn compressed_forms_are_kept_and_served_by_accept_encoding() {
     assert_eq!(not_modified.status, StatusCode::NOT_MODIFIED);
     assert!(not_modified.body.is_empty());
     assert_eq!(not_modified.headers[header::VARY], "accept-encoding");
+
+    // A small answer is kept as it is, and the compression layer leaves it so.
+    let logo = format!("/api/brands/{}/logo", cat.haval);
+    let small = app.get(&logo).await;
+    assert!(
+        small.body.len() > 32 && small.body.len() < 256,
+        "{}",
+        small.text()
+    );
+    for _ in 0..2 {
+        let again = app.get_with(&logo, "accept-encoding", "gzip, br").await;
+        assert!(!again.headers.contains_key(header::CONTENT_ENCODING));
+        assert_eq!(again.body, small.body);
+    }
 
     // Answers outside the cache are still compressed by the compression layer.
     let doc = app

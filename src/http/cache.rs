@@ -19,11 +19,12 @@ use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{Request, State};
-use axum::http::{Extensions, HeaderMap, HeaderValue, Method, StatusCode, Version, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rusqlite::{Connection, OpenFlags};
 use sha2::{Digest, Sha256};
+use tower_http::compression::Predicate;
 
 /// Default bound of the whole cache: bodies, compressed forms and keys.
 pub const DEFAULT_CAPACITY_BYTES: u64 = 32 * 1024 * 1024;
@@ -177,14 +178,20 @@ fn etag_matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> bool {
         .any(|t| t.trim() == "*" || opaque(t) == ours)
 }
 
-/// Marks an answer the cache has already encoded, so the compression layer
-/// leaves it alone (see [`not_encoded`]).
+/// Marks an answer the cache has already encoded.
 #[derive(Debug, Clone, Copy)]
-pub struct Encoded;
+struct Encoded;
 
-/// For `CompressionLayer::compress_when`: false for the cache's answers.
-pub fn not_encoded(_: StatusCode, _: Version, _: &HeaderMap, extensions: &Extensions) -> bool {
-    extensions.get::<Encoded>().is_none()
+/// For `CompressionLayer::compress_when`: leaves the cache's answers alone
+/// (they come in the best encoding the client accepts, or as they are when
+/// compressing would not make them smaller).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NotFromCache;
+
+impl Predicate for NotFromCache {
+    fn should_compress<B: HttpBody>(&self, response: &axum::http::Response<B>) -> bool {
+        response.extensions().get::<Encoded>().is_none()
+    }
 }
 
 /// Reads the content version cheaply: `PRAGMA data_version` changes only
@@ -224,7 +231,7 @@ impl VersionReader {
             .conn
             .prepare_cached("SELECT version FROM content_version WHERE id = 1")?
             .query_row([], |r| r.get(0))?;
-        let changed = self.data_version.is_some() && version != self.content_version;
+        let changed = version != self.content_version;
         self.data_version = Some(data_version);
         self.content_version = version;
         Ok((version, changed))
@@ -238,7 +245,8 @@ pub struct CacheStats {
     pub hits: u64,
     /// Computed by the handler (absent, or older than the data).
     pub misses: u64,
-    /// Computed answers kept.
+    /// Computed answers offered to the store (its admission policy may
+    /// still turn one away when the cache is full).
     pub stored: u64,
 }
 
@@ -289,12 +297,13 @@ impl AnswerCache {
         let mut reader = reader.lock().unwrap_or_else(|e| e.into_inner());
         match reader.current() {
             Ok((version, changed)) => {
-                self.latest.store(version, Ordering::SeqCst);
                 if changed {
+                    self.latest.store(version, Ordering::SeqCst);
                     // Older answers can never be served again: free them.
                     self.entries.invalidate_all();
                 }
-                if self.failing.swap(false, Ordering::Relaxed) {
+                if self.failing.load(Ordering::Relaxed) {
+                    self.failing.store(false, Ordering::Relaxed);
                     tracing::info!("answer cache: content version readable again");
                 }
                 Some(version)
@@ -313,7 +322,9 @@ impl AnswerCache {
     }
 
     fn put(&self, key: String, answer: Arc<Answer>) {
-        // Computed while the data changed: not fresh, not kept.
+        // A request has already seen a newer version: this answer could not
+        // be served, and must not replace one that could. (An answer whose
+        // version moved on unseen is kept, and missed by the next request.)
         if answer.version != self.latest.load(Ordering::SeqCst) {
             return;
         }
@@ -339,10 +350,6 @@ impl AnswerCache {
     pub fn entry_count(&self) -> u64 {
         self.entries.run_pending_tasks();
         self.entries.entry_count()
-    }
-
-    pub fn capacity_bytes(&self) -> u64 {
-        self.entries.policy().max_capacity().unwrap_or(0)
     }
 }
 

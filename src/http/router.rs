@@ -110,7 +110,7 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state);
     // The cache's answers come encoded already.
-    let compress_when = DefaultPredicate::new().and(cache::not_encoded as NotEncoded);
+    let compress_when = DefaultPredicate::new().and(cache::NotFromCache);
     with_security_headers(app)
         .layer(CompressionLayer::new().compress_when(compress_when))
         .layer(TimeoutLayer::with_status_code(
@@ -126,9 +126,6 @@ async fn method_not_allowed() -> (StatusCode, axum::Json<serde_json::Value>) {
         axum::Json(serde_json::json!({"error": "Метод не поддерживается"})),
     )
 }
-
-type NotEncoded =
-    fn(StatusCode, axum::http::Version, &axum::http::HeaderMap, &axum::http::Extensions) -> bool;
 
 /// 404 text of an unknown API path.
 pub const API_NOT_FOUND: &str = "Не найдено";
