@@ -11,12 +11,22 @@ use base64::engine::general_purpose::STANDARD;
 pub const SESSION_COOKIE: &str = "dealership_session";
 
 /// What a request presents to prove it comes from an admin.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub enum Credentials {
     /// `Authorization: Basic`: a login and a password (scripts).
     Basic { login: String, password: String },
     /// The session cookie's token (the browser).
     Session(String),
+}
+
+/// Names the login, never the secret.
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Credentials::Basic { login, .. } => write!(f, "Basic({login:?}, <password>)"),
+            Credentials::Session(_) => f.write_str("Session(<token>)"),
+        }
+    }
 }
 
 impl Credentials {
