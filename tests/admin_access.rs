@@ -334,11 +334,45 @@ async fn admin_answers_are_never_served_to_the_public() {
     let cookie = app.login().await;
     // The admin reads first (with pending reviews)...
     let admin_view = app
-        .admin_with(&cookie, Method::GET, "/api/reviews", None)
+        .admin_with(&cookie, Method::GET, "/api/admin/reviews", None)
         .await
         .json();
     assert_eq!(admin_view.as_array().unwrap().len(), 3);
     // ...and the public still gets only approved ones.
     let public: Value = app.get("/api/reviews").await.json();
     assert_eq!(public.as_array().unwrap().len(), 2);
+}
+
+/// Public routes ignore credentials: an admin reading them gets the
+/// visitor's answer (and a wrong credential is no error there).
+#[tokio::test]
+async fn public_routes_answer_admins_as_visitors() {
+    let app = TestApp::new();
+    app.create_admin();
+    seed_catalogue(&app);
+    let cookie = app.login().await;
+    for (path, public_len) in [
+        ("/api/reviews", 2),
+        ("/api/reviews?approved=false", 2),
+        ("/api/promotions", 1),
+        ("/api/promotions?active=false", 1),
+        ("/api/partner-banks", 1),
+        ("/api/partner-banks?active=false", 1),
+    ] {
+        let visitor = app.get(path).await;
+        let by_cookie = app.admin_with(&cookie, Method::GET, path, None).await;
+        let by_basic = app.basic(Method::GET, path, ADMIN_PASSWORD, None).await;
+        let by_wrong_password = app.basic(Method::GET, path, "wrong", None).await;
+        for answer in [&visitor, &by_cookie, &by_basic, &by_wrong_password] {
+            assert_eq!(answer.status, StatusCode::OK, "{path}");
+            assert_eq!(
+                answer.json().as_array().unwrap().len(),
+                public_len,
+                "{path}"
+            );
+            assert_eq!(answer.body, visitor.body, "{path}");
+        }
+    }
+    // Reading public routes with Basic records no login attempt.
+    assert_eq!(app.count("SELECT count(*) FROM login_attempts"), 1);
 }

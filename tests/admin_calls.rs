@@ -1,4 +1,4 @@
-//! Every admin call of spec section 7 with its rules and messages.
+//! Every admin call with its rules and messages.
 
 mod common;
 
@@ -34,7 +34,7 @@ async fn cars_crud_and_rules() {
     assert_eq!(car["trimLevels"][0]["name"], "Comfort");
     assert_eq!(car["published"], true);
     let id = car["id"].as_str().unwrap().to_string();
-    // It is public at once (the cache was dropped by the write).
+    // It is public at once (the write bumped the content version).
     assert_eq!(
         app.get("/api/cars/slug/lada-granta-2025").await.status,
         StatusCode::OK
@@ -337,7 +337,7 @@ async fn reviews_moderation() {
     seed_catalogue(&app);
     let cookie = app.login().await;
     let all = app
-        .admin_with(&cookie, Method::GET, "/api/reviews", None)
+        .admin_with(&cookie, Method::GET, "/api/admin/reviews", None)
         .await
         .json();
     assert_eq!(
@@ -550,7 +550,7 @@ async fn promotions_and_banks() {
     seed_catalogue(&app);
     let cookie = app.login().await;
     assert_eq!(
-        app.admin_with(&cookie, Method::GET, "/api/promotions", None)
+        app.admin_with(&cookie, Method::GET, "/api/admin/promotions", None)
             .await
             .json()
             .as_array()
@@ -644,7 +644,7 @@ async fn promotions_and_banks() {
         1
     );
     assert_eq!(
-        app.admin_with(&cookie, Method::GET, "/api/partner-banks", None)
+        app.admin_with(&cookie, Method::GET, "/api/admin/partner-banks", None)
             .await
             .json()
             .as_array()
@@ -690,6 +690,51 @@ async fn promotions_and_banks() {
         .await
         .status,
         StatusCode::NO_CONTENT
+    );
+}
+
+/// The admin lists hold everything; their filters narrow them.
+#[tokio::test]
+async fn admin_lists_and_their_filters() {
+    let app = TestApp::new();
+    app.create_admin();
+    seed_catalogue(&app);
+    let cookie = app.login().await;
+    for (path, len) in [
+        ("/api/admin/reviews", 3),
+        ("/api/admin/reviews?approved=true", 2),
+        ("/api/admin/reviews?limit=2", 2),
+        ("/api/admin/reviews?limit=2&offset=2", 1),
+        ("/api/admin/promotions", 2),
+        ("/api/admin/promotions?active=true", 1),
+        ("/api/admin/partner-banks", 2),
+        ("/api/admin/partner-banks?active=true", 1),
+    ] {
+        let answer = app.admin_with(&cookie, Method::GET, path, None).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+        assert_eq!(answer.json().as_array().unwrap().len(), len, "{path}");
+    }
+    let pending = app
+        .admin_with(&cookie, Method::GET, "/api/admin/reviews", None)
+        .await
+        .json();
+    assert!(
+        pending
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["approved"] == false)
+    );
+    assert_eq!(
+        app.admin_with(
+            &cookie,
+            Method::GET,
+            "/api/admin/reviews?approved=maybe",
+            None
+        )
+        .await
+        .status,
+        StatusCode::BAD_REQUEST
     );
 }
 

@@ -1,4 +1,4 @@
-//! The public reads of spec section 7 on the real router.
+//! The public reads on the real router.
 
 mod common;
 
@@ -104,7 +104,7 @@ async fn brands_lists_and_lookups() {
     ] {
         let answer = app.get(path).await;
         assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
-        assert_eq!(answer.error(), "Brand not found");
+        assert_eq!(answer.error(), "Марка не найдена");
     }
 }
 
@@ -278,7 +278,7 @@ async fn car_by_slug_images_brand_and_body_type() {
 
     let missing = app.get("/api/cars/slug/no-such-car").await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
-    assert_eq!(missing.error(), "Car not found");
+    assert_eq!(missing.error(), "Автомобиль не найден");
     // A draft is invisible by slug and by id.
     assert_eq!(
         app.get("/api/cars/slug/haval-h9-draft").await.status,
@@ -437,7 +437,7 @@ async fn unknown_api_paths_are_json_404() {
     let app = TestApp::new();
     let answer = app.get("/api/nothing/here").await;
     assert_eq!(answer.status, StatusCode::NOT_FOUND);
-    assert_eq!(answer.error(), "Not found");
+    assert_eq!(answer.error(), "Не найдено");
     let wrong_method = app
         .post_raw("/api/cars/count", Some("application/json"), b"{}".to_vec())
         .await;

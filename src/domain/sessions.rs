@@ -34,7 +34,7 @@ fn random_token() -> String {
 
 fn hash_token(token: &str) -> String {
     let digest = Sha256::digest(token.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(digest)
 }
 
 fn at(offset: Duration) -> String {

@@ -1,15 +1,17 @@
 //! Admin access: a session cookie (HttpOnly, SameSite=Strict) or HTTP Basic
-//! with the same credentials. Cookie-authenticated writes must come from our
-//! own origin (Origin/Referer) or carry the session's CSRF token.
+//! with the same credentials (read by `credentials`), checked against the
+//! users and sessions tables, with lockout after repeated failures.
+//! Cookie-authenticated writes must come from our own origin (Origin/Referer)
+//! or carry the session's CSRF token. Only admin routes look at credentials:
+//! public routes answer the same for everyone.
 
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, Method, header};
+use axum::http::{Method, header};
 use axum::middleware::Next;
 use axum::response::Response;
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
 
+use super::credentials::Credentials;
 use super::extract::ClientIp;
 use super::state::AppState;
 use crate::db::blocking;
@@ -17,7 +19,6 @@ use crate::domain::sessions;
 use crate::domain::users::{self, User};
 use crate::error::{AppError, AppResult};
 
-pub const SESSION_COOKIE: &str = "dealership_session";
 pub const CSRF_HEADER: &str = "x-csrf-token";
 pub const WRONG_CREDENTIALS: &str = "Неверный логин или пароль";
 pub const LOCKED_OUT: &str =
@@ -31,34 +32,6 @@ pub struct Admin {
     pub user: User,
     /// Present for cookie sessions.
     pub csrf_token: Option<String>,
-}
-
-/// The session token of the request's cookie, if any.
-pub fn session_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
-        .map(|(_, value)| value.to_string())
-        .filter(|v| !v.is_empty())
-}
-
-/// Whether a request carries any credential (such answers are never cached).
-pub fn has_credentials(headers: &HeaderMap) -> bool {
-    headers.contains_key(header::AUTHORIZATION) || session_token(headers).is_some()
-}
-
-fn basic_credentials(headers: &HeaderMap) -> Option<(String, String)> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let encoded = value
-        .strip_prefix("Basic ")
-        .or_else(|| value.strip_prefix("basic "))?;
-    let decoded = String::from_utf8(STANDARD.decode(encoded.trim()).ok()?).ok()?;
-    let (login, password) = decoded.split_once(':')?;
-    Some((login.to_string(), password.to_string()))
 }
 
 /// Checks a login and password with lockout and records the attempt.
@@ -146,15 +119,16 @@ fn csrf_ok(parts: &Parts, base_url: &str, csrf_token: &str) -> bool {
 
 /// Who the request is from, if it carries credentials; errors for wrong ones.
 pub async fn authenticate(parts: &Parts, state: &AppState, ip: String) -> AppResult<Option<Admin>> {
-    if let Some((login, password)) = basic_credentials(&parts.headers) {
-        let user = check_password(state, login, password, ip, false).await?;
-        return Ok(Some(Admin {
-            user,
-            csrf_token: None,
-        }));
-    }
-    let Some(token) = session_token(&parts.headers) else {
-        return Ok(None);
+    let token = match Credentials::from_headers(&parts.headers) {
+        None => return Ok(None),
+        Some(Credentials::Basic { login, password }) => {
+            let user = check_password(state, login, password, ip, false).await?;
+            return Ok(Some(Admin {
+                user,
+                csrf_token: None,
+            }));
+        }
+        Some(Credentials::Session(token)) => token,
     };
     let idle = state.config.admin.session_idle_minutes;
     let session = state
@@ -201,23 +175,6 @@ impl FromRequestParts<AppState> for Admin {
         authenticate(parts, state, ip.to_string())
             .await?
             .ok_or_else(|| AppError::Unauthorized(LOGIN_REQUIRED.into()))
-    }
-}
-
-/// On routes that both the public and admins read: `Some` for an admin.
-pub struct MaybeAdmin(pub Option<Admin>);
-
-impl FromRequestParts<AppState> for MaybeAdmin {
-    type Rejection = AppError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        let ClientIp(ip) = ClientIp::from_request_parts(parts, state).await?;
-        Ok(MaybeAdmin(
-            authenticate(parts, state, ip.to_string()).await?,
-        ))
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod admin;
 pub mod auth;
 pub mod cache;
+pub mod credentials;
 pub mod extract;
 pub mod openapi;
 pub mod pages;

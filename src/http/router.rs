@@ -7,17 +7,15 @@ use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware;
 use axum::routing::get;
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
-use super::admin::content as admin_content;
-use super::admin::leads as leads_admin;
-use super::admin::{catalogue, session, uploads};
+use super::admin::{catalogue, content as admin_content, leads as admin_leads, session, uploads};
 use super::openapi::ApiDoc;
 use super::pages;
 use super::public::{brands, cars, content, leads};
@@ -41,98 +39,48 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
     font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; \
     frame-ancestors 'none'";
 
-/// The API routes with their OpenAPI document.
+/// The API routes with their OpenAPI document. Each module lists its own
+/// routes; here they are grouped by audience and given their layers.
 pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
-    let reads = OpenApiRouter::new()
-        .routes(routes!(content::settings))
-        .routes(routes!(content::banner))
-        .routes(routes!(content::legal))
-        .routes(routes!(content::body_types))
-        .routes(routes!(content::body_type))
-        .routes(routes!(brands::list_fast))
-        .routes(routes!(brands::list))
-        .routes(routes!(brands::by_id))
-        .routes(routes!(brands::by_slug))
-        .routes(routes!(brands::logo))
-        .routes(routes!(cars::list_fast))
-        .routes(routes!(cars::count))
-        .routes(routes!(cars::by_slug))
-        .routes(routes!(cars::images))
-        .routes(routes!(cars::by_brand))
-        .routes(routes!(cars::by_body_type))
-        .routes(routes!(content::reviews))
-        .routes(routes!(content::promotions))
-        .routes(routes!(content::promotion_image))
-        .routes(routes!(content::partner_banks))
-        .route_layer(middleware::from_fn_with_state(state.clone(), cache::cached));
-    let writes = OpenApiRouter::new()
-        .routes(routes!(leads::create))
-        .routes(routes!(session::login))
-        .routes(routes!(session::logout))
+    // The same answer for everyone, kept in the answer cache.
+    let public_reads = OpenApiRouter::new()
+        .merge(content::routes())
+        .merge(brands::routes())
+        .merge(cars::routes())
+        .route_layer(middleware::from_fn_with_state(
+            state.answers.clone(),
+            cache::cached,
+        ));
+    let public_writes = OpenApiRouter::new()
+        .merge(leads::routes())
+        .merge(session::public_routes())
         .layer(DefaultBodyLimit::max(PUBLIC_BODY_LIMIT));
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .merge(reads)
-        .merge(writes)
-        .merge(admin_routes(state))
-        .merge(upload_routes(state))
-        .split_for_parts()
-}
-
-/// Uploads take bigger bodies than the other admin calls.
-fn upload_routes(state: &AppState) -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(uploads::upload))
+    // Every admin read and every write but a lead: 401 without credentials.
+    let admin = OpenApiRouter::new()
+        .merge(session::admin_routes())
+        .merge(admin_leads::routes())
+        .merge(catalogue::routes())
+        .merge(admin_content::routes())
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            auth::require_admin,
+        ))
+        .layer(DefaultBodyLimit::max(ADMIN_BODY_LIMIT));
+    // Uploads take bigger bodies than the other admin calls.
+    let uploads = uploads::routes()
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_admin,
         ))
         .layer(DefaultBodyLimit::max(
             crate::media::MAX_FILE_BYTES + 64 * 1024,
-        ))
-}
-
-/// Every admin read and every write but a lead: 401 without credentials.
-fn admin_routes(state: &AppState) -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(session::me))
-        .routes(routes!(leads_admin::dashboard))
-        .routes(routes!(catalogue::list_cars))
-        .routes(routes!(catalogue::create_car))
-        .routes(routes!(catalogue::update_car, catalogue::delete_car))
-        .routes(routes!(catalogue::bulk_prices))
-        .routes(routes!(catalogue::list_brands))
-        .routes(routes!(catalogue::create_brand))
-        .routes(routes!(catalogue::update_brand, catalogue::delete_brand))
-        .routes(routes!(admin_content::create_review))
-        .routes(routes!(
-            admin_content::update_review,
-            admin_content::delete_review
-        ))
-        .routes(routes!(admin_content::approve_review))
-        .routes(routes!(admin_content::create_promotion))
-        .routes(routes!(
-            admin_content::update_promotion,
-            admin_content::delete_promotion
-        ))
-        .routes(routes!(admin_content::create_bank))
-        .routes(routes!(
-            admin_content::update_bank,
-            admin_content::delete_bank
-        ))
-        .routes(routes!(admin_content::update_body_type))
-        .routes(routes!(admin_content::get_settings))
-        .routes(routes!(
-            admin_content::post_settings,
-            admin_content::put_settings
-        ))
-        .routes(routes!(leads_admin::list))
-        .routes(routes!(leads_admin::set_status))
-        .routes(routes!(leads_admin::delete))
-        .route_layer(middleware::from_fn_with_state(
-            state.clone(),
-            auth::require_admin,
-        ))
-        .layer(DefaultBodyLimit::max(ADMIN_BODY_LIMIT))
+        ));
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(public_reads)
+        .merge(public_writes)
+        .merge(admin)
+        .merge(uploads)
+        .split_for_parts()
 }
 
 /// The whole application.
@@ -160,13 +108,11 @@ pub fn router(state: AppState) -> Router {
         .merge(pages::routes())
         .fallback(pages::not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(middleware::from_fn_with_state(
-            state.clone(),
-            cache::drop_on_write,
-        ))
         .with_state(state);
+    // The cache's answers come encoded already.
+    let compress_when = DefaultPredicate::new().and(cache::NotFromCache);
     with_security_headers(app)
-        .layer(CompressionLayer::new())
+        .layer(CompressionLayer::new().compress_when(compress_when))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             Duration::from_secs(30),
@@ -181,8 +127,11 @@ async fn method_not_allowed() -> (StatusCode, axum::Json<serde_json::Value>) {
     )
 }
 
+/// 404 text of an unknown API path.
+pub const API_NOT_FOUND: &str = "Не найдено";
+
 async fn api_not_found() -> AppError {
-    AppError::not_found("Not found")
+    AppError::not_found(API_NOT_FOUND)
 }
 
 /// Security headers on every answer (a handler may set its own first).

@@ -1,9 +1,10 @@
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::config::Config;
 use crate::db::Db;
 
-use super::cache::AnswerCache;
+use super::cache::{AnswerCache, DEFAULT_CAPACITY_BYTES};
 use super::rate_limit::RateLimiter;
 
 /// What every handler can reach.
@@ -11,7 +12,7 @@ use super::rate_limit::RateLimiter;
 pub struct AppState {
     pub db: Db,
     pub config: Arc<Config>,
-    /// Public GET answers kept in memory, dropped on every write.
+    /// Public GET answers kept in memory while the data they show is unchanged.
     pub answers: Arc<AnswerCache>,
     pub lead_limiter: Arc<RateLimiter>,
 }
@@ -19,10 +20,16 @@ pub struct AppState {
 impl AppState {
     pub fn new(db: Db, config: Config) -> AppState {
         let per_minute = config.leads.rate_limit_per_minute;
+        // The file the pool really opened; the config's path otherwise.
+        let path = db
+            .conn()
+            .ok()
+            .and_then(|c| c.path().filter(|p| !p.is_empty()).map(PathBuf::from))
+            .unwrap_or_else(|| config.database_path());
         AppState {
+            answers: Arc::new(AnswerCache::open(&path, DEFAULT_CAPACITY_BYTES)),
             db,
             config: Arc::new(config),
-            answers: Arc::new(AnswerCache::new()),
             lead_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
         }
     }

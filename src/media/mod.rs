@@ -338,12 +338,7 @@ fn broken() -> AppError {
 }
 
 fn hex_prefix(digest: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(HASH_LEN);
-    for byte in &digest[..HASH_LEN / 2] {
-        let _ = write!(out, "{byte:02x}");
-    }
-    out
+    hex::encode(&digest[..HASH_LEN / 2])
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
@@ -17,6 +19,7 @@ use dealership::domain::cars::{
 use dealership::domain::money::Money;
 use dealership::domain::promotions::{self, PromotionInput};
 use dealership::domain::reviews::{self, ReviewInput};
+use dealership::http::cache::AnswerCache;
 use dealership::http::{AppState, router};
 use http_body_util::BodyExt;
 use serde_json::Value;
@@ -25,6 +28,10 @@ use tower::ServiceExt;
 pub struct TestApp {
     pub dir: tempfile::TempDir,
     pub db: Db,
+    /// The SQLite file, for writers other than the app (CLI, sqlite3).
+    pub db_path: PathBuf,
+    /// The router's answer cache, to read its figures.
+    pub answers: Arc<AnswerCache>,
     pub app: Router,
 }
 
@@ -59,6 +66,15 @@ impl TestApp {
     }
 
     pub fn with_config(change: impl FnOnce(&mut Config)) -> TestApp {
+        Self::build(change, None)
+    }
+
+    /// An app whose answer cache holds at most `bytes`.
+    pub fn with_cache_bytes(bytes: u64) -> TestApp {
+        Self::build(|_| {}, Some(bytes))
+    }
+
+    fn build(change: impl FnOnce(&mut Config), cache_bytes: Option<u64>) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
         let mut config = Config {
             data_dir: dir.path().to_path_buf(),
@@ -67,9 +83,21 @@ impl TestApp {
         config.leads.rate_limit_per_minute = 0;
         change(&mut config);
         std::fs::create_dir_all(config.media_dir()).unwrap();
-        let db = Db::open(&config.database_path()).unwrap();
-        let app = router(AppState::new(db.clone(), config));
-        TestApp { dir, db, app }
+        let db_path = config.database_path();
+        let db = Db::open(&db_path).unwrap();
+        let mut state = AppState::new(db.clone(), config);
+        if let Some(bytes) = cache_bytes {
+            state.answers = Arc::new(AnswerCache::open(&db_path, bytes));
+        }
+        let answers = state.answers.clone();
+        let app = router(state);
+        TestApp {
+            dir,
+            db,
+            db_path,
+            answers,
+            app,
+        }
     }
 
     pub async fn send(&self, request: Request<Body>) -> Answer {
@@ -127,6 +155,11 @@ impl TestApp {
             builder = builder.header(header::CONTENT_TYPE, ct);
         }
         self.send(builder.body(Body::from(body)).unwrap()).await
+    }
+
+    /// The content version the triggers keep.
+    pub fn content_version(&self) -> i64 {
+        self.count("SELECT version FROM content_version")
     }
 
     /// Runs a query on the test database.

@@ -7,24 +7,40 @@ use axum::response::{IntoResponse, Response};
 use chrono::Datelike;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::domain::brands::{self, Brand, BrandInput};
 use crate::domain::cars::{self, Car, CarFilter, CarInput};
 use crate::error::{AppError, AppResult};
 use crate::http::extract::ApiJson;
 use crate::http::openapi::ApiErrorBody;
+use crate::http::public::brands::BRAND_NOT_FOUND;
+use crate::http::public::cars::CAR_NOT_FOUND;
 use crate::http::state::AppState;
+
+/// Car and brand reads and writes for admins.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_cars))
+        .routes(routes!(create_car))
+        .routes(routes!(update_car, delete_car))
+        .routes(routes!(bulk_prices))
+        .routes(routes!(list_brands))
+        .routes(routes!(create_brand))
+        .routes(routes!(update_brand, delete_brand))
+}
 
 fn current_year() -> i32 {
     chrono::Utc::now().year()
 }
 
 fn car_not_found() -> AppError {
-    AppError::not_found("Автомобиль не найден")
+    AppError::not_found(CAR_NOT_FOUND)
 }
 
 fn brand_not_found() -> AppError {
-    AppError::not_found("Марка не найдена")
+    AppError::not_found(BRAND_NOT_FOUND)
 }
 
 /// Every car, drafts included, newest first. Never cached.

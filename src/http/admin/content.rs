@@ -3,6 +3,10 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use serde::Deserialize;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::domain::banks::{self, PartnerBank, PartnerBankInput};
 use crate::domain::body_types::{self, BodyTypeInfo, BodyTypeInput};
@@ -10,10 +14,28 @@ use crate::domain::promotions::{self, Promotion, PromotionInput};
 use crate::domain::reviews::{self, Review, ReviewInput};
 use crate::domain::settings::{self, Settings, SettingsPatch};
 use crate::error::{AppError, AppResult};
-use crate::http::extract::ApiJson;
+use crate::http::extract::{ApiJson, ApiQuery};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::public::cars::parse_body_type;
 use crate::http::state::AppState;
+
+/// Content reads and writes for admins.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_reviews))
+        .routes(routes!(create_review))
+        .routes(routes!(update_review, delete_review))
+        .routes(routes!(approve_review))
+        .routes(routes!(list_promotions))
+        .routes(routes!(create_promotion))
+        .routes(routes!(update_promotion, delete_promotion))
+        .routes(routes!(list_banks))
+        .routes(routes!(create_bank))
+        .routes(routes!(update_bank, delete_bank))
+        .routes(routes!(update_body_type))
+        .routes(routes!(get_settings))
+        .routes(routes!(post_settings, put_settings))
+}
 
 fn gone(what: &str) -> AppError {
     AppError::not_found(format!("{what} не найден(а)"))
@@ -25,6 +47,34 @@ fn deleted(found: bool, what: &str) -> AppResult<StatusCode> {
     } else {
         Err(gone(what))
     }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AdminReviewQuery {
+    /// `true`: approved reviews only; otherwise pending ones too.
+    pub approved: Option<bool>,
+    /// Page size, default 1000, at most 1000.
+    pub limit: Option<u32>,
+    pub offset: Option<u32>,
+}
+
+/// Every review, pending ones included, newest first.
+#[utoipa::path(get, path = "/api/admin/reviews", tag = "admin", params(AdminReviewQuery),
+    responses((status = 200, body = [Review]), (status = 401, body = ApiErrorBody)))]
+pub async fn list_reviews(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<AdminReviewQuery>,
+) -> AppResult<Json<Vec<Review>>> {
+    let approved_only = query.approved == Some(true);
+    let limit = query.limit.unwrap_or(1000).clamp(1, 1000);
+    let offset = query.offset.unwrap_or(0);
+    Ok(Json(
+        state
+            .db
+            .call(move |c| reviews::list(c, approved_only, limit, offset))
+            .await?,
+    ))
 }
 
 #[utoipa::path(post, path = "/api/reviews", tag = "admin", request_body = ReviewInput,
@@ -78,6 +128,29 @@ pub async fn delete_review(
     )
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AdminActiveQuery {
+    /// `true`: active items only; otherwise hidden ones too.
+    pub active: Option<bool>,
+}
+
+/// Every promotion, inactive ones included, newest first.
+#[utoipa::path(get, path = "/api/admin/promotions", tag = "admin", params(AdminActiveQuery),
+    responses((status = 200, body = [Promotion]), (status = 401, body = ApiErrorBody)))]
+pub async fn list_promotions(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<AdminActiveQuery>,
+) -> AppResult<Json<Vec<Promotion>>> {
+    let active_only = query.active == Some(true);
+    Ok(Json(
+        state
+            .db
+            .call(move |c| promotions::list(c, active_only))
+            .await?,
+    ))
+}
+
 #[utoipa::path(post, path = "/api/promotions", tag = "admin", request_body = PromotionInput,
     responses((status = 201, body = Promotion), (status = 422, body = ApiErrorBody)))]
 pub async fn create_promotion(
@@ -116,6 +189,19 @@ pub async fn delete_promotion(
         state.db.call(move |c| promotions::delete(c, &id)).await?,
         "Акция",
     )
+}
+
+/// Every partner bank, hidden ones included, by name.
+#[utoipa::path(get, path = "/api/admin/partner-banks", tag = "admin", params(AdminActiveQuery),
+    responses((status = 200, body = [PartnerBank]), (status = 401, body = ApiErrorBody)))]
+pub async fn list_banks(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<AdminActiveQuery>,
+) -> AppResult<Json<Vec<PartnerBank>>> {
+    let active_only = query.active == Some(true);
+    Ok(Json(
+        state.db.call(move |c| banks::list(c, active_only)).await?,
+    ))
 }
 
 #[utoipa::path(post, path = "/api/partner-banks", tag = "admin", request_body = PartnerBankInput,

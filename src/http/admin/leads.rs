@@ -6,6 +6,8 @@ use axum::http::StatusCode;
 use chrono::{FixedOffset, NaiveTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::domain::leads::{self, Lead, LeadStatus, LeadType};
 use crate::domain::{brands, cars, reviews};
@@ -13,6 +15,15 @@ use crate::error::{AppError, AppResult};
 use crate::http::extract::{ApiJson, ApiQuery};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
+
+/// Leads and the dashboard.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(dashboard))
+        .routes(routes!(list))
+        .routes(routes!(set_status))
+        .routes(routes!(delete))
+}
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

@@ -1,4 +1,5 @@
-//! The admin API: everything staff do, behind `auth::require_admin`.
+//! The admin API: everything staff do, behind `auth::require_admin`; each
+//! module lists its routes in `routes()`.
 
 pub mod catalogue;
 pub mod content;

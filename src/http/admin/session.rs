@@ -2,17 +2,32 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum_extra::extract::cookie::CookieJar;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::domain::sessions;
 use crate::error::{AppError, AppResult};
-use crate::http::auth::{self, Admin, SESSION_COOKIE};
+use crate::http::auth::{self, Admin};
+use crate::http::credentials;
 use crate::http::extract::{ApiJson, ClientIp};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
+
+/// Login and logout: open to everyone.
+pub fn public_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(login))
+        .routes(routes!(logout))
+}
+
+/// The current admin: behind `require_admin`.
+pub fn admin_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(me))
+}
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -31,21 +46,6 @@ pub struct Me {
     pub csrf_token: Option<String>,
 }
 
-fn cookie(state: &AppState, value: &str, max_age: Option<u32>) -> HeaderValue {
-    let secure = if state.config.is_https() {
-        "; Secure"
-    } else {
-        ""
-    };
-    let age = max_age
-        .map(|s| format!("; Max-Age={s}"))
-        .unwrap_or_default();
-    HeaderValue::from_str(&format!(
-        "{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict{secure}{age}"
-    ))
-    .unwrap_or(HeaderValue::from_static(""))
-}
-
 /// Opens a session: sets an HttpOnly, SameSite=Strict cookie.
 #[utoipa::path(post, path = "/api/admin/login", tag = "admin", request_body = LoginInput,
     responses((status = 200, body = Me), (status = 401, body = ApiErrorBody),
@@ -54,8 +54,9 @@ pub async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
+    jar: CookieJar,
     ApiJson(input): ApiJson<LoginInput>,
-) -> AppResult<Response> {
+) -> AppResult<(CookieJar, Json<Me>)> {
     if input.login.trim().is_empty() || input.password.is_empty() {
         return Err(AppError::invalid("login", "Введите логин и пароль"));
     }
@@ -79,28 +80,28 @@ pub async fn login(
         .db
         .call(move |c| sessions::create(c, &user_id, &ip, &agent, idle))
         .await?;
-    let mut response = Json(Me {
-        username: user.username,
-        csrf_token: Some(session.csrf_token),
-    })
-    .into_response();
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, cookie(&state, &session.token, None));
-    Ok(response)
+    let cookie = credentials::session_cookie(session.token, state.config.is_https());
+    Ok((
+        jar.add(cookie),
+        Json(Me {
+            username: user.username,
+            csrf_token: Some(session.csrf_token),
+        }),
+    ))
 }
 
 /// Ends the session of the cookie, if any.
 #[utoipa::path(post, path = "/api/admin/logout", tag = "admin", responses((status = 204)))]
-pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> AppResult<Response> {
-    if let Some(token) = auth::session_token(&headers) {
+pub async fn logout(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    jar: CookieJar,
+) -> AppResult<(CookieJar, StatusCode)> {
+    if let Some(token) = credentials::session_token(&headers) {
         state.db.call(move |c| sessions::delete(c, &token)).await?;
     }
-    let mut response = StatusCode::NO_CONTENT.into_response();
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, cookie(&state, "", Some(0)));
-    Ok(response)
+    let cookie = credentials::removal_cookie(state.config.is_https());
+    Ok((jar.add(cookie), StatusCode::NO_CONTENT))
 }
 
 #[utoipa::path(get, path = "/api/admin/me", tag = "admin",

@@ -9,6 +9,8 @@ use image::ImageFormat;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::db::blocking;
 use crate::error::{AppError, AppResult};
@@ -23,6 +25,11 @@ pub const FAVICON_TOO_LARGE: &str = "Размер файла не должен �
 pub const SVG_REFUSED: &str = "SVG не поддерживается: загрузите иконку ICO или PNG";
 /// Longest side of a favicon, in pixels.
 const MAX_FAVICON_SIDE: u32 = 1024;
+
+/// The upload: bigger bodies than the other admin calls.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(upload))
+}
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -130,8 +137,7 @@ fn store_favicon(media_dir: &std::path::Path, bytes: &[u8]) -> AppResult<StoredI
     }
     image::load_from_memory_with_format(bytes, format)
         .map_err(|_| AppError::invalid("file", media::BROKEN_IMAGE))?;
-    let digest = Sha256::digest(bytes);
-    let hash: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    let hash = hex::encode(&Sha256::digest(bytes)[..16]);
     let name = format!("{hash}.{extension}");
     let path = media_dir.join(&name);
     if !path.exists() {

@@ -2,11 +2,26 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::domain::brands::{self, Brand, BrandBrief};
 use crate::error::{AppError, AppResult};
 use crate::http::openapi::{ApiErrorBody, ImageAnswer};
 use crate::http::state::AppState;
+
+/// 404 text for an unknown brand.
+pub const BRAND_NOT_FOUND: &str = "Марка не найдена";
+
+/// The brand lists and a brand's data: cached public reads.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_fast))
+        .routes(routes!(list))
+        .routes(routes!(by_id))
+        .routes(routes!(by_slug))
+        .routes(routes!(logo))
+}
 
 /// Every brand, short form, by name.
 #[utoipa::path(get, path = "/api/brands/fast", tag = "brands",
@@ -27,7 +42,7 @@ async fn find(state: &AppState, id: String) -> AppResult<Brand> {
         .db
         .call(move |c| brands::get(c, &id))
         .await?
-        .ok_or_else(|| AppError::not_found("Brand not found"))
+        .ok_or_else(|| AppError::not_found(BRAND_NOT_FOUND))
 }
 
 #[utoipa::path(get, path = "/api/brands/{id}", tag = "brands",
@@ -50,7 +65,7 @@ pub async fn by_slug(
         .call(move |c| brands::get_by_slug(c, &slug))
         .await?
         .map(Json)
-        .ok_or_else(|| AppError::not_found("Brand not found"))
+        .ok_or_else(|| AppError::not_found(BRAND_NOT_FOUND))
 }
 
 /// The brand's logo URL (empty when it has none).

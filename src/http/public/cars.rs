@@ -4,6 +4,8 @@ use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::domain::cars::{self, BodyType, Car, CarFilter, CarSort, CarStatus};
 use crate::domain::money::Money;
@@ -11,6 +13,17 @@ use crate::error::{AppError, AppResult};
 use crate::http::extract::ApiQuery;
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
+
+/// The car lists, the count and a car's page data: cached public reads.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_fast))
+        .routes(routes!(count))
+        .routes(routes!(by_slug))
+        .routes(routes!(images))
+        .routes(routes!(by_brand))
+        .routes(routes!(by_body_type))
+}
 
 /// Filters shared by the car lists and the count.
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -95,6 +108,9 @@ impl CarQuery {
     }
 }
 
+/// 404 text for a car that does not exist or is not published.
+pub const CAR_NOT_FOUND: &str = "Автомобиль не найден";
+
 pub fn parse_body_type(code: &str) -> AppResult<BodyType> {
     BodyType::parse(code)
         .ok_or_else(|| AppError::not_found(format!("Неизвестный тип кузова: {code}")))
@@ -153,7 +169,7 @@ pub async fn by_slug(
         .call(move |c| cars::get_by_slug(c, &slug, false))
         .await?
         .map(Json)
-        .ok_or_else(|| AppError::not_found("Car not found"))
+        .ok_or_else(|| AppError::not_found(CAR_NOT_FOUND))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -174,7 +190,7 @@ pub async fn images(
         .db
         .call(move |c| cars::get(c, &id, false))
         .await?
-        .ok_or_else(|| AppError::not_found("Car not found"))?;
+        .ok_or_else(|| AppError::not_found(CAR_NOT_FOUND))?;
     Ok(Json(CarImages {
         main_image: car.main_image,
         images: car.images,

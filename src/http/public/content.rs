@@ -4,6 +4,8 @@ use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::domain::banks::{self, PartnerBank};
 use crate::domain::body_types::{self, BodyTypeInfo};
@@ -11,11 +13,25 @@ use crate::domain::promotions::{self, Promotion};
 use crate::domain::reviews::{self, Review};
 use crate::domain::settings::{self, PublicSettings};
 use crate::error::{AppError, AppResult};
-use crate::http::auth::MaybeAdmin;
 use crate::http::extract::ApiQuery;
 use crate::http::openapi::{ApiErrorBody, ImageAnswer};
 use crate::http::public::cars::parse_body_type;
 use crate::http::state::AppState;
+
+/// Settings, legal texts, body types, reviews, promotions and banks: cached
+/// public reads. Admins read everything on `/api/admin/...` instead.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(settings))
+        .routes(routes!(banner))
+        .routes(routes!(legal))
+        .routes(routes!(body_types))
+        .routes(routes!(body_type))
+        .routes(routes!(reviews))
+        .routes(routes!(promotions))
+        .routes(routes!(promotion_image))
+        .routes(routes!(partner_banks))
+}
 
 /// The salon's public data and page banners.
 #[utoipa::path(get, path = "/api/settings", tag = "settings",
@@ -103,33 +119,27 @@ pub async fn body_type(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ReviewQuery {
-    /// Public callers always get approved reviews only; an admin gets all
-    /// unless `approved=true`.
+    /// Accepted for the site's own URLs; the answer holds approved reviews
+    /// whatever its value.
     pub approved: Option<bool>,
     /// Page size, default 50, at most 100.
     pub limit: Option<u32>,
     pub offset: Option<u32>,
 }
 
-/// Approved reviews, newest first (an admin also gets pending ones).
+/// Approved reviews, newest first.
 #[utoipa::path(get, path = "/api/reviews", tag = "reviews", params(ReviewQuery),
     responses((status = 200, body = [Review])))]
 pub async fn reviews(
     State(state): State<AppState>,
-    MaybeAdmin(admin): MaybeAdmin,
     ApiQuery(query): ApiQuery<ReviewQuery>,
 ) -> AppResult<Json<Vec<Review>>> {
-    let approved_only = admin.is_none() || query.approved == Some(true);
-    let max = if admin.is_some() { 1000 } else { 100 };
-    let limit = query
-        .limit
-        .unwrap_or(if admin.is_some() { 1000 } else { 50 })
-        .clamp(1, max);
+    let limit = query.limit.unwrap_or(50).clamp(1, 100);
     let offset = query.offset.unwrap_or(0);
     Ok(Json(
         state
             .db
-            .call(move |c| reviews::list(c, approved_only, limit, offset))
+            .call(move |c| reviews::list(c, true, limit, offset))
             .await?,
     ))
 }
@@ -137,26 +147,19 @@ pub async fn reviews(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ActiveQuery {
-    /// Public callers always get active items only; an admin gets all unless
-    /// `active=true`.
+    /// Accepted for the site's own URLs; the answer holds active items
+    /// whatever its value.
     pub active: Option<bool>,
 }
 
-/// Active promotions, newest first (an admin also gets inactive ones).
+/// Active promotions, newest first.
 #[utoipa::path(get, path = "/api/promotions", tag = "promotions", params(ActiveQuery),
     responses((status = 200, body = [Promotion])))]
 pub async fn promotions(
     State(state): State<AppState>,
-    MaybeAdmin(admin): MaybeAdmin,
-    ApiQuery(query): ApiQuery<ActiveQuery>,
+    ApiQuery(_active): ApiQuery<ActiveQuery>,
 ) -> AppResult<Json<Vec<Promotion>>> {
-    let active_only = admin.is_none() || query.active == Some(true);
-    Ok(Json(
-        state
-            .db
-            .call(move |c| promotions::list(c, active_only))
-            .await?,
-    ))
+    Ok(Json(state.db.call(|c| promotions::list(c, true)).await?))
 }
 
 /// An active promotion's image URL.
@@ -177,16 +180,12 @@ pub async fn promotion_image(
     }))
 }
 
-/// Active partner banks by name (an admin also gets hidden ones).
+/// Active partner banks by name.
 #[utoipa::path(get, path = "/api/partner-banks", tag = "banks", params(ActiveQuery),
     responses((status = 200, body = [PartnerBank])))]
 pub async fn partner_banks(
     State(state): State<AppState>,
-    MaybeAdmin(admin): MaybeAdmin,
-    ApiQuery(query): ApiQuery<ActiveQuery>,
+    ApiQuery(_active): ApiQuery<ActiveQuery>,
 ) -> AppResult<Json<Vec<PartnerBank>>> {
-    let active_only = admin.is_none() || query.active == Some(true);
-    Ok(Json(
-        state.db.call(move |c| banks::list(c, active_only)).await?,
-    ))
+    Ok(Json(state.db.call(|c| banks::list(c, true)).await?))
 }

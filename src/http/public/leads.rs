@@ -3,6 +3,8 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::domain::leads::{self, Lead, LeadInput};
 use crate::domain::settings;
@@ -13,6 +15,11 @@ use crate::http::state::AppState;
 
 pub const RATE_LIMITED: &str =
     "Слишком много заявок с вашего адреса. Пожалуйста, подождите минуту и попробуйте снова.";
+
+/// The one public write.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(create))
+}
 
 /// Stores a visitor's request with status `new` and answers with it.
 #[utoipa::path(post, path = "/api/leads", tag = "leads", request_body = LeadInput,

@@ -1,4 +1,4 @@
-//! The public JSON API of spec section 7.
+//! The public JSON API: the reads every visitor gets alike, and the lead form.
 
 pub mod brands;
 pub mod cars;
