@@ -115,7 +115,7 @@ fn v2_data_upgrades_to_v3_with_every_reference_and_picture_kept() {
 
     migrate(&mut conn).unwrap();
 
-    assert_eq!(schema_version(&conn), 3);
+    assert!(schema_version(&conn) >= 3, "migrated past V3");
     let enforced: bool = conn
         .pragma_query_value(None, "foreign_keys", |r| r.get(0))
         .unwrap();
