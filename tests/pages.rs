@@ -6,9 +6,10 @@ mod common;
 use axum::http::{StatusCode, header};
 use common::{Answer, TestApp, car_input};
 use dealership::domain::brands::{self, BrandInput};
-use dealership::domain::cars::{self, CarStatus};
+use dealership::domain::cars::{self, BodyType, CarStatus};
 use dealership::domain::money::Money;
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 const BASE: &str = "http://localhost:8080";
 
@@ -256,7 +257,10 @@ async fn missing_brands_body_types_and_unknown_paths_answer_404() {
         let answer = app.get(path).await;
         assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
         let page = html(&answer);
-        assert_eq!(meta(&page, "description").unwrap(), "404 Page Not Found");
+        assert_eq!(
+            meta(&page, "description").unwrap(),
+            "Такой страницы нет. Возможно, она была удалена или адрес набран с ошибкой."
+        );
     }
     // The API keeps its JSON 404.
     let api = app.get("/api/no-such-endpoint").await;
@@ -414,4 +418,207 @@ async fn the_first_screens_largest_picture_is_preloaded() {
     // Without a banner, a catalogue preloads its first card's picture.
     let page = html(&app.get("/new-cars").await);
     assert!(page.contains("<link rel=\"preload\" as=\"image\" href=\"/media/aaaa-800.webp\""));
+}
+
+/// The keys of a page's embedded data.
+fn embedded_keys(html: &str) -> BTreeSet<String> {
+    embedded(html)
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect()
+}
+
+/// tests/fixtures/catalogue-urls.json: the UI's unit tests read it too, and
+/// check that the UI asks for exactly these URLs (docs/catalogue.md).
+#[tokio::test]
+async fn pages_embed_the_urls_of_the_shared_examples() {
+    let fixture: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/catalogue-urls.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let app = TestApp::new();
+    // The fixture's brand ids stand for the ones the database makes.
+    let mut ids = Vec::new();
+    {
+        let conn = app.db.conn().unwrap();
+        for brand in fixture["brands"].as_array().unwrap() {
+            let made = brands::create(
+                &conn,
+                &BrandInput {
+                    name: brand["name"].as_str().unwrap().into(),
+                    slug: brand["slug"].as_str().unwrap().into(),
+                    logo: String::new(),
+                    description: String::new(),
+                },
+            )
+            .unwrap();
+            ids.push((brand["id"].as_str().unwrap().to_string(), made));
+        }
+        for car in fixture["cars"].as_array().unwrap() {
+            let (_, brand) = ids
+                .iter()
+                .find(|(_, b)| b.slug == car["brand"].as_str().unwrap())
+                .unwrap();
+            let mut input = car_input(&brand.id, car["slug"].as_str().unwrap());
+            input.body_type = BodyType::parse(car["bodyType"].as_str().unwrap()).unwrap();
+            input.status = CarStatus::parse(car["status"].as_str().unwrap()).unwrap();
+            cars::create(&conn, &input, 2026).unwrap();
+        }
+    }
+    let pages = fixture["pages"].as_array().unwrap();
+    assert!(pages.len() >= 20);
+    for example in pages {
+        let url = example["page"].as_str().unwrap();
+        let expected: BTreeSet<String> = example["api"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| {
+                let mut u = u.as_str().unwrap().to_string();
+                for (fixture_id, brand) in &ids {
+                    u = u.replace(fixture_id, &brand.id);
+                }
+                u
+            })
+            .collect();
+        let answer = app.get(url).await;
+        assert_eq!(embedded_keys(&html(&answer)), expected, "{url}");
+    }
+}
+
+/// The server applies a catalogue page's filters (the browser never gets a
+/// whole list to filter): brand, body type, condition and price, a page at a
+/// time.
+#[tokio::test]
+async fn catalogue_pages_filter_and_page_on_the_server() {
+    let app = TestApp::new();
+    let lada = {
+        let conn = app.db.conn().unwrap();
+        let brand = |name: &str, slug: &str| {
+            brands::create(
+                &conn,
+                &BrandInput {
+                    name: name.into(),
+                    slug: slug.into(),
+                    logo: String::new(),
+                    description: String::new(),
+                },
+            )
+            .unwrap()
+            .id
+        };
+        let (haval, lada) = (brand("Haval", "haval"), brand("Lada", "lada"));
+        let car = |brand: &str, slug: &str, status: CarStatus, price: i64, body: BodyType| {
+            let mut input = car_input(brand, slug);
+            input.status = status;
+            input.price = Money::from_rubles(price);
+            input.body_type = body;
+            cars::create(&conn, &input, 2026).unwrap();
+        };
+        car(
+            &haval,
+            "h-new",
+            CarStatus::New,
+            2_000_000,
+            BodyType::Crossover,
+        );
+        car(&haval, "h-used", CarStatus::Used, 900_000, BodyType::Sedan);
+        car(&lada, "l-new", CarStatus::New, 1_200_000, BodyType::Sedan);
+        car(
+            &lada,
+            "l-lease",
+            CarStatus::Lease,
+            1_900_000,
+            BodyType::Sedan,
+        );
+        lada
+    };
+    /// The slugs of the page's desktop batch and its count.
+    async fn listed(app: &TestApp, url: &str) -> (Vec<String>, i64) {
+        let data = embedded(&html(&app.get(url).await));
+        let object = data.as_object().unwrap();
+        let (_, list) = object
+            .iter()
+            .find(|(k, _)| k.starts_with("/api/cars/fast?"))
+            .unwrap_or_else(|| panic!("{url}: no list"));
+        let (_, count) = object
+            .iter()
+            .find(|(k, _)| k.starts_with("/api/cars/count"))
+            .unwrap();
+        let mut slugs: Vec<String> = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["slug"].as_str().unwrap().to_string())
+            .collect();
+        slugs.sort();
+        (slugs, count["count"].as_i64().unwrap())
+    }
+    let both = |slugs: &[&str]| -> (Vec<String>, i64) {
+        let mut v: Vec<String> = slugs.iter().map(|s| s.to_string()).collect();
+        v.sort();
+        let n = v.len() as i64;
+        (v, n)
+    };
+    // Every status of a body type, then narrowed by brand, condition, price.
+    assert_eq!(
+        listed(&app, "/body-type/sedan").await,
+        both(&["h-used", "l-new", "l-lease"])
+    );
+    assert_eq!(
+        listed(&app, "/body-type/sedan?brand=lada").await,
+        both(&["l-new", "l-lease"])
+    );
+    assert_eq!(
+        listed(&app, "/body-type/sedan?condition=used").await,
+        both(&["h-used"])
+    );
+    // The price is an upper bound, inclusive.
+    assert_eq!(
+        listed(&app, "/body-type/sedan?price=1200000").await,
+        both(&["h-used", "l-new"])
+    );
+    assert_eq!(
+        listed(&app, "/new-cars?body=crossover").await,
+        both(&["h-new"])
+    );
+    assert_eq!(
+        listed(&app, "/new-cars?brand=haval").await,
+        both(&["h-new"])
+    );
+    assert_eq!(listed(&app, "/used-cars").await, both(&["h-used"]));
+
+    // 25 more used cars: page 2 holds the last 6 on desktop; a phone's page 2
+    // (cars 10..19) lies in the first batch, also embedded.
+    {
+        let conn = app.db.conn().unwrap();
+        for i in 0..25 {
+            let mut input = car_input(&lada, &format!("l-used-{i:02}"));
+            input.status = CarStatus::Used;
+            cars::create(&conn, &input, 2026).unwrap();
+        }
+    }
+    let page = html(&app.get("/used-cars?page=2").await);
+    let data = embedded(&page);
+    assert_eq!(
+        data["/api/cars/fast?status=used&limit=20&offset=20"]
+            .as_array()
+            .unwrap()
+            .len(),
+        6
+    );
+    assert_eq!(
+        data["/api/cars/fast?status=used&limit=20&offset=0"]
+            .as_array()
+            .unwrap()
+            .len(),
+        20
+    );
+    assert_eq!(data["/api/cars/count?status=used"]["count"], 26);
 }

@@ -29,7 +29,7 @@ pub fn new_id() -> String {
 
 /// Defines a text enum stored as its code in SQLite and in JSON.
 macro_rules! text_enum {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident = $code:literal),+ $(,)? }) => {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident = $code:tt),+ $(,)? }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
         pub enum $name {

@@ -1,7 +1,9 @@
 //! One handler per public route: the page's head and the API answers its
 //! first screen needs, under the same URLs the UI builds (ui/src/api/urls.ts).
-
-use std::collections::HashMap;
+//! Catalogue pages read their filters from the page URL by the rule of
+//! ui/src/lib/filters.ts and ui/src/lib/catalogue.ts (docs/catalogue.md);
+//! tests/fixtures/catalogue-urls.json holds examples both sides are tested
+//! against.
 
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
@@ -16,13 +18,19 @@ use crate::domain::{body_types, brands, promotions, reviews};
 use crate::error::AppResult;
 use crate::http::state::AppState;
 
-/// Cars per request of the whole-list pages (used, lease, brand, body type).
+/// Cars per request of a catalogue page; offsets are multiples of it.
+const CAR_BATCH: u32 = 20;
+/// Cars per page: 20 on desktop, 10 on phones. The server cannot tell which
+/// screen asks, so it embeds the batch each of them reads.
+const PAGE_SIZES: [u32; 2] = [20, 10];
+/// The highest page number a URL may ask for.
+const PAGE_MAX: u64 = 10_000;
+/// Cars per request of the whole-list pages (lease, a brand).
 const ALL_BATCH: u32 = 100;
-/// The new-cars page's first batch.
-const NEW_BATCH: u32 = 20;
-/// The price filter's range (spec section 9); its top means "any price".
+/// The price filter's range and step; its top means "any price".
 const PRICE_MIN: i64 = 500_000;
 const PRICE_MAX: i64 = 10_000_000;
+const PRICE_STEP: i64 = 100_000;
 
 const HOME_FEATURED: &str = "/api/cars/fast?featured=true&status=new,used&limit=12";
 const HOME_CATALOGUE: &str = "/api/cars/fast?status=new,used&limit=12";
@@ -30,6 +38,10 @@ const PROMOTIONS: &str = "/api/promotions?active=true";
 const REVIEWS: &str = "/api/reviews?approved=true";
 const BRANDS: &str = "/api/brands/fast";
 const BODY_TYPES: &str = "/api/body-types";
+
+/// The description of every HTML 404 page.
+pub const NOT_FOUND_DESCRIPTION: &str =
+    "Такой страницы нет. Возможно, она была удалена или адрес набран с ошибкой.";
 
 /// Runs `build` on a database connection with the settings, adds the
 /// settings to the page's data and renders it.
@@ -49,11 +61,161 @@ where
     Ok(page.render(&settings, &state.config.base_url))
 }
 
-fn by_status(statuses: &[CarStatus]) -> CarFilter {
-    CarFilter {
-        statuses: statuses.to_vec(),
-        ..CarFilter::default()
+/// Which cars a list asks for, and the API URL asking for them: the same
+/// parameters in the same order as ui/src/api/urls.ts (status, brandId,
+/// bodyType, maxPrice, then sort, limit, offset). Brand ids are UUIDs, safe
+/// in a URL as they are.
+#[derive(Default)]
+struct CarsQuery {
+    statuses: Vec<CarStatus>,
+    brand_id: Option<String>,
+    body_type: Option<BodyType>,
+    /// Whole rubles.
+    max_price: Option<i64>,
+    price_ascending: bool,
+}
+
+impl CarsQuery {
+    fn filter(&self) -> CarFilter {
+        CarFilter {
+            statuses: self.statuses.clone(),
+            brand_id: self.brand_id.clone(),
+            body_type: self.body_type,
+            max_price: self.max_price.map(Money::from_rubles),
+            sort: if self.price_ascending {
+                CarSort::PriceAsc
+            } else {
+                CarSort::Newest
+            },
+            ..CarFilter::default()
+        }
     }
+
+    fn filter_params(&self) -> Vec<String> {
+        let mut params = Vec::new();
+        if !self.statuses.is_empty() {
+            let codes: Vec<&str> = self.statuses.iter().map(|s| s.as_str()).collect();
+            params.push(format!("status={}", codes.join(",")));
+        }
+        if let Some(brand) = &self.brand_id {
+            params.push(format!("brandId={brand}"));
+        }
+        if let Some(body) = self.body_type {
+            params.push(format!("bodyType={}", body.as_str()));
+        }
+        if let Some(max) = self.max_price {
+            params.push(format!("maxPrice={max}"));
+        }
+        params
+    }
+
+    fn list_url(&self, offset: u32, limit: u32) -> String {
+        let mut params = self.filter_params();
+        if self.price_ascending {
+            params.push("sort=price_asc".into());
+        }
+        params.push(format!("limit={limit}"));
+        params.push(format!("offset={offset}"));
+        format!("/api/cars/fast?{}", params.join("&"))
+    }
+
+    fn count_url(&self) -> String {
+        let params = self.filter_params();
+        if params.is_empty() {
+            "/api/cars/count".into()
+        } else {
+            format!("/api/cars/count?{}", params.join("&"))
+        }
+    }
+}
+
+/// A catalogue page's URL query, as the UI reads it: the first value of each
+/// parameter counts.
+struct PageQuery(Vec<(String, String)>);
+
+impl PageQuery {
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// Digits only, else nothing; too many digits read as the largest number.
+    fn whole(&self, name: &str) -> Option<u64> {
+        let text = self.get(name)?;
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        Some(text.parse().unwrap_or(u64::MAX))
+    }
+
+    /// Rounded to the slider's step and kept within its range; its top (or
+    /// no price) filters nothing.
+    fn max_price(&self) -> Option<i64> {
+        let price = i64::try_from(self.whole("price")?).unwrap_or(i64::MAX);
+        let stepped = price.saturating_add(PRICE_STEP / 2) / PRICE_STEP * PRICE_STEP;
+        let clamped = stepped.clamp(PRICE_MIN, PRICE_MAX);
+        (clamped < PRICE_MAX).then_some(clamped)
+    }
+
+    fn page(&self) -> u32 {
+        match self.whole("page") {
+            Some(page) if (1..=PAGE_MAX).contains(&page) => page as u32,
+            _ => 1,
+        }
+    }
+
+    /// The brand's id; an unknown slug filters nothing.
+    fn brand_id(&self, brand_list: &[brands::BrandBrief]) -> Option<String> {
+        let slug = self.get("brand")?;
+        brand_list
+            .iter()
+            .find(|b| b.slug == slug)
+            .map(|b| b.id.clone())
+    }
+
+    fn body_type(&self) -> Option<BodyType> {
+        BodyType::parse(self.get("body")?)
+    }
+
+    /// The body-type page's Все/Новые/БУ: nothing filters every status.
+    fn condition(&self) -> Vec<CarStatus> {
+        match self.get("condition") {
+            Some("new") => vec![CarStatus::New],
+            Some("used") => vec![CarStatus::Used],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Embeds what a catalogue page's first screen reads besides its side data:
+/// the batch holding the page at each page size, and the count. Answers the
+/// desktop page's batch.
+fn embed_catalogue(
+    c: &Connection,
+    page: &mut Page,
+    query: &CarsQuery,
+    page_number: u32,
+) -> AppResult<Vec<Car>> {
+    let filter = query.filter();
+    let mut first = None;
+    for size in PAGE_SIZES {
+        let start = (page_number - 1) * size;
+        let offset = start / CAR_BATCH * CAR_BATCH;
+        let url = query.list_url(offset, CAR_BATCH);
+        if page.data.contains_key(&url) {
+            continue;
+        }
+        let list = cars::list(c, &filter, CAR_BATCH, offset)?;
+        page.put(url, &list);
+        first.get_or_insert(list);
+    }
+    page.put(
+        query.count_url(),
+        &json!({ "count": cars::count(c, &filter)? }),
+    );
+    Ok(first.unwrap_or_default())
 }
 
 /// "2 500 000" (rubles, thin groups as the UI prints them).
@@ -104,10 +266,15 @@ pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
         );
         page.put(BRANDS, &brands::list_brief(c)?);
         page.put(BODY_TYPES, &body_types::list(c)?);
-        let mut featured = by_status(&[CarStatus::New, CarStatus::Used]);
-        featured.featured = Some(true);
+        let catalogue = CarFilter {
+            statuses: vec![CarStatus::New, CarStatus::Used],
+            ..CarFilter::default()
+        };
+        let featured = CarFilter {
+            featured: Some(true),
+            ..catalogue.clone()
+        };
         page.put(HOME_FEATURED, &cars::list(c, &featured, 12, 0)?);
-        let catalogue = by_status(&[CarStatus::New, CarStatus::Used]);
         page.put(HOME_CATALOGUE, &cars::list(c, &catalogue, 12, 0)?);
         page.put(PROMOTIONS, &promotions::list(c, true)?);
         page.put(REVIEWS, &reviews::list(c, true, 50, 0)?);
@@ -116,34 +283,11 @@ pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
     .await
 }
 
-/// The new-cars list's filters as the page URL carries them.
-struct NewCarsQuery {
-    brand_id: Option<String>,
-    body_type: Option<BodyType>,
-    max_price: Option<i64>,
-    page: u32,
-}
-
-/// `/api/cars/fast?status=new…` and `/api/cars/count?status=new…` with the
-/// filters in the UI's order.
-fn new_cars_filter_query(q: &NewCarsQuery) -> String {
-    let mut query = String::from("status=new");
-    if let Some(brand) = &q.brand_id {
-        query.push_str(&format!("&brandId={brand}"));
-    }
-    if let Some(body) = q.body_type {
-        query.push_str(&format!("&bodyType={}", body.as_str()));
-    }
-    if let Some(max) = q.max_price {
-        query.push_str(&format!("&maxPrice={max}"));
-    }
-    query
-}
-
 pub async fn new_cars(
     State(state): State<AppState>,
-    Query(params): Query<HashMap<String, String>>,
+    Query(params): Query<Vec<(String, String)>>,
 ) -> AppResult<Response> {
+    let params = PageQuery(params);
     respond(state, move |c, settings| {
         let mut page = Page::new("/new-cars")
             .title("Новые автомобили")
@@ -152,33 +296,14 @@ pub async fn new_cars(
                  автокредит и трейд-ин.",
             );
         let brand_list = brands::list_brief(c)?;
-        let brand_id = params
-            .get("brand")
-            .and_then(|slug| brand_list.iter().find(|b| &b.slug == slug))
-            .map(|b| b.id.clone());
-        let query = NewCarsQuery {
-            brand_id,
-            body_type: params.get("body").and_then(|b| BodyType::parse(b)),
-            max_price: params
-                .get("price")
-                .and_then(|p| p.parse::<i64>().ok())
-                .filter(|p| (PRICE_MIN..PRICE_MAX).contains(p)),
-            page: params
-                .get("page")
-                .and_then(|p| p.parse::<u32>().ok())
-                .filter(|p| *p >= 1 && *p < 10_000)
-                .unwrap_or(1),
-        };
-        let filter = CarFilter {
+        let query = CarsQuery {
             statuses: vec![CarStatus::New],
-            brand_id: query.brand_id.clone(),
-            body_type: query.body_type,
-            max_price: query.max_price.map(Money::from_rubles),
-            ..CarFilter::default()
+            brand_id: params.brand_id(&brand_list),
+            body_type: params.body_type(),
+            max_price: params.max_price(),
+            ..CarsQuery::default()
         };
-        let offset = (query.page - 1) * NEW_BATCH;
-        let filters = new_cars_filter_query(&query);
-        let list = cars::list(c, &filter, NEW_BATCH, offset)?;
+        let list = embed_catalogue(c, &mut page, &query, params.page())?;
         let banners = &settings.banners;
         catalogue_preloads(
             &mut page,
@@ -186,30 +311,11 @@ pub async fn new_cars(
             &banners.new_cars_banner_mobile,
             &list,
         );
-        page.put(
-            format!("/api/cars/fast?{filters}&limit={NEW_BATCH}&offset={offset}"),
-            &list,
-        );
-        page.put(
-            format!("/api/cars/count?{filters}"),
-            &json!({ "count": cars::count(c, &filter)? }),
-        );
         page.put(BRANDS, &brand_list);
         page.put(BODY_TYPES, &body_types::list(c)?);
         Ok(page)
     })
     .await
-}
-
-fn whole_list(
-    c: &Connection,
-    page: &mut Page,
-    key: &str,
-    filter: &CarFilter,
-) -> AppResult<Vec<Car>> {
-    let list = cars::list(c, filter, ALL_BATCH, 0)?;
-    page.put(format!("{key}limit={ALL_BATCH}&offset=0"), &list);
-    Ok(list)
 }
 
 /// A catalogue's largest paint: its banner when it has one, else the first card.
@@ -221,20 +327,27 @@ fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &[Car]
     }
 }
 
-pub async fn used_cars(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |c, settings| {
+pub async fn used_cars(
+    State(state): State<AppState>,
+    Query(params): Query<Vec<(String, String)>>,
+) -> AppResult<Response> {
+    let params = PageQuery(params);
+    respond(state, move |c, settings| {
         let mut page = Page::new("/used-cars")
             .title("Автомобили с пробегом")
             .description(
                 "Автомобили с пробегом в Санкт-Петербурге: проверенная история, честные цены, \
                  автокредит и обмен по трейд-ину.",
             );
-        let list = whole_list(
-            c,
-            &mut page,
-            "/api/cars/fast?status=used&",
-            &by_status(&[CarStatus::Used]),
-        )?;
+        let brand_list = brands::list_brief(c)?;
+        let query = CarsQuery {
+            statuses: vec![CarStatus::Used],
+            brand_id: params.brand_id(&brand_list),
+            body_type: params.body_type(),
+            max_price: params.max_price(),
+            ..CarsQuery::default()
+        };
+        let list = embed_catalogue(c, &mut page, &query, params.page())?;
         let banners = &settings.banners;
         catalogue_preloads(
             &mut page,
@@ -242,7 +355,7 @@ pub async fn used_cars(State(state): State<AppState>) -> AppResult<Response> {
             &banners.used_cars_banner_mobile,
             &list,
         );
-        page.put(BRANDS, &brands::list_brief(c)?);
+        page.put(BRANDS, &brand_list);
         page.put(BODY_TYPES, &body_types::list(c)?);
         Ok(page)
     })
@@ -257,12 +370,12 @@ pub async fn lease_cars(State(state): State<AppState>) -> AppResult<Response> {
                 "Аренда автомобиля с выкупом в Санкт-Петербурге: первый взнос от 0 рублей, \
                  гибкие платежи и право выкупа в любой момент.",
             );
-        let list = whole_list(
-            c,
-            &mut page,
-            "/api/cars/fast?status=lease&",
-            &by_status(&[CarStatus::Lease]),
-        )?;
+        let query = CarsQuery {
+            statuses: vec![CarStatus::Lease],
+            ..CarsQuery::default()
+        };
+        let list = cars::list(c, &query.filter(), ALL_BATCH, 0)?;
+        page.put(query.list_url(0, ALL_BATCH), &list);
         first_card_preload(&mut page, &list);
         Ok(page)
     })
@@ -481,17 +594,16 @@ pub async fn brand(State(state): State<AppState>, Path(slug): Path<String>) -> A
         if !brand.logo.is_empty() {
             page.image = Some(brand.logo.clone());
         }
-        let filter = CarFilter {
+        // The whole list, cheapest first: the page's model list, counters and
+        // sections come from it.
+        let query = CarsQuery {
             brand_id: Some(brand.id.clone()),
-            sort: CarSort::PriceAsc,
-            ..CarFilter::default()
+            price_ascending: true,
+            ..CarsQuery::default()
         };
         page.put(
-            format!(
-                "/api/cars/brand/{}/fast?sort=price_asc&limit={ALL_BATCH}&offset=0",
-                brand.id
-            ),
-            &cars::list(c, &filter, ALL_BATCH, 0)?,
+            query.list_url(0, ALL_BATCH),
+            &cars::list(c, &query.filter(), ALL_BATCH, 0)?,
         );
         page.put(key, &brand);
         Ok(page)
@@ -502,20 +614,26 @@ pub async fn brand(State(state): State<AppState>, Path(slug): Path<String>) -> A
 pub async fn body_type(
     State(state): State<AppState>,
     Path(code): Path<String>,
+    Query(params): Query<Vec<(String, String)>>,
 ) -> AppResult<Response> {
+    let params = PageQuery(params);
     respond(state, move |c, _| {
         let path = format!("/body-type/{code}");
-        let info = match BodyType::parse(&code) {
+        let key = format!("/api/body-types/{code}");
+        let body = BodyType::parse(&code);
+        let info = match body {
             Some(body) => body_types::get(c, body)?,
             None => None,
         };
-        let key = format!("/api/body-types/{code}");
         let Some(info) = info else {
             let mut page = Page::new(path)
                 .title("Страница не найдена")
-                .description("404 Page Not Found")
+                .description(NOT_FOUND_DESCRIPTION)
                 .not_found();
-            page.data.insert(key, Value::Null);
+            // The UI asks for a body type only when the code is one.
+            if body.is_some() {
+                page.data.insert(key, Value::Null);
+            }
             return Ok(page);
         };
         let mut page = Page::new(path)
@@ -527,17 +645,17 @@ pub async fn body_type(
         if !info.image_url.is_empty() {
             page.image = Some(info.image_url.clone());
         }
-        let filter = CarFilter {
+        let brand_list = brands::list_brief(c)?;
+        let query = CarsQuery {
+            statuses: params.condition(),
+            brand_id: params.brand_id(&brand_list),
             body_type: Some(info.body_type),
-            ..CarFilter::default()
+            max_price: params.max_price(),
+            ..CarsQuery::default()
         };
-        let list = cars::list(c, &filter, ALL_BATCH, 0)?;
+        let list = embed_catalogue(c, &mut page, &query, params.page())?;
         catalogue_preloads(&mut page, &info.image_url, &info.image_url_mobile, &list);
-        page.put(
-            format!("/api/cars/body-type/{code}/fast?limit={ALL_BATCH}&offset=0"),
-            &list,
-        );
-        page.put(BRANDS, &brands::list_brief(c)?);
+        page.put(BRANDS, &brand_list);
         page.put(key, &info);
         Ok(page)
     })

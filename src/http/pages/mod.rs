@@ -47,7 +47,7 @@ pub async fn not_found(State(state): State<AppState>) -> AppResult<Response> {
     let settings = public_settings(&state).await?;
     let mut page = Page::new("/404")
         .title("Страница не найдена")
-        .description("404 Page Not Found")
+        .description(data::NOT_FOUND_DESCRIPTION)
         .not_found();
     page.put("/api/settings", &settings);
     Ok(page.render(&settings, &state.config.base_url))

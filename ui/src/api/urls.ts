@@ -1,6 +1,8 @@
 /** API URLs, built exactly as the server keys the data it embeds in pages
- * (src/http/pages/data.rs): keep the parameter order in step. */
-import type { BodyTypeCode, CarStatus } from "./types";
+ * (src/http/pages/data.rs): the rule is in docs/catalogue.md, and
+ * tests/fixtures/catalogue-urls.json holds examples both sides are tested
+ * against. */
+import type { BodyTypeCode, CarSort, CarStatus } from "./types";
 
 export const SETTINGS = "/api/settings";
 export const BRANDS = "/api/brands/fast";
@@ -12,49 +14,63 @@ export const HOME_FEATURED = "/api/cars/fast?featured=true&status=new,used&limit
 export const HOME_CATALOGUE = "/api/cars/fast?status=new,used&limit=12";
 export const LEADS = "/api/leads";
 
-/** Cars per request of the whole-list pages. */
+/** Cars per request of a catalogue page: a desktop page, half a phone page's
+ * batch, the new-cars load-more step. Offsets are multiples of it. */
+export const CAR_BATCH = 20;
+/** Cars per request of the whole-list pages (lease, a brand). */
 export const ALL_BATCH = 100;
-/** The new-cars fetch batch. */
-export const NEW_BATCH = 20;
 
-export interface NewCarsQuery {
+/** Which cars a list asks for; null and empty leave a filter out. */
+export interface CarsQuery {
+  /** Empty: every status. */
+  status: CarStatus[];
   brandId: string | null;
   bodyType: BodyTypeCode | null;
+  /** Highest price in whole rubles. */
   maxPrice: number | null;
+  sort: CarSort | null;
 }
 
-/** "status=new&brandId=…&bodyType=…&maxPrice=…" */
-export function newCarsFilterQuery(q: NewCarsQuery): string {
-  let query = "status=new";
-  if (q.brandId) query += `&brandId=${encodeURIComponent(q.brandId)}`;
-  if (q.bodyType) query += `&bodyType=${q.bodyType}`;
-  if (q.maxPrice !== null) query += `&maxPrice=${q.maxPrice}`;
-  return query;
+export const ALL_CARS: CarsQuery = {
+  status: [],
+  brandId: null,
+  bodyType: null,
+  maxPrice: null,
+  sort: null,
+};
+
+/** The lease page's whole list. */
+export const LEASE_CARS: CarsQuery = { ...ALL_CARS, status: ["lease"] };
+
+/** A brand page's whole list, cheapest first. */
+export const brandCars = (brandId: string): CarsQuery => ({
+  ...ALL_CARS,
+  brandId,
+  sort: "price_asc",
+});
+
+/** The filters in their one order: status, brandId, bodyType, maxPrice, sort. */
+function filterParams(q: CarsQuery): string[] {
+  const params: string[] = [];
+  if (q.status.length > 0) params.push(`status=${q.status.join(",")}`);
+  if (q.brandId) params.push(`brandId=${encodeURIComponent(q.brandId)}`);
+  if (q.bodyType) params.push(`bodyType=${q.bodyType}`);
+  if (q.maxPrice !== null) params.push(`maxPrice=${q.maxPrice}`);
+  return params;
 }
 
-export function newCarsPage(q: NewCarsQuery, offset: number, limit = NEW_BATCH): string {
-  return `/api/cars/fast?${newCarsFilterQuery(q)}&limit=${limit}&offset=${offset}`;
+/** `/api/cars/fast?{filters}&sort=…&limit=…&offset=…` */
+export function carsList(q: CarsQuery, offset: number, limit = CAR_BATCH): string {
+  const params = filterParams(q);
+  if (q.sort) params.push(`sort=${q.sort}`);
+  params.push(`limit=${limit}`, `offset=${offset}`);
+  return `/api/cars/fast?${params.join("&")}`;
 }
 
-export function newCarsCount(q: NewCarsQuery): string {
-  return `/api/cars/count?${newCarsFilterQuery(q)}`;
-}
-
-/** The first batch of a whole list; more follow with a larger offset. */
-export function carsByStatus(status: CarStatus): string {
-  return `/api/cars/fast?status=${status}&`;
-}
-
-export function carsOfBrand(brandId: string): string {
-  return `/api/cars/brand/${encodeURIComponent(brandId)}/fast?sort=price_asc&`;
-}
-
-export function carsOfBodyType(code: BodyTypeCode): string {
-  return `/api/cars/body-type/${code}/fast?`;
-}
-
-export function withPage(base: string, offset: number, limit = ALL_BATCH): string {
-  return `${base}limit=${limit}&offset=${offset}`;
+/** `/api/cars/count?{filters}`: the order does not change a count. */
+export function carsCount(q: CarsQuery): string {
+  const params = filterParams(q);
+  return params.length > 0 ? `/api/cars/count?${params.join("&")}` : "/api/cars/count";
 }
 
 export function similarCars(code: BodyTypeCode): string {

@@ -1,57 +1,59 @@
 import { useEffect, useState } from "react";
 import { apiGet, cached } from "../api/client";
 import type { Car } from "../api/types";
-import { ALL_BATCH, withPage } from "../api/urls";
+import { ALL_BATCH, type CarsQuery, carsList } from "../api/urls";
 
 interface AllCars {
   cars: Car[] | undefined;
   error: Error | undefined;
 }
 
-function firstBatch(base: string | null): Car[] | undefined {
-  if (!base) return undefined;
+function firstBatch(query: CarsQuery | null): Car[] | undefined {
+  if (!query) return undefined;
   try {
-    const first = cached<Car[]>(withPage(base, 0));
+    const first = cached<Car[]>(carsList(query, 0, ALL_BATCH));
     return first && first.length < ALL_BATCH ? first : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Every car of a list (used, lease, a brand, a body type), batch by batch. */
-export function useAllCars(base: string | null): AllCars {
-  const [state, setState] = useState<AllCars & { base: string | null }>(() => ({
-    cars: firstBatch(base),
+/** Every car of a short list (lease cars, a brand's cars), batch by batch;
+ * catalogues read a page at a time instead (useCatalogue). */
+export function useAllCars(query: CarsQuery | null): AllCars {
+  const key = query && carsList(query, 0, ALL_BATCH);
+  const [state, setState] = useState<AllCars & { key: string | null }>(() => ({
+    cars: firstBatch(query),
     error: undefined,
-    base,
+    key,
   }));
-  const current = state.base === base ? state : { cars: firstBatch(base), error: undefined, base };
+  const current = state.key === key ? state : { cars: firstBatch(query), error: undefined, key };
 
   useEffect(() => {
-    if (!base) return;
-    const ready = firstBatch(base);
+    if (!query) return;
+    const ready = firstBatch(query);
     if (ready) {
-      setState({ cars: ready, error: undefined, base });
+      setState({ cars: ready, error: undefined, key });
       return;
     }
     let live = true;
-    setState({ cars: undefined, error: undefined, base });
+    setState({ cars: undefined, error: undefined, key });
     (async () => {
       const all: Car[] = [];
       for (let offset = 0; ; offset += ALL_BATCH) {
-        const batch = await apiGet<Car[]>(withPage(base, offset));
+        const batch = await apiGet<Car[]>(carsList(query, offset, ALL_BATCH));
         all.push(...batch);
         if (batch.length < ALL_BATCH) break;
       }
       return all;
     })().then(
-      (cars) => live && setState({ cars, error: undefined, base }),
-      (error: Error) => live && setState({ cars: undefined, error, base }),
+      (cars) => live && setState({ cars, error: undefined, key }),
+      (error: Error) => live && setState({ cars: undefined, error, key }),
     );
     return () => {
       live = false;
     };
-  }, [base]);
+  }, [key]);
 
   return current;
 }

@@ -17,6 +17,7 @@ export const DEFAULT_SETTINGS: Settings = {
   googleAnalyticsId: "",
   legalEntity: "",
   consentVersion: 1,
+  updatedAt: "",
   homeBanner: "",
   homeBannerMobile: "",
   newCarsBanner: "",

@@ -1,10 +1,14 @@
-/** Catalogue filters and page number ↔ the page URL's query string. */
+/** Catalogue filters and page number ↔ the page URL's query string. The
+ * server reads page URLs by the same rule (src/http/pages/data.rs); see
+ * docs/catalogue.md. */
 import type { BodyTypeCode } from "../api/types";
 import { isBodyType } from "./labels";
 
 export const PRICE_MIN = 500_000;
 export const PRICE_MAX = 10_000_000;
 export const PRICE_STEP = 100_000;
+/** The highest page number a URL may ask for. */
+export const PAGE_MAX = 10_000;
 
 export type Condition = "all" | "new" | "used";
 
@@ -28,11 +32,22 @@ export const DEFAULT_FILTERS: CatalogueFilters = {
   page: 1,
 };
 
+/** Digits only: anything else is as if the parameter were missing. */
+function whole(text: string | null): number | null {
+  return text && /^\d+$/.test(text) ? Number(text) : null;
+}
+
+/** Rounded to the slider's step, kept within its range; missing: any price. */
 function clampPrice(text: string | null): number {
-  const n = Number.parseInt(text ?? "", 10);
-  if (!Number.isFinite(n)) return PRICE_MAX;
+  const n = whole(text);
+  if (n === null) return PRICE_MAX;
   const stepped = Math.round(n / PRICE_STEP) * PRICE_STEP;
   return Math.min(PRICE_MAX, Math.max(PRICE_MIN, stepped));
+}
+
+function pageNumber(text: string | null): number {
+  const n = whole(text);
+  return n !== null && n >= 1 && n <= PAGE_MAX ? n : 1;
 }
 
 export function parseFilters(search: string): CatalogueFilters {
@@ -40,14 +55,13 @@ export function parseFilters(search: string): CatalogueFilters {
   const brand = q.get("brand");
   const body = q.get("body");
   const condition = q.get("condition");
-  const page = Number.parseInt(q.get("page") ?? "1", 10);
   return {
     brand: brand && /^[a-z0-9-]+$/i.test(brand) ? brand : null,
     body: isBodyType(body) ? body : null,
     price: clampPrice(q.get("price")),
     condition: condition === "new" || condition === "used" ? condition : "all",
     model: q.get("model") || null,
-    page: Number.isFinite(page) && page >= 1 ? page : 1,
+    page: pageNumber(q.get("page")),
   };
 }
 
@@ -86,29 +100,4 @@ export function hasActiveFilters(filters: CatalogueFilters): boolean {
 
 export function clearFilters(): CatalogueFilters {
   return { ...DEFAULT_FILTERS };
-}
-
-interface Filterable {
-  brandSlug: string;
-  bodyType: string;
-  price: string;
-  status: string;
-  model: string;
-}
-
-/** The whole-list pages filter in the browser. */
-export function filterCars<T extends Filterable>(cars: T[], filters: CatalogueFilters): T[] {
-  return cars.filter((car) => {
-    if (filters.brand && car.brandSlug !== filters.brand) return false;
-    if (filters.body && car.bodyType !== filters.body) return false;
-    if (filters.model && car.model !== filters.model) return false;
-    if (filters.condition !== "all" && car.status !== filters.condition) return false;
-    if (filters.price < PRICE_MAX && Number.parseFloat(car.price) > filters.price) return false;
-    return true;
-  });
-}
-
-/** One page of a list. */
-export function pageOf<T>(items: T[], page: number, pageSize: number): T[] {
-  return items.slice((page - 1) * pageSize, page * pageSize);
 }

@@ -7,7 +7,7 @@ import { analyticsClientId, storedUtm } from "./utm";
 export const LEAD_FAILED = "Не удалось отправить заявку. Попробуйте еще раз.";
 export const CONSENT_REQUIRED = "Необходимо согласие на обработку персональных данных";
 
-/** The required-fields message of each form (spec section 5). */
+/** The required-fields message of each form (docs/leads.md). */
 export function requiredMessage(type: LeadType): string {
   if (type === "lease_booking") return "Пожалуйста, заполните все поля";
   if (type === "auto_selection") return "Пожалуйста, заполните все обязательные поля";

@@ -1,4 +1,4 @@
-/** The phone rule of every lead form (spec section 5, decisions.md). */
+/** The phone rule of every lead form (docs/leads.md). */
 export const PHONE_RULE_MESSAGE = "Номер телефона должен начинаться с +7 или 8 и содержать 11 цифр";
 
 /** Starts with +7 or 8 and has exactly 11 digits (spaces, dashes, brackets allowed). */

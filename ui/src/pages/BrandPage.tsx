@@ -1,4 +1,4 @@
-import type { Brand, Car, CarStatus } from "../api/types";
+import type { Brand, CarStatus } from "../api/types";
 import * as urls from "../api/urls";
 import { CarGrid } from "../components/cars/CarGrid";
 import { BrandLogo } from "../components/ui/BrandLogo";
@@ -15,11 +15,12 @@ const SECTIONS: [CarStatus, string][] = [
   ["lease", "Аренда с выкупом"],
 ];
 
-const byPrice = (a: Car, b: Car) => Number.parseFloat(a.price) - Number.parseFloat(b.price);
-
+/** A brand's page reads the brand's whole list, cheapest first (the server
+ * sorts): its model list, counters and sections come from it, and the model
+ * filter narrows it in place (docs/catalogue.md). */
 export function BrandPage({ slug }: { slug: string }) {
   const brand = useApi<Brand>(urls.brandBySlug(slug));
-  const { cars } = useAllCars(brand.data ? urls.carsOfBrand(brand.data.id) : null);
+  const { cars } = useAllCars(brand.data ? urls.brandCars(brand.data.id) : null);
   const { filters, update } = useFilters();
   useDocumentTitle(
     brand.data ? `Автомобили ${brand.data.name}` : brand.error ? "Марка не найдена" : null,
@@ -100,7 +101,7 @@ export function BrandPage({ slug }: { slug: string }) {
         </div>
       ) : (
         SECTIONS.map(([status, label]) => {
-          const list = shown.filter((c) => c.status === status).sort(byPrice);
+          const list = shown.filter((c) => c.status === status);
           if (list.length === 0) return null;
           return (
             <section class="section" key={status} aria-label={label}>

@@ -35,7 +35,7 @@ function Skeleton() {
 export function CarPage({ slug }: { slug: string }) {
   const car = useApi<Car>(urls.carBySlug(slug));
   const similar = useApi<Car[]>(car.data ? urls.similarCars(car.data.bodyType) : null);
-  const promotions = useApi<Promotion[]>(urls.PROMOTIONS).data ?? [];
+  const promotions = useApi<Promotion[]>(car.data ? urls.PROMOTIONS : null).data ?? [];
   const [dialog, setDialog] = useState<LeadDialogKind | null>(null);
   const title = car.data ? carTitle(car.data) : null;
   useDocumentTitle(title ?? (car.error ? "Автомобиль не найден" : null));

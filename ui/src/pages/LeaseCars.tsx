@@ -1,4 +1,4 @@
-import * as urls from "../api/urls";
+import { LEASE_CARS } from "../api/urls";
 import { CarGrid } from "../components/cars/CarGrid";
 import { CardSkeletons } from "../components/ui/Skeleton";
 import { useAllCars } from "../hooks/useAllCars";
@@ -12,7 +12,7 @@ const BENEFITS = [
 
 export function LeaseCars() {
   useDocumentTitle("Аренда с выкупом");
-  const { cars, error } = useAllCars(urls.carsByStatus("lease"));
+  const { cars, error } = useAllCars(LEASE_CARS);
   return (
     <div class="container page">
       <h1>Аренда с выкупом</h1>

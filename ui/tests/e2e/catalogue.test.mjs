@@ -17,6 +17,16 @@ const countText = (page) => page.getByTestId("count").innerText();
 /** The first card's link: slugs are unique, names need not be. */
 const firstTitle = (page) => cards(page).first().locator("h3 a").getAttribute("href");
 const number = (text) => Number.parseInt(text.replace(/\D/g, ""), 10);
+/** Waits (a few seconds at most) for the count the server sends for a new URL. */
+const settle = (page, n) =>
+  page
+    .waitForFunction(
+      (n) =>
+        document.querySelector('[data-testid="count"]')?.textContent?.includes(`Найдено: ${n} `),
+      n,
+      { timeout: 5000 },
+    )
+    .catch(() => {});
 
 describe("new cars", () => {
   it("desktop: 20 per page, load-more appends 20, numbered pages, URL state and back", async () => {
@@ -127,10 +137,13 @@ describe("body-type page", () => {
     await page.getByRole("button", { name: "Новые", exact: true }).click();
     await page.waitForURL(/condition=new/);
     const fresh = all.filter((c) => c.status === "new").length;
+    await settle(page, fresh);
     assert.equal(number(await countText(page)), fresh);
     await page.getByRole("button", { name: "БУ", exact: true }).click();
     await page.waitForURL(/condition=used/);
-    assert.equal(number(await countText(page)), all.filter((c) => c.status === "used").length);
+    const used = all.filter((c) => c.status === "used").length;
+    await settle(page, used);
+    assert.equal(number(await countText(page)), used);
     await page.locator(".filter-card").getByRole("button", { name: "Сбросить фильтры" }).click();
     await page.waitForURL((url) => url.search === "");
     await page.context().close();

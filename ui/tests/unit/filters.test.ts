@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { newCarsCount, newCarsPage } from "../../src/api/urls";
+import type { BrandBrief } from "../../src/api/types";
+import { ALL_CARS, carsCount, carsList } from "../../src/api/urls";
+import { batchUrls, catalogueQuery, pageBatch } from "../../src/lib/catalogue";
 import {
   changeFilters,
   DEFAULT_FILTERS,
-  filterCars,
   filtersToSearch,
   hasActiveFilters,
   PRICE_MAX,
-  pageOf,
   parseFilters,
 } from "../../src/lib/filters";
 import { slugFromPath, slugify } from "../../src/lib/slug";
@@ -56,35 +56,56 @@ describe("filter state ↔ URL", () => {
     expect(changeFilters(on3, { page: 4 }).page).toBe(4);
   });
 
-  it("filters and pages a whole list", () => {
-    const car = (brandSlug: string, status: string, price: string, bodyType = "sedan") => ({
-      brandSlug,
-      status,
-      price,
-      bodyType,
-      model: "X",
+  it("reads only whole numbers for the price and the page", () => {
+    expect(parseFilters("price=12e5&page=2.5")).toEqual(DEFAULT_FILTERS);
+    expect(parseFilters("price=&page=").price).toBe(PRICE_MAX);
+    expect(parseFilters("page=10000").page).toBe(10_000);
+    expect(parseFilters("page=10001").page).toBe(1);
+    expect(parseFilters("price=1&price=2000000").price).toBe(500_000);
+  });
+
+  // The server filters now (tests/pages.rs checks what it lists); here, what
+  // the browser asks it for.
+  it("turns filters into the server's query, and a page into its batch", () => {
+    const brands = [{ id: "b-haval", slug: "haval" }] as BrandBrief[];
+    const body = { kind: "body", code: "sedan" } as const;
+    const q = (search: string, scope: Parameters<typeof catalogueQuery>[0] = body) =>
+      catalogueQuery(scope, parseFilters(search), brands);
+    expect(q("")).toEqual({ ...ALL_CARS, bodyType: "sedan" });
+    expect(q("brand=haval").brandId).toBe("b-haval");
+    expect(q("brand=lada").brandId).toBeNull();
+    expect(q("condition=used").status).toEqual(["used"]);
+    expect(q("price=1200000").maxPrice).toBe(1_200_000);
+    expect(q("body=crossover", { kind: "new" })).toEqual({
+      ...ALL_CARS,
+      status: ["new"],
+      bodyType: "crossover",
     });
-    const cars = [
-      car("haval", "new", "2000000.00", "crossover"),
-      car("haval", "used", "900000.00"),
-      car("lada", "new", "1200000.00"),
-      car("lada", "lease", "1900000.00"),
-    ];
-    expect(filterCars(cars, DEFAULT_FILTERS)).toHaveLength(4);
-    expect(filterCars(cars, { ...DEFAULT_FILTERS, brand: "haval" })).toHaveLength(2);
-    expect(filterCars(cars, { ...DEFAULT_FILTERS, condition: "used" })).toHaveLength(1);
-    expect(filterCars(cars, { ...DEFAULT_FILTERS, price: 1_200_000 })).toHaveLength(2);
-    expect(filterCars(cars, { ...DEFAULT_FILTERS, body: "crossover" })).toHaveLength(1);
-    expect(pageOf([1, 2, 3, 4, 5], 2, 2)).toEqual([3, 4]);
+    expect(q("body=crossover&condition=new", { kind: "used" }).status).toEqual(["used"]);
+    const used = q("", { kind: "used" });
+    expect(pageBatch(used, 1, 20)).toEqual({ url: carsList(used, 0), skip: 0 });
+    expect(pageBatch(used, 2, 10)).toEqual({ url: carsList(used, 0), skip: 10 });
+    expect(pageBatch(used, 3, 10)).toEqual({ url: carsList(used, 20), skip: 0 });
+    expect(pageBatch(used, 2, 20)).toEqual({ url: carsList(used, 20), skip: 0 });
+    expect(batchUrls(used, 10, 20)).toEqual([carsList(used, 0), carsList(used, 20)]);
+    expect(batchUrls(used, 40, 20)).toEqual([carsList(used, 40)]);
   });
 
   it("builds the API URLs the server embeds", () => {
-    const q = { brandId: "b1", bodyType: "sedan" as const, maxPrice: 3_000_000 };
-    expect(newCarsPage(q, 0)).toBe(
+    const q = {
+      ...ALL_CARS,
+      status: ["new" as const],
+      brandId: "b1",
+      bodyType: "sedan" as const,
+      maxPrice: 3_000_000,
+    };
+    expect(carsList(q, 0)).toBe(
       "/api/cars/fast?status=new&brandId=b1&bodyType=sedan&maxPrice=3000000&limit=20&offset=0",
     );
-    expect(newCarsCount({ brandId: null, bodyType: null, maxPrice: null })).toBe(
-      "/api/cars/count?status=new",
+    expect(carsCount({ ...ALL_CARS, status: ["new"] })).toBe("/api/cars/count?status=new");
+    expect(carsCount(ALL_CARS)).toBe("/api/cars/count");
+    expect(carsList({ ...ALL_CARS, brandId: "b1", sort: "price_asc" }, 0, 100)).toBe(
+      "/api/cars/fast?brandId=b1&sort=price_asc&limit=100&offset=0",
     );
   });
 });

@@ -1,0 +1,124 @@
+import { type ReactNode, useState } from "react";
+import type { BodyTypeInfo } from "../../api/types";
+import type { Catalogue } from "../../hooks/useCatalogue";
+import { hasActiveFilters } from "../../lib/filters";
+import { foundCars } from "../../lib/format";
+import { Banner } from "../ui/Banner";
+import { Pagination } from "../ui/Pagination";
+import { CardSkeletons } from "../ui/Skeleton";
+import { useToast } from "../ui/Toast";
+import { BrandStrip } from "./BrandStrip";
+import { CarGrid } from "./CarGrid";
+import { FilterCard } from "./FilterCard";
+
+interface Props {
+  catalogue: Catalogue<unknown>;
+  title: string | null;
+  banner: { desktop: string; mobile: string };
+  /** The body-type select's choices; left out on a body type's own page. */
+  bodyTypes?: BodyTypeInfo[];
+  /** The body-type page: Все/Новые/БУ buttons and, on phones, a filters toggle. */
+  bodyTypePage?: boolean;
+  /** New cars: a load-more button above the page numbers. */
+  loadMore?: boolean;
+  /** What an empty list says (the filters are active or not). */
+  empty: (filtered: boolean) => ReactNode;
+}
+
+/** The shell of every catalogue: banner, brand strip, filters, count, grid,
+ * load-more and numbered pages. */
+export function CatalogueLayout(props: Props) {
+  const { catalogue: c, title, banner, bodyTypes, bodyTypePage } = props;
+  const toast = useToast();
+  const [showFilters, setShowFilters] = useState(false);
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  async function loadMore() {
+    setLoadingMore(true);
+    try {
+      await c.loadMore();
+    } catch {
+      toast({
+        title: "Ошибка",
+        description: "Не удалось загрузить автомобили. Попробуйте еще раз.",
+        variant: "error",
+      });
+    } finally {
+      setLoadingMore(false);
+    }
+  }
+
+  const filterCard = (
+    <FilterCard
+      filters={c.filters}
+      brands={c.brands}
+      bodyTypes={bodyTypes}
+      conditions={bodyTypePage}
+      update={c.update}
+      clear={c.clear}
+    />
+  );
+  const count = (
+    <p class="count" data-testid="count">
+      {c.total !== undefined ? foundCars(c.total) : "\u00a0"}
+    </p>
+  );
+
+  return (
+    <>
+      <Banner desktop={banner.desktop} mobile={banner.mobile} alt={title ?? ""}>
+        <h1>{title}</h1>
+      </Banner>
+      <div class="container">
+        <BrandStrip
+          brands={c.brands}
+          selected={c.filters.brand}
+          onSelect={(slug) => c.update({ brand: slug })}
+        />
+        {!bodyTypePage && filterCard}
+        <h2 class="visually-hidden">Список автомобилей</h2>
+        {bodyTypePage ? (
+          <>
+            <div class="count-row">
+              {count}
+              <button
+                type="button"
+                class="outline filters-toggle"
+                aria-expanded={showFilters}
+                onClick={() => setShowFilters(!showFilters)}
+              >
+                {showFilters ? "Скрыть фильтры" : "Фильтры"}
+              </button>
+            </div>
+            <div class={showFilters ? "filters-panel open" : "filters-panel"}>{filterCard}</div>
+          </>
+        ) : (
+          count
+        )}
+        {c.error ? (
+          <p class="empty">Не удалось загрузить автомобили. Обновите страницу.</p>
+        ) : c.cars === undefined ? (
+          <CardSkeletons count={8} />
+        ) : c.cars.length === 0 ? (
+          props.empty(hasActiveFilters(c.filters))
+        ) : (
+          <CarGrid cars={c.cars} priorityFirst />
+        )}
+        {props.loadMore && c.hasMore && (
+          <div class="load-more">
+            <button
+              type="button"
+              class="outline"
+              onClick={loadMore}
+              aria-busy={loadingMore}
+              disabled={loadingMore}
+            >
+              Показать ещё
+            </button>
+          </div>
+        )}
+        <Pagination page={c.filters.page} pages={c.pages} onPage={c.goTo} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+import { useEffect, useState } from "react";
+import { apiGet } from "../api/client";
+import type { BrandBrief, Car } from "../api/types";
+import { BODY_TYPES, BRANDS, bodyType, CAR_BATCH, carsCount } from "../api/urls";
+import {
+  batchOf,
+  batchUrls,
+  type CatalogueScope,
+  catalogueQuery,
+  pageBatch,
+  pageStart,
+} from "../lib/catalogue";
+import type { CatalogueFilters } from "../lib/filters";
+import { pageCount } from "../lib/pagination";
+import { type ApiState, useApi } from "./useApi";
+import { useFilters } from "./useFilters";
+import { usePageSize } from "./useMediaQuery";
+
+export interface Catalogue<S> {
+  filters: CatalogueFilters;
+  update: (change: Partial<CatalogueFilters>) => void;
+  clear: () => void;
+  brands: BrandBrief[];
+  /** The body types (new and used cars) or the one body type (its page). */
+  side: ApiState<S>;
+  /** Matching cars in all; undefined until known. */
+  total: number | undefined;
+  pages: number;
+  /** The page's cars and those load-more added; undefined while loading. */
+  cars: Car[] | undefined;
+  error: Error | undefined;
+  /** Whether more cars follow the shown ones. */
+  hasMore: boolean;
+  /** Appends the next CAR_BATCH cars. */
+  loadMore: () => Promise<void>;
+  goTo: (page: number) => void;
+}
+
+/** A catalogue page's data: filters in the page URL, applied by the server,
+ * one page of cars (20, 10 on phones) and the count; null reads nothing. */
+export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
+  const { filters, update, clear } = useFilters();
+  const pageSize = usePageSize();
+  const brandList = useApi<BrandBrief[]>(scope && BRANDS);
+  const brands = brandList.data ?? [];
+  const side = useApi<S>(
+    scope === null ? null : scope.kind === "body" ? bodyType(scope.code) : BODY_TYPES,
+  );
+  // A brand in the URL needs the brand list to become a brandId.
+  const ready = scope !== null && (!filters.brand || !brandList.loading);
+  const query = scope && catalogueQuery(scope, filters, brands);
+  const batch = query ? pageBatch(query, filters.page, pageSize) : null;
+  const list = useApi<Car[]>(ready && batch ? batch.url : null);
+  const count = useApi<{ count: number }>(ready && query ? carsCount(query) : null);
+  const start = pageStart(filters.page, pageSize);
+
+  // Cars added by load-more belong to one page of one list.
+  const key = `${batch?.url}#${start}#${pageSize}`;
+  const [more, setMore] = useState<{ key: string; cars: Car[] }>({ key, cars: [] });
+  const extra = more.key === key ? more.cars : [];
+  useEffect(() => setMore({ key, cars: [] }), [key]);
+
+  const pageCars =
+    list.data && batch ? list.data.slice(batch.skip, batch.skip + pageSize) : undefined;
+  const cars = pageCars && [...pageCars, ...extra];
+  const total = count.data?.count;
+
+  async function loadMore() {
+    if (!query || !cars) return;
+    const from = start + cars.length;
+    const batches = await Promise.all(
+      batchUrls(query, from, CAR_BATCH).map((url) => apiGet<Car[]>(url)),
+    );
+    const skip = from - batchOf(from);
+    const next = batches.flat().slice(skip, skip + CAR_BATCH);
+    setMore({ key, cars: [...extra, ...next] });
+  }
+
+  function goTo(page: number) {
+    update({ page });
+    window.scrollTo(0, 0);
+  }
+
+  return {
+    filters,
+    update,
+    clear,
+    brands,
+    side,
+    total,
+    pages: pageCount(total ?? 0, pageSize),
+    cars,
+    error: list.error ?? count.error,
+    hasMore: cars !== undefined && total !== undefined && start + cars.length < total,
+    loadMore,
+    goTo,
+  };
+}

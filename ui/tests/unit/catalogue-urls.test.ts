@@ -1,0 +1,93 @@
+// The shared examples (tests/fixtures/catalogue-urls.json): for each page URL,
+// the API URLs the UI reads for its first screen, at 20 and at 10 cars a page,
+// are exactly the ones the server embeds in that page (tests/pages.rs checks
+// the server's side).
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { BodyTypeCode, BrandBrief } from "../../src/api/types";
+import * as urls from "../../src/api/urls";
+import {
+  type CatalogueScope,
+  catalogueUrls,
+  PAGE_SIZE_DESKTOP,
+  PAGE_SIZE_PHONE,
+} from "../../src/lib/catalogue";
+import { parseFilters } from "../../src/lib/filters";
+import { isBodyType } from "../../src/lib/labels";
+
+interface Fixture {
+  brands: { id: string; slug: string; name: string }[];
+  cars: { slug: string; brand: string; bodyType: BodyTypeCode; status: string }[];
+  pages: { page: string; api: string[] }[];
+}
+
+const fixture = JSON.parse(
+  readFileSync(new URL("../../../tests/fixtures/catalogue-urls.json", import.meta.url), "utf8"),
+) as Fixture;
+
+const brands: BrandBrief[] = fixture.brands.map((b) => ({ ...b, logo: "", carCount: 0 }));
+
+/** What the page at `url` reads besides the settings (the header and footer
+ * read those on every page), at one page size. */
+function pageReads(url: string, pageSize: number): string[] {
+  const { pathname, search } = new URL(url, "http://localhost");
+  const [, first, second] = pathname.split("/");
+  const catalogue = (scope: CatalogueScope) =>
+    catalogueUrls(scope, parseFilters(search), brands, pageSize);
+  switch (`/${first}`) {
+    case "/":
+      return [
+        urls.BRANDS,
+        urls.BODY_TYPES,
+        urls.HOME_FEATURED,
+        urls.HOME_CATALOGUE,
+        urls.PROMOTIONS,
+        urls.REVIEWS,
+      ];
+    case "/new-cars":
+      return catalogue({ kind: "new" });
+    case "/used-cars":
+      return catalogue({ kind: "used" });
+    case "/body-type":
+      return isBodyType(second) ? catalogue({ kind: "body", code: second }) : [];
+    case "/lease-cars":
+      return [urls.carsList(urls.LEASE_CARS, 0, urls.ALL_BATCH)];
+    case "/brand": {
+      const brand = brands.find((b) => b.slug === second);
+      const reads = [urls.brandBySlug(second)];
+      if (brand) reads.push(urls.carsList(urls.brandCars(brand.id), 0, urls.ALL_BATCH));
+      return reads;
+    }
+    case "/car": {
+      const car = fixture.cars.find((c) => c.slug === second);
+      const reads = [urls.carBySlug(second)];
+      if (car) reads.push(urls.similarCars(car.bodyType), urls.PROMOTIONS);
+      return reads;
+    }
+    case "/auto-credit":
+      return [urls.PARTNER_BANKS];
+    case "/auto-selection":
+      return [urls.BODY_TYPES];
+    case "/consent":
+      return [urls.legal("consent")];
+    case "/privacy":
+      return [urls.legal("privacy")];
+    default:
+      return [];
+  }
+}
+
+describe("the shared examples of embedded data", () => {
+  it("has examples", () => {
+    expect(fixture.pages.length).toBeGreaterThanOrEqual(20);
+  });
+
+  for (const example of fixture.pages) {
+    it(example.page, () => {
+      const desktop = pageReads(example.page, PAGE_SIZE_DESKTOP);
+      const phone = pageReads(example.page, PAGE_SIZE_PHONE);
+      const reads = new Set([urls.SETTINGS, ...desktop, ...phone]);
+      expect([...reads].sort()).toEqual([...example.api].sort());
+    });
+  }
+});
