@@ -43,6 +43,11 @@ cargo test --locked
 step "ui: biome lint"
 (cd ui && npm run --silent lint)
 
+step "ui: API types match the served OpenAPI document"
+# tests/openapi_committed.rs (in cargo test) keeps ui/src/api/openapi.json equal
+# to the served document; this keeps the generated types equal to that file.
+(cd ui && npm run --silent api:check)
+
 step "ui: tsc --noEmit"
 (cd ui && npm run --silent typecheck)
 

@@ -62,6 +62,25 @@ async fn lists_every_public_path_of_the_spec() {
 }
 
 /// Every documented GET path answers (not 404 of a missing route, not 405).
+/// Operation ids are unique, as OpenAPI requires (openapi-typescript and
+/// client generators refuse repeats).
+#[tokio::test]
+async fn operation_ids_are_unique() {
+    let app = TestApp::new();
+    let doc = document(&app).await;
+    let mut seen = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let id = operation["operationId"].as_str().unwrap_or_default();
+            assert!(!id.is_empty(), "{method} {path} has no operationId");
+            assert!(
+                seen.insert(id.to_string()),
+                "{method} {path}: operationId {id} repeats"
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn every_documented_path_is_served() {
     let app = TestApp::new();

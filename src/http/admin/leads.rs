@@ -52,7 +52,7 @@ fn parse_filter<T>(
 }
 
 /// Leads, newest first, optionally of one status and type.
-#[utoipa::path(get, path = "/api/leads", tag = "admin", params(LeadQuery),
+#[utoipa::path(get, operation_id = "leads_list", path = "/api/leads", tag = "admin", params(LeadQuery),
     responses((status = 200, body = [Lead]), (status = 400, body = ApiErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,

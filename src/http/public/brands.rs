@@ -24,14 +24,14 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 /// Every brand, short form, by name.
-#[utoipa::path(get, path = "/api/brands/fast", tag = "brands",
+#[utoipa::path(get, operation_id = "brands_list_fast", path = "/api/brands/fast", tag = "brands",
     responses((status = 200, body = [BrandBrief])))]
 pub async fn list_fast(State(state): State<AppState>) -> AppResult<Json<Vec<BrandBrief>>> {
     Ok(Json(state.db.call(|c| brands::list_brief(c)).await?))
 }
 
 /// Every brand with its description, by name.
-#[utoipa::path(get, path = "/api/brands", tag = "brands",
+#[utoipa::path(get, operation_id = "brands_list", path = "/api/brands", tag = "brands",
     responses((status = 200, body = [Brand])))]
 pub async fn list(State(state): State<AppState>) -> AppResult<Json<Vec<Brand>>> {
     Ok(Json(state.db.call(|c| brands::list(c)).await?))
@@ -54,7 +54,7 @@ pub async fn by_id(
     Ok(Json(find(&state, id).await?))
 }
 
-#[utoipa::path(get, path = "/api/brands/slug/{slug}", tag = "brands",
+#[utoipa::path(get, operation_id = "brand_by_slug", path = "/api/brands/slug/{slug}", tag = "brands",
     responses((status = 200, body = Brand), (status = 404, body = ApiErrorBody)))]
 pub async fn by_slug(
     State(state): State<AppState>,

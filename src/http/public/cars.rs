@@ -130,7 +130,7 @@ async fn list_with(
 }
 
 /// Published cars, newest first, a page at a time.
-#[utoipa::path(get, path = "/api/cars/fast", tag = "cars", params(CarQuery),
+#[utoipa::path(get, operation_id = "cars_list_fast", path = "/api/cars/fast", tag = "cars", params(CarQuery),
     responses((status = 200, body = [Car]), (status = 400, body = ApiErrorBody)))]
 pub async fn list_fast(
     State(state): State<AppState>,
@@ -158,7 +158,7 @@ pub async fn count(
 }
 
 /// A published car by its slug.
-#[utoipa::path(get, path = "/api/cars/slug/{slug}", tag = "cars",
+#[utoipa::path(get, operation_id = "car_by_slug", path = "/api/cars/slug/{slug}", tag = "cars",
     responses((status = 200, body = Car), (status = 404, body = ApiErrorBody)))]
 pub async fn by_slug(
     State(state): State<AppState>,
