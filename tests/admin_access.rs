@@ -1,5 +1,6 @@
 //! Admin access: credentials on every admin route, sessions, Basic, CSRF,
 //! lockout, and admin answers kept apart from the public cache.
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
 mod common;
 

@@ -1,4 +1,5 @@
 //! The public reads on the real router.
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
 mod common;
 

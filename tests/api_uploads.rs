@@ -1,4 +1,5 @@
 //! Uploads: real pictures become WebP variants; hostile files are refused.
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! The answer cache of the public reads: fresh after every write, whoever
 //! writes; untouched by logins and leads; compressed once; bounded by bytes.
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! The demo dealership: one seed of a fresh database, checked from the
 //! outside through the domain functions and the media folder.
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
 use std::collections::HashSet;
 use std::path::Path;

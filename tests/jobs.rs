@@ -1,5 +1,6 @@
 //! The background job supervisor: restarts after panics, keeps schedules
 //! after errors, stops promptly; and the server's picture cleanup on it.
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

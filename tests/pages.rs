@@ -1,5 +1,6 @@
 //! The server-rendered HTML shell of the public pages: head tags, JSON-LD,
 //! embedded first-screen data, 404s, sitemap and robots.
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! `dealership serve` as a service manager runs it: SIGTERM stops the HTTP
 //! server and the background jobs, and the process exits cleanly.
 #![cfg(unix)]
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -1,5 +1,7 @@
 //! Shared test harness: a real router over a fresh SQLite file.
 #![allow(dead_code)]
+// Test helpers may unwrap: a failure here is a failed test.
+#![allow(clippy::unwrap_used)]
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
