@@ -1,4 +1,4 @@
-// Every request form refuses bad input with the spec's message and stores a
+// Every request form refuses bad input with its Russian message (docs/leads.md) and stores a
 // good lead (read back from the server's SQLite file).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";

@@ -22,7 +22,7 @@ describe("phone rule", () => {
     "7 (921) 555-12-34",
   ])("refuses %s", (phone) => expect(isValidPhone(phone)).toBe(false));
 
-  it("has the spec's message", () => {
+  it("has the phone rule's message (docs/leads.md)", () => {
     expect(PHONE_RULE_MESSAGE).toBe(
       "Номер телефона должен начинаться с +7 или 8 и содержать 11 цифр",
     );
