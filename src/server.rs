@@ -3,10 +3,13 @@
 //! Ctrl-C or SIGTERM, which stop both (see [`crate::jobs`]) within a few
 //! seconds whatever clients do.
 
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Write};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -18,6 +21,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+use tokio::task::AbortHandle;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
@@ -153,8 +157,10 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
 ///
 /// A client must send its request headers within [`HEADER_READ_TIMEOUT`]
 /// (an idle kept-alive connection too), and at most `max_connections` are
-/// served at once: beyond that, new ones wait in the listen queue until one
-/// ends. Handlers see the peer as `ConnectInfo<SocketAddr>`.
+/// served at once. When all are taken, a new connection closes the oldest
+/// one that has not sent a whole request yet (so half-sent requests cannot
+/// keep visitors out); when every one is in a request, it waits for one to
+/// end. Handlers see the peer as `ConnectInfo<SocketAddr>`.
 pub async fn serve_http(
     listener: TcpListener,
     app: Router,
@@ -162,16 +168,12 @@ pub async fn serve_http(
     stop: CancellationToken,
 ) {
     let slots = Arc::new(Semaphore::new(max_connections.max(1)));
+    let open = Arc::new(Mutex::new(OpenConnections::default()));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(HEADER_READ_TIMEOUT);
     loop {
-        let slot = tokio::select! {
-            slot = slots.clone().acquire_owned() => slot,
-            () = stop.cancelled() => break,
-        };
-        let Ok(slot) = slot else { break };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -185,34 +187,127 @@ pub async fn serve_http(
             },
             () = stop.cancelled() => break,
         };
+        let slot = match slots.clone().try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                let evicted = lock(&open).evict_oldest_waiting();
+                if let Some((peer, task)) = evicted {
+                    task.abort();
+                    tracing::debug!(
+                        "all connections taken; closed one without a request from {peer}"
+                    );
+                }
+                let slot = tokio::select! {
+                    slot = slots.clone().acquire_owned() => slot,
+                    () = stop.cancelled() => break,
+                };
+                let Ok(slot) = slot else { break };
+                slot
+            }
+        };
         let _ = stream.set_nodelay(true);
-        let service = app
-            .clone()
-            .map_request(move |mut request: axum::http::Request<Incoming>| {
+        let requested = Arc::new(AtomicBool::new(false));
+        let service = app.clone().map_request({
+            let requested = requested.clone();
+            move |mut request: axum::http::Request<Incoming>| {
+                requested.store(true, Ordering::Relaxed);
                 request.extensions_mut().insert(ConnectInfo(peer));
                 request
-            });
+            }
+        });
         // No upgrades: the site has no WebSocket.
         let connection = graceful
             .watch(http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service)));
-        tokio::spawn(async move {
+        // Registered before the task can end and unregister itself.
+        let mut registry = lock(&open);
+        let id = registry.next_id();
+        let forget = Forget {
+            open: open.clone(),
+            id,
+        };
+        let task = tokio::spawn(async move {
+            let _forget = forget;
+            let _slot = slot;
             if let Err(err) = connection.await {
                 tracing::debug!("connection from {peer}: {err}");
             }
-            drop(slot);
         });
+        registry.add(
+            id,
+            OpenConnection {
+                peer,
+                requested,
+                task: task.abort_handle(),
+            },
+        );
     }
     // Nothing new is taken from here on.
     drop(listener);
-    let open = graceful.count();
+    let count = graceful.count();
     if tokio::time::timeout(SHUTDOWN_WAIT, graceful.shutdown())
         .await
         .is_err()
     {
         tracing::warn!(
-            "connections still open {SHUTDOWN_WAIT:?} after the stop signal (of {open}); closing them"
+            "connections still open {SHUTDOWN_WAIT:?} after the stop signal \
+             ({count} were open then); closing them"
         );
     }
+}
+
+/// The connections being served, oldest first.
+#[derive(Default)]
+struct OpenConnections {
+    last_id: u64,
+    open: BTreeMap<u64, OpenConnection>,
+}
+
+struct OpenConnection {
+    peer: SocketAddr,
+    /// Whether a whole request head has come on this connection.
+    requested: Arc<AtomicBool>,
+    task: AbortHandle,
+}
+
+impl OpenConnections {
+    fn next_id(&mut self) -> u64 {
+        self.last_id += 1;
+        self.last_id
+    }
+
+    fn add(&mut self, id: u64, connection: OpenConnection) {
+        self.open.insert(id, connection);
+    }
+
+    /// Takes off the list the oldest connection that has not sent a whole
+    /// request yet, and gives its peer and its task to abort.
+    fn evict_oldest_waiting(&mut self) -> Option<(SocketAddr, AbortHandle)> {
+        let id = self
+            .open
+            .iter()
+            .find(|(_, c)| !c.requested.load(Ordering::Relaxed))
+            .map(|(id, _)| *id)?;
+        let connection = self.open.remove(&id)?;
+        Some((connection.peer, connection.task))
+    }
+}
+
+/// Takes a connection off the list when its task ends, however it ends.
+struct Forget {
+    open: Arc<Mutex<OpenConnections>>,
+    id: u64,
+}
+
+impl Drop for Forget {
+    fn drop(&mut self) {
+        lock(&self.open).open.remove(&self.id);
+    }
+}
+
+fn lock(open: &Mutex<OpenConnections>) -> std::sync::MutexGuard<'_, OpenConnections> {
+    // The list stays usable even if a holder panicked.
+    open.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// How long a client may take to send its request headers.
