@@ -26,7 +26,7 @@ fn half_sent_requests_do_not_hold_the_server() {
         .expect("answered beside 200 half-sent requests");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(
-        asked.elapsed() < Duration::from_secs(1),
+        asked.elapsed() < Duration::from_secs(2),
         "{:?}",
         asked.elapsed()
     );
@@ -78,7 +78,7 @@ fn at_the_connection_limit_a_visitor_takes_the_place_of_a_half_sent_request() {
             .unwrap_or_else(|| panic!("visitor {visitor} was not served"));
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
         assert!(
-            asked.elapsed() < Duration::from_secs(1),
+            asked.elapsed() < Duration::from_secs(2),
             "{:?}",
             asked.elapsed()
         );
