@@ -455,6 +455,14 @@ mod tests {
     }
 
     #[test]
+    fn the_checked_in_file_lists_the_defaults() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("dealership.toml");
+        let file: toml::Value = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let defaults = toml::Value::try_from(Config::default()).unwrap();
+        assert_eq!(file, defaults);
+    }
+
+    #[test]
     fn trusted_proxies_match_addresses_and_ranges() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("d.toml");
