@@ -141,10 +141,12 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
             stop.cancelled().await;
             jobs.stop(SHUTDOWN_WAIT).await;
         };
-        tokio::join!(
-            serve_http(listener, app, max_connections, stop.clone()),
-            jobs_stopped
-        );
+        let http_served = async {
+            serve_http(listener, app, max_connections, stop.clone()).await;
+            // Whatever ended it, the jobs end too.
+            stop.cancel();
+        };
+        tokio::join!(http_served, jobs_stopped);
         anyhow::Ok(())
     })?;
     // Database work still running on the blocking pool gets a moment too.
