@@ -2,7 +2,7 @@
 """Parallel wrong logins against the dealership, for bench/attack_logins.sh.
 
     attack_logins.py PORT one  COUNT
-    attack_logins.py PORT many COUNT SECONDS
+    attack_logins.py PORT many COUNT SECONDS [PAUSE_MS]
 
 `one`: COUNT threads, all from 127.0.0.1, each sends one wrong login at the
 same moment: even threads POST /api/admin/login, odd ones GET /api/admin/me
@@ -11,7 +11,8 @@ the others names that do not exist.
 
 `many`: COUNT threads, each from its own loopback address (127.1.x.y, so the
 per-address lock does not stop the flood), send wrong logins with made-up
-names one after another for SECONDS, form and Basic alternating.
+names one after another for SECONDS, form and Basic alternating; after a
+429 each waits PAUSE_MS (default 0: a tight loop, mostly a connection flood).
 
 Prints one JSON line: answers by status and error message, and the attack's
 own latency figures (ms).
@@ -66,6 +67,7 @@ def main():
     mode = sys.argv[2]
     count = int(sys.argv[3])
     seconds = float(sys.argv[4]) if len(sys.argv) > 4 else 0.0
+    pause = float(sys.argv[5]) / 1000 if len(sys.argv) > 5 else 0.0
     results = []
     lock = threading.Lock()
     barrier = threading.Barrier(count)
@@ -84,8 +86,11 @@ def main():
         n = 0
         mine = []
         while time.monotonic() < end:
-            mine.append(request(port, source, i + n, n, f"guess{i}-{n}"))
+            answer = request(port, source, i + n, n, f"guess{i}-{n}")
+            mine.append(answer)
             n += 1
+            if answer[0] == 429 and pause:
+                time.sleep(pause)
         with lock:
             results.extend(mine)
 

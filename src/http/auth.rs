@@ -67,10 +67,12 @@ impl PasswordChecks {
         }
     }
 
-    /// One check per core (at most 4), four times as many waiting.
+    /// One check per two cores (at least 1, at most 4), so pages keep a core
+    /// during a flood of logins; four times as many waiting.
     pub fn for_this_machine() -> PasswordChecks {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
-        PasswordChecks::new(cores, cores * 4)
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let parallel = (cores / 2).clamp(1, 4);
+        PasswordChecks::new(parallel, parallel * 4)
     }
 
     /// How many passwords were hashed.
