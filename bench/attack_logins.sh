@@ -6,7 +6,9 @@
 #    admin, and measures GET /api/cars/fast with wrk alone.
 # 2. ATTACK_COUNT parallel wrong logins from 127.0.0.1 (form and Basic, a
 #    third of them with the admin's name): counts the attempts checked (rows in
-#    login_attempts) against the limits, then tries the right password there.
+#    login_attempts) against the limits, then tries the right password there
+#    (refused when a limit was reached; most of the burst may be refused as
+#    busy before the lockout counts it).
 # 3. ATTACK_COUNT attackers, each from its own loopback address (127.1.x.y),
 #    send wrong logins for ATTACK_SECONDS while wrk measures the public page:
 #    the flood the bound on parallel password checks is for.
@@ -140,7 +142,10 @@ python3 "$BENCH_DIR/attack_logins.py" "$PORT" one "$COUNT" >"$WORK/one.json"
 sqlite() { python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$DB" "$1"; }
 CHECKED_ONE=$(sqlite "SELECT count(*) FROM login_attempts WHERE ip_address = '127.0.0.1'")
 CHECKED_ONE_LOGIN=$(sqlite "SELECT count(*) FROM login_attempts WHERE ip_address = '127.0.0.1' AND username = 'manager'")
-# Locked now: the right password from that address is refused.
+# When a limit was reached, the right password from that address is refused
+# (most of the burst may have been refused as busy instead, below the limits).
+EXPECT_AFTER=200
+if ((CHECKED_ONE >= PER_ADDRESS || CHECKED_ONE_LOGIN >= PER_LOGIN)); then EXPECT_AFTER=429; fi
 RIGHT_AFTER=$(curl -sS -o /dev/null -w '%{http_code}' -u manager:correct-horse-battery "$BASE/api/admin/me")
 
 log "$COUNT attackers from $COUNT addresses for ${SECS}s, public page measured meanwhile"
@@ -179,7 +184,7 @@ judge rss "$(le "$(mb "$PEAK_KB")" "$MAX_RSS_MB")"
 judge p99 "$(le "$P99_ATTACK" "$MAX_P99_MS")"
 judge one "$(le "$CHECKED_ONE" "$PER_ADDRESS")"
 judge one_login "$(le "$CHECKED_ONE_LOGIN" "$PER_LOGIN")"
-judge right_after "$([[ $RIGHT_AFTER == 429 ]] && echo 1 || echo 0)"
+judge right_after "$([[ $RIGHT_AFTER == "$EXPECT_AFTER" ]] && echo 1 || echo 0)"
 judge many "$(le "$MAX_PER_ADDRESS" "$PER_ADDRESS")"
 judge right_clean "$([[ $RIGHT_CLEAN == 200 ]] && echo 1 || echo 0)"
 
@@ -193,7 +198,7 @@ server threads                         $THREADS_BEFORE           peak $MAX_THREA
 public page p99 (ms, wrk -c8)          $P99_QUIET         $P99_ATTACK           < $MAX_P99_MS    $V_p99
 one address: guesses checked           -           $CHECKED_ONE of $COUNT          <= $PER_ADDRESS   $V_one
 one address: checked for 'manager'     -           $CHECKED_ONE_LOGIN                 <= $PER_LOGIN    $V_one_login
-right password from that address       -           HTTP $RIGHT_AFTER            429   $V_right_after
+right password from that address       -           HTTP $RIGHT_AFTER            $EXPECT_AFTER   $V_right_after
 many addresses: checked per address    -           max $MAX_PER_ADDRESS ($CHECKED_MANY in all)   <= $PER_ADDRESS   $V_many
 right password from a clean address    -           HTTP $RIGHT_CLEAN            200   $V_right_clean
 
