@@ -15,6 +15,8 @@ pub struct AppState {
     /// Public GET answers kept in memory while the data they show is unchanged.
     pub answers: Arc<AnswerCache>,
     pub lead_limiter: Arc<RateLimiter>,
+    /// Bounds concurrent image work and its memory (`crate::media::gate`).
+    pub image_gate: Arc<crate::media::Gate>,
 }
 
 impl AppState {
@@ -31,6 +33,7 @@ impl AppState {
             db,
             config: Arc::new(config),
             lead_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
+            image_gate: Arc::new(crate::media::Gate::default()),
         }
     }
 }
