@@ -449,15 +449,15 @@ async fn consent_version_follows_the_consent_text() {
 async fn names_of_only_invisible_characters_count_as_empty() {
     let app = TestApp::new();
     let invisible = [
-        "\u{200B}",                 // zero-width space
-        "\u{FEFF}",                 // BOM
-        "\u{2060}\u{2060}",         // word joiner
-        "\u{200C}\u{200D}",         // zero-width non-joiner and joiner
-        "\u{00A0}\u{00A0}",         // no-break spaces
-        " \u{3000} ",               // spaces, ideographic space
+        "\u{200B}",                  // zero-width space
+        "\u{FEFF}",                  // BOM
+        "\u{2060}\u{2060}",          // word joiner
+        "\u{200C}\u{200D}",          // zero-width non-joiner and joiner
+        "\u{00A0}\u{00A0}",          // no-break spaces
+        " \u{3000} ",                // spaces, ideographic space
         "\u{200B} \u{00A0}\u{FEFF}", // a mix
-        "\u{2800}",                 // braille blank
-        "\u{3164}",                 // Hangul filler
+        "\u{2800}",                  // braille blank
+        "\u{3164}",                  // Hangul filler
     ];
     for name in invisible {
         assert_eq!(
@@ -475,7 +475,10 @@ async fn names_of_only_invisible_characters_count_as_empty() {
     let answer = app
         .post_json(
             "/api/leads",
-            &with(lead("auto_credit"), json!({"name": "\u{200B}\u{FEFF}Иван Петров\u{2060}\u{00A0}"})),
+            &with(
+                lead("auto_credit"),
+                json!({"name": "\u{200B}\u{FEFF}Иван Петров\u{2060}\u{00A0}"}),
+            ),
         )
         .await;
     assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text());
@@ -509,16 +512,22 @@ async fn control_characters_are_refused_in_every_field() {
         "analyticsClientId",
     ];
     let controls = [
-        "\r", "\n", "\r\n", "\0", "\t", "\u{7}", "\u{1b}", "\u{7f}", "\u{85}", "\u{9b}",
-        "\u{2028}",
+        "\r", "\n", "\r\n", "\0", "\t", "\u{7}", "\u{1b}", "\u{7f}", "\u{85}", "\u{9b}", "\u{2028}",
     ];
     for field in fields {
         for control in controls {
             // In the middle and at the end (where trimming would hide it).
-            for value in [format!("Иван{control}Петров"), format!("+7 921 123 45 67{control}")] {
+            for value in [
+                format!("Иван{control}Петров"),
+                format!("+7 921 123 45 67{control}"),
+            ] {
                 let body = with(lead("auto_credit"), json!({ field: value }));
                 let (status, message, got_field) = refused(&app, body).await;
-                assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{field} {control:?}");
+                assert_eq!(
+                    status,
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "{field} {control:?}"
+                );
                 assert_eq!(got_field, field, "{control:?}");
                 assert_eq!(
                     message,
@@ -537,7 +546,10 @@ async fn a_message_keeps_its_line_breaks_and_nothing_else() {
     let app = TestApp::new();
     let text = "Здравствуйте!\nПерезвоните вечером.\r\nСпасибо";
     let answer = app
-        .post_json("/api/leads", &with(lead("contact_form"), json!({"message": text})))
+        .post_json(
+            "/api/leads",
+            &with(lead("contact_form"), json!({"message": text})),
+        )
         .await;
     assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text());
     assert_eq!(answer.json()["message"], text);

@@ -36,12 +36,7 @@ async fn upload(
         .await
 }
 
-fn upload_request(
-    query: &str,
-    file_name: &str,
-    content_type: &str,
-    bytes: &[u8],
-) -> Request<Body> {
+fn upload_request(query: &str, file_name: &str, content_type: &str, bytes: &[u8]) -> Request<Body> {
     use base64::Engine;
     let (ct, body) = multipart(file_name, content_type, bytes);
     let credential =
@@ -361,7 +356,10 @@ async fn a_sixteen_bit_png_is_stored_at_eight_bits() {
     let answer = upload(&app, "", "deep.png", "image/png", &png).await;
     assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text());
     let stored = answer.json();
-    assert_eq!((stored["width"].as_u64(), stored["height"].as_u64()), (Some(1000), Some(500)));
+    assert_eq!(
+        (stored["width"].as_u64(), stored["height"].as_u64()),
+        (Some(1000), Some(500))
+    );
     let url = stored["url"].as_str().unwrap();
     let variant = app.get(url).await;
     assert_eq!(webp_width(&variant.body), 800);
@@ -389,7 +387,12 @@ async fn uploads_beyond_the_queue_are_told_the_server_is_busy() {
     let working = gate.turn(gate.enter().unwrap(), 0).await.unwrap();
     let waiting = gate.enter().unwrap();
     let refused = upload(&app, "", "a.jpg", "image/jpeg", &jpeg).await;
-    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{}", refused.text());
+    assert_eq!(
+        refused.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        refused.text()
+    );
     assert_eq!(refused.error(), dealership::media::gate::BUSY);
     assert_eq!(refused.headers["retry-after"], "10");
     // The waiting place frees: an upload queues until the work ends.
@@ -411,7 +414,12 @@ async fn a_queued_upload_waits_briefly_then_is_told_the_server_is_busy() {
     let _working = gate.turn(gate.enter().unwrap(), 0).await.unwrap();
     let started = std::time::Instant::now();
     let answer = upload(&app, "", "a.jpg", "image/jpeg", &photo(400, 300)).await;
-    assert_eq!(answer.status, StatusCode::TOO_MANY_REQUESTS, "{}", answer.text());
+    assert_eq!(
+        answer.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        answer.text()
+    );
     assert_eq!(answer.error(), dealership::media::gate::BUSY);
     assert!(started.elapsed() >= Duration::from_millis(300));
     assert_eq!(app.count("SELECT count(*) FROM media"), 0);

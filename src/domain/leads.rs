@@ -344,7 +344,9 @@ pub const CONTROL_IN_MESSAGE: &str =
 
 /// The message for a control character in a one-line field.
 pub fn control_in_line(field: &str) -> String {
-    format!("Поле {field} содержит недопустимые символы: переносы строк и управляющие символы не допускаются")
+    format!(
+        "Поле {field} содержит недопустимые символы: переносы строк и управляющие символы не допускаются"
+    )
 }
 
 /// Whether a text holds a control character (C0, DEL, C1) or, in a

@@ -48,7 +48,12 @@ pub struct Turn {
 
 impl Default for Gate {
     fn default() -> Gate {
-        Gate::new(DEFAULT_PERMITS, DEFAULT_QUEUE, DEFAULT_BUDGET_BYTES, DEFAULT_WAIT)
+        Gate::new(
+            DEFAULT_PERMITS,
+            DEFAULT_QUEUE,
+            DEFAULT_BUDGET_BYTES,
+            DEFAULT_WAIT,
+        )
     }
 }
 

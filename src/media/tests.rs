@@ -336,7 +336,12 @@ fn a_truncated_jpeg_is_refused_as_truncated() {
         }
     );
     // Cut anywhere in the picture data: the header reads, the end is gone.
-    for cut in [jpeg.len() / 3, jpeg.len() / 2, jpeg.len() - 2, jpeg.len() - 1] {
+    for cut in [
+        jpeg.len() / 3,
+        jpeg.len() / 2,
+        jpeg.len() - 2,
+        jpeg.len() - 1,
+    ] {
         let truncated = &jpeg[..cut];
         assert!(!decode::jpeg_scan(truncated).complete, "cut at {cut}");
         let err = store_image(&conn(), dir.path(), truncated).unwrap_err();
@@ -389,13 +394,19 @@ fn sixteen_bit_pngs_are_read_at_eight_bits() {
     la16.write_to(&mut png, ImageFormat::Png).unwrap();
     let (_, pixels) = decode::open(png.get_ref(), ImageFormat::Png, true).unwrap();
     let pixels = pixels.unwrap();
-    assert_eq!((pixels.layout, &pixels.pixels[..4]), (Layout::Rgba, &[255, 255, 255, 255][..]));
+    assert_eq!(
+        (pixels.layout, &pixels.pixels[..4]),
+        (Layout::Rgba, &[255, 255, 255, 255][..])
+    );
     let l16 = image::ImageBuffer::<image::Luma<u16>, _>::from_fn(40, 30, |_, _| image::Luma([0]));
     let mut png = Cursor::new(Vec::new());
     l16.write_to(&mut png, ImageFormat::Png).unwrap();
     let (_, pixels) = decode::open(png.get_ref(), ImageFormat::Png, true).unwrap();
     let pixels = pixels.unwrap();
-    assert_eq!((pixels.layout, pixels.pixels.len()), (Layout::Rgb, 40 * 30 * 3));
+    assert_eq!(
+        (pixels.layout, pixels.pixels.len()),
+        (Layout::Rgb, 40 * 30 * 3)
+    );
 }
 
 /// A PNG header (no pixels) of the given size, bit depth and colour type.
@@ -406,7 +417,11 @@ fn png_header(width: u32, height: u32, depth: u8, colour: u8) -> Vec<u8> {
     header.extend_from_slice(&height.to_be_bytes());
     header.extend_from_slice(&[depth, colour, 0, 0, 0]);
     png_chunk(&mut png, b"IHDR", &header);
-    png_chunk(&mut png, b"IDAT", &[0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]);
+    png_chunk(
+        &mut png,
+        b"IDAT",
+        &[0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01],
+    );
     png_chunk(&mut png, b"IEND", &[]);
     png
 }
@@ -419,8 +434,14 @@ fn working_memory_is_read_from_the_header() {
     let deep = working_bytes(&png_header(6324, 6324, 16, 6));
     assert_eq!(deep, working_bytes(&png_header(6324, 6324, 8, 6)));
     assert_eq!(deep, pixels * 4 + 48 * MIB);
-    assert_eq!(working_bytes(&png_header(6324, 6324, 8, 2)), pixels * 3 + 48 * MIB);
-    assert_eq!(working_bytes(&png_header(1000, 1000, 16, 4)), 1_000_000 * 6 + 48 * MIB);
+    assert_eq!(
+        working_bytes(&png_header(6324, 6324, 8, 2)),
+        pixels * 3 + 48 * MIB
+    );
+    assert_eq!(
+        working_bytes(&png_header(1000, 1000, 16, 4)),
+        1_000_000 * 6 + 48 * MIB
+    );
     let jpeg = encode(&gradient(640, 480), ImageFormat::Jpeg);
     assert_eq!(working_bytes(&jpeg), 640 * 480 * 4 + 48 * MIB);
     assert_eq!(working_bytes(b"not a picture"), 0);
