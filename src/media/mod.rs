@@ -122,8 +122,8 @@ pub fn process_image(media_dir: &Path, bytes: &[u8]) -> AppResult<StoredImage> {
         variants::write_all(
             media_dir,
             &hash,
-            &variants::Source {
-                pixels: &decoded.pixels,
+            variants::Source {
+                pixels: std::borrow::Cow::Owned(decoded.pixels),
                 width,
                 height,
                 layout: decoded.layout,
@@ -161,8 +161,8 @@ pub fn process_pixels(
         variants::write_all(
             media_dir,
             &hash,
-            &variants::Source {
-                pixels,
+            variants::Source {
+                pixels: std::borrow::Cow::Borrowed(pixels),
                 width,
                 height,
                 layout,
