@@ -18,6 +18,8 @@ pub struct AppState {
     pub lead_limiter: Arc<RateLimiter>,
     /// Bounds parallel password checks (`PasswordChecks::new` for other sizes).
     pub password_checks: Arc<PasswordChecks>,
+    /// Bounds concurrent image work and its memory (`crate::media::gate`).
+    pub image_gate: Arc<crate::media::Gate>,
 }
 
 impl AppState {
@@ -35,6 +37,7 @@ impl AppState {
             config: Arc::new(config),
             lead_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
             password_checks: Arc::new(PasswordChecks::for_this_machine()),
+            image_gate: Arc::new(crate::media::Gate::default()),
         }
     }
 }
