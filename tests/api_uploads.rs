@@ -431,9 +431,16 @@ async fn parallel_uploads_share_the_gate_and_all_finish() {
     // Two at a time, eight waiting: ten parallel uploads all succeed.
     let gate = std::sync::Arc::new(Gate::new(2, 8, 256 << 20, Duration::from_secs(60)));
     let app = gated_app(&gate);
+    // With the session, as the admin panel uploads: parallel Basic requests
+    // would each need a password check, and those are bounded too.
+    let cookie = app.login().await;
     let mut uploads = tokio::task::JoinSet::new();
     for i in 0..10 {
-        let request = upload_request("", "p.jpg", "image/jpeg", &photo(300 + i, 200));
+        let mut request = upload_request("", "p.jpg", "image/jpeg", &photo(300 + i, 200));
+        let headers = request.headers_mut();
+        headers.remove(header::AUTHORIZATION);
+        headers.insert(header::COOKIE, cookie.parse().unwrap());
+        headers.insert(header::ORIGIN, "http://localhost:8080".parse().unwrap());
         let router = app.app.clone();
         uploads.spawn(async move { router.oneshot(request).await.unwrap().status() });
     }
