@@ -3,9 +3,11 @@
 //! off the async threads.
 
 mod backup;
+mod group_commit;
 mod migrate;
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -23,6 +25,7 @@ pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 #[derive(Clone)]
 pub struct Db {
     pool: Pool,
+    group: Arc<group_commit::GroupCommit>,
 }
 
 impl Db {
@@ -59,7 +62,8 @@ impl Db {
             .connection_timeout(Duration::from_secs(10))
             .build(manager)
             .context("cannot open database pool")?;
-        Ok(Db { pool })
+        let group = group_commit::GroupCommit::new(pool.clone());
+        Ok(Db { pool, group })
     }
 
     /// A pooled connection for synchronous callers (CLI, tests, start-up).
@@ -80,6 +84,18 @@ impl Db {
         })
         .await
         .map_err(|e| AppError::Internal(anyhow::anyhow!("database task failed: {e}")))?
+    }
+
+    /// Runs a write that must be on disk before it is answered, in one
+    /// transaction with the writes that arrive at the same time (one WAL sync
+    /// for all of them; `src/db/group_commit.rs`). The write runs in its own
+    /// savepoint: its error is answered and rolls back only its own changes.
+    pub async fn write_grouped<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
+        self.group.call(work).await
     }
 }
 

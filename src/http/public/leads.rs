@@ -42,9 +42,10 @@ pub async fn create(
     let is_bot = input.is_bot();
     let current_year = chrono::Datelike::year(&chrono::Utc::now());
     let ip_text = ip.to_string();
+    // Leads arriving together share one commit (and one disk sync).
     let lead = state
         .db
-        .call(move |c| {
+        .write_grouped(move |c| {
             let consent_version = settings::get(c)?.public.consent_version;
             let valid = input.validate(consent_version, &ip_text, current_year)?;
             if is_bot {

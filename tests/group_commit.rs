@@ -1,0 +1,130 @@
+//! Writes that share a commit (leads): every accepted write is on disk when
+//! it is answered, a refused one changes nothing, and one bad write in a batch
+//! does not take the others down.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use axum::http::StatusCode;
+use common::TestApp;
+use dealership::db::Db;
+use dealership::error::AppError;
+use serde_json::json;
+
+fn scratch_db() -> (tempfile::TempDir, Db) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("data.db")).unwrap();
+    db.conn()
+        .unwrap()
+        .execute_batch("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+        .unwrap();
+    (dir, db)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_writes_are_each_answered_after_they_are_stored() {
+    let (dir, db) = scratch_db();
+    let mut writes = tokio::task::JoinSet::new();
+    for i in 0..300_i64 {
+        let db = db.clone();
+        let path = dir.path().join("data.db");
+        writes.spawn(async move {
+            db.write_grouped(move |c| {
+                c.execute("INSERT INTO notes (id, text) VALUES (?1, 'n')", [i])?;
+                Ok(i)
+            })
+            .await
+            .unwrap();
+            // Answered: a connection of its own already sees the row.
+            let seen: i64 = rusqlite::Connection::open(path)
+                .unwrap()
+                .query_row("SELECT count(*) FROM notes WHERE id = ?1", [i], |r| {
+                    r.get(0)
+                })
+                .unwrap();
+            assert_eq!(seen, 1, "note {i} answered before it was stored");
+        });
+    }
+    while let Some(done) = writes.join_next().await {
+        done.unwrap();
+    }
+    let count: i64 = db
+        .conn()
+        .unwrap()
+        .query_row("SELECT count(*) FROM notes", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(count, 300);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_failing_write_is_rolled_back_alone() {
+    let (_dir, db) = scratch_db();
+    let mut writes = tokio::task::JoinSet::new();
+    for i in 0..200_i64 {
+        let db = db.clone();
+        writes.spawn(async move {
+            let answer = db
+                .write_grouped(move |c| {
+                    c.execute("INSERT INTO notes (id, text) VALUES (?1, 'first')", [i])?;
+                    if i % 3 == 0 {
+                        // Its first statement ran; the refusal must undo it.
+                        return Err(AppError::invalid("text", "Неверный текст"));
+                    }
+                    if i % 3 == 1 {
+                        // A database error half-way: also undone.
+                        c.execute("INSERT INTO notes (id, text) VALUES (?1, NULL)", [i + 1000])?;
+                    }
+                    Ok(i)
+                })
+                .await;
+            (i, answer)
+        });
+    }
+    while let Some(done) = writes.join_next().await {
+        let (i, answer) = done.unwrap();
+        match i % 3 {
+            0 => assert!(
+                matches!(&answer, Err(AppError::Invalid { message, .. }) if message == "Неверный текст"),
+                "{i}: {answer:?}"
+            ),
+            1 => assert!(answer.is_err(), "{i}: {answer:?}"),
+            _ => assert_eq!(answer.unwrap(), i),
+        }
+    }
+    let conn = db.conn().unwrap();
+    let stored: Vec<i64> = conn
+        .prepare("SELECT id FROM notes ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let expected: Vec<i64> = (0..200).filter(|i| i % 3 == 2).collect();
+    assert_eq!(stored, expected);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_leads_is_stored_whole() {
+    let app = std::sync::Arc::new(TestApp::with_config(|c| c.leads.rate_limit_per_minute = 0));
+    let mut posts = tokio::task::JoinSet::new();
+    for i in 0..120 {
+        let app = app.clone();
+        posts.spawn(async move {
+            let body = json!({
+                "type": "contact_form",
+                "name": format!("Покупатель {i}"),
+                "phone": format!("+7 (912) {:03}-{:02}-{:02}", 100 + i, i % 100, (i * 7) % 100),
+                "consent": true,
+            });
+            let answer = app
+                .post_json_from("/api/leads", &body, &format!("198.51.100.{}:5000", i + 1))
+                .await;
+            assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text());
+            answer.status
+        });
+    }
+    while let Some(status) = posts.join_next().await {
+        assert_eq!(status.unwrap(), StatusCode::CREATED);
+    }
+    assert_eq!(app.count("SELECT count(*) FROM leads"), 120);
+}
