@@ -709,19 +709,19 @@ pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
     Ok(conn.execute("DELETE FROM cars WHERE id = ?1", [id])? > 0)
 }
 
-/// Multiplies every car's price by an exact decimal factor ("1.05"), in one
-/// transaction; gives the number of cars changed.
-pub fn scale_prices(conn: &mut Connection, factor: &str) -> AppResult<usize> {
-    let tx = conn.transaction()?;
-    let mut changed = 0;
-    {
-        let prices: Vec<(String, Money)> = tx
+/// Multiplies every car's price by an exact decimal factor ("1.05") as one
+/// unit (inside the caller's transaction, if any); gives the number of cars
+/// changed.
+pub fn scale_prices(conn: &Connection, factor: &str) -> AppResult<usize> {
+    super::atomically(conn, || {
+        let prices: Vec<(String, Money)> = conn
             .prepare("SELECT id, price_kopecks FROM cars")?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         let mut update =
-            tx.prepare("UPDATE cars SET price_kopecks = ?2, updated_at = ?3 WHERE id = ?1")?;
+            conn.prepare("UPDATE cars SET price_kopecks = ?2, updated_at = ?3 WHERE id = ?1")?;
         let now = super::now();
+        let mut changed = 0;
         for (id, price) in prices {
             let scaled = price
                 .scale(factor)
@@ -735,9 +735,8 @@ pub fn scale_prices(conn: &mut Connection, factor: &str) -> AppResult<usize> {
             update.execute(rusqlite::params![id, scaled, now])?;
             changed += 1;
         }
-    }
-    tx.commit()?;
-    Ok(changed)
+        Ok(changed)
+    })
 }
 
 /// Counts for the dashboard: (published, drafts).
