@@ -747,3 +747,45 @@ pub fn publication_counts(conn: &Connection) -> AppResult<(i64, i64)> {
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?)
 }
+
+impl super::form::Form for CarInput {
+    const FIELDS: &'static [super::form::Field] = {
+        use super::form::{Field, Kind};
+        &[
+            Field::required("brandId", Kind::Text, "Марка обязательна"),
+            Field::required("name", Kind::Text, "Название обязательно"),
+            Field::required("model", Kind::Text, "Модель обязательна"),
+            Field::required("slug", Kind::Text, "Slug обязателен"),
+            Field::required("year", Kind::Integer, "Год обязателен")
+                .invalid("Год должен быть числом"),
+            Field::required("price", Kind::Money, "Цена обязательна")
+                .invalid("Цена должна быть числом"),
+            Field::optional("monthlyPayment", Kind::Money)
+                .invalid("Ежемесячный платёж должен быть числом"),
+            Field::optional("dailyPrice", Kind::Money).invalid("Цена за сутки должна быть числом"),
+            Field::required("status", Kind::Code, "Состояние обязательно")
+                .invalid("Выберите состояние: новый, с пробегом или аренда"),
+            Field::required("bodyType", Kind::Code, "Тип кузова обязателен")
+                .invalid("Выберите тип кузова из списка"),
+            Field::required("transmission", Kind::Code, "Коробка передач обязательна")
+                .invalid("Выберите коробку передач из списка"),
+            Field::required("drivetrain", Kind::Code, "Привод обязателен")
+                .invalid("Выберите привод из списка"),
+            Field::required("fuelType", Kind::Code, "Тип топлива обязателен")
+                .invalid("Выберите тип топлива из списка"),
+            Field::required("engine", Kind::Text, "Двигатель обязателен"),
+            Field::optional("mileage", Kind::Integer).invalid("Пробег должен быть целым числом"),
+            Field::optional("mainImage", Kind::Text),
+            Field::optional("images", Kind::Lines)
+                .invalid("Изображения: список адресов, по одному в строке"),
+            Field::optional("trimLevels", Kind::List)
+                .invalid("Комплектации: список с названием, описанием и ссылкой"),
+            Field::optional("inStock", Kind::Bool),
+            Field::optional("featured", Kind::Bool),
+            Field::optional("published", Kind::Bool),
+            Field::optional("vin", Kind::Text),
+            Field::optional("color", Kind::Text),
+            Field::optional("externalId", Kind::Text),
+        ]
+    };
+}

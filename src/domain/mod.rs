@@ -7,6 +7,7 @@ pub mod banks;
 pub mod body_types;
 pub mod brands;
 pub mod cars;
+pub mod form;
 pub mod leads;
 pub mod money;
 pub mod phone;

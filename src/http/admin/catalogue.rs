@@ -13,9 +13,10 @@ use super::audited;
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::brands::{self, Brand, BrandInput};
 use crate::domain::cars::{self, AdminCarFilter, Car, CarInput, CarStats, CarStatus};
+use crate::domain::form::{Field, Form, Kind};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
-use crate::http::extract::{ApiJson, ApiQuery};
+use crate::http::extract::{ApiQuery, FormJson};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::public::brands::BRAND_NOT_FOUND;
 use crate::http::public::cars::CAR_NOT_FOUND;
@@ -166,7 +167,7 @@ fn car_label(car: &Car) -> String {
 pub async fn create_car(
     State(state): State<AppState>,
     admin: Admin,
-    ApiJson(input): ApiJson<CarInput>,
+    FormJson(input): FormJson<CarInput>,
 ) -> AppResult<(StatusCode, Json<Car>)> {
     let car = audited(&state, &admin, move |c| {
         let car = cars::create(c, &input, current_year())?;
@@ -197,7 +198,7 @@ pub async fn update_car(
     State(state): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
-    ApiJson(input): ApiJson<CarInput>,
+    FormJson(input): FormJson<CarInput>,
 ) -> AppResult<Json<Car>> {
     audited(&state, &admin, move |c| {
         let Some(before) = cars::get(c, &id, true)? else {
@@ -249,6 +250,13 @@ pub struct BulkPriceInput {
     pub price_multiplier: serde_json::Value,
 }
 
+impl Form for BulkPriceInput {
+    const FIELDS: &'static [Field] =
+        &[Field::required("priceMultiplier", Kind::Number, BAD_PERCENT).invalid(BAD_PERCENT)];
+}
+
+const BAD_PERCENT: &str = "Введите корректный процент";
+
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BulkPriceAnswer {
@@ -270,9 +278,9 @@ fn factor_percent(factor: &str) -> String {
 pub async fn bulk_prices(
     State(state): State<AppState>,
     admin: Admin,
-    ApiJson(input): ApiJson<BulkPriceInput>,
+    FormJson(input): FormJson<BulkPriceInput>,
 ) -> AppResult<Json<BulkPriceAnswer>> {
-    let refused = || AppError::invalid("priceMultiplier", "Введите корректный процент");
+    let refused = || AppError::invalid("priceMultiplier", BAD_PERCENT);
     // A JSON number's shortest text is exact for the factors people type.
     let factor = match &input.price_multiplier {
         serde_json::Value::Number(n) => n.to_string(),
@@ -310,7 +318,7 @@ pub async fn list_brands(State(state): State<AppState>) -> AppResult<Json<Vec<Br
 pub async fn create_brand(
     State(state): State<AppState>,
     admin: Admin,
-    ApiJson(input): ApiJson<BrandInput>,
+    FormJson(input): FormJson<BrandInput>,
 ) -> AppResult<(StatusCode, Json<Brand>)> {
     let brand = audited(&state, &admin, move |c| {
         let brand = brands::create(c, &input)?;
@@ -328,7 +336,7 @@ pub async fn update_brand(
     State(state): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
-    ApiJson(input): ApiJson<BrandInput>,
+    FormJson(input): FormJson<BrandInput>,
 ) -> AppResult<Json<Brand>> {
     audited(&state, &admin, move |c| {
         let Some(before) = brands::get(c, &id)? else {

@@ -12,12 +12,13 @@ use super::audited;
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::banks::{self, PartnerBank, PartnerBankInput};
 use crate::domain::body_types::{self, BodyTypeInfo, BodyTypeInput};
+use crate::domain::form::{Field, Form, Kind};
 use crate::domain::promotions::{self, Promotion, PromotionInput};
 use crate::domain::reviews::{self, Review, ReviewInput};
 use crate::domain::settings::{self, Settings, SettingsPatch};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
-use crate::http::extract::{ApiJson, ApiQuery};
+use crate::http::extract::{ApiQuery, FormJson};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::public::cars::parse_body_type;
 use crate::http::state::AppState;
@@ -85,7 +86,7 @@ pub async fn list_reviews(
 pub async fn create_review(
     State(state): State<AppState>,
     admin: Admin,
-    ApiJson(input): ApiJson<ReviewInput>,
+    FormJson(input): FormJson<ReviewInput>,
 ) -> AppResult<(StatusCode, Json<Review>)> {
     let review = audited(&state, &admin, move |c| {
         let review = reviews::create(c, &input)?;
@@ -103,7 +104,7 @@ pub async fn update_review(
     State(state): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
-    ApiJson(input): ApiJson<ReviewInput>,
+    FormJson(input): FormJson<ReviewInput>,
 ) -> AppResult<Json<Review>> {
     audited(&state, &admin, move |c| {
         let Some(before) = reviews::get(c, &id)? else {
@@ -198,7 +199,7 @@ pub async fn list_promotions(
 pub async fn create_promotion(
     State(state): State<AppState>,
     admin: Admin,
-    ApiJson(input): ApiJson<PromotionInput>,
+    FormJson(input): FormJson<PromotionInput>,
 ) -> AppResult<(StatusCode, Json<Promotion>)> {
     let promotion = audited(&state, &admin, move |c| {
         let promotion = promotions::create(c, &input)?;
@@ -216,7 +217,7 @@ pub async fn update_promotion(
     State(state): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
-    ApiJson(input): ApiJson<PromotionInput>,
+    FormJson(input): FormJson<PromotionInput>,
 ) -> AppResult<Json<Promotion>> {
     audited(&state, &admin, move |c| {
         let Some(before) = promotions::get(c, &id)? else {
@@ -272,7 +273,7 @@ pub async fn list_banks(
 pub async fn create_bank(
     State(state): State<AppState>,
     admin: Admin,
-    ApiJson(input): ApiJson<PartnerBankInput>,
+    FormJson(input): FormJson<PartnerBankInput>,
 ) -> AppResult<(StatusCode, Json<PartnerBank>)> {
     let bank = audited(&state, &admin, move |c| {
         let bank = banks::create(c, &input)?;
@@ -284,6 +285,27 @@ pub async fn create_bank(
     Ok((StatusCode::CREATED, Json(bank)))
 }
 
+/// A partner bank's full form, or only `{active}` for the show/hide toggle.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PartnerBankChange {
+    pub name: Option<String>,
+    pub logo: Option<String>,
+    pub requirements: Option<String>,
+    pub advantages: Option<String>,
+    pub active: Option<bool>,
+}
+
+impl Form for PartnerBankChange {
+    const FIELDS: &'static [Field] = &[
+        Field::optional("name", Kind::Text),
+        Field::optional("logo", Kind::Text),
+        Field::optional("requirements", Kind::Text),
+        Field::optional("advantages", Kind::Text),
+        Field::optional("active", Kind::Bool),
+    ];
+}
+
 /// The full form, or only `{active}` for the show/hide toggle.
 #[utoipa::path(put, path = "/api/partner-banks/{id}", tag = "admin", request_body = PartnerBankInput,
     responses((status = 200, body = PartnerBank), (status = 404, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
@@ -291,24 +313,23 @@ pub async fn update_bank(
     State(state): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
-    ApiJson(body): ApiJson<serde_json::Value>,
+    FormJson(change): FormJson<PartnerBankChange>,
 ) -> AppResult<Json<PartnerBank>> {
-    let only_active = body
-        .as_object()
-        .filter(|o| o.len() == 1)
-        .and_then(|o| o.get("active"))
-        .map(|v| {
-            v.as_bool()
-                .ok_or_else(|| AppError::invalid("active", "active: true или false"))
-        });
-    let input = match only_active {
-        Some(active) => Err(active?),
-        None => Ok(
-            serde_json::from_value::<PartnerBankInput>(body).map_err(|e| AppError::Invalid {
-                message: format!("Неверные данные: {e}"),
-                field: None,
-            })?,
-        ),
+    let input = match change {
+        PartnerBankChange {
+            name: None,
+            logo: None,
+            requirements: None,
+            advantages: None,
+            active: Some(active),
+        } => Err(active),
+        full => Ok(PartnerBankInput {
+            name: full.name.unwrap_or_default(),
+            logo: full.logo.unwrap_or_default(),
+            requirements: full.requirements.unwrap_or_default(),
+            advantages: full.advantages.unwrap_or_default(),
+            active: full.active.unwrap_or(true),
+        }),
     };
     audited(&state, &admin, move |c| {
         let Some(before) = banks::get(c, &id)? else {
@@ -362,7 +383,7 @@ pub async fn update_body_type(
     State(state): State<AppState>,
     admin: Admin,
     Path(code): Path<String>,
-    ApiJson(input): ApiJson<BodyTypeInput>,
+    FormJson(input): FormJson<BodyTypeInput>,
 ) -> AppResult<Json<BodyTypeInfo>> {
     let body_type = parse_body_type(&code)?;
     audited(&state, &admin, move |c| {
@@ -432,7 +453,7 @@ async fn save_settings(
 pub async fn post_settings(
     State(state): State<AppState>,
     admin: Admin,
-    ApiJson(patch): ApiJson<SettingsPatch>,
+    FormJson(patch): FormJson<SettingsPatch>,
 ) -> AppResult<Json<Settings>> {
     let missing = [
         (
@@ -457,7 +478,7 @@ pub async fn post_settings(
 pub async fn put_settings(
     State(state): State<AppState>,
     admin: Admin,
-    ApiJson(patch): ApiJson<SettingsPatch>,
+    FormJson(patch): FormJson<SettingsPatch>,
 ) -> AppResult<Json<Settings>> {
     save_settings(&state, &admin, patch).await
 }

@@ -11,11 +11,12 @@ use utoipa_axum::routes;
 
 use super::audited;
 use crate::domain::audit::{self, AuditAction, AuditEntry, AuditFilter, AuditObject, NewEntry};
+use crate::domain::form::{Field, Form, Kind};
 use crate::domain::leads::{self, Lead, LeadStatus, LeadType};
 use crate::domain::{brands, cars, reviews};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
-use crate::http::extract::{ApiJson, ApiQuery};
+use crate::http::extract::{ApiQuery, FormJson};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 
@@ -80,16 +81,23 @@ pub struct StatusInput {
     pub status: String,
 }
 
+impl Form for StatusInput {
+    const FIELDS: &'static [Field] =
+        &[Field::required("status", Kind::Code, "Выберите статус заявки").invalid(UNKNOWN_STATUS)];
+}
+
+const UNKNOWN_STATUS: &str = "Неизвестный статус заявки";
+
 #[utoipa::path(put, path = "/api/leads/{id}/status", tag = "admin", request_body = StatusInput,
     responses((status = 200, body = Lead), (status = 404, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn set_status(
     State(state): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
-    ApiJson(input): ApiJson<StatusInput>,
+    FormJson(input): FormJson<StatusInput>,
 ) -> AppResult<Json<Lead>> {
     let status = LeadStatus::parse(&input.status)
-        .ok_or_else(|| AppError::invalid("status", "Неизвестный статус заявки"))?;
+        .ok_or_else(|| AppError::invalid("status", UNKNOWN_STATUS))?;
     audited(&state, &admin, move |c| {
         let Some(before) = leads::get(c, &id)? else {
             return Ok((None, None));
