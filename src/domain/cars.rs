@@ -353,7 +353,7 @@ impl AdminCarFilter {
     }
 
     /// The brands join, needed only to search by the brand's name.
-    fn from(&self) -> &'static str {
+    fn tables(&self) -> &'static str {
         if self.words.is_empty() {
             "FROM cars c"
         } else {
@@ -371,7 +371,7 @@ pub fn admin_page(
     offset: u32,
 ) -> AppResult<(Vec<Car>, i64)> {
     let (clause, mut values) = filter.where_clause();
-    let from = filter.from();
+    let from = filter.tables();
     let total: i64 = conn
         .prepare_cached(&format!("SELECT count(*) {from}{clause}"))?
         .query_row(params_from_iter(values.iter()), |r| r.get(0))?;

@@ -10,7 +10,7 @@
 //! its JSON path and answered with that field's message.
 
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::error::{AppError, AppResult};
 
@@ -175,33 +175,37 @@ pub fn read<T: DeserializeOwned + Form>(body: Value) -> AppResult<T> {
             return Err(field_error(field, message));
         }
     }
-    let fields: &Map<String, Value> = &map;
-    let refused = |error: serde_path_to_error::Error<serde_json::Error>| -> AppError {
-        let named = error.path().iter().find_map(|segment| match segment {
-            serde_path_to_error::Segment::Map { key } => Some(key.clone()),
-            _ => None,
-        });
-        let text = error.inner().to_string();
-        let name = named.or_else(|| quoted_name(&text).map(str::to_string));
-        match name
-            .as_deref()
-            .and_then(|n| T::FIELDS.iter().find(|f| f.name == n))
-        {
-            Some(field) if blank(fields.get(field.name)) => {
-                field_error(field, field.missing_message())
-            }
-            Some(field) => field_error(field, field.invalid_message()),
-            None if text.starts_with("unknown field") => AppError::Invalid {
-                message: format!("Неизвестное поле: {}", name.unwrap_or_default()),
-                field: None,
-            },
-            None => AppError::Invalid {
-                message: UNREADABLE.into(),
-                field: None,
-            },
-        }
-    };
-    serde_path_to_error::deserialize(Value::Object(map.clone())).map_err(refused)
+    let body = Value::Object(map);
+    serde_path_to_error::deserialize(&body).map_err(|error| refusal::<T>(&error, &body))
+}
+
+/// The answer to what serde refused, named by the error's JSON path (or the
+/// field its message quotes).
+fn refusal<T: Form>(
+    error: &serde_path_to_error::Error<serde_json::Error>,
+    body: &Value,
+) -> AppError {
+    let named = error.path().iter().find_map(|segment| match segment {
+        serde_path_to_error::Segment::Map { key } => Some(key.clone()),
+        _ => None,
+    });
+    let text = error.inner().to_string();
+    let name = named.or_else(|| quoted_name(&text).map(str::to_string));
+    match name
+        .as_deref()
+        .and_then(|n| T::FIELDS.iter().find(|f| f.name == n))
+    {
+        Some(field) if blank(body.get(field.name)) => field_error(field, field.missing_message()),
+        Some(field) => field_error(field, field.invalid_message()),
+        None if text.starts_with("unknown field") => AppError::Invalid {
+            message: format!("Неизвестное поле: {}", name.unwrap_or_default()),
+            field: None,
+        },
+        None => AppError::Invalid {
+            message: UNREADABLE.into(),
+            field: None,
+        },
+    }
 }
 
 #[cfg(test)]
