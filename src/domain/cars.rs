@@ -307,6 +307,114 @@ pub fn count(conn: &Connection, filter: &CarFilter) -> AppResult<i64> {
     Ok(stmt.query_row(params_from_iter(values), |r| r.get(0))?)
 }
 
+/// Which cars the admin list shows; empty fields do not filter.
+#[derive(Debug, Clone, Default)]
+pub struct AdminCarFilter {
+    /// Words that must each appear in the brand's name, the car's name,
+    /// model or year, in any case and script (`docs/admin.md`).
+    pub words: Vec<String>,
+    pub status: Option<CarStatus>,
+    pub published: Option<bool>,
+}
+
+impl AdminCarFilter {
+    /// Splits a search box's text into folded words.
+    pub fn search(text: &str) -> Vec<String> {
+        crate::db::casefold(text)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn where_clause(&self) -> (String, Vec<Value>) {
+        let mut clauses: Vec<String> = Vec::new();
+        let mut values: Vec<Value> = Vec::new();
+        for word in &self.words {
+            clauses.push(format!(
+                "instr({}(coalesce(b.name, '') || ' ' || c.name || ' ' || c.model || ' ' || c.year), ?) > 0",
+                crate::db::CASEFOLD
+            ));
+            values.push(Value::Text(word.clone()));
+        }
+        if let Some(status) = self.status {
+            clauses.push("c.status = ?".into());
+            values.push(Value::Text(status.as_str().into()));
+        }
+        if let Some(published) = self.published {
+            clauses.push("c.published = ?".into());
+            values.push(Value::Integer(published.into()));
+        }
+        let sql = if clauses.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", clauses.join(" AND "))
+        };
+        (sql, values)
+    }
+
+    /// The brands join, needed only to search by the brand's name.
+    fn tables(&self) -> &'static str {
+        if self.words.is_empty() {
+            "FROM cars c"
+        } else {
+            "FROM cars c LEFT JOIN brands b ON b.id = c.brand_id"
+        }
+    }
+}
+
+/// One page of the admin list, newest first, drafts included, and how many
+/// cars match in all. Needs the connection's [`crate::db::CASEFOLD`].
+pub fn admin_page(
+    conn: &Connection,
+    filter: &AdminCarFilter,
+    limit: u32,
+    offset: u32,
+) -> AppResult<(Vec<Car>, i64)> {
+    let (clause, mut values) = filter.where_clause();
+    let from = filter.tables();
+    let total: i64 = conn
+        .prepare_cached(&format!("SELECT count(*) {from}{clause}"))?
+        .query_row(params_from_iter(values.iter()), |r| r.get(0))?;
+    let order = CarSort::Newest.order_by();
+    let sql = format!(
+        "{SELECT} WHERE c.rowid IN (SELECT c.rowid {from}{clause} ORDER BY {order} LIMIT ? OFFSET ?)
+         ORDER BY {order}"
+    );
+    values.push(Value::Integer(limit.into()));
+    values.push(Value::Integer(offset.into()));
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(values), from_row)?;
+    Ok((rows.collect::<Result<_, _>>()?, total))
+}
+
+/// Counts of all cars, drafts included, for the admin statistics card.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CarStats {
+    pub all: i64,
+    pub new: i64,
+    pub used: i64,
+    pub lease: i64,
+    pub in_stock: i64,
+}
+
+pub fn stats(conn: &Connection) -> AppResult<CarStats> {
+    Ok(conn.query_row(
+        "SELECT count(*), coalesce(sum(status = 'new'), 0), coalesce(sum(status = 'used'), 0),
+            coalesce(sum(status = 'lease'), 0), coalesce(sum(in_stock = 1), 0) FROM cars",
+        [],
+        |r| {
+            Ok(CarStats {
+                all: r.get(0)?,
+                new: r.get(1)?,
+                used: r.get(2)?,
+                lease: r.get(3)?,
+                in_stock: r.get(4)?,
+            })
+        },
+    )?)
+}
+
 /// A car by id; drafts only when `include_drafts`.
 pub fn get(conn: &Connection, id: &str, include_drafts: bool) -> AppResult<Option<Car>> {
     let sql = format!("{SELECT} WHERE c.id = ?1 AND (c.published = 1 OR ?2)");
@@ -601,19 +709,19 @@ pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
     Ok(conn.execute("DELETE FROM cars WHERE id = ?1", [id])? > 0)
 }
 
-/// Multiplies every car's price by an exact decimal factor ("1.05"), in one
-/// transaction; gives the number of cars changed.
-pub fn scale_prices(conn: &mut Connection, factor: &str) -> AppResult<usize> {
-    let tx = conn.transaction()?;
-    let mut changed = 0;
-    {
-        let prices: Vec<(String, Money)> = tx
+/// Multiplies every car's price by an exact decimal factor ("1.05") as one
+/// unit (inside the caller's transaction, if any); gives the number of cars
+/// changed.
+pub fn scale_prices(conn: &Connection, factor: &str) -> AppResult<usize> {
+    super::atomically(conn, || {
+        let prices: Vec<(String, Money)> = conn
             .prepare("SELECT id, price_kopecks FROM cars")?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         let mut update =
-            tx.prepare("UPDATE cars SET price_kopecks = ?2, updated_at = ?3 WHERE id = ?1")?;
+            conn.prepare("UPDATE cars SET price_kopecks = ?2, updated_at = ?3 WHERE id = ?1")?;
         let now = super::now();
+        let mut changed = 0;
         for (id, price) in prices {
             let scaled = price
                 .scale(factor)
@@ -627,9 +735,8 @@ pub fn scale_prices(conn: &mut Connection, factor: &str) -> AppResult<usize> {
             update.execute(rusqlite::params![id, scaled, now])?;
             changed += 1;
         }
-    }
-    tx.commit()?;
-    Ok(changed)
+        Ok(changed)
+    })
 }
 
 /// Counts for the dashboard: (published, drafts).
@@ -639,4 +746,46 @@ pub fn publication_counts(conn: &Connection) -> AppResult<(i64, i64)> {
         [],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?)
+}
+
+impl super::form::Form for CarInput {
+    const FIELDS: &'static [super::form::Field] = {
+        use super::form::{Field, Kind};
+        &[
+            Field::required("brandId", Kind::Text, "Марка обязательна"),
+            Field::required("name", Kind::Text, "Название обязательно"),
+            Field::required("model", Kind::Text, "Модель обязательна"),
+            Field::required("slug", Kind::Text, "Slug обязателен"),
+            Field::required("year", Kind::Integer, "Год обязателен")
+                .invalid("Год должен быть числом"),
+            Field::required("price", Kind::Money, "Цена обязательна")
+                .invalid("Цена должна быть числом"),
+            Field::optional("monthlyPayment", Kind::Money)
+                .invalid("Ежемесячный платёж должен быть числом"),
+            Field::optional("dailyPrice", Kind::Money).invalid("Цена за сутки должна быть числом"),
+            Field::required("status", Kind::Code, "Состояние обязательно")
+                .invalid("Выберите состояние: новый, с пробегом или аренда"),
+            Field::required("bodyType", Kind::Code, "Тип кузова обязателен")
+                .invalid("Выберите тип кузова из списка"),
+            Field::required("transmission", Kind::Code, "Коробка передач обязательна")
+                .invalid("Выберите коробку передач из списка"),
+            Field::required("drivetrain", Kind::Code, "Привод обязателен")
+                .invalid("Выберите привод из списка"),
+            Field::required("fuelType", Kind::Code, "Тип топлива обязателен")
+                .invalid("Выберите тип топлива из списка"),
+            Field::required("engine", Kind::Text, "Двигатель обязателен"),
+            Field::optional("mileage", Kind::Integer).invalid("Пробег должен быть целым числом"),
+            Field::optional("mainImage", Kind::Text),
+            Field::optional("images", Kind::Lines)
+                .invalid("Изображения: список адресов, по одному в строке"),
+            Field::optional("trimLevels", Kind::List)
+                .invalid("Комплектации: список с названием, описанием и ссылкой"),
+            Field::optional("inStock", Kind::Bool),
+            Field::optional("featured", Kind::Bool),
+            Field::optional("published", Kind::Bool),
+            Field::optional("vin", Kind::Text),
+            Field::optional("color", Kind::Text),
+            Field::optional("externalId", Kind::Text),
+        ]
+    };
 }

@@ -2,6 +2,23 @@
 // Friendly names are in src/api/types.ts.
 
 export interface paths {
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit trail, newest first: who changed what, when. */
+        get: operations["audit_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/brands": {
         parameters: {
             query?: never;
@@ -25,8 +42,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every car, drafts included, newest first. Never cached. */
+        /**
+         * Cars, drafts included, newest first, searched, filtered and paged on the
+         *     server, with the counts of all cars. Never cached.
+         */
         get: operations["list_cars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/cars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A car, draft or published, for the edit dialog. */
+        get: operations["get_car"];
         put?: never;
         post?: never;
         delete?: never;
@@ -700,12 +737,67 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One page of the admin cars list. */
+        AdminCarPage: {
+            items: components["schemas"]["Car"][];
+            /** Format: int32 */
+            page: number;
+            /**
+             * Format: int32
+             * @description Pages of `perPage` cars for `total`; 0 when nothing matches.
+             */
+            pages: number;
+            /** Format: int32 */
+            perPage: number;
+            /** @description Counts of all cars, whatever the query. */
+            stats: components["schemas"]["CarStats"];
+            /**
+             * Format: int64
+             * @description Cars matching the query.
+             */
+            total: number;
+        };
         /** @description Every error answer. */
         ApiErrorBody: {
             /** @description What went wrong, in Russian where a visitor reads it. */
             error: string;
             /** @description The request field at fault, when one is. */
             field?: string | null;
+        };
+        /**
+         * @description What was done.
+         * @enum {string}
+         */
+        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings";
+        /** @description A stored entry. */
+        AuditEntry: {
+            action: components["schemas"]["AuditAction"];
+            /** @description When, RFC 3339 UTC. */
+            at: string;
+            changes: components["schemas"]["Change"][];
+            /** Format: int64 */
+            id: number;
+            /** @description The object's id; none for the settings and bulk changes. */
+            objectId?: string | null;
+            objectType: components["schemas"]["AuditObject"];
+            /** @description What happened, in Russian, for a person. */
+            summary: string;
+            /** @description The admin's login. */
+            username: string;
+        };
+        /**
+         * @description What kind of object it was done to.
+         * @enum {string}
+         */
+        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "settings" | "body_type" | "banner";
+        /** @description A page of the audit trail. */
+        AuditPage: {
+            items: components["schemas"]["AuditEntry"][];
+            /**
+             * Format: int64
+             * @description Entries matching the query.
+             */
+            total: number;
         };
         /** @description The twelve page-banner image URLs (desktop and mobile for six pages). */
         Banners: {
@@ -873,11 +965,34 @@ export interface components {
             /** Format: int32 */
             year: number;
         };
+        /** @description Counts of all cars, drafts included, for the admin statistics card. */
+        CarStats: {
+            /** Format: int64 */
+            all: number;
+            /** Format: int64 */
+            inStock: number;
+            /** Format: int64 */
+            lease: number;
+            /** Format: int64 */
+            new: number;
+            /** Format: int64 */
+            used: number;
+        };
         /**
          * @description new | used | lease
          * @enum {string}
          */
         CarStatus: "new" | "used" | "lease";
+        /**
+         * @description One field's value before and after; `None` where there was none (a
+         *     created or deleted object).
+         */
+        Change: {
+            /** @description The field's JSON name, as the API speaks it. */
+            field: string;
+            from?: string | null;
+            to?: string | null;
+        };
         CountAnswer: {
             /** Format: int64 */
             count: number;
@@ -1188,6 +1303,49 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    audit_log: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, 1 to 200. */
+                limit?: number;
+                offset?: number;
+                /** @description car, brand, review, lead, promotion, partner_bank, settings, body_type or banner. */
+                objectType?: string;
+                /** @description One object's entries (with `objectType`), e.g. a lead's status history. */
+                objectId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     list_brands: {
         parameters: {
             query?: never;
@@ -1209,7 +1367,21 @@ export interface operations {
     };
     list_cars: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Words to find in the brand's name, the car's name, model or year
+                 *     (any case, Cyrillic too); every word must be found.
+                 */
+                q?: string;
+                /** @description From 1 (the default). */
+                page?: number;
+                /** @description 1 to 100, default 24. */
+                perPage?: number;
+                /** @description all (default), new, used or lease. */
+                condition?: string;
+                /** @description all (default), true (published) or false (drafts). */
+                published?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1221,7 +1393,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Car"][];
+                    "application/json": components["schemas"]["AdminCarPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    get_car: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Car"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
         };
