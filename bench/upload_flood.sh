@@ -24,7 +24,7 @@ for tool in curl python3; do
   command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 2; }
 done
 
-BIN="${CARGO_TARGET_DIR:-target}/release/dealership"
+BIN="$(realpath -m "${CARGO_TARGET_DIR:-target}")/release/dealership"
 if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
   # A release build embeds the built UI and refuses to start without it.
   (cd ui && { [ -d node_modules ] || npm install --no-audit --no-fund; } && npm run --silent build)
