@@ -12,6 +12,10 @@
 //! - A failed try is retried after a pause that doubles (with jitter) up to
 //!   `retry_max_seconds`; `give_up_after_minutes` after the round began the
 //!   row is marked failed and stays visible to the admin.
+//! - A failed try also pauses its channel for the same growing pause (reset
+//!   by a success): while a mail server or CRM is down, the worker makes a
+//!   few tries per pause instead of one per queued lead, so an outage costs
+//!   the lead form nothing.
 //! - On the stop signal no new row is claimed and the tries under way
 //!   finish (the supervisor bounds the wait).
 //! - Claims and outcomes are written through the group commit, in the
@@ -24,13 +28,14 @@ pub mod message;
 pub mod telegram;
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use rand::Rng;
 use tokio::sync::{Notify, Semaphore};
 use tokio::task::JoinSet;
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
@@ -151,6 +156,14 @@ pub struct Worker {
     db: Db,
     channels: Arc<Channels>,
     wake: Wake,
+    health: Arc<Mutex<HashMap<Channel, Health>>>,
+}
+
+/// A channel's recent failures: no row of it is claimed before `paused_until`.
+#[derive(Clone, Copy)]
+struct Health {
+    failures_in_a_row: i64,
+    paused_until: Instant,
 }
 
 /// How long a claim lasts beyond the attempt's own time limit.
@@ -160,7 +173,12 @@ const IDLE_LOOK: Duration = Duration::from_secs(60);
 
 impl Worker {
     pub fn new(db: Db, channels: Arc<Channels>, wake: Wake) -> Worker {
-        Worker { db, channels, wake }
+        Worker {
+            db,
+            channels,
+            wake,
+            health: Arc::default(),
+        }
     }
 
     /// Delivers until `stop` is cancelled, then lets the tries under way end.
@@ -227,6 +245,11 @@ impl Worker {
     ) -> anyhow::Result<Duration> {
         let mut pause = IDLE_LOOK;
         for channel in Channel::ALL.iter().copied() {
+            let paused = self.health_of(channel).map(|h| h.paused_until);
+            if let Some(until) = paused.filter(|until| *until > Instant::now()) {
+                pause = pause.min(until - Instant::now());
+                continue;
+            }
             let slot = &slots[&channel];
             let free = slot.available_permits();
             if free == 0 {
@@ -244,9 +267,11 @@ impl Worker {
             for row in claimed {
                 let permit = slot.clone().try_acquire_owned()?;
                 let (db, channels) = (self.db.clone(), self.channels.clone());
+                let health = self.health.clone();
                 tries.spawn(async move {
                     let _permit = permit;
-                    attempt(db, channels, row, attempt_limit).await;
+                    let delivered = attempt(db, channels.clone(), row, attempt_limit).await;
+                    record_health(&health, &channels, channel, delivered);
                 });
             }
             if started < free {
@@ -263,14 +288,65 @@ impl Worker {
     }
 }
 
-/// One try of one row, its outcome written back.
-async fn attempt(db: Db, channels: Arc<Channels>, row: Claimed, limit: Duration) {
+impl Worker {
+    fn health_of(&self, channel: Channel) -> Option<Health> {
+        lock(&self.health).get(&channel).copied()
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Resets a channel's pause after a delivery, or grows it after a failed
+/// try (`None`: the try's outcome says nothing of the channel).
+fn record_health(
+    health: &Mutex<HashMap<Channel, Health>>,
+    channels: &Channels,
+    channel: Channel,
+    delivered: Option<bool>,
+) {
+    let mut health = lock(health);
+    match delivered {
+        Some(true) => {
+            health.remove(&channel);
+        }
+        Some(false) => {
+            let notifications = &channels.config.notifications;
+            let failures = health.get(&channel).map_or(0, |h| h.failures_in_a_row) + 1;
+            let pause = retry_pause(
+                failures,
+                Duration::from_millis(notifications.retry_first_ms.into()),
+                Duration::from_secs(notifications.retry_max_seconds.into()),
+            );
+            health.insert(
+                channel,
+                Health {
+                    failures_in_a_row: failures,
+                    paused_until: Instant::now() + pause,
+                },
+            );
+        }
+        None => {}
+    }
+}
+
+/// One try of one row, its outcome written back. Gives whether the channel
+/// worked (`Some(false)`: a failure worth retrying).
+async fn attempt(db: Db, channels: Arc<Channels>, row: Claimed, limit: Duration) -> Option<bool> {
     let outcome = match tokio::time::timeout(limit, deliver(&db, &channels, &row)).await {
         Ok(outcome) => outcome,
         Err(_) => Outcome::Retry(format!("Нет ответа за {} с", limit.as_secs())),
     };
     let notifications = channels.config.notifications.clone();
     let (id, channel) = (row.id, row.channel);
+    let delivered = match &outcome {
+        Outcome::Sent { .. } => Some(true),
+        Outcome::Retry(_) => Some(false),
+        Outcome::Permanent(_) => None,
+    };
     let write = match outcome {
         Outcome::Sent { amocrm_lead_id } => {
             tracing::info!(delivery = id, channel = channel.as_str(), "lead delivered");
@@ -333,6 +409,7 @@ async fn attempt(db: Db, channels: Arc<Channels>, row: Claimed, limit: Duration)
         // The claim runs out and the row is tried again.
         tracing::error!(delivery = id, "cannot record a delivery's outcome: {err}");
     }
+    delivered
 }
 
 /// The pause before try `attempts + 1`: `first` doubled per failure,
