@@ -464,3 +464,82 @@ async fn security_headers_on_every_answer() {
         assert!(answer.headers.contains_key("referrer-policy"));
     }
 }
+
+/// The lists are written straight from the rows (`cars::list_json`): the
+/// bytes are those of the `Car` values `cars::list` reads, escapes, missing
+/// values, pictures and trim levels included.
+#[tokio::test]
+async fn list_answers_are_the_bytes_of_the_cars() {
+    use dealership::domain::cars::{self, CarFilter, CarSort, CarStatus, TrimLevel};
+    use dealership::domain::money::Money;
+
+    let app = TestApp::new();
+    let cat = seed_catalogue(&app);
+    {
+        let conn = app.db.conn().unwrap();
+        let mut odd = common::car_input(&cat.lada, "lada-niva-legend");
+        odd.name = "Niva \"Legend\"\n\\ 4×4 \u{1F697}".into();
+        odd.engine = "1.7 л </script>".into();
+        odd.images = vec![];
+        odd.vin = Some("XTA21214071234567".into());
+        odd.color = Some("Белый \"снежный\"".into());
+        odd.external_id = Some("ext/1".into());
+        odd.daily_price = Some(Money::parse("1999.99").unwrap());
+        odd.trim_levels = vec![
+            TrimLevel {
+                name: "Comfort \"+\"".into(),
+                description: "Кондиционер,\tподогрев\u{7f}".into(),
+                link: String::new(),
+            },
+            TrimLevel::default(),
+        ];
+        cars::create(&conn, &odd, 2026).unwrap();
+    }
+    let cases = [
+        ("/api/cars/fast?limit=100", CarFilter::default(), 100, 0),
+        (
+            "/api/cars/fast?status=new,used&sort=price_desc&limit=3&offset=1",
+            CarFilter {
+                statuses: vec![CarStatus::New, CarStatus::Used],
+                sort: CarSort::PriceDesc,
+                ..Default::default()
+            },
+            3,
+            1,
+        ),
+        (
+            "/api/cars/fast?maxPrice=2500000&limit=10",
+            CarFilter {
+                max_price: Some(Money::from_rubles(2_500_000)),
+                ..Default::default()
+            },
+            10,
+            0,
+        ),
+    ];
+    for (path, filter, limit, offset) in cases {
+        let expected = {
+            let conn = app.db.conn().unwrap();
+            let cars = cars::list(&conn, &filter, limit, offset).unwrap();
+            assert!(!cars.is_empty(), "{path}");
+            serde_json::to_vec(&cars).unwrap()
+        };
+        let answer = app.get(path).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+        assert_eq!(answer.headers["content-type"], "application/json");
+        assert_eq!(
+            String::from_utf8(answer.body.clone()).unwrap(),
+            String::from_utf8(expected).unwrap(),
+            "{path}"
+        );
+    }
+    let all = app.get("/api/cars/fast?limit=100").await.json();
+    let niva = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["vin"] == "XTA21214071234567")
+        .unwrap();
+    assert_eq!(niva["trimLevels"][0]["name"], "Comfort \"+\"");
+    assert_eq!(niva["images"], serde_json::json!([]));
+}

@@ -49,7 +49,8 @@ impl Db {
                  PRAGMA synchronous = NORMAL;
                  PRAGMA temp_store = MEMORY;
                  PRAGMA cache_size = -16000;",
-            )
+            )?;
+            statement_settings(c)
         });
         let pool = r2d2::Pool::builder()
             .max_size(8)
@@ -78,6 +79,43 @@ impl Db {
         .await
         .map_err(|e| AppError::Internal(anyhow::anyhow!("database task failed: {e}")))?
     }
+
+    /// Runs a short read (a page of a public list, well under a
+    /// millisecond) on the calling thread when a connection is free at once,
+    /// and on the blocking pool like [`Db::call`] otherwise. Handing the
+    /// work to a blocking thread and the answer back costs two thread
+    /// wake-ups, more than the read itself: it took a third of the time of
+    /// an uncached list. WAL readers never wait for writers, so the read
+    /// does not block; when every connection is busy (writes), the read
+    /// waits on the blocking pool instead of here.
+    pub async fn read<T, F>(&self, work: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> AppResult<T> + Send + 'static,
+    {
+        match self.pool.try_get() {
+            Some(mut conn) => work(&mut conn),
+            None => self.call(work).await,
+        }
+    }
+}
+
+/// Prepared statements kept per connection (`prepare_cached`): every shape
+/// of the public filters the site asks for, with room to spare.
+const STATEMENT_CACHE_CAPACITY: usize = 64;
+
+/// Lets a prepared statement be reused as it is: with the query planner
+/// stability guarantee, SQLite plans from the SQL text alone, instead of
+/// preparing the statement again on every run whose bound values (a list's
+/// `LIMIT ?`) the planner looked at, which cost a quarter of a filtered list's
+/// time.
+fn statement_settings(c: &mut Connection) -> rusqlite::Result<()> {
+    c.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+        true,
+    )?;
+    c.set_prepared_statement_cache_capacity(STATEMENT_CACHE_CAPACITY);
+    Ok(())
 }
 
 /// Runs CPU-heavy work (password hashing, image resizing) off the async threads.
