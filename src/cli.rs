@@ -73,11 +73,12 @@ pub enum UserCommand {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    init_tracing(matches!(cli.command, Command::Serve { .. }));
+    warn_of_unknown_env_vars();
     let mut config = Config::load(cli.config.as_deref())?;
     if let Some(data) = cli.data {
         config.data_dir = data;
     }
-    init_tracing(matches!(cli.command, Command::Serve { .. }));
     match cli.command {
         Command::Serve { listen, demo } => {
             if let Some(listen) = listen {
@@ -116,6 +117,17 @@ fn init_tracing(serving: bool) {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .try_init();
+}
+
+/// A mistyped `DEALERSHIP_*` variable would be ignored without a word.
+fn warn_of_unknown_env_vars() {
+    let names = std::env::vars_os().filter_map(|(name, _)| name.into_string().ok());
+    for name in Config::unknown_env_vars(names) {
+        tracing::warn!(
+            "environment variable {name} sets no configuration key and is ignored \
+             (the keys are listed in dealership.toml)"
+        );
+    }
 }
 
 fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {

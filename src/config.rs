@@ -2,10 +2,13 @@
 //! `DEALERSHIP_*` environment variables. Business settings (phones, banners)
 //! live in the database instead.
 
-use std::net::SocketAddr;
+use std::fmt;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
+use ipnet::IpNet;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -16,8 +19,11 @@ pub struct Config {
     pub base_url: String,
     /// Directory holding the database file and the media folder.
     pub data_dir: PathBuf,
-    /// Take the visitor's address from X-Forwarded-For (only behind a reverse proxy).
-    pub trust_forwarded_for: bool,
+    /// Reverse proxies (addresses or ranges) whose `X-Forwarded-For` is
+    /// believed; empty: the visitor is the socket's peer.
+    pub trusted_proxies: Vec<TrustedProxy>,
+    /// Connections served at once; 0 derives it from the open-file limit.
+    pub max_connections: u32,
     pub leads: LeadsConfig,
     pub admin: AdminConfig,
     pub smtp: SmtpConfig,
@@ -64,7 +70,8 @@ impl Default for Config {
             listen: "127.0.0.1:8080".into(),
             base_url: "http://localhost:8080".into(),
             data_dir: PathBuf::from("./data"),
-            trust_forwarded_for: false,
+            trusted_proxies: Vec::new(),
+            max_connections: 0,
             leads: LeadsConfig::default(),
             admin: AdminConfig::default(),
             smtp: SmtpConfig {
@@ -90,6 +97,72 @@ impl Default for AdminConfig {
         Self {
             session_idle_minutes: 120,
         }
+    }
+}
+
+/// Allowed values of `admin.session_idle_minutes`: 5 minutes to 30 days.
+pub const SESSION_IDLE_MINUTES: std::ops::RangeInclusive<u32> = 5..=43_200;
+
+/// Keys that are gone, with what replaces them: an old config fails with this
+/// hint instead of "unknown key".
+const REMOVED_KEYS: &[(&str, &str)] = &[(
+    "trust_forwarded_for",
+    "replaced by trusted_proxies, the list of reverse proxy addresses or ranges \
+     whose X-Forwarded-For is believed, e.g. trusted_proxies = [\"127.0.0.1\"]",
+)];
+
+/// `DEALERSHIP_*` variables read by tools around the server (the UI's browser
+/// tests), not by it: no warning for them.
+const OTHER_TOOLS_VARIABLES: &[&str] = &["DEALERSHIP_BIN"];
+
+/// A reverse proxy's address (`127.0.0.1`, `::1`) or a range of them
+/// (`10.0.0.0/8`, `fd00::/8`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrustedProxy(IpNet);
+
+impl TrustedProxy {
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        self.0.contains(&ip.to_canonical())
+    }
+}
+
+impl FromStr for TrustedProxy {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let text = text.trim();
+        if let Ok(net) = text.parse::<IpNet>() {
+            return Ok(TrustedProxy(net.trunc()));
+        }
+        match text.parse::<IpAddr>() {
+            Ok(ip) => Ok(TrustedProxy(IpNet::from(ip.to_canonical()))),
+            Err(_) => Err(format!(
+                "not an address or a range like 10.0.0.0/8: {text:?}"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for TrustedProxy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.prefix_len() == self.0.max_prefix_len() {
+            self.0.addr().fmt(f)
+        } else {
+            self.0.fmt(f)
+        }
+    }
+}
+
+impl Serialize for TrustedProxy {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for TrustedProxy {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -133,6 +206,12 @@ impl Config {
             })?;
             merge(&mut tree, from_file, "")?;
         }
+        for (key, hint) in REMOVED_KEYS {
+            let name = format!("DEALERSHIP_{}", key.to_ascii_uppercase());
+            if env(&name).is_some() {
+                return Err(ConfigError::Invalid(format!("{key} (from {name}): {hint}")));
+            }
+        }
         apply_env(&mut tree, "DEALERSHIP", "", &env)?;
         // Through text, so a type error can be traced back to its key.
         let text = toml::to_string(&tree).map_err(|e| ConfigError::Invalid(e.to_string()))?;
@@ -164,10 +243,13 @@ impl Config {
                 self.smtp.security
             )));
         }
-        if self.admin.session_idle_minutes == 0 {
-            return Err(ConfigError::Invalid(
-                "admin.session_idle_minutes: must be at least 1".into(),
-            ));
+        if !SESSION_IDLE_MINUTES.contains(&self.admin.session_idle_minutes) {
+            return Err(ConfigError::Invalid(format!(
+                "admin.session_idle_minutes: must be from {} to {} (30 days), got {}",
+                SESSION_IDLE_MINUTES.start(),
+                SESSION_IDLE_MINUTES.end(),
+                self.admin.session_idle_minutes
+            )));
         }
         Ok(())
     }
@@ -197,6 +279,42 @@ impl Config {
     pub fn is_https(&self) -> bool {
         self.base_url.starts_with("https://")
     }
+
+    /// Whether `ip` is one of the trusted reverse proxies.
+    pub fn is_trusted_proxy(&self, ip: IpAddr) -> bool {
+        self.trusted_proxies.iter().any(|proxy| proxy.contains(ip))
+    }
+
+    /// The `DEALERSHIP_*` names among `names` that set no key: most likely
+    /// typos, which would otherwise be ignored without a word.
+    pub fn unknown_env_vars(names: impl IntoIterator<Item = String>) -> Vec<String> {
+        let mut known = Vec::new();
+        if let Ok(tree) = toml::Value::try_from(Config::default()) {
+            env_names(&tree, "DEALERSHIP", &mut known);
+        }
+        let mut unknown: Vec<String> = names
+            .into_iter()
+            .filter(|name| name.starts_with("DEALERSHIP_"))
+            .filter(|name| !known.contains(name) && !OTHER_TOOLS_VARIABLES.contains(&name.as_str()))
+            .collect();
+        unknown.sort();
+        unknown
+    }
+}
+
+/// The environment variable of every key under `tree`.
+fn env_names(tree: &toml::Value, env_prefix: &str, out: &mut Vec<String>) {
+    let toml::Value::Table(table) = tree else {
+        return;
+    };
+    for (key, slot) in table {
+        let name = format!("{env_prefix}_{}", key.to_ascii_uppercase());
+        if slot.is_table() {
+            env_names(slot, &name, out);
+        } else {
+            out.push(name);
+        }
+    }
 }
 
 /// Overlays `from` on `into`, refusing keys the defaults do not have.
@@ -208,7 +326,13 @@ fn merge(into: &mut toml::Value, from: toml::Value, prefix: &str) -> Result<(), 
                 match into.get_mut(&key) {
                     Some(slot) if slot.is_table() => merge(slot, value, &path)?,
                     Some(slot) => *slot = value,
-                    None => return Err(ConfigError::Invalid(format!("{path}: unknown key"))),
+                    None => {
+                        let removed = REMOVED_KEYS.iter().find(|(k, _)| *k == path);
+                        return Err(ConfigError::Invalid(match removed {
+                            Some((_, hint)) => format!("{path}: {hint}"),
+                            None => format!("{path}: unknown key"),
+                        }));
+                    }
                 }
             }
             Ok(())
@@ -218,7 +342,7 @@ fn merge(into: &mut toml::Value, from: toml::Value, prefix: &str) -> Result<(), 
 }
 
 /// Every key `a.b_c` can be set by `DEALERSHIP_A_B_C`; the value is parsed as
-/// the type of the default.
+/// the type of the default (a list is comma separated).
 fn apply_env(
     tree: &mut toml::Value,
     env_prefix: &str,
@@ -247,6 +371,13 @@ fn apply_env(
                 "0" | "false" | "no" | "off" => toml::Value::Boolean(false),
                 _ => return Err(bad("must be true or false")),
             },
+            toml::Value::Array(_) => toml::Value::Array(
+                raw.split(',')
+                    .map(str::trim)
+                    .filter(|item| !item.is_empty())
+                    .map(|item| toml::Value::String(item.to_string()))
+                    .collect(),
+            ),
             _ => toml::Value::String(raw.clone()),
         };
     }
@@ -309,14 +440,146 @@ mod tests {
                 ("DEALERSHIP_LEADS_RATE_LIMIT_PER_MINUTE", "0"),
                 ("DEALERSHIP_LISTEN", "0.0.0.0:9000"),
                 ("DEALERSHIP_SMTP_HOST", "smtp.example.ru"),
-                ("DEALERSHIP_TRUST_FORWARDED_FOR", "true"),
+                (
+                    "DEALERSHIP_TRUSTED_PROXIES",
+                    "10.0.0.1, 192.168.0.0/16,,fd00::/8",
+                ),
             ]),
         )
         .unwrap();
         assert_eq!(c.leads.rate_limit_per_minute, 0);
         assert_eq!(c.listen, "0.0.0.0:9000");
         assert_eq!(c.smtp.host, "smtp.example.ru");
-        assert!(c.trust_forwarded_for);
+        let proxies: Vec<String> = c.trusted_proxies.iter().map(|p| p.to_string()).collect();
+        assert_eq!(proxies, ["10.0.0.1", "192.168.0.0/16", "fd00::/8"]);
+    }
+
+    #[test]
+    fn the_checked_in_file_lists_the_defaults() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("dealership.toml");
+        let file: toml::Value = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let defaults = toml::Value::try_from(Config::default()).unwrap();
+        assert_eq!(file, defaults);
+    }
+
+    #[test]
+    fn trusted_proxies_match_addresses_and_ranges() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.toml");
+        std::fs::write(
+            &path,
+            "trusted_proxies = [\"127.0.0.1\", \"10.1.0.0/16\", \"2001:db8::/32\", \"::1\"]\n",
+        )
+        .unwrap();
+        let c = Config::load_with_env(Some(&path), |_| None).unwrap();
+        let trusted = |ip: &str| c.is_trusted_proxy(ip.parse().unwrap());
+        assert!(trusted("127.0.0.1"));
+        assert!(!trusted("127.0.0.2"));
+        assert!(trusted("10.1.255.7"));
+        assert!(!trusted("10.2.0.1"));
+        assert!(trusted("2001:db8:ffff::9"));
+        assert!(!trusted("2001:db9::1"));
+        assert!(trusted("::1"));
+        // An IPv4 peer seen through an IPv6 socket is the same address.
+        assert!(trusted("::ffff:10.1.2.3"));
+        assert!(!Config::default().is_trusted_proxy("127.0.0.1".parse().unwrap()));
+    }
+
+    #[test]
+    fn a_bad_trusted_proxy_names_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.toml");
+        std::fs::write(
+            &path,
+            "trusted_proxies = [\"10.0.0.0/8\", \"proxy.local\"]\n",
+        )
+        .unwrap();
+        let err = Config::load_with_env(Some(&path), |_| None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("trusted_proxies"), "{err}");
+        assert!(err.contains("proxy.local"), "{err}");
+        for bad in ["10.0.0.0/33", "1.2.3", "fd00::/129"] {
+            let err = Config::load_with_env(None, |name| {
+                (name == "DEALERSHIP_TRUSTED_PROXIES").then(|| format!("127.0.0.1,{bad}"))
+            })
+            .unwrap_err()
+            .to_string();
+            assert!(err.contains("trusted_proxies"), "{err}");
+            assert!(err.contains(bad), "{err}");
+        }
+    }
+
+    #[test]
+    fn the_old_forwarded_for_switch_points_to_trusted_proxies() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.toml");
+        std::fs::write(&path, "trust_forwarded_for = true\n").unwrap();
+        let err = Config::load_with_env(Some(&path), |_| None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("config: trust_forwarded_for: replaced by trusted_proxies"),
+            "{err}"
+        );
+        let err =
+            Config::load_with_env(None, env_of(&[("DEALERSHIP_TRUST_FORWARDED_FOR", "false")]))
+                .unwrap_err()
+                .to_string();
+        assert!(err.contains("DEALERSHIP_TRUST_FORWARDED_FOR"), "{err}");
+        assert!(err.contains("trusted_proxies"), "{err}");
+    }
+
+    #[test]
+    fn session_idle_minutes_is_bounded() {
+        for (value, ok) in [
+            ("4", false),
+            ("5", true),
+            ("43200", true),
+            ("43201", false),
+            ("0", false),
+        ] {
+            let result = Config::load_with_env(None, |name| {
+                (name == "DEALERSHIP_ADMIN_SESSION_IDLE_MINUTES").then(|| value.to_string())
+            });
+            match result {
+                Ok(c) => {
+                    assert!(ok, "{value} accepted");
+                    assert_eq!(c.admin.session_idle_minutes.to_string(), value);
+                }
+                Err(err) => {
+                    assert!(!ok, "{value} refused: {err}");
+                    assert!(
+                        err.to_string().contains("admin.session_idle_minutes"),
+                        "{err}"
+                    );
+                    assert!(err.to_string().contains("5 to 43200"), "{err}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_environment_variables_are_found() {
+        let names = [
+            "DEALERSHIP_LISTEN",
+            "DEALERSHIP_LEADS_RATE_LIMIT_PER_MINUT",
+            "DEALERSHIP_TRUSTED_PROXIES",
+            "DEALERSHIP_ADMIN_SESSION_IDLE_MINUTES",
+            "DEALERSHIP_BIN",
+            "DEALERSHIP_SMTP",
+            "PATH",
+            "DEALERSHIP_DATADIR",
+        ]
+        .map(String::from);
+        assert_eq!(
+            Config::unknown_env_vars(names),
+            [
+                "DEALERSHIP_DATADIR",
+                "DEALERSHIP_LEADS_RATE_LIMIT_PER_MINUT",
+                "DEALERSHIP_SMTP"
+            ]
+        );
     }
 
     #[test]

@@ -1,37 +1,107 @@
-//! `dealership serve`: open the database, optionally fill it with demo data,
-//! and serve HTTP with the background jobs until Ctrl-C or SIGTERM, which
-//! stop both (see [`crate::jobs`]).
+//! `dealership serve`: lock the data directory, open the database, optionally
+//! fill it with demo data, and serve HTTP with the background jobs until
+//! Ctrl-C or SIGTERM, which stop both (see [`crate::jobs`]) within a few
+//! seconds whatever clients do.
 
-use std::future::IntoFuture;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Write};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
+use axum::Router;
+use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use tokio::task::AbortHandle;
+use tokio_util::sync::CancellationToken;
+use tower::ServiceExt;
 
 use crate::config::Config;
 use crate::db::Db;
 use crate::http::{AppState, router};
 use crate::jobs::Supervisor;
 
+/// Checks that the data directory and its `media/` folder exist (creating
+/// them) and can be written; the error names the folder that cannot.
 pub fn check_data_dir(config: &Config) -> anyhow::Result<()> {
     let media = config.media_dir();
     std::fs::create_dir_all(&media)
         .with_context(|| format!("cannot create the media folder {}", media.display()))?;
-    let probe = config.data_dir.join(".write-test");
-    std::fs::write(&probe, b"ok").with_context(|| {
-        format!(
-            "the data directory {} is not writable",
-            config.data_dir.display()
-        )
-    })?;
-    let _ = std::fs::remove_file(probe);
+    for (dir, what) in [
+        (config.data_dir.as_path(), "the data directory"),
+        (media.as_path(), "the media folder"),
+    ] {
+        let probe = dir.join(format!(".write-test-{}", std::process::id()));
+        std::fs::write(&probe, b"ok")
+            .with_context(|| format!("{what} {} is not writable", dir.display()))?;
+        let _ = std::fs::remove_file(probe);
+    }
     Ok(())
+}
+
+/// The lock file a server holds in its data directory.
+pub const LOCK_FILE: &str = "dealership.lock";
+
+/// Takes the data directory for this server: a second server on the same
+/// directory would serve stale pages (each keeps its own answer cache), so it
+/// is refused. The lock lasts as long as the returned file is open, and the
+/// system drops it when the process ends, however it ends. Commands such as
+/// `user` and `backup` do not take it.
+pub fn lock_data_dir(data_dir: &Path) -> anyhow::Result<Option<File>> {
+    let path = data_dir.join(LOCK_FILE);
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {
+            // The holder's process id, for the message a second server shows.
+            file.set_len(0)
+                .and_then(|()| writeln!(file, "{}", std::process::id()))
+                .with_context(|| format!("cannot write the lock file {}", path.display()))?;
+            Ok(Some(file))
+        }
+        Err(TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            let holder = match holder.trim() {
+                "" => String::new(),
+                pid => format!(" (process {pid})"),
+            };
+            bail!(
+                "another dealership server{holder} is serving the data directory {}; \
+                 stop it first (its lock: {})",
+                data_dir.display(),
+                path.display()
+            )
+        }
+        Err(TryLockError::Error(err)) => {
+            // A file system without locks: serve, but say so.
+            tracing::warn!(
+                "cannot lock {} ({err}); make sure no other server uses this data directory",
+                path.display()
+            );
+            Ok(None)
+        }
+    }
 }
 
 pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     let addr = config.listen_addr()?;
     check_data_dir(&config)?;
+    let _lock = lock_data_dir(&config.data_dir)?;
     let db = Db::open(&config.database_path())?;
     if demo {
         let seeded = crate::demo::seed(&db, &config.media_dir())?;
@@ -41,15 +111,17 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
             tracing::info!("database already has data; demo data not added");
         }
     }
+    warn_of_demo_user(&db)?;
+    let max_connections = max_connections(&config, open_file_limit());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let served = runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(addr)
+    runtime.block_on(async move {
+        let listener = TcpListener::bind(addr)
             .await
             .with_context(|| format!("cannot listen on {addr}"))?;
         tracing::info!(
-            "listening on http://{addr} (public URL {})",
+            "listening on http://{addr} (public URL {}), at most {max_connections} connections at once",
             config.base_url
         );
         let jobs = start_jobs(&db, &config);
@@ -64,33 +136,241 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
             }
         });
         let app = router(AppState::new(db, config));
-        let server = axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(stop.clone().cancelled_owned());
-        // Open requests may finish after the signal, within a bound.
-        let served = tokio::select! {
-            result = server.into_future() => result.context("server failed"),
-            () = async {
-                stop.cancelled().await;
-                tokio::time::sleep(SHUTDOWN_WAIT).await;
-            } => {
-                tracing::warn!("requests still open {SHUTDOWN_WAIT:?} after the stop signal; closing them");
-                Ok(())
-            }
+        // Open requests and running jobs finish together, each within the bound.
+        let jobs_stopped = async {
+            stop.cancelled().await;
+            jobs.stop(SHUTDOWN_WAIT).await;
         };
-        jobs.stop(SHUTDOWN_WAIT).await;
-        served
-    });
+        let http_served = async {
+            serve_http(listener, app, max_connections, stop.clone()).await;
+            // Whatever ended it, the jobs end too.
+            stop.cancel();
+        };
+        tokio::join!(http_served, jobs_stopped);
+        anyhow::Ok(())
+    })?;
     // Database work still running on the blocking pool gets a moment too.
-    runtime.shutdown_timeout(SHUTDOWN_WAIT);
-    served
+    runtime.shutdown_timeout(BLOCKING_WAIT);
+    Ok(())
 }
 
+/// Serves HTTP/1.1 on `listener` until `stop` is cancelled, then lets open
+/// requests finish for at most [`SHUTDOWN_WAIT`] and closes what is left.
+///
+/// A client must send its request headers within [`HEADER_READ_TIMEOUT`]
+/// (an idle kept-alive connection too), and at most `max_connections` are
+/// served at once. When all are taken, a new connection closes the oldest
+/// one that has not sent a whole request yet (so half-sent requests cannot
+/// keep visitors out); when every one is in a request, it waits for one to
+/// end. Handlers see the peer as `ConnectInfo<SocketAddr>`.
+pub async fn serve_http(
+    listener: TcpListener,
+    app: Router,
+    max_connections: usize,
+    stop: CancellationToken,
+) {
+    let slots = Arc::new(Semaphore::new(max_connections.max(1)));
+    let open = Arc::new(Mutex::new(OpenConnections::default()));
+    let graceful = GracefulShutdown::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    // Out of file descriptors, or a connection reset before it
+                    // was taken: wait a little instead of spinning.
+                    tracing::warn!("cannot accept a connection: {err}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = stop.cancelled() => break,
+        };
+        let slot = match slots.clone().try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                let evicted = lock(&open).evict_oldest_waiting();
+                if let Some((peer, task)) = evicted {
+                    task.abort();
+                    tracing::debug!(
+                        "all connections taken; closed one without a request from {peer}"
+                    );
+                }
+                let slot = tokio::select! {
+                    slot = slots.clone().acquire_owned() => slot,
+                    () = stop.cancelled() => break,
+                };
+                let Ok(slot) = slot else { break };
+                slot
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let requested = Arc::new(AtomicBool::new(false));
+        let service = app.clone().map_request({
+            let requested = requested.clone();
+            move |mut request: axum::http::Request<Incoming>| {
+                requested.store(true, Ordering::Relaxed);
+                request.extensions_mut().insert(ConnectInfo(peer));
+                request
+            }
+        });
+        // No upgrades: the site has no WebSocket.
+        let connection = graceful
+            .watch(http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service)));
+        // Registered before the task can end and unregister itself.
+        let mut registry = lock(&open);
+        let id = registry.next_id();
+        let forget = Forget {
+            open: open.clone(),
+            id,
+        };
+        let task = tokio::spawn(async move {
+            let _forget = forget;
+            let _slot = slot;
+            if let Err(err) = connection.await {
+                tracing::debug!("connection from {peer}: {err}");
+            }
+        });
+        registry.add(
+            id,
+            OpenConnection {
+                peer,
+                requested,
+                task: task.abort_handle(),
+            },
+        );
+    }
+    // Nothing new is taken from here on.
+    drop(listener);
+    let count = graceful.count();
+    if tokio::time::timeout(SHUTDOWN_WAIT, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            "connections still open {SHUTDOWN_WAIT:?} after the stop signal \
+             ({count} were open then); closing them"
+        );
+    }
+}
+
+/// The connections being served, oldest first.
+#[derive(Default)]
+struct OpenConnections {
+    last_id: u64,
+    open: BTreeMap<u64, OpenConnection>,
+}
+
+struct OpenConnection {
+    peer: SocketAddr,
+    /// Whether a whole request head has come on this connection.
+    requested: Arc<AtomicBool>,
+    task: AbortHandle,
+}
+
+impl OpenConnections {
+    fn next_id(&mut self) -> u64 {
+        self.last_id += 1;
+        self.last_id
+    }
+
+    fn add(&mut self, id: u64, connection: OpenConnection) {
+        self.open.insert(id, connection);
+    }
+
+    /// Takes off the list the oldest connection that has not sent a whole
+    /// request yet, and gives its peer and its task to abort.
+    fn evict_oldest_waiting(&mut self) -> Option<(SocketAddr, AbortHandle)> {
+        let id = self
+            .open
+            .iter()
+            .find(|(_, c)| !c.requested.load(Ordering::Relaxed))
+            .map(|(id, _)| *id)?;
+        let connection = self.open.remove(&id)?;
+        Some((connection.peer, connection.task))
+    }
+}
+
+/// Takes a connection off the list when its task ends, however it ends.
+struct Forget {
+    open: Arc<Mutex<OpenConnections>>,
+    id: u64,
+}
+
+impl Drop for Forget {
+    fn drop(&mut self) {
+        lock(&self.open).open.remove(&self.id);
+    }
+}
+
+fn lock(open: &Mutex<OpenConnections>) -> std::sync::MutexGuard<'_, OpenConnections> {
+    // The list stays usable even if a holder panicked.
+    open.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// How long a client may take to send its request headers.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long open requests and running jobs get to finish after SIGTERM or
 /// Ctrl-C.
-pub const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
+pub const SHUTDOWN_WAIT: Duration = Duration::from_secs(3);
+/// How long database work still running then gets.
+const BLOCKING_WAIT: Duration = Duration::from_secs(1);
+/// Open files kept aside from connections: the database pool, logs, the lock.
+const FILES_KEPT: u64 = 64;
+/// The most connections served at once unless `max_connections` says more.
+const DERIVED_CONNECTIONS_CAP: u64 = 2048;
+
+/// Connections served at once: `max_connections` when set, otherwise half of
+/// what the open-file limit leaves after [`FILES_KEPT`] (a connection may
+/// hold its socket and a picture being sent), at most 2048. An unknown limit
+/// counts as 1024, the usual default.
+pub fn max_connections(config: &Config, open_files: Option<u64>) -> usize {
+    let limit = open_files.unwrap_or(1024);
+    let affordable = limit.saturating_sub(FILES_KEPT) / 2;
+    let chosen = match u64::from(config.max_connections) {
+        0 => affordable.clamp(16, DERIVED_CONNECTIONS_CAP),
+        set => {
+            if set > affordable {
+                tracing::warn!(
+                    "max_connections = {set} needs about {} open files but the limit is \
+                     {limit}: raise the limit (LimitNOFILE= for systemd) or lower max_connections",
+                    set * 2 + FILES_KEPT
+                );
+            }
+            set
+        }
+    };
+    usize::try_from(chosen).unwrap_or(usize::MAX)
+}
+
+/// The soft limit of open files, where the system tells it (Linux).
+pub fn open_file_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.trim_start_matches("Max open files")
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The demo admin's password is public (README): say so while it exists.
+fn warn_of_demo_user(db: &Db) -> anyhow::Result<()> {
+    let users = crate::domain::users::list(&*db.conn()?).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let demo = crate::demo::DEMO_USER;
+    if users.iter().any(|u| u.username == demo) {
+        tracing::warn!(
+            "the demo admin user {demo:?} still exists and its password is public; \
+             before the site goes live, create your own user and run `dealership user delete {demo}`"
+        );
+    }
+    Ok(())
+}
+
 /// How often unused pictures are looked for.
 pub const PICTURE_CLEANUP_EVERY: Duration = Duration::from_secs(30 * 60);
 /// How long an unused picture is kept: a form may still be about to save it.

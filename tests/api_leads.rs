@@ -444,3 +444,139 @@ async fn consent_version_follows_the_consent_text() {
         .json();
     assert_eq!(stored["consentVersion"], 2);
 }
+
+#[tokio::test]
+async fn names_of_only_invisible_characters_count_as_empty() {
+    let app = TestApp::new();
+    let invisible = [
+        "\u{200B}",                  // zero-width space
+        "\u{FEFF}",                  // BOM
+        "\u{2060}\u{2060}",          // word joiner
+        "\u{200C}\u{200D}",          // zero-width non-joiner and joiner
+        "\u{00A0}\u{00A0}",          // no-break spaces
+        " \u{3000} ",                // spaces, ideographic space
+        "\u{200B} \u{00A0}\u{FEFF}", // a mix
+        "\u{2800}",                  // braille blank
+        "\u{3164}",                  // Hangul filler
+    ];
+    for name in invisible {
+        assert_eq!(
+            refused(&app, with(lead("auto_credit"), json!({"name": name}))).await,
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Пожалуйста, заполните обязательные поля".into(),
+                "name".into()
+            ),
+            "{name:?}"
+        );
+    }
+    assert_eq!(app.count("SELECT count(*) FROM leads"), 0);
+    // Invisible characters around a real name are trimmed like spaces.
+    let answer = app
+        .post_json(
+            "/api/leads",
+            &with(
+                lead("auto_credit"),
+                json!({"name": "\u{200B}\u{FEFF}Иван Петров\u{2060}\u{00A0}"}),
+            ),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text());
+    assert_eq!(answer.json()["name"], "Иван Петров");
+}
+
+#[tokio::test]
+async fn control_characters_are_refused_in_every_field() {
+    let app = TestApp::new();
+    let fields = [
+        "name",
+        "phone",
+        "email",
+        "carBrand",
+        "carModel",
+        "carCondition",
+        "preferredBrand",
+        "bodyType",
+        "transmission",
+        "fuelTypes",
+        "sourceUrl",
+        "carId",
+        "carInfo",
+        "carPrice",
+        "carStatus",
+        "utmSource",
+        "utmMedium",
+        "utmCampaign",
+        "utmTerm",
+        "utmContent",
+        "analyticsClientId",
+    ];
+    let controls = [
+        "\r", "\n", "\r\n", "\0", "\t", "\u{7}", "\u{1b}", "\u{7f}", "\u{85}", "\u{9b}", "\u{2028}",
+    ];
+    for field in fields {
+        for control in controls {
+            // In the middle and at the end (where trimming would hide it).
+            for value in [
+                format!("Иван{control}Петров"),
+                format!("+7 921 123 45 67{control}"),
+            ] {
+                let body = with(lead("auto_credit"), json!({ field: value }));
+                let (status, message, got_field) = refused(&app, body).await;
+                assert_eq!(
+                    status,
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "{field} {control:?}"
+                );
+                assert_eq!(got_field, field, "{control:?}");
+                assert_eq!(
+                    message,
+                    format!(
+                        "Поле {field} содержит недопустимые символы: переносы строк и управляющие символы не допускаются"
+                    )
+                );
+            }
+        }
+    }
+    assert_eq!(app.count("SELECT count(*) FROM leads"), 0);
+}
+
+#[tokio::test]
+async fn a_message_keeps_its_line_breaks_and_nothing_else() {
+    let app = TestApp::new();
+    let text = "Здравствуйте!\nПерезвоните вечером.\r\nСпасибо";
+    let answer = app
+        .post_json(
+            "/api/leads",
+            &with(lead("contact_form"), json!({"message": text})),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text());
+    assert_eq!(answer.json()["message"], text);
+    for bad in ["a\rb", "a\0b", "a\tb", "a\u{1b}[31mb", "a\u{85}b", "a\r"] {
+        assert_eq!(
+            refused(&app, with(lead("contact_form"), json!({"message": bad}))).await,
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Поле message содержит недопустимые управляющие символы: допускаются только переносы строк".into(),
+                "message".into()
+            ),
+            "{bad:?}"
+        );
+    }
+    assert_eq!(app.count("SELECT count(*) FROM leads"), 1);
+}
+
+#[tokio::test]
+async fn every_commit_is_synced_to_disk() {
+    // synchronous = FULL (2) on every pooled connection: an acknowledged
+    // lead survives a power cut (docs/schema.md).
+    let app = TestApp::new();
+    for _ in 0..3 {
+        let conn = app.db.conn().unwrap();
+        let level: i64 = conn
+            .query_row("PRAGMA synchronous", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(level, 2);
+    }
+}

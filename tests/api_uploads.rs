@@ -5,7 +5,10 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
+use std::time::Duration;
+
 use common::{ADMIN_PASSWORD, TestApp};
+use dealership::media::Gate;
 use image::{ImageFormat, RgbImage, RgbaImage};
 
 fn multipart(file_name: &str, content_type: &str, bytes: &[u8]) -> (String, Vec<u8>) {
@@ -29,18 +32,22 @@ async fn upload(
     content_type: &str,
     bytes: &[u8],
 ) -> common::Answer {
+    app.send(upload_request(query, file_name, content_type, bytes))
+        .await
+}
+
+fn upload_request(query: &str, file_name: &str, content_type: &str, bytes: &[u8]) -> Request<Body> {
     use base64::Engine;
     let (ct, body) = multipart(file_name, content_type, bytes);
     let credential =
         base64::engine::general_purpose::STANDARD.encode(format!("manager:{ADMIN_PASSWORD}"));
-    let request = Request::builder()
+    Request::builder()
         .method(Method::POST)
         .uri(format!("/api/objects/upload{query}"))
         .header(header::CONTENT_TYPE, ct)
         .header(header::AUTHORIZATION, format!("Basic {credential}"))
         .body(Body::from(body))
-        .unwrap();
-    app.send(request).await
+        .unwrap()
 }
 
 fn encode(image: &image::DynamicImage, format: ImageFormat) -> Vec<u8> {
@@ -308,4 +315,137 @@ async fn pictures_nothing_uses_are_removed() {
         app.get(kept["url"].as_str().unwrap()).await.status,
         StatusCode::OK
     );
+}
+
+/// A photo cut short in the middle of its picture data, as a failed
+/// transfer leaves it.
+fn truncated_photo() -> Vec<u8> {
+    let mut jpeg = photo(800, 600);
+    assert_eq!(&jpeg[jpeg.len() - 2..], &[0xFF, 0xD9]);
+    jpeg.truncate(jpeg.len() * 6 / 10);
+    jpeg
+}
+
+#[tokio::test]
+async fn a_truncated_jpeg_is_refused() {
+    let app = TestApp::new();
+    app.create_admin();
+    let answer = upload(&app, "", "cut.jpg", "image/jpeg", &truncated_photo()).await;
+    assert_eq!(
+        answer.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        answer.text()
+    );
+    assert_eq!(answer.error(), dealership::media::TRUNCATED_IMAGE);
+    assert_eq!(answer.json()["field"], "image");
+    assert_eq!(app.count("SELECT count(*) FROM media"), 0);
+    // The whole file is accepted.
+    let whole = upload(&app, "", "whole.jpg", "image/jpeg", &photo(800, 600)).await;
+    assert_eq!(whole.status, StatusCode::CREATED, "{}", whole.text());
+}
+
+#[tokio::test]
+async fn a_sixteen_bit_png_is_stored_at_eight_bits() {
+    let app = TestApp::new();
+    app.create_admin();
+    let img = image::ImageBuffer::<image::Rgba<u16>, _>::from_fn(1000, 500, |x, y| {
+        image::Rgba([(x * 65) as u16, (y * 131) as u16, 40_000, 65_535])
+    });
+    let png = encode(&image::DynamicImage::ImageRgba16(img), ImageFormat::Png);
+    let answer = upload(&app, "", "deep.png", "image/png", &png).await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text());
+    let stored = answer.json();
+    assert_eq!(
+        (stored["width"].as_u64(), stored["height"].as_u64()),
+        (Some(1000), Some(500))
+    );
+    let url = stored["url"].as_str().unwrap();
+    let variant = app.get(url).await;
+    assert_eq!(webp_width(&variant.body), 800);
+    // The blue channel (40000 of 65535) comes out as 8 bits (~156).
+    let decoded = image::load_from_memory_with_format(&variant.body, ImageFormat::WebP)
+        .unwrap()
+        .to_rgb8();
+    let blue = decoded.get_pixel(400, 200)[2];
+    assert!((150..=162).contains(&blue), "blue {blue}");
+}
+
+fn gated_app(gate: &std::sync::Arc<Gate>) -> TestApp {
+    let app = TestApp::with_state(|state| state.image_gate = gate.clone());
+    app.create_admin();
+    app
+}
+
+#[tokio::test]
+async fn uploads_beyond_the_queue_are_told_the_server_is_busy() {
+    // One picture at a time, one more waiting.
+    let gate = std::sync::Arc::new(Gate::new(1, 1, 64 << 20, Duration::from_secs(10)));
+    let app = gated_app(&gate);
+    let jpeg = photo(400, 300);
+    // Another picture is being worked on and one waits: no place is left.
+    let working = gate.turn(gate.enter().unwrap(), 0).await.unwrap();
+    let waiting = gate.enter().unwrap();
+    let refused = upload(&app, "", "a.jpg", "image/jpeg", &jpeg).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        refused.text()
+    );
+    assert_eq!(refused.error(), dealership::media::gate::BUSY);
+    assert_eq!(refused.headers["retry-after"], "10");
+    // The waiting place frees: an upload queues until the work ends.
+    drop(waiting);
+    let queued = upload(&app, "", "b.jpg", "image/jpeg", &jpeg);
+    let release = async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        drop(working);
+    };
+    let (queued, ()) = tokio::join!(queued, release);
+    assert_eq!(queued.status, StatusCode::CREATED, "{}", queued.text());
+    assert_eq!(app.count("SELECT count(*) FROM media"), 1);
+}
+
+#[tokio::test]
+async fn a_queued_upload_waits_briefly_then_is_told_the_server_is_busy() {
+    let gate = std::sync::Arc::new(Gate::new(1, 4, 64 << 20, Duration::from_millis(300)));
+    let app = gated_app(&gate);
+    let _working = gate.turn(gate.enter().unwrap(), 0).await.unwrap();
+    let started = std::time::Instant::now();
+    let answer = upload(&app, "", "a.jpg", "image/jpeg", &photo(400, 300)).await;
+    assert_eq!(
+        answer.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        answer.text()
+    );
+    assert_eq!(answer.error(), dealership::media::gate::BUSY);
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    assert_eq!(app.count("SELECT count(*) FROM media"), 0);
+}
+
+#[tokio::test]
+async fn parallel_uploads_share_the_gate_and_all_finish() {
+    use tower::ServiceExt;
+    // Two at a time, eight waiting: ten parallel uploads all succeed.
+    let gate = std::sync::Arc::new(Gate::new(2, 8, 256 << 20, Duration::from_secs(60)));
+    let app = gated_app(&gate);
+    // With the session, as the admin panel uploads: parallel Basic requests
+    // would each need a password check, and those are bounded too.
+    let cookie = app.login().await;
+    let mut uploads = tokio::task::JoinSet::new();
+    for i in 0..10 {
+        let mut request = upload_request("", "p.jpg", "image/jpeg", &photo(300 + i, 200));
+        let headers = request.headers_mut();
+        headers.remove(header::AUTHORIZATION);
+        headers.insert(header::COOKIE, cookie.parse().unwrap());
+        headers.insert(header::ORIGIN, "http://localhost:8080".parse().unwrap());
+        let router = app.app.clone();
+        uploads.spawn(async move { router.oneshot(request).await.unwrap().status() });
+    }
+    while let Some(status) = uploads.join_next().await {
+        assert_eq!(status.unwrap(), StatusCode::CREATED);
+    }
+    assert_eq!(app.count("SELECT count(*) FROM media"), 10);
 }

@@ -39,14 +39,17 @@ impl Db {
             let mut conn = Connection::open(path)
                 .with_context(|| format!("cannot open database {}", path.display()))?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "synchronous", "FULL")?;
             conn.busy_timeout(Duration::from_secs(5))?;
             migrate(&mut conn)?;
         }
+        // FULL: every commit syncs the WAL, so an acknowledged lead survives
+        // a power cut, not only a killed process (docs/schema.md).
         let manager = SqliteConnectionManager::file(path).with_init(|c| {
             c.execute_batch(
                 "PRAGMA foreign_keys = ON;
                  PRAGMA busy_timeout = 5000;
-                 PRAGMA synchronous = NORMAL;
+                 PRAGMA synchronous = FULL;
                  PRAGMA temp_store = MEMORY;
                  PRAGMA cache_size = -16000;",
             )?;

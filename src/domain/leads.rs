@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::money::Money;
-use super::{check_len, non_empty, phone, text_enum};
+use super::{check_len, phone, text_enum};
 use crate::error::{AppError, AppResult};
 
 text_enum!(
@@ -180,6 +180,7 @@ impl LeadInput {
             Some(code) => LeadType::parse(code)
                 .ok_or_else(|| AppError::invalid("type", "Неизвестный тип заявки"))?,
         };
+        self.check_controls()?;
         let name = non_empty(self.name);
         let phone_raw = non_empty(self.phone);
         let missing = required_message(lead_type);
@@ -293,6 +294,101 @@ impl LeadInput {
             },
         })
     }
+}
+
+impl LeadInput {
+    /// Refuses control characters in every text field: none at all in a
+    /// one-line field, only line breaks (LF, CRLF) in `message`
+    /// (docs/leads.md).
+    fn check_controls(&self) -> AppResult<()> {
+        if let Some(message) = &self.message
+            && has_control(message, true)
+        {
+            return Err(AppError::invalid("message", CONTROL_IN_MESSAGE));
+        }
+        let one_line = [
+            ("name", &self.name),
+            ("phone", &self.phone),
+            ("email", &self.email),
+            ("carBrand", &self.car_brand),
+            ("carModel", &self.car_model),
+            ("carCondition", &self.car_condition),
+            ("preferredBrand", &self.preferred_brand),
+            ("bodyType", &self.body_type),
+            ("transmission", &self.transmission),
+            ("fuelTypes", &self.fuel_types),
+            ("sourceUrl", &self.source_url),
+            ("carId", &self.car_id),
+            ("carInfo", &self.car_info),
+            ("carPrice", &self.car_price),
+            ("carStatus", &self.car_status),
+            ("utmSource", &self.utm_source),
+            ("utmMedium", &self.utm_medium),
+            ("utmCampaign", &self.utm_campaign),
+            ("utmTerm", &self.utm_term),
+            ("utmContent", &self.utm_content),
+            ("analyticsClientId", &self.analytics_client_id),
+        ];
+        for (field, value) in one_line {
+            if value.as_deref().is_some_and(|v| has_control(v, false)) {
+                return Err(AppError::invalid(field, control_in_line(field)));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The message for a control character in `message`.
+pub const CONTROL_IN_MESSAGE: &str =
+    "Поле message содержит недопустимые управляющие символы: допускаются только переносы строк";
+
+/// The message for a control character in a one-line field.
+pub fn control_in_line(field: &str) -> String {
+    format!(
+        "Поле {field} содержит недопустимые символы: переносы строк и управляющие символы не допускаются"
+    )
+}
+
+/// Whether a text holds a control character (C0, DEL, C1) or, in a
+/// one-line text, a line or paragraph separator. A multi-line text may
+/// hold LF and CR LF, not a lone CR.
+fn has_control(value: &str, multi_line: bool) -> bool {
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        let refused = match c {
+            '\n' => !multi_line,
+            '\r' => !(multi_line && chars.peek() == Some(&'\n')),
+            '\u{2028}' | '\u{2029}' => !multi_line,
+            c => c.is_control(),
+        };
+        if refused {
+            return true;
+        }
+    }
+    false
+}
+
+/// Characters that show nothing: whitespace (NBSP included) and the
+/// invisible format characters (zero-width spaces and joiners, BOM, word
+/// joiner, direction marks, soft hyphen, fillers, variation selectors).
+pub fn is_invisible(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}'
+            | '\u{17B4}' | '\u{17B5}' | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+            | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E007F}')
+}
+
+/// A text without the invisible characters around it; `None` when nothing
+/// visible is left, so a name of only spaces or zero-width characters
+/// counts as empty.
+fn non_empty(value: Option<String>) -> Option<String> {
+    value
+        .map(|v| v.trim_matches(is_invisible).to_string())
+        .filter(|v| !v.is_empty())
 }
 
 impl ValidLead {

@@ -4,10 +4,10 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chrono::{Duration, SecondsFormat, Utc};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use sha2::{Digest, Sha256};
 
-use super::users::User;
+use super::users::{self, User};
 use crate::error::AppResult;
 
 /// Failed attempts for one login within the window that lock it.
@@ -118,32 +118,76 @@ pub fn delete(conn: &Connection, token: &str) -> AppResult<()> {
     Ok(())
 }
 
-pub fn record_attempt(
-    conn: &Connection,
+/// A login attempt allowed to check its password.
+pub struct Reserved {
+    /// The `login_attempts` row, recorded as a failure until `finish_attempt`.
+    pub attempt_id: i64,
+    /// The user and password hash, if the login exists.
+    pub found: Option<(User, String)>,
+}
+
+/// Checks the lockout and, when it allows the attempt, records the attempt as
+/// a failure, both in one write transaction: parallel attempts are counted
+/// one after another, so no more are checked than the limits allow
+/// (`docs/admin.md`, lockout). `None`: locked.
+///
+/// `clean_address_passes`: an address with no failure in the window is not
+/// refused by the lock of the login (the address lock still applies), so a
+/// stranger who fails with an admin's name cannot keep that admin out.
+pub fn reserve_attempt(
+    conn: &mut Connection,
     username: &str,
     ip: &str,
-    successful: bool,
-) -> AppResult<()> {
+    clean_address_passes: bool,
+) -> AppResult<Option<Reserved>> {
     let username: String = username.chars().take(255).collect();
-    conn.execute(
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let by_address = failures(&tx, "ip_address", ip)?;
+    let by_login = failures(&tx, "username", &username)?;
+    let login_locked =
+        by_login >= MAX_FAILURES_PER_LOGIN && !(clean_address_passes && by_address == 0);
+    if by_address >= MAX_FAILURES_PER_ADDRESS || login_locked {
+        return Ok(None);
+    }
+    tx.execute(
         "INSERT INTO login_attempts (username, attempted_at, successful, ip_address)
-         VALUES (?1, ?2, ?3, ?4)",
-        params![username, super::now(), successful, ip],
+         VALUES (?1, ?2, 0, ?3)",
+        params![username, super::now(), ip],
     )?;
+    let attempt_id = tx.last_insert_rowid();
+    let found = users::find_for_login(&tx, &username)?;
+    tx.commit()?;
+    Ok(Some(Reserved { attempt_id, found }))
+}
+
+/// Settles a reserved attempt after the password check: a failure stays as
+/// recorded; a success is marked, or removed when `keep_success` is false
+/// (Basic calls, which would flood the table).
+pub fn finish_attempt(
+    conn: &Connection,
+    attempt_id: i64,
+    verified: bool,
+    keep_success: bool,
+) -> AppResult<()> {
+    if !verified {
+        return Ok(());
+    }
+    let sql = if keep_success {
+        "UPDATE login_attempts SET successful = 1 WHERE id = ?1"
+    } else {
+        "DELETE FROM login_attempts WHERE id = ?1"
+    };
+    conn.execute(sql, [attempt_id])?;
     Ok(())
 }
 
-/// Whether recent failures lock this login or this address.
-pub fn is_locked(conn: &Connection, username: &str, ip: &str) -> AppResult<bool> {
+/// Failed (or still pending) attempts in the window for a login or an address.
+fn failures(conn: &Connection, column: &str, value: &str) -> AppResult<i64> {
     let since = at(Duration::minutes(-LOCKOUT_MINUTES));
-    let failures = |column: &str, value: &str| -> AppResult<i64> {
-        Ok(conn
-            .prepare_cached(&format!(
-                "SELECT count(*) FROM login_attempts
-                 WHERE {column} = ?1 AND successful = 0 AND attempted_at > ?2"
-            ))?
-            .query_row(params![value, since], |r| r.get(0))?)
-    };
-    Ok(failures("username", username)? >= MAX_FAILURES_PER_LOGIN
-        || failures("ip_address", ip)? >= MAX_FAILURES_PER_ADDRESS)
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT count(*) FROM login_attempts
+             WHERE {column} = ?1 AND successful = 0 AND attempted_at > ?2"
+        ))?
+        .query_row(params![value, since], |r| r.get(0))?)
 }

@@ -1,7 +1,7 @@
 //! Admin users, with argon2id password hashes.
 
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{Output, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Block, Params, Version};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
@@ -34,6 +34,44 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
                 .is_ok()
         })
         .unwrap_or(false)
+}
+
+/// Checks a password like `verify_password`, with `memory` as argon2's work
+/// area (about 19 MiB with the default parameters; grown when a hash needs
+/// more). A server that keeps a few such areas and reuses them has a fixed
+/// memory bound for password checks, instead of one fresh allocation per check.
+pub fn verify_password_in(password: &str, hash: &str, memory: &mut Vec<Block>) -> bool {
+    let Ok(parsed) = PasswordHash::new(hash) else {
+        return false;
+    };
+    let (Some(salt), Some(expected)) = (parsed.salt, parsed.hash) else {
+        return false;
+    };
+    let Ok(algorithm) = Algorithm::try_from(parsed.algorithm) else {
+        return false;
+    };
+    let version = match parsed.version.map(Version::try_from) {
+        None => Version::default(),
+        Some(Ok(version)) => version,
+        Some(Err(_)) => return false,
+    };
+    let Ok(params) = Params::try_from(&parsed) else {
+        return false;
+    };
+    let mut salt_bytes = [0u8; 64];
+    let Ok(salt) = salt.decode_b64(&mut salt_bytes) else {
+        return false;
+    };
+    let blocks = params.block_count();
+    if memory.len() < blocks {
+        memory.resize(blocks, Block::default());
+    }
+    let mut out = vec![0u8; expected.len()];
+    Argon2::new(algorithm, version, params)
+        .hash_password_into_with_memory(password.as_bytes(), salt, &mut out, &mut memory[..blocks])
+        .is_ok()
+        // `Output`'s comparison takes constant time.
+        && Output::new(&out).is_ok_and(|computed| computed == expected)
 }
 
 fn check_username(username: &str) -> AppResult<()> {
@@ -133,4 +171,36 @@ pub fn find_for_login(conn: &Connection, username: &str) -> AppResult<Option<(Us
             },
         )
         .optional()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_with_reused_memory_agree_with_the_crate() {
+        let hash = hash_password("correct horse").unwrap();
+        let mut memory = Vec::new();
+        assert!(verify_password_in("correct horse", &hash, &mut memory));
+        let size = memory.len();
+        assert_eq!(size, Params::DEFAULT.block_count());
+        assert!(!verify_password_in("correct horsf", &hash, &mut memory));
+        assert!(!verify_password_in("", &hash, &mut memory));
+        assert!(!verify_password_in(
+            "correct horse",
+            "not a hash",
+            &mut memory
+        ));
+        assert_eq!(memory.len(), size, "the area is reused, not grown");
+        // A hash made with other parameters (more memory, two lanes) checks too.
+        let params = Params::new(32 * 1024, 1, 2, Some(24)).unwrap();
+        let other = Argon2::new(Algorithm::Argon2i, Version::V0x10, params)
+            .hash_password(b"other", &SaltString::encode_b64(&[7; 16]).unwrap())
+            .unwrap()
+            .to_string();
+        assert!(verify_password("other", &other));
+        assert!(verify_password_in("other", &other, &mut memory));
+        assert!(!verify_password_in("otter", &other, &mut memory));
+        assert_eq!(memory.len(), 32 * 1024);
+    }
 }

@@ -5,11 +5,16 @@
 //! or carry the session's CSRF token. Only admin routes look at credentials:
 //! public routes answer the same for everyone.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use argon2::Block;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{Method, header};
 use axum::middleware::Next;
 use axum::response::Response;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::credentials::Credentials;
 use super::extract::ClientIp;
@@ -23,6 +28,7 @@ pub const CSRF_HEADER: &str = "x-csrf-token";
 pub const WRONG_CREDENTIALS: &str = "Неверный логин или пароль";
 pub const LOCKED_OUT: &str =
     "Слишком много неудачных попыток входа. Попробуйте снова через 15 минут.";
+pub const PASSWORDS_BUSY: &str = "Сервер занят проверкой паролей. Попробуйте войти через минуту.";
 pub const LOGIN_REQUIRED: &str = "Требуется вход в панель администратора";
 pub const CSRF_REFUSED: &str = "Запрос отклонён: он пришёл не со страницы сайта";
 
@@ -34,48 +40,118 @@ pub struct Admin {
     pub csrf_token: Option<String>,
 }
 
-/// Checks a login and password with lockout and records the attempt.
-/// `record_success` is false for Basic calls, which would flood the table.
+/// How many password checks run at once and how many may wait: each argon2
+/// check works in about 19 MiB, so a flood of logins must not start one per
+/// request. Beyond the queue an attempt is answered at once with 429
+/// (`PASSWORDS_BUSY`), without a check and without being recorded.
+pub struct PasswordChecks {
+    /// Checks running or waiting.
+    admission: Arc<Semaphore>,
+    /// Checks running.
+    running: Arc<Semaphore>,
+    /// argon2 work areas, one per running check, reused.
+    memory: Arc<Mutex<Vec<Vec<Block>>>>,
+    /// Passwords hashed so far (for tests and benchmarks).
+    checked: Arc<AtomicU64>,
+}
+
+impl PasswordChecks {
+    /// `parallel` checks at once (at least 1), `queue` more waiting.
+    pub fn new(parallel: usize, queue: usize) -> PasswordChecks {
+        let parallel = parallel.max(1);
+        PasswordChecks {
+            admission: Arc::new(Semaphore::new(parallel + queue)),
+            running: Arc::new(Semaphore::new(parallel)),
+            memory: Arc::new(Mutex::new(Vec::new())),
+            checked: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// One check per two cores (at least 1, at most 4), so pages keep a core
+    /// during a flood of logins; four times as many waiting.
+    pub fn for_this_machine() -> PasswordChecks {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let parallel = (cores / 2).clamp(1, 4);
+        PasswordChecks::new(parallel, parallel * 4)
+    }
+
+    /// How many passwords were hashed.
+    pub fn checked(&self) -> u64 {
+        self.checked.load(Ordering::Relaxed)
+    }
+
+    fn admit(&self) -> AppResult<OwnedSemaphorePermit> {
+        self.admission
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| AppError::TooManyRequests(PASSWORDS_BUSY.into()))
+    }
+
+    /// Hashes `password` against `hash` in a reused work area.
+    async fn verify(&self, password: String, hash: Option<String>) -> AppResult<bool> {
+        let running = self
+            .running
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| AppError::Internal(anyhow::anyhow!("password checks: {e}")))?;
+        let memory = self.memory.clone();
+        let checked = self.checked.clone();
+        // The permit moves into the work: a request dropped by its client
+        // still counts until its hash is done.
+        blocking(move || {
+            let _running = running;
+            let mut area = memory
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .pop()
+                .unwrap_or_default();
+            let ok = match hash {
+                Some(hash) => users::verify_password_in(&password, &hash, &mut area),
+                None => {
+                    // Same work for an unknown login, so timing tells nothing.
+                    users::verify_password_in(&password, &DUMMY_HASH, &mut area);
+                    false
+                }
+            };
+            checked.fetch_add(1, Ordering::Relaxed);
+            memory
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(area);
+            Ok(ok)
+        })
+        .await
+    }
+}
+
+/// Checks a login and password with lockout and records the attempt. The
+/// attempt is reserved (recorded as a failure) before the password is
+/// hashed, so parallel guesses cannot pass the lock. `form` is true for the
+/// login form: its successes are recorded, and an address with no recent
+/// failure passes the lock of the login (`docs/admin.md`, lockout). Basic
+/// calls keep neither.
 pub async fn check_password(
     state: &AppState,
     login: String,
     password: String,
     ip: String,
-    record_success: bool,
+    form: bool,
 ) -> AppResult<User> {
-    let db = state.db.clone();
-    let (locked, found) = {
-        let login = login.clone();
-        let ip = ip.clone();
-        db.call(move |c| {
-            Ok((
-                sessions::is_locked(c, &login, &ip)?,
-                users::find_for_login(c, &login)?,
-            ))
-        })
+    let checks = &state.password_checks;
+    let _admitted = checks.admit()?;
+    let reserved = state
+        .db
+        .call(move |c| sessions::reserve_attempt(c, &login, &ip, form))
         .await?
-    };
-    if locked {
-        return Err(AppError::TooManyRequests(LOCKED_OUT.into()));
-    }
-    let (user, verified) = blocking(move || {
-        Ok(match found {
-            Some((user, hash)) => {
-                let ok = users::verify_password(&password, &hash);
-                (Some(user), ok)
-            }
-            None => {
-                // Same work for an unknown login, so timing tells nothing.
-                users::verify_password(&password, &DUMMY_HASH);
-                (None, false)
-            }
-        })
-    })
-    .await?;
-    if !verified || record_success {
-        db.call(move |c| sessions::record_attempt(c, &login, &ip, verified))
-            .await?;
-    }
+        .ok_or_else(|| AppError::TooManyRequests(LOCKED_OUT.into()))?;
+    let (user, hash) = reserved.found.unzip();
+    let verified = checks.verify(password, hash).await?;
+    let attempt_id = reserved.attempt_id;
+    state
+        .db
+        .call(move |c| sessions::finish_attempt(c, attempt_id, verified, form))
+        .await?;
     match user {
         Some(user) if verified => Ok(user),
         _ => Err(AppError::Unauthorized(WRONG_CREDENTIALS.into())),

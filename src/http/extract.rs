@@ -4,8 +4,8 @@ use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
-use axum::http::StatusCode;
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
 use serde::de::DeserializeOwned;
 
 use super::state::AppState;
@@ -71,8 +71,11 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
     }
 }
 
-/// The visitor's address: the socket's peer, or the first X-Forwarded-For
-/// address when the config says a reverse proxy sets it.
+/// The visitor's address: the socket's peer, unless the peer is one of the
+/// `trusted_proxies`. Then `X-Forwarded-For` is read from the right (each
+/// proxy appends the address it was called from) and the first address that
+/// is not a trusted proxy is the visitor: what the visitor wrote on the left
+/// is never believed.
 pub struct ClientIp(pub IpAddr);
 
 impl FromRequestParts<AppState> for ClientIp {
@@ -82,21 +85,118 @@ impl FromRequestParts<AppState> for ClientIp {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        if state.config.trust_forwarded_for
-            && let Some(ip) = parts
-                .headers
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
-                .and_then(|v| v.trim().parse().ok())
-        {
-            return Ok(ClientIp(ip));
-        }
-        let ip = parts
+        let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(addr)| addr.ip())
+            .map(|ConnectInfo(addr)| addr.ip().to_canonical())
             .unwrap_or(IpAddr::from([127, 0, 0, 1]));
-        Ok(ClientIp(ip))
+        Ok(ClientIp(client_ip(peer, &parts.headers, |ip| {
+            state.config.is_trusted_proxy(ip)
+        })))
+    }
+}
+
+/// The right-most `X-Forwarded-For` address that is not trusted, when `peer`
+/// is trusted. When every address is trusted, the left-most; at an entry that
+/// is not an address, the trusted one to its right.
+fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: impl Fn(IpAddr) -> bool) -> IpAddr {
+    let mut client = peer;
+    if !trusted(peer) {
+        return client;
+    }
+    let lines: Vec<_> = headers.get_all("x-forwarded-for").iter().collect();
+    for line in lines.into_iter().rev() {
+        let Ok(line) = line.to_str() else {
+            return client;
+        };
+        for entry in line.rsplit(',') {
+            let Some(ip) = forwarded_address(entry.trim()) else {
+                return client;
+            };
+            client = ip;
+            if !trusted(ip) {
+                return client;
+            }
+        }
+    }
+    client
+}
+
+/// An `X-Forwarded-For` entry: an address, maybe with a port (`1.2.3.4:80`,
+/// `[2001:db8::1]:80`).
+fn forwarded_address(entry: &str) -> Option<IpAddr> {
+    let ip = entry
+        .parse::<IpAddr>()
+        .ok()
+        .or_else(|| entry.parse::<SocketAddr>().ok().map(|a| a.ip()))?;
+    Some(ip.to_canonical())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap_or_else(|_| panic!("{text}"))
+    }
+
+    fn with_xff(lines: &[&str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for line in lines {
+            headers.append(
+                "x-forwarded-for",
+                HeaderValue::from_str(line).unwrap_or_else(|_| panic!("{line}")),
+            );
+        }
+        headers
+    }
+
+    /// Trusted: 10.0.0.0/8 and fd00::/8.
+    fn trusted(ip: IpAddr) -> bool {
+        match ip {
+            IpAddr::V4(v4) => v4.octets()[0] == 10,
+            IpAddr::V6(v6) => v6.octets()[0] == 0xfd,
+        }
+    }
+
+    #[test]
+    fn an_untrusted_peer_is_the_visitor() {
+        let headers = with_xff(&["198.51.100.1"]);
+        assert_eq!(
+            client_ip(ip("203.0.113.9"), &headers, trusted),
+            ip("203.0.113.9")
+        );
+    }
+
+    #[test]
+    fn the_right_most_untrusted_address_is_the_visitor() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["203.0.113.9"], "203.0.113.9"),
+            // The visitor wrote the first one; the proxy appended the real one.
+            (&["1.1.1.1, 203.0.113.9"], "203.0.113.9"),
+            (&["1.1.1.1, 203.0.113.9, 10.0.0.7"], "203.0.113.9"),
+            (&["1.1.1.1", "203.0.113.9, 10.0.0.7"], "203.0.113.9"),
+            (&["garbage, 203.0.113.9"], "203.0.113.9"),
+            (&["2001:db8::5, fd00::1"], "2001:db8::5"),
+            (&["[2001:db8::5]:4711"], "2001:db8::5"),
+            (&["203.0.113.9:4711"], "203.0.113.9"),
+            (&["::ffff:203.0.113.9"], "203.0.113.9"),
+            // Only proxies: the left-most of them.
+            (&["10.0.0.3, 10.0.0.7"], "10.0.0.3"),
+            // Not an address: the nearest trusted hop.
+            (&["203.0.113.9, unknown, 10.0.0.7"], "10.0.0.7"),
+            (&["203.0.113.9, unknown"], "10.9.9.9"),
+            // No header: the proxy itself.
+            (&[], "10.9.9.9"),
+        ];
+        for (lines, expected) in cases {
+            let headers = with_xff(lines);
+            assert_eq!(
+                client_ip(ip("10.9.9.9"), &headers, trusted),
+                ip(expected),
+                "{lines:?}"
+            );
+        }
     }
 }

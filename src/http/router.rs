@@ -54,7 +54,8 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let public_writes = OpenApiRouter::new()
         .merge(leads::routes())
         .merge(session::public_routes())
-        .layer(DefaultBodyLimit::max(PUBLIC_BODY_LIMIT));
+        .layer(DefaultBodyLimit::max(PUBLIC_BODY_LIMIT))
+        .layer(no_store());
     // Every admin read and every write but a lead: 401 without credentials.
     let admin = OpenApiRouter::new()
         .merge(session::admin_routes())
@@ -65,7 +66,8 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
             state.clone(),
             auth::require_admin,
         ))
-        .layer(DefaultBodyLimit::max(ADMIN_BODY_LIMIT));
+        .layer(DefaultBodyLimit::max(ADMIN_BODY_LIMIT))
+        .layer(no_store());
     // Uploads take bigger bodies than the other admin calls.
     let uploads = uploads::routes()
         .route_layer(middleware::from_fn_with_state(
@@ -74,7 +76,8 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         ))
         .layer(DefaultBodyLimit::max(
             crate::media::MAX_FILE_BYTES + 64 * 1024,
-        ));
+        ))
+        .layer(no_store());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(public_reads)
         .merge(public_writes)
@@ -83,8 +86,19 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .split_for_parts()
 }
 
+/// Answers carrying personal data (leads, admin accounts, sessions) are
+/// kept by no cache, browser or proxy: every answer of the admin routes,
+/// the lead form's and the login's, errors included.
+fn no_store() -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))
+}
+
+/// HSTS value when the site is served over https.
+pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000; includeSubDomains";
+
 /// The whole application.
 pub fn router(state: AppState) -> Router {
+    let https = state.config.is_https();
     let (api, doc) = api(&state);
     let doc = Arc::new(doc);
     let media = ServeDir::new(state.config.media_dir());
@@ -111,7 +125,7 @@ pub fn router(state: AppState) -> Router {
         .with_state(state);
     // The cache's answers come encoded already.
     let compress_when = DefaultPredicate::new().and(cache::NotFromCache);
-    with_security_headers(app)
+    with_security_headers(app, https)
         .layer(CompressionLayer::new().compress_when(compress_when))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
@@ -134,10 +148,19 @@ async fn api_not_found() -> AppError {
     AppError::not_found(API_NOT_FOUND)
 }
 
-/// Security headers on every answer (a handler may set its own first).
-fn with_security_headers(router: Router) -> Router {
+/// Security headers on every answer (a handler may set its own first). HSTS
+/// only when the public URL is https: over plain http a browser ignores it.
+fn with_security_headers(router: Router, https: bool) -> Router {
     let set = |name: HeaderName, value: &'static str| {
         SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
+    };
+    let router = if https {
+        router.layer(set(
+            header::STRICT_TRANSPORT_SECURITY,
+            STRICT_TRANSPORT_SECURITY,
+        ))
+    } else {
+        router
     };
     router
         .layer(set(

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::db::Db;
 
+use super::auth::PasswordChecks;
 use super::cache::{AnswerCache, DEFAULT_CAPACITY_BYTES};
 use super::rate_limit::RateLimiter;
 
@@ -15,6 +16,10 @@ pub struct AppState {
     /// Public GET answers kept in memory while the data they show is unchanged.
     pub answers: Arc<AnswerCache>,
     pub lead_limiter: Arc<RateLimiter>,
+    /// Bounds parallel password checks (`PasswordChecks::new` for other sizes).
+    pub password_checks: Arc<PasswordChecks>,
+    /// Bounds concurrent image work and its memory (`crate::media::gate`).
+    pub image_gate: Arc<crate::media::Gate>,
 }
 
 impl AppState {
@@ -31,6 +36,8 @@ impl AppState {
             db,
             config: Arc::new(config),
             lead_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
+            password_checks: Arc::new(PasswordChecks::for_this_machine()),
+            image_gate: Arc::new(crate::media::Gate::default()),
         }
     }
 }

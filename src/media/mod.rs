@@ -5,19 +5,23 @@
 //! `/media/<hash>-800.webp`; [`srcset`] derives the others from it.
 
 pub mod cleanup;
+mod decode;
+pub mod gate;
 mod variants;
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use image::metadata::Orientation;
-use image::{ImageDecoder, ImageFormat, ImageReader, Limits};
+use image::{ImageFormat, ImageReader};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::{AppError, AppResult};
 
+pub use decode::working_bytes;
+pub use gate::Gate;
 pub use variants::Layout;
 
 /// Widths of the stored variants, in pixels. A narrower source gives every
@@ -47,6 +51,8 @@ pub const FILE_TOO_LARGE: &str = "Размер файла не должен пр
 pub const TOO_MANY_PIXELS: &str =
     "Изображение слишком большое: не более 40 мегапикселей и не более 12000 точек по стороне";
 pub const BROKEN_IMAGE: &str = "Не удалось прочитать изображение: файл повреждён";
+pub const TRUNCATED_IMAGE: &str =
+    "Файл изображения обрезан (загружен не полностью): сохраните или скачайте его заново";
 
 /// A stored picture.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -109,26 +115,18 @@ pub fn process_image(media_dir: &Path, bytes: &[u8]) -> AppResult<StoredImage> {
     check_size(width, height)?;
 
     let hash = hex_prefix(&Sha256::digest(bytes));
-    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
-    reader.limits(decode_limits());
-    let mut decoder = reader.into_decoder().map_err(decode_error)?;
-    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let done = variants::all_exist(media_dir, &hash);
+    let (orientation, pixels) = decode::open(bytes, format, !done)?;
     let (shown_width, shown_height) = variants::oriented(width, height, orientation);
-    if !variants::all_exist(media_dir, &hash) {
-        let decoded = image::DynamicImage::from_decoder(decoder).map_err(decode_error)?;
-        let (pixels, layout) = if decoded.color().has_alpha() {
-            (decoded.into_rgba8().into_raw(), Layout::Rgba)
-        } else {
-            (decoded.into_rgb8().into_raw(), Layout::Rgb)
-        };
+    if let Some(decoded) = pixels {
         variants::write_all(
             media_dir,
             &hash,
-            &variants::Source {
-                pixels: &pixels,
+            variants::Source {
+                pixels: std::borrow::Cow::Owned(decoded.pixels),
                 width,
                 height,
-                layout,
+                layout: decoded.layout,
                 orientation,
             },
         )?;
@@ -163,8 +161,8 @@ pub fn process_pixels(
         variants::write_all(
             media_dir,
             &hash,
-            &variants::Source {
-                pixels,
+            variants::Source {
+                pixels: std::borrow::Cow::Borrowed(pixels),
                 width,
                 height,
                 layout,
@@ -317,23 +315,7 @@ fn check_size(width: u32, height: u32) -> AppResult<()> {
     Ok(())
 }
 
-fn decode_limits() -> Limits {
-    let mut limits = Limits::default();
-    limits.max_image_width = Some(MAX_SIDE);
-    limits.max_image_height = Some(MAX_SIDE);
-    // 16-bit RGBA at the largest size, and no more.
-    limits.max_alloc = Some(MAX_PIXELS * 8);
-    limits
-}
-
-fn decode_error(err: image::ImageError) -> AppError {
-    match err {
-        image::ImageError::Limits(_) => AppError::invalid("image", TOO_MANY_PIXELS),
-        _ => broken(),
-    }
-}
-
-fn broken() -> AppError {
+pub(crate) fn broken() -> AppError {
     AppError::invalid("image", BROKEN_IMAGE)
 }
 

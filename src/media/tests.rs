@@ -323,3 +323,151 @@ fn drawn_pictures_are_drawn_at_each_size_once() {
     let err = process_drawn(dir.path(), 100, 100, Layout::Rgba, &|_, _| vec![0; 3]).unwrap_err();
     assert!(matches!(err, AppError::Internal(_)));
 }
+
+#[test]
+fn a_truncated_jpeg_is_refused_as_truncated() {
+    let dir = tempfile::tempdir().unwrap();
+    let jpeg = encode(&gradient(640, 480), ImageFormat::Jpeg);
+    assert_eq!(
+        decode::jpeg_scan(&jpeg),
+        decode::JpegScan {
+            progressive: false,
+            complete: true
+        }
+    );
+    // Cut anywhere in the picture data: the header reads, the end is gone.
+    for cut in [
+        jpeg.len() / 3,
+        jpeg.len() / 2,
+        jpeg.len() - 2,
+        jpeg.len() - 1,
+    ] {
+        let truncated = &jpeg[..cut];
+        assert!(!decode::jpeg_scan(truncated).complete, "cut at {cut}");
+        let err = store_image(&conn(), dir.path(), truncated).unwrap_err();
+        assert!(
+            matches!(err, AppError::Invalid { ref message, field: Some("image") } if message == TRUNCATED_IMAGE),
+            "cut at {cut}: {err:?}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // Bytes after the end marker (some cameras add them) are no harm.
+    let mut trailer = jpeg.clone();
+    trailer.extend_from_slice(b"\0\0trailer");
+    assert!(decode::jpeg_scan(&trailer).complete);
+    store_image(&conn(), dir.path(), &trailer).unwrap();
+}
+
+#[test]
+fn a_truncated_png_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = encode(&gradient(640, 480), ImageFormat::Png);
+    let err = store_image(&conn(), dir.path(), &png[..png.len() / 2]).unwrap_err();
+    assert!(matches!(err, AppError::Invalid { .. }), "{err:?}");
+    // Only the end chunk missing.
+    let err = store_image(&conn(), dir.path(), &png[..png.len() - 12]).unwrap_err();
+    assert!(matches!(err, AppError::Invalid { .. }), "{err:?}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn sixteen_bit_pngs_are_read_at_eight_bits() {
+    let dir = tempfile::tempdir().unwrap();
+    let conn = conn();
+    let rgba16 = image::ImageBuffer::<image::Rgba<u16>, _>::from_fn(300, 200, |x, _| {
+        image::Rgba([65_535, (x * 200) as u16, 0, 32_768])
+    });
+    let mut png = Cursor::new(Vec::new());
+    rgba16.write_to(&mut png, ImageFormat::Png).unwrap();
+    let (_, pixels) = decode::open(png.get_ref(), ImageFormat::Png, true).unwrap();
+    let pixels = pixels.unwrap();
+    assert_eq!(pixels.layout, Layout::Rgba);
+    assert_eq!(pixels.pixels.len(), 300 * 200 * 4, "8 bits per channel");
+    assert_eq!(&pixels.pixels[..4], &[255, 0, 0, 128]);
+    let stored = store_image(&conn, dir.path(), png.get_ref()).unwrap();
+    assert_eq!(variant_size(dir.path(), &stored.hash, 800), (300, 200));
+    // 16-bit grey with alpha becomes RGBA, 16-bit grey RGB.
+    let la16 = image::ImageBuffer::<image::LumaA<u16>, _>::from_fn(40, 30, |_, _| {
+        image::LumaA([65_535, 65_535])
+    });
+    let mut png = Cursor::new(Vec::new());
+    la16.write_to(&mut png, ImageFormat::Png).unwrap();
+    let (_, pixels) = decode::open(png.get_ref(), ImageFormat::Png, true).unwrap();
+    let pixels = pixels.unwrap();
+    assert_eq!(
+        (pixels.layout, &pixels.pixels[..4]),
+        (Layout::Rgba, &[255, 255, 255, 255][..])
+    );
+    let l16 = image::ImageBuffer::<image::Luma<u16>, _>::from_fn(40, 30, |_, _| image::Luma([0]));
+    let mut png = Cursor::new(Vec::new());
+    l16.write_to(&mut png, ImageFormat::Png).unwrap();
+    let (_, pixels) = decode::open(png.get_ref(), ImageFormat::Png, true).unwrap();
+    let pixels = pixels.unwrap();
+    assert_eq!(
+        (pixels.layout, pixels.pixels.len()),
+        (Layout::Rgb, 40 * 30 * 3)
+    );
+}
+
+/// A PNG header (no pixels) of the given size, bit depth and colour type.
+fn png_header(width: u32, height: u32, depth: u8, colour: u8) -> Vec<u8> {
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut header = Vec::new();
+    header.extend_from_slice(&width.to_be_bytes());
+    header.extend_from_slice(&height.to_be_bytes());
+    header.extend_from_slice(&[depth, colour, 0, 0, 0]);
+    png_chunk(&mut png, b"IHDR", &header);
+    png_chunk(
+        &mut png,
+        b"IDAT",
+        &[0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01],
+    );
+    png_chunk(&mut png, b"IEND", &[]);
+    png
+}
+
+#[test]
+fn working_memory_is_read_from_the_header() {
+    const MIB: u64 = 1024 * 1024;
+    let pixels = 6324u64 * 6324;
+    // 16-bit RGBA costs what 8-bit RGBA does: it is read at 8 bits.
+    let deep = working_bytes(&png_header(6324, 6324, 16, 6));
+    assert_eq!(deep, working_bytes(&png_header(6324, 6324, 8, 6)));
+    assert_eq!(deep, pixels * 4 + 48 * MIB);
+    assert_eq!(
+        working_bytes(&png_header(6324, 6324, 8, 2)),
+        pixels * 3 + 48 * MIB
+    );
+    assert_eq!(
+        working_bytes(&png_header(1000, 1000, 16, 4)),
+        1_000_000 * 6 + 48 * MIB
+    );
+    let jpeg = encode(&gradient(640, 480), ImageFormat::Jpeg);
+    assert_eq!(working_bytes(&jpeg), 640 * 480 * 4 + 48 * MIB);
+    assert_eq!(working_bytes(b"not a picture"), 0);
+}
+
+#[tokio::test]
+async fn the_gate_shares_its_budget_and_queues_briefly() {
+    use std::time::Duration;
+    const MIB: u64 = 1024 * 1024;
+    let gate = Gate::new(2, 1, 200 * MIB, Duration::from_millis(100));
+    // Two small pictures at once (each takes at least half the budget).
+    let first = gate.turn(gate.enter().unwrap(), MIB).await.unwrap();
+    let second = gate.turn(gate.enter().unwrap(), MIB).await.unwrap();
+    // A third waits in the queue, then gives up; a fourth finds no place.
+    let waiting = gate.enter().unwrap();
+    assert!(matches!(gate.enter(), Err(AppError::TooManyRequests(ref m)) if m == gate::BUSY));
+    let err = gate.turn(waiting, MIB).await.err().unwrap();
+    assert_eq!(err.status(), 429);
+    drop((first, second));
+    // A picture that needs more than the budget takes all of it, alone.
+    let big = gate.turn(gate.enter().unwrap(), 900 * MIB).await.unwrap();
+    assert!(gate.turn(gate.enter().unwrap(), MIB).await.is_err());
+    drop(big);
+    // A picture of 150 MiB leaves no room for a second share of 100.
+    let large = gate.turn(gate.enter().unwrap(), 150 * MIB).await.unwrap();
+    assert!(gate.turn(gate.enter().unwrap(), MIB).await.is_err());
+    drop(large);
+    let _again = gate.turn(gate.enter().unwrap(), MIB).await.unwrap();
+}

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use fast_image_resize::images::{Image, ImageRef};
-use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer};
+use fast_image_resize::{FilterType, MulDiv, PixelType, ResizeAlg, ResizeOptions, Resizer};
 use image::metadata::Orientation;
 use image::{DynamicImage, ImageBuffer};
 
@@ -38,7 +38,9 @@ impl Layout {
 
 /// A decoded picture as stored in its file (before EXIF orientation).
 pub(super) struct Source<'a> {
-    pub pixels: &'a [u8],
+    /// Owned pixels with alpha are premultiplied in place, without a copy
+    /// of the picture.
+    pub pixels: Cow<'a, [u8]>,
     pub width: u32,
     pub height: u32,
     pub layout: Layout,
@@ -152,52 +154,57 @@ pub(super) fn write_drawn(
 
 /// Writes every variant: the largest is resized from the source and encoded
 /// on its own thread while the smaller ones are resized from it in turn.
-pub(super) fn write_all(media_dir: &Path, hash: &str, source: &Source) -> AppResult<()> {
+///
+/// Pictures with alpha are resized premultiplied (as the resizer would do
+/// on a copy): the source is premultiplied in place, and each variant
+/// divided again on its own small copy before encoding.
+pub(super) fn write_all(media_dir: &Path, hash: &str, source: Source) -> AppResult<()> {
     std::fs::create_dir_all(media_dir)
         .with_context(|| format!("cannot create {}", media_dir.display()))?;
     let sizes = sizes(source.width, source.height, source.orientation);
     let options = ResizeOptions::new()
         .resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3))
-        .use_alpha(source.layout == Layout::Rgba);
+        .use_alpha(false);
+    let premultiplied = source.layout == Layout::Rgba;
+    let mut pixels = source.pixels;
+    if premultiplied {
+        let buffer = pixels.to_mut();
+        let mut image = Image::from_slice_u8(source.width, source.height, buffer, PixelType::U8x4)
+            .map_err(|e| AppError::Internal(anyhow::anyhow!("premultiply: {e}")))?;
+        MulDiv::default()
+            .multiply_alpha_inplace(&mut image)
+            .map_err(|e| AppError::Internal(anyhow::anyhow!("premultiply: {e}")))?;
+    }
     let mut resizer = Resizer::new();
     let original = Frame {
-        pixels: Cow::Borrowed(source.pixels),
+        pixels,
         width: source.width,
         height: source.height,
     };
+    let encoding = Encoding {
+        layout: source.layout,
+        orientation: source.orientation,
+        premultiplied,
+    };
     let (first_target, w, h) = sizes[0];
+    // The source is freed once the largest variant is made from it.
     let largest = match resize(&mut resizer, &options, &original, w, h, source.layout)? {
-        Some(resized) => resized,
+        Some(resized) => {
+            drop(original);
+            resized
+        }
         None => original,
     };
     std::thread::scope(|scope| {
-        let big = scope.spawn(|| {
-            encode_and_write(
-                media_dir,
-                hash,
-                first_target,
-                &largest,
-                source.layout,
-                source.orientation,
-                WEBP_METHOD,
-            )
-        });
+        let big = scope.spawn(|| encoding.write(media_dir, hash, first_target, &largest));
         let mut resized: Option<Frame<'static>> = None;
         let mut result = Ok(());
         for &(target, w, h) in &sizes[1..] {
             let previous = resized.as_ref().unwrap_or(&largest);
             let step =
-                resize(&mut resizer, &options, previous, w, h, source.layout).and_then(|next| {
+                resize(&mut resizer, &options, previous, w, h, encoding.layout).and_then(|next| {
                     let frame = next.as_ref().unwrap_or(previous);
-                    encode_and_write(
-                        media_dir,
-                        hash,
-                        target,
-                        frame,
-                        source.layout,
-                        source.orientation,
-                        WEBP_METHOD,
-                    )?;
+                    encoding.write(media_dir, hash, target, frame)?;
                     Ok(next)
                 });
             match step {
@@ -214,6 +221,46 @@ pub(super) fn write_all(media_dir: &Path, hash: &str, source: &Source) -> AppRes
             .unwrap_or_else(|_| Err(AppError::Internal(anyhow::anyhow!("encoder panicked"))));
         result.and(big)
     })
+}
+
+/// How the variants of one source are encoded.
+struct Encoding {
+    layout: Layout,
+    orientation: Orientation,
+    /// The frames hold premultiplied alpha.
+    premultiplied: bool,
+}
+
+impl Encoding {
+    fn write(&self, media_dir: &Path, hash: &str, target: u32, frame: &Frame) -> AppResult<()> {
+        let straight;
+        let frame = if self.premultiplied {
+            let mut pixels = frame.pixels.to_vec();
+            let mut image =
+                Image::from_slice_u8(frame.width, frame.height, &mut pixels, PixelType::U8x4)
+                    .map_err(|e| AppError::Internal(anyhow::anyhow!("unpremultiply: {e}")))?;
+            MulDiv::default()
+                .divide_alpha_inplace(&mut image)
+                .map_err(|e| AppError::Internal(anyhow::anyhow!("unpremultiply: {e}")))?;
+            straight = Frame {
+                pixels: Cow::Owned(pixels),
+                width: frame.width,
+                height: frame.height,
+            };
+            &straight
+        } else {
+            frame
+        };
+        encode_and_write(
+            media_dir,
+            hash,
+            target,
+            frame,
+            self.layout,
+            self.orientation,
+            WEBP_METHOD,
+        )
+    }
 }
 
 /// The frame at another size; `None` when it already has that size.

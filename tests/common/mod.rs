@@ -68,15 +68,24 @@ impl TestApp {
     }
 
     pub fn with_config(change: impl FnOnce(&mut Config)) -> TestApp {
-        Self::build(change, None)
+        Self::build(change, None, |_| {})
     }
 
     /// An app whose answer cache holds at most `bytes`.
     pub fn with_cache_bytes(bytes: u64) -> TestApp {
-        Self::build(|_| {}, Some(bytes))
+        Self::build(|_| {}, Some(bytes), |_| {})
     }
 
-    fn build(change: impl FnOnce(&mut Config), cache_bytes: Option<u64>) -> TestApp {
+    /// An app whose state is changed before the router is built.
+    pub fn with_state(change: impl FnOnce(&mut AppState)) -> TestApp {
+        Self::build(|_| {}, None, change)
+    }
+
+    fn build(
+        change: impl FnOnce(&mut Config),
+        cache_bytes: Option<u64>,
+        change_state: impl FnOnce(&mut AppState),
+    ) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
         let mut config = Config {
             data_dir: dir.path().to_path_buf(),
@@ -91,6 +100,7 @@ impl TestApp {
         if let Some(bytes) = cache_bytes {
             state.answers = Arc::new(AnswerCache::open(&db_path, bytes));
         }
+        change_state(&mut state);
         let answers = state.answers.clone();
         let app = router(state);
         TestApp {

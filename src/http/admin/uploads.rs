@@ -4,7 +4,8 @@
 use axum::Json;
 use axum::extract::multipart::MultipartError;
 use axum::extract::{Multipart, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use image::ImageFormat;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -59,16 +60,43 @@ fn upload_error(err: MultipartError) -> AppError {
     }
 }
 
-/// Uploads one picture (multipart/form-data, field `file`).
+/// Seconds a busy answer asks the client to wait.
+const BUSY_RETRY_AFTER: &str = "10";
+
+/// Uploads one picture (multipart/form-data, field `file`). While other
+/// pictures take the server's image work, the upload waits briefly in a
+/// short queue; beyond it the answer is 429 with `Retry-After`.
 #[utoipa::path(post, path = "/api/objects/upload", tag = "admin", params(UploadQuery),
     request_body(content_type = "multipart/form-data", description = "Field `file`: the picture"),
     responses((status = 201, body = Uploaded), (status = 413, body = ApiErrorBody),
-        (status = 415, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
+        (status = 415, body = ApiErrorBody), (status = 422, body = ApiErrorBody),
+        (status = 429, body = ApiErrorBody)))]
 pub async fn upload(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<UploadQuery>,
     multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
-) -> AppResult<(StatusCode, Json<Uploaded>)> {
+) -> Response {
+    match receive(state, query, multipart).await {
+        Ok(uploaded) => (StatusCode::CREATED, Json(uploaded)).into_response(),
+        Err(err) => {
+            let busy = matches!(err, AppError::TooManyRequests(_));
+            let mut response = err.into_response();
+            if busy {
+                response.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    HeaderValue::from_static(BUSY_RETRY_AFTER),
+                );
+            }
+            response
+        }
+    }
+}
+
+async fn receive(
+    state: AppState,
+    query: UploadQuery,
+    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+) -> AppResult<Uploaded> {
     let mut multipart = multipart.map_err(|_| {
         AppError::UnsupportedMediaType("Ожидается multipart/form-data с полем file".into())
     })?;
@@ -81,6 +109,9 @@ pub async fn upload(
             )));
         }
     };
+    // A place in the queue before the body is read: a refused upload
+    // costs no memory.
+    let place = state.image_gate.enter()?;
     let mut bytes = None;
     while let Some(field) = multipart.next_field().await.map_err(upload_error)? {
         if field.name() == Some("file") {
@@ -89,24 +120,31 @@ pub async fn upload(
         }
     }
     let bytes = bytes.ok_or_else(|| AppError::invalid("file", media::NOT_AN_IMAGE))?;
+    let turn = state
+        .image_gate
+        .turn(place, media::working_bytes(&bytes))
+        .await?;
     let media_dir = state.config.media_dir();
-    let stored = if favicon {
-        blocking(move || store_favicon(&media_dir, &bytes)).await?
-    } else {
-        blocking(move || media::process_image(&media_dir, &bytes)).await?
-    };
+    // The turn moves into the work: a client that leaves does not free it
+    // while its picture is still being worked on.
+    let stored = blocking(move || {
+        let _turn = turn;
+        if favicon {
+            store_favicon(&media_dir, &bytes)
+        } else {
+            media::process_image(&media_dir, &bytes)
+        }
+    })
+    .await?;
     let record = stored.clone();
     state.db.call(move |c| media::record(c, &record)).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(Uploaded {
-            srcset: media::srcset(&stored.url).unwrap_or_default(),
-            url: stored.url,
-            width: stored.width,
-            height: stored.height,
-            hash: stored.hash,
-        }),
-    ))
+    Ok(Uploaded {
+        srcset: media::srcset(&stored.url).unwrap_or_default(),
+        url: stored.url,
+        width: stored.width,
+        height: stored.height,
+        hash: stored.hash,
+    })
 }
 
 /// Checks a favicon and stores it as sent, named by its hash.

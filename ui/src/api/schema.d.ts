@@ -515,7 +515,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Uploads one picture (multipart/form-data, field `file`). */
+        /**
+         * Uploads one picture (multipart/form-data, field `file`). While other
+         *     pictures take the server's image work, the upload waits briefly in a
+         *     short queue; beyond it the answer is 429 with `Retry-After`.
+         */
         post: operations["upload"];
         delete?: never;
         options?: never;
@@ -2405,6 +2409,14 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,189 @@
+//! `dealership serve` run as a process, for the tests that need real sockets
+//! and signals.
+#![allow(dead_code)]
+#![allow(clippy::unwrap_used)] // a test helper may unwrap: a failure is a failed test
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A GET with `Connection: close`; the whole answer, or None when nothing
+/// answers within `wait`.
+pub fn get_within(port: u16, path: &str, wait: Duration) -> Option<String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(wait)).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).ok()?;
+    (!answer.is_empty()).then(|| String::from_utf8_lossy(&answer).into_owned())
+}
+
+pub fn get(port: u16, path: &str) -> Option<String> {
+    get_within(port, path, Duration::from_secs(10))
+}
+
+/// The `dealership` binary with `--data DIR`, in DIR, without the caller's
+/// `DEALERSHIP_*` settings.
+pub fn command(data: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_dealership"));
+    command.arg("--data").arg(data).current_dir(data);
+    for (name, _) in std::env::vars() {
+        if name.starts_with("DEALERSHIP_") {
+            command.env_remove(name);
+        }
+    }
+    command
+}
+
+/// A running `dealership serve`; killed when dropped.
+pub struct Server {
+    pub child: Child,
+    pub port: u16,
+    log: Arc<Mutex<String>>,
+}
+
+impl Server {
+    /// Starts a server on `data` with extra environment variables and waits
+    /// until it answers.
+    pub fn start(data: &Path, env: &[(&str, &str)]) -> Server {
+        let server = Server::spawn(data, env);
+        let started = Instant::now();
+        while get_within(server.port, "/robots.txt", Duration::from_secs(5)).is_none() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the server did not start: {}",
+                server.log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    /// Starts a server without waiting for it.
+    pub fn spawn(data: &Path, env: &[(&str, &str)]) -> Server {
+        let port = free_port();
+        let mut child = command(data)
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Drained all along, so the server never blocks on a full pipe.
+        let log = Arc::new(Mutex::new(String::new()));
+        let mut stderr = child.stderr.take().unwrap();
+        std::thread::spawn({
+            let log = log.clone();
+            move || {
+                let mut buffer = [0u8; 4096];
+                while let Ok(n) = stderr.read(&mut buffer) {
+                    if n == 0 {
+                        break;
+                    }
+                    log.lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&buffer[..n]));
+                }
+            }
+        });
+        Server { child, port, log }
+    }
+
+    /// What the server wrote to stderr so far.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Waits up to `wait` for the process to end.
+    pub fn wait(&mut self, wait: Duration) -> Option<ExitStatus> {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // Let the reader take the last lines.
+                std::thread::sleep(Duration::from_millis(50));
+                return Some(status);
+            }
+            if started.elapsed() > wait {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Sends SIGTERM and gives the exit status and how long the process took
+    /// to end (at most `wait`; None when it did not).
+    pub fn terminate(&mut self, wait: Duration) -> (Option<ExitStatus>, Duration) {
+        let term = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(term.success());
+        let stopping = Instant::now();
+        let status = self.wait(wait);
+        (status, stopping.elapsed())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Opens `count` connections that send the start of a request and nothing
+/// more.
+pub fn half_sent(port: u16, count: usize) -> Vec<TcpStream> {
+    (0..count)
+        .map(|_| {
+            let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+            stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+            stream
+        })
+        .collect()
+}
+
+/// Whether the server closed `stream` (end of file, a reset, or an answer
+/// such as 408 followed by the end) within `wait`.
+pub fn closed_within(stream: &mut TcpStream, wait: Duration) -> bool {
+    let deadline = Instant::now() + wait;
+    let mut buffer = [0u8; 1024];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        stream.set_read_timeout(Some(left)).unwrap();
+        match stream.read(&mut buffer) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return false;
+            }
+            Err(_) => return true,
+        }
+    }
+}
