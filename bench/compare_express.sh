@@ -14,6 +14,7 @@
 #   EXPRESS_WORKERS     Express processes to compare with, space separated
 #                       (default "1 2": one process, then two under node:cluster)
 #   BENCH_SKIP_BUILD=1  use the existing release binary
+#   BENCH_BIN           another binary to measure (no build), e.g. an older commit's
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -32,8 +33,8 @@ for tool in wrk curl python3 node npm; do
   command -v "$tool" >/dev/null || die "$tool is needed (apt-get install -y wrk curl python3 nodejs npm)"
 done
 
-BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/dealership"
-if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
+BIN="${BENCH_BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/dealership}"
+if [[ ${BENCH_SKIP_BUILD:-0} != 1 && -z ${BENCH_BIN:-} ]]; then
   log "npm run build (ui), cargo build --release --locked"
   (cd "$ROOT/ui" && { [[ -d node_modules ]] || npm install --no-audit --no-fund; } && npm run --silent build)
   (cd "$ROOT" && cargo build --release --locked)
@@ -81,6 +82,7 @@ PORT=$(free_port)
 ) >"$WORK/dealership.log" 2>&1 &
 DEALER_PID=$!
 PIDS+=("$DEALER_PID")
+declare -A SIDE_PID=([dealership]=$DEALER_PID)
 PROBE="/api/cars/fast?limit=20&status=used&bodyType=crossover&maxPrice=3000000"
 wait_for "http://127.0.0.1:$PORT$PROBE" "$DEALER_PID" "$WORK/dealership.log"
 
@@ -89,6 +91,7 @@ for workers in $WORKER_COUNTS; do
   port=$(free_port)
   node "$BENCH_DIR/express/server.js" "$DB" "$port" "$workers" >"$WORK/express-$workers.log" 2>&1 &
   PIDS+=("$!")
+  SIDE_PID[express-$workers]=$!
   EXPRESS_PORT[$workers]=$port
   wait_for "http://127.0.0.1:$port$PROBE" "$!" "$WORK/express-$workers.log"
 done
@@ -122,17 +125,24 @@ tree_ticks() { # ticks of the given pids and their children
 children_ticks() { local f; read -r -a f <"/proc/$$/stat"; echo $((f[15] + f[16])); }
 
 run() { # side url
-  local side=$1 url=$2 out="$WORK/wrk.$1.$RANDOM.txt" b0 t0 b1 t1 s0 s1 k0 k1 other
+  local side=$1 url=$2 out="$WORK/wrk.$1.$RANDOM.txt" b0 t0 b1 t1 s0 s1 k0 k1 m0 m1 other
   read -r b0 t0 < <(machine_ticks); s0=$(tree_ticks "${PIDS[@]}"); k0=$(children_ticks)
+  m0=$(tree_ticks "${SIDE_PID[$side]}")
   timeout 120 wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency \
     -s "$BENCH_DIR/uncached_list.lua" "$url" >"$out" 2>&1 || { cat "$out" >&2; die "wrk failed"; }
+  m1=$(tree_ticks "${SIDE_PID[$side]}")
   k1=$(children_ticks); s1=$(tree_ticks "${PIDS[@]}"); read -r b1 t1 < <(machine_ticks)
   other=$(awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) -v s=$((s1 - s0)) -v k=$((k1 - k0)) \
     'BEGIN { o = t > 0 ? 100 * (b - s - k) / t : 0; printf "%.0f", o < 0 ? 0 : o }')
-  read -r rps p99 non2xx sockerr _ <<<"$(python3 "$BENCH_DIR/report.py" parse "$out")"
-  ((non2xx == 0 && sockerr == 0)) || { cat "$out" >&2; die "$side: $non2xx non-2xx answers, $sockerr socket errors"; }
-  echo "$side $rps $p99 $other" >>"$RESULTS"
-  log "$(printf '%-12s %10.0f req/s  p99 %7.2f ms  other cpu %s%%' "$side" "$rps" "$p99" "$other")"
+  read -r rps p99 non2xx sockerr requests _ <<<"$(python3 "$BENCH_DIR/report.py" parse "$out")"
+  # The server's own CPU time per answer (user + system, its processes only):
+  # steadier than requests/s on a shared machine.
+  local cpu_us
+  cpu_us=$(awk -v t=$((m1 - m0)) -v hz="$(getconf CLK_TCK)" -v n="$requests" 'BEGIN { printf "%.0f", (n > 0 ? t * 1e6 / hz / n : 0) }')
+  # Timeouts (wrk's 2 s) are a result, shown in the table; a wrong answer is not.
+  ((non2xx == 0)) || { cat "$out" >&2; die "$side: $non2xx non-2xx answers"; }
+  echo "$side $rps $p99 $other $sockerr $cpu_us" >>"$RESULTS"
+  log "$(printf '%-12s %10.0f req/s  p99 %7.2f ms  socket errors %s  cpu %s us/answer  other cpu %s%%' "$side" "$rps" "$p99" "$sockerr" "$cpu_us" "$other")"
   sleep 1
 }
 
@@ -149,6 +159,7 @@ mkdir -p "$OUT_DIR"
 {
   echo "cache misses, dealership vs Express + better-sqlite3, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown), node $(node --version), express $(node -p 'require(process.argv[1]).version' "$BENCH_DIR/express/node_modules/express/package.json"), better-sqlite3 $(node -p 'require(process.argv[1]).version' "$BENCH_DIR/express/node_modules/better-sqlite3/package.json")"
+  echo "binary $BIN"
   echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); $CARS cars"
   echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency -s uncached_list.lua, $ROUNDS rounds"
   echo
@@ -156,18 +167,24 @@ mkdir -p "$OUT_DIR"
 import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
-    side, rps, p99, other = line.split()
-    rows.setdefault(side, []).append((float(rps), float(p99), float(other)))
-print(f"  {'server':<14} {'req/s (median)':>15} {'p99 ms (worst)':>15} {'other cpu':>10} {'ratio':>8}")
-base = statistics.median(r for r, _, _ in rows["dealership"])
+    side, rps, p99, other, errors, cpu = line.split()
+    rows.setdefault(side, []).append((float(rps), float(p99), float(other), int(errors), float(cpu)))
+print(f"  {'server':<14} {'req/s (median)':>15} {'p99 ms (worst)':>15} {'socket errors':>14} {'cpu us/answer':>14} {'other cpu':>10} {'ratio':>8} {'cpu ratio':>10}")
+base = statistics.median(r[0] for r in rows["dealership"])
+base_cpu = statistics.median(r[4] for r in rows["dealership"])
 for side, runs in rows.items():
-    rps = statistics.median(r for r, _, _ in runs)
-    p99 = max(p for _, p, _ in runs)
-    other = max(o for _, _, o in runs)
+    rps = statistics.median(r[0] for r in runs)
+    p99 = max(r[1] for r in runs)
+    other = max(r[2] for r in runs)
+    errors = sum(r[3] for r in runs)
+    cpu = statistics.median(r[4] for r in runs)
     ratio = "" if side == "dealership" else f"{base / rps:.1f}x"
-    print(f"  {side:<14} {rps:>15.0f} {p99:>15.2f} {other:>9.0f}% {ratio:>8}")
+    cpu_ratio = "" if side == "dealership" or base_cpu == 0 else f"{cpu / base_cpu:.1f}x"
+    print(f"  {side:<14} {rps:>15.0f} {p99:>15.2f} {errors:>14} {cpu:>14.0f} {other:>9.0f}% {ratio:>8} {cpu_ratio:>10}")
 print()
-print("ratio: dealership requests/s over that server's; other cpu: the largest share of the")
+print("ratio: dealership requests/s over that server's; cpu us/answer: the server's own CPU time")
+print("(user + system) per answer, median; cpu ratio: that server's over the dealership's;")
+print("other cpu: the largest share of the")
 print("machine taken by other processes during a run (above 10 % the figures are noisy).")
 EOF
 } | tee "$OUT_DIR/compare_express.txt"

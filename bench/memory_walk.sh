@@ -11,6 +11,7 @@
 #   WALK_LIMIT_MB        the ceiling (default 100)
 #   BENCH_CARS           cars to load (default 10000)
 #   BENCH_SKIP_BUILD=1   use the existing release binary
+#   BENCH_BIN            another binary to measure (no build), e.g. an older commit's
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,8 +30,8 @@ for tool in wrk curl python3; do
   command -v "$tool" >/dev/null || die "$tool is needed (apt-get install -y wrk curl python3)"
 done
 
-BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/dealership"
-if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
+BIN="${BENCH_BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/dealership}"
+if [[ ${BENCH_SKIP_BUILD:-0} != 1 && -z ${BENCH_BIN:-} ]]; then
   log "npm run build (ui), cargo build --release --locked"
   (cd "$ROOT/ui" && { [[ -d node_modules ]] || npm install --no-audit --no-fund; } && npm run --silent build)
   (cd "$ROOT" && cargo build --release --locked)
@@ -128,10 +129,11 @@ OUT_DIR="$BENCH_DIR/out"
 mkdir -p "$OUT_DIR"
 {
   echo "dealership memory walk, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "binary $BIN"
   echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); $CARS cars"
   echo
   printf '  %-44s %8s MB\n' "VmRSS at start" "$(mb "$START_RSS")"
-  printf '  %-44s %8s MB   (%s requests in %ss; %s)\n' "VmRSS after the walk (peak during it)" \
+  printf '  %-44s %8s MB   (%s requests in %ss; %s)\n' "VmRSS after the walk" \
     "$(mb "$WALK_RSS")" "$REQUESTS" "$walk_secs" "$statuses"
   printf '  %-44s %8s MB\n' "  peak sampled during the walk" "$(mb "$WALK_PEAK")"
   printf '  %-44s %8s MB   (uncached %.0f req/s p99 %.1f ms; cached %.0f req/s p99 %.1f ms)\n' \

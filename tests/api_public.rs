@@ -543,3 +543,111 @@ async fn list_answers_are_the_bytes_of_the_cars() {
     assert_eq!(niva["trimLevels"][0]["name"], "Comfort \"+\"");
     assert_eq!(niva["images"], serde_json::json!([]));
 }
+
+/// The steps of SQLite's plan for a list query, one line each.
+fn plan_of(app: &TestApp, filter: &dealership::domain::cars::CarFilter) -> Vec<String> {
+    let (sql, values) = dealership::domain::cars::list_query(filter, 20, 0);
+    let conn = app.db.conn().unwrap();
+    let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+    stmt.query_map(rusqlite::params_from_iter(values), |r| {
+        r.get::<_, String>(3)
+    })
+    .unwrap()
+    .map(Result::unwrap)
+    .collect()
+}
+
+/// A filtered list in date order walks a newest-first index from its newest
+/// end and stops after the page (`migrations/V5__car_newest_indexes.sql`):
+/// no step scans the table or sorts every car of the filter. Only the ties
+/// of `created_at` are put in order (`LAST TERM`), and the 20 rows of the page.
+#[tokio::test]
+async fn filtered_lists_walk_a_newest_first_index() {
+    use dealership::domain::cars::{BodyType, CarFilter, CarSort, CarStatus};
+    use dealership::domain::money::Money;
+
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let price = Some(Money::from_rubles(3_000_000));
+    let cases = [
+        // bench/uncached_list.lua's question.
+        (
+            CarFilter {
+                statuses: vec![CarStatus::Used],
+                body_type: Some(BodyType::Crossover),
+                max_price: price,
+                ..Default::default()
+            },
+            "cars_newest_status_body",
+        ),
+        (
+            CarFilter {
+                statuses: vec![CarStatus::New],
+                max_price: price,
+                ..Default::default()
+            },
+            "cars_newest_status",
+        ),
+        (
+            CarFilter {
+                body_type: Some(BodyType::Sedan),
+                max_price: price,
+                ..Default::default()
+            },
+            "cars_newest_body",
+        ),
+    ];
+    for (filter, index) in cases {
+        let plan = plan_of(&app, &filter);
+        let page = plan
+            .iter()
+            .position(|step| step.contains("LIST SUBQUERY"))
+            .unwrap_or_else(|| panic!("{plan:#?}"));
+        assert!(
+            plan[page + 1].starts_with(&format!("SEARCH c USING COVERING INDEX {index} (")),
+            "{plan:#?}"
+        );
+        assert!(
+            plan[page + 2].contains("LAST TERM OF ORDER BY")
+                || plan[page + 2].contains("RIGHT PART OF ORDER BY"),
+            "only the ties are sorted: {plan:#?}"
+        );
+        assert!(!plan.iter().any(|s| s.starts_with("SCAN c")), "{plan:#?}");
+    }
+
+    // A model filter reads its own index, not every car.
+    let by_model = plan_of(
+        &app,
+        &CarFilter {
+            model: Some("Jolion".into()),
+            ..Default::default()
+        },
+    );
+    assert!(
+        by_model.iter().any(|s| s.contains("INDEX cars_model (")),
+        "{by_model:#?}"
+    );
+    assert!(
+        !by_model.iter().any(|s| s.starts_with("SCAN c")),
+        "{by_model:#?}"
+    );
+
+    // In price order the price is a range of the filter index, which gives
+    // that order itself.
+    let by_price = plan_of(
+        &app,
+        &CarFilter {
+            statuses: vec![CarStatus::Used],
+            body_type: Some(BodyType::Crossover),
+            max_price: price,
+            sort: CarSort::PriceAsc,
+            ..Default::default()
+        },
+    );
+    assert!(
+        by_price
+            .iter()
+            .any(|s| s.contains("COVERING INDEX cars_filter") && s.contains("price_kopecks<?")),
+        "{by_price:#?}"
+    );
+}

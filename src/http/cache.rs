@@ -96,9 +96,10 @@ impl Answer {
                 Encoding::Brotli => brotli(&self.identity),
                 Encoding::Identity => None,
             };
+            // `into_boxed_slice`: no spare capacity is kept beyond the bytes weighed.
             compressed
                 .filter(|c| c.len() < self.identity.len())
-                .map(Bytes::from)
+                .map(|c| Bytes::from(c.into_boxed_slice()))
         });
         made
     }
@@ -525,6 +526,10 @@ pub async fn cached(
     // Only the form this client asks for is made now; the others when a
     // client asks for them. A one-off URL read by a client that takes the
     // plain body (a script, a benchmark) costs no compression at all.
+    // Kept in an allocation of its exact size: the handler's buffer may be
+    // much larger than its bytes (a list's room for 100 cars holding `[]`),
+    // and the cache's bound counts bytes, not capacity.
+    let body = Bytes::copy_from_slice(&body);
     let answer = Arc::new(Answer::new(version, content_type, body));
     prepare(&answer, &request_headers).await;
     cache.put(key, answer.clone());
