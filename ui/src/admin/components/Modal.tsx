@@ -1,0 +1,95 @@
+import { type ReactNode, useEffect, useId, useRef } from "react";
+
+interface Props {
+  open: boolean;
+  title: string;
+  /** Escape, the close button (and, when `backdropCloses`, a click outside). */
+  onRequestClose: () => void;
+  children: ReactNode;
+  class?: string;
+  role?: "dialog" | "alertdialog";
+  /** No close button and Escape does nothing (the login over an expired session). */
+  locked?: boolean;
+  backdropCloses?: boolean;
+  testId?: string;
+}
+
+/** A modal on the native <dialog>: the rest of the page is inert while it is
+ * open, so focus stays inside; a later modal (a confirmation, the login) is
+ * drawn above an earlier one. */
+export function Modal({
+  open,
+  title,
+  onRequestClose,
+  children,
+  class: className,
+  role = "dialog",
+  locked,
+  backdropCloses,
+  testId,
+}: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const opener = useRef<Element | null>(null);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      opener.current = document.activeElement;
+      dialog.showModal();
+    }
+    if (!open && dialog.open) {
+      dialog.close();
+      // Back to the control that opened it, when it is still there.
+      const back = opener.current as HTMLElement | null;
+      if (back?.isConnected) back.focus();
+    }
+  }, [open]);
+
+  useEffect(
+    () => () => {
+      if (ref.current?.open) ref.current.close();
+    },
+    [],
+  );
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: Escape is handled by onCancel
+    <dialog
+      ref={ref}
+      role={role}
+      aria-labelledby={titleId}
+      class={className}
+      data-testid={testId}
+      onCancel={(e) => {
+        e.preventDefault();
+        if (!locked) onRequestClose();
+      }}
+      onClick={(e) => {
+        if (backdropCloses && !locked && e.target === ref.current) onRequestClose();
+      }}
+    >
+      {open && (
+        <article>
+          <header>
+            {!locked && (
+              <button
+                type="button"
+                class="dialog-close"
+                aria-label="Закрыть"
+                onClick={onRequestClose}
+              >
+                ×
+              </button>
+            )}
+            <h2 id={titleId} class="dialog-title">
+              {title}
+            </h2>
+          </header>
+          {children}
+        </article>
+      )}
+    </dialog>
+  );
+}
