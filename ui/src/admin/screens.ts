@@ -16,6 +16,30 @@ export const SCREENS: AdminScreen[] = [
   { path: "/dashboard", label: "Панель", component: lazy(() => import("./screens/dashboard")) },
   { path: "/cars", label: "Автомобили", component: lazy(() => import("./screens/cars")) },
   { path: "/brands", label: "Марки", component: lazy(() => import("./screens/brands")) },
+  { path: "/reviews", label: "Отзывы", component: lazy(() => import("./screens/reviews")) },
+  { path: "/leads", label: "Заявки", component: lazy(() => import("./screens/leads")) },
+  { path: "/promotions", label: "Акции", component: lazy(() => import("./screens/promotions")) },
+  {
+    path: "/partner-banks",
+    label: "Банки",
+    component: lazy(() => import("./screens/banks")),
+  },
+  {
+    path: "/page-banners",
+    label: "Баннеры",
+    component: lazy(() => import("./screens/banners")),
+  },
+  {
+    path: "/auto-selection-banner",
+    label: "Баннер подбора",
+    component: lazy(() => import("./screens/banners-auto-selection")),
+  },
+  {
+    path: "/body-types",
+    label: "Типы кузова",
+    component: lazy(() => import("./screens/body-types")),
+  },
+  { path: "/settings", label: "Настройки", component: lazy(() => import("./screens/settings")) },
 ];
 
 export const DASHBOARD = "/dashboard";

@@ -48,7 +48,7 @@ describe("lead labels", () => {
     expect(leadsUrl("new", "all")).toBe("/api/leads?status=new");
     expect(leadsUrl("in_progress", "trade_in")).toBe("/api/leads?status=in_progress&type=trade_in");
     expect(leadsUrl("all", "contact_form")).toBe("/api/leads?type=contact_form");
-    expect(leadAuditUrl("a b")).toBe("/api/admin/audit?objectType=lead&objectId=a%20b&limit=50");
+    expect(leadAuditUrl("a b")).toBe("/api/admin/audit?limit=50&objectType=lead&objectId=a+b");
   });
 
   it("prints the car of a lead with its status label", () => {

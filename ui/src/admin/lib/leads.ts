@@ -8,6 +8,7 @@ import {
   STATUS_LABELS,
   TRANSMISSION_LABELS,
 } from "../../lib/labels";
+import { type AuditEntry, auditUrl } from "../api";
 import { longDateTime } from "./dates";
 
 export type Lead = components["schemas"]["Lead"];
@@ -219,18 +220,6 @@ export function safeHref(url: string): string | undefined {
   return /^https?:\/\//i.test(url) ? url : undefined;
 }
 
-/** One entry of the audit trail (GET /api/admin/audit). */
-export interface AuditEntry {
-  id: number;
-  at: string;
-  username: string;
-  action: string;
-  objectType: string;
-  objectId?: string | null;
-  summary: string;
-  changes: { field: string; from?: string | null; to?: string | null }[];
-}
-
 export interface HistoryItem {
   id: number;
   at: string;
@@ -257,5 +246,5 @@ export function statusHistory(entries: AuditEntry[]): HistoryItem[] {
 
 /** The audit trail of one lead. */
 export function leadAuditUrl(id: string): string {
-  return `/api/admin/audit?objectType=lead&objectId=${encodeURIComponent(id)}&limit=50`;
+  return auditUrl(50, { objectType: "lead", objectId: id });
 }

@@ -1,6 +1,6 @@
 /** The reviews screen: totals, search and the status filter. */
 import type { Review } from "../../api/types";
-import { matches } from "./text";
+import { matches } from "../lists";
 
 export type ReviewFilter = "all" | "approved" | "pending";
 

@@ -16,16 +16,3 @@ export function splitAdvantages(text: string | null | undefined): string[] {
     .map((s) => s.trim())
     .filter(Boolean);
 }
-
-/** Lower-case text with ё as е, for search boxes. */
-export function fold(text: string | null | undefined): string {
-  return (text ?? "").toLocaleLowerCase("ru-RU").replace(/ё/g, "е");
-}
-
-/** Whether any of the texts contains the query (case-insensitive, Cyrillic
- * too); an empty query matches everything. */
-export function matches(query: string, ...texts: (string | null | undefined)[]): boolean {
-  const q = fold(query.trim());
-  if (!q) return true;
-  return texts.some((t) => fold(t).includes(q));
-}

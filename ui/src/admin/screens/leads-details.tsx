@@ -2,10 +2,10 @@
  * car, the consent record, the source (URL, UTM) and its status history from
  * the audit trail. */
 import { ApiError } from "../../api/client";
+import type { AuditPage } from "../api";
 import { Modal } from "../components/Modal";
 import { longDateTime } from "../lib/dates";
 import {
-  type AuditEntry,
   LEAD_STATUS_BADGES,
   LEAD_STATUS_LABELS,
   LEAD_TYPE_LABELS,
@@ -15,11 +15,6 @@ import {
   statusHistory,
 } from "../lib/leads";
 import { useAdminQuery } from "../query";
-
-interface AuditPage {
-  items: AuditEntry[];
-  total: number;
-}
 
 export function LeadDetails({ lead, onClose }: { lead: Lead; onClose: () => void }) {
   const sections = leadDetails(lead);
