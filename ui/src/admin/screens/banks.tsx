@@ -9,11 +9,10 @@ import { AdminPage } from "../components/AdminPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
-import { FormDialog } from "../components/FormDialog";
+import { CancelButton, FormDialog } from "../components/FormDialog";
 import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { errorMessage, isSilent, serverField } from "../errors";
-import { requestDialogClose } from "../lib/dom";
 import { bankRules } from "../lib/rules";
 import { splitAdvantages } from "../lib/text";
 import { useAdminMutation, useAdminQuery } from "../query";
@@ -268,13 +267,7 @@ function BankDialog({ bank, onClose }: { bank: PartnerBank | null; onClose: () =
           Показывать на сайте
         </label>
         <footer class="dialog-actions">
-          <button
-            type="button"
-            class="secondary outline"
-            onClick={(e) => requestDialogClose(e.currentTarget)}
-          >
-            Отмена
-          </button>
+          <CancelButton />
           <button
             type="submit"
             aria-busy={save.isPending || undefined}

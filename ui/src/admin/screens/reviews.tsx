@@ -10,11 +10,10 @@ import { applyServerError } from "../components/applyServerError";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { Field, RequiredMark } from "../components/Field";
-import { FormDialog } from "../components/FormDialog";
+import { CancelButton, FormDialog } from "../components/FormDialog";
 import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { longDateTime } from "../lib/dates";
-import { requestDialogClose } from "../lib/dom";
 import {
   filterReviews,
   REVIEW_FILTERS,
@@ -304,13 +303,7 @@ function ReviewDialog({ review, onClose }: { review: Review | null; onClose: () 
           </label>
         )}
         <footer class="dialog-actions">
-          <button
-            type="button"
-            class="secondary outline"
-            onClick={(e) => requestDialogClose(e.currentTarget)}
-          >
-            Отмена
-          </button>
+          <CancelButton />
           <button
             type="submit"
             aria-busy={save.isPending || undefined}
