@@ -161,8 +161,11 @@ function chunk(type, data) {
   return Buffer.concat([len, body, crc]);
 }
 
-/** A PNG of one colour ([r, g, b]), for uploads. */
-export function png(width = 64, height = 48, [r, g, b] = [200, 30, 30]) {
+const randomColour = () => Array.from({ length: 3 }, () => Math.floor(Math.random() * 256));
+
+/** A PNG of one colour ([r, g, b], by default a random one: a new picture
+ * each time), for uploads. */
+export function png(width = 64, height = 48, [r, g, b] = randomColour()) {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);

@@ -89,9 +89,10 @@ export default function LeadsScreen() {
       </section>
 
       <div class="admin-filters">
-        <label>
-          Статус
+        <div>
+          <label for="leads-status-filter">Статус</label>
           <select
+            id="leads-status-filter"
             name="status-filter"
             value={status}
             onChange={(e) => {
@@ -107,10 +108,11 @@ export default function LeadsScreen() {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Тип
+        </div>
+        <div>
+          <label for="leads-type-filter">Тип</label>
           <select
+            id="leads-type-filter"
             name="type-filter"
             value={type}
             onChange={(e) => {
@@ -126,7 +128,7 @@ export default function LeadsScreen() {
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
 
       {leads.isPending ? (

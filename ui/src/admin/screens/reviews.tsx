@@ -75,25 +75,30 @@ export default function ReviewsScreen() {
       </section>
 
       <div class="admin-filters" role="search">
-        <label>
-          Поиск
+        <div>
+          <label for="reviews-search">Поиск</label>
           <input
+            id="reviews-search"
             type="search"
             placeholder="Имя клиента, текст или модель автомобиля"
             value={query}
             onInput={(e) => setQuery(e.currentTarget.value)}
           />
-        </label>
-        <label>
-          Статус
-          <select value={status} onChange={(e) => setStatus(e.currentTarget.value as ReviewFilter)}>
+        </div>
+        <div>
+          <label for="reviews-status-filter">Статус</label>
+          <select
+            id="reviews-status-filter"
+            value={status}
+            onChange={(e) => setStatus(e.currentTarget.value as ReviewFilter)}
+          >
             {REVIEW_FILTERS.map((f) => (
               <option key={f.value} value={f.value}>
                 {f.label}
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
 
       {reviews.isPending ? (
