@@ -46,6 +46,7 @@ impl Db {
         // FULL: every commit syncs the WAL, so an acknowledged lead survives
         // a power cut, not only a killed process (docs/schema.md).
         let manager = SqliteConnectionManager::file(path).with_init(|c| {
+            register_functions(c)?;
             c.execute_batch(
                 "PRAGMA foreign_keys = ON;
                  PRAGMA busy_timeout = 5000;
@@ -81,6 +82,35 @@ impl Db {
         .await
         .map_err(|e| AppError::Internal(anyhow::anyhow!("database task failed: {e}")))?
     }
+}
+
+/// Name of the SQL function that folds case in any script, as [`casefold`]
+/// does (SQLite's own `lower` and `LIKE` fold ASCII only).
+pub const CASEFOLD: &str = "casefold";
+
+/// Lowercases any script and reads 'ё' as 'е', as people type it:
+/// `casefold("Ёж ВАЗ") == "еж ваз"`. Searches compare folded texts.
+pub fn casefold(text: &str) -> String {
+    text.to_lowercase().replace('ё', "е")
+}
+
+/// SQL functions every pooled connection has (see [`CASEFOLD`]).
+pub fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::functions::FunctionFlags;
+    use rusqlite::types::ValueRef;
+    conn.create_scalar_function(
+        CASEFOLD,
+        1,
+        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| {
+            Ok(match ctx.get_raw(0) {
+                ValueRef::Text(bytes) => Some(casefold(&String::from_utf8_lossy(bytes))),
+                ValueRef::Integer(i) => Some(i.to_string()),
+                ValueRef::Real(r) => Some(r.to_string()),
+                ValueRef::Null | ValueRef::Blob(_) => None,
+            })
+        },
+    )
 }
 
 /// Runs CPU-heavy work (password hashing, image resizing) off the async threads.

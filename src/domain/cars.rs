@@ -307,6 +307,114 @@ pub fn count(conn: &Connection, filter: &CarFilter) -> AppResult<i64> {
     Ok(stmt.query_row(params_from_iter(values), |r| r.get(0))?)
 }
 
+/// Which cars the admin list shows; empty fields do not filter.
+#[derive(Debug, Clone, Default)]
+pub struct AdminCarFilter {
+    /// Words that must each appear in the brand's name, the car's name,
+    /// model or year, in any case and script (`docs/admin.md`).
+    pub words: Vec<String>,
+    pub status: Option<CarStatus>,
+    pub published: Option<bool>,
+}
+
+impl AdminCarFilter {
+    /// Splits a search box's text into folded words.
+    pub fn search(text: &str) -> Vec<String> {
+        crate::db::casefold(text)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn where_clause(&self) -> (String, Vec<Value>) {
+        let mut clauses: Vec<String> = Vec::new();
+        let mut values: Vec<Value> = Vec::new();
+        for word in &self.words {
+            clauses.push(format!(
+                "instr({}(coalesce(b.name, '') || ' ' || c.name || ' ' || c.model || ' ' || c.year), ?) > 0",
+                crate::db::CASEFOLD
+            ));
+            values.push(Value::Text(word.clone()));
+        }
+        if let Some(status) = self.status {
+            clauses.push("c.status = ?".into());
+            values.push(Value::Text(status.as_str().into()));
+        }
+        if let Some(published) = self.published {
+            clauses.push("c.published = ?".into());
+            values.push(Value::Integer(published.into()));
+        }
+        let sql = if clauses.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", clauses.join(" AND "))
+        };
+        (sql, values)
+    }
+
+    /// The brands join, needed only to search by the brand's name.
+    fn from(&self) -> &'static str {
+        if self.words.is_empty() {
+            "FROM cars c"
+        } else {
+            "FROM cars c LEFT JOIN brands b ON b.id = c.brand_id"
+        }
+    }
+}
+
+/// One page of the admin list, newest first, drafts included, and how many
+/// cars match in all. Needs the connection's [`crate::db::CASEFOLD`].
+pub fn admin_page(
+    conn: &Connection,
+    filter: &AdminCarFilter,
+    limit: u32,
+    offset: u32,
+) -> AppResult<(Vec<Car>, i64)> {
+    let (clause, mut values) = filter.where_clause();
+    let from = filter.from();
+    let total: i64 = conn
+        .prepare_cached(&format!("SELECT count(*) {from}{clause}"))?
+        .query_row(params_from_iter(values.iter()), |r| r.get(0))?;
+    let order = CarSort::Newest.order_by();
+    let sql = format!(
+        "{SELECT} WHERE c.rowid IN (SELECT c.rowid {from}{clause} ORDER BY {order} LIMIT ? OFFSET ?)
+         ORDER BY {order}"
+    );
+    values.push(Value::Integer(limit.into()));
+    values.push(Value::Integer(offset.into()));
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(values), from_row)?;
+    Ok((rows.collect::<Result<_, _>>()?, total))
+}
+
+/// Counts of all cars, drafts included, for the admin statistics card.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CarStats {
+    pub all: i64,
+    pub new: i64,
+    pub used: i64,
+    pub lease: i64,
+    pub in_stock: i64,
+}
+
+pub fn stats(conn: &Connection) -> AppResult<CarStats> {
+    Ok(conn.query_row(
+        "SELECT count(*), coalesce(sum(status = 'new'), 0), coalesce(sum(status = 'used'), 0),
+            coalesce(sum(status = 'lease'), 0), coalesce(sum(in_stock = 1), 0) FROM cars",
+        [],
+        |r| {
+            Ok(CarStats {
+                all: r.get(0)?,
+                new: r.get(1)?,
+                used: r.get(2)?,
+                lease: r.get(3)?,
+                in_stock: r.get(4)?,
+            })
+        },
+    )?)
+}
+
 /// A car by id; drafts only when `include_drafts`.
 pub fn get(conn: &Connection, id: &str, include_drafts: bool) -> AppResult<Option<Car>> {
     let sql = format!("{SELECT} WHERE c.id = ?1 AND (c.published = 1 OR ?2)");

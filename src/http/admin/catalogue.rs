@@ -2,18 +2,17 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
 use chrono::Datelike;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::domain::brands::{self, Brand, BrandInput};
-use crate::domain::cars::{self, Car, CarFilter, CarInput};
+use crate::domain::cars::{self, AdminCarFilter, Car, CarInput, CarStats, CarStatus};
 use crate::error::{AppError, AppResult};
-use crate::http::extract::ApiJson;
+use crate::http::extract::{ApiJson, ApiQuery};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::public::brands::BRAND_NOT_FOUND;
 use crate::http::public::cars::CAR_NOT_FOUND;
@@ -23,6 +22,7 @@ use crate::http::state::AppState;
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_cars))
+        .routes(routes!(get_car))
         .routes(routes!(create_car))
         .routes(routes!(update_car, delete_car))
         .routes(routes!(bulk_prices))
@@ -43,20 +43,115 @@ fn brand_not_found() -> AppError {
     AppError::not_found(BRAND_NOT_FOUND)
 }
 
-/// Every car, drafts included, newest first. Never cached.
-#[utoipa::path(get, path = "/api/admin/cars", tag = "admin", responses((status = 200, body = [Car])))]
-pub async fn list_cars(State(state): State<AppState>) -> AppResult<Response> {
-    let filter = CarFilter {
-        include_drafts: true,
-        ..CarFilter::default()
+/// Query of the admin cars list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct AdminCarQuery {
+    /// Words to find in the brand's name, the car's name, model or year
+    /// (any case, Cyrillic too); every word must be found.
+    pub q: Option<String>,
+    /// From 1 (the default).
+    pub page: Option<u32>,
+    /// 1 to 100, default 24.
+    pub per_page: Option<u32>,
+    /// all (default), new, used or lease.
+    pub condition: Option<String>,
+    /// all (default), true (published) or false (drafts).
+    pub published: Option<String>,
+}
+
+pub const DEFAULT_PER_PAGE: u32 = 24;
+pub const MAX_PER_PAGE: u32 = 100;
+
+/// One page of the admin cars list.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminCarPage {
+    pub items: Vec<Car>,
+    /// Cars matching the query.
+    pub total: i64,
+    pub page: u32,
+    pub per_page: u32,
+    /// Pages of `perPage` cars for `total`; 0 when nothing matches.
+    pub pages: u32,
+    /// Counts of all cars, whatever the query.
+    pub stats: CarStats,
+}
+
+fn parse_condition(code: Option<&str>) -> AppResult<Option<CarStatus>> {
+    match code {
+        None | Some("") | Some("all") => Ok(None),
+        Some(code) => CarStatus::parse(code)
+            .map(Some)
+            .ok_or_else(|| AppError::BadRequest(format!("Неизвестное значение condition: {code}"))),
+    }
+}
+
+fn parse_published(code: Option<&str>) -> AppResult<Option<bool>> {
+    match code {
+        None | Some("") | Some("all") => Ok(None),
+        Some("true") => Ok(Some(true)),
+        Some("false") => Ok(Some(false)),
+        Some(code) => Err(AppError::BadRequest(format!(
+            "Неизвестное значение published: {code}"
+        ))),
+    }
+}
+
+/// Cars, drafts included, newest first, searched, filtered and paged on the
+/// server, with the counts of all cars. Never cached.
+#[utoipa::path(get, path = "/api/admin/cars", tag = "admin", params(AdminCarQuery),
+    responses((status = 200, body = AdminCarPage), (status = 400, body = ApiErrorBody),
+        (status = 401, body = ApiErrorBody)))]
+pub async fn list_cars(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<AdminCarQuery>,
+) -> AppResult<Json<AdminCarPage>> {
+    let filter = AdminCarFilter {
+        words: AdminCarFilter::search(query.q.as_deref().unwrap_or_default()),
+        status: parse_condition(query.condition.as_deref())?,
+        published: parse_published(query.published.as_deref())?,
     };
-    let list = state.db.call(move |c| cars::list_all(c, &filter)).await?;
-    let mut response = Json(list).into_response();
-    response.headers_mut().insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("no-store, no-cache, must-revalidate"),
-    );
-    Ok(response)
+    let per_page = query
+        .per_page
+        .unwrap_or(DEFAULT_PER_PAGE)
+        .clamp(1, MAX_PER_PAGE);
+    let page = query.page.unwrap_or(1).max(1);
+    let offset = (page - 1).saturating_mul(per_page);
+    let (items, total, stats) = state
+        .db
+        .call(move |c| {
+            let (items, total) = cars::admin_page(c, &filter, per_page, offset)?;
+            Ok((items, total, cars::stats(c)?))
+        })
+        .await?;
+    let pages = u32::try_from(total.max(0))
+        .unwrap_or(u32::MAX)
+        .div_ceil(per_page);
+    Ok(Json(AdminCarPage {
+        items,
+        total,
+        page,
+        per_page,
+        pages,
+        stats,
+    }))
+}
+
+/// A car, draft or published, for the edit dialog.
+#[utoipa::path(get, path = "/api/admin/cars/{id}", tag = "admin",
+    responses((status = 200, body = Car), (status = 404, body = ApiErrorBody), (status = 401, body = ApiErrorBody)))]
+pub async fn get_car(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<Json<Car>> {
+    state
+        .db
+        .call(move |c| cars::get(c, &id, true))
+        .await?
+        .map(Json)
+        .ok_or_else(car_not_found)
 }
 
 #[utoipa::path(post, path = "/api/cars", tag = "admin", request_body = CarInput,

@@ -1,5 +1,5 @@
 /** Admin API URLs and the shapes of the admin answers. */
-import type { Car } from "../api/types";
+import type { components } from "../api/schema";
 
 export const DASHBOARD_URL = "/api/admin/dashboard";
 export const BRANDS_URL = "/api/admin/brands";
@@ -59,22 +59,9 @@ export function adminCarsUrl(query: CarsQuery): string {
   return `/api/admin/cars?${params}`;
 }
 
-export interface CarStats {
-  all: number;
-  new: number;
-  used: number;
-  lease: number;
-  inStock: number;
-}
-
-export interface CarsPage {
-  items: Car[];
-  total: number;
-  page: number;
-  perPage: number;
-  pages: number;
-  stats: CarStats;
-}
+/** One page of the admin cars list, with the counts of all cars. */
+export type CarsPage = components["schemas"]["AdminCarPage"];
+export type CarStats = components["schemas"]["CarStats"];
 
 export const adminCarUrl = (id: string) => `/api/admin/cars/${encodeURIComponent(id)}`;
 export const carUrl = (id: string) => `/api/cars/${encodeURIComponent(id)}`;

@@ -25,8 +25,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every car, drafts included, newest first. Never cached. */
+        /**
+         * Cars, drafts included, newest first, searched, filtered and paged on the
+         *     server, with the counts of all cars. Never cached.
+         */
         get: operations["list_cars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/cars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A car, draft or published, for the edit dialog. */
+        get: operations["get_car"];
         put?: never;
         post?: never;
         delete?: never;
@@ -700,6 +720,26 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One page of the admin cars list. */
+        AdminCarPage: {
+            items: components["schemas"]["Car"][];
+            /** Format: int32 */
+            page: number;
+            /**
+             * Format: int32
+             * @description Pages of `perPage` cars for `total`; 0 when nothing matches.
+             */
+            pages: number;
+            /** Format: int32 */
+            perPage: number;
+            /** @description Counts of all cars, whatever the query. */
+            stats: components["schemas"]["CarStats"];
+            /**
+             * Format: int64
+             * @description Cars matching the query.
+             */
+            total: number;
+        };
         /** @description Every error answer. */
         ApiErrorBody: {
             /** @description What went wrong, in Russian where a visitor reads it. */
@@ -872,6 +912,19 @@ export interface components {
             vin?: string | null;
             /** Format: int32 */
             year: number;
+        };
+        /** @description Counts of all cars, drafts included, for the admin statistics card. */
+        CarStats: {
+            /** Format: int64 */
+            all: number;
+            /** Format: int64 */
+            inStock: number;
+            /** Format: int64 */
+            lease: number;
+            /** Format: int64 */
+            new: number;
+            /** Format: int64 */
+            used: number;
         };
         /**
          * @description new | used | lease
@@ -1209,7 +1262,21 @@ export interface operations {
     };
     list_cars: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Words to find in the brand's name, the car's name, model or year
+                 *     (any case, Cyrillic too); every word must be found.
+                 */
+                q?: string;
+                /** @description From 1 (the default). */
+                page?: number;
+                /** @description 1 to 100, default 24. */
+                perPage?: number;
+                /** @description all (default), new, used or lease. */
+                condition?: string;
+                /** @description all (default), true (published) or false (drafts). */
+                published?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1221,7 +1288,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Car"][];
+                    "application/json": components["schemas"]["AdminCarPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    get_car: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Car"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
         };

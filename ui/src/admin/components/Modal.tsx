@@ -31,6 +31,8 @@ export function Modal({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const opener = useRef<Element | null>(null);
+  const wanted = useRef(open);
+  wanted.current = open;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -62,6 +64,16 @@ export function Modal({
       aria-labelledby={titleId}
       class={className}
       data-testid={testId}
+      onClose={() => {
+        // The browser may close a modal on its own (a repeated Escape):
+        // while it should be open, it opens again and that counts as a
+        // request to close.
+        const dialog = ref.current;
+        if (wanted.current && dialog?.isConnected && !dialog.open) {
+          dialog.showModal();
+          if (!locked) onRequestClose();
+        }
+      }}
       onCancel={(e) => {
         e.preventDefault();
         if (!locked) onRequestClose();

@@ -39,6 +39,8 @@ export function CarDialog({ id, onClose }: { id: string | null; onClose: () => v
     // The form keeps its own copy once open: no refetch under the admin's hands.
     refetchOnWindowFocus: false,
     staleTime: Number.POSITIVE_INFINITY,
+    // Dropped when the dialog closes: the next edit starts from the server.
+    gcTime: 0,
   });
   const brands = useAdminQuery<Brand[]>(BRANDS_URL, { refetchOnWindowFocus: false });
   const title = id ? "Изменить автомобиль" : "Добавить автомобиль";

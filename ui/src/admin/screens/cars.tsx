@@ -36,16 +36,14 @@ export default function CarsScreen() {
   const q = useDebounced(search.trim(), 300);
   const [condition, setCondition] = useState<ConditionFilter>("all");
   const [published, setPublished] = useState<PublishedFilter>("all");
-  const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Car | null>(null);
 
   // A new search or filter starts at page 1.
-  const [shownFor, setShownFor] = useState({ q, condition, published });
-  if (shownFor.q !== q || shownFor.condition !== condition || shownFor.published !== published) {
-    setShownFor({ q, condition, published });
-    setPage(1);
-  }
+  const key = `${q}|${condition}|${published}`;
+  const [paging, setPaging] = useState({ key, page: 1 });
+  const page = paging.key === key ? paging.page : 1;
+  const setPage = (n: number) => setPaging({ key, page: n });
   const url = adminCarsUrl({ q, page, perPage: CARS_PER_PAGE, condition, published });
   const cars = useAdminQuery<CarsPage>(url, { placeholderData: keepPreviousData });
   const data = cars.data;
