@@ -282,7 +282,11 @@ describe("admin page banners", () => {
     await section
       .getByRole("button", { name: "Удалить изображение: Трейд-ин: баннер для компьютера" })
       .click();
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith("/api/settings") && r.request().method() === "PUT",
+    );
     await save.click();
+    assert.equal((await saved).status(), 200);
     await toastText(page, "Баннеры обновлены");
     const after = await session.get("/api/admin/settings");
     assert.equal(after.tradeInBanner, "");

@@ -190,7 +190,22 @@ describe("admin leads", () => {
     await form.getByRole("button", { name: "Сохранить настройки" }).click();
     await form.getByText("Неверный формат email").waitFor();
 
+    // The server's own refusal lands next to its field: the request is
+    // changed on its way so that only the server can see the bad address.
     await form.getByLabel("Адрес для уведомлений").fill("sales@example.ru");
+    await page.route("**/api/settings", (route) => {
+      const body = JSON.parse(route.request().postData());
+      route.continue({ postData: JSON.stringify({ ...body, fromEmail: "robot@@example" }) });
+    });
+    await form.getByRole("button", { name: "Сохранить настройки" }).click();
+    await form.getByText("Неверный формат email").waitFor();
+    const from = form.getByLabel("Адрес отправителя");
+    assert.equal(await from.getAttribute("aria-invalid"), "true");
+    const errorId = (await from.getAttribute("aria-describedby")).split(" ")[0];
+    assert.equal(await form.locator(`[id="${errorId}"]`).innerText(), "Неверный формат email");
+    await page.unroute("**/api/settings");
+    assert.equal((await session.get("/api/admin/settings")).fromEmail, kept.saved.fromEmail);
+
     await form.getByLabel("Адрес отправителя").fill("robot@example.ru");
     await enabled.setChecked(false);
     await form.getByRole("button", { name: "Сохранить настройки" }).click();
