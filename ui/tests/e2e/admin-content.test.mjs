@@ -113,7 +113,8 @@ describe("admin reviews", () => {
     assert.equal(await dialog.getByLabel(req("Имя клиента")).inputValue(), name);
 
     await dialog.getByLabel(req("Текст отзыва")).fill("Всё понравилось");
-    await dialog.getByLabel("3 из 5").check({ force: true });
+    await dialog.locator('label:has(input[value="3"])').click();
+    assert.equal(await dialog.getByLabel("3 из 5").isChecked(), true);
     await dialog.getByRole("button", { name: "Сохранить" }).click();
     assert.match(await toastText(page, "Отзыв добавлен"), /Успешно/);
     await dialog.waitFor({ state: "detached" });
