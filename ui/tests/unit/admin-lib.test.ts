@@ -51,6 +51,12 @@ describe("text helpers", () => {
       "быстрое решение",
       "без КАСКО",
     ]);
+    expect(splitAdvantages("Ставка от 7,9%, без КАСКО,рассрочка 0,0")).toEqual([
+      "Ставка от 7,9%",
+      "без КАСКО",
+      "рассрочка 0,0",
+    ]);
+    expect(splitAdvantages("1, 2")).toEqual(["1", "2"]);
     expect(splitAdvantages("")).toEqual([]);
     expect(splitAdvantages(null)).toEqual([]);
   });

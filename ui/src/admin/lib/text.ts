@@ -8,11 +8,4 @@ export function truncate(text: string | null | undefined, max = 120): string {
   return `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
-/** A partner bank's advantages, "a, b, c" → ["a", "b", "c"]: split by commas,
- * trimmed, empty pieces dropped. */
-export function splitAdvantages(text: string | null | undefined): string[] {
-  return (text ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
+export { splitAdvantages } from "../../lib/banks";

@@ -205,60 +205,62 @@ function LeadRow({ lead, busy, onStatus, onOpen, onDelete }: RowProps) {
   const car = carLine(lead);
   const message = truncate(lead.message, 140);
   return (
-    <li class="lead-row admin-card" data-testid="lead-row" data-id={lead.id}>
-      <div class="lead-row-head">
-        <h2 class="admin-card-title">{lead.name}</h2>
-        <span class={`badge badge-${LEAD_STATUS_BADGES[lead.status]}`} data-testid="lead-status">
-          {LEAD_STATUS_LABELS[lead.status]}
-        </span>
-        <span class={`badge badge-${LEAD_TYPE_BADGES[lead.type]}`}>
-          {LEAD_TYPE_LABELS[lead.type]}
-        </span>
-      </div>
-      <p class="lead-row-meta">
-        <a href={`tel:${lead.phone}`}>{lead.phone}</a>
-        <span class="muted">
-          <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
-        </span>
-      </p>
-      {car && <p class="lead-row-car">{car}</p>}
-      {message && <p class="lead-row-message muted">{message}</p>}
-      <div class="lead-row-actions">
-        <label class="lead-status-select">
-          <span class="visually-hidden">{`Статус заявки: ${lead.name}`}</span>
-          <select
-            value={lead.status}
-            aria-busy={busy || undefined}
-            disabled={busy}
-            onChange={(e) => {
-              const v = e.currentTarget.value;
-              if (isLeadStatus(v) && v !== lead.status) onStatus(v);
-            }}
+    <li>
+      <article class="lead-row admin-card" data-testid="lead-row" data-id={lead.id}>
+        <div class="lead-row-head">
+          <h2 class="admin-card-title">{lead.name}</h2>
+          <span class={`badge badge-${LEAD_STATUS_BADGES[lead.status]}`} data-testid="lead-status">
+            {LEAD_STATUS_LABELS[lead.status]}
+          </span>
+          <span class={`badge badge-${LEAD_TYPE_BADGES[lead.type]}`}>
+            {LEAD_TYPE_LABELS[lead.type]}
+          </span>
+        </div>
+        <p class="lead-row-meta">
+          <a href={`tel:${lead.phone}`}>{lead.phone}</a>
+          <span class="muted">
+            <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
+          </span>
+        </p>
+        {car && <p class="lead-row-car">{car}</p>}
+        {message && <p class="lead-row-message muted">{message}</p>}
+        <div class="lead-row-actions">
+          <label class="lead-status-select">
+            <span class="visually-hidden">{`Статус заявки: ${lead.name}`}</span>
+            <select
+              value={lead.status}
+              aria-busy={busy || undefined}
+              disabled={busy}
+              onChange={(e) => {
+                const v = e.currentTarget.value;
+                if (isLeadStatus(v) && v !== lead.status) onStatus(v);
+              }}
+            >
+              {LEAD_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {LEAD_STATUS_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            class="secondary outline"
+            aria-label={`Подробнее о заявке: ${lead.name}`}
+            onClick={onOpen}
           >
-            {LEAD_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {LEAD_STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="button"
-          class="secondary outline"
-          aria-label={`Подробнее о заявке: ${lead.name}`}
-          onClick={onOpen}
-        >
-          Подробнее
-        </button>
-        <button
-          type="button"
-          class="danger outline"
-          aria-label={`Удалить заявку: ${lead.name}`}
-          onClick={onDelete}
-        >
-          Удалить
-        </button>
-      </div>
+            Подробнее
+          </button>
+          <button
+            type="button"
+            class="danger outline"
+            aria-label={`Удалить заявку: ${lead.name}`}
+            onClick={onDelete}
+          >
+            Удалить
+          </button>
+        </div>
+      </article>
     </li>
   );
 }
