@@ -11,6 +11,7 @@ import {
   mark,
   openAdmin,
   pngFile,
+  scrollsSideways,
   toastText,
 } from "./admin-helpers.mjs";
 import { DESKTOP, start } from "./harness.mjs";
@@ -417,5 +418,39 @@ describe("admin body types", () => {
     await site.getByRole("heading", { level: 1, name: label }).waitFor();
     assert.equal(await site.getByTestId("banner").locator("img").getAttribute("src"), url);
     assert.deepEqual(page.errors, []);
+  });
+});
+
+describe("admin content screens on a phone", () => {
+  it("fit 360 px with their forms open", async () => {
+    const narrow = { width: 360, height: 740 };
+    const screens = [
+      ["/admin/reviews", "Добавить отзыв", "review-dialog"],
+      ["/admin/promotions", "Добавить акцию", "promotion-form"],
+      ["/admin/partner-banks", "Добавить банк", "bank-dialog"],
+      ["/admin/page-banners", null, "banner-tradeIn"],
+      ["/admin/settings", null, null],
+      ["/admin/auto-selection-banner", null, null],
+      ["/admin/body-types", null, "body-type-wagon"],
+    ];
+    for (const [path, button, testId] of screens) {
+      const { page } = await openAdmin(s, narrow, path);
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      if (button) await page.getByRole("button", { name: button }).click();
+      if (testId) await page.getByTestId(testId).waitFor();
+      else await page.locator("form").first().waitFor();
+      assert.equal(await scrollsSideways(page), false, `${path} scrolls sideways`);
+      if (button) {
+        const wide = await page.evaluate(() =>
+          [...document.querySelectorAll("dialog[open] article")].some(
+            (a) =>
+              a.scrollWidth > a.clientWidth + 1 || a.getBoundingClientRect().right > innerWidth + 1,
+          ),
+        );
+        assert.equal(wide, false, `${path}: the form is wider than the phone`);
+      }
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
   });
 });
