@@ -430,15 +430,33 @@ async fn parallel_uploads_share_the_gate_and_all_finish() {
     use tower::ServiceExt;
     // Two at a time, eight waiting: ten parallel uploads all succeed.
     let gate = std::sync::Arc::new(Gate::new(2, 8, 256 << 20, Duration::from_secs(60)));
+    // The uploads share one session, as the admin panel does: ten parallel
+    // Basic sign-ins would be taken for a password guessing attack.
     let app = gated_app(&gate);
+    let cookie = app.login().await;
     let mut uploads = tokio::task::JoinSet::new();
     for i in 0..10 {
-        let request = upload_request("", "p.jpg", "image/jpeg", &photo(300 + i, 200));
+        let mut request = upload_request("", "p.jpg", "image/jpeg", &photo(300 + i, 200));
+        let headers = request.headers_mut();
+        headers.remove(header::AUTHORIZATION);
+        headers.insert(header::COOKIE, cookie.parse().unwrap());
+        headers.insert(header::ORIGIN, "http://localhost:8080".parse().unwrap());
         let router = app.app.clone();
-        uploads.spawn(async move { router.oneshot(request).await.unwrap().status() });
+        uploads.spawn(async move {
+            let answer = router.oneshot(request).await.unwrap();
+            let status = answer.status();
+            let body = http_body_util::BodyExt::collect(answer.into_body())
+                .await
+                .unwrap();
+            (
+                status,
+                String::from_utf8_lossy(&body.to_bytes()).into_owned(),
+            )
+        });
     }
-    while let Some(status) = uploads.join_next().await {
-        assert_eq!(status.unwrap(), StatusCode::CREATED);
+    while let Some(answer) = uploads.join_next().await {
+        let (status, text) = answer.unwrap();
+        assert_eq!(status, StatusCode::CREATED, "{text}");
     }
     assert_eq!(app.count("SELECT count(*) FROM media"), 10);
 }

@@ -156,3 +156,16 @@ pub fn set_active(conn: &Connection, id: &str, active: bool) -> AppResult<Option
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
     Ok(conn.execute("DELETE FROM partner_banks WHERE id = ?1", [id])? > 0)
 }
+
+impl super::form::Form for PartnerBankInput {
+    const FIELDS: &'static [super::form::Field] = {
+        use super::form::{Field, Kind};
+        &[
+            Field::required("name", Kind::Text, "Название банка обязательно"),
+            Field::required("logo", Kind::Text, "Логотип обязателен"),
+            Field::required("requirements", Kind::Text, "Требования обязательны"),
+            Field::required("advantages", Kind::Text, "Преимущества обязательны"),
+            Field::optional("active", Kind::Bool),
+        ]
+    };
+}

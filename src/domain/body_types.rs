@@ -116,3 +116,15 @@ pub fn update(
     )?;
     get(conn, body_type)
 }
+
+impl super::form::Form for BodyTypeInput {
+    const FIELDS: &'static [super::form::Field] = {
+        use super::form::{Field, Kind};
+        &[
+            Field::optional("labelPlural", Kind::Text),
+            Field::optional("labelSingle", Kind::Text),
+            Field::optional("imageUrl", Kind::Text),
+            Field::optional("imageUrlMobile", Kind::Text),
+        ]
+    };
+}

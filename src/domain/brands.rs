@@ -162,3 +162,15 @@ pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
     }
     Ok(conn.execute("DELETE FROM brands WHERE id = ?1", [id])? > 0)
 }
+
+impl super::form::Form for BrandInput {
+    const FIELDS: &'static [super::form::Field] = {
+        use super::form::{Field, Kind};
+        &[
+            Field::required("name", Kind::Text, "Название марки обязательно"),
+            Field::required("slug", Kind::Text, "Slug обязателен"),
+            Field::optional("logo", Kind::Text),
+            Field::optional("description", Kind::Text),
+        ]
+    };
+}

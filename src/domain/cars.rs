@@ -353,7 +353,7 @@ impl AdminCarFilter {
     }
 
     /// The brands join, needed only to search by the brand's name.
-    fn from(&self) -> &'static str {
+    fn tables(&self) -> &'static str {
         if self.words.is_empty() {
             "FROM cars c"
         } else {
@@ -371,7 +371,7 @@ pub fn admin_page(
     offset: u32,
 ) -> AppResult<(Vec<Car>, i64)> {
     let (clause, mut values) = filter.where_clause();
-    let from = filter.from();
+    let from = filter.tables();
     let total: i64 = conn
         .prepare_cached(&format!("SELECT count(*) {from}{clause}"))?
         .query_row(params_from_iter(values.iter()), |r| r.get(0))?;
@@ -709,19 +709,19 @@ pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
     Ok(conn.execute("DELETE FROM cars WHERE id = ?1", [id])? > 0)
 }
 
-/// Multiplies every car's price by an exact decimal factor ("1.05"), in one
-/// transaction; gives the number of cars changed.
-pub fn scale_prices(conn: &mut Connection, factor: &str) -> AppResult<usize> {
-    let tx = conn.transaction()?;
-    let mut changed = 0;
-    {
-        let prices: Vec<(String, Money)> = tx
+/// Multiplies every car's price by an exact decimal factor ("1.05") as one
+/// unit (inside the caller's transaction, if any); gives the number of cars
+/// changed.
+pub fn scale_prices(conn: &Connection, factor: &str) -> AppResult<usize> {
+    super::atomically(conn, || {
+        let prices: Vec<(String, Money)> = conn
             .prepare("SELECT id, price_kopecks FROM cars")?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         let mut update =
-            tx.prepare("UPDATE cars SET price_kopecks = ?2, updated_at = ?3 WHERE id = ?1")?;
+            conn.prepare("UPDATE cars SET price_kopecks = ?2, updated_at = ?3 WHERE id = ?1")?;
         let now = super::now();
+        let mut changed = 0;
         for (id, price) in prices {
             let scaled = price
                 .scale(factor)
@@ -735,9 +735,8 @@ pub fn scale_prices(conn: &mut Connection, factor: &str) -> AppResult<usize> {
             update.execute(rusqlite::params![id, scaled, now])?;
             changed += 1;
         }
-    }
-    tx.commit()?;
-    Ok(changed)
+        Ok(changed)
+    })
 }
 
 /// Counts for the dashboard: (published, drafts).
@@ -747,4 +746,46 @@ pub fn publication_counts(conn: &Connection) -> AppResult<(i64, i64)> {
         [],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?)
+}
+
+impl super::form::Form for CarInput {
+    const FIELDS: &'static [super::form::Field] = {
+        use super::form::{Field, Kind};
+        &[
+            Field::required("brandId", Kind::Text, "Марка обязательна"),
+            Field::required("name", Kind::Text, "Название обязательно"),
+            Field::required("model", Kind::Text, "Модель обязательна"),
+            Field::required("slug", Kind::Text, "Slug обязателен"),
+            Field::required("year", Kind::Integer, "Год обязателен")
+                .invalid("Год должен быть числом"),
+            Field::required("price", Kind::Money, "Цена обязательна")
+                .invalid("Цена должна быть числом"),
+            Field::optional("monthlyPayment", Kind::Money)
+                .invalid("Ежемесячный платёж должен быть числом"),
+            Field::optional("dailyPrice", Kind::Money).invalid("Цена за сутки должна быть числом"),
+            Field::required("status", Kind::Code, "Состояние обязательно")
+                .invalid("Выберите состояние: новый, с пробегом или аренда"),
+            Field::required("bodyType", Kind::Code, "Тип кузова обязателен")
+                .invalid("Выберите тип кузова из списка"),
+            Field::required("transmission", Kind::Code, "Коробка передач обязательна")
+                .invalid("Выберите коробку передач из списка"),
+            Field::required("drivetrain", Kind::Code, "Привод обязателен")
+                .invalid("Выберите привод из списка"),
+            Field::required("fuelType", Kind::Code, "Тип топлива обязателен")
+                .invalid("Выберите тип топлива из списка"),
+            Field::required("engine", Kind::Text, "Двигатель обязателен"),
+            Field::optional("mileage", Kind::Integer).invalid("Пробег должен быть целым числом"),
+            Field::optional("mainImage", Kind::Text),
+            Field::optional("images", Kind::Lines)
+                .invalid("Изображения: список адресов, по одному в строке"),
+            Field::optional("trimLevels", Kind::List)
+                .invalid("Комплектации: список с названием, описанием и ссылкой"),
+            Field::optional("inStock", Kind::Bool),
+            Field::optional("featured", Kind::Bool),
+            Field::optional("published", Kind::Bool),
+            Field::optional("vin", Kind::Text),
+            Field::optional("color", Kind::Text),
+            Field::optional("externalId", Kind::Text),
+        ]
+    };
 }

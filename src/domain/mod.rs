@@ -2,10 +2,12 @@
 //! owning its queries. Functions take a connection so callers can compose
 //! them in one transaction; HTTP handlers and CLI commands call them.
 
+pub mod audit;
 pub mod banks;
 pub mod body_types;
 pub mod brands;
 pub mod cars;
+pub mod form;
 pub mod leads;
 pub mod money;
 pub mod phone;

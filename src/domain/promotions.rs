@@ -135,3 +135,17 @@ pub fn update(conn: &Connection, id: &str, input: &PromotionInput) -> AppResult<
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
     Ok(conn.execute("DELETE FROM promotions WHERE id = ?1", [id])? > 0)
 }
+
+impl super::form::Form for PromotionInput {
+    const FIELDS: &'static [super::form::Field] = {
+        use super::form::{Field, Kind};
+        &[
+            Field::required("title", Kind::Text, "Название акции обязательно"),
+            Field::required("description", Kind::Text, "Описание акции обязательно"),
+            Field::optional("image", Kind::Text),
+            Field::optional("discount", Kind::Text),
+            Field::optional("validUntil", Kind::Text),
+            Field::optional("isActive", Kind::Bool),
+        ]
+    };
+}

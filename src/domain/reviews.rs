@@ -167,3 +167,18 @@ pub fn moderation_counts(conn: &Connection) -> AppResult<(i64, i64)> {
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?)
 }
+
+impl super::form::Form for ReviewInput {
+    const FIELDS: &'static [super::form::Field] = {
+        use super::form::{Field, Kind};
+        &[
+            Field::required("customerName", Kind::Text, "Имя клиента обязательно"),
+            Field::optional("carId", Kind::Text),
+            Field::optional("carModel", Kind::Text),
+            Field::optional("rating", Kind::Integer).invalid("Оценка должна быть от 1 до 5"),
+            Field::required("text", Kind::Text, "Текст отзыва обязателен"),
+            Field::optional("photo", Kind::Text),
+            Field::optional("approved", Kind::Bool),
+        ]
+    };
+}

@@ -203,12 +203,14 @@ pub fn exists(conn: &Connection) -> AppResult<bool> {
 }
 
 /// Stores the whole settings row. The consent version goes up when the
-/// consent text changes, so each lead records which text it agreed to.
+/// consent text or the privacy policy it links to changes (the defaults
+/// are version 1), so each lead records which texts it agreed to.
 pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
     let current = get(conn)?;
     let mut next = settings.clone();
-    next.public.consent_version = if exists(conn)? && current.consent_text != settings.consent_text
-    {
+    let texts_changed = current.consent_text != settings.consent_text
+        || current.privacy_policy != settings.privacy_policy;
+    next.public.consent_version = if texts_changed {
         current.public.consent_version + 1
     } else {
         current.public.consent_version
@@ -481,4 +483,46 @@ impl SettingsPatch {
         }
         Ok(())
     }
+}
+
+/// Every field is optional here: the company form's required ones are
+/// checked by [`SettingsPatch::apply`] and by the handler of the full form.
+impl super::form::Form for SettingsPatch {
+    const FIELDS: &'static [super::form::Field] = {
+        use super::form::{Field, Kind};
+        &[
+            Field::optional("salonName", Kind::Text),
+            Field::optional("phone", Kind::Text),
+            Field::optional("phoneSecondary", Kind::Text),
+            Field::optional("address", Kind::Text),
+            Field::optional("fullAddress", Kind::Text),
+            Field::optional("email", Kind::Text).invalid("Неверный формат email"),
+            Field::optional("workingHours", Kind::Text),
+            Field::optional("heroTitle", Kind::Text),
+            Field::optional("heroSubtitle", Kind::Text),
+            Field::optional("favicon", Kind::Text),
+            Field::optional("googleAnalyticsId", Kind::Text),
+            Field::optional("yandexMetrikaId", Kind::Text),
+            Field::optional("legalEntity", Kind::Text),
+            Field::optional("notificationEmail", Kind::Text).invalid("Неверный формат email"),
+            Field::optional("fromEmail", Kind::Text).invalid("Неверный формат email"),
+            Field::optional("emailNotificationsEnabled", Kind::Bool),
+            Field::optional("consentText", Kind::Text),
+            Field::optional("privacyPolicy", Kind::Text),
+            Field::optional("homeBanner", Kind::Text),
+            Field::optional("homeBannerMobile", Kind::Text),
+            Field::optional("newCarsBanner", Kind::Text),
+            Field::optional("newCarsBannerMobile", Kind::Text),
+            Field::optional("usedCarsBanner", Kind::Text),
+            Field::optional("usedCarsBannerMobile", Kind::Text),
+            Field::optional("tradeInBanner", Kind::Text),
+            Field::optional("tradeInBannerMobile", Kind::Text),
+            Field::optional("autoCreditBanner", Kind::Text),
+            Field::optional("autoCreditBannerMobile", Kind::Text),
+            Field::optional("autoSelectionBanner", Kind::Text),
+            Field::optional("autoSelectionBannerMobile", Kind::Text),
+            Field::optional("consentVersion", Kind::Integer),
+            Field::optional("updatedAt", Kind::Text),
+        ]
+    };
 }

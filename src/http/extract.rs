@@ -9,6 +9,7 @@ use axum::http::{HeaderMap, StatusCode};
 use serde::de::DeserializeOwned;
 
 use super::state::AppState;
+use crate::domain::form::{self, Form};
 use crate::error::AppError;
 
 /// JSON body; malformed JSON is 400, a wrong shape 422, a missing content
@@ -47,6 +48,25 @@ fn json_error(rejection: JsonRejection) -> AppError {
             AppError::PayloadTooLarge("Слишком большой запрос".into())
         }
         other => AppError::BadRequest(other.body_text()),
+    }
+}
+
+/// An admin form's JSON body, read by `domain::form::read`: every refusal
+/// names the field and gives its Russian message (422); a body that is not
+/// a JSON object is a 400 'Неверные данные'.
+pub struct FormJson<T>(pub T);
+
+impl<T: DeserializeOwned + Form, S: Send + Sync> FromRequest<S> for FormJson<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<serde_json::Value>::from_request(req, state).await {
+            Ok(axum::Json(value)) => Ok(FormJson(form::read(value)?)),
+            Err(JsonRejection::JsonSyntaxError(_) | JsonRejection::JsonDataError(_)) => {
+                Err(AppError::BadRequest(form::UNREADABLE.into()))
+            }
+            Err(rejection) => Err(json_error(rejection)),
+        }
     }
 }
 

@@ -9,10 +9,14 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::audited;
+use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::brands::{self, Brand, BrandInput};
 use crate::domain::cars::{self, AdminCarFilter, Car, CarInput, CarStats, CarStatus};
+use crate::domain::form::{Field, Form, Kind};
 use crate::error::{AppError, AppResult};
-use crate::http::extract::{ApiJson, ApiQuery};
+use crate::http::auth::Admin;
+use crate::http::extract::{ApiQuery, FormJson};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::public::brands::BRAND_NOT_FOUND;
 use crate::http::public::cars::CAR_NOT_FOUND;
@@ -154,41 +158,84 @@ pub async fn get_car(
         .ok_or_else(car_not_found)
 }
 
+fn car_label(car: &Car) -> String {
+    format!("{} {}", car.brand_name, car.name)
+}
+
 #[utoipa::path(post, path = "/api/cars", tag = "admin", request_body = CarInput,
     responses((status = 201, body = Car), (status = 409, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn create_car(
     State(state): State<AppState>,
-    ApiJson(input): ApiJson<CarInput>,
+    admin: Admin,
+    FormJson(input): FormJson<CarInput>,
 ) -> AppResult<(StatusCode, Json<Car>)> {
-    let car = state
-        .db
-        .call(move |c| cars::create(c, &input, current_year()))
-        .await?;
+    let car = audited(&state, &admin, move |c| {
+        let car = cars::create(c, &input, current_year())?;
+        let summary = format!("Добавлен автомобиль: {}", car_label(&car));
+        let entry = NewEntry::created(AuditObject::Car, &car.id, summary, &car);
+        Ok((car, Some(entry)))
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(car)))
+}
+
+/// What a car's change was, in a few words.
+fn car_update_summary(before: &Car, entry: &NewEntry) -> String {
+    let fields: Vec<&str> = entry.changes.iter().map(|c| c.field.as_str()).collect();
+    let what = match fields.as_slice() {
+        ["price"] => "Изменена цена",
+        ["published"] if before.published => "Снят с публикации автомобиль",
+        ["published"] => "Опубликован автомобиль",
+        [] => "Сохранён без изменений автомобиль",
+        _ => "Изменён автомобиль",
+    };
+    format!("{what}: {}", car_label(before))
 }
 
 #[utoipa::path(put, path = "/api/cars/{id}", tag = "admin", request_body = CarInput,
     responses((status = 200, body = Car), (status = 404, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn update_car(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
-    ApiJson(input): ApiJson<CarInput>,
+    FormJson(input): FormJson<CarInput>,
 ) -> AppResult<Json<Car>> {
-    state
-        .db
-        .call(move |c| cars::update(c, &id, &input, current_year()))
-        .await?
-        .map(Json)
-        .ok_or_else(car_not_found)
+    audited(&state, &admin, move |c| {
+        let Some(before) = cars::get(c, &id, true)? else {
+            return Ok((None, None));
+        };
+        let Some(after) = cars::update(c, &id, &input, current_year())? else {
+            return Ok((None, None));
+        };
+        let mut entry = NewEntry::updated(AuditObject::Car, &id, "", &before, &after);
+        entry.summary = car_update_summary(&before, &entry);
+        Ok((Some(after), Some(entry)))
+    })
+    .await?
+    .map(Json)
+    .ok_or_else(car_not_found)
 }
 
 #[utoipa::path(delete, path = "/api/cars/{id}", tag = "admin",
     responses((status = 204), (status = 404, body = ApiErrorBody)))]
 pub async fn delete_car(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    if state.db.call(move |c| cars::delete(c, &id)).await? {
+    let found = audited(&state, &admin, move |c| {
+        let Some(before) = cars::get(c, &id, true)? else {
+            return Ok((false, None));
+        };
+        cars::delete(c, &id)?;
+        let summary = format!("Удалён автомобиль: {}", car_label(&before));
+        Ok((
+            true,
+            Some(NewEntry::deleted(AuditObject::Car, &id, summary, &before)),
+        ))
+    })
+    .await?;
+    if found {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(car_not_found())
@@ -203,10 +250,26 @@ pub struct BulkPriceInput {
     pub price_multiplier: serde_json::Value,
 }
 
+impl Form for BulkPriceInput {
+    const FIELDS: &'static [Field] =
+        &[Field::required("priceMultiplier", Kind::Number, BAD_PERCENT).invalid(BAD_PERCENT)];
+}
+
+const BAD_PERCENT: &str = "Введите корректный процент";
+
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BulkPriceAnswer {
     pub updated_count: usize,
+}
+
+/// The percent a factor stands for, for people: "1.05" is "+5%", "0.9" is
+/// "-10%" (the prices themselves are scaled exactly).
+fn factor_percent(factor: &str) -> String {
+    match factor.parse::<f64>() {
+        Ok(f) => format!("{:+}%", ((f - 1.0) * 10_000.0).round() / 100.0),
+        Err(_) => factor.to_string(),
+    }
 }
 
 /// Multiplies every price by an exact decimal factor.
@@ -214,9 +277,10 @@ pub struct BulkPriceAnswer {
     responses((status = 200, body = BulkPriceAnswer), (status = 422, body = ApiErrorBody)))]
 pub async fn bulk_prices(
     State(state): State<AppState>,
-    ApiJson(input): ApiJson<BulkPriceInput>,
+    admin: Admin,
+    FormJson(input): FormJson<BulkPriceInput>,
 ) -> AppResult<Json<BulkPriceAnswer>> {
-    let refused = || AppError::invalid("priceMultiplier", "Введите корректный процент");
+    let refused = || AppError::invalid("priceMultiplier", BAD_PERCENT);
     // A JSON number's shortest text is exact for the factors people type.
     let factor = match &input.price_multiplier {
         serde_json::Value::Number(n) => n.to_string(),
@@ -229,10 +293,18 @@ pub async fn bulk_prices(
     if !positive || factor.contains(['e', 'E', '-', '+']) {
         return Err(refused());
     }
-    let updated_count = state
-        .db
-        .call(move |c| cars::scale_prices(c, &factor))
-        .await?;
+    let updated_count = audited(&state, &admin, move |c| {
+        let count = cars::scale_prices(c, &factor)?;
+        let percent = factor_percent(&factor);
+        let summary = format!("Массовое изменение цен на {percent}: {count} автомобилей");
+        let entry = NewEntry::new(AuditAction::BulkPrice, AuditObject::Car, None, summary)
+            .with_changes(vec![
+                audit::change("priceMultiplier", None, Some(factor.clone())),
+                audit::change("updatedCount", None, Some(count.to_string())),
+            ]);
+        Ok((count, Some(entry)))
+    })
+    .await?;
     Ok(Json(BulkPriceAnswer { updated_count }))
 }
 
@@ -245,9 +317,16 @@ pub async fn list_brands(State(state): State<AppState>) -> AppResult<Json<Vec<Br
     responses((status = 201, body = Brand), (status = 409, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn create_brand(
     State(state): State<AppState>,
-    ApiJson(input): ApiJson<BrandInput>,
+    admin: Admin,
+    FormJson(input): FormJson<BrandInput>,
 ) -> AppResult<(StatusCode, Json<Brand>)> {
-    let brand = state.db.call(move |c| brands::create(c, &input)).await?;
+    let brand = audited(&state, &admin, move |c| {
+        let brand = brands::create(c, &input)?;
+        let summary = format!("Добавлена марка: {}", brand.name);
+        let entry = NewEntry::created(AuditObject::Brand, &brand.id, summary, &brand);
+        Ok((brand, Some(entry)))
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(brand)))
 }
 
@@ -255,15 +334,24 @@ pub async fn create_brand(
     responses((status = 200, body = Brand), (status = 404, body = ApiErrorBody), (status = 409, body = ApiErrorBody)))]
 pub async fn update_brand(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
-    ApiJson(input): ApiJson<BrandInput>,
+    FormJson(input): FormJson<BrandInput>,
 ) -> AppResult<Json<Brand>> {
-    state
-        .db
-        .call(move |c| brands::update(c, &id, &input))
-        .await?
-        .map(Json)
-        .ok_or_else(brand_not_found)
+    audited(&state, &admin, move |c| {
+        let Some(before) = brands::get(c, &id)? else {
+            return Ok((None, None));
+        };
+        let Some(after) = brands::update(c, &id, &input)? else {
+            return Ok((None, None));
+        };
+        let summary = format!("Изменена марка: {}", before.name);
+        let entry = NewEntry::updated(AuditObject::Brand, &id, summary, &before, &after);
+        Ok((Some(after), Some(entry)))
+    })
+    .await?
+    .map(Json)
+    .ok_or_else(brand_not_found)
 }
 
 /// Refused with 409 while the brand has cars.
@@ -271,9 +359,24 @@ pub async fn update_brand(
     responses((status = 204), (status = 404, body = ApiErrorBody), (status = 409, body = ApiErrorBody)))]
 pub async fn delete_brand(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    if state.db.call(move |c| brands::delete(c, &id)).await? {
+    let found = audited(&state, &admin, move |c| {
+        let Some(before) = brands::get(c, &id)? else {
+            return Ok((false, None));
+        };
+        if !brands::delete(c, &id)? {
+            return Ok((false, None));
+        }
+        let summary = format!("Удалена марка: {}", before.name);
+        Ok((
+            true,
+            Some(NewEntry::deleted(AuditObject::Brand, &id, summary, &before)),
+        ))
+    })
+    .await?;
+    if found {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(brand_not_found())

@@ -8,13 +8,17 @@ use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::audited;
+use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::banks::{self, PartnerBank, PartnerBankInput};
 use crate::domain::body_types::{self, BodyTypeInfo, BodyTypeInput};
+use crate::domain::form::{Field, Form, Kind};
 use crate::domain::promotions::{self, Promotion, PromotionInput};
 use crate::domain::reviews::{self, Review, ReviewInput};
 use crate::domain::settings::{self, Settings, SettingsPatch};
 use crate::error::{AppError, AppResult};
-use crate::http::extract::{ApiJson, ApiQuery};
+use crate::http::auth::Admin;
+use crate::http::extract::{ApiQuery, FormJson};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::public::cars::parse_body_type;
 use crate::http::state::AppState;
@@ -81,9 +85,16 @@ pub async fn list_reviews(
     responses((status = 201, body = Review), (status = 422, body = ApiErrorBody)))]
 pub async fn create_review(
     State(state): State<AppState>,
-    ApiJson(input): ApiJson<ReviewInput>,
+    admin: Admin,
+    FormJson(input): FormJson<ReviewInput>,
 ) -> AppResult<(StatusCode, Json<Review>)> {
-    let review = state.db.call(move |c| reviews::create(c, &input)).await?;
+    let review = audited(&state, &admin, move |c| {
+        let review = reviews::create(c, &input)?;
+        let summary = format!("Добавлен отзыв: {}", review.customer_name);
+        let entry = NewEntry::created(AuditObject::Review, &review.id, summary, &review);
+        Ok((review, Some(entry)))
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(review)))
 }
 
@@ -91,41 +102,73 @@ pub async fn create_review(
     responses((status = 200, body = Review), (status = 404, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn update_review(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
-    ApiJson(input): ApiJson<ReviewInput>,
+    FormJson(input): FormJson<ReviewInput>,
 ) -> AppResult<Json<Review>> {
-    state
-        .db
-        .call(move |c| reviews::update(c, &id, &input))
-        .await?
-        .map(Json)
-        .ok_or_else(|| gone("Отзыв"))
+    audited(&state, &admin, move |c| {
+        let Some(before) = reviews::get(c, &id)? else {
+            return Ok((None, None));
+        };
+        let Some(after) = reviews::update(c, &id, &input)? else {
+            return Ok((None, None));
+        };
+        let summary = format!("Изменён отзыв: {}", before.customer_name);
+        let entry = NewEntry::updated(AuditObject::Review, &id, summary, &before, &after);
+        Ok((Some(after), Some(entry)))
+    })
+    .await?
+    .map(Json)
+    .ok_or_else(|| gone("Отзыв"))
 }
 
 #[utoipa::path(put, path = "/api/reviews/{id}/approve", tag = "admin",
     responses((status = 200, body = Review), (status = 404, body = ApiErrorBody)))]
 pub async fn approve_review(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<Json<Review>> {
-    state
-        .db
-        .call(move |c| reviews::approve(c, &id))
-        .await?
-        .map(Json)
-        .ok_or_else(|| gone("Отзыв"))
+    audited(&state, &admin, move |c| {
+        let Some(before) = reviews::get(c, &id)? else {
+            return Ok((None, None));
+        };
+        let Some(after) = reviews::approve(c, &id)? else {
+            return Ok((None, None));
+        };
+        let summary = format!("Одобрен отзыв: {}", before.customer_name);
+        let entry = NewEntry::new(
+            AuditAction::Approve,
+            AuditObject::Review,
+            Some(&id),
+            summary,
+        )
+        .with_changes(audit::diff(&before, &after, audit::NOT_AUDITED));
+        Ok((Some(after), Some(entry)))
+    })
+    .await?
+    .map(Json)
+    .ok_or_else(|| gone("Отзыв"))
 }
 
 #[utoipa::path(delete, path = "/api/reviews/{id}", tag = "admin",
     responses((status = 204), (status = 404, body = ApiErrorBody)))]
 pub async fn delete_review(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    deleted(
-        state.db.call(move |c| reviews::delete(c, &id)).await?,
-        "Отзыв",
-    )
+    let found = audited(&state, &admin, move |c| {
+        let Some(before) = reviews::get(c, &id)? else {
+            return Ok((false, None));
+        };
+        let found = reviews::delete(c, &id)?;
+        let summary = format!("Удалён отзыв: {}", before.customer_name);
+        let entry = NewEntry::deleted(AuditObject::Review, &id, summary, &before);
+        Ok((found, found.then_some(entry)))
+    })
+    .await?;
+    deleted(found, "Отзыв")
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -155,12 +198,16 @@ pub async fn list_promotions(
     responses((status = 201, body = Promotion), (status = 422, body = ApiErrorBody)))]
 pub async fn create_promotion(
     State(state): State<AppState>,
-    ApiJson(input): ApiJson<PromotionInput>,
+    admin: Admin,
+    FormJson(input): FormJson<PromotionInput>,
 ) -> AppResult<(StatusCode, Json<Promotion>)> {
-    let promotion = state
-        .db
-        .call(move |c| promotions::create(c, &input))
-        .await?;
+    let promotion = audited(&state, &admin, move |c| {
+        let promotion = promotions::create(c, &input)?;
+        let summary = format!("Добавлена акция: {}", promotion.title);
+        let entry = NewEntry::created(AuditObject::Promotion, &promotion.id, summary, &promotion);
+        Ok((promotion, Some(entry)))
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(promotion)))
 }
 
@@ -168,27 +215,44 @@ pub async fn create_promotion(
     responses((status = 200, body = Promotion), (status = 404, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn update_promotion(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
-    ApiJson(input): ApiJson<PromotionInput>,
+    FormJson(input): FormJson<PromotionInput>,
 ) -> AppResult<Json<Promotion>> {
-    state
-        .db
-        .call(move |c| promotions::update(c, &id, &input))
-        .await?
-        .map(Json)
-        .ok_or_else(|| gone("Акция"))
+    audited(&state, &admin, move |c| {
+        let Some(before) = promotions::get(c, &id)? else {
+            return Ok((None, None));
+        };
+        let Some(after) = promotions::update(c, &id, &input)? else {
+            return Ok((None, None));
+        };
+        let summary = format!("Изменена акция: {}", before.title);
+        let entry = NewEntry::updated(AuditObject::Promotion, &id, summary, &before, &after);
+        Ok((Some(after), Some(entry)))
+    })
+    .await?
+    .map(Json)
+    .ok_or_else(|| gone("Акция"))
 }
 
 #[utoipa::path(delete, path = "/api/promotions/{id}", tag = "admin",
     responses((status = 204), (status = 404, body = ApiErrorBody)))]
 pub async fn delete_promotion(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    deleted(
-        state.db.call(move |c| promotions::delete(c, &id)).await?,
-        "Акция",
-    )
+    let found = audited(&state, &admin, move |c| {
+        let Some(before) = promotions::get(c, &id)? else {
+            return Ok((false, None));
+        };
+        let found = promotions::delete(c, &id)?;
+        let summary = format!("Удалена акция: {}", before.title);
+        let entry = NewEntry::deleted(AuditObject::Promotion, &id, summary, &before);
+        Ok((found, found.then_some(entry)))
+    })
+    .await?;
+    deleted(found, "Акция")
 }
 
 /// Every partner bank, hidden ones included, by name.
@@ -208,10 +272,38 @@ pub async fn list_banks(
     responses((status = 201, body = PartnerBank), (status = 422, body = ApiErrorBody)))]
 pub async fn create_bank(
     State(state): State<AppState>,
-    ApiJson(input): ApiJson<PartnerBankInput>,
+    admin: Admin,
+    FormJson(input): FormJson<PartnerBankInput>,
 ) -> AppResult<(StatusCode, Json<PartnerBank>)> {
-    let bank = state.db.call(move |c| banks::create(c, &input)).await?;
+    let bank = audited(&state, &admin, move |c| {
+        let bank = banks::create(c, &input)?;
+        let summary = format!("Добавлен банк-партнёр: {}", bank.name);
+        let entry = NewEntry::created(AuditObject::PartnerBank, &bank.id, summary, &bank);
+        Ok((bank, Some(entry)))
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(bank)))
+}
+
+/// A partner bank's full form, or only `{active}` for the show/hide toggle.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PartnerBankChange {
+    pub name: Option<String>,
+    pub logo: Option<String>,
+    pub requirements: Option<String>,
+    pub advantages: Option<String>,
+    pub active: Option<bool>,
+}
+
+impl Form for PartnerBankChange {
+    const FIELDS: &'static [Field] = &[
+        Field::optional("name", Kind::Text),
+        Field::optional("logo", Kind::Text),
+        Field::optional("requirements", Kind::Text),
+        Field::optional("advantages", Kind::Text),
+        Field::optional("active", Kind::Bool),
+    ];
 }
 
 /// The full form, or only `{active}` for the show/hide toggle.
@@ -219,47 +311,69 @@ pub async fn create_bank(
     responses((status = 200, body = PartnerBank), (status = 404, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn update_bank(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
-    ApiJson(body): ApiJson<serde_json::Value>,
+    FormJson(change): FormJson<PartnerBankChange>,
 ) -> AppResult<Json<PartnerBank>> {
-    let only_active = body
-        .as_object()
-        .filter(|o| o.len() == 1)
-        .and_then(|o| o.get("active"))
-        .map(|v| {
-            v.as_bool()
-                .ok_or_else(|| AppError::invalid("active", "active: true или false"))
-        });
-    let bank = match only_active {
-        Some(active) => {
-            let active = active?;
-            state
-                .db
-                .call(move |c| banks::set_active(c, &id, active))
-                .await?
-        }
-        None => {
-            let input: PartnerBankInput =
-                serde_json::from_value(body).map_err(|e| AppError::Invalid {
-                    message: format!("Неверные данные: {e}"),
-                    field: None,
-                })?;
-            state
-                .db
-                .call(move |c| banks::update(c, &id, &input))
-                .await?
-        }
+    let input = match change {
+        PartnerBankChange {
+            name: None,
+            logo: None,
+            requirements: None,
+            advantages: None,
+            active: Some(active),
+        } => Err(active),
+        full => Ok(PartnerBankInput {
+            name: full.name.unwrap_or_default(),
+            logo: full.logo.unwrap_or_default(),
+            requirements: full.requirements.unwrap_or_default(),
+            advantages: full.advantages.unwrap_or_default(),
+            active: full.active.unwrap_or(true),
+        }),
     };
-    bank.map(Json).ok_or_else(|| gone("Банк"))
+    audited(&state, &admin, move |c| {
+        let Some(before) = banks::get(c, &id)? else {
+            return Ok((None, None));
+        };
+        let after = match &input {
+            Err(active) => banks::set_active(c, &id, *active)?,
+            Ok(input) => banks::update(c, &id, input)?,
+        };
+        let Some(after) = after else {
+            return Ok((None, None));
+        };
+        let what = match input {
+            Err(true) => "Показан банк-партнёр",
+            Err(false) => "Скрыт банк-партнёр",
+            Ok(_) => "Изменён банк-партнёр",
+        };
+        let summary = format!("{what}: {}", before.name);
+        let entry = NewEntry::updated(AuditObject::PartnerBank, &id, summary, &before, &after);
+        Ok((Some(after), Some(entry)))
+    })
+    .await?
+    .map(Json)
+    .ok_or_else(|| gone("Банк"))
 }
 
 #[utoipa::path(delete, path = "/api/partner-banks/{id}", tag = "admin",
     responses((status = 204), (status = 404, body = ApiErrorBody)))]
 pub async fn delete_bank(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    deleted(state.db.call(move |c| banks::delete(c, &id)).await?, "Банк")
+    let found = audited(&state, &admin, move |c| {
+        let Some(before) = banks::get(c, &id)? else {
+            return Ok((false, None));
+        };
+        let found = banks::delete(c, &id)?;
+        let summary = format!("Удалён банк-партнёр: {}", before.name);
+        let entry = NewEntry::deleted(AuditObject::PartnerBank, &id, summary, &before);
+        Ok((found, found.then_some(entry)))
+    })
+    .await?;
+    deleted(found, "Банк")
 }
 
 /// Labels and banner images of a body type.
@@ -267,16 +381,31 @@ pub async fn delete_bank(
     responses((status = 200, body = BodyTypeInfo), (status = 404, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn update_body_type(
     State(state): State<AppState>,
+    admin: Admin,
     Path(code): Path<String>,
-    ApiJson(input): ApiJson<BodyTypeInput>,
+    FormJson(input): FormJson<BodyTypeInput>,
 ) -> AppResult<Json<BodyTypeInfo>> {
     let body_type = parse_body_type(&code)?;
-    state
-        .db
-        .call(move |c| body_types::update(c, body_type, &input))
-        .await?
-        .map(Json)
-        .ok_or_else(|| gone("Тип кузова"))
+    audited(&state, &admin, move |c| {
+        let Some(before) = body_types::get(c, body_type)? else {
+            return Ok((None, None));
+        };
+        let Some(after) = body_types::update(c, body_type, &input)? else {
+            return Ok((None, None));
+        };
+        let summary = format!("Изменён тип кузова: {}", before.label_plural);
+        let entry = NewEntry::updated(
+            AuditObject::BodyType,
+            body_type.as_str(),
+            summary,
+            &before,
+            &after,
+        );
+        Ok((Some(after), Some(entry)))
+    })
+    .await?
+    .map(Json)
+    .ok_or_else(|| gone("Тип кузова"))
 }
 
 /// Every setting, e-mail and legal texts included.
@@ -285,15 +414,36 @@ pub async fn get_settings(State(state): State<AppState>) -> AppResult<Json<Setti
     Ok(Json(state.db.call(|c| settings::get(c)).await?))
 }
 
-async fn save_settings(state: &AppState, patch: SettingsPatch) -> AppResult<Json<Settings>> {
-    let saved = state
-        .db
-        .call(move |c| {
-            let mut current = settings::get(c)?;
-            patch.apply(&mut current)?;
-            settings::save(c, &current)
-        })
-        .await?;
+/// Names of the page-banner fields, as the API speaks them.
+fn is_banner_field(field: &str) -> bool {
+    settings::BANNER_FIELDS
+        .iter()
+        .any(|(name, _)| *name == field)
+}
+
+async fn save_settings(
+    state: &AppState,
+    admin: &Admin,
+    patch: SettingsPatch,
+) -> AppResult<Json<Settings>> {
+    let saved = audited(state, admin, move |c| {
+        let before = settings::get(c)?;
+        let mut next = before.clone();
+        patch.apply(&mut next)?;
+        let after = settings::save(c, &next)?;
+        let changes = audit::diff(&before, &after, audit::NOT_AUDITED);
+        let banners_only =
+            !changes.is_empty() && changes.iter().all(|ch| is_banner_field(&ch.field));
+        let (object_type, summary) = if banners_only {
+            (AuditObject::Banner, "Изменены баннеры страниц")
+        } else {
+            (AuditObject::Settings, "Изменены настройки сайта")
+        };
+        let entry =
+            NewEntry::new(AuditAction::Settings, object_type, None, summary).with_changes(changes);
+        Ok((after, Some(entry)))
+    })
+    .await?;
     Ok(Json(saved))
 }
 
@@ -302,7 +452,8 @@ async fn save_settings(state: &AppState, patch: SettingsPatch) -> AppResult<Json
     responses((status = 200, body = Settings), (status = 422, body = ApiErrorBody)))]
 pub async fn post_settings(
     State(state): State<AppState>,
-    ApiJson(patch): ApiJson<SettingsPatch>,
+    admin: Admin,
+    FormJson(patch): FormJson<SettingsPatch>,
 ) -> AppResult<Json<Settings>> {
     let missing = [
         (
@@ -318,7 +469,7 @@ pub async fn post_settings(
             return Err(AppError::invalid(field, message));
         }
     }
-    save_settings(&state, patch).await
+    save_settings(&state, &admin, patch).await
 }
 
 /// A partial change: e-mail settings, some banners, the auto-selection banner.
@@ -326,7 +477,8 @@ pub async fn post_settings(
     responses((status = 200, body = Settings), (status = 422, body = ApiErrorBody)))]
 pub async fn put_settings(
     State(state): State<AppState>,
-    ApiJson(patch): ApiJson<SettingsPatch>,
+    admin: Admin,
+    FormJson(patch): FormJson<SettingsPatch>,
 ) -> AppResult<Json<Settings>> {
-    save_settings(&state, patch).await
+    save_settings(&state, &admin, patch).await
 }

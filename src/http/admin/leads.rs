@@ -9,10 +9,14 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::audited;
+use crate::domain::audit::{self, AuditAction, AuditEntry, AuditFilter, AuditObject, NewEntry};
+use crate::domain::form::{Field, Form, Kind};
 use crate::domain::leads::{self, Lead, LeadStatus, LeadType};
 use crate::domain::{brands, cars, reviews};
 use crate::error::{AppError, AppResult};
-use crate::http::extract::{ApiJson, ApiQuery};
+use crate::http::auth::Admin;
+use crate::http::extract::{ApiQuery, FormJson};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 
@@ -23,6 +27,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(list))
         .routes(routes!(set_status))
         .routes(routes!(delete))
+        .routes(routes!(audit_log))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -76,30 +81,82 @@ pub struct StatusInput {
     pub status: String,
 }
 
+impl Form for StatusInput {
+    const FIELDS: &'static [Field] =
+        &[Field::required("status", Kind::Code, "Выберите статус заявки").invalid(UNKNOWN_STATUS)];
+}
+
+const UNKNOWN_STATUS: &str = "Неизвестный статус заявки";
+
 #[utoipa::path(put, path = "/api/leads/{id}/status", tag = "admin", request_body = StatusInput,
     responses((status = 200, body = Lead), (status = 404, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn set_status(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
-    ApiJson(input): ApiJson<StatusInput>,
+    FormJson(input): FormJson<StatusInput>,
 ) -> AppResult<Json<Lead>> {
     let status = LeadStatus::parse(&input.status)
-        .ok_or_else(|| AppError::invalid("status", "Неизвестный статус заявки"))?;
-    state
-        .db
-        .call(move |c| leads::set_status(c, &id, status))
-        .await?
-        .map(Json)
-        .ok_or_else(|| AppError::not_found("Лид не найден"))
+        .ok_or_else(|| AppError::invalid("status", UNKNOWN_STATUS))?;
+    audited(&state, &admin, move |c| {
+        let Some(before) = leads::get(c, &id)? else {
+            return Ok((None, None));
+        };
+        let Some(after) = leads::set_status(c, &id, status)? else {
+            return Ok((None, None));
+        };
+        let summary = format!(
+            "Статус заявки «{}»: {} → {}",
+            before.name,
+            status_label(before.status),
+            status_label(after.status)
+        );
+        let entry = NewEntry::new(AuditAction::Status, AuditObject::Lead, Some(&id), summary)
+            .with_changes(vec![audit::change(
+                "status",
+                Some(before.status.as_str().into()),
+                Some(after.status.as_str().into()),
+            )]);
+        Ok((Some(after), Some(entry)))
+    })
+    .await?
+    .map(Json)
+    .ok_or_else(|| AppError::not_found("Лид не найден"))
+}
+
+/// A lead status as the admin screens name it.
+fn status_label(status: LeadStatus) -> &'static str {
+    match status {
+        LeadStatus::New => "Новый",
+        LeadStatus::InProgress => "В работе",
+        LeadStatus::Completed => "Завершён",
+        LeadStatus::Cancelled => "Отменён",
+    }
 }
 
 #[utoipa::path(delete, path = "/api/leads/{id}", tag = "admin",
     responses((status = 204), (status = 404, body = ApiErrorBody)))]
 pub async fn delete(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    if state.db.call(move |c| leads::delete(c, &id)).await? {
+    let found = audited(&state, &admin, move |c| {
+        let Some(before) = leads::get(c, &id)? else {
+            return Ok((false, None));
+        };
+        let found = leads::delete(c, &id)?;
+        let summary = format!("Удалена заявка: {}, {}", before.name, before.phone);
+        let entry = NewEntry::new(AuditAction::Delete, AuditObject::Lead, Some(&id), summary)
+            .with_changes(vec![audit::change(
+                "status",
+                Some(before.status.as_str().into()),
+                None,
+            )]);
+        Ok((found, found.then_some(entry)))
+    })
+    .await?;
+    if found {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(AppError::not_found("Лид не найден"))
@@ -161,4 +218,51 @@ pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboar
         })
         .await?;
     Ok(Json(figures))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct AuditQuery {
+    /// Page size, default 20, 1 to 200.
+    pub limit: Option<u32>,
+    pub offset: Option<u32>,
+    /// car, brand, review, lead, promotion, partner_bank, settings, body_type or banner.
+    pub object_type: Option<String>,
+    /// One object's entries (with `objectType`), e.g. a lead's status history.
+    pub object_id: Option<String>,
+}
+
+/// A page of the audit trail.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditPage {
+    pub items: Vec<AuditEntry>,
+    /// Entries matching the query.
+    pub total: i64,
+}
+
+/// The audit trail, newest first: who changed what, when.
+#[utoipa::path(get, path = "/api/admin/audit", tag = "admin", params(AuditQuery),
+    responses((status = 200, body = AuditPage), (status = 400, body = ApiErrorBody),
+        (status = 401, body = ApiErrorBody)))]
+pub async fn audit_log(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<AuditQuery>,
+) -> AppResult<Json<AuditPage>> {
+    let filter = AuditFilter {
+        object_type: parse_filter(
+            query.object_type.as_deref(),
+            AuditObject::parse,
+            "objectType",
+        )?,
+        object_id: query.object_id.filter(|id| !id.is_empty()),
+    };
+    let limit = query.limit.unwrap_or(20).clamp(1, 200);
+    let offset = query.offset.unwrap_or(0);
+    let (items, total) = state
+        .db
+        .call(move |c| audit::list(c, &filter, limit, offset))
+        .await?;
+    Ok(Json(AuditPage { items, total }))
 }

@@ -9,11 +9,12 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::domain::form::{Field, Form, Kind};
 use crate::domain::sessions;
 use crate::error::{AppError, AppResult};
 use crate::http::auth::{self, Admin};
 use crate::http::credentials;
-use crate::http::extract::{ApiJson, ClientIp};
+use crate::http::extract::{ClientIp, FormJson};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 
@@ -38,6 +39,15 @@ pub struct LoginInput {
     pub password: String,
 }
 
+const LOGIN_AND_PASSWORD: &str = "Введите логин и пароль";
+
+impl Form for LoginInput {
+    const FIELDS: &'static [Field] = &[
+        Field::optional("login", Kind::Text).invalid(LOGIN_AND_PASSWORD),
+        Field::optional("password", Kind::Text).invalid(LOGIN_AND_PASSWORD),
+    ];
+}
+
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Me {
@@ -55,10 +65,13 @@ pub async fn login(
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
     jar: CookieJar,
-    ApiJson(input): ApiJson<LoginInput>,
+    FormJson(input): FormJson<LoginInput>,
 ) -> AppResult<(CookieJar, Json<Me>)> {
-    if input.login.trim().is_empty() || input.password.is_empty() {
-        return Err(AppError::invalid("login", "Введите логин и пароль"));
+    if input.login.trim().is_empty() {
+        return Err(AppError::invalid("login", LOGIN_AND_PASSWORD));
+    }
+    if input.password.is_empty() {
+        return Err(AppError::invalid("password", LOGIN_AND_PASSWORD));
     }
     let ip = ip.to_string();
     let user = auth::check_password(

@@ -2,6 +2,23 @@
 // Friendly names are in src/api/types.ts.
 
 export interface paths {
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit trail, newest first: who changed what, when. */
+        get: operations["audit_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/brands": {
         parameters: {
             query?: never;
@@ -747,6 +764,41 @@ export interface components {
             /** @description The request field at fault, when one is. */
             field?: string | null;
         };
+        /**
+         * @description What was done.
+         * @enum {string}
+         */
+        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings";
+        /** @description A stored entry. */
+        AuditEntry: {
+            action: components["schemas"]["AuditAction"];
+            /** @description When, RFC 3339 UTC. */
+            at: string;
+            changes: components["schemas"]["Change"][];
+            /** Format: int64 */
+            id: number;
+            /** @description The object's id; none for the settings and bulk changes. */
+            objectId?: string | null;
+            objectType: components["schemas"]["AuditObject"];
+            /** @description What happened, in Russian, for a person. */
+            summary: string;
+            /** @description The admin's login. */
+            username: string;
+        };
+        /**
+         * @description What kind of object it was done to.
+         * @enum {string}
+         */
+        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "settings" | "body_type" | "banner";
+        /** @description A page of the audit trail. */
+        AuditPage: {
+            items: components["schemas"]["AuditEntry"][];
+            /**
+             * Format: int64
+             * @description Entries matching the query.
+             */
+            total: number;
+        };
         /** @description The twelve page-banner image URLs (desktop and mobile for six pages). */
         Banners: {
             /** @default  */
@@ -931,6 +983,16 @@ export interface components {
          * @enum {string}
          */
         CarStatus: "new" | "used" | "lease";
+        /**
+         * @description One field's value before and after; `None` where there was none (a
+         *     created or deleted object).
+         */
+        Change: {
+            /** @description The field's JSON name, as the API speaks it. */
+            field: string;
+            from?: string | null;
+            to?: string | null;
+        };
         CountAnswer: {
             /** Format: int64 */
             count: number;
@@ -1241,6 +1303,49 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    audit_log: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, 1 to 200. */
+                limit?: number;
+                offset?: number;
+                /** @description car, brand, review, lead, promotion, partner_bank, settings, body_type or banner. */
+                objectType?: string;
+                /** @description One object's entries (with `objectType`), e.g. a lead's status history. */
+                objectId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     list_brands: {
         parameters: {
             query?: never;
