@@ -35,6 +35,7 @@ export function ConfirmDialog({
       role="alertdialog"
       class="confirm-dialog"
       backdropCloses
+      noCloseButton
       onRequestClose={onCancel}
       testId="confirm-dialog"
     >

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef } from "react";
 
 interface Props {
   open: boolean;
@@ -11,6 +11,8 @@ interface Props {
   /** No close button and Escape does nothing (the login over an expired session). */
   locked?: boolean;
   backdropCloses?: boolean;
+  /** No × button (a confirmation has its own "Отмена"). */
+  noCloseButton?: boolean;
   testId?: string;
 }
 
@@ -26,6 +28,7 @@ export function Modal({
   role = "dialog",
   locked,
   backdropCloses,
+  noCloseButton,
   testId,
 }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -34,7 +37,9 @@ export function Modal({
   const wanted = useRef(open);
   wanted.current = open;
 
-  useEffect(() => {
+  // Before paint: the dialog is open (or closed) as soon as it is drawn, so a
+  // key pressed right after a click reaches the right one.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
@@ -85,7 +90,7 @@ export function Modal({
       {open && (
         <article>
           <header>
-            {!locked && (
+            {!locked && !noCloseButton && (
               <button
                 type="button"
                 class="dialog-close"
