@@ -5,22 +5,31 @@ export const DASHBOARD_URL = "/api/admin/dashboard";
 export const BRANDS_URL = "/api/admin/brands";
 export const AUDIT_URL = "/api/admin/audit";
 
-/** One recorded admin write. */
-export interface AuditEntry {
-  id: number;
-  at: string;
-  username: string;
-  action: string;
-  objectType: string;
-  objectId: string | null;
-  summary: string;
-  changes: { field: string; from: string | null; to: string | null }[];
-}
+/** One recorded admin write: who, when, what object, what changed. */
+export type AuditEntry = components["schemas"]["AuditEntry"];
+export type AuditPage = components["schemas"]["AuditPage"];
 
-export interface AuditPage {
-  items: AuditEntry[];
-  total: number;
-}
+/** Russian names of the fields an audit entry lists (the API's names otherwise). */
+export const FIELD_LABELS: Record<string, string> = {
+  price: "Цена",
+  monthlyPayment: "Ежемесячный платёж",
+  dailyPrice: "Цена за сутки",
+  name: "Название",
+  model: "Модель",
+  slug: "Slug",
+  year: "Год",
+  status: "Статус",
+  published: "Опубликован",
+  inStock: "В наличии",
+  featured: "Рекомендуемый",
+  mileage: "Пробег",
+  engine: "Двигатель",
+  images: "Фото",
+  brandId: "Марка",
+  description: "Описание",
+  logo: "Логотип",
+  approved: "Одобрен",
+};
 
 /** `/api/admin/audit?limit=…[&offset=…][&objectType=…&objectId=…]` */
 export function auditUrl(

@@ -207,6 +207,15 @@ describe("admin cars", () => {
     await dialog.getByLabel("Цена, ₽").fill("12abc");
     await dialog.getByText("Введите сумму числом", { exact: false }).waitFor();
 
+    // The server's refusal is shown next to its field: a slug in use.
+    const taken = (await s.api("/api/cars/fast?limit=1"))[0].slug;
+    await fillCar(dialog, { name: "Е2Е Дубль", model: "Слаг", price: "1 000 000" });
+    await dialog.getByLabel(/^Slug/).fill(taken);
+    await dialog.getByRole("button", { name: "Сохранить" }).click();
+    await dialog.locator(".field-error").getByText("Такой slug уже используется").waitFor();
+    assert.equal(await dialog.getByLabel(/^Slug/).getAttribute("aria-invalid"), "true");
+    await dialog.getByLabel("Цена, ₽").fill("12abc");
+
     // Escape asks before dropping what was typed.
     await page.keyboard.press("Escape");
     const ask = page.getByRole("alertdialog", { name: "Закрыть без сохранения?" });
@@ -229,7 +238,7 @@ describe("admin cars", () => {
 
   it("raises and lowers every price by a percentage", async () => {
     const before = await s.api("/api/cars/fast?limit=3");
-    const car = before.items?.[0] ?? before[0];
+    const [car] = before;
     const page = await openAdmin(s, DESKTOP, "/admin/cars", "Автомобили");
     const bulk = page.getByTestId("bulk-card");
     const total = Number(await page.getByTestId("stat-new").innerText()) >= 0;
@@ -275,6 +284,20 @@ describe("admin brands", () => {
     assert.equal(await dialog.getByLabel(/^Slug/).inputValue(), "e2e-marka");
     await dialog.getByRole("button", { name: "Сохранить" }).click();
     await expectToast(page, "Успешно", "Марка добавлена");
+
+    // The dashboard: summary cards and the change in the audit trail.
+    await page
+      .getByRole("navigation", { name: "Разделы администрирования" })
+      .getByRole("link", { name: "Панель" })
+      .click();
+    await page.getByRole("heading", { level: 1, name: "Панель администратора" }).waitFor();
+    const summary = await page.getByTestId("summary").innerText();
+    assert.match(summary, /Опубликовано: \d+, черновиков: \d+/);
+    assert.match(summary, /Новых: \d+, в работе: \d+/);
+    await page.getByTestId("audit").getByText("Добавлена марка: Е2Е Марка").first().waitFor();
+    assert.match(await page.getByTestId("audit").innerText(), /demo/);
+    await page.getByTestId("sections").getByRole("link", { name: "Марки" }).click();
+    await page.getByRole("heading", { level: 1, name: "Марки" }).waitFor();
     await page.getByLabel("Поиск марок по названию или описанию").fill("е2е");
     const mine = page.getByTestId("brand-card").filter({ hasText: "Е2Е Марка" });
     assert.equal(await mine.getByTestId("brand-cars").innerText(), "0 автомобилей");

@@ -1,7 +1,7 @@
 import { Link } from "wouter";
 import type { components } from "../../api/schema";
 import { formatDateTime } from "../../lib/format";
-import { type AuditPage, auditUrl, DASHBOARD_URL } from "../api";
+import { type AuditPage, auditUrl, DASHBOARD_URL, FIELD_LABELS } from "../api";
 import { AdminPage } from "../components/AdminPage";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
@@ -48,7 +48,7 @@ export default function DashboardScreen() {
         <ul class="admin-grid" data-testid="sections">
           {SCREENS.filter((s) => s.path !== "/dashboard").map((s) => (
             <li key={s.path}>
-              <Link href={s.path} class="admin-card" role="button">
+              <Link href={s.path} class="admin-card section-link">
                 {s.label}
               </Link>
             </li>
@@ -103,11 +103,11 @@ function LatestChanges() {
           {audit.data.items.map((e) => (
             <li key={e.id}>
               {e.summary}
-              {e.changes.length > 0 && (
+              {e.action !== "create" && e.action !== "delete" && e.changes.length > 0 && (
                 <ul>
-                  {e.changes.map((c) => (
+                  {e.changes.slice(0, 6).map((c) => (
                     <li key={c.field}>
-                      {c.field}: {c.from ?? "—"} → {c.to ?? "—"}
+                      {FIELD_LABELS[c.field] ?? c.field}: {c.from ?? "—"} → {c.to ?? "—"}
                     </li>
                   ))}
                 </ul>
