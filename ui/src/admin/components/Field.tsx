@@ -5,7 +5,8 @@ import type { FieldError } from "react-hook-form";
  * the label, the hint and the error. */
 export interface FieldControlProps {
   id: string;
-  "aria-invalid": boolean;
+  /** Set only on a wrong value: pico marks aria-invalid="false" as valid (green). */
+  "aria-invalid"?: true;
   "aria-describedby"?: string;
   "aria-required"?: boolean;
 }
@@ -37,7 +38,7 @@ export function Field({ label, required, error, hint, class: className, children
       </label>
       {children({
         id,
-        "aria-invalid": Boolean(message),
+        "aria-invalid": message ? true : undefined,
         "aria-describedby": describedBy,
         "aria-required": required || undefined,
       })}
