@@ -856,3 +856,32 @@ async fn body_type_labels_and_banners() {
         StatusCode::NOT_FOUND
     );
 }
+
+#[tokio::test]
+async fn admin_brands_count_drafts_that_block_delete() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cat = seed_catalogue(&app);
+    let cookie = app.login().await;
+    let admin_list = app
+        .admin_with(&cookie, Method::GET, "/api/admin/brands", None)
+        .await
+        .json();
+    let count_of = |list: &serde_json::Value, id: &str| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["id"] == id)
+            .unwrap()["carCount"]
+            .as_i64()
+            .unwrap()
+    };
+    let public = app.get("/api/brands").await.json();
+    // Haval has one draft: visitors do not count it, the admin does (the
+    // brand cannot be deleted while it exists).
+    assert_eq!(
+        count_of(&admin_list, &cat.haval),
+        count_of(&public, &cat.haval) + 1
+    );
+    assert_eq!(count_of(&admin_list, &cat.empty_brand), 0);
+}

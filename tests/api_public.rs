@@ -464,3 +464,190 @@ async fn security_headers_on_every_answer() {
         assert!(answer.headers.contains_key("referrer-policy"));
     }
 }
+
+/// The lists are written straight from the rows (`cars::list_json`): the
+/// bytes are those of the `Car` values `cars::list` reads, escapes, missing
+/// values, pictures and trim levels included.
+#[tokio::test]
+async fn list_answers_are_the_bytes_of_the_cars() {
+    use dealership::domain::cars::{self, CarFilter, CarSort, CarStatus, TrimLevel};
+    use dealership::domain::money::Money;
+
+    let app = TestApp::new();
+    let cat = seed_catalogue(&app);
+    {
+        let conn = app.db.conn().unwrap();
+        let mut odd = common::car_input(&cat.lada, "lada-niva-legend");
+        odd.name = "Niva \"Legend\"\n\\ 4×4 \u{1F697}".into();
+        odd.engine = "1.7 л </script>".into();
+        odd.images = vec![];
+        odd.vin = Some("XTA21214071234567".into());
+        odd.color = Some("Белый \"снежный\"".into());
+        odd.external_id = Some("ext/1".into());
+        odd.daily_price = Some(Money::parse("1999.99").unwrap());
+        odd.trim_levels = vec![
+            TrimLevel {
+                name: "Comfort \"+\"".into(),
+                description: "Кондиционер,\tподогрев\u{7f}".into(),
+                link: String::new(),
+            },
+            TrimLevel::default(),
+        ];
+        cars::create(&conn, &odd, 2026).unwrap();
+    }
+    let cases = [
+        ("/api/cars/fast?limit=100", CarFilter::default(), 100, 0),
+        (
+            "/api/cars/fast?status=new,used&sort=price_desc&limit=3&offset=1",
+            CarFilter {
+                statuses: vec![CarStatus::New, CarStatus::Used],
+                sort: CarSort::PriceDesc,
+                ..Default::default()
+            },
+            3,
+            1,
+        ),
+        (
+            "/api/cars/fast?maxPrice=2500000&limit=10",
+            CarFilter {
+                max_price: Some(Money::from_rubles(2_500_000)),
+                ..Default::default()
+            },
+            10,
+            0,
+        ),
+    ];
+    for (path, filter, limit, offset) in cases {
+        let expected = {
+            let conn = app.db.conn().unwrap();
+            let cars = cars::list(&conn, &filter, limit, offset).unwrap();
+            assert!(!cars.is_empty(), "{path}");
+            serde_json::to_vec(&cars).unwrap()
+        };
+        let answer = app.get(path).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+        assert_eq!(answer.headers["content-type"], "application/json");
+        assert_eq!(
+            String::from_utf8(answer.body.clone()).unwrap(),
+            String::from_utf8(expected).unwrap(),
+            "{path}"
+        );
+    }
+    let all = app.get("/api/cars/fast?limit=100").await.json();
+    let niva = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["vin"] == "XTA21214071234567")
+        .unwrap();
+    assert_eq!(niva["trimLevels"][0]["name"], "Comfort \"+\"");
+    assert_eq!(niva["images"], serde_json::json!([]));
+}
+
+/// The steps of SQLite's plan for a list query, one line each.
+fn plan_of(app: &TestApp, filter: &dealership::domain::cars::CarFilter) -> Vec<String> {
+    let (sql, values) = dealership::domain::cars::list_query(filter, 20, 0);
+    let conn = app.db.conn().unwrap();
+    let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+    stmt.query_map(rusqlite::params_from_iter(values), |r| {
+        r.get::<_, String>(3)
+    })
+    .unwrap()
+    .map(Result::unwrap)
+    .collect()
+}
+
+/// A filtered list in date order walks a newest-first index from its newest
+/// end and stops after the page (`migrations/V5__car_newest_indexes.sql`):
+/// no step scans the table or sorts every car of the filter. Only the ties
+/// of `created_at` are put in order (`LAST TERM`), and the 20 rows of the page.
+#[tokio::test]
+async fn filtered_lists_walk_a_newest_first_index() {
+    use dealership::domain::cars::{BodyType, CarFilter, CarSort, CarStatus};
+    use dealership::domain::money::Money;
+
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let price = Some(Money::from_rubles(3_000_000));
+    let cases = [
+        // bench/uncached_list.lua's question.
+        (
+            CarFilter {
+                statuses: vec![CarStatus::Used],
+                body_type: Some(BodyType::Crossover),
+                max_price: price,
+                ..Default::default()
+            },
+            "cars_newest_status_body",
+        ),
+        (
+            CarFilter {
+                statuses: vec![CarStatus::New],
+                max_price: price,
+                ..Default::default()
+            },
+            "cars_newest_status",
+        ),
+        (
+            CarFilter {
+                body_type: Some(BodyType::Sedan),
+                max_price: price,
+                ..Default::default()
+            },
+            "cars_newest_body",
+        ),
+    ];
+    for (filter, index) in cases {
+        let plan = plan_of(&app, &filter);
+        let page = plan
+            .iter()
+            .position(|step| step.contains("LIST SUBQUERY"))
+            .unwrap_or_else(|| panic!("{plan:#?}"));
+        assert!(
+            plan[page + 1].starts_with(&format!("SEARCH c USING COVERING INDEX {index} (")),
+            "{plan:#?}"
+        );
+        assert!(
+            plan[page + 2].contains("LAST TERM OF ORDER BY")
+                || plan[page + 2].contains("RIGHT PART OF ORDER BY"),
+            "only the ties are sorted: {plan:#?}"
+        );
+        assert!(!plan.iter().any(|s| s.starts_with("SCAN c")), "{plan:#?}");
+    }
+
+    // A model filter reads its own index, not every car.
+    let by_model = plan_of(
+        &app,
+        &CarFilter {
+            model: Some("Jolion".into()),
+            ..Default::default()
+        },
+    );
+    assert!(
+        by_model.iter().any(|s| s.contains("INDEX cars_model (")),
+        "{by_model:#?}"
+    );
+    assert!(
+        !by_model.iter().any(|s| s.starts_with("SCAN c")),
+        "{by_model:#?}"
+    );
+
+    // In price order the price is a range of the filter index, which gives
+    // that order itself.
+    let by_price = plan_of(
+        &app,
+        &CarFilter {
+            statuses: vec![CarStatus::Used],
+            body_type: Some(BodyType::Crossover),
+            max_price: price,
+            sort: CarSort::PriceAsc,
+            ..Default::default()
+        },
+    );
+    assert!(
+        by_price
+            .iter()
+            .any(|s| s.contains("COVERING INDEX cars_filter") && s.contains("price_kopecks<?")),
+        "{by_price:#?}"
+    );
+}

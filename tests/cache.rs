@@ -408,10 +408,12 @@ async fn a_flood_of_unique_urls_stays_in_bounds_and_keeps_the_hot_page() {
         assert_eq!(app.get(hot).await.status, StatusCode::OK);
     }
     let mut largest = 0;
+    // Unique by a declared parameter (an invented one is refused, see
+    // `unknown_parameters_are_refused_and_never_kept`).
     for i in 0..3000 {
         let answer = app
             .get_with(
-                &format!("/api/cars/fast?limit=100&flood={i}"),
+                &format!("/api/cars/fast?limit=100&maxPrice={}", 50_000_000 + i),
                 "accept-encoding",
                 "br",
             )
@@ -433,4 +435,152 @@ async fn a_flood_of_unique_urls_stays_in_bounds_and_keeps_the_hot_page() {
     assert_eq!(app.get(hot).await.status, StatusCode::OK);
     assert_eq!(stats(&app).hits, before.hits + 1, "the hot page survived");
     assert!(app.answers.entry_count() > 1);
+}
+
+/// A public read answers 400 to a parameter its route does not declare, so
+/// URLs made unique by an invented parameter are neither kept nor computed.
+#[tokio::test]
+async fn unknown_parameters_are_refused_and_never_kept() {
+    let app = TestApp::new();
+    let cat = seed_catalogue(&app);
+    let padding = "x".repeat(4000);
+    for i in 0..50 {
+        let answer = app
+            .get(&format!("/api/cars/fast?limit=100&n={i}&p={padding}"))
+            .await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+        assert_eq!(answer.error(), "Неизвестный параметр запроса: n");
+    }
+    assert_eq!(app.answers.entry_count(), 0);
+    assert_eq!(stats(&app).stored, 0);
+
+    for path in [
+        "/api/cars/count?status=new&page=2",
+        "/api/brands/fast?x=1",
+        "/api/settings?v=2",
+        "/api/reviews?approved=true&sort=new",
+        "/api/partner-banks?active=true&limit=3",
+    ] {
+        let answer = app.get(path).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{path}");
+        assert!(
+            answer.error().starts_with("Неизвестный параметр запроса: "),
+            "{path}"
+        );
+    }
+    // A very long invented name is not sent back whole.
+    let long = app
+        .get(&format!("/api/brands/fast?{}=1", "n".repeat(500)))
+        .await;
+    assert_eq!(long.status, StatusCode::BAD_REQUEST);
+    assert!(long.error().chars().count() < 80, "{}", long.error());
+    assert!(long.error().ends_with('…'));
+
+    // Every declared parameter still works, on every kind of route.
+    for path in [
+        "/api/cars/fast?featured=false&status=new,used&brandId=&bodyType=all&maxPrice=9000000&minPrice=1&inStock=true&model=&sort=price_asc&limit=5&offset=0".to_string(),
+        "/api/cars/count?status=new&maxPrice=9000000".to_string(),
+        format!("/api/cars/brand/{}/fast?status=new&limit=5", cat.haval),
+        "/api/cars/body-type/crossover/fast?sort=newest&limit=5".to_string(),
+        "/api/reviews?approved=true&limit=5&offset=0".to_string(),
+        "/api/promotions?active=true".to_string(),
+        "/api/partner-banks?active=true".to_string(),
+        "/api/brands/fast".to_string(),
+    ] {
+        let answer = app.get(&path).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}: {}", answer.text());
+    }
+}
+
+/// The key is the decoded parameters in name order: the same question
+/// asked in other words is one answer.
+#[tokio::test]
+async fn two_spellings_of_a_query_share_one_answer() {
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let first = app.get("/api/cars/fast?status=new,used&limit=3").await;
+    assert_eq!(first.status, StatusCode::OK);
+    for path in [
+        "/api/cars/fast?limit=3&status=new,used",
+        "/api/cars/fast?limit=3&status=new%2Cused",
+        "/api/cars/fast?%6Cimit=3&status=new,used",
+    ] {
+        let again = app.get(path).await;
+        assert_eq!(again.body, first.body, "{path}");
+    }
+    assert_eq!(stats(&app).misses, 1);
+    assert_eq!(stats(&app).hits, 3);
+    assert_eq!(app.answers.entry_count(), 1);
+    // Another value is another answer.
+    app.get("/api/cars/fast?status=new,used&limit=4").await;
+    assert_eq!(stats(&app).misses, 2);
+}
+
+/// A path and query longer than 8 KiB is refused before anything is
+/// parsed or kept.
+#[tokio::test]
+async fn an_overlong_uri_is_refused_with_414() {
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let base = "/api/cars/fast?limit=100&model=";
+    let at_limit = format!("{base}{}", "m".repeat(cache::MAX_URI_BYTES - base.len()));
+    let answer = app.get(&at_limit).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    assert_eq!(answer.json(), json!([]));
+
+    let over = format!("{at_limit}m");
+    let answer = app.get(&over).await;
+    assert_eq!(answer.status, StatusCode::URI_TOO_LONG);
+    assert_eq!(answer.error(), cache::URI_TOO_LONG);
+    let padded = format!("/api/cars/fast?limit=100&n=1&p={}", "x".repeat(60 * 1024));
+    let answer = app.get(&padded).await;
+    assert_eq!(answer.status, StatusCode::URI_TOO_LONG);
+    assert_eq!(
+        stats(&app).stored,
+        1,
+        "only the answer at the limit is kept"
+    );
+}
+
+/// Compressed forms are made the first time a client asks for them, not for
+/// every answer: a one-off URL read by a client that takes the plain body
+/// costs no compression.
+#[tokio::test]
+async fn compressed_forms_are_made_when_first_asked_for() {
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let path = "/api/cars/fast?limit=100";
+    let plain = app.get(path).await;
+    assert!(!plain.headers.contains_key(header::CONTENT_ENCODING));
+    let plain_size = app.answers.weighted_size();
+    assert!(plain_size > plain.body.len() as u64);
+    assert!(
+        plain_size < plain.body.len() as u64 + 1024,
+        "only the plain body is held: {plain_size} bytes for {}",
+        plain.body.len()
+    );
+
+    let br = app.get_with(path, "accept-encoding", "br").await;
+    assert_eq!(br.headers[header::CONTENT_ENCODING], "br");
+    let with_br = app.answers.weighted_size();
+    assert_eq!(
+        with_br,
+        plain_size + br.body.len() as u64,
+        "the brotli form is weighed"
+    );
+
+    let gzip = app.get_with(path, "accept-encoding", "gzip").await;
+    assert_eq!(gzip.headers[header::CONTENT_ENCODING], "gzip");
+    assert_eq!(
+        app.answers.weighted_size(),
+        with_br + gzip.body.len() as u64
+    );
+
+    // Made once: the same bytes again, and nothing more held.
+    let size = app.answers.weighted_size();
+    let br_again = app.get_with(path, "accept-encoding", "gzip, br").await;
+    assert_eq!(br_again.body, br.body);
+    assert_eq!(app.answers.weighted_size(), size);
+    assert_eq!(stats(&app).misses, 1);
+    assert_eq!(stats(&app).hits, 3);
 }

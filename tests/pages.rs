@@ -490,6 +490,15 @@ async fn pages_embed_the_urls_of_the_shared_examples() {
             .collect();
         let answer = app.get(url).await;
         assert_eq!(embedded_keys(&html(&answer)), expected, "{url}");
+        // The UI reads these URLs as they are: public reads refuse
+        // parameters they do not declare, so each must be declared.
+        for api in &expected {
+            let status = app.get(api).await.status;
+            assert!(
+                status == StatusCode::OK || status == StatusCode::NOT_FOUND,
+                "{url}: {api} answered {status}"
+            );
+        }
     }
 }
 

@@ -43,9 +43,17 @@ pub struct BrandInput {
     pub description: String,
 }
 
+/// Brands with the number of their published cars (what visitors see).
 const SELECT: &str =
     "SELECT b.id, b.name, b.slug, b.logo, b.description, b.created_at, b.updated_at,
         (SELECT count(*) FROM cars c WHERE c.brand_id = b.id AND c.published = 1) AS car_count
+    FROM brands b";
+
+/// Brands with the number of all their cars, drafts included: a brand with
+/// any car cannot be deleted, so the admin sees that count.
+const SELECT_ALL_CARS: &str =
+    "SELECT b.id, b.name, b.slug, b.logo, b.description, b.created_at, b.updated_at,
+        (SELECT count(*) FROM cars c WHERE c.brand_id = b.id) AS car_count
     FROM brands b";
 
 fn from_row(row: &Row) -> rusqlite::Result<Brand> {
@@ -65,6 +73,15 @@ fn from_row(row: &Row) -> rusqlite::Result<Brand> {
 pub fn list(conn: &Connection) -> AppResult<Vec<Brand>> {
     let mut stmt =
         conn.prepare_cached(&format!("{SELECT} ORDER BY b.name COLLATE NOCASE, b.id"))?;
+    let rows = stmt.query_map([], from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// All brands by name, each with all its cars counted (drafts too).
+pub fn list_for_admin(conn: &Connection) -> AppResult<Vec<Brand>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "{SELECT_ALL_CARS} ORDER BY b.name COLLATE NOCASE, b.id"
+    ))?;
     let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }

@@ -15,11 +15,11 @@
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rusqlite::{Connection, OpenFlags};
@@ -30,6 +30,11 @@ use tower_http::compression::Predicate;
 pub const DEFAULT_CAPACITY_BYTES: u64 = 32 * 1024 * 1024;
 /// Answers with a larger body are served but not kept.
 pub const MAX_ANSWER_BYTES: usize = 2 * 1024 * 1024;
+/// Longest path and query string a public read accepts (414 beyond): the
+/// site's own URLs are well under 1 KiB.
+pub const MAX_URI_BYTES: usize = 8 * 1024;
+/// The error text of the 414 answer.
+pub const URI_TOO_LONG: &str = "Слишком длинный адрес запроса";
 /// Below this size compression saves nothing worth a header.
 const MIN_COMPRESS_BYTES: usize = 256;
 /// What an entry costs beyond its bytes (struct, headers, moka's node).
@@ -37,15 +42,17 @@ const ENTRY_OVERHEAD_BYTES: usize = 256;
 const BROTLI_QUALITY: u32 = 5;
 const BROTLI_WINDOW: u32 = 22;
 
-/// One kept answer, in every encoding it is served in.
+/// One kept answer, and the encoded forms clients have asked for so far.
 struct Answer {
     /// The content version it was computed at.
     version: i64,
     content_type: HeaderValue,
     etag: HeaderValue,
     identity: Bytes,
-    gzip: Option<Bytes>,
-    brotli: Option<Bytes>,
+    /// Made the first time a client asks for it; `None` inside when the
+    /// body is too small to compress or the encoded form would not be smaller.
+    gzip: OnceLock<Option<Bytes>>,
+    brotli: OnceLock<Option<Bytes>>,
 }
 
 impl Answer {
@@ -54,48 +61,112 @@ impl Answer {
         // Weak: the gzip and brotli forms are the same answer.
         let etag = HeaderValue::from_str(&format!("W/\"{}\"", hex::encode(&digest[..16])))
             .unwrap_or(HeaderValue::from_static("W/\"0\""));
-        let (gzip, brotli) = if body.len() >= MIN_COMPRESS_BYTES {
-            let smaller = |c: Option<Vec<u8>>| c.filter(|c| c.len() < body.len()).map(Bytes::from);
-            (smaller(gzip(&body)), smaller(brotli(&body)))
-        } else {
-            (None, None)
-        };
         Answer {
             version,
             content_type,
             etag,
             identity: body,
-            gzip,
-            brotli,
+            gzip: OnceLock::new(),
+            brotli: OnceLock::new(),
         }
+    }
+
+    fn form(&self, encoding: Encoding) -> Option<&OnceLock<Option<Bytes>>> {
+        match encoding {
+            Encoding::Identity => None,
+            Encoding::Gzip => Some(&self.gzip),
+            Encoding::Brotli => Some(&self.brotli),
+        }
+    }
+
+    /// Makes one form unless it is there already; true when this call
+    /// made it (the entry's weight has changed).
+    fn compress(&self, encoding: Encoding) -> bool {
+        let Some(form) = self.form(encoding) else {
+            return false;
+        };
+        let mut made = false;
+        form.get_or_init(|| {
+            made = true;
+            if self.identity.len() < MIN_COMPRESS_BYTES {
+                return None;
+            }
+            let compressed = match encoding {
+                Encoding::Gzip => gzip(&self.identity),
+                Encoding::Brotli => brotli(&self.identity),
+                Encoding::Identity => None,
+            };
+            // `into_boxed_slice`: no spare capacity is kept beyond the bytes weighed.
+            compressed
+                .filter(|c| c.len() < self.identity.len())
+                .map(|c| Bytes::from(c.into_boxed_slice()))
+        });
+        made
+    }
+
+    /// Whether the forms a client preferring `encoding` may get are made
+    /// (brotli, and gzip too when brotli is not smaller).
+    fn ready(&self, encoding: Encoding) -> bool {
+        match encoding {
+            Encoding::Identity => true,
+            Encoding::Gzip => self.gzip.get().is_some(),
+            Encoding::Brotli => {
+                Self::kept(&self.brotli).is_some()
+                    || (self.brotli.get().is_some() && self.gzip.get().is_some())
+            }
+        }
+    }
+
+    /// Makes what [`Answer::ready`] asks for; true when something was made.
+    fn prepare(&self, encoding: Encoding) -> bool {
+        match encoding {
+            Encoding::Identity => false,
+            Encoding::Gzip => self.compress(Encoding::Gzip),
+            Encoding::Brotli => {
+                let mut made = self.compress(Encoding::Brotli);
+                if Self::kept(&self.brotli).is_none() {
+                    made |= self.compress(Encoding::Gzip);
+                }
+                made
+            }
+        }
+    }
+
+    fn kept(form: &OnceLock<Option<Bytes>>) -> Option<&Bytes> {
+        form.get().and_then(Option::as_ref)
     }
 
     /// The bytes this entry holds, for the cache's bound.
     fn weight(&self, key: &str) -> u32 {
         let bytes = key.len()
             + self.identity.len()
-            + self.gzip.as_ref().map_or(0, Bytes::len)
-            + self.brotli.as_ref().map_or(0, Bytes::len)
+            + Self::kept(&self.gzip).map_or(0, Bytes::len)
+            + Self::kept(&self.brotli).map_or(0, Bytes::len)
             + ENTRY_OVERHEAD_BYTES;
         u32::try_from(bytes).unwrap_or(u32::MAX)
     }
 
-    fn reply(&self, request_headers: &HeaderMap) -> Response {
-        let not_modified = request_headers
+    fn not_modified(&self, request_headers: &HeaderMap) -> bool {
+        request_headers
             .get_all(header::IF_NONE_MATCH)
             .iter()
-            .any(|tags| etag_matches(tags, &self.etag));
-        let mut response = if not_modified {
+            .any(|tags| etag_matches(tags, &self.etag))
+    }
+
+    fn reply(&self, request_headers: &HeaderMap) -> Response {
+        let mut response = if self.not_modified(request_headers) {
             StatusCode::NOT_MODIFIED.into_response()
         } else {
             let (body, encoding) = match preferred_encoding(request_headers) {
-                Encoding::Brotli if self.brotli.is_some() => (self.brotli.clone(), Some("br")),
-                Encoding::Brotli | Encoding::Gzip if self.gzip.is_some() => {
-                    (self.gzip.clone(), Some("gzip"))
+                Encoding::Brotli if Self::kept(&self.brotli).is_some() => {
+                    (Self::kept(&self.brotli), Some("br"))
+                }
+                Encoding::Brotli | Encoding::Gzip if Self::kept(&self.gzip).is_some() => {
+                    (Self::kept(&self.gzip), Some("gzip"))
                 }
                 _ => (None, None),
             };
-            let mut r = Response::new(Body::from(body.unwrap_or_else(|| self.identity.clone())));
+            let mut r = Response::new(Body::from(body.unwrap_or(&self.identity).clone()));
             let headers = r.headers_mut();
             headers.insert(header::CONTENT_TYPE, self.content_type.clone());
             if let Some(encoding) = encoding {
@@ -353,6 +424,55 @@ impl AnswerCache {
     }
 }
 
+/// The cache key of a request: its path and its query parameters, decoded
+/// and sorted, so two spellings of the same question share one answer.
+/// Public routes refuse parameters they do not declare (see
+/// `http::public::only_declared_params`), so a kept answer's key holds only
+/// known parameters.
+pub fn key_of(uri: &Uri) -> String {
+    let path = uri.path();
+    let Some(query) = uri.query().filter(|q| !q.is_empty()) else {
+        return path.to_string();
+    };
+    let mut pairs: Vec<_> = form_urlencoded::parse(query.as_bytes()).collect();
+    pairs.sort();
+    let mut key = String::with_capacity(path.len() + 1 + query.len());
+    key.push_str(path);
+    key.push('?');
+    form_urlencoded::Serializer::for_suffix(key, path.len() + 1)
+        .extend_pairs(pairs)
+        .finish()
+}
+
+/// Answers `414 URI Too Long` for a request line longer than
+/// [`MAX_URI_BYTES`], before anything is parsed or kept.
+fn too_long(uri: &Uri) -> Option<Response> {
+    let length = uri.path_and_query().map_or(0, |p| p.as_str().len());
+    (length > MAX_URI_BYTES).then(|| {
+        (
+            StatusCode::URI_TOO_LONG,
+            axum::Json(serde_json::json!({"error": URI_TOO_LONG})),
+        )
+            .into_response()
+    })
+}
+
+/// Makes the form a client prefers when it is not there yet (on the
+/// blocking pool: brotli is CPU work); true when the answer grew.
+async fn prepare(answer: &Arc<Answer>, headers: &HeaderMap) -> bool {
+    if answer.not_modified(headers) {
+        return false;
+    }
+    let encoding = preferred_encoding(headers);
+    if answer.ready(encoding) {
+        return false;
+    }
+    let answer = answer.clone();
+    tokio::task::spawn_blocking(move || answer.prepare(encoding))
+        .await
+        .unwrap_or(false)
+}
+
 /// Middleware for the public GET routes: answer from memory or keep the
 /// answer. Every public route answers the same for everyone, so neither the
 /// key nor the answer depends on who asks.
@@ -361,6 +481,9 @@ pub async fn cached(
     request: Request,
     next: Next,
 ) -> Response {
+    if let Some(refused) = too_long(request.uri()) {
+        return refused;
+    }
     if request.method() != Method::GET {
         return next.run(request).await;
     }
@@ -369,12 +492,13 @@ pub async fn cached(
     let Some(version) = cache.current_version() else {
         return next.run(request).await;
     };
-    let key = request.uri().path_and_query().map_or_else(
-        || request.uri().path().to_string(),
-        |p| p.as_str().to_string(),
-    );
+    let key = key_of(request.uri());
     if let Some(answer) = cache.get(&key, version) {
         cache.hits.fetch_add(1, Ordering::Relaxed);
+        if prepare(&answer, request.headers()).await {
+            // A new form: weigh the entry again.
+            cache.put(key, answer.clone());
+        }
         return answer.reply(request.headers());
     }
     cache.misses.fetch_add(1, Ordering::Relaxed);
@@ -399,11 +523,15 @@ pub async fn cached(
         .get(header::CONTENT_TYPE)
         .cloned()
         .unwrap_or(HeaderValue::from_static("application/json"));
-    let answer =
-        match tokio::task::spawn_blocking(move || Answer::new(version, content_type, body)).await {
-            Ok(answer) => Arc::new(answer),
-            Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
-        };
+    // Only the form this client asks for is made now; the others when a
+    // client asks for them. A one-off URL read by a client that takes the
+    // plain body (a script, a benchmark) costs no compression at all.
+    // Kept in an allocation of its exact size: the handler's buffer may be
+    // much larger than its bytes (a list's room for 100 cars holding `[]`),
+    // and the cache's bound counts bytes, not capacity.
+    let body = Bytes::copy_from_slice(&body);
+    let answer = Arc::new(Answer::new(version, content_type, body));
+    prepare(&answer, &request_headers).await;
     cache.put(key, answer.clone());
     answer.reply(&request_headers)
 }
@@ -443,6 +571,31 @@ mod tests {
     }
 
     #[test]
+    fn small_or_incompressible_bodies_keep_no_forms() {
+        let json = HeaderValue::from_static("application/json");
+        let small = Answer::new(1, json.clone(), Bytes::from_static(b"{\"count\":12}"));
+        small.prepare(Encoding::Brotli);
+        assert!(small.ready(Encoding::Brotli) && small.ready(Encoding::Gzip));
+        assert!(Answer::kept(&small.brotli).is_none() && Answer::kept(&small.gzip).is_none());
+        let reply = small.reply(&accept("br, gzip"));
+        assert!(!reply.headers().contains_key(header::CONTENT_ENCODING));
+    }
+
+    #[test]
+    fn keys_are_the_sorted_decoded_parameters() {
+        let key = |uri: &str| key_of(&uri.parse::<Uri>().unwrap());
+        assert_eq!(key("/api/cars/fast"), "/api/cars/fast");
+        assert_eq!(key("/api/cars/fast?"), "/api/cars/fast");
+        let one = key("/api/cars/fast?status=new,used&limit=12");
+        assert_eq!(one, key("/api/cars/fast?limit=12&status=new,used"));
+        assert_eq!(one, key("/api/cars/fast?%6Cimit=12&status=new%2Cused"));
+        assert_ne!(one, key("/api/cars/fast?limit=13&status=new,used"));
+        assert_ne!(one, key("/api/cars/count?limit=12&status=new,used"));
+        assert_eq!(key("/a?model=A+B"), key("/a?model=A%20B"));
+        assert_ne!(key("/a?x=1%262"), key("/a?x=1&2"));
+    }
+
+    #[test]
     fn etags_match_weak_and_strong_forms() {
         let ours = HeaderValue::from_static("W/\"abc\"");
         for sent in ["W/\"abc\"", "\"abc\"", "\"x\", W/\"abc\"", "*"] {
@@ -465,8 +618,15 @@ mod tests {
             a.etag,
             Answer::new(1, json, Bytes::from_static(b"other")).etag
         );
-        assert!(a.gzip.as_ref().unwrap().len() < 100);
-        assert!(a.brotli.as_ref().unwrap().len() < 100);
+        // The compressed forms are made when a client first asks for them.
+        let plain = a.weight("/k");
+        assert!(a.gzip.get().is_none() && a.brotli.get().is_none());
+        assert!(a.prepare(Encoding::Gzip));
+        assert!(a.prepare(Encoding::Brotli));
+        assert!(!a.prepare(Encoding::Brotli), "made once");
+        assert!(Answer::kept(&a.gzip).unwrap().len() < 100);
+        assert!(Answer::kept(&a.brotli).unwrap().len() < 100);
         assert!(a.weight("/k") as usize > 1000);
+        assert!(a.weight("/k") > plain, "the forms are weighed");
     }
 }

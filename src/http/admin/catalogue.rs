@@ -310,7 +310,7 @@ pub async fn bulk_prices(
 
 #[utoipa::path(get, path = "/api/admin/brands", tag = "admin", responses((status = 200, body = [Brand])))]
 pub async fn list_brands(State(state): State<AppState>) -> AppResult<Json<Vec<Brand>>> {
-    Ok(Json(state.db.call(|c| brands::list(c)).await?))
+    Ok(Json(state.db.call(|c| brands::list_for_admin(c)).await?))
 }
 
 #[utoipa::path(post, path = "/api/brands", tag = "admin", request_body = BrandInput,

@@ -15,12 +15,14 @@ pub const BRAND_NOT_FOUND: &str = "Марка не найдена";
 
 /// The brand lists and a brand's data: cached public reads.
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_fast))
-        .routes(routes!(list))
-        .routes(routes!(by_id))
-        .routes(routes!(by_slug))
-        .routes(routes!(logo))
+    super::only_declared_params(
+        OpenApiRouter::new()
+            .routes(routes!(list_fast))
+            .routes(routes!(list))
+            .routes(routes!(by_id))
+            .routes(routes!(by_slug))
+            .routes(routes!(logo)),
+    )
 }
 
 /// Every brand, short form, by name.

@@ -2,6 +2,8 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -16,13 +18,15 @@ use crate::http::state::AppState;
 
 /// The car lists, the count and a car's page data: cached public reads.
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_fast))
-        .routes(routes!(count))
-        .routes(routes!(by_slug))
-        .routes(routes!(images))
-        .routes(routes!(by_brand))
-        .routes(routes!(by_body_type))
+    super::only_declared_params(
+        OpenApiRouter::new()
+            .routes(routes!(list_fast))
+            .routes(routes!(count))
+            .routes(routes!(by_slug))
+            .routes(routes!(images))
+            .routes(routes!(by_brand))
+            .routes(routes!(by_body_type)),
+    )
 }
 
 /// Filters shared by the car lists and the count.
@@ -116,17 +120,30 @@ pub fn parse_body_type(code: &str) -> AppResult<BodyType> {
         .ok_or_else(|| AppError::not_found(format!("Неизвестный тип кузова: {code}")))
 }
 
-async fn list_with(
-    state: &AppState,
-    filter: CarFilter,
-    query: &CarQuery,
-) -> AppResult<Json<Vec<Car>>> {
+/// A JSON answer encoded already (as `Json` would have encoded it).
+pub struct JsonBytes(pub Vec<u8>);
+
+impl IntoResponse for JsonBytes {
+    fn into_response(self) -> Response {
+        (
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            self.0,
+        )
+            .into_response()
+    }
+}
+
+/// A page of cars, encoded on the database thread straight from the rows.
+async fn list_with(state: &AppState, filter: CarFilter, query: &CarQuery) -> AppResult<JsonBytes> {
     let (limit, offset) = query.page();
     let list = state
         .db
-        .call(move |c| cars::list(c, &filter, limit, offset))
+        .read(move |c| cars::list_json(c, &filter, limit, offset))
         .await?;
-    Ok(Json(list))
+    Ok(JsonBytes(list))
 }
 
 /// Published cars, newest first, a page at a time.
@@ -135,7 +152,7 @@ async fn list_with(
 pub async fn list_fast(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<CarQuery>,
-) -> AppResult<Json<Vec<Car>>> {
+) -> AppResult<JsonBytes> {
     let filter = query.filter()?;
     list_with(&state, filter, &query).await
 }
@@ -204,7 +221,7 @@ pub async fn by_brand(
     State(state): State<AppState>,
     Path(brand_id): Path<String>,
     ApiQuery(query): ApiQuery<CarQuery>,
-) -> AppResult<Json<Vec<Car>>> {
+) -> AppResult<JsonBytes> {
     let mut filter = query.filter()?;
     filter.brand_id = Some(brand_id);
     list_with(&state, filter, &query).await
@@ -217,7 +234,7 @@ pub async fn by_body_type(
     State(state): State<AppState>,
     Path(body_type): Path<String>,
     ApiQuery(query): ApiQuery<CarQuery>,
-) -> AppResult<Json<Vec<Car>>> {
+) -> AppResult<JsonBytes> {
     let mut filter = query.filter()?;
     filter.body_type = Some(parse_body_type(&body_type)?);
     list_with(&state, filter, &query).await

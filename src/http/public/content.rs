@@ -21,16 +21,18 @@ use crate::http::state::AppState;
 /// Settings, legal texts, body types, reviews, promotions and banks: cached
 /// public reads. Admins read everything on `/api/admin/...` instead.
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(settings))
-        .routes(routes!(banner))
-        .routes(routes!(legal))
-        .routes(routes!(body_types))
-        .routes(routes!(body_type))
-        .routes(routes!(reviews))
-        .routes(routes!(promotions))
-        .routes(routes!(promotion_image))
-        .routes(routes!(partner_banks))
+    super::only_declared_params(
+        OpenApiRouter::new()
+            .routes(routes!(settings))
+            .routes(routes!(banner))
+            .routes(routes!(legal))
+            .routes(routes!(body_types))
+            .routes(routes!(body_type))
+            .routes(routes!(reviews))
+            .routes(routes!(promotions))
+            .routes(routes!(promotion_image))
+            .routes(routes!(partner_banks)),
+    )
 }
 
 /// The salon's public data and page banners.

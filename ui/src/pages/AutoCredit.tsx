@@ -7,6 +7,7 @@ import { BrandLogo } from "../components/ui/BrandLogo";
 import { useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { useSettings } from "../hooks/useSettings";
+import { splitAdvantages } from "../lib/banks";
 
 const REQUIREMENTS = [
   "Возраст от 18 до 65 лет",
@@ -72,15 +73,11 @@ export function AutoCredit() {
                 <h3>{bank.name}</h3>
                 {bank.requirements && <p class="muted">{bank.requirements}</p>}
                 <p class="chips">
-                  {bank.advantages
-                    .split(",")
-                    .map((a) => a.trim())
-                    .filter(Boolean)
-                    .map((a) => (
-                      <span key={a} class="chip-static">
-                        {a}
-                      </span>
-                    ))}
+                  {splitAdvantages(bank.advantages).map((a) => (
+                    <span key={a} class="chip-static">
+                      {a}
+                    </span>
+                  ))}
                 </p>
               </article>
             ))}

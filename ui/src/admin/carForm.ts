@@ -1,0 +1,250 @@
+/** The car form's values, rules and payload, apart from the form. */
+
+import type { components } from "../api/schema";
+import type { Car, CarStatus, TrimLevel } from "../api/types";
+import { slugify } from "../lib/slug";
+
+export type CarInput = components["schemas"]["CarInput"];
+
+export const MIN_YEAR = 1990;
+export const maxYear = (now: Date = new Date()) => now.getFullYear() + 1;
+
+/** What the inputs hold (text where people type numbers). */
+export interface CarValues {
+  brandId: string;
+  name: string;
+  model: string;
+  slug: string;
+  year: string;
+  price: string;
+  monthlyPayment: string;
+  dailyPrice: string;
+  status: CarStatus | "";
+  bodyType: string;
+  transmission: string;
+  drivetrain: string;
+  fuelType: string;
+  engine: string;
+  mileage: string;
+  color: string;
+  vin: string;
+  images: string[];
+  trimLevels: { name: string; description: string; link: string }[];
+  published: boolean;
+  inStock: boolean;
+  featured: boolean;
+}
+
+/** The fields a server refusal may name, as the form calls them. */
+export const CAR_FIELDS = [
+  "brandId",
+  "name",
+  "model",
+  "slug",
+  "year",
+  "price",
+  "monthlyPayment",
+  "dailyPrice",
+  "status",
+  "bodyType",
+  "transmission",
+  "drivetrain",
+  "fuelType",
+  "engine",
+  "mileage",
+  "color",
+  "vin",
+  "images",
+  "trimLevels",
+] as const;
+
+export const MESSAGES = {
+  price: "Цена обязательна",
+  money: "Введите сумму числом, например 2500000 или 2500000,50",
+  brandId: "Выберите марку",
+  name: "Название обязательно",
+  model: "Модель обязательна",
+  slug: "Slug обязателен",
+  slugChars: "Только латинские буквы, цифры и дефисы",
+  engine: "Укажите двигатель",
+  bodyType: "Выберите тип кузова",
+  transmission: "Выберите коробку передач",
+  drivetrain: "Выберите привод",
+  fuelType: "Выберите тип топлива",
+  status: "Выберите состояние",
+  year: "Введите год числом",
+  mileage: "Пробег: целое число километров",
+  trimName: "Укажите название комплектации",
+  images: "Не больше 6 фото",
+} as const;
+
+export const yearMin = `Год не может быть раньше ${MIN_YEAR}`;
+export const yearMax = (now?: Date) => `Год не может быть позже ${maxYear(now)}`;
+
+/** A new car's empty form; an existing car's values. */
+export function carValues(car: Car | null, now: Date = new Date()): CarValues {
+  if (!car) {
+    return {
+      brandId: "",
+      name: "",
+      model: "",
+      slug: "",
+      year: String(now.getFullYear()),
+      price: "",
+      monthlyPayment: "",
+      dailyPrice: "",
+      status: "new",
+      bodyType: "",
+      transmission: "",
+      drivetrain: "",
+      fuelType: "",
+      engine: "",
+      mileage: "",
+      color: "",
+      vin: "",
+      images: [],
+      trimLevels: [],
+      published: true,
+      inStock: true,
+      featured: false,
+    };
+  }
+  const images = car.images.length > 0 ? car.images : car.mainImage ? [car.mainImage] : [];
+  return {
+    brandId: car.brandId,
+    name: car.name,
+    model: car.model,
+    slug: car.slug,
+    year: String(car.year),
+    price: moneyText(car.price),
+    monthlyPayment: car.monthlyPayment ? moneyText(car.monthlyPayment) : "",
+    dailyPrice: car.dailyPrice ? moneyText(car.dailyPrice) : "",
+    status: car.status,
+    bodyType: car.bodyType,
+    transmission: car.transmission,
+    drivetrain: car.drivetrain,
+    fuelType: car.fuelType,
+    engine: car.engine,
+    mileage: car.mileage ? String(car.mileage) : "",
+    color: car.color ?? "",
+    vin: car.vin ?? "",
+    images,
+    trimLevels: car.trimLevels.map((t: TrimLevel) => ({
+      name: t.name ?? "",
+      description: t.description ?? "",
+      link: t.link ?? "",
+    })),
+    published: car.published,
+    inStock: car.inStock,
+    featured: car.featured,
+  };
+}
+
+/** "2500000.00" → "2500000"; "2500000.50" → "2500000.50". */
+function moneyText(value: string): string {
+  return value.replace(/\.00$/, "");
+}
+
+/** What people type as money: spaces (also non-breaking) dropped, a comma
+ * as the decimal point. */
+export function normalizeMoney(text: string): string {
+  return text.replace(/[\s\u00a0\u202f]/g, "").replace(",", ".");
+}
+
+/** Whole rubles with at most two decimals, up to 12 digits in all. */
+export function isMoney(text: string, maxIntegerDigits = 10): boolean {
+  return new RegExp(`^\\d{1,${maxIntegerDigits}}(\\.\\d{1,2})?$`).test(normalizeMoney(text));
+}
+
+export function priceRule(text: string): true | string {
+  if (normalizeMoney(text) === "") return MESSAGES.price;
+  return isMoney(text) || MESSAGES.money;
+}
+
+export function optionalMoneyRule(text: string): true | string {
+  if (normalizeMoney(text) === "") return true;
+  return isMoney(text, 8) || MESSAGES.money;
+}
+
+export function yearRule(text: string, now: Date = new Date()): true | string {
+  const t = text.trim();
+  if (!/^\d{4}$/.test(t)) return MESSAGES.year;
+  const year = Number(t);
+  if (year < MIN_YEAR) return yearMin;
+  if (year > maxYear(now)) return yearMax(now);
+  return true;
+}
+
+export function mileageRule(text: string): true | string {
+  const t = text.replace(/[\s\u00a0\u202f]/g, "");
+  return t === "" || /^\d{1,9}$/.test(t) || MESSAGES.mileage;
+}
+
+export function slugRule(text: string): true | string {
+  const t = text.trim();
+  if (t === "") return MESSAGES.slug;
+  return /^[a-z0-9-]+$/.test(t) || MESSAGES.slugChars;
+}
+
+/** A new car's slug: name and model, Cyrillic transliterated. */
+export function carSlug(name: string, model: string): string {
+  return slugify(`${name} ${model}`);
+}
+
+/** What the server takes. Mileage counts only for a used car, the daily
+ * price only for a lease; empty trim levels are dropped. */
+export function carInput(v: CarValues): CarInput {
+  const optional = (text: string) => {
+    const n = normalizeMoney(text);
+    return n === "" ? null : n;
+  };
+  const images = v.images.slice(0, 6);
+  return {
+    brandId: v.brandId,
+    name: v.name.trim(),
+    model: v.model.trim(),
+    slug: v.slug.trim(),
+    year: Number(v.year.trim()),
+    price: normalizeMoney(v.price),
+    monthlyPayment: optional(v.monthlyPayment),
+    dailyPrice: v.status === "lease" ? optional(v.dailyPrice) : null,
+    status: v.status as CarStatus,
+    bodyType: v.bodyType as CarInput["bodyType"],
+    transmission: v.transmission as CarInput["transmission"],
+    drivetrain: v.drivetrain as CarInput["drivetrain"],
+    fuelType: v.fuelType as CarInput["fuelType"],
+    engine: v.engine.trim(),
+    mileage: v.status === "used" ? Number(v.mileage.replace(/\D/g, "") || "0") : 0,
+    color: v.color.trim() || null,
+    vin: v.vin.trim() || null,
+    mainImage: images[0] ?? "",
+    images,
+    trimLevels: v.trimLevels
+      .map((t) => ({ name: t.name.trim(), description: t.description.trim(), link: t.link.trim() }))
+      .filter((t) => t.name !== ""),
+    published: v.published,
+    inStock: v.inStock,
+    featured: v.featured,
+  };
+}
+
+export const BULK_PERCENT = "Введите корректный процент";
+
+/** The bulk price change's multiplier as an exact decimal string: raise by
+ * p % → 1 + p/100, lower → 1 − p/100; null when p is not a number above 0
+ * (or would lower prices to nothing). */
+export function bulkMultiplier(text: string, direction: "raise" | "lower"): string | null {
+  const t = text.trim().replace(",", ".");
+  if (!/^\d+(\.\d+)?$/.test(t)) return null;
+  const p = Number(t);
+  if (!(p > 0) || (direction === "lower" && p >= 100) || p > 1000) return null;
+  // Hundredths of a percent, in integers: no floating-point residue.
+  const hundredths = Math.round(p * 100);
+  if (hundredths === 0) return null;
+  const scaled = direction === "raise" ? 10000 + hundredths : 10000 - hundredths;
+  const whole = Math.floor(scaled / 10000);
+  const frac = String(scaled % 10000)
+    .padStart(4, "0")
+    .replace(/0+$/, "");
+  return frac ? `${whole}.${frac}` : String(whole);
+}

@@ -1,0 +1,103 @@
+import { type ReactNode, useEffect, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { useAuth } from "../auth";
+import { SCREENS } from "../screens";
+import { logOut } from "../session";
+import { toastError } from "../toast";
+
+interface Props {
+  title: string;
+  /** Shown beside the title, e.g. the number of cars. */
+  count?: number | null;
+  /** Buttons on the right of the title (e.g. 'Добавить автомобиль'). */
+  actions?: ReactNode;
+  children: ReactNode;
+}
+
+/** The frame of every admin screen: title, back to the dashboard, back to
+ * the site, the other screens and logout. */
+export function AdminPage({ title, count, actions, children }: Props) {
+  const [path] = useLocation();
+  const { username } = useAuth();
+  useEffect(() => {
+    document.title = `${title} — администрирование`;
+  }, [title]);
+  return (
+    <div class="admin-page">
+      <header class="admin-bar">
+        <nav aria-label="Переходы">
+          <ul>
+            {path !== "/" && path !== "/dashboard" && (
+              <li>
+                <Link href="/">← Панель администратора</Link>
+              </li>
+            )}
+            <li>
+              <a href="/">На сайт</a>
+            </li>
+          </ul>
+          <ul>
+            {username && <li class="admin-user">{username}</li>}
+            <li>
+              <LogoutButton />
+            </li>
+          </ul>
+        </nav>
+        <nav aria-label="Разделы администрирования" class="admin-nav">
+          <ul>
+            {SCREENS.map((s) => (
+              <li key={s.path}>
+                <Link
+                  href={s.path}
+                  aria-current={
+                    path === s.path || (s.path === "/dashboard" && path === "/")
+                      ? "page"
+                      : undefined
+                  }
+                >
+                  {s.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <main id="main" class="container admin-main">
+        <div class="admin-title">
+          <h1>
+            {title}
+            {count != null && (
+              <span class="admin-count" data-testid="admin-count">
+                {" "}
+                ({count})
+              </span>
+            )}
+          </h1>
+          {actions && <div class="admin-actions">{actions}</div>}
+        </div>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** Ends the session (the leads screen also places it in its own header). */
+export function LogoutButton({ class: className = "secondary outline" }: { class?: string }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      class={className}
+      aria-busy={busy || undefined}
+      disabled={busy}
+      onClick={() => {
+        setBusy(true);
+        logOut()
+          .catch(() => toastError("Не удалось выйти"))
+          .finally(() => setBusy(false));
+      }}
+    >
+      Выйти
+    </button>
+  );
+}

@@ -1,0 +1,12 @@
+import { useEffect, useState } from "react";
+
+/** `value` once it has stopped changing for `ms` (search as you type
+ * without a request per key). */
+export function useDebounced<T>(value: T, ms = 300): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), ms);
+    return () => window.clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}

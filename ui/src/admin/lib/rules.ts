@@ -1,0 +1,121 @@
+/** Validation rules of the admin forms for react-hook-form, with the same
+ * Russian messages the server answers with (field by field). */
+
+type Value = unknown;
+
+/** Required text: a value of only spaces counts as empty (the server trims). */
+export function filled(message: string) {
+  return (value: Value) =>
+    (typeof value === "string" ? value.trim() !== "" : value != null) || message;
+}
+
+/** Mirrors the server's e-mail check: one '@', something before it, a dot
+ * inside the domain, no spaces. */
+export function isEmail(value: string): boolean {
+  const at = value.indexOf("@");
+  if (at <= 0 || value.indexOf("@", at + 1) !== -1) return false;
+  const domain = value.slice(at + 1);
+  return (
+    domain.includes(".") && !domain.startsWith(".") && !domain.endsWith(".") && !/\s/.test(value)
+  );
+}
+
+export const EMAIL_FORMAT = "Неверный формат email";
+
+/** An e-mail; `optional` lets the empty string through. */
+export function email(optional: boolean) {
+  return (value: Value) => {
+    const v = typeof value === "string" ? value.trim() : "";
+    if (v === "" && optional) return true;
+    return isEmail(v) || EMAIL_FORMAT;
+  };
+}
+
+/** The server's length message for a field. */
+export function tooLong(field: string, max: number) {
+  return { value: max, message: `Поле ${field} не должно быть длиннее ${max} символов` };
+}
+
+export const REVIEW_MESSAGES = {
+  customerName: "Имя клиента обязательно",
+  text: "Текст отзыва обязателен",
+  rating: "Оценка должна быть от 1 до 5",
+} as const;
+
+export const reviewRules = {
+  customerName: {
+    validate: filled(REVIEW_MESSAGES.customerName),
+    maxLength: tooLong("customerName", 255),
+  },
+  text: { validate: filled(REVIEW_MESSAGES.text), maxLength: tooLong("text", 5000) },
+  rating: {
+    validate: (v: Value) => {
+      const n = Number(v);
+      return (Number.isInteger(n) && n >= 1 && n <= 5) || REVIEW_MESSAGES.rating;
+    },
+  },
+  carModel: { maxLength: tooLong("carModel", 255) },
+};
+
+export const PROMOTION_MESSAGES = {
+  title: "Название акции обязательно",
+  description: "Описание акции обязательно",
+} as const;
+
+export const promotionRules = {
+  title: { validate: filled(PROMOTION_MESSAGES.title), maxLength: tooLong("title", 255) },
+  description: {
+    validate: filled(PROMOTION_MESSAGES.description),
+    maxLength: tooLong("description", 5000),
+  },
+  discount: { maxLength: tooLong("discount", 100) },
+  validUntil: { maxLength: tooLong("validUntil", 100) },
+};
+
+export const BANK_MESSAGES = {
+  name: "Название банка обязательно",
+  logo: "Логотип обязателен",
+  requirements: "Требования обязательны",
+  advantages: "Преимущества обязательны",
+} as const;
+
+export const bankRules = {
+  name: { validate: filled(BANK_MESSAGES.name), maxLength: tooLong("name", 255) },
+  logo: { validate: filled(BANK_MESSAGES.logo) },
+  requirements: {
+    validate: filled(BANK_MESSAGES.requirements),
+    maxLength: tooLong("requirements", 5000),
+  },
+  advantages: {
+    validate: filled(BANK_MESSAGES.advantages),
+    maxLength: tooLong("advantages", 5000),
+  },
+};
+
+export const SETTINGS_MESSAGES = {
+  salonName: "Название салона обязательно",
+  phone: "Телефон обязателен",
+  address: "Адрес обязателен",
+} as const;
+
+export const settingsRules = {
+  salonName: { validate: filled(SETTINGS_MESSAGES.salonName) },
+  phone: { validate: filled(SETTINGS_MESSAGES.phone) },
+  address: { validate: filled(SETTINGS_MESSAGES.address) },
+  email: { validate: email(false) },
+  notificationEmail: { validate: email(true) },
+  fromEmail: { validate: email(true) },
+};
+
+export const BODY_TYPE_LABEL_REQUIRED = "Название обязательно";
+
+export const bodyTypeRules = {
+  labelPlural: {
+    validate: filled(BODY_TYPE_LABEL_REQUIRED),
+    maxLength: tooLong("labelPlural", 100),
+  },
+  labelSingle: {
+    validate: filled(BODY_TYPE_LABEL_REQUIRED),
+    maxLength: tooLong("labelSingle", 100),
+  },
+};

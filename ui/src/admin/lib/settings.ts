@@ -1,0 +1,74 @@
+/** The settings screens: what each form sends, and the consent-version
+ * notice (a new consent text is a new edition; docs/leads.md). */
+import type { components } from "../../api/schema";
+
+export type AdminSettings = components["schemas"]["Settings"];
+export type SettingsPatch = components["schemas"]["SettingsPatch"];
+
+/** The company form's fields, in the order of the form. */
+export const COMPANY_FIELDS = [
+  "salonName",
+  "phone",
+  "phoneSecondary",
+  "email",
+  "address",
+  "fullAddress",
+  "workingHours",
+  "legalEntity",
+  "heroTitle",
+  "heroSubtitle",
+  "homeBanner",
+  "favicon",
+  "googleAnalyticsId",
+  "yandexMetrikaId",
+  "consentText",
+  "privacyPolicy",
+] as const;
+
+export type CompanyField = (typeof COMPANY_FIELDS)[number];
+export type CompanyForm = Record<CompanyField, string>;
+
+export function companyForm(s: AdminSettings): CompanyForm {
+  return Object.fromEntries(COMPANY_FIELDS.map((f) => [f, s[f] ?? ""])) as CompanyForm;
+}
+
+/** What the company form sends: every field, trimmed. */
+export function companyPatch(form: CompanyForm): SettingsPatch {
+  return Object.fromEntries(
+    COMPANY_FIELDS.map((f) => [f, (form[f] ?? "").trim()]),
+  ) as SettingsPatch;
+}
+
+/** The e-mail notification form of the leads screen. */
+export interface EmailForm {
+  notificationEmail: string;
+  fromEmail: string;
+  emailNotificationsEnabled: boolean;
+}
+
+export function emailForm(s: Pick<AdminSettings, keyof EmailForm>): EmailForm {
+  return {
+    notificationEmail: s.notificationEmail ?? "",
+    fromEmail: s.fromEmail ?? "",
+    emailNotificationsEnabled: s.emailNotificationsEnabled ?? true,
+  };
+}
+
+export function emailPatch(form: EmailForm): SettingsPatch {
+  return {
+    notificationEmail: form.notificationEmail.trim(),
+    fromEmail: form.fromEmail.trim(),
+    emailNotificationsEnabled: form.emailNotificationsEnabled,
+  };
+}
+
+/** Always shown by the consent text: what editing it does. */
+export function consentHint(version: number): string {
+  return `Действующая редакция № ${version}. Каждое изменение текста согласия создаёт новую редакцию; с каждой заявкой хранится номер редакции, на которую согласился посетитель.`;
+}
+
+/** Shown while the consent text differs from the saved one. */
+export function consentNotice(saved: string, current: string, version: number): string | null {
+  if (saved.trim() === current.trim()) return null;
+  return `Текст согласия изменён: после сохранения он станет редакцией № ${version + 1}. Новые заявки будут ссылаться на неё, старые сохранят свою редакцию.`;
+}

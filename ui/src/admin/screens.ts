@@ -1,0 +1,45 @@
+/** Every admin screen: its path under /admin, its navigation label and its
+ * component, loaded when first opened. One line per screen, in the order of
+ * the navigation; AdminApp routes them and AdminPage and the dashboard link
+ * them. `/admin` itself shows the dashboard. A screen whose feature has not
+ * landed (CRM, parser) has no line, so no link points at it. */
+import { type ComponentType, lazy } from "react";
+
+export interface AdminScreen {
+  /** Under /admin: "/cars" is /admin/cars. */
+  path: string;
+  label: string;
+  component: ComponentType;
+}
+
+export const SCREENS: AdminScreen[] = [
+  { path: "/dashboard", label: "Панель", component: lazy(() => import("./screens/dashboard")) },
+  { path: "/cars", label: "Автомобили", component: lazy(() => import("./screens/cars")) },
+  { path: "/brands", label: "Марки", component: lazy(() => import("./screens/brands")) },
+  { path: "/reviews", label: "Отзывы", component: lazy(() => import("./screens/reviews")) },
+  { path: "/leads", label: "Заявки", component: lazy(() => import("./screens/leads")) },
+  { path: "/promotions", label: "Акции", component: lazy(() => import("./screens/promotions")) },
+  {
+    path: "/partner-banks",
+    label: "Банки",
+    component: lazy(() => import("./screens/banks")),
+  },
+  {
+    path: "/page-banners",
+    label: "Баннеры",
+    component: lazy(() => import("./screens/banners")),
+  },
+  {
+    path: "/auto-selection-banner",
+    label: "Баннер подбора",
+    component: lazy(() => import("./screens/banners-auto-selection")),
+  },
+  {
+    path: "/body-types",
+    label: "Типы кузова",
+    component: lazy(() => import("./screens/body-types")),
+  },
+  { path: "/settings", label: "Настройки", component: lazy(() => import("./screens/settings")) },
+];
+
+export const DASHBOARD = "/dashboard";

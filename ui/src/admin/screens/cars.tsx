@@ -1,0 +1,291 @@
+import { keepPreviousData } from "@tanstack/react-query";
+import { useState } from "react";
+import { apiDelete, apiPut } from "../../api/client";
+import type { Car } from "../../api/types";
+import { Pagination } from "../../components/ui/Pagination";
+import { CAR_FORMS, formatMileage, formatPrice, plural } from "../../lib/format";
+import { STATUS_LABELS } from "../../lib/labels";
+import { carPath } from "../../routes";
+import {
+  adminCarsUrl,
+  BULK_PRICES_URL,
+  CARS_PER_PAGE,
+  type CarStats,
+  type CarsPage,
+  type ConditionFilter,
+  carUrl,
+  type PublishedFilter,
+} from "../api";
+import { BULK_PERCENT, bulkMultiplier } from "../carForm";
+import { AdminPage } from "../components/AdminPage";
+import { ConfirmDialog } from "../components/ConfirmDialog";
+import { ErrorPanel } from "../components/ErrorPanel";
+import { Field } from "../components/Field";
+import { SkeletonCards } from "../components/SkeletonCards";
+import { useDebounced } from "../hooks";
+import { useAdminMutation, useAdminQuery } from "../query";
+import { toastError } from "../toast";
+import { CarDialog } from "./cars-form";
+
+type Editing = { id: string | null } | null;
+
+/** Cars: count, search, filters and pages on the server, the bulk price
+ * card, the statistics card, cards with edit and delete. */
+export default function CarsScreen() {
+  const [search, setSearch] = useState("");
+  const q = useDebounced(search.trim(), 300);
+  const [condition, setCondition] = useState<ConditionFilter>("all");
+  const [published, setPublished] = useState<PublishedFilter>("all");
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Car | null>(null);
+
+  // A new search or filter starts at page 1.
+  const key = `${q}|${condition}|${published}`;
+  const [paging, setPaging] = useState({ key, page: 1 });
+  const page = paging.key === key ? paging.page : 1;
+  const setPage = (n: number) => setPaging({ key, page: n });
+  const url = adminCarsUrl({ q, page, perPage: CARS_PER_PAGE, condition, published });
+  const cars = useAdminQuery<CarsPage>(url, { placeholderData: keepPreviousData });
+  const data = cars.data;
+  const filtered = q !== "" || condition !== "all" || published !== "all";
+
+  const remove = useAdminMutation((car: Car) => apiDelete(carUrl(car.id)), {
+    success: "Автомобиль удален",
+    failure: "Не удалось удалить автомобиль",
+    onSuccess: () => setDeleting(null),
+  });
+
+  return (
+    <AdminPage
+      title="Автомобили"
+      count={data?.stats.all ?? null}
+      actions={
+        <button type="button" onClick={() => setEditing({ id: null })}>
+          Добавить автомобиль
+        </button>
+      }
+    >
+      <div class="admin-tools">
+        <BulkPriceCard />
+        <StatsCard stats={data?.stats ?? null} />
+      </div>
+      <div role="search" class="inline-row car-filters" aria-label="Поиск и фильтры">
+        <Field label="Поиск" class="grow">
+          {(a) => (
+            <input
+              {...a}
+              type="search"
+              placeholder="Марка, название, модель или год"
+              value={search}
+              onInput={(e) => setSearch(e.currentTarget.value)}
+              data-testid="car-search"
+            />
+          )}
+        </Field>
+        <Field label="Состояние">
+          {(a) => (
+            <select
+              {...a}
+              value={condition}
+              onChange={(e) => setCondition(e.currentTarget.value as ConditionFilter)}
+            >
+              <option value="all">Все</option>
+              <option value="new">Новые</option>
+              <option value="used">С пробегом</option>
+              <option value="lease">Аренда с выкупом</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Публикация">
+          {(a) => (
+            <select
+              {...a}
+              value={published}
+              onChange={(e) => setPublished(e.currentTarget.value as PublishedFilter)}
+            >
+              <option value="all">Все</option>
+              <option value="true">Опубликованные</option>
+              <option value="false">Черновики</option>
+            </select>
+          )}
+        </Field>
+      </div>
+      {cars.isError && !data ? (
+        <ErrorPanel
+          error={cars.error}
+          title="Не удалось загрузить автомобили"
+          url={url}
+          onRetry={() => void cars.refetch()}
+        />
+      ) : !data ? (
+        <SkeletonCards count={6} label="Загрузка автомобилей…" />
+      ) : data.items.length === 0 ? (
+        <p class="empty-state" data-testid="empty">
+          {filtered ? "Автомобили не найдены" : "Автомобили еще не добавлены"}
+        </p>
+      ) : (
+        <>
+          <p class="stat-note" aria-live="polite" data-testid="found">
+            {filtered ? `Найдено: ${data.total} ${plural(data.total, CAR_FORMS)}` : ""}
+            {cars.isFetching && <span aria-busy="true"> Обновление…</span>}
+          </p>
+          <ul class="admin-grid" data-testid="cars">
+            {data.items.map((car) => (
+              <li key={car.id}>
+                <CarCard
+                  car={car}
+                  onEdit={() => setEditing({ id: car.id })}
+                  onDelete={() => setDeleting(car)}
+                />
+              </li>
+            ))}
+          </ul>
+          <Pagination page={data.page} pages={data.pages} onPage={setPage} />
+        </>
+      )}
+      {editing && <CarDialog id={editing.id} onClose={() => setEditing(null)} />}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Удалить автомобиль?"
+        message={
+          deleting ? `${deleting.brandName} ${deleting.name} ${deleting.model} будет удален.` : null
+        }
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
+    </AdminPage>
+  );
+}
+
+function CarCard({
+  car,
+  onEdit,
+  onDelete,
+}: {
+  car: Car;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  const title = `${car.brandName} ${car.name} ${car.model}`.replace(/\s+/g, " ").trim();
+  return (
+    <article class="admin-card car-admin-card" data-testid="car-card" data-slug={car.slug}>
+      {car.mainImage ? (
+        <img src={car.mainImage} alt={title} loading="lazy" />
+      ) : (
+        <div class="no-photo" aria-hidden="true">
+          Нет фото
+        </div>
+      )}
+      <div class="badges">
+        <span class={`badge badge-${car.status}`}>{STATUS_LABELS[car.status]}</span>
+        {!car.published && <span class="badge badge-draft">Черновик</span>}
+        {!car.inStock && <span class="badge">Нет в наличии</span>}
+        {car.featured && <span class="badge">Рекомендуемый</span>}
+      </div>
+      <h3>{title}</h3>
+      <p>
+        {car.year} г.{car.status === "used" && car.mileage > 0 && `, ${formatMileage(car.mileage)}`}
+      </p>
+      <p>
+        <strong data-testid="car-price">{formatPrice(car.price)}</strong>
+      </p>
+      <div class="card-actions">
+        <button type="button" class="secondary" aria-label={`Изменить ${title}`} onClick={onEdit}>
+          Изменить
+        </button>
+        <button type="button" class="danger" aria-label={`Удалить ${title}`} onClick={onDelete}>
+          Удалить
+        </button>
+        {car.published && (
+          <a
+            href={carPath(car.slug)}
+            target="_blank"
+            rel="noopener"
+            aria-label={`${title} на сайте`}
+          >
+            На сайте
+          </a>
+        )}
+      </div>
+    </article>
+  );
+}
+
+function StatsCard({ stats }: { stats: CarStats | null }) {
+  const row = (label: string, n: number | undefined, id: string) => (
+    <>
+      <dt>{label}</dt>
+      <dd data-testid={`stat-${id}`}>{n ?? "…"}</dd>
+    </>
+  );
+  return (
+    <article class="stats-card" aria-labelledby="car-stats-title">
+      <h2 id="car-stats-title" class="card-title">
+        Статистика
+      </h2>
+      <dl class="stats-list">
+        {row("Новые", stats?.new, "new")}
+        {row("С пробегом", stats?.used, "used")}
+        {row("Аренда с выкупом", stats?.lease, "lease")}
+        {row("В наличии", stats?.inStock, "in-stock")}
+      </dl>
+    </article>
+  );
+}
+
+/** Every car's price up or down by a percentage. */
+function BulkPriceCard() {
+  const [percent, setPercent] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const bulk = useAdminMutation(
+    (priceMultiplier: string) =>
+      apiPut<{ updatedCount: number }>(BULK_PRICES_URL, { priceMultiplier }),
+    {
+      success: (d) => `Обновлено ${d.updatedCount} ${plural(d.updatedCount, CAR_FORMS)}`,
+      failure: "Не удалось обновить цены",
+      onSuccess: () => setPercent(""),
+    },
+  );
+  const run = (direction: "raise" | "lower") => {
+    const multiplier = bulkMultiplier(percent, direction);
+    if (!multiplier) {
+      setError(BULK_PERCENT);
+      toastError(BULK_PERCENT);
+      return;
+    }
+    setError(null);
+    bulk.mutate(multiplier);
+  };
+  return (
+    <article class="bulk-card" aria-labelledby="bulk-title" data-testid="bulk-card">
+      <h2 id="bulk-title" class="card-title">
+        Изменение цен
+      </h2>
+      <div class="inline-row">
+        <Field label="Процент" error={error}>
+          {(a) => (
+            <input
+              {...a}
+              inputMode="decimal"
+              placeholder="Например, 5"
+              value={percent}
+              onInput={(e) => setPercent(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <button type="button" disabled={bulk.isPending} onClick={() => run("raise")}>
+          Повысить
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          disabled={bulk.isPending}
+          onClick={() => run("lower")}
+        >
+          Понизить
+        </button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,124 @@
+import { Link } from "wouter";
+import type { components } from "../../api/schema";
+import { formatDateTime } from "../../lib/format";
+import { type AuditPage, auditUrl, DASHBOARD_URL, FIELD_LABELS } from "../api";
+import { AdminPage } from "../components/AdminPage";
+import { ErrorPanel } from "../components/ErrorPanel";
+import { SkeletonCards } from "../components/SkeletonCards";
+import { useAdminQuery } from "../query";
+import { SCREENS } from "../screens";
+
+type Dashboard = components["schemas"]["Dashboard"];
+
+/** Summary cards, links to every section and the latest admin changes. */
+export default function DashboardScreen() {
+  const summary = useAdminQuery<Dashboard>(DASHBOARD_URL);
+  const d = summary.data;
+  return (
+    <AdminPage title="Панель администратора">
+      {summary.isError ? (
+        <ErrorPanel error={summary.error} onRetry={() => void summary.refetch()} />
+      ) : !d ? (
+        <SkeletonCards count={4} />
+      ) : (
+        <section class="stat-cards" aria-label="Сводка" data-testid="summary">
+          <Card
+            href="/cars"
+            title="Автомобили"
+            value={d.carsPublished + d.carsDrafts}
+            note={`Опубликовано: ${d.carsPublished}, черновиков: ${d.carsDrafts}`}
+          />
+          <Card href="/brands" title="Марки" value={d.brands} />
+          <Card
+            href="/reviews"
+            title="Отзывы"
+            value={d.reviewsApproved + d.reviewsPending}
+            note={`Одобрено: ${d.reviewsApproved}, на модерации: ${d.reviewsPending}`}
+          />
+          <Card
+            href="/leads"
+            title="Заявки"
+            value={d.leadsTotal}
+            note={`Новых: ${d.leadsNew}, в работе: ${d.leadsInProgress}`}
+          />
+        </section>
+      )}
+      <section aria-labelledby="sections-title">
+        <h2 id="sections-title">Разделы</h2>
+        <ul class="admin-grid" data-testid="sections">
+          {SCREENS.filter((s) => s.path !== "/dashboard").map((s) => (
+            <li key={s.path}>
+              <Link href={s.path} class="admin-card section-link">
+                {s.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <LatestChanges />
+    </AdminPage>
+  );
+}
+
+function Card({
+  href,
+  title,
+  value,
+  note,
+}: {
+  href: string;
+  title: string;
+  value: number;
+  note?: string;
+}) {
+  // Only screens that exist are linked.
+  const linked = SCREENS.some((s) => s.path === href);
+  return (
+    <article>
+      <h2 class="stat-title">{linked ? <Link href={href}>{title}</Link> : title}</h2>
+      <span class="stat-value">{value}</span>
+      {note && <span class="stat-note">{note}</span>}
+    </article>
+  );
+}
+
+/** The latest entries of the audit trail. */
+function LatestChanges() {
+  const audit = useAdminQuery<AuditPage>(auditUrl(10));
+  return (
+    <section aria-labelledby="audit-title">
+      <h2 id="audit-title">Последние изменения</h2>
+      {audit.isError ? (
+        <ErrorPanel
+          error={audit.error}
+          title="Не удалось загрузить журнал изменений"
+          onRetry={() => void audit.refetch()}
+        />
+      ) : !audit.data ? (
+        <p aria-busy="true">Загрузка…</p>
+      ) : audit.data.items.length === 0 ? (
+        <p class="empty-state">Изменений пока нет</p>
+      ) : (
+        <ul class="audit-list" data-testid="audit">
+          {audit.data.items.map((e) => (
+            <li key={e.id}>
+              {e.summary}
+              {e.action !== "create" && e.action !== "delete" && e.changes.length > 0 && (
+                <ul>
+                  {e.changes.slice(0, 6).map((c) => (
+                    <li key={c.field}>
+                      {FIELD_LABELS[c.field] ?? c.field}: {c.from ?? "—"} → {c.to ?? "—"}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <span class="audit-meta">
+                {formatDateTime(e.at)} · {e.username}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+/** A lead's details: contacts, type and message, the blocks of its type, the
+ * car, the consent record, the source (URL, UTM) and its status history from
+ * the audit trail. */
+import { ApiError } from "../../api/client";
+import type { AuditPage } from "../api";
+import { Modal } from "../components/Modal";
+import { longDateTime } from "../lib/dates";
+import {
+  LEAD_STATUS_BADGES,
+  LEAD_STATUS_LABELS,
+  LEAD_TYPE_LABELS,
+  type Lead,
+  leadAuditUrl,
+  leadDetails,
+  statusHistory,
+} from "../lib/leads";
+import { useAdminQuery } from "../query";
+
+export function LeadDetails({ lead, onClose }: { lead: Lead; onClose: () => void }) {
+  const sections = leadDetails(lead);
+  return (
+    <Modal
+      open
+      title={`Заявка: ${lead.name}`}
+      class="lead-details"
+      backdropCloses
+      onRequestClose={onClose}
+      testId="lead-details"
+    >
+      <dl class="detail-list">
+        <dt>Имя</dt>
+        <dd>{lead.name}</dd>
+        <dt>Телефон</dt>
+        <dd>
+          <a href={`tel:${lead.phone}`}>{lead.phone}</a>
+        </dd>
+        {lead.email && (
+          <>
+            <dt>Email</dt>
+            <dd>
+              <a href={`mailto:${lead.email}`}>{lead.email}</a>
+            </dd>
+          </>
+        )}
+        <dt>Тип</dt>
+        <dd>{LEAD_TYPE_LABELS[lead.type]}</dd>
+        <dt>Статус</dt>
+        <dd>
+          <span class={`badge badge-${LEAD_STATUS_BADGES[lead.status]}`}>
+            {LEAD_STATUS_LABELS[lead.status]}
+          </span>
+        </dd>
+        {lead.message && (
+          <>
+            <dt>Сообщение</dt>
+            <dd class="pre-line">{lead.message}</dd>
+          </>
+        )}
+        <dt>Создана</dt>
+        <dd>{longDateTime(lead.createdAt)}</dd>
+        <dt>Обновлена</dt>
+        <dd>{longDateTime(lead.updatedAt)}</dd>
+      </dl>
+      {sections.map((s) => (
+        <section key={s.key} class="detail-section" data-testid={`lead-${s.key}`}>
+          <h3>{s.title}</h3>
+          <dl class="detail-list">
+            {s.rows.map((r) => (
+              <div key={r.label} class="detail-row">
+                <dt>{r.label}</dt>
+                <dd>
+                  {r.href ? (
+                    <a href={r.href} target="_blank" rel="noopener noreferrer">
+                      {r.value}
+                    </a>
+                  ) : (
+                    r.value
+                  )}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ))}
+      <StatusHistory id={lead.id} updatedAt={lead.updatedAt} />
+      <footer class="dialog-actions">
+        <button type="button" class="secondary outline" onClick={onClose}>
+          Закрыть
+        </button>
+      </footer>
+    </Modal>
+  );
+}
+
+/** Who changed the status and when (newest first). */
+function StatusHistory({ id, updatedAt }: { id: string; updatedAt: string }) {
+  // The lead's updatedAt in the key: a status change reloads the history.
+  const url = `${leadAuditUrl(id)}&v=${encodeURIComponent(updatedAt)}`;
+  const history = useAdminQuery<AuditPage>(url, { retry: false });
+  const items = history.data ? statusHistory(history.data.items) : [];
+  return (
+    <section
+      class="detail-section"
+      data-testid="lead-history"
+      aria-busy={history.isPending || undefined}
+    >
+      <h3>История статусов</h3>
+      {history.isPending ? (
+        <p class="muted">Загрузка…</p>
+      ) : history.isError ? (
+        <p class="muted">
+          {history.error instanceof ApiError && history.error.status === 404
+            ? "История изменений недоступна"
+            : "Не удалось загрузить историю"}
+        </p>
+      ) : items.length === 0 ? (
+        <p class="muted">Статус не менялся</p>
+      ) : (
+        <ol class="audit-list">
+          {items.map((h) => (
+            <li key={h.id}>
+              <time dateTime={h.at}>{longDateTime(h.at)}</time>
+              {h.username && <span class="muted"> · {h.username}</span>}
+              <br />
+              {h.text}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

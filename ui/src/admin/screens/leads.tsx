@@ -1,0 +1,266 @@
+/** Admin leads: four counters, status and type filters, the list (status
+ * dropdown, details, delete), and below it the e-mail notification settings.
+ * Works on a phone: rows stack, nothing is wider than the screen. */
+import { useState } from "react";
+import { apiDelete, apiPut } from "../../api/client";
+import type { components } from "../../api/schema";
+import { AdminPage } from "../components/AdminPage";
+import { ConfirmDialog } from "../components/ConfirmDialog";
+import { ErrorPanel } from "../components/ErrorPanel";
+import { SkeletonCards } from "../components/SkeletonCards";
+import { shortDateTime } from "../lib/dates";
+import {
+  carLine,
+  isLeadStatus,
+  isLeadType,
+  LEAD_STATUS_BADGES,
+  LEAD_STATUS_LABELS,
+  LEAD_STATUSES,
+  LEAD_TYPE_BADGES,
+  LEAD_TYPE_LABELS,
+  LEAD_TYPES,
+  type Lead,
+  type LeadStatus,
+  leadsUrl,
+  type StatusFilter,
+  type TypeFilter,
+} from "../lib/leads";
+import { truncate } from "../lib/text";
+import { useAdminMutation, useAdminQuery } from "../query";
+import { LeadDetails } from "./leads-details";
+import { EmailSettings } from "./leads-email";
+import "./content.css";
+
+type Dashboard = components["schemas"]["Dashboard"];
+
+/** Leads per page of the list; "Показать ещё" asks for the next ones. */
+const PAGE = 50;
+
+export default function LeadsScreen() {
+  const [status, setStatus] = useState<StatusFilter>("all");
+  const [type, setType] = useState<TypeFilter>("all");
+  const [limit, setLimit] = useState(PAGE);
+  const base = leadsUrl(status, type);
+  const url = `${base}${base.includes("?") ? "&" : "?"}limit=${limit}`;
+  const leads = useAdminQuery<Lead[]>(url, { placeholderData: (previous) => previous });
+  const counts = useAdminQuery<Dashboard>("/api/admin/dashboard");
+  const [open, setOpen] = useState<Lead | null>(null);
+  const [deleting, setDeleting] = useState<Lead | null>(null);
+
+  const setLeadStatus = useAdminMutation(
+    ({ lead, to }: { lead: Lead; to: LeadStatus }) =>
+      apiPut<Lead>(`/api/leads/${lead.id}/status`, { status: to }),
+    {
+      success: "Статус обновлен",
+      failure: "Не удалось обновить статус",
+      onSuccess: (saved) => setOpen((o) => (o && o.id === saved.id ? saved : o)),
+    },
+  );
+  const remove = useAdminMutation((lead: Lead) => apiDelete(`/api/leads/${lead.id}`), {
+    success: "Лид удален",
+    failure: "Не удалось удалить лид",
+    onSuccess: (_, lead) => {
+      setDeleting(null);
+      setOpen((o) => (o && o.id === lead.id ? null : o));
+    },
+  });
+
+  const c = counts.data;
+  const list = leads.data ?? [];
+  return (
+    <AdminPage title="Заявки" count={c ? c.leadsTotal : null}>
+      <section class="stat-cards" aria-label="Сводка по заявкам">
+        <article data-testid="count-total">
+          <span class="stat-value">{c ? c.leadsTotal : "—"}</span>
+          <span class="stat-note">Всего</span>
+        </article>
+        <article data-testid="count-new">
+          <span class="stat-value">{c ? c.leadsNew : "—"}</span>
+          <span class="stat-note">Новые</span>
+        </article>
+        <article data-testid="count-in-progress">
+          <span class="stat-value">{c ? c.leadsInProgress : "—"}</span>
+          <span class="stat-note">В работе</span>
+        </article>
+        <article data-testid="count-today">
+          <span class="stat-value">{c ? c.leadsToday : "—"}</span>
+          <span class="stat-note">Сегодня</span>
+        </article>
+      </section>
+
+      <div class="admin-filters">
+        <div>
+          <label for="leads-status-filter">Статус</label>
+          <select
+            id="leads-status-filter"
+            name="status-filter"
+            value={status}
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              setStatus(isLeadStatus(v) ? v : "all");
+              setLimit(PAGE);
+            }}
+          >
+            <option value="all">Все статусы</option>
+            {LEAD_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {LEAD_STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="leads-type-filter">Тип</label>
+          <select
+            id="leads-type-filter"
+            name="type-filter"
+            value={type}
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              setType(isLeadType(v) ? v : "all");
+              setLimit(PAGE);
+            }}
+          >
+            <option value="all">Все типы</option>
+            {LEAD_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {LEAD_TYPE_LABELS[t]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+
+      {leads.isPending ? (
+        <SkeletonCards count={5} label="Загрузка заявок…" />
+      ) : leads.isError && !leads.data ? (
+        <ErrorPanel
+          error={leads.error}
+          title="Не удалось загрузить заявки"
+          url={url}
+          onRetry={() => void leads.refetch()}
+        />
+      ) : list.length === 0 ? (
+        <p class="empty-state" data-testid="empty">
+          Лиды не найдены
+        </p>
+      ) : (
+        <>
+          <ul class="lead-list" aria-busy={leads.isFetching || undefined}>
+            {list.map((lead) => (
+              <LeadRow
+                key={lead.id}
+                lead={lead}
+                busy={setLeadStatus.isPending && setLeadStatus.variables?.lead.id === lead.id}
+                onStatus={(to) => setLeadStatus.mutate({ lead, to })}
+                onOpen={() => setOpen(lead)}
+                onDelete={() => setDeleting(lead)}
+              />
+            ))}
+          </ul>
+          {list.length >= limit && (
+            <button
+              type="button"
+              class="secondary outline"
+              aria-busy={leads.isFetching || undefined}
+              onClick={() => setLimit((n) => n + PAGE)}
+            >
+              Показать ещё
+            </button>
+          )}
+        </>
+      )}
+
+      {open && (
+        <LeadDetails
+          lead={list.find((l) => l.id === open.id) ?? open}
+          onClose={() => setOpen(null)}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Удалить заявку?"
+        message={
+          deleting && `Заявка «${deleting.name}» будет удалена без возможности восстановления.`
+        }
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
+
+      <EmailSettings />
+    </AdminPage>
+  );
+}
+
+interface RowProps {
+  lead: Lead;
+  busy: boolean;
+  onStatus: (to: LeadStatus) => void;
+  onOpen: () => void;
+  onDelete: () => void;
+}
+
+function LeadRow({ lead, busy, onStatus, onOpen, onDelete }: RowProps) {
+  const car = carLine(lead);
+  const message = truncate(lead.message, 140);
+  return (
+    <li>
+      <article class="lead-row admin-card" data-testid="lead-row" data-id={lead.id}>
+        <div class="lead-row-head">
+          <h2 class="admin-card-title">{lead.name}</h2>
+          <span class={`badge badge-${LEAD_STATUS_BADGES[lead.status]}`} data-testid="lead-status">
+            {LEAD_STATUS_LABELS[lead.status]}
+          </span>
+          <span class={`badge badge-${LEAD_TYPE_BADGES[lead.type]}`}>
+            {LEAD_TYPE_LABELS[lead.type]}
+          </span>
+        </div>
+        <p class="lead-row-meta">
+          <a href={`tel:${lead.phone}`}>{lead.phone}</a>
+          <span class="muted">
+            <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
+          </span>
+        </p>
+        {car && <p class="lead-row-car">{car}</p>}
+        {message && <p class="lead-row-message muted">{message}</p>}
+        <div class="lead-row-actions">
+          <label class="lead-status-select">
+            <span class="visually-hidden">{`Статус заявки: ${lead.name}`}</span>
+            <select
+              value={lead.status}
+              aria-busy={busy || undefined}
+              disabled={busy}
+              onChange={(e) => {
+                const v = e.currentTarget.value;
+                if (isLeadStatus(v) && v !== lead.status) onStatus(v);
+              }}
+            >
+              {LEAD_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {LEAD_STATUS_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            class="secondary outline"
+            aria-label={`Подробнее о заявке: ${lead.name}`}
+            onClick={onOpen}
+          >
+            Подробнее
+          </button>
+          <button
+            type="button"
+            class="danger outline"
+            aria-label={`Удалить заявку: ${lead.name}`}
+            onClick={onDelete}
+          >
+            Удалить
+          </button>
+        </div>
+      </article>
+    </li>
+  );
+}

@@ -1,0 +1,217 @@
+/** Admin settings: company information, the home page's hero texts and
+ * banner, favicon and analytics ids, the consent text and the privacy
+ * policy. Editing the consent text makes a new edition (its version goes up);
+ * the form says so before saving. */
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { apiPost } from "../../api/client";
+import { AdminPage } from "../components/AdminPage";
+import { applyServerError } from "../components/applyServerError";
+import { ErrorPanel } from "../components/ErrorPanel";
+import { Field } from "../components/Field";
+import { ImageUpload } from "../components/ImageUpload";
+import { SkeletonCards } from "../components/SkeletonCards";
+import { FAVICON_ACCEPT, FAVICON_RULES, HERO_RULES } from "../lib/files";
+import { settingsRules } from "../lib/rules";
+import {
+  type AdminSettings,
+  COMPANY_FIELDS,
+  type CompanyForm,
+  companyForm,
+  companyPatch,
+  consentHint,
+  consentNotice,
+} from "../lib/settings";
+import { useAdminMutation, useAdminQuery } from "../query";
+import "./content.css";
+
+const SETTINGS = "/api/admin/settings";
+
+export default function SettingsScreen() {
+  const settings = useAdminQuery<AdminSettings>(SETTINGS, { refetchOnWindowFocus: false });
+  return (
+    <AdminPage title="Настройки">
+      {settings.data ? (
+        <SettingsForm settings={settings.data} />
+      ) : settings.isError ? (
+        <ErrorPanel
+          error={settings.error}
+          title="Не удалось загрузить настройки"
+          url={SETTINGS}
+          onRetry={() => void settings.refetch()}
+        />
+      ) : (
+        <SkeletonCards count={3} label="Загрузка настроек…" />
+      )}
+    </AdminPage>
+  );
+}
+
+function SettingsForm({ settings }: { settings: AdminSettings }) {
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    setValue,
+    watch,
+    formState: { errors, isDirty },
+  } = useForm<CompanyForm>({ defaultValues: companyForm(settings) });
+  const [saved, setSaved] = useState(settings);
+  const [uploads, setUploads] = useState(0);
+  const busy = (b: boolean) => setUploads((n) => n + (b ? 1 : -1));
+
+  // A refetch (another tab saved) refills the form unless the admin is typing.
+  useEffect(() => {
+    if (!isDirty) {
+      reset(companyForm(settings));
+      setSaved(settings);
+    }
+  }, [settings, isDirty, reset]);
+
+  const save = useAdminMutation(
+    (v: CompanyForm) => apiPost<AdminSettings>("/api/settings", companyPatch(v)),
+    {
+      success: (s) =>
+        s.consentVersion !== saved.consentVersion
+          ? `Настройки сохранены. Текст согласия: редакция № ${s.consentVersion}`
+          : "Настройки сохранены",
+      onSuccess: (s) => {
+        setSaved(s);
+        reset(companyForm(s));
+      },
+      onFailure: (e) =>
+        applyServerError(setError, e, {
+          fallback: "Не удалось сохранить настройки",
+          fields: COMPANY_FIELDS,
+        }),
+    },
+  );
+
+  const homeBanner = watch("homeBanner");
+  const favicon = watch("favicon");
+  const notice = consentNotice(saved.consentText, watch("consentText"), saved.consentVersion);
+
+  return (
+    <form class="admin-form" noValidate onSubmit={handleSubmit((v) => save.mutate(v))}>
+      <fieldset>
+        <legend>Информация о компании</legend>
+        <Field label="Название салона" required error={errors.salonName}>
+          {(a) => <input {...a} {...register("salonName", settingsRules.salonName)} />}
+        </Field>
+        <div class="form-grid">
+          <Field label="Телефон" required error={errors.phone}>
+            {(a) => <input {...a} type="tel" {...register("phone", settingsRules.phone)} />}
+          </Field>
+          <Field label="Дополнительный телефон" error={errors.phoneSecondary}>
+            {(a) => <input {...a} type="tel" {...register("phoneSecondary")} />}
+          </Field>
+        </div>
+        <Field label="Email" required error={errors.email}>
+          {(a) => <input {...a} type="email" {...register("email", settingsRules.email)} />}
+        </Field>
+        <Field label="Адрес" required error={errors.address} hint="Коротко, для шапки сайта">
+          {(a) => <input {...a} {...register("address", settingsRules.address)} />}
+        </Field>
+        <Field label="Полный адрес" error={errors.fullAddress}>
+          {(a) => <input {...a} {...register("fullAddress")} />}
+        </Field>
+        <Field
+          label="Часы работы"
+          error={errors.workingHours}
+          hint="Каждый день или период с новой строки"
+        >
+          {(a) => <textarea {...a} rows={3} {...register("workingHours")} />}
+        </Field>
+        <Field
+          label="Реквизиты юридического лица"
+          error={errors.legalEntity}
+          hint="Показываются в подвале сайта"
+        >
+          {(a) => <textarea {...a} rows={3} {...register("legalEntity")} />}
+        </Field>
+      </fieldset>
+
+      <fieldset>
+        <legend>Главный баннер</legend>
+        <Field label="Заголовок" error={errors.heroTitle}>
+          {(a) => <input {...a} {...register("heroTitle")} />}
+        </Field>
+        <Field label="Подзаголовок" error={errors.heroSubtitle}>
+          {(a) => <input {...a} {...register("heroSubtitle")} />}
+        </Field>
+        <ImageUpload
+          label="Изображение баннера главной страницы"
+          value={homeBanner}
+          onChange={(url) => setValue("homeBanner", url, { shouldDirty: true })}
+          rules={HERO_RULES}
+          accept="image/jpeg,image/png,image/gif,image/webp"
+          hint="Рекомендуемый размер: 1200×600. Без изображения показывается градиент."
+          error={errors.homeBanner}
+          onBusyChange={busy}
+        />
+      </fieldset>
+
+      <fieldset>
+        <legend>SEO и аналитика</legend>
+        <ImageUpload
+          label="Иконка сайта (favicon)"
+          kind="favicon"
+          accept={FAVICON_ACCEPT}
+          rules={FAVICON_RULES}
+          value={favicon}
+          onChange={(url) => setValue("favicon", url, { shouldDirty: true })}
+          hint="ICO, PNG, JPG или GIF до 1 МБ, лучше 32×32"
+          error={errors.favicon}
+          onBusyChange={busy}
+        />
+        <div class="form-grid">
+          <Field
+            label="Google Analytics ID"
+            error={errors.googleAnalyticsId}
+            hint="Например, G-XXXXXXX"
+          >
+            {(a) => <input {...a} spellcheck={false} {...register("googleAnalyticsId")} />}
+          </Field>
+          <Field label="Яндекс Метрика ID" error={errors.yandexMetrikaId} hint="Номер счётчика">
+            {(a) => <input {...a} spellcheck={false} {...register("yandexMetrikaId")} />}
+          </Field>
+        </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Персональные данные</legend>
+        <Field
+          label="Текст согласия на обработку персональных данных"
+          error={errors.consentText}
+          hint={consentHint(saved.consentVersion)}
+        >
+          {(a) => <textarea {...a} rows={8} {...register("consentText")} />}
+        </Field>
+        {notice && (
+          <p class="notice" role="status" data-testid="consent-notice">
+            {notice}
+          </p>
+        )}
+        <Field
+          label="Политика конфиденциальности"
+          error={errors.privacyPolicy}
+          hint="Страница /privacy; её изменение не меняет редакцию согласия"
+        >
+          {(a) => <textarea {...a} rows={8} {...register("privacyPolicy")} />}
+        </Field>
+      </fieldset>
+
+      <div class="form-actions sticky-actions">
+        <button
+          type="submit"
+          aria-busy={save.isPending || undefined}
+          disabled={save.isPending || uploads > 0}
+        >
+          Сохранить
+        </button>
+        {isDirty && <span class="muted">Есть несохранённые изменения</span>}
+      </div>
+    </form>
+  );
+}
