@@ -23,6 +23,19 @@ if [ ! -x "$CHROMIUM" ]; then
     fi
 fi
 
+# The notification tests run a real SMTP server: Debian's python3-aiosmtpd.
+if ! /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        step "apt-get install python3-aiosmtpd (SMTP server of the notification tests)"
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y python3-aiosmtpd
+    else
+        echo "The notification tests need Debian's python3-aiosmtpd. Install it with:" >&2
+        echo "    sudo apt-get update && sudo apt-get install -y python3-aiosmtpd" >&2
+        exit 1
+    fi
+fi
+
 # npm install, not npm ci: the registry lacks some platform builds of Biome's
 # optional packages, which npm ci insists on; install follows the lock file
 # and skips them. It is quick when nothing changed.

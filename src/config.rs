@@ -26,7 +26,9 @@ pub struct Config {
     pub max_connections: u32,
     pub leads: LeadsConfig,
     pub admin: AdminConfig,
+    pub notifications: NotificationsConfig,
     pub smtp: SmtpConfig,
+    pub telegram: TelegramConfig,
     pub amocrm: AmoCrmConfig,
 }
 
@@ -44,9 +46,27 @@ pub struct AdminConfig {
     pub session_idle_minutes: u32,
 }
 
+/// The outbox that delivers a lead to the staff (docs/notifications.md).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NotificationsConfig {
+    /// A delivery still failing this many minutes after the lead is marked
+    /// failed and retried no more (until an admin retries it); 0: no retries.
+    pub give_up_after_minutes: u32,
+    /// The pause before the first retry, in milliseconds; doubled after each
+    /// failure (with jitter) up to `retry_max_seconds`.
+    pub retry_first_ms: u32,
+    pub retry_max_seconds: u32,
+    /// Deliveries of one channel under way at once.
+    pub parallel_per_channel: u32,
+    /// How long one delivery attempt may take.
+    pub attempt_timeout_seconds: u32,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct SmtpConfig {
+    /// Empty: no e-mail is sent.
     pub host: String,
     pub port: u16,
     pub username: String,
@@ -55,13 +75,80 @@ pub struct SmtpConfig {
     pub security: String,
 }
 
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TelegramConfig {
+    /// The bot's token from @BotFather; empty: no Telegram messages.
+    pub bot_token: String,
+    /// The chat (or channel, group) the bot writes to.
+    pub chat_id: String,
+    /// The Bot API's address (changed only for tests or a local Bot API server).
+    pub api_url: String,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct AmoCrmConfig {
+    /// The account's domain, e.g. "mysalon.amocrm.ru".
     pub domain: String,
     pub client_id: String,
     pub client_secret: String,
     pub redirect_uri: String,
+    /// Where the account's API is called; empty: https://{domain}. Tests
+    /// point it at a local fake.
+    pub api_url: String,
+}
+
+impl TelegramConfig {
+    pub fn is_configured(&self) -> bool {
+        !self.bot_token.trim().is_empty() && !self.chat_id.trim().is_empty()
+    }
+}
+
+impl AmoCrmConfig {
+    pub fn is_configured(&self) -> bool {
+        !self.domain.trim().is_empty()
+            && !self.client_id.trim().is_empty()
+            && !self.client_secret.trim().is_empty()
+            && !self.redirect_uri.trim().is_empty()
+    }
+
+    /// The base of the account's API calls, without a trailing slash.
+    pub fn api_base(&self) -> String {
+        if self.api_url.trim().is_empty() {
+            format!("https://{}", self.domain.trim().trim_end_matches('/'))
+        } else {
+            self.api_url.trim().trim_end_matches('/').to_string()
+        }
+    }
+}
+
+impl SmtpConfig {
+    pub fn is_configured(&self) -> bool {
+        !self.host.trim().is_empty()
+    }
+}
+
+impl Default for NotificationsConfig {
+    fn default() -> Self {
+        Self {
+            give_up_after_minutes: 72 * 60,
+            retry_first_ms: 5_000,
+            retry_max_seconds: 30 * 60,
+            parallel_per_channel: 4,
+            attempt_timeout_seconds: 30,
+        }
+    }
+}
+
+impl Default for TelegramConfig {
+    fn default() -> Self {
+        Self {
+            bot_token: String::new(),
+            chat_id: String::new(),
+            api_url: "https://api.telegram.org".into(),
+        }
+    }
 }
 
 impl Default for Config {
@@ -74,6 +161,8 @@ impl Default for Config {
             max_connections: 0,
             leads: LeadsConfig::default(),
             admin: AdminConfig::default(),
+            notifications: NotificationsConfig::default(),
+            telegram: TelegramConfig::default(),
             smtp: SmtpConfig {
                 port: 587,
                 security: "starttls".into(),
@@ -250,6 +339,15 @@ impl Config {
                 SESSION_IDLE_MINUTES.end(),
                 self.admin.session_idle_minutes
             )));
+        }
+        let n = &self.notifications;
+        if n.parallel_per_channel == 0 || n.attempt_timeout_seconds == 0 || n.retry_max_seconds == 0
+        {
+            return Err(ConfigError::Invalid(
+                "notifications: parallel_per_channel, attempt_timeout_seconds and \
+                 retry_max_seconds must be at least 1"
+                    .into(),
+            ));
         }
         Ok(())
     }

@@ -86,6 +86,49 @@ impl Supervisor {
             .spawn(supervise(name, period, job, token, restart));
     }
 
+    /// Adds a long-running job (such as the outbox worker) that gets the
+    /// stop signal and must return soon after it. It starts at once; if it
+    /// fails or panics it starts again after the restart pause.
+    pub fn worker<F, Fut>(&mut self, name: &'static str, job: F)
+    where
+        F: Fn(CancellationToken) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = anyhow::Result<()>> + Send + 'static,
+    {
+        let token = self.token.clone();
+        let restart = self.restart;
+        self.tasks.spawn(async move {
+            let mut failures_in_a_row: u32 = 0;
+            while !token.is_cancelled() {
+                let run = AbortOnDropHandle::new(tokio::spawn(job(token.clone())));
+                let failure = match run.await {
+                    Ok(Ok(())) => None,
+                    Ok(Err(err)) => Some(format!("{err:#}")),
+                    Err(err) if err.is_panic() => {
+                        Some(format!("panicked: {}", panic_message(err.into_panic())))
+                    }
+                    Err(err) => Some(format!("cancelled: {err}")),
+                };
+                if token.is_cancelled() {
+                    break;
+                }
+                let pause = restart.after(failures_in_a_row);
+                failures_in_a_row = failures_in_a_row.saturating_add(1);
+                tracing::error!(
+                    job = name,
+                    "worker stopped ({}); starting it again in {pause:?}",
+                    failure.as_deref().unwrap_or("returned")
+                );
+                tokio::select! {
+                    biased;
+                    () = token.cancelled() => break,
+                    () = tokio::time::sleep(pause) => {}
+                }
+            }
+            tracing::debug!(job = name, "worker stopped");
+            name
+        });
+    }
+
     /// How many jobs were added.
     pub fn len(&self) -> usize {
         self.tasks.len()

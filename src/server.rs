@@ -124,7 +124,8 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
             "listening on http://{addr} (public URL {}), at most {max_connections} connections at once",
             config.base_url
         );
-        let jobs = start_jobs(&db, &config);
+        let state = AppState::new(db, config);
+        let jobs = start_jobs(&state);
         let stop = jobs.token();
         tokio::spawn({
             let stop = stop.clone();
@@ -135,7 +136,7 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
                 }
             }
         });
-        let app = router(AppState::new(db, config));
+        let app = router(state);
         // Open requests and running jobs finish together, each within the bound.
         let jobs_stopped = async {
             stop.cancelled().await;
@@ -377,13 +378,20 @@ pub const PICTURE_CLEANUP_EVERY: Duration = Duration::from_secs(30 * 60);
 pub const PICTURE_GRACE: chrono::Duration = chrono::Duration::hours(1);
 
 /// Starts the server's background jobs on the current Tokio runtime. Adding
-/// a job is one [`Supervisor::every`] call here.
-pub fn start_jobs(db: &Db, config: &Config) -> Supervisor {
+/// a job is one [`Supervisor::every`] call here. The outbox worker runs when
+/// a notification channel is configured (docs/notifications.md).
+pub fn start_jobs(state: &AppState) -> Supervisor {
     let mut jobs = Supervisor::new();
-    let (db, media_dir) = (db.clone(), config.media_dir());
+    let (db, media_dir) = (state.db.clone(), state.config.media_dir());
     jobs.every("picture cleanup", PICTURE_CLEANUP_EVERY, move || {
         remove_unused_pictures(db.clone(), media_dir.clone())
     });
+    if state.channels.any_configured() {
+        let (db, channels, wake) = (state.db.clone(), state.channels.clone(), state.wake.clone());
+        jobs.worker("outbox", move |stop| {
+            crate::notify::Worker::new(db.clone(), channels.clone(), wake.clone()).run(stop)
+        });
+    }
     jobs
 }
 

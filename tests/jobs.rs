@@ -216,7 +216,10 @@ async fn the_server_jobs_remove_unused_pictures() {
         }
     }
 
-    let jobs = dealership::server::start_jobs(&db, &config);
+    let jobs = dealership::server::start_jobs(&dealership::http::AppState::new(
+        db.clone(),
+        config.clone(),
+    ));
     assert_eq!(jobs.len(), 1);
     let probe = db.clone();
     eventually("the unused picture removed", || {

@@ -67,6 +67,8 @@ pub struct Lead {
     pub utm_term: Option<String>,
     pub utm_content: Option<String>,
     pub analytics_client_id: Option<String>,
+    /// The lead's id in amoCRM, once it was pushed there.
+    pub amocrm_lead_id: Option<i64>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -289,6 +291,7 @@ impl LeadInput {
                 utm_term: non_empty(self.utm_term),
                 utm_content: non_empty(self.utm_content),
                 analytics_client_id: non_empty(self.analytics_client_id),
+                amocrm_lead_id: None,
                 created_at: now.clone(),
                 updated_at: now,
             },
@@ -482,8 +485,8 @@ const SELECT: &str = "SELECT id, type, status, name, phone, email, message, desi
     monthly_income_kopecks, car_brand, car_model, car_year, car_mileage, car_condition,
     budget_kopecks, preferred_brand, body_type, transmission, fuel_types, source_url, car_id,
     car_info, car_price, car_status, consent_version, consent_at, consent_ip, advertising_consent,
-    utm_source, utm_medium, utm_campaign, utm_term, utm_content, analytics_client_id, created_at,
-    updated_at FROM leads";
+    utm_source, utm_medium, utm_campaign, utm_term, utm_content, analytics_client_id, amocrm_lead_id,
+    created_at, updated_at FROM leads";
 
 fn from_row(row: &Row) -> rusqlite::Result<Lead> {
     Ok(Lead {
@@ -521,6 +524,7 @@ fn from_row(row: &Row) -> rusqlite::Result<Lead> {
         utm_term: row.get("utm_term")?,
         utm_content: row.get("utm_content")?,
         analytics_client_id: row.get("analytics_client_id")?,
+        amocrm_lead_id: row.get("amocrm_lead_id")?,
         created_at: row.get("created_at")?,
         updated_at: row.get("updated_at")?,
     })
@@ -560,6 +564,15 @@ pub fn set_status(conn: &Connection, id: &str, status: LeadStatus) -> AppResult<
         return Ok(None);
     }
     get(conn, id)
+}
+
+/// Keeps the lead's id in amoCRM.
+pub fn set_amocrm_id(conn: &Connection, id: &str, amocrm_lead_id: i64) -> AppResult<()> {
+    conn.execute(
+        "UPDATE leads SET amocrm_lead_id = ?2 WHERE id = ?1",
+        params![id, amocrm_lead_id],
+    )?;
+    Ok(())
 }
 
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {

@@ -10,6 +10,7 @@ pub mod cars;
 pub mod form;
 pub mod leads;
 pub mod money;
+pub mod outbox;
 pub mod phone;
 pub mod promotions;
 pub mod reviews;

@@ -15,7 +15,9 @@ use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::admin::{catalogue, content as admin_content, leads as admin_leads, session, uploads};
+use super::admin::{
+    catalogue, content as admin_content, leads as admin_leads, notifications, session, uploads,
+};
 use super::openapi::ApiDoc;
 use super::pages;
 use super::public::{brands, cars, content, leads};
@@ -60,6 +62,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let admin = OpenApiRouter::new()
         .merge(session::admin_routes())
         .merge(admin_leads::routes())
+        .merge(notifications::routes())
         .merge(catalogue::routes())
         .merge(admin_content::routes())
         .route_layer(middleware::from_fn_with_state(

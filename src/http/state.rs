@@ -20,6 +20,10 @@ pub struct AppState {
     pub password_checks: Arc<PasswordChecks>,
     /// Bounds concurrent image work and its memory (`crate::media::gate`).
     pub image_gate: Arc<crate::media::Gate>,
+    /// Wakes the outbox worker when a lead was queued.
+    pub wake: crate::notify::Wake,
+    /// The notification channels (e-mail, Telegram, amoCRM).
+    pub channels: Arc<crate::notify::Channels>,
 }
 
 impl AppState {
@@ -31,10 +35,13 @@ impl AppState {
             .ok()
             .and_then(|c| c.path().filter(|p| !p.is_empty()).map(PathBuf::from))
             .unwrap_or_else(|| config.database_path());
+        let config = Arc::new(config);
         AppState {
             answers: Arc::new(AnswerCache::open(&path, DEFAULT_CAPACITY_BYTES)),
+            wake: Arc::default(),
+            channels: Arc::new(crate::notify::Channels::new(config.clone(), db.clone())),
             db,
-            config: Arc::new(config),
+            config,
             lead_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
             password_checks: Arc::new(PasswordChecks::for_this_machine()),
             image_gate: Arc::new(crate::media::Gate::default()),

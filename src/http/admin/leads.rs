@@ -176,6 +176,9 @@ pub struct Dashboard {
     pub leads_in_progress: i64,
     /// Created since midnight, Moscow time.
     pub leads_today: i64,
+    /// Notifications given up (e-mail, Telegram, amoCRM); listed by
+    /// `GET /api/admin/deliveries/failed`.
+    pub deliveries_failed: i64,
 }
 
 /// Start of today in Saint Petersburg (UTC+3), as stored timestamps.
@@ -214,6 +217,7 @@ pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboar
                 leads_new,
                 leads_in_progress,
                 leads_today,
+                deliveries_failed: crate::domain::outbox::failed_count(c)?,
             })
         })
         .await?;

@@ -4,6 +4,7 @@
 pub mod catalogue;
 pub mod content;
 pub mod leads;
+pub mod notifications;
 pub mod session;
 pub mod uploads;
 

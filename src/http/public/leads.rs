@@ -7,11 +7,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::domain::leads::{self, Lead, LeadInput};
-use crate::domain::settings;
+use crate::domain::{outbox, settings};
 use crate::error::{AppError, AppResult};
 use crate::http::extract::{ApiJson, ClientIp};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
+use crate::notify;
 
 pub const RATE_LIMITED: &str =
     "Слишком много заявок с вашего адреса. Пожалуйста, подождите минуту и попробуйте снова.";
@@ -42,19 +43,27 @@ pub async fn create(
     let is_bot = input.is_bot();
     let current_year = chrono::Datelike::year(&chrono::Utc::now());
     let ip_text = ip.to_string();
-    // Leads arriving together share one commit (and one disk sync).
-    let lead = state
+    let config = state.config.clone();
+    // Leads arriving together share one commit (and one disk sync). The
+    // notifications are queued in it too (docs/notifications.md).
+    let (lead, queued) = state
         .db
         .write_grouped(move |c| {
-            let consent_version = settings::get(c)?.public.consent_version;
-            let valid = input.validate(consent_version, &ip_text, current_year)?;
+            let settings = settings::get(c)?;
+            let valid = input.validate(settings.public.consent_version, &ip_text, current_year)?;
             if is_bot {
                 // Looks accepted to the bot; nothing is stored.
-                return Ok(valid.into_unsaved());
+                return Ok((valid.into_unsaved(), false));
             }
-            leads::insert(c, valid)
+            let lead = leads::insert(c, valid)?;
+            let channels = notify::channels_for(&config, &settings);
+            outbox::enqueue(c, &lead.id, &channels, &lead.created_at)?;
+            Ok((lead, !channels.is_empty()))
         })
         .await?;
+    if queued {
+        state.wake.notify_one();
+    }
     if is_bot {
         tracing::info!(%ip, "honeypot filled; lead dropped");
     }

@@ -2,6 +2,72 @@
 // Friendly names are in src/api/types.ts.
 
 export interface paths {
+    "/api/admin/amocrm/auth-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["amocrm_auth_url"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/amocrm/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchanges the code for tokens and stores them. */
+        post: operations["amocrm_callback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/amocrm/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["amocrm_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/amocrm/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks the connection (the account) and creates a test deal. */
+        post: operations["amocrm_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/audit": {
         parameters: {
             query?: never;
@@ -83,6 +149,63 @@ export interface paths {
         get: operations["dashboard"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/deliveries/failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["failed_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/leads/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each channel's delivery of a lead: queued (with the next try), sending,
+         *     sent (with the time) or failed (with the last error). Empty for a lead
+         *     without deliveries (or an unknown id).
+         */
+        get: operations["lead_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/leads/{id}/deliveries/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queues a lead's failed deliveries again, due at once with a new round
+         *     of tries; answers with the lead's deliveries.
+         */
+        post: operations["retry_deliveries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -201,6 +324,26 @@ export interface paths {
         get: operations["get_settings"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/settings/test-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a test e-mail to the settings' notification address, at once
+         *     (not through the outbox), with the settings' sender.
+         */
+        post: operations["test_email"];
         delete?: never;
         options?: never;
         head?: never;
@@ -757,6 +900,18 @@ export interface components {
              */
             total: number;
         };
+        /** @description The amoCRM integration's state. */
+        AmoCrmStatus: {
+            /** @description Tokens for the configured account are stored. */
+            authorized: boolean;
+            clientId: string;
+            /** @description Client id, secret, domain and redirect URI are set in dealership.toml. */
+            configured: boolean;
+            domain: string;
+            /** @description When the stored access token expires (it is refreshed on its own). */
+            expiresAt?: string | null;
+            redirectUri: string;
+        };
         /** @description Every error answer. */
         ApiErrorBody: {
             /** @description What went wrong, in Russian where a visitor reads it. */
@@ -798,6 +953,14 @@ export interface components {
              * @description Entries matching the query.
              */
             total: number;
+        };
+        AuthUrl: {
+            /**
+             * @description Opened in a popup; amoCRM then redirects to the redirect URI with
+             *     `?code=...`, which the admin pastes. Null while the integration is
+             *     not configured.
+             */
+            authUrl?: string | null;
         };
         /** @description The twelve page-banner image URLs (desktop and mobile for six pages). */
         Banners: {
@@ -894,6 +1057,17 @@ export interface components {
              * @example 1.05
              */
             priceMultiplier: string;
+        };
+        CallbackInput: {
+            /** @description The `code` from the redirect URL (the whole URL is accepted too). */
+            code: string;
+        };
+        /** @description The callback's success: the tokens stay on the server. */
+        CallbackResult: {
+            expiresAt: string;
+            /** @description 'Успешная авторизация' */
+            message: string;
+            success: boolean;
         };
         Car: {
             bodyType: components["schemas"]["BodyType"];
@@ -993,6 +1167,11 @@ export interface components {
             from?: string | null;
             to?: string | null;
         };
+        /**
+         * @description Where a lead is delivered.
+         * @enum {string}
+         */
+        Channel: "email" | "telegram" | "amocrm";
         CountAnswer: {
             /** Format: int64 */
             count: number;
@@ -1004,6 +1183,12 @@ export interface components {
             carsDrafts: number;
             /** Format: int64 */
             carsPublished: number;
+            /**
+             * Format: int64
+             * @description Notifications given up (e-mail, Telegram, amoCRM); listed by
+             *     `GET /api/admin/deliveries/failed`.
+             */
+            deliveriesFailed: number;
             /** Format: int64 */
             leadsInProgress: number;
             /** Format: int64 */
@@ -1020,8 +1205,49 @@ export interface components {
             /** Format: int64 */
             reviewsPending: number;
         };
+        /** @description One channel's delivery of a lead. */
+        Delivery: {
+            /**
+             * Format: int64
+             * @description Tries made so far.
+             */
+            attempts: number;
+            channel: components["schemas"]["Channel"];
+            createdAt: string;
+            /** Format: int64 */
+            id: number;
+            /** @description What went wrong the last time (no passwords or tokens). */
+            lastError?: string | null;
+            /** @description When the next try is due (queued deliveries only). */
+            nextAttemptAt?: string | null;
+            sentAt?: string | null;
+            state: components["schemas"]["DeliveryState"];
+        };
+        /**
+         * @description A delivery's state as the admin sees it: `queued` (waiting for its
+         *     next try), `sending` (a try is under way), `sent`, `failed` (given up).
+         * @enum {string}
+         */
+        DeliveryState: "queued" | "sending" | "sent" | "failed";
         /** @enum {string} */
         Drivetrain: "front" | "rear" | "all";
+        /** @description Failed deliveries, for the dashboard. */
+        FailedDeliveries: {
+            /**
+             * Format: int64
+             * @description All failed deliveries.
+             */
+            count: number;
+            /** @description The latest 50, newest first. */
+            items: components["schemas"]["FailedDelivery"][];
+        };
+        /** @description A failed delivery with its lead, for the dashboard. */
+        FailedDelivery: components["schemas"]["Delivery"] & {
+            leadId?: string | null;
+            /** @description The lead's name and phone, empty when the lead was deleted. */
+            leadName: string;
+            leadPhone: string;
+        };
         /** @enum {string} */
         FuelType: "gasoline" | "diesel" | "hybrid" | "electric";
         /** @description An image URL (empty when there is none). */
@@ -1030,6 +1256,11 @@ export interface components {
         };
         Lead: {
             advertisingConsent: boolean;
+            /**
+             * Format: int64
+             * @description The lead's id in amoCRM, once it was pushed there.
+             */
+            amocrmLeadId?: number | null;
             analyticsClientId?: string | null;
             bodyType?: string | null;
             budget?: null | components["schemas"]["Money"];
@@ -1276,6 +1507,16 @@ export interface components {
         StatusInput: {
             status: string;
         };
+        /** @description The result of a test (e-mail or amoCRM). */
+        TestResult: {
+            /**
+             * Format: int64
+             * @description The lead created in amoCRM by its test.
+             */
+            amoLeadId?: number | null;
+            message: string;
+            success: boolean;
+        };
         /** @enum {string} */
         Transmission: "manual" | "automatic" | "cvt" | "robotic";
         TrimLevel: {
@@ -1303,6 +1544,104 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    amocrm_auth_url: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthUrl"];
+                };
+            };
+        };
+    };
+    amocrm_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallbackInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackResult"];
+                };
+            };
+            /** @description 'Ошибка авторизации: …' (a bad or used code), or not configured */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    amocrm_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AmoCrmStatus"];
+                };
+            };
+        };
+    };
+    amocrm_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `success` false with 'Ошибка подключения к серверу: …' on failure */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResult"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     audit_log: {
         parameters: {
             query?: {
@@ -1466,6 +1805,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+        };
+    };
+    failed_deliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedDeliveries"];
+                };
+            };
+        };
+    };
+    lead_deliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"][];
+                };
+            };
+        };
+    };
+    retry_deliveries: {
+        parameters: {
+            query?: {
+                /** @description email, telegram or amocrm; all failed channels when absent. */
+                channel?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
         };
@@ -1669,6 +2088,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Settings"];
+                };
+            };
+        };
+    };
+    test_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent (`success`), or the SMTP server's refusal in `message` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResult"];
+                };
+            };
+            /** @description No notification address, or SMTP is not configured */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
         };

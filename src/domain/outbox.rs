@@ -1,0 +1,239 @@
+//! The notification outbox: one row per lead and channel, queued in the
+//! transaction that stores the lead and worked off by `crate::notify`
+//! (docs/notifications.md).
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::text_enum;
+use crate::error::AppResult;
+
+text_enum!(
+    /// Where a lead is delivered.
+    Channel {
+        Email = "email",
+        Telegram = "telegram",
+        Amocrm = "amocrm",
+    }
+);
+
+text_enum!(
+    /// A delivery's state as the admin sees it: `queued` (waiting for its
+    /// next try), `sending` (a try is under way), `sent`, `failed` (given up).
+    DeliveryState {
+        Queued = "queued",
+        Sending = "sending",
+        Sent = "sent",
+        Failed = "failed",
+    }
+);
+
+/// One channel's delivery of a lead.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Delivery {
+    pub id: i64,
+    pub channel: Channel,
+    pub state: DeliveryState,
+    /// Tries made so far.
+    pub attempts: i64,
+    pub created_at: String,
+    pub sent_at: Option<String>,
+    /// What went wrong the last time (no passwords or tokens).
+    pub last_error: Option<String>,
+    /// When the next try is due (queued deliveries only).
+    pub next_attempt_at: Option<String>,
+}
+
+/// A failed delivery with its lead, for the dashboard.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FailedDelivery {
+    #[serde(flatten)]
+    pub delivery: Delivery,
+    pub lead_id: Option<String>,
+    /// The lead's name and phone, empty when the lead was deleted.
+    pub lead_name: String,
+    pub lead_phone: String,
+}
+
+/// A row a worker took to deliver.
+#[derive(Debug, Clone)]
+pub struct Claimed {
+    pub id: i64,
+    pub channel: Channel,
+    pub lead_id: Option<String>,
+    /// Tries including this one.
+    pub attempts: i64,
+    pub created_at: String,
+    pub retry_since: String,
+}
+
+/// Queues one delivery of `lead_id` per channel, due at once.
+pub fn enqueue(conn: &Connection, lead_id: &str, channels: &[Channel], now: &str) -> AppResult<()> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO outbox (channel, lead_id, payload, status, attempts, next_attempt_at,
+            created_at, retry_since)
+         VALUES (?1, ?2, '{}', 'pending', 0, ?3, ?3, ?3)",
+    )?;
+    for channel in channels {
+        stmt.execute(params![channel, lead_id, now])?;
+    }
+    Ok(())
+}
+
+/// Makes every row still claimed due at once: run at start-up, when no
+/// worker can hold one, so these were interrupted (kill -9, a crash).
+pub fn release_interrupted(conn: &Connection, now: &str) -> AppResult<usize> {
+    Ok(conn.execute(
+        "UPDATE outbox SET claimed_at = NULL, next_attempt_at = ?1
+         WHERE status = 'pending' AND claimed_at IS NOT NULL",
+        [now],
+    )?)
+}
+
+/// Takes up to `limit` due rows of `channel` (oldest due first): counts the
+/// try and moves their next try to `lease_until`, so a row whose worker
+/// died is tried again then.
+pub fn claim(
+    conn: &Connection,
+    channel: Channel,
+    limit: usize,
+    now: &str,
+    lease_until: &str,
+) -> AppResult<Vec<Claimed>> {
+    let mut stmt = conn.prepare_cached(
+        "UPDATE outbox SET attempts = attempts + 1, claimed_at = ?2, next_attempt_at = ?3
+         WHERE id IN (SELECT id FROM outbox
+                      WHERE status = 'pending' AND channel = ?1 AND next_attempt_at <= ?2
+                      ORDER BY next_attempt_at, id LIMIT ?4)
+         RETURNING id, channel, lead_id, attempts, created_at,
+            coalesce(retry_since, created_at) AS retry_since",
+    )?;
+    let rows = stmt.query_map(params![channel, now, lease_until, limit as i64], |r| {
+        Ok(Claimed {
+            id: r.get("id")?,
+            channel: r.get("channel")?,
+            lead_id: r.get("lead_id")?,
+            attempts: r.get("attempts")?,
+            created_at: r.get("created_at")?,
+            retry_since: r.get("retry_since")?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The earliest time a pending row of `channel` is due, claimed ones included.
+pub fn next_due(conn: &Connection, channel: Channel) -> AppResult<Option<String>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT min(next_attempt_at) FROM outbox WHERE status = 'pending' AND channel = ?1",
+        )?
+        .query_row([channel], |r| r.get::<_, Option<String>>(0))
+        .optional()?
+        .flatten())
+}
+
+pub fn mark_sent(conn: &Connection, id: i64, now: &str) -> AppResult<()> {
+    conn.prepare_cached(
+        "UPDATE outbox SET status = 'sent', sent_at = ?2, claimed_at = NULL, last_error = NULL
+         WHERE id = ?1",
+    )?
+    .execute(params![id, now])?;
+    Ok(())
+}
+
+/// Records a failed try and when the next one is due.
+pub fn mark_retry(conn: &Connection, id: i64, error: &str, next_at: &str) -> AppResult<()> {
+    conn.prepare_cached(
+        "UPDATE outbox SET claimed_at = NULL, last_error = ?2, next_attempt_at = ?3 WHERE id = ?1",
+    )?
+    .execute(params![id, error, next_at])?;
+    Ok(())
+}
+
+/// Gives a delivery up: it stays visible to the admin as failed.
+pub fn mark_failed(conn: &Connection, id: i64, error: &str) -> AppResult<()> {
+    conn.prepare_cached(
+        "UPDATE outbox SET status = 'failed', claimed_at = NULL, last_error = ?2 WHERE id = ?1",
+    )?
+    .execute(params![id, error])?;
+    Ok(())
+}
+
+const SELECT: &str = "SELECT o.id, o.channel, o.status, o.attempts, o.created_at, o.sent_at,
+    o.last_error, o.next_attempt_at, o.claimed_at, o.lead_id,
+    coalesce(l.name, '') AS lead_name, coalesce(l.phone, '') AS lead_phone
+    FROM outbox o LEFT JOIN leads l ON l.id = o.lead_id";
+
+fn delivery(row: &Row) -> rusqlite::Result<Delivery> {
+    let status: String = row.get("status")?;
+    let claimed: Option<String> = row.get("claimed_at")?;
+    let state = match status.as_str() {
+        "sent" => DeliveryState::Sent,
+        "failed" => DeliveryState::Failed,
+        _ if claimed.is_some() => DeliveryState::Sending,
+        _ => DeliveryState::Queued,
+    };
+    Ok(Delivery {
+        id: row.get("id")?,
+        channel: row.get("channel")?,
+        state,
+        attempts: row.get("attempts")?,
+        created_at: row.get("created_at")?,
+        sent_at: row.get("sent_at")?,
+        last_error: row.get("last_error")?,
+        next_attempt_at: match state {
+            DeliveryState::Queued => Some(row.get("next_attempt_at")?),
+            _ => None,
+        },
+    })
+}
+
+/// A lead's deliveries, one per channel, in the order they were queued.
+pub fn for_lead(conn: &Connection, lead_id: &str) -> AppResult<Vec<Delivery>> {
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE o.lead_id = ?1 ORDER BY o.id"))?;
+    let rows = stmt.query_map([lead_id], delivery)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Failed deliveries, newest first.
+pub fn failed(conn: &Connection, limit: u32) -> AppResult<Vec<FailedDelivery>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "{SELECT} WHERE o.status = 'failed' ORDER BY o.id DESC LIMIT ?1"
+    ))?;
+    let rows = stmt.query_map([limit], |r| {
+        Ok(FailedDelivery {
+            delivery: delivery(r)?,
+            lead_id: r.get("lead_id")?,
+            lead_name: r.get("lead_name")?,
+            lead_phone: r.get("lead_phone")?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn failed_count(conn: &Connection) -> AppResult<i64> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM outbox WHERE status = 'failed'",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// Queues a lead's failed deliveries again (all, or one channel's), due at
+/// once with a new round of tries. Gives how many.
+pub fn retry_lead(
+    conn: &Connection,
+    lead_id: &str,
+    channel: Option<Channel>,
+    now: &str,
+) -> AppResult<usize> {
+    Ok(conn.execute(
+        "UPDATE outbox SET status = 'pending', next_attempt_at = ?3, retry_since = ?3,
+            claimed_at = NULL
+         WHERE lead_id = ?1 AND status = 'failed' AND (?2 IS NULL OR channel = ?2)",
+        params![lead_id, channel, now],
+    )?)
+}

@@ -1,0 +1,313 @@
+//! What a notification says about a lead, in Russian: one list of labelled
+//! lines, rendered as plain text, as HTML (every value escaped) and as a
+//! short Telegram message.
+
+use chrono::{DateTime, FixedOffset};
+
+use crate::domain::leads::{Lead, LeadStatus, LeadType};
+
+/// Everything a message needs besides the lead.
+pub struct Context<'a> {
+    /// The site's base URL without a trailing slash.
+    pub base_url: &'a str,
+    /// The slug of the lead's car, when it still exists.
+    pub car_slug: Option<&'a str>,
+    pub salon_name: &'a str,
+}
+
+/// One line of a message: a label and its value.
+pub struct Line {
+    pub label: &'static str,
+    pub value: Value,
+}
+
+pub enum Value {
+    Text(String),
+    /// A link: its address and the text shown.
+    Link(String, String),
+}
+
+pub fn type_label(lead_type: LeadType) -> &'static str {
+    match lead_type {
+        LeadType::AutoCredit => "Заявка на автокредит",
+        LeadType::TradeIn => "Трейд-ин",
+        LeadType::AutoSelection => "Подбор автомобиля",
+        LeadType::LeaseBooking => "Бронирование автомобиля",
+        LeadType::ContactForm => "Рассрочка",
+    }
+}
+
+pub fn status_label(status: LeadStatus) -> &'static str {
+    match status {
+        LeadStatus::New => "Новая",
+        LeadStatus::InProgress => "В работе",
+        LeadStatus::Completed => "Завершена",
+        LeadStatus::Cancelled => "Отменена",
+    }
+}
+
+fn car_status_label(code: &str) -> String {
+    match code {
+        "new" => "Новый".into(),
+        "used" => "С пробегом".into(),
+        "lease" => "Аренда с выкупом".into(),
+        other => other.into(),
+    }
+}
+
+/// A time as staff read it: Moscow time, "23.11.2026 19:22 (МСК)".
+pub fn moscow_time(rfc3339: &str) -> String {
+    let msk = FixedOffset::east_opt(3 * 3600).expect("valid offset");
+    match DateTime::parse_from_rfc3339(rfc3339) {
+        Ok(at) => at
+            .with_timezone(&msk)
+            .format("%d.%m.%Y %H:%M (МСК)")
+            .to_string(),
+        Err(_) => rfc3339.to_string(),
+    }
+}
+
+/// Rubles with spaces between thousands: "2 500 000,50 ₽".
+fn rubles(money: crate::domain::money::Money) -> String {
+    let text = money.to_string();
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, "00"));
+    let (sign, digits) = match whole.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", whole),
+    };
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(' ');
+        }
+        grouped.push(c);
+    }
+    if fraction == "00" {
+        format!("{sign}{grouped} ₽")
+    } else {
+        format!("{sign}{grouped},{fraction} ₽")
+    }
+}
+
+/// The admin's page of the lead.
+pub fn admin_link(base_url: &str, lead_id: &str) -> String {
+    format!("{base_url}/admin/leads?lead={lead_id}")
+}
+
+pub fn subject(lead: &Lead) -> String {
+    format!(
+        "Новая заявка: {} — {}",
+        type_label(lead.lead_type),
+        lead.name
+    )
+}
+
+/// Lines being gathered; empty values are left out.
+#[derive(Default)]
+struct Lines(Vec<Line>);
+
+impl Lines {
+    fn text(&mut self, label: &'static str, value: Option<String>) {
+        if let Some(value) = value.filter(|v| !v.is_empty()) {
+            self.0.push(Line {
+                label,
+                value: Value::Text(value),
+            });
+        }
+    }
+
+    fn link(&mut self, label: &'static str, href: String, text: String) {
+        self.0.push(Line {
+            label,
+            value: Value::Link(href, text),
+        });
+    }
+}
+
+/// Every line the lead holds, in reading order.
+pub fn lines(lead: &Lead, context: &Context) -> Vec<Line> {
+    let mut lines = Lines::default();
+    lines.text("Тип заявки", Some(type_label(lead.lead_type).into()));
+    lines.text("Статус", Some(status_label(lead.status).into()));
+    lines.text("Имя", Some(lead.name.clone()));
+    lines.link("Телефон", format!("tel:{}", lead.phone), lead.phone.clone());
+    if let Some(email) = &lead.email {
+        lines.link("E-mail", format!("mailto:{email}"), email.clone());
+    }
+    lines.text("Сообщение", lead.message.clone());
+    // Credit
+    lines.text("Желаемая сумма", lead.desired_amount.map(rubles));
+    lines.text("Ежемесячный доход", lead.monthly_income.map(rubles));
+    // Trade-in: the visitor's own car
+    lines.text("Марка автомобиля клиента", lead.car_brand.clone());
+    lines.text("Модель автомобиля клиента", lead.car_model.clone());
+    lines.text("Год выпуска", lead.car_year.map(|y| y.to_string()));
+    lines.text("Пробег, км", lead.car_mileage.map(|m| m.to_string()));
+    lines.text("Состояние", lead.car_condition.clone());
+    // Selection
+    lines.text("Бюджет", lead.budget.map(rubles));
+    lines.text("Предпочитаемая марка", lead.preferred_brand.clone());
+    lines.text("Тип кузова", lead.body_type.clone());
+    lines.text("Коробка передач", lead.transmission.clone());
+    lines.text("Топливо", lead.fuel_types.clone());
+    // The car the request is about, linked to its page while it exists
+    let car_link = context
+        .car_slug
+        .map(|slug| format!("{}/car/{slug}", context.base_url));
+    match (lead.car_info.clone(), car_link) {
+        (Some(info), Some(link)) => lines.link("Автомобиль", link, info),
+        (None, Some(link)) => lines.link("Автомобиль", link.clone(), link),
+        (info, None) => lines.text("Автомобиль", info),
+    }
+    lines.text("Цена", lead.car_price.clone());
+    lines.text(
+        "Статус автомобиля",
+        lead.car_status.as_deref().map(car_status_label),
+    );
+    if let Some(url) = &lead.source_url {
+        lines.link("Страница заявки", url.clone(), url.clone());
+    }
+    lines.text("utm_source", lead.utm_source.clone());
+    lines.text("utm_medium", lead.utm_medium.clone());
+    lines.text("utm_campaign", lead.utm_campaign.clone());
+    lines.text("utm_term", lead.utm_term.clone());
+    lines.text("utm_content", lead.utm_content.clone());
+    lines.text(
+        "Согласие на рекламу",
+        Some(
+            if lead.advertising_consent {
+                "да"
+            } else {
+                "нет"
+            }
+            .into(),
+        ),
+    );
+    lines.text("Время заявки", Some(moscow_time(&lead.created_at)));
+    let admin = admin_link(context.base_url, &lead.id);
+    lines.link("Заявка в панели", admin.clone(), admin);
+    lines.0
+}
+
+/// The plain-text body.
+pub fn plain(lead: &Lead, context: &Context) -> String {
+    let mut out = format!("{}\n\n", subject(lead));
+    for line in lines(lead, context) {
+        let value = match line.value {
+            Value::Text(text) => text,
+            Value::Link(href, text) if href.starts_with("tel:") || href.starts_with("mailto:") => {
+                text
+            }
+            Value::Link(href, text) if href == text => href,
+            Value::Link(href, text) => format!("{text} ({href})"),
+        };
+        if value.contains('\n') {
+            out.push_str(&format!("{}:\n{}\n", line.label, value));
+        } else {
+            out.push_str(&format!("{}: {}\n", line.label, value));
+        }
+    }
+    out.push_str(&format!("\n— {}\n", context.salon_name));
+    out
+}
+
+/// The HTML body: a table of the lines, every value escaped.
+pub fn html(lead: &Lead, context: &Context) -> String {
+    let mut out = String::from(
+        "<!DOCTYPE html><html lang=\"ru\"><head><meta charset=\"utf-8\"></head><body>",
+    );
+    out.push_str(&format!("<h2>{}</h2>", escape(&subject(lead))));
+    out.push_str("<table cellpadding=\"4\" style=\"border-collapse:collapse\">");
+    for line in lines(lead, context) {
+        let value = match line.value {
+            Value::Text(text) => escape(&text).replace('\n', "<br>"),
+            Value::Link(href, text) => {
+                format!("<a href=\"{}\">{}</a>", escape(&href), escape(&text))
+            }
+        };
+        out.push_str(&format!(
+            "<tr><th align=\"left\" valign=\"top\">{}</th><td>{}</td></tr>",
+            escape(line.label),
+            value
+        ));
+    }
+    out.push_str(&format!(
+        "</table><p>— {}</p></body></html>",
+        escape(context.salon_name)
+    ));
+    out
+}
+
+/// A Telegram message (its HTML subset): the essentials and the links.
+pub fn telegram(lead: &Lead, context: &Context) -> String {
+    let mut out = format!("<b>{}</b>\n", escape(&subject(lead)));
+    let essentials = [
+        "Имя",
+        "Телефон",
+        "E-mail",
+        "Сообщение",
+        "Автомобиль",
+        "Цена",
+        "Время заявки",
+        "Заявка в панели",
+    ];
+    for line in lines(lead, context) {
+        if !essentials.contains(&line.label) {
+            continue;
+        }
+        let value = match line.value {
+            Value::Text(text) => escape(&text),
+            Value::Link(href, text) if href.starts_with("tel:") => escape(&text),
+            Value::Link(href, text) => {
+                format!("<a href=\"{}\">{}</a>", escape(&href), escape(&text))
+            }
+        };
+        out.push_str(&format!("{}: {}\n", escape(line.label), value));
+    }
+    out
+}
+
+/// Escapes text for HTML (element content and quoted attributes).
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::money::Money;
+
+    #[test]
+    fn rubles_are_grouped() {
+        assert_eq!(rubles(Money::from_rubles(2_500_000)), "2 500 000 ₽");
+        assert_eq!(rubles(Money::parse("999.5").unwrap()), "999,50 ₽");
+        assert_eq!(rubles(Money::from_rubles(100)), "100 ₽");
+    }
+
+    #[test]
+    fn html_is_escaped() {
+        assert_eq!(
+            escape("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
+
+    #[test]
+    fn times_are_moscow() {
+        assert_eq!(
+            moscow_time("2026-11-23T16:22:00.000Z"),
+            "23.11.2026 19:22 (МСК)"
+        );
+    }
+}
