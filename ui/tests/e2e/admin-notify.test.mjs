@@ -255,7 +255,7 @@ describe("admin notifications", () => {
     // The dashboard lists the failure and links to the lead.
     const { page } = await openAdmin(s, DESKTOP, "/admin");
     const card = page.getByTestId("failed-card");
-    assert.match(await card.innerText(), /Недоставленные уведомления\s+1\b/);
+    assert.match(await card.innerText(), /^Уведомления\s+1\s+не доставлено/);
     const item = page.getByTestId("failed-delivery").filter({ hasText: name });
     assert.match(await item.innerText(), /^E-mail · /);
     assert.match(await item.innerText(), /SMTP/);

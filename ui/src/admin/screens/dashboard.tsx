@@ -53,14 +53,16 @@ export default function DashboardScreen() {
           <article data-testid="failed-card">
             <h2 class="stat-title">
               {d.deliveriesFailed > 0 ? (
-                <a href="#failed-deliveries-title">Недоставленные уведомления</a>
+                <a href="#failed-deliveries-title">Уведомления</a>
               ) : (
-                "Недоставленные уведомления"
+                "Уведомления"
               )}
             </h2>
             <span class="stat-value">{d.deliveriesFailed}</span>
             <span class="stat-note">
-              {d.deliveriesFailed > 0 ? "Повторите отправку в заявке" : "Все доставлены"}
+              {d.deliveriesFailed > 0
+                ? "не доставлено: повторите отправку в заявке"
+                : "Все доставлены"}
             </span>
           </article>
         </section>
