@@ -225,6 +225,16 @@ describe("admin notifications", () => {
     await result.getByText("Ошибка подключения к серверу").waitFor();
     assert.match(await result.innerText(), /503/);
     amo.state.down = false;
+
+    // amoCRM sends the popup back to the redirect URI, this screen: the code
+    // is taken from its address.
+    await page.goto(`${s.base}/admin/amocrm?code=good-code&state=y`);
+    assert.equal(await page.getByLabel("Код авторизации").inputValue(), "good-code");
+    await page.getByRole("button", { name: "Авторизовать" }).click();
+    await page
+      .getByTestId("amocrm-auth-result")
+      .filter({ hasText: "Успешная авторизация" })
+      .waitFor();
     assert.deepEqual(scriptErrors(page), []);
     await page.context().close();
   });
