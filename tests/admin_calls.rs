@@ -484,6 +484,13 @@ async fn leads_list_filter_status_and_delete() {
         .await
         .json();
     assert_eq!(in_progress.as_array().unwrap().len(), 1);
+    // One lead on its own (the details' deep link).
+    let one = app
+        .admin_with(&cookie, Method::GET, &format!("/api/leads/{id}"), None)
+        .await;
+    assert_eq!(one.status, StatusCode::OK);
+    assert_eq!(one.json()["id"], id.as_str());
+    assert_eq!(one.json()["status"], "in_progress");
     let bad = app
         .admin_with(
             &cookie,
@@ -521,6 +528,11 @@ async fn leads_list_filter_status_and_delete() {
             .status,
         StatusCode::NOT_FOUND
     );
+    let gone = app
+        .admin_with(&cookie, Method::GET, &format!("/api/leads/{id}"), None)
+        .await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND);
+    assert_eq!(gone.error(), "Лид не найден");
     assert_eq!(app.count("SELECT count(*) FROM leads"), 2);
 }
 

@@ -362,6 +362,10 @@ async fn a_delivery_given_up_is_visible_and_can_be_retried() {
     let (app, jobs) = app_with(|config| {
         smtp_on(port)(config);
         config.notifications.give_up_after_minutes = 0;
+        // The failure pauses the channel for minutes: the admin's retry
+        // goes at once all the same.
+        config.notifications.retry_first_ms = 300_000;
+        config.notifications.retry_max_seconds = 600;
     });
     app.create_admin();
     set_email_settings(&app, "sales@salon.example");

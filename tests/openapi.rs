@@ -104,6 +104,16 @@ async fn every_documented_path_is_served() {
             r.get(0)
         })
         .unwrap();
+    let lead = app
+        .post_json(
+            "/api/leads",
+            &json!({"type": "trade_in", "name": "Пётр", "phone": "89215551235", "consent": true}),
+        )
+        .await
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
             let admin = op["tags"]
@@ -132,6 +142,8 @@ async fn every_documented_path_is_served() {
                         &cat.haval
                     } else if path.contains("promotions") {
                         &promotion
+                    } else if path.contains("leads") {
+                        &lead
                     } else {
                         &car
                     },

@@ -85,6 +85,8 @@ pub struct Channels {
     pub mailer: Option<email::Mailer>,
     pub http: reqwest::Client,
     pub amocrm: Arc<amocrm::Client>,
+    /// Each channel's recent failures (the worker's pause of it).
+    health: Mutex<HashMap<Channel, Health>>,
 }
 
 impl Channels {
@@ -110,6 +112,19 @@ impl Channels {
             mailer,
             http,
             amocrm,
+            health: Mutex::default(),
+        }
+    }
+
+    /// Ends the pause of a channel (or of all) after its failures: the
+    /// admin's retry is tried at once, not after the channel's pause.
+    pub fn resume(&self, channel: Option<Channel>) {
+        let mut health = lock(&self.health);
+        match channel {
+            Some(channel) => {
+                health.remove(&channel);
+            }
+            None => health.clear(),
         }
     }
 
@@ -156,7 +171,6 @@ pub struct Worker {
     db: Db,
     channels: Arc<Channels>,
     wake: Wake,
-    health: Arc<Mutex<HashMap<Channel, Health>>>,
 }
 
 /// A channel's recent failures: no row of it is claimed before `paused_until`.
@@ -173,12 +187,7 @@ const IDLE_LOOK: Duration = Duration::from_secs(60);
 
 impl Worker {
     pub fn new(db: Db, channels: Arc<Channels>, wake: Wake) -> Worker {
-        Worker {
-            db,
-            channels,
-            wake,
-            health: Arc::default(),
-        }
+        Worker { db, channels, wake }
     }
 
     /// Delivers until `stop` is cancelled, then lets the tries under way end.
@@ -267,11 +276,10 @@ impl Worker {
             for row in claimed {
                 let permit = slot.clone().try_acquire_owned()?;
                 let (db, channels) = (self.db.clone(), self.channels.clone());
-                let health = self.health.clone();
                 tries.spawn(async move {
                     let _permit = permit;
                     let delivered = attempt(db, channels.clone(), row, attempt_limit).await;
-                    record_health(&health, &channels, channel, delivered);
+                    record_health(&channels, channel, delivered);
                 });
             }
             if started < free {
@@ -290,7 +298,7 @@ impl Worker {
 
 impl Worker {
     fn health_of(&self, channel: Channel) -> Option<Health> {
-        lock(&self.health).get(&channel).copied()
+        lock(&self.channels.health).get(&channel).copied()
     }
 }
 
@@ -302,13 +310,8 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Resets a channel's pause after a delivery, or grows it after a failed
 /// try (`None`: the try's outcome says nothing of the channel).
-fn record_health(
-    health: &Mutex<HashMap<Channel, Health>>,
-    channels: &Channels,
-    channel: Channel,
-    delivered: Option<bool>,
-) {
-    let mut health = lock(health);
+fn record_health(channels: &Channels, channel: Channel, delivered: Option<bool>) {
+    let mut health = lock(&channels.health);
     match delivered {
         Some(true) => {
             health.remove(&channel);

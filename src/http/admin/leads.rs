@@ -25,6 +25,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(dashboard))
         .routes(routes!(list))
+        .routes(routes!(one))
         .routes(routes!(set_status))
         .routes(routes!(delete))
         .routes(routes!(audit_log))
@@ -73,6 +74,19 @@ pub async fn list(
             .call(move |c| leads::list(c, status, lead_type, limit, offset))
             .await?,
     ))
+}
+
+/// One lead (the details opened by `/admin/leads?lead={id}`, the link of
+/// the notifications: docs/notifications.md).
+#[utoipa::path(get, operation_id = "leads_get", path = "/api/leads/{id}", tag = "admin",
+    responses((status = 200, body = Lead), (status = 404, body = ApiErrorBody)))]
+pub async fn one(State(state): State<AppState>, Path(id): Path<String>) -> AppResult<Json<Lead>> {
+    state
+        .db
+        .call(move |c| leads::get(c, &id))
+        .await?
+        .map(Json)
+        .ok_or_else(|| AppError::not_found("Лид не найден"))
 }
 
 #[derive(Deserialize, ToSchema)]

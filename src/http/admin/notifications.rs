@@ -81,6 +81,8 @@ pub async fn retry_deliveries(
         .await?
         .ok_or_else(|| AppError::not_found(LEAD_NOT_FOUND))?;
     if retried > 0 {
+        // Tried now, not after the pause the channel's failures set.
+        state.channels.resume(channel);
         state.wake.notify_one();
     }
     Ok(Json(deliveries))

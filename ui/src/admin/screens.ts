@@ -2,7 +2,7 @@
  * component, loaded when first opened. One line per screen, in the order of
  * the navigation; AdminApp routes them and AdminPage and the dashboard link
  * them. `/admin` itself shows the dashboard. A screen whose feature has not
- * landed (CRM, parser) has no line, so no link points at it. */
+ * landed (parser) has no line, so no link points at it. */
 import { type ComponentType, lazy } from "react";
 
 export interface AdminScreen {
@@ -18,6 +18,7 @@ export const SCREENS: AdminScreen[] = [
   { path: "/brands", label: "Марки", component: lazy(() => import("./screens/brands")) },
   { path: "/reviews", label: "Отзывы", component: lazy(() => import("./screens/reviews")) },
   { path: "/leads", label: "Заявки", component: lazy(() => import("./screens/leads")) },
+  { path: "/amocrm", label: "amoCRM", component: lazy(() => import("./screens/amocrm")) },
   { path: "/promotions", label: "Акции", component: lazy(() => import("./screens/promotions")) },
   {
     path: "/partner-banks",

@@ -644,7 +644,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One lead (the details opened by `/admin/leads?lead={id}`, the link of
+         *     the notifications: docs/notifications.md).
+         */
+        get: operations["leads_get"];
         put?: never;
         post?: never;
         delete: operations["delete"];
@@ -2931,6 +2935,35 @@ export interface operations {
             };
             /** @description Too many requests from this address */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    leads_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

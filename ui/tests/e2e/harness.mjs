@@ -27,7 +27,7 @@ export const CHROMIUM_ARGS = [
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1366, height: 900 };
 
-function freePort() {
+export function freePort() {
   return new Promise((ok, fail) => {
     const server = createServer();
     server.unref();
@@ -54,18 +54,35 @@ async function waitForServer(base, child) {
   throw new Error("server did not start in 180 s");
 }
 
-/** Starts the release binary with demo data on a fresh data directory. */
-export async function startServer() {
+/** Starts the release binary with demo data on a fresh data directory.
+ * `env` adds settings (`DEALERSHIP_SMTP_HOST`, ...); `demo: false` starts an
+ * empty site (quick) with only the demo admin user. */
+export async function startServer({ env = {}, demo = true } = {}) {
   const bin = resolve(process.env.DEALERSHIP_BIN ?? "../target/release/dealership");
   const data = mkdtempSync(join(tmpdir(), "dealership-e2e-"));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(bin, ["--data", data, "serve", "--demo", "--listen", `127.0.0.1:${port}`], {
+  if (!demo) {
+    execFileSync(bin, ["--data", data, "user", "create", "demo", "--password-stdin"], {
+      input: "demo-password\n",
+      stdio: ["pipe", "ignore", "inherit"],
+    });
+  }
+  const args = [
+    "--data",
+    data,
+    "serve",
+    ...(demo ? ["--demo"] : []),
+    "--listen",
+    `127.0.0.1:${port}`,
+  ];
+  const child = spawn(bin, args, {
     env: {
       ...process.env,
       DEALERSHIP_LEADS_RATE_LIMIT_PER_MINUTE: "0",
       DEALERSHIP_BASE_URL: base,
       RUST_LOG: "warn",
+      ...env,
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -82,9 +99,9 @@ export async function startServer() {
 }
 
 /** The browser and helpers, on the server of the run (E2E_BASE and E2E_DATA,
- * set by run.mjs) or on one of its own. */
-export async function start() {
-  const own = process.env.E2E_BASE ? null : await startServer();
+ * set by run.mjs) or on one of its own (always with `server` options). */
+export async function start(server) {
+  const own = process.env.E2E_BASE && !server ? null : await startServer(server);
   const base = own?.base ?? process.env.E2E_BASE;
   const data = own?.data ?? process.env.E2E_DATA;
   const browser = await chromium.launch({

@@ -5,12 +5,21 @@ import { type AuditPage, auditUrl, DASHBOARD_URL, FIELD_LABELS } from "../api";
 import { AdminPage } from "../components/AdminPage";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { longDateTime } from "../lib/dates";
+import {
+  CHANNEL_LABELS,
+  FAILED_DELIVERIES_URL,
+  type FailedDeliveries as Failed,
+  leadHref,
+} from "../lib/notifications";
 import { useAdminQuery } from "../query";
 import { SCREENS } from "../screens";
+import "./content.css";
 
 type Dashboard = components["schemas"]["Dashboard"];
 
-/** Summary cards, links to every section and the latest admin changes. */
+/** Summary cards, the notifications that could not be delivered, links to
+ * every section and the latest admin changes. */
 export default function DashboardScreen() {
   const summary = useAdminQuery<Dashboard>(DASHBOARD_URL);
   const d = summary.data;
@@ -41,8 +50,24 @@ export default function DashboardScreen() {
             value={d.leadsTotal}
             note={`Новых: ${d.leadsNew}, в работе: ${d.leadsInProgress}`}
           />
+          <article data-testid="failed-card">
+            <h2 class="stat-title">
+              {d.deliveriesFailed > 0 ? (
+                <a href="#failed-deliveries-title">Уведомления</a>
+              ) : (
+                "Уведомления"
+              )}
+            </h2>
+            <span class="stat-value">{d.deliveriesFailed}</span>
+            <span class="stat-note">
+              {d.deliveriesFailed > 0
+                ? "не доставлено: повторите отправку в заявке"
+                : "Все доставлены"}
+            </span>
+          </article>
         </section>
       )}
+      {d && d.deliveriesFailed > 0 && <FailedDeliveries />}
       <section aria-labelledby="sections-title">
         <h2 id="sections-title">Разделы</h2>
         <ul class="admin-grid" data-testid="sections">
@@ -79,6 +104,58 @@ function Card({
       <span class="stat-value">{value}</span>
       {note && <span class="stat-note">{note}</span>}
     </article>
+  );
+}
+
+/** The latest deliveries given up, each linked to its lead's details. */
+function FailedDeliveries() {
+  const failed = useAdminQuery<Failed>(FAILED_DELIVERIES_URL);
+  return (
+    <section aria-labelledby="failed-deliveries-title" data-testid="failed-deliveries">
+      <h2 id="failed-deliveries-title" tabIndex={-1}>
+        Недоставленные уведомления
+      </h2>
+      {failed.isError ? (
+        <ErrorPanel
+          error={failed.error}
+          title="Не удалось загрузить недоставленные уведомления"
+          onRetry={() => void failed.refetch()}
+        />
+      ) : !failed.data ? (
+        <p aria-busy="true">Загрузка…</p>
+      ) : (
+        <>
+          <ul class="failed-list">
+            {failed.data.items.map((f) => (
+              <li key={f.id} data-testid="failed-delivery">
+                <strong>{CHANNEL_LABELS[f.channel] ?? f.channel}</strong>
+                {" · "}
+                {f.leadId ? (
+                  <Link href={leadHref(f.leadId)}>
+                    {f.leadName ? `${f.leadName}, ${f.leadPhone}` : "Заявка"}
+                  </Link>
+                ) : (
+                  <span class="muted">заявка удалена</span>
+                )}
+                {" · "}
+                <time dateTime={f.createdAt}>{longDateTime(f.createdAt)}</time>
+                {f.lastError && (
+                  <>
+                    <br />
+                    <span class="muted">{f.lastError}</span>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+          {failed.data.count > failed.data.items.length && (
+            <p class="muted">
+              Показаны последние {failed.data.items.length} из {failed.data.count}
+            </p>
+          )}
+        </>
+      )}
+    </section>
   );
 }
 

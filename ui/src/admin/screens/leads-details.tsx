@@ -1,6 +1,7 @@
 /** A lead's details: contacts, type and message, the blocks of its type, the
- * car, the consent record, the source (URL, UTM) and its status history from
- * the audit trail. */
+ * car, the consent record, the source (URL, UTM), its notifications (each
+ * channel's delivery, with a retry) and its status history from the audit
+ * trail. */
 import { ApiError } from "../../api/client";
 import type { AuditPage } from "../api";
 import { Modal } from "../components/Modal";
@@ -15,6 +16,7 @@ import {
   statusHistory,
 } from "../lib/leads";
 import { useAdminQuery } from "../query";
+import { LeadDeliveries } from "./leads-deliveries";
 
 export function LeadDetails({ lead, onClose }: { lead: Lead; onClose: () => void }) {
   const sections = leadDetails(lead);
@@ -60,6 +62,12 @@ export function LeadDetails({ lead, onClose }: { lead: Lead; onClose: () => void
         <dd>{longDateTime(lead.createdAt)}</dd>
         <dt>Обновлена</dt>
         <dd>{longDateTime(lead.updatedAt)}</dd>
+        {lead.amocrmLeadId != null && (
+          <>
+            <dt>Сделка в amoCRM</dt>
+            <dd data-testid="lead-amocrm-id">№ {lead.amocrmLeadId}</dd>
+          </>
+        )}
       </dl>
       {sections.map((s) => (
         <section key={s.key} class="detail-section" data-testid={`lead-${s.key}`}>
@@ -82,6 +90,7 @@ export function LeadDetails({ lead, onClose }: { lead: Lead; onClose: () => void
           </dl>
         </section>
       ))}
+      <LeadDeliveries lead={lead.id} />
       <StatusHistory id={lead.id} updatedAt={lead.updatedAt} />
       <footer class="dialog-actions">
         <button type="button" class="secondary outline" onClick={onClose}>

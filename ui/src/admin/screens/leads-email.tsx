@@ -1,11 +1,14 @@
 /** The e-mail notification settings below the leads list: where new leads
- * are sent, from which address, and whether at all (on by default). */
-import { useEffect } from "react";
+ * are sent, from which address, and whether at all (on by default); and a
+ * test e-mail, sent at once to the saved address. */
+import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
-import { apiPut } from "../../api/client";
+import { apiPost, apiPut } from "../../api/client";
 import { applyServerError } from "../components/applyServerError";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
+import { errorMessage, isSilent, serverField } from "../errors";
+import { TEST_EMAIL_URL, type TestResult } from "../lib/notifications";
 import { settingsRules } from "../lib/rules";
 import { type AdminSettings, type EmailForm, emailForm, emailPatch } from "../lib/settings";
 import { useAdminMutation, useAdminQuery } from "../query";
@@ -20,6 +23,7 @@ export function EmailSettings() {
     handleSubmit,
     reset,
     setError,
+    clearErrors,
     watch,
     formState: { errors, isDirty },
   } = useForm<EmailForm>({
@@ -30,6 +34,23 @@ export function EmailSettings() {
   useEffect(() => {
     if (loaded && !isDirty) reset(emailForm(loaded));
   }, [loaded, isDirty, reset]);
+
+  const [tested, setTested] = useState<{ ok: boolean; message: string } | null>(null);
+  const test = useAdminMutation(() => apiPost<TestResult>(TEST_EMAIL_URL), {
+    onSuccess: (r) => setTested({ ok: r.success, message: r.message }),
+    onFailure: (e) => {
+      if (isSilent(e)) return;
+      if (serverField(e, ["notificationEmail"])) {
+        setError(
+          "notificationEmail",
+          { type: "server", message: (e as Error).message },
+          { shouldFocus: true },
+        );
+      } else {
+        setTested({ ok: false, message: errorMessage(e, "Не удалось отправить тестовое письмо") });
+      }
+    },
+  });
 
   const save = useAdminMutation(
     (v: EmailForm) => apiPut<AdminSettings>("/api/settings", emailPatch(v)),
@@ -102,7 +123,29 @@ export function EmailSettings() {
             disabled={save.isPending || settings.isPending}
           >
             Сохранить настройки
+          </button>{" "}
+          <button
+            type="button"
+            class="secondary outline"
+            aria-busy={test.isPending || undefined}
+            aria-describedby="test-email-hint"
+            disabled={test.isPending || settings.isPending}
+            onClick={() => {
+              setTested(null);
+              clearErrors("notificationEmail");
+              test.mutate();
+            }}
+          >
+            Отправить тестовое письмо
           </button>
+          <small id="test-email-hint" class="muted">
+            {isDirty
+              ? "Письмо уйдёт на сохранённый адрес: сначала сохраните изменения"
+              : "Письмо уйдёт на адрес для уведомлений сразу, минуя очередь"}
+          </small>
+          <div role="status" data-testid="test-email-result">
+            {tested && <p class={tested.ok ? "result-ok" : "result-error"}>{tested.message}</p>}
+          </div>
         </form>
       )}
     </section>

@@ -1,13 +1,17 @@
 /** Admin leads: four counters, status and type filters, the list (status
  * dropdown, details, delete), and below it the e-mail notification settings.
- * Works on a phone: rows stack, nothing is wider than the screen. */
-import { useState } from "react";
+ * `/admin/leads?lead={id}` opens that lead's details (the link of the e-mail
+ * and of the dashboard's failed deliveries). Works on a phone: rows stack,
+ * nothing is wider than the screen. */
+import { useEffect, useState } from "react";
+import { useLocation, useSearch } from "wouter";
 import { apiDelete, apiPut } from "../../api/client";
 import type { components } from "../../api/schema";
 import { AdminPage } from "../components/AdminPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { errorMessage } from "../errors";
 import { shortDateTime } from "../lib/dates";
 import {
   carLine,
@@ -25,13 +29,17 @@ import {
   type StatusFilter,
   type TypeFilter,
 } from "../lib/leads";
+import { leadParam } from "../lib/notifications";
 import { truncate } from "../lib/text";
 import { useAdminMutation, useAdminQuery } from "../query";
+import { toastError } from "../toast";
 import { LeadDetails } from "./leads-details";
 import { EmailSettings } from "./leads-email";
 import "./content.css";
 
 type Dashboard = components["schemas"]["Dashboard"];
+
+const adminLeadUrl = (id: string) => `/api/leads/${encodeURIComponent(id)}`;
 
 /** Leads per page of the list; "Показать ещё" asks for the next ones. */
 const PAGE = 50;
@@ -44,24 +52,44 @@ export default function LeadsScreen() {
   const url = `${base}${base.includes("?") ? "&" : "?"}limit=${limit}`;
   const leads = useAdminQuery<Lead[]>(url, { placeholderData: (previous) => previous });
   const counts = useAdminQuery<Dashboard>("/api/admin/dashboard");
-  const [open, setOpen] = useState<Lead | null>(null);
   const [deleting, setDeleting] = useState<Lead | null>(null);
+
+  // The lead whose details are open: clicked in the list, or named by ?lead=.
+  const linked = leadParam(useSearch());
+  const [, navigate] = useLocation();
+  const [open, setOpen] = useState<string | null>(linked);
+  useEffect(() => {
+    if (linked) setOpen(linked);
+  }, [linked]);
+  const close = () => {
+    setOpen(null);
+    if (linked) navigate("/leads", { replace: true });
+  };
+  const listed = open ? leads.data?.find((l) => l.id === open) : undefined;
+  // Not in the list (another page, another filter): asked for on its own.
+  const single = useAdminQuery<Lead>(open && leads.data && !listed ? adminLeadUrl(open) : null, {
+    retry: false,
+  });
+  const shown = listed ?? (single.data?.id === open ? single.data : undefined);
+  useEffect(() => {
+    if (single.isError && open && !listed) {
+      toastError(errorMessage(single.error, "Не удалось открыть заявку"));
+      setOpen(null);
+      if (linked) navigate("/leads", { replace: true });
+    }
+  }, [single.isError, single.error, open, listed, linked, navigate]);
 
   const setLeadStatus = useAdminMutation(
     ({ lead, to }: { lead: Lead; to: LeadStatus }) =>
       apiPut<Lead>(`/api/leads/${lead.id}/status`, { status: to }),
-    {
-      success: "Статус обновлен",
-      failure: "Не удалось обновить статус",
-      onSuccess: (saved) => setOpen((o) => (o && o.id === saved.id ? saved : o)),
-    },
+    { success: "Статус обновлен", failure: "Не удалось обновить статус" },
   );
   const remove = useAdminMutation((lead: Lead) => apiDelete(`/api/leads/${lead.id}`), {
     success: "Лид удален",
     failure: "Не удалось удалить лид",
     onSuccess: (_, lead) => {
       setDeleting(null);
-      setOpen((o) => (o && o.id === lead.id ? null : o));
+      if (open === lead.id) close();
     },
   });
 
@@ -153,7 +181,7 @@ export default function LeadsScreen() {
                 lead={lead}
                 busy={setLeadStatus.isPending && setLeadStatus.variables?.lead.id === lead.id}
                 onStatus={(to) => setLeadStatus.mutate({ lead, to })}
-                onOpen={() => setOpen(lead)}
+                onOpen={() => setOpen(lead.id)}
                 onDelete={() => setDeleting(lead)}
               />
             ))}
@@ -171,12 +199,7 @@ export default function LeadsScreen() {
         </>
       )}
 
-      {open && (
-        <LeadDetails
-          lead={list.find((l) => l.id === open.id) ?? open}
-          onClose={() => setOpen(null)}
-        />
-      )}
+      {shown && <LeadDetails lead={shown} onClose={close} />}
       <ConfirmDialog
         open={deleting !== null}
         title="Удалить заявку?"

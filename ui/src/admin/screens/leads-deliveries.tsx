@@ -1,0 +1,114 @@
+/** A lead's notifications in its details: each channel's delivery (queued
+ * with the next try, sending, sent at, failed with the last error and the
+ * tries made) and the retry of the failed ones (docs/notifications.md). */
+import { useId } from "react";
+import { apiPost } from "../../api/client";
+import {
+  CHANNEL_LABELS,
+  type Channel,
+  type Delivery,
+  deliveriesUrl,
+  deliveryView,
+  failedChannels,
+  inFlight,
+  retryUrl,
+} from "../lib/notifications";
+import { queryClient, useAdminMutation, useAdminQuery } from "../query";
+
+/** How often the details look again while a delivery is on its way. */
+const WATCH_MS = 2000;
+
+export function LeadDeliveries({ lead }: { lead: string }) {
+  const titleId = useId();
+  const url = deliveriesUrl(lead);
+  const deliveries = useAdminQuery<Delivery[]>(url, {
+    refetchInterval: (q) => (q.state.data && inFlight(q.state.data) ? WATCH_MS : false),
+  });
+  const retry = useAdminMutation(
+    (channel: Channel | undefined) => apiPost<Delivery[]>(retryUrl(lead, channel)),
+    {
+      success: (_, channel) =>
+        channel
+          ? `${CHANNEL_LABELS[channel]}: отправка поставлена в очередь`
+          : "Отправка поставлена в очередь",
+      failure: "Не удалось повторить отправку",
+      onSuccess: (list) => queryClient.setQueryData([url], list),
+    },
+  );
+  const list = deliveries.data ?? [];
+  const failed = failedChannels(list);
+  return (
+    <section
+      class="detail-section"
+      aria-labelledby={titleId}
+      aria-busy={deliveries.isPending || undefined}
+      data-testid="lead-deliveries"
+    >
+      <h3 id={titleId}>Уведомления</h3>
+      {deliveries.isPending ? (
+        <p class="muted">Загрузка…</p>
+      ) : deliveries.isError && !deliveries.data ? (
+        <p class="muted">
+          Не удалось загрузить уведомления.{" "}
+          <button type="button" class="secondary outline" onClick={() => void deliveries.refetch()}>
+            Повторить
+          </button>
+        </p>
+      ) : list.length === 0 ? (
+        <p class="muted">Уведомления о заявке не отправлялись (каналы не настроены)</p>
+      ) : (
+        <>
+          <ul class="delivery-list">
+            {list.map((d) => {
+              const v = deliveryView(d);
+              const busy = retry.isPending && retry.variables === d.channel;
+              return (
+                <li key={d.id} data-testid="delivery" data-channel={d.channel} data-state={d.state}>
+                  <div class="delivery-head">
+                    <strong>{v.channel}</strong>
+                    <span class={`badge badge-${v.badge}`} data-testid="delivery-state">
+                      {v.state}
+                    </span>
+                    {v.retryable && (
+                      <button
+                        type="button"
+                        class="secondary outline"
+                        aria-label={`Повторить отправку: ${v.channel}`}
+                        aria-busy={busy || undefined}
+                        disabled={retry.isPending}
+                        onClick={() => retry.mutate(d.channel)}
+                      >
+                        Повторить
+                      </button>
+                    )}
+                  </div>
+                  {v.lines.length > 0 && (
+                    <p class="delivery-lines muted">
+                      {v.lines.map((line, i) => (
+                        <span key={line}>
+                          {i > 0 && <br />}
+                          {line}
+                        </span>
+                      ))}
+                    </p>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+          {failed.length > 1 && (
+            <button
+              type="button"
+              class="secondary"
+              aria-busy={(retry.isPending && retry.variables === undefined) || undefined}
+              disabled={retry.isPending}
+              onClick={() => retry.mutate(undefined)}
+            >
+              Повторить все неудачные
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
