@@ -391,6 +391,19 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
         jobs.worker("outbox", move |stop| {
             crate::notify::Worker::new(db.clone(), channels.clone(), wake.clone()).run(stop)
         });
+    } else {
+        // No worker: what is still queued for a channel whose settings were
+        // removed is given up now (the worker does this when it starts).
+        let given_up = state
+            .db
+            .conn()
+            .map_err(anyhow::Error::from)
+            .and_then(|c| Ok(state.channels.fail_unconfigured(&c)?));
+        match given_up {
+            Ok(0) => {}
+            Ok(n) => tracing::warn!("{n} queued deliveries given up: no channel is configured"),
+            Err(err) => tracing::warn!("cannot give up unconfigured deliveries: {err:#}"),
+        }
     }
     jobs
 }

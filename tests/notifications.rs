@@ -853,3 +853,68 @@ async fn amocrm_authorises_pushes_and_refreshes() {
     assert_eq!(leaked, 0);
     assert!(jobs.stop(Duration::from_secs(5)).await);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deliveries_of_a_channel_taken_out_of_the_config_are_given_up() {
+    // A delivery queued while Telegram was set up; then its keys were
+    // removed and the server started again with no channel at all.
+    let mut captured = None;
+    let app = TestApp::with_state(|state| {
+        state
+            .db
+            .conn()
+            .unwrap()
+            .execute(
+                "INSERT INTO outbox (channel, lead_id, status, next_attempt_at, created_at,
+                    retry_since)
+                 VALUES ('telegram', NULL, 'pending', '2026-01-01T00:00:00.000Z',
+                    '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+                [],
+            )
+            .unwrap();
+        captured = Some(state.clone());
+    });
+    let jobs = dealership::server::start_jobs(&captured.unwrap());
+    assert_eq!(
+        app.count(
+            "SELECT count(*) FROM outbox WHERE status = 'failed'
+             AND last_error = 'Telegram не настроен ([telegram])'"
+        ),
+        1
+    );
+
+    // The admin's retry of such a delivery fails again at once, saying why,
+    // instead of waiting in the queue for ever.
+    app.create_admin();
+    let lead = post_lead(&app, &lead_body("Без Telegram")).await;
+    assert_eq!(
+        app.count("SELECT count(*) FROM outbox"),
+        1,
+        "no channel, no delivery"
+    );
+    app.db
+        .conn()
+        .unwrap()
+        .execute(
+            "INSERT INTO outbox (channel, lead_id, status, attempts, next_attempt_at, created_at,
+                retry_since, last_error)
+             VALUES ('telegram', ?1, 'failed', 3, '2026-01-01T00:00:00.000Z',
+                '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'Bad Gateway')",
+            [&lead],
+        )
+        .unwrap();
+    let cookie = app.login().await;
+    let answer = app
+        .admin_with(
+            &cookie,
+            Method::POST,
+            &format!("/api/admin/leads/{lead}/deliveries/retry"),
+            None,
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let list = answer.json();
+    assert_eq!(list[0]["state"], "failed", "{list}");
+    assert_eq!(list[0]["lastError"], "Telegram не настроен ([telegram])");
+    assert!(jobs.stop(Duration::from_secs(5)).await);
+}

@@ -153,6 +153,17 @@ pub fn mark_retry(conn: &Connection, id: i64, error: &str, next_at: &str) -> App
     Ok(())
 }
 
+/// Gives up every queued delivery of `channel` (not claimed ones: their
+/// tries record their own outcome). Gives how many.
+pub fn fail_pending(conn: &Connection, channel: Channel, error: &str) -> AppResult<usize> {
+    Ok(conn
+        .prepare_cached(
+            "UPDATE outbox SET status = 'failed', last_error = ?2
+             WHERE status = 'pending' AND channel = ?1 AND claimed_at IS NULL",
+        )?
+        .execute(params![channel, error])?)
+}
+
 /// Gives a delivery up: it stays visible to the admin as failed.
 pub fn mark_failed(conn: &Connection, id: i64, error: &str) -> AppResult<()> {
     conn.prepare_cached(

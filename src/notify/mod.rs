@@ -68,6 +68,15 @@ pub fn channels_for(config: &Config, settings: &Settings) -> Vec<Channel> {
     channels
 }
 
+/// The error a delivery of an unconfigured channel is given up with.
+fn not_configured(channel: Channel) -> &'static str {
+    match channel {
+        Channel::Email => "SMTP не настроен ([smtp] host)",
+        Channel::Telegram => "Telegram не настроен ([telegram])",
+        Channel::Amocrm => "amoCRM не настроен ([amocrm])",
+    }
+}
+
 /// What a try ended with.
 enum Outcome {
     Sent {
@@ -130,10 +139,31 @@ impl Channels {
 
     /// Whether any channel is configured (the worker is needed).
     pub fn any_configured(&self) -> bool {
+        Channel::ALL.iter().any(|c| self.configured(*c))
+    }
+
+    /// Whether `channel` has its settings in the config.
+    pub fn configured(&self, channel: Channel) -> bool {
         let config = &self.config;
-        config.smtp.is_configured()
-            || config.telegram.is_configured()
-            || config.amocrm.is_configured()
+        match channel {
+            Channel::Email => config.smtp.is_configured(),
+            Channel::Telegram => config.telegram.is_configured(),
+            Channel::Amocrm => config.amocrm.is_configured(),
+        }
+    }
+
+    /// Gives up the queued deliveries of channels that are not configured
+    /// (their keys were removed from the config): no try of them can
+    /// succeed, and the worker only looks at configured channels. Gives how
+    /// many were given up.
+    pub fn fail_unconfigured(&self, conn: &rusqlite::Connection) -> crate::error::AppResult<usize> {
+        let mut failed = 0;
+        for channel in Channel::ALL.iter().copied() {
+            if !self.configured(channel) {
+                failed += outbox::fail_pending(conn, channel, not_configured(channel))?;
+            }
+        }
+        Ok(failed)
     }
 
     /// Texts that must never reach a stored error or a log line.
@@ -200,6 +230,13 @@ impl Worker {
         if released > 0 {
             tracing::info!("{released} interrupted deliveries queued again");
         }
+        let channels = self.channels.clone();
+        let given_up = self.db.call(move |c| channels.fail_unconfigured(c)).await?;
+        if given_up > 0 {
+            tracing::warn!(
+                "{given_up} queued deliveries given up: their channel is not configured"
+            );
+        }
         let notifications = &self.channels.config.notifications;
         let parallel = notifications.parallel_per_channel.max(1) as usize;
         let slots: HashMap<Channel, Arc<Semaphore>> = Channel::ALL
@@ -253,7 +290,8 @@ impl Worker {
         tries: &mut JoinSet<()>,
     ) -> anyhow::Result<Duration> {
         let mut pause = IDLE_LOOK;
-        for channel in Channel::ALL.iter().copied() {
+        let live = Channel::ALL.iter().copied();
+        for channel in live.filter(|c| self.channels.configured(*c)) {
             let paused = self.health_of(channel).map(|h| h.paused_until);
             if let Some(until) = paused.filter(|until| *until > Instant::now()) {
                 pause = pause.min(until - Instant::now());
@@ -470,7 +508,7 @@ async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
     match row.channel {
         Channel::Email => {
             let Some(mailer) = &channels.mailer else {
-                return Outcome::Permanent("SMTP не настроен ([smtp] host)".into());
+                return Outcome::Permanent(not_configured(Channel::Email).into());
             };
             if !loaded.settings.email_notifications_enabled {
                 return Outcome::Permanent("Уведомления по e-mail выключены в настройках".into());
@@ -499,7 +537,7 @@ async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
         }
         Channel::Telegram => {
             if !config.telegram.is_configured() {
-                return Outcome::Permanent("Telegram не настроен ([telegram])".into());
+                return Outcome::Permanent(not_configured(Channel::Telegram).into());
             }
             let text = message::telegram(lead, &context);
             match telegram::send(&channels.http, &config.telegram, &text).await {
@@ -511,7 +549,7 @@ async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
         }
         Channel::Amocrm => {
             if !config.amocrm.is_configured() {
-                return Outcome::Permanent("amoCRM не настроен ([amocrm])".into());
+                return Outcome::Permanent(not_configured(Channel::Amocrm).into());
             }
             if let Some(existing) = lead.amocrm_lead_id {
                 // Pushed before (a try interrupted after amoCRM answered).

@@ -69,6 +69,7 @@ pub async fn retry_deliveries(
             AppError::BadRequest(format!("Неизвестный канал уведомлений: {code}"))
         })?),
     };
+    let channels = state.channels.clone();
     let (deliveries, retried) = state
         .db
         .call(move |c| {
@@ -76,6 +77,8 @@ pub async fn retry_deliveries(
                 return Ok(None);
             }
             let retried = outbox::retry_lead(c, &id, channel, &crate::domain::now())?;
+            // A channel whose settings were removed fails again at once.
+            channels.fail_unconfigured(c)?;
             Ok(Some((outbox::for_lead(c, &id)?, retried)))
         })
         .await?
