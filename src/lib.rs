@@ -12,4 +12,5 @@ pub mod error;
 pub mod http;
 pub mod jobs;
 pub mod media;
+pub mod ops;
 pub mod server;

@@ -5,8 +5,9 @@ mod embedded {
     refinery::embed_migrations!("migrations");
 }
 
-/// Applies pending migrations; refuses a database that a newer binary has
-/// migrated past what this one knows.
+/// Applies pending migrations, all in one transaction: when one fails, the
+/// database stays as it was. Refuses a database that a newer binary has
+/// migrated past what this one knows, naming both versions.
 ///
 /// Migrations run with foreign keys off: a migration that rebuilds a table
 /// (create the new one, copy, drop the old, rename) would otherwise cascade
@@ -33,8 +34,56 @@ pub(crate) fn migrate_to(conn: &mut Connection, version: Option<i32>) -> anyhow:
     Ok(())
 }
 
+/// The newest schema version this binary knows.
+pub fn known_version() -> i32 {
+    embedded::migrations::runner()
+        .get_migrations()
+        .iter()
+        .map(refinery::Migration::version)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The newest schema version applied to the database; None when it was
+/// never migrated.
+pub fn applied_version(conn: &Connection) -> anyhow::Result<Option<i32>> {
+    let history: bool = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'refinery_schema_history'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .context("cannot read the database's schema")?
+        > 0;
+    if !history {
+        return Ok(None);
+    }
+    conn.query_row(
+        "SELECT max(version) FROM refinery_schema_history",
+        [],
+        |r| r.get(0),
+    )
+    .context("cannot read the database's schema version")
+}
+
+/// Fails when the database was migrated past what this binary knows.
+pub fn refuse_newer(conn: &Connection) -> anyhow::Result<()> {
+    let known = known_version();
+    match applied_version(conn)? {
+        Some(applied) if applied > known => anyhow::bail!(
+            "the database is at schema version {applied}, but this dealership {} knows \
+             versions up to {known}: it was migrated by a newer version of dealership; \
+             install that version (or a newer one) instead of this one",
+            env!("CARGO_PKG_VERSION")
+        ),
+        _ => Ok(()),
+    }
+}
+
 fn run_and_check(conn: &mut Connection, version: Option<i32>) -> anyhow::Result<()> {
+    refuse_newer(conn)?;
     let mut runner = embedded::migrations::runner()
+        .set_grouped(true)
         .set_abort_missing(true)
         .set_abort_divergent(true);
     if let Some(version) = version {
