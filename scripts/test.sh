@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check and test of the project. This is the README's test command
 # and what CI runs (through .ci/run). On a fresh machine it first installs
-# what the tests need: the UI's npm packages and Debian's Chromium for the
-# browser tests (with apt-get when run as root; otherwise it says what to run).
+# what the tests need: the UI's npm packages, Debian's Chromium for the
+# browser tests and systemd's systemd-analyze for the unit checks (with
+# apt-get when run as root; otherwise it says what to run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,19 @@ if [ ! -x "$CHROMIUM" ]; then
     fi
 fi
 
+# The systemd units are checked with systemd's own tools (systemd-analyze).
+if ! command -v systemd-analyze >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        step "apt-get install systemd (systemd-analyze for the unit checks)"
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y systemd
+    else
+        echo "The unit checks need systemd-analyze. Install it with:" >&2
+        echo "    sudo apt-get update && sudo apt-get install -y systemd" >&2
+        exit 1
+    fi
+fi
+
 # npm install, not npm ci: the registry lacks some platform builds of Biome's
 # optional packages, which npm ci insists on; install follows the lock file
 # and skips them. It is quick when nothing changed.
@@ -37,6 +51,10 @@ cargo clippy --all-targets --locked -- -D warnings
 
 step "cargo test"
 cargo test --locked
+
+step "install.sh into a scratch root, twice; systemd-analyze verify and security"
+# The debug binary cargo test built.
+bash scripts/test-install.sh "${CARGO_TARGET_DIR:-target}/debug/dealership"
 
 # The web UI (ui/): lint, types, unit tests, build; then browser tests
 # against the release binary (which embeds ui/dist) with demo data.

@@ -531,8 +531,10 @@ fn check_says_what_is_wrong() {
     assert!(said.contains("the one this binary knows"), "{said}");
     assert!(said.contains("No problems found"), "{said}");
 
-    // Readable by everyone: personal data.
+    // Readable by everyone: personal data. Not when the directory is closed.
     std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert!(run(&data, &["check"]).status.success());
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o755)).unwrap();
     let out = run(&data, &["check"]);
     assert!(!out.status.success());
     assert!(
@@ -541,6 +543,17 @@ fn check_says_what_is_wrong() {
         text(&out)
     );
     std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o640)).unwrap();
+    assert!(run(&data, &["check"]).status.success());
+    // Writable by everyone.
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let out = run(&data, &["check"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("can be written by every user"),
+        "{}",
+        text(&out)
+    );
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o750)).unwrap();
 
     // Migrated by a newer binary: both versions named, and serve refuses.
     let conn = rusqlite::Connection::open(&db).unwrap();

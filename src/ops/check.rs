@@ -197,12 +197,17 @@ fn database(config: &Config, report: &mut Report) {
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = meta.permissions().mode() & 0o777;
-        if mode & 0o004 != 0 {
+        // Others reach the file only through a directory they may enter.
+        let enterable = std::fs::metadata(&config.data_dir)
+            .map(|d| d.permissions().mode() & 0o001 != 0)
+            .unwrap_or(true);
+        if mode & 0o004 != 0 && enterable {
             report.add(
                 Level::Problem,
                 format!(
-                    "database {} can be read by every user of the machine (mode {mode:o}) and \
-                     holds personal data (leads); chmod o-rwx it",
+                    "database {} can be read by every user of the machine (mode {mode:o}, in a \
+                     directory anyone may enter) and holds personal data (leads); chmod o-rwx \
+                     the file or the data directory",
                     path.display()
                 ),
             );
