@@ -294,9 +294,8 @@ server {
 }
 
 server {
-    listen 443 ssl;
-    listen [::]:443 ssl;
-    http2 on;
+    listen 443 ssl http2;
+    listen [::]:443 ssl http2;
     server_name $host;
     ssl_certificate /etc/letsencrypt/live/$host/fullchain.pem;
     ssl_certificate_key /etc/letsencrypt/live/$host/privkey.pem;
@@ -323,6 +322,17 @@ EOF
         note "next: add 'import $site' to /etc/caddy/Caddyfile, then: systemctl reload caddy"
     else
         note "next: ln -s $site /etc/nginx/sites-enabled/ && nginx -t && systemctl reload nginx"
+    fi
+fi
+
+# ---------------------------------------------------------------- backup before an upgrade
+if [ "$upgrade" = yes ] && [ -e "$root$DATA_DIR/dealership.db" ]; then
+    say "Backing up the data before the upgrade, into $BACKUP_DIR"
+    if [ -z "$root" ]; then
+        runuser -u "$SERVICE_USER" -- "$BIN" --config "$CONF" backup --dir "$BACKUP_DIR" ||
+            die "the backup before the upgrade failed; nothing was restarted (the new program is in $BIN)"
+    else
+        note "(scratch root: not running) runuser -u $SERVICE_USER -- $BIN --config $CONF backup --dir $BACKUP_DIR"
     fi
 fi
 

@@ -67,6 +67,7 @@ out="$(./install.sh --root "$root" --no-start --binary "$binary" --base-url http
 echo "$out"
 echo "$out" | grep -q "Upgrading /usr/local/bin/dealership" || fail "the second run is not an upgrade"
 echo "$out" | grep -q "Keeping the configuration" || fail "the second run does not say it keeps the configuration"
+echo "$out" | grep -q "Backing up the data before the upgrade" || fail "no backup before the upgrade"
 grep -qx "# changed by the owner" "$conf" || fail "the configuration was rewritten"
 grep -qx "max_connections = 77" "$conf" || fail "the configuration was rewritten"
 grep -qx 'base_url = "https://auto.example.ru"' "$conf" || fail "the base_url changed"

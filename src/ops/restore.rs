@@ -49,6 +49,8 @@ pub fn restore(config: &Config, archive: &Path) -> anyhow::Result<Restored> {
              Stop it (systemctl stop dealership), restore, then start it again"
         )
     })?;
+    // Made by root, the lock file would keep the service user's server out.
+    give_to_owner(data_dir, &data_dir.join(crate::server::LOCK_FILE))?;
     let stamp = super::timestamp();
     let staging = data_dir.join(format!(".restore-{stamp}"));
     std::fs::create_dir(&staging)
@@ -226,6 +228,9 @@ fn swap_in(data_dir: &Path, staging: &Path, stamp: &str) -> anyhow::Result<Optio
         std::fs::rename(staging.join(name), &to)
             .with_context(|| format!("cannot put {} in place", to.display()))?;
         give_to_owner(data_dir, &to)?;
+    }
+    if moved {
+        give_to_owner(data_dir, &previous)?;
     }
     if let Ok(dir) = File::open(data_dir) {
         let _ = dir.sync_all();
