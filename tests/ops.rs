@@ -14,7 +14,7 @@ use std::net::TcpStream;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Output;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -584,4 +584,119 @@ fn check_says_what_is_wrong() {
     let out = run(&data, &["check"]);
     assert!(!out.status.success());
     assert!(text(&out).contains("PROBLEM"), "{}", text(&out));
+}
+
+/// Pictures stored and swapped into a car, and the cleanup removing the
+/// replaced ones, while backups run: every picture a backup's database names
+/// is in the archive. The cleanup keeps pictures younger than its grace (an
+/// hour); here every picture from before a backup counts as old.
+#[test]
+fn pictures_written_and_removed_during_a_backup_are_in_it_or_not_named_by_it() {
+    use dealership::media::{Layout, cleanup, store_pixels};
+
+    let app = common::TestApp::new();
+    common::seed_catalogue(&app);
+    let data = app.dir.path().to_path_buf();
+    let config = dealership::config::Config {
+        data_dir: data.clone(),
+        ..dealership::config::Config::default()
+    };
+    let car: String = app
+        .db
+        .conn()
+        .unwrap()
+        .query_row("SELECT id FROM cars ORDER BY id LIMIT 1", [], |r| r.get(0))
+        .unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let written = Arc::new(AtomicUsize::new(0));
+    let removed = Arc::new(AtomicUsize::new(0));
+    let writer = {
+        let (db, stop, media) = (app.db.clone(), stop.clone(), config.media_dir());
+        let written = written.clone();
+        std::thread::spawn(move || {
+            let conn = db.conn().unwrap();
+            let mut i = 0u32;
+            while !stop.load(Ordering::Relaxed) {
+                let pixels: Vec<u8> = (0..16 * 16 * 3)
+                    .map(|p| (p as u32 ^ i.wrapping_mul(2_654_435_761)) as u8)
+                    .collect();
+                // Files first, then the row naming them, as the site does.
+                conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+                let image = store_pixels(&conn, &media, &pixels, 16, 16, Layout::Rgb).unwrap();
+                conn.execute(
+                    "INSERT OR REPLACE INTO car_images (car_id, position, url) VALUES (?1, ?2, ?3)",
+                    rusqlite::params![car, i % 6, image.url],
+                )
+                .unwrap();
+                conn.execute_batch("COMMIT").unwrap();
+                i += 1;
+                written.fetch_add(1, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        })
+    };
+    let cleaner = {
+        let (db, stop, media) = (app.db.clone(), stop.clone(), config.media_dir());
+        let removed = removed.clone();
+        std::thread::spawn(move || {
+            let conn = db.conn().unwrap();
+            while !stop.load(Ordering::Relaxed) {
+                conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+                let gone =
+                    cleanup::collect_garbage(&conn, &media, dealership::server::PICTURE_GRACE)
+                        .unwrap();
+                conn.execute_batch("COMMIT").unwrap();
+                removed.fetch_add(gone, Ordering::Relaxed);
+                // Lets the writer in (SQLite's lock is not fair).
+                std::thread::sleep(Duration::from_millis(3));
+            }
+        })
+    };
+
+    let started = std::time::Instant::now();
+    let mut round = 0;
+    while round < 6 || written.load(Ordering::Relaxed) < 100 || removed.load(Ordering::Relaxed) < 20
+    {
+        assert!(started.elapsed() < Duration::from_secs(120), "too slow");
+        // What exists now was written over an hour ago: once replaced, the
+        // cleanup may remove it while the backup runs.
+        app.db
+            .conn()
+            .unwrap()
+            .execute(
+                "UPDATE media SET created_at = '2000-01-01T00:00:00.000Z'",
+                [],
+            )
+            .unwrap();
+        let archive = data.join(format!("round-{round}.tar.gz"));
+        dealership::ops::backup::backup(&config, &archive).unwrap();
+        let restored = tempfile::tempdir().unwrap();
+        let target = dealership::config::Config {
+            data_dir: restored.path().to_path_buf(),
+            ..dealership::config::Config::default()
+        };
+        dealership::ops::restore::restore(&target, &archive).unwrap();
+        let conn = rusqlite::Connection::open(target.database_path()).unwrap();
+        let urls: Vec<String> = conn
+            .prepare("SELECT url FROM car_images")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        for url in urls.iter().filter(|u| u.starts_with("/media/")) {
+            let name = url.strip_prefix("/media/").unwrap();
+            if name.len() > 40 {
+                assert!(
+                    target.media_dir().join(name).is_file(),
+                    "round {round}: {url} is named but not in the archive"
+                );
+            }
+        }
+        std::fs::remove_file(&archive).unwrap();
+        round += 1;
+    }
+    stop.store(true, Ordering::Relaxed);
+    writer.join().unwrap();
+    cleaner.join().unwrap();
 }

@@ -1,16 +1,19 @@
 //! `dealership backup`: one `.tar.gz` archive holding a consistent copy of
 //! the database, the media folder and a manifest with checksums.
 //!
-//! The database is copied first (SQLite's online backup, one read
-//! transaction), then the media folder is read. A picture's files are
-//! written (temporary file, then rename) before any row can name them, and
-//! never change afterwards (their name is the hash of their source), so
-//! every picture the copy names already existed when the copy was taken: a
-//! picture written later is in the archive or not, but the copy does not
-//! name it. The one way a named picture can go missing is the unused-picture
-//! cleanup deleting it between the copy and the reading of the folder (it
-//! was removed from its car meanwhile); the backup sees that and starts
-//! again, and the new copy no longer names it.
+//! A picture's files are written (temporary file, then rename) before any
+//! row can name them, and never change afterwards (their name is the hash of
+//! their source). So the backup first takes a snapshot of the media folder as
+//! hard links (in `.backup-*` in the data directory: no bytes copied), then
+//! copies the database (SQLite's online backup, one read transaction), then
+//! links what appeared meanwhile, and archives the snapshot. Every picture
+//! the copy names existed before the copy: either before the snapshot (so it
+//! is in it, even if the unused-picture cleanup removes it meanwhile), or it
+//! was written during the backup, and the cleanup keeps pictures that young
+//! (an hour, `docs/schema.md`). A picture written later is in the archive or
+//! not, but the copy does not name it. Where hard links cannot be made, the
+//! folder is read directly, and a backup that finds a named picture gone
+//! starts again.
 
 use std::collections::BTreeSet;
 use std::fs::File;
@@ -83,11 +86,14 @@ fn attempts(
     db_copy: &Path,
 ) -> anyhow::Result<Written> {
     let media_dir = config.media_dir();
+    remove_stale_snapshots(&config.data_dir);
     for attempt in 1..=ATTEMPTS {
-        let before = list_media(&media_dir)?;
+        let mut snapshot = Snapshot::new(&config.data_dir);
+        let before = snapshot.add(&media_dir)?;
         let _ = std::fs::remove_file(db_copy);
         crate::db::backup_to(database, db_copy)?;
         let created_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        snapshot.add(&media_dir)?;
         let (used, schema_version) = {
             let copy = Connection::open_with_flags(db_copy, OpenFlags::SQLITE_OPEN_READ_ONLY)
                 .context("cannot open the database copy")?;
@@ -102,7 +108,10 @@ fn attempts(
             schema_version,
             files: Vec::new(),
         };
-        let (manifest, archived) = write_archive(partial, db_copy, &media_dir, manifest)?;
+        let source = snapshot.dir().unwrap_or(&media_dir).to_path_buf();
+        let written = write_archive(partial, db_copy, &source, manifest);
+        drop(snapshot);
+        let (manifest, archived) = written?;
         let has_file = |hash: &str, names: &BTreeSet<String>| {
             names
                 .iter()
@@ -149,8 +158,111 @@ fn attempts(
     unreachable!("the last attempt returns")
 }
 
-/// Writes the archive: the database copy, the media folder as it is now,
-/// then the manifest. Gives the manifest and the media names archived.
+/// Start of the names of snapshot folders in the data directory.
+const SNAPSHOT_PREFIX: &str = ".backup-";
+
+/// The media folder as hard links in a folder of the data directory (the
+/// same file system), removed when dropped. `dir` is None where links
+/// cannot be made: then the media folder is read as it is.
+struct Snapshot {
+    dir: Option<PathBuf>,
+    linked: BTreeSet<String>,
+}
+
+impl Snapshot {
+    fn new(data_dir: &Path) -> Snapshot {
+        let dir = data_dir.join(format!(
+            "{SNAPSHOT_PREFIX}{}-{}",
+            super::timestamp(),
+            std::process::id()
+        ));
+        let dir = match std::fs::create_dir(&dir) {
+            Ok(()) => Some(dir),
+            Err(err) => {
+                tracing::warn!(
+                    "cannot create {} ({err}); reading the media folder as it is",
+                    dir.display()
+                );
+                None
+            }
+        };
+        Snapshot {
+            dir,
+            linked: BTreeSet::new(),
+        }
+    }
+
+    fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// Links the media files not linked yet; gives every name listed.
+    fn add(&mut self, media_dir: &Path) -> anyhow::Result<BTreeSet<String>> {
+        let names = list_media(media_dir)?;
+        let Some(dir) = self.dir.clone() else {
+            return Ok(names);
+        };
+        let new: Vec<&String> = names.iter().filter(|n| !self.linked.contains(*n)).collect();
+        for name in new {
+            let link = dir.join(name);
+            if let Some(parent) = link.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            match std::fs::hard_link(media_dir.join(name), &link) {
+                Ok(()) => {
+                    self.linked.insert(name.clone());
+                }
+                // Removed since the listing: it is not in the snapshot.
+                Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+                Err(err) => {
+                    tracing::warn!(
+                        "cannot link pictures into {} ({err}); reading the media folder as it is",
+                        dir.display()
+                    );
+                    let _ = std::fs::remove_dir_all(&dir);
+                    self.dir = None;
+                    break;
+                }
+            }
+        }
+        Ok(names)
+    }
+}
+
+impl Drop for Snapshot {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// Snapshots left by a backup that was killed.
+fn remove_stale_snapshots(data_dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(data_dir) else {
+        return;
+    };
+    let day = std::time::Duration::from_secs(24 * 3600);
+    for entry in entries.filter_map(|e| e.ok()) {
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > day);
+        let ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(SNAPSHOT_PREFIX));
+        if ours && stale {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Writes the archive: the database copy, the pictures in `media_dir` (the
+/// snapshot), then the manifest. Gives the manifest and the media names
+/// archived.
 fn write_archive(
     path: &Path,
     db_copy: &Path,
