@@ -220,6 +220,17 @@ else
     *) die "--base-url must start with http:// or https://, not '$base_url'" ;;
     esac
     base_url="${base_url%/}"
+    if [ -z "$proxy" ] && [ "$ask" = yes ]; then
+        case "$base_url" in
+        https://*)
+            read -r -p "Write an HTTPS site file for the proxy in front (caddy, nginx; empty: none): " proxy
+            case "$proxy" in
+            "" | caddy | nginx) ;;
+            *) die "the proxy is caddy or nginx, not '$proxy'" ;;
+            esac
+            ;;
+        esac
+    fi
     trusted='[]'
     if [ -n "$proxy" ]; then
         trusted='["127.0.0.1", "::1"]'

@@ -1,5 +1,9 @@
+use std::path::PathBuf;
+use std::time::Duration;
+
 use anyhow::Context;
 use rusqlite::Connection;
+use rusqlite::backup::Backup;
 
 mod embedded {
     refinery::embed_migrations!("migrations");
@@ -12,8 +16,9 @@ mod embedded {
 /// Migrations run with foreign keys off: a migration that rebuilds a table
 /// (create the new one, copy, drop the old, rename) would otherwise cascade
 /// the drop into the tables that reference it. Whatever was applied is then
-/// checked with `PRAGMA foreign_key_check`, and the connection's setting is
-/// restored.
+/// checked with `PRAGMA foreign_key_check`; when that fails, the copy taken
+/// before migrating is put back, so the database is again as it was. The
+/// connection's setting is restored.
 pub fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
     migrate_to(conn, None)
 }
@@ -89,6 +94,11 @@ fn run_and_check(conn: &mut Connection, version: Option<i32>) -> anyhow::Result<
     if let Some(version) = version {
         runner = runner.set_target(refinery::Target::Version(version));
     }
+    let target = version.unwrap_or_else(known_version);
+    let saved = match applied_version(conn)? {
+        Some(applied) if applied < target => Some(Saved::take(conn)?),
+        _ => None,
+    };
     let report = runner.run(conn).map_err(|e| {
         let text = e.to_string();
         if text.contains("missing") {
@@ -99,16 +109,79 @@ fn run_and_check(conn: &mut Connection, version: Option<i32>) -> anyhow::Result<
             anyhow::anyhow!("migration failed: {text}")
         }
     })?;
-    if !report.applied_migrations().is_empty() {
-        check_references(conn)?;
+    if report.applied_migrations().is_empty() {
+        return Ok(());
     }
-    Ok(())
+    let broken = broken_references(conn)?;
+    if broken.is_empty() {
+        return Ok(());
+    }
+    let shown = broken
+        .iter()
+        .take(10)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let outcome = match &saved {
+        Some(saved) => {
+            saved
+                .put_back(conn)
+                .context("cannot put back the database as it was before migrating")?;
+            "the database was left as it was before migrating"
+        }
+        None => "the schema was changed: restore the database from a backup",
+    };
+    anyhow::bail!(
+        "after migrating, {} reference(s) point at missing rows ({shown}); {outcome}",
+        broken.len()
+    )
 }
 
-/// Fails when a row points at a row that does not exist.
-fn check_references(conn: &Connection) -> anyhow::Result<()> {
+/// A copy of the database taken before migrating (a file beside it, removed
+/// when dropped), put back if the migrated database fails its checks.
+struct Saved {
+    copy: Connection,
+    file: Option<PathBuf>,
+}
+
+impl Saved {
+    fn take(conn: &Connection) -> anyhow::Result<Saved> {
+        let file = conn
+            .path()
+            .filter(|p| !p.is_empty())
+            .map(|p| PathBuf::from(format!("{p}.before-migration")));
+        let mut copy = match &file {
+            Some(file) => {
+                let _ = std::fs::remove_file(file);
+                Connection::open(file)
+                    .with_context(|| format!("cannot create {}", file.display()))?
+            }
+            None => Connection::open_in_memory()?,
+        };
+        Backup::new(conn, &mut copy)?
+            .run_to_completion(1024, Duration::ZERO, None)
+            .context("cannot copy the database before migrating")?;
+        Ok(Saved { copy, file })
+    }
+
+    fn put_back(&self, conn: &mut Connection) -> anyhow::Result<()> {
+        Backup::new(&self.copy, conn)?.run_to_completion(1024, Duration::ZERO, None)?;
+        Ok(())
+    }
+}
+
+impl Drop for Saved {
+    fn drop(&mut self) {
+        if let Some(file) = &self.file {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+}
+
+/// The rows that point at a row that does not exist.
+fn broken_references(conn: &Connection) -> anyhow::Result<Vec<String>> {
     let mut stmt = conn.prepare("PRAGMA foreign_key_check")?;
-    let broken: Vec<String> = stmt
+    let broken = stmt
         .query_map([], |r| {
             let table: String = r.get("table")?;
             let rowid: Option<i64> = r.get("rowid")?;
@@ -119,20 +192,7 @@ fn check_references(conn: &Connection) -> anyhow::Result<()> {
             })
         })?
         .collect::<Result<_, _>>()?;
-    if broken.is_empty() {
-        return Ok(());
-    }
-    let shown = broken
-        .iter()
-        .take(10)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    anyhow::bail!(
-        "after migrating, {} reference(s) point at missing rows ({shown}); \
-         the schema was changed: restore the database from a backup",
-        broken.len()
-    )
+    Ok(broken)
 }
 
 #[cfg(test)]

@@ -280,6 +280,34 @@ fn a_broken_reference_after_migrating_is_an_error() {
         .pragma_query_value(None, "foreign_keys", |r| r.get(0))
         .unwrap();
     assert!(enforced);
+    // The database is back as it was, at V2, with its row.
+    assert_eq!(schema_version(&conn), 2);
+    let review: String = conn
+        .query_row(
+            "SELECT car_id FROM reviews WHERE id = 'review-1'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(review, "no-such-car");
+    let tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE name = 'car_images'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(tables, 0, "V3 undone");
+    assert!(err.contains("left as it was"), "{err}");
+    let dir = conn
+        .path()
+        .map(|p| std::path::PathBuf::from(p).with_file_name(""));
+    let leftovers: Vec<_> = std::fs::read_dir(dir.unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().contains("before-migration"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
 /// The names of the tables and indexes of a database, for comparing schemas.
