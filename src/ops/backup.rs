@@ -15,7 +15,7 @@
 //! folder is read directly, and a backup that finds a named picture gone
 //! starts again.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -112,18 +112,14 @@ fn attempts(
         let written = write_archive(partial, db_copy, &source, manifest);
         drop(snapshot);
         let (manifest, archived) = written?;
-        let has_file = |hash: &str, names: &BTreeSet<String>| {
-            names
-                .iter()
-                .any(|name| picture_name(name).starts_with(hash))
-        };
+        let (archived_hashes, before_hashes) = (hashes_of(&archived), hashes_of(&before));
         let mut lost = Vec::new();
         let mut missing = Vec::new();
         for hash in &used {
-            if has_file(hash, &archived) {
+            if archived_hashes.contains(hash.as_str()) {
                 continue;
             }
-            if has_file(hash, &before) {
+            if before_hashes.contains(hash.as_str()) {
                 lost.push(hash.clone());
             } else {
                 missing.push(hash.clone());
@@ -369,9 +365,18 @@ fn walk(dir: &Path, prefix: &str, names: &mut BTreeSet<String>) -> io::Result<()
     Ok(())
 }
 
-/// The file name of a media path (pictures lie in the folder itself).
-fn picture_name(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
+/// The picture hashes that start the names of media files (`<hash>-800.webp`).
+fn hashes_of(names: &BTreeSet<String>) -> HashSet<&str> {
+    names
+        .iter()
+        .map(|path| {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            let hex = name
+                .find(|c: char| !c.is_ascii_hexdigit())
+                .unwrap_or(name.len());
+            &name[..hex]
+        })
+        .collect()
 }
 
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {

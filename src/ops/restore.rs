@@ -5,7 +5,7 @@
 //! into `before-restore-<time>/` in the data directory. A running server
 //! holds the data directory's lock file, and restore refuses to run then.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::{Component, Path, PathBuf};
@@ -192,10 +192,8 @@ fn compare(listed: &[ManifestFile], found: &BTreeMap<String, (u64, String)>) -> 
             Some(_) => {}
         }
     }
-    if let Some(extra) = found
-        .keys()
-        .find(|name| !listed.iter().any(|f| &f.path == *name))
-    {
+    let listed: HashSet<&str> = listed.iter().map(|f| f.path.as_str()).collect();
+    if let Some(extra) = found.keys().find(|name| !listed.contains(name.as_str())) {
         bail!("the archive is damaged: {extra} is not in its manifest");
     }
     Ok(())
