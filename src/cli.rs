@@ -96,6 +96,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     init_tracing(matches!(cli.command, Command::Serve { .. }));
     warn_of_unknown_env_vars();
     let mut config = Config::load(cli.config.as_deref())?;
+    let config_file = cli.config.clone();
     if let Some(data) = cli.data {
         config.data_dir = data;
     }
@@ -138,7 +139,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Check => {
-            let report = ops::check::check(&config);
+            let report = ops::check::check(&config, config_file.as_deref());
             for finding in &report.findings {
                 println!("{finding}");
             }

@@ -555,6 +555,25 @@ fn check_says_what_is_wrong() {
     );
     std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o750)).unwrap();
 
+    // A configuration with a password, readable by everyone.
+    let config = dir.path().join("dealership.toml");
+    std::fs::write(&config, "[smtp]\npassword = \"secret\"\n").unwrap();
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let with_config = |args: &[&str]| {
+        let mut all = vec!["--config", config.to_str().unwrap()];
+        all.extend_from_slice(args);
+        run(&data, &all)
+    };
+    let out = with_config(&["check"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("holds passwords and can be read by every user"),
+        "{}",
+        text(&out)
+    );
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o640)).unwrap();
+    assert!(with_config(&["check"]).status.success());
+
     // Migrated by a newer binary: both versions named, and serve refuses.
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute(

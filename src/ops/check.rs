@@ -59,10 +59,13 @@ impl Report {
     }
 }
 
-/// Checks the installation `config` describes. The configuration itself
-/// was read and validated when it was loaded.
-pub fn check(config: &Config) -> Report {
+/// Checks the installation `config` describes, read from `file` when one
+/// was named. The configuration itself was validated when it was loaded.
+pub fn check(config: &Config, file: Option<&Path>) -> Report {
     let mut report = Report::default();
+    if let Some(file) = file {
+        config_file(config, file, &mut report);
+    }
     match config.listen_addr() {
         Ok(addr) => report.add(
             Level::Ok,
@@ -96,6 +99,30 @@ pub fn check(config: &Config) -> Report {
     }
     report
 }
+
+/// A configuration holding passwords must not be readable by everyone.
+#[cfg(unix)]
+fn config_file(config: &Config, file: &Path, report: &mut Report) {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(meta) = std::fs::metadata(file) else {
+        return;
+    };
+    let mode = meta.permissions().mode() & 0o777;
+    let secrets = !config.smtp.password.is_empty() || !config.amocrm.client_secret.is_empty();
+    if mode & 0o004 != 0 && secrets {
+        report.add(
+            Level::Problem,
+            format!(
+                "configuration {} holds passwords and can be read by every user of the machine \
+                 (mode {mode:o}); chmod 640 it (owner root, group dealership)",
+                file.display()
+            ),
+        );
+    }
+}
+
+#[cfg(not(unix))]
+fn config_file(_config: &Config, _file: &Path, _report: &mut Report) {}
 
 /// Gives whether the directory is there to look into.
 fn data_dir(config: &Config, report: &mut Report) -> bool {
