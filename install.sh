@@ -52,6 +52,13 @@ EOF
 }
 
 say() { printf '==> %s\n' "$*"; }
+# Makes system folders that are missing (mode 0755), leaving existing ones as they are.
+folders() {
+    local dir
+    for dir in "$@"; do
+        [ -d "$dir" ] || install -d -m 0755 "$dir"
+    done
+}
 note() { printf '    %s\n' "$*"; }
 die() {
     printf 'install.sh: error: %s\n' "$*" >&2
@@ -162,7 +169,7 @@ if [ -x "$root$BIN" ]; then
 else
     say "Installing $new_version as $BIN"
 fi
-mkdir -p "$root$(dirname "$BIN")"
+folders "$root/usr" "$root/usr/local" "$root$(dirname "$BIN")"
 # A new file renamed over the old one: a running server keeps its copy.
 install -m 0755 "$binary" "$root$BIN.new"
 mv -f "$root$BIN.new" "$root$BIN"
@@ -191,14 +198,14 @@ own() {
 
 # ---------------------------------------------------------------- folders
 say "Data in $DATA_DIR, backups in $BACKUP_DIR"
-install -d -m 0755 "$root/var/lib" "$root/var/backups"
+folders "$root/var" "$root/var/lib" "$root/var/backups"
 install -d -m 0750 "$root$DATA_DIR"
 own "$SERVICE_USER:$SERVICE_USER" "$root$DATA_DIR"
 install -d -m 0700 "$root$BACKUP_DIR"
 own "$SERVICE_USER:$SERVICE_USER" "$root$BACKUP_DIR"
 
 # ---------------------------------------------------------------- configuration
-install -d -m 0755 "$root/etc"
+folders "$root/etc"
 install -d -m 0750 "$root$CONF_DIR"
 own "root:$SERVICE_USER" "$root$CONF_DIR"
 if [ -e "$root$CONF" ]; then
@@ -251,13 +258,13 @@ fi
 
 # ---------------------------------------------------------------- units and docs
 say "Installing the systemd units in $UNIT_DIR: ${UNITS[*]}"
-install -d -m 0755 "$root/etc/systemd" "$root$UNIT_DIR"
+folders "$root/etc/systemd" "$root$UNIT_DIR"
 for unit in "${UNITS[@]}"; do
     [ -e "$HERE/systemd/$unit" ] || die "no $HERE/systemd/$unit: run install.sh from the project folder"
     install -m 0644 "$HERE/systemd/$unit" "$root$UNIT_DIR/$unit"
 done
 if [ -e "$HERE/docs/operations.md" ]; then
-    install -d -m 0755 "$root/usr/local/share" "$root/usr/local/share/doc" "$root$DOC_DIR"
+    folders "$root/usr/local/share" "$root/usr/local/share/doc" "$root$DOC_DIR"
     install -m 0644 "$HERE/docs/operations.md" "$root$DOC_DIR/operations.md"
 fi
 
@@ -281,7 +288,7 @@ if [ -n "$proxy" ]; then
         say "Keeping the $proxy site file $site"
     else
         say "Writing the $proxy site file $site for $host"
-        install -d -m 0755 "$root/etc" "$root$(dirname "$site")"
+        folders "$root/etc" "$root$(dirname "$site")"
         if [ "$proxy" = caddy ]; then
             cat >"$root$site" <<EOF
 # dealership: HTTPS for $host (certificate from Let's Encrypt, automatic).
