@@ -45,8 +45,10 @@ pub enum Command {
     /// Manage admin users.
     #[command(subcommand)]
     User(UserCommand),
-    /// Write one archive (.tar.gz) of the database and the pictures, with
-    /// checksums (safe while serving).
+    /// Write one archive of the database and the pictures (safe while serving).
+    ///
+    /// A .tar.gz holding a consistent copy of the database, the media folder
+    /// and a manifest with SHA-256 checksums.
     Backup {
         /// Where to write the archive; must not exist yet.
         #[arg(required_unless_present = "dir")]
@@ -58,15 +60,18 @@ pub enum Command {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         keep: Option<u32>,
     },
-    /// Check an archive of `backup` and put it in place of the data
-    /// directory's database and pictures (the server must be stopped); the
-    /// data there before is moved to before-restore-<time>/ beside them.
+    /// Restore an archive of `backup` (the server must be stopped).
+    ///
+    /// Checks the whole archive first, then puts it in place of the data
+    /// directory's database and pictures; the data there before is moved to
+    /// before-restore-<time>/ in the data directory.
     Restore {
         /// The archive written by `dealership backup`.
         archive: PathBuf,
     },
-    /// Check the configuration, the data directory and the database; exits
-    /// with an error when something is wrong.
+    /// Check the configuration, the data directory and the database.
+    ///
+    /// Prints what it finds; exits with an error when something is wrong.
     Check,
 }
 
