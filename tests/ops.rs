@@ -719,3 +719,30 @@ fn pictures_written_and_removed_during_a_backup_are_in_it_or_not_named_by_it() {
     writer.join().unwrap();
     cleaner.join().unwrap();
 }
+
+/// Run by root over a service user's data directory, restore leaves every
+/// file to that user, or the service could not write them.
+#[test]
+fn restored_files_belong_to_the_data_directorys_owner() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (_, archive) = small_backup(dir.path());
+    let target = dir.path().join("service");
+    std::fs::create_dir(&target).unwrap();
+    let (uid, gid) = (4321, 4321);
+    if std::os::unix::fs::chown(&target, Some(uid), Some(gid)).is_err() {
+        eprintln!("skipped: only root can give a folder to another user");
+        return;
+    }
+    let out = run(&target, &["restore", archive.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    for path in [
+        target.join("dealership.db"),
+        target.join("dealership.lock"),
+        target.join("media"),
+        target.join("media/0123-800.webp"),
+    ] {
+        let meta = std::fs::metadata(&path).unwrap();
+        assert_eq!((meta.uid(), meta.gid()), (uid, gid), "{}", path.display());
+    }
+}
