@@ -573,6 +573,10 @@ fn check_says_what_is_wrong() {
     );
     std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o640)).unwrap();
     assert!(with_config(&["check"]).status.success());
+    // Without a password, anyone may read it.
+    std::fs::write(&config, "[smtp]\npassword = \"\"\n").unwrap();
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert!(with_config(&["check"]).status.success());
 
     // Migrated by a newer binary: both versions named, and serve refuses.
     let conn = rusqlite::Connection::open(&db).unwrap();

@@ -64,7 +64,7 @@ impl Report {
 pub fn check(config: &Config, file: Option<&Path>) -> Report {
     let mut report = Report::default();
     if let Some(file) = file {
-        config_file(config, file, &mut report);
+        config_file(file, &mut report);
     }
     match config.listen_addr() {
         Ok(addr) => report.add(
@@ -102,13 +102,16 @@ pub fn check(config: &Config, file: Option<&Path>) -> Report {
 
 /// A configuration holding passwords must not be readable by everyone.
 #[cfg(unix)]
-fn config_file(config: &Config, file: &Path, report: &mut Report) {
+fn config_file(file: &Path, report: &mut Report) {
     use std::os::unix::fs::PermissionsExt;
     let Ok(meta) = std::fs::metadata(file) else {
         return;
     };
     let mode = meta.permissions().mode() & 0o777;
-    let secrets = !config.smtp.password.is_empty() || !config.amocrm.client_secret.is_empty();
+    let secrets = std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .is_some_and(|table| holds_secrets(&table));
     if mode & 0o004 != 0 && secrets {
         report.add(
             Level::Problem,
@@ -122,7 +125,22 @@ fn config_file(config: &Config, file: &Path, report: &mut Report) {
 }
 
 #[cfg(not(unix))]
-fn config_file(_config: &Config, _file: &Path, _report: &mut Report) {}
+fn config_file(_file: &Path, _report: &mut Report) {}
+
+/// Whether a key named like a password, secret or token has a value.
+fn holds_secrets(table: &toml::Table) -> bool {
+    table.iter().any(|(key, value)| match value {
+        toml::Value::Table(inner) => holds_secrets(inner),
+        toml::Value::String(text) => {
+            let key = key.to_ascii_lowercase();
+            ["password", "secret", "token"]
+                .iter()
+                .any(|word| key.contains(word))
+                && !text.trim().is_empty()
+        }
+        _ => false,
+    })
+}
 
 /// Gives whether the directory is there to look into.
 fn data_dir(config: &Config, report: &mut Report) -> bool {
