@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check and test of the project. This is the README's test command
 # and what CI runs (through .ci/run). On a fresh machine it first installs
-# what the tests need: the UI's npm packages and Debian's Chromium for the
-# browser tests (with apt-get when run as root; otherwise it says what to run).
+# what the tests need: the UI's npm packages, Debian's Chromium for the
+# browser tests and systemd's systemd-analyze for the unit checks (with
+# apt-get when run as root; otherwise it says what to run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,15 +24,19 @@ if [ ! -x "$CHROMIUM" ]; then
     fi
 fi
 
-# The notification tests run a real SMTP server: Debian's python3-aiosmtpd.
-if ! /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null; then
+# Debian packages the tests use: python3-aiosmtpd (a real SMTP server for
+# the notification tests) and systemd (systemd-analyze for the unit checks).
+missing=()
+/usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null || missing+=(python3-aiosmtpd)
+command -v systemd-analyze >/dev/null || missing+=(systemd)
+if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        step "apt-get install python3-aiosmtpd (SMTP server of the notification tests)"
+        step "apt-get install ${missing[*]}"
         apt-get update
-        DEBIAN_FRONTEND=noninteractive apt-get install -y python3-aiosmtpd
+        DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
     else
-        echo "The notification tests need Debian's python3-aiosmtpd. Install it with:" >&2
-        echo "    sudo apt-get update && sudo apt-get install -y python3-aiosmtpd" >&2
+        echo "The tests need Debian's ${missing[*]}. Install with:" >&2
+        echo "    sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
         exit 1
     fi
 fi
@@ -50,6 +55,10 @@ cargo clippy --all-targets --locked -- -D warnings
 
 step "cargo test"
 cargo test --locked
+
+step "install.sh into a scratch root, twice; systemd-analyze verify and security"
+# The debug binary cargo test built.
+bash scripts/test-install.sh "${CARGO_TARGET_DIR:-target}/debug/dealership"
 
 # The web UI (ui/): lint, types, unit tests, build; then browser tests
 # against the release binary (which embeds ui/dist) with demo data.

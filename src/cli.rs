@@ -1,4 +1,5 @@
-//! The command line: `serve`, `migrate`, `user ...`, `backup`.
+//! The command line: `serve`, `migrate`, `user ...`, `backup`, `restore`,
+//! `check`.
 
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
@@ -7,8 +8,9 @@ use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
 
 use crate::config::Config;
-use crate::db::{self, Db};
+use crate::db::Db;
 use crate::domain::users;
+use crate::ops;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -43,11 +45,34 @@ pub enum Command {
     /// Manage admin users.
     #[command(subcommand)]
     User(UserCommand),
-    /// Write a consistent copy of the database to FILE (safe while serving).
+    /// Write one archive of the database and the pictures (safe while serving).
+    ///
+    /// A .tar.gz holding a consistent copy of the database, the media folder
+    /// and a manifest with SHA-256 checksums.
     Backup {
-        /// Where to write the copy; must not exist yet.
-        file: PathBuf,
+        /// Where to write the archive; must not exist yet.
+        #[arg(required_unless_present = "dir")]
+        file: Option<PathBuf>,
+        /// Write into DIR instead, named dealership-YYYYMMDD-HHMMSS.tar.gz (UTC).
+        #[arg(long, value_name = "DIR", conflicts_with = "file")]
+        dir: Option<PathBuf>,
+        /// With --dir: then delete all but the N newest archives there.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        keep: Option<u32>,
     },
+    /// Restore an archive of `backup` (the server must be stopped).
+    ///
+    /// Checks the whole archive first, then puts it in place of the data
+    /// directory's database and pictures; the data there before is moved to
+    /// before-restore-<time>/ in the data directory.
+    Restore {
+        /// The archive written by `dealership backup`.
+        archive: PathBuf,
+    },
+    /// Check the configuration, the data directory and the database.
+    ///
+    /// Prints what it finds; exits with an error when something is wrong.
+    Check,
 }
 
 #[derive(Debug, Subcommand)]
@@ -76,6 +101,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     init_tracing(matches!(cli.command, Command::Serve { .. }));
     warn_of_unknown_env_vars();
     let mut config = Config::load(cli.config.as_deref())?;
+    let config_file = cli.config.clone();
     if let Some(data) = cli.data {
         config.data_dir = data;
     }
@@ -96,15 +122,88 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::User(command) => user(&config, command),
-        Command::Backup { file } => {
-            db::backup_to(&config.database_path(), &file)?;
-            println!("Backup written to {}", file.display());
+        Command::Backup { file, dir, keep } => backup(&config, file, dir, keep),
+        Command::Restore { archive } => {
+            let restored = ops::restore::restore(&config, &archive)?;
+            let manifest = &restored.manifest;
+            println!(
+                "Restored {} (made {} by dealership {}, {} picture files) into {}",
+                archive.display(),
+                manifest.created_at,
+                manifest.dealership_version,
+                manifest.files.len().saturating_sub(1),
+                config.data_dir.display()
+            );
+            match restored.previous {
+                Some(previous) => println!(
+                    "The data that was there is kept in {}; delete it once the site works.",
+                    previous.display()
+                ),
+                None => println!("There was no data there before."),
+            }
             Ok(())
+        }
+        Command::Check => {
+            let report = ops::check::check(&config, config_file.as_deref());
+            for finding in &report.findings {
+                println!("{finding}");
+            }
+            match report.problems() {
+                0 => {
+                    println!("No problems found.");
+                    Ok(())
+                }
+                n => bail!("{n} problem(s) found"),
+            }
         }
     }
 }
 
-/// Logs go to stderr: the server's progress at info, other commands only warnings.
+fn backup(
+    config: &Config,
+    file: Option<PathBuf>,
+    dir: Option<PathBuf>,
+    keep: Option<u32>,
+) -> anyhow::Result<()> {
+    if keep.is_some() && dir.is_none() {
+        bail!("--keep counts the archives of a --dir folder; give --dir too");
+    }
+    let target = match (file, &dir) {
+        (Some(file), _) => file,
+        (None, Some(dir)) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            dir.join(ops::backup::dated_name())
+        }
+        (None, None) => bail!("name the archive to write, or a folder with --dir"),
+    };
+    let written = ops::backup::backup(config, &target)?;
+    println!(
+        "Backup written to {} ({} picture files, {} bytes)",
+        written.path.display(),
+        written.pictures,
+        written.bytes
+    );
+    if !written.missing.is_empty() {
+        tracing::warn!(
+            "the database names {} picture(s) that were already missing from {}: {}",
+            written.missing.len(),
+            config.media_dir().display(),
+            written.missing.join(", ")
+        );
+    }
+    if let (Some(dir), Some(keep)) = (dir, keep) {
+        for removed in ops::backup::prune(&dir, keep as usize)? {
+            println!("Removed the old backup {}", removed.display());
+        }
+    }
+    Ok(())
+}
+
+/// The server logs to standard output (journald keeps it under systemd) at
+/// info: its progress and one line per request. Other commands log only
+/// warnings, to standard error, beside what they print. Colours only on a
+/// terminal; under journald, which stamps each line itself, no time stamps.
 fn init_tracing(serving: bool) {
     let default = if serving {
         "info,tower_http=warn"
@@ -113,10 +212,23 @@ fn init_tracing(serving: bool) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    let journald = std::env::var_os("JOURNAL_STREAM").is_some();
+    let _ = match (serving, journald) {
+        (true, false) => builder
+            .with_ansi(std::io::stdout().is_terminal())
+            .with_writer(std::io::stdout)
+            .try_init(),
+        (true, true) => builder
+            .with_ansi(false)
+            .without_time()
+            .with_writer(std::io::stdout)
+            .try_init(),
+        (false, _) => builder
+            .with_ansi(std::io::stderr().is_terminal())
+            .with_writer(std::io::stderr)
+            .try_init(),
+    };
 }
 
 /// A mistyped `DEALERSHIP_*` variable would be ignored without a word.

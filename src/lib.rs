@@ -13,4 +13,5 @@ pub mod http;
 pub mod jobs;
 pub mod media;
 pub mod notify;
+pub mod ops;
 pub mod server;

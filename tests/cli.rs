@@ -53,6 +53,8 @@ fn help_on_every_command() {
         vec!["user", "list", "--help"],
         vec!["user", "delete", "--help"],
         vec!["backup", "--help"],
+        vec!["restore", "--help"],
+        vec!["check", "--help"],
     ] {
         let out = dealership(dir.path(), &args, None);
         assert!(out.status.success(), "{args:?}");
@@ -239,7 +241,7 @@ fn backup_of_a_database_being_written_is_consistent() {
     while written.load(Ordering::Relaxed) < 200 {
         std::thread::yield_now();
     }
-    let target = data.join("copy.db");
+    let target = data.join("copy.tar.gz");
     let out = dealership(&data, &["backup", target.to_str().unwrap()], None);
     let during = written.load(Ordering::Relaxed);
     stop.store(true, Ordering::Relaxed);
@@ -248,7 +250,20 @@ fn backup_of_a_database_being_written_is_consistent() {
     assert!(stdout(&out).contains("Backup written"));
     assert!(written.load(Ordering::Relaxed) > 200);
 
-    let copy = rusqlite::Connection::open(&target).unwrap();
+    // The archive's database, taken out of it.
+    let unpacked = data.join("copy.db");
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(
+        std::fs::File::open(&target).unwrap(),
+    ));
+    let mut entry = archive
+        .entries()
+        .unwrap()
+        .map(Result::unwrap)
+        .find(|e| e.path().unwrap().to_str() == Some("dealership.db"))
+        .expect("the archive holds the database");
+    entry.unpack(&unpacked).unwrap();
+    drop(entry);
+    let copy = rusqlite::Connection::open(&unpacked).unwrap();
     let check: String = copy
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .unwrap();

@@ -43,8 +43,8 @@ fn sigterm_stops_the_server_and_its_jobs() {
         .env_remove("DEALERSHIP_LISTEN")
         .current_dir(dir.path())
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .unwrap();
 
@@ -77,9 +77,10 @@ fn sigterm_stops_the_server_and_its_jobs() {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
+    // The server logs to stdout (journald under systemd).
     let mut log = String::new();
     child
-        .stderr
+        .stdout
         .take()
         .unwrap()
         .read_to_string(&mut log)

@@ -1,18 +1,24 @@
+use std::path::PathBuf;
+use std::time::Duration;
+
 use anyhow::Context;
 use rusqlite::Connection;
+use rusqlite::backup::Backup;
 
 mod embedded {
     refinery::embed_migrations!("migrations");
 }
 
-/// Applies pending migrations; refuses a database that a newer binary has
-/// migrated past what this one knows.
+/// Applies pending migrations, all in one transaction: when one fails, the
+/// database stays as it was. Refuses a database that a newer binary has
+/// migrated past what this one knows, naming both versions.
 ///
 /// Migrations run with foreign keys off: a migration that rebuilds a table
 /// (create the new one, copy, drop the old, rename) would otherwise cascade
 /// the drop into the tables that reference it. Whatever was applied is then
-/// checked with `PRAGMA foreign_key_check`, and the connection's setting is
-/// restored.
+/// checked with `PRAGMA foreign_key_check`; when that fails, the copy taken
+/// before migrating is put back, so the database is again as it was. The
+/// connection's setting is restored.
 pub fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
     migrate_to(conn, None)
 }
@@ -33,13 +39,66 @@ pub(crate) fn migrate_to(conn: &mut Connection, version: Option<i32>) -> anyhow:
     Ok(())
 }
 
+/// The newest schema version this binary knows.
+pub fn known_version() -> i32 {
+    embedded::migrations::runner()
+        .get_migrations()
+        .iter()
+        .map(refinery::Migration::version)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The newest schema version applied to the database; None when it was
+/// never migrated.
+pub fn applied_version(conn: &Connection) -> anyhow::Result<Option<i32>> {
+    let history: bool = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'refinery_schema_history'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .context("cannot read the database's schema")?
+        > 0;
+    if !history {
+        return Ok(None);
+    }
+    conn.query_row(
+        "SELECT max(version) FROM refinery_schema_history",
+        [],
+        |r| r.get(0),
+    )
+    .context("cannot read the database's schema version")
+}
+
+/// Fails when the database was migrated past what this binary knows.
+pub fn refuse_newer(conn: &Connection) -> anyhow::Result<()> {
+    let known = known_version();
+    match applied_version(conn)? {
+        Some(applied) if applied > known => anyhow::bail!(
+            "the database is at schema version {applied}, but this dealership {} knows \
+             versions up to {known}: it was migrated by a newer version of dealership; \
+             install that version (or a newer one) instead of this one",
+            env!("CARGO_PKG_VERSION")
+        ),
+        _ => Ok(()),
+    }
+}
+
 fn run_and_check(conn: &mut Connection, version: Option<i32>) -> anyhow::Result<()> {
+    refuse_newer(conn)?;
     let mut runner = embedded::migrations::runner()
+        .set_grouped(true)
         .set_abort_missing(true)
         .set_abort_divergent(true);
     if let Some(version) = version {
         runner = runner.set_target(refinery::Target::Version(version));
     }
+    let target = version.unwrap_or_else(known_version);
+    let saved = match applied_version(conn)? {
+        Some(applied) if applied < target => Some(Saved::take(conn)?),
+        _ => None,
+    };
     let report = runner.run(conn).map_err(|e| {
         let text = e.to_string();
         if text.contains("missing") {
@@ -50,16 +109,79 @@ fn run_and_check(conn: &mut Connection, version: Option<i32>) -> anyhow::Result<
             anyhow::anyhow!("migration failed: {text}")
         }
     })?;
-    if !report.applied_migrations().is_empty() {
-        check_references(conn)?;
+    if report.applied_migrations().is_empty() {
+        return Ok(());
     }
-    Ok(())
+    let broken = broken_references(conn)?;
+    if broken.is_empty() {
+        return Ok(());
+    }
+    let shown = broken
+        .iter()
+        .take(10)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let outcome = match &saved {
+        Some(saved) => {
+            saved
+                .put_back(conn)
+                .context("cannot put back the database as it was before migrating")?;
+            "the database was left as it was before migrating"
+        }
+        None => "the schema was changed: restore the database from a backup",
+    };
+    anyhow::bail!(
+        "after migrating, {} reference(s) point at missing rows ({shown}); {outcome}",
+        broken.len()
+    )
 }
 
-/// Fails when a row points at a row that does not exist.
-fn check_references(conn: &Connection) -> anyhow::Result<()> {
+/// A copy of the database taken before migrating (a file beside it, removed
+/// when dropped), put back if the migrated database fails its checks.
+struct Saved {
+    copy: Connection,
+    file: Option<PathBuf>,
+}
+
+impl Saved {
+    fn take(conn: &Connection) -> anyhow::Result<Saved> {
+        let file = conn
+            .path()
+            .filter(|p| !p.is_empty())
+            .map(|p| PathBuf::from(format!("{p}.before-migration")));
+        let mut copy = match &file {
+            Some(file) => {
+                let _ = std::fs::remove_file(file);
+                Connection::open(file)
+                    .with_context(|| format!("cannot create {}", file.display()))?
+            }
+            None => Connection::open_in_memory()?,
+        };
+        Backup::new(conn, &mut copy)?
+            .run_to_completion(1024, Duration::ZERO, None)
+            .context("cannot copy the database before migrating")?;
+        Ok(Saved { copy, file })
+    }
+
+    fn put_back(&self, conn: &mut Connection) -> anyhow::Result<()> {
+        Backup::new(&self.copy, conn)?.run_to_completion(1024, Duration::ZERO, None)?;
+        Ok(())
+    }
+}
+
+impl Drop for Saved {
+    fn drop(&mut self) {
+        if let Some(file) = &self.file {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+}
+
+/// The rows that point at a row that does not exist.
+fn broken_references(conn: &Connection) -> anyhow::Result<Vec<String>> {
     let mut stmt = conn.prepare("PRAGMA foreign_key_check")?;
-    let broken: Vec<String> = stmt
+    let broken = stmt
         .query_map([], |r| {
             let table: String = r.get("table")?;
             let rowid: Option<i64> = r.get("rowid")?;
@@ -70,20 +192,7 @@ fn check_references(conn: &Connection) -> anyhow::Result<()> {
             })
         })?
         .collect::<Result<_, _>>()?;
-    if broken.is_empty() {
-        return Ok(());
-    }
-    let shown = broken
-        .iter()
-        .take(10)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    anyhow::bail!(
-        "after migrating, {} reference(s) point at missing rows ({shown}); \
-         the schema was changed: restore the database from a backup",
-        broken.len()
-    )
+    Ok(broken)
 }
 
 #[cfg(test)]

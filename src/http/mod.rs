@@ -5,6 +5,8 @@ pub mod auth;
 pub mod cache;
 pub mod credentials;
 pub mod extract;
+pub mod health;
+pub mod log;
 pub mod openapi;
 pub mod pages;
 pub mod public;

@@ -11,7 +11,6 @@ use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -22,7 +21,7 @@ use super::openapi::ApiDoc;
 use super::pages;
 use super::public::{brands, cars, content, leads};
 use super::state::AppState;
-use super::{auth, cache};
+use super::{auth, cache, health, log};
 use crate::error::AppError;
 
 /// Largest JSON body a public caller may send.
@@ -123,6 +122,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .nest_service("/media", media)
         .merge(pages::routes())
+        .merge(health::routes())
         .fallback(pages::not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state);
@@ -134,7 +134,7 @@ pub fn router(state: AppState) -> Router {
             StatusCode::REQUEST_TIMEOUT,
             Duration::from_secs(30),
         ))
-        .layer(TraceLayer::new_for_http())
+        .layer(middleware::from_fn(log::log_request))
 }
 
 async fn method_not_allowed() -> (StatusCode, axum::Json<serde_json::Value>) {

@@ -34,9 +34,9 @@ fn hashes_in(text: &str, into: &mut HashSet<String>) {
     }
 }
 
-/// Deletes the files and rows of pictures that nothing references and that
-/// are older than `grace`; gives how many pictures went.
-pub fn collect_garbage(conn: &Connection, media_dir: &Path, grace: Duration) -> AppResult<usize> {
+/// The hashes of the pictures some entity uses (backups check that each is
+/// in the archive).
+pub fn used_hashes(conn: &Connection) -> AppResult<HashSet<String>> {
     let mut used = HashSet::new();
     let mut stmt = conn.prepare(REFERENCES)?;
     let mut rows = stmt.query([])?;
@@ -45,6 +45,13 @@ pub fn collect_garbage(conn: &Connection, media_dir: &Path, grace: Duration) -> 
             hashes_in(&text, &mut used);
         }
     }
+    Ok(used)
+}
+
+/// Deletes the files and rows of pictures that nothing references and that
+/// are older than `grace`; gives how many pictures went.
+pub fn collect_garbage(conn: &Connection, media_dir: &Path, grace: Duration) -> AppResult<usize> {
+    let used = used_hashes(conn)?;
     let cutoff = (Utc::now() - grace).to_rfc3339_opts(SecondsFormat::Millis, true);
     let stored: Vec<String> = conn
         .prepare("SELECT hash FROM media WHERE created_at <= ?1")?

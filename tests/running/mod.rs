@@ -81,31 +81,35 @@ impl Server {
             .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
             .envs(env.iter().copied())
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        // Drained all along, so the server never blocks on a full pipe.
+        // The log (stdout) and the errors (stderr), drained all along, so the
+        // server never blocks on a full pipe.
         let log = Arc::new(Mutex::new(String::new()));
-        let mut stderr = child.stderr.take().unwrap();
-        std::thread::spawn({
-            let log = log.clone();
-            move || {
-                let mut buffer = [0u8; 4096];
-                while let Ok(n) = stderr.read(&mut buffer) {
-                    if n == 0 {
-                        break;
+        let stdout: Box<dyn Read + Send> = Box::new(child.stdout.take().unwrap());
+        let stderr: Box<dyn Read + Send> = Box::new(child.stderr.take().unwrap());
+        for mut stream in [stdout, stderr] {
+            std::thread::spawn({
+                let log = log.clone();
+                move || {
+                    let mut buffer = [0u8; 4096];
+                    while let Ok(n) = stream.read(&mut buffer) {
+                        if n == 0 {
+                            break;
+                        }
+                        log.lock()
+                            .unwrap()
+                            .push_str(&String::from_utf8_lossy(&buffer[..n]));
                     }
-                    log.lock()
-                        .unwrap()
-                        .push_str(&String::from_utf8_lossy(&buffer[..n]));
                 }
-            }
-        });
+            });
+        }
         Server { child, port, log }
     }
 
-    /// What the server wrote to stderr so far.
+    /// What the server wrote so far (its log on stdout, errors on stderr).
     pub fn log(&self) -> String {
         self.log.lock().unwrap().clone()
     }

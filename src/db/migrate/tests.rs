@@ -2,7 +2,7 @@
 
 use rusqlite::{Connection, params};
 
-use super::{migrate, migrate_to};
+use super::{known_version, migrate, migrate_to};
 use crate::domain::cars;
 
 /// A database file at schema V2, opened the way the pool opens connections
@@ -280,4 +280,110 @@ fn a_broken_reference_after_migrating_is_an_error() {
         .pragma_query_value(None, "foreign_keys", |r| r.get(0))
         .unwrap();
     assert!(enforced);
+    // The database is back as it was, at V2, with its row.
+    assert_eq!(schema_version(&conn), 2);
+    let review: String = conn
+        .query_row(
+            "SELECT car_id FROM reviews WHERE id = 'review-1'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(review, "no-such-car");
+    let tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE name = 'car_images'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(tables, 0, "V3 undone");
+    assert!(err.contains("left as it was"), "{err}");
+    let dir = conn
+        .path()
+        .map(|p| std::path::PathBuf::from(p).with_file_name(""));
+    let leftovers: Vec<_> = std::fs::read_dir(dir.unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().contains("before-migration"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// The names of the tables and indexes of a database, for comparing schemas.
+fn schema_of(conn: &Connection) -> Vec<String> {
+    conn.prepare("SELECT type || ' ' || name FROM sqlite_schema ORDER BY 1")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn a_failing_migration_leaves_the_database_as_it_was() {
+    let (_dir, mut conn) = v2_database();
+    conn.execute(
+        "INSERT INTO brands (id, name, slug, created_at, updated_at)
+         VALUES ('brand-1', 'Haval', 'haval', ?1, ?1)",
+        [T],
+    )
+    .unwrap();
+    insert_v2_car(&conn, "car-a", "sedan", "/media/a-800.webp", "[]");
+    // The last migration (V6) creates this table: V3 to V5 run, then V6 fails.
+    conn.execute_batch("CREATE TABLE audit_log (id INTEGER PRIMARY KEY)")
+        .unwrap();
+    let before = schema_of(&conn);
+
+    let err = migrate(&mut conn).unwrap_err().to_string();
+    assert!(err.contains("migration failed"), "{err}");
+    assert!(err.contains("audit_log"), "{err}");
+
+    assert_eq!(schema_version(&conn), 2, "no migration recorded");
+    assert_eq!(schema_of(&conn), before, "V3 to V5 were rolled back");
+    let images: String = conn
+        .query_row("SELECT images FROM cars WHERE id = 'car-a'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(images, "[]", "the V2 car is as it was");
+    let enforced: bool = conn
+        .pragma_query_value(None, "foreign_keys", |r| r.get(0))
+        .unwrap();
+    assert!(enforced);
+
+    // Once the obstacle is gone, the same upgrade goes through.
+    conn.execute_batch("DROP TABLE audit_log").unwrap();
+    migrate(&mut conn).unwrap();
+    assert_eq!(
+        i32::try_from(schema_version(&conn)).unwrap(),
+        known_version()
+    );
+}
+
+#[test]
+fn a_database_of_a_newer_binary_is_refused_with_both_versions() {
+    let mut conn = Connection::open_in_memory().unwrap();
+    migrate(&mut conn).unwrap();
+    let known = known_version();
+    let newer = known + 3;
+    conn.execute(
+        "INSERT INTO refinery_schema_history (version, name, applied_on, checksum)
+         VALUES (?1, 'future', '2030-01-01T00:00:00Z', '0')",
+        [newer],
+    )
+    .unwrap();
+    let before = schema_of(&conn);
+    let err = migrate(&mut conn).unwrap_err().to_string();
+    assert!(
+        err.contains(&format!("schema version {newer}")),
+        "names the database's version: {err}"
+    );
+    assert!(
+        err.contains(&format!("versions up to {known}")),
+        "names this binary's: {err}"
+    );
+    assert!(err.contains(env!("CARGO_PKG_VERSION")), "{err}");
+    assert!(err.contains("newer version"), "{err}");
+    assert_eq!(schema_of(&conn), before);
 }

@@ -1,0 +1,399 @@
+#!/usr/bin/env bash
+# Installs (or upgrades) the dealership site as a systemd service on a Debian
+# or Ubuntu server. Run it as root from the project folder after building:
+#
+#   cargo build --release          # ui/dist first: see README
+#   sudo ./install.sh --base-url https://auto.example.ru --admin manager --proxy caddy
+#
+# Run it again with a newer binary to upgrade in place: the configuration and
+# the data are kept. docs/operations.md explains every step and option.
+set -euo pipefail
+umask 077
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SERVICE_USER=dealership
+BIN=/usr/local/bin/dealership
+CONF_DIR=/etc/dealership
+CONF="$CONF_DIR/dealership.toml"
+DATA_DIR=/var/lib/dealership
+BACKUP_DIR=/var/backups/dealership
+UNIT_DIR=/etc/systemd/system
+DOC_DIR=/usr/local/share/doc/dealership
+UNITS=(dealership.service dealership-backup.service dealership-backup.timer)
+
+usage() {
+    cat <<EOF
+Usage: sudo ./install.sh [options]
+
+Installs or upgrades the dealership service: the program in $BIN, the user
+$SERVICE_USER, $CONF (kept when it exists), $DATA_DIR,
+$BACKUP_DIR, the systemd units (the site and a nightly backup), then
+starts the site.
+
+Options:
+  --binary PATH        the program to install (default: target/release/dealership)
+  --base-url URL       the site's public address, e.g. https://auto.example.ru
+                       (asked for when not given; only used for a new config)
+  --listen ADDR        address the server listens on (default 127.0.0.1:8080;
+                       only used for a new config)
+  --admin NAME         create the first admin user NAME (the password is asked
+                       for; with --admin-password-stdin, read from stdin)
+  --admin-password-stdin
+  --proxy caddy|nginx  also write an HTTPS site file for Caddy or nginx
+                       (kept when it exists) and trust it as the proxy
+  --no-start           install but do not (re)start anything
+  --root DIR           install into DIR instead of / (for tests and packaging:
+                       no user is created, systemctl is not called)
+  --uninstall          remove the program and the units; the configuration,
+                       the data and the backups are kept
+  -y, --yes            ask nothing (take the defaults)
+  -h, --help           this text
+EOF
+}
+
+say() { printf '==> %s\n' "$*"; }
+# Makes system folders that are missing (mode 0755), leaving existing ones as they are.
+folders() {
+    local dir
+    for dir in "$@"; do
+        [ -d "$dir" ] || install -d -m 0755 "$dir"
+    done
+}
+note() { printf '    %s\n' "$*"; }
+die() {
+    printf 'install.sh: error: %s\n' "$*" >&2
+    exit 1
+}
+
+binary="$HERE/target/release/dealership"
+binary_given=no
+base_url=""
+listen="127.0.0.1:8080"
+admin=""
+admin_stdin=no
+proxy=""
+start=yes
+root=""
+uninstall=no
+ask=yes
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --binary) binary="${2:?--binary needs a path}"; binary_given=yes; shift 2 ;;
+    --base-url) base_url="${2:?--base-url needs a URL}"; shift 2 ;;
+    --listen) listen="${2:?--listen needs an address}"; shift 2 ;;
+    --admin) admin="${2:?--admin needs a user name}"; shift 2 ;;
+    --admin-password-stdin) admin_stdin=yes; shift ;;
+    --proxy) proxy="${2:?--proxy needs caddy or nginx}"; shift 2 ;;
+    --no-start) start=no; shift ;;
+    --root) root="${2:?--root needs a directory}"; shift 2 ;;
+    --uninstall) uninstall=yes; shift ;;
+    -y | --yes) ask=no; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; die "unknown option $1" ;;
+    esac
+done
+
+case "$proxy" in
+"" | caddy | nginx) ;;
+*) die "--proxy takes caddy or nginx, not '$proxy'" ;;
+esac
+
+if [ -n "$root" ]; then
+    [ -d "$root" ] || die "--root $root is not a directory"
+    root="$(cd "$root" && pwd)"
+    [ "$root" != / ] || root=""
+fi
+# In a scratch root nothing is asked and the system is left alone.
+if [ -n "$root" ] || [ ! -t 0 ]; then
+    ask=no
+fi
+
+# Runs a command on the real system, or says what it would run in a scratch root.
+system() {
+    if [ -n "$root" ]; then
+        note "(scratch root: not running) $*"
+    else
+        "$@"
+    fi
+}
+
+if [ -z "$root" ] && [ "$(id -u)" != 0 ]; then
+    die "run me as root: sudo $0 $*"
+fi
+if [ -z "$root" ] && { ! command -v systemctl >/dev/null || [ ! -d /run/systemd/system ]; }; then
+    die "this system does not run systemd; start the program by other means (see docs/operations.md)"
+fi
+
+# ---------------------------------------------------------------- uninstall
+if [ "$uninstall" = yes ]; then
+    say "Removing the dealership service (configuration, data and backups are kept)"
+    if [ -z "$root" ]; then
+        systemctl disable --now dealership-backup.timer dealership.service 2>/dev/null || true
+    fi
+    for unit in "${UNITS[@]}"; do
+        if [ -e "$root$UNIT_DIR/$unit" ]; then
+            rm -f "$root$UNIT_DIR/$unit"
+            note "removed $UNIT_DIR/$unit"
+        fi
+    done
+    system systemctl daemon-reload
+    for file in "$BIN" "$DOC_DIR/operations.md"; do
+        if [ -e "$root$file" ]; then
+            rm -f "$root$file"
+            note "removed $file"
+        fi
+    done
+    rmdir "$root$DOC_DIR" 2>/dev/null || true
+    say "Kept: $CONF_DIR (configuration), $DATA_DIR (database and pictures), $BACKUP_DIR (backups)"
+    note "and the user $SERVICE_USER. Remove them yourself once you no longer need them:"
+    note "rm -r $CONF_DIR $DATA_DIR $BACKUP_DIR && userdel $SERVICE_USER"
+    exit 0
+fi
+
+# ---------------------------------------------------------------- the program
+if [ ! -e "$binary" ]; then
+    if [ "$binary_given" = no ]; then
+        die "no program at $binary: build it first (cd ui && npm install && npm run build; cd .. && cargo build --release) or name it with --binary PATH"
+    fi
+    die "no program at $binary"
+fi
+[ -x "$binary" ] || die "$binary is not executable"
+new_version="$("$binary" --version 2>/dev/null)" || die "$binary does not run on this machine"
+
+upgrade=no
+if [ -x "$root$BIN" ]; then
+    upgrade=yes
+    old_version="$("$root$BIN" --version 2>/dev/null || echo "an unknown version")"
+    say "Upgrading $BIN: $old_version -> $new_version"
+else
+    say "Installing $new_version as $BIN"
+fi
+folders "$root/usr" "$root/usr/local" "$root$(dirname "$BIN")"
+# A new file renamed over the old one: a running server keeps its copy.
+install -m 0755 "$binary" "$root$BIN.new"
+mv -f "$root$BIN.new" "$root$BIN"
+
+# ---------------------------------------------------------------- the user
+if [ -z "$root" ]; then
+    if id -u "$SERVICE_USER" >/dev/null 2>&1; then
+        note "system user $SERVICE_USER exists"
+    else
+        say "Creating the system user $SERVICE_USER"
+        useradd --system --user-group --home-dir "$DATA_DIR" --no-create-home \
+            --shell /usr/sbin/nologin --comment "dealership site" "$SERVICE_USER" ||
+            die "cannot create the user $SERVICE_USER"
+    fi
+else
+    note "(scratch root: not running) useradd --system --user-group $SERVICE_USER"
+fi
+
+# Gives a path to root and the service group, or says so in a scratch root.
+own() {
+    local owner="$1" path="$2"
+    if [ -z "$root" ]; then
+        chown "$owner" "$path"
+    fi
+}
+
+# ---------------------------------------------------------------- folders
+say "Data in $DATA_DIR, backups in $BACKUP_DIR"
+folders "$root/var" "$root/var/lib" "$root/var/backups"
+install -d -m 0750 "$root$DATA_DIR"
+own "$SERVICE_USER:$SERVICE_USER" "$root$DATA_DIR"
+install -d -m 0700 "$root$BACKUP_DIR"
+own "$SERVICE_USER:$SERVICE_USER" "$root$BACKUP_DIR"
+
+# ---------------------------------------------------------------- configuration
+folders "$root/etc"
+install -d -m 0750 "$root$CONF_DIR"
+own "root:$SERVICE_USER" "$root$CONF_DIR"
+if [ -e "$root$CONF" ]; then
+    say "Keeping the configuration $CONF"
+    if [ -n "$base_url" ]; then
+        note "--base-url is only used for a new configuration: edit base_url in $CONF"
+    fi
+    base_url="$(sed -n 's/^base_url *= *"\(.*\)".*/\1/p' "$root$CONF" | head -n 1)"
+else
+    if [ -z "$base_url" ] && [ "$ask" = yes ]; then
+        read -r -p "Public address of the site (e.g. https://auto.example.ru): " base_url
+    fi
+    if [ -z "$base_url" ]; then
+        base_url="http://localhost:8080"
+        note "no --base-url given: using $base_url; set base_url in $CONF before going live"
+    fi
+    case "$base_url" in
+    http://* | https://*) ;;
+    *) die "--base-url must start with http:// or https://, not '$base_url'" ;;
+    esac
+    base_url="${base_url%/}"
+    if [ -z "$proxy" ] && [ "$ask" = yes ]; then
+        case "$base_url" in
+        https://*)
+            read -r -p "Write an HTTPS site file for the proxy in front (caddy, nginx; empty: none): " proxy
+            case "$proxy" in
+            "" | caddy | nginx) ;;
+            *) die "the proxy is caddy or nginx, not '$proxy'" ;;
+            esac
+            ;;
+        esac
+    fi
+    trusted='[]'
+    if [ -n "$proxy" ]; then
+        trusted='["127.0.0.1", "::1"]'
+    fi
+    say "Writing the configuration $CONF"
+    template="$HERE/dealership.toml"
+    [ -e "$template" ] || die "no $template to start the configuration from: run install.sh from the project folder"
+    sed -e "s|^listen = .*|listen = \"$listen\"|" \
+        -e "s|^base_url = .*|base_url = \"$base_url\"|" \
+        -e "s|^data_dir = .*|data_dir = \"$DATA_DIR\"|" \
+        -e "s|^trusted_proxies = .*|trusted_proxies = $trusted|" \
+        "$template" >"$root$CONF.new"
+    chmod 0640 "$root$CONF.new"
+    own "root:$SERVICE_USER" "$root$CONF.new"
+    mv "$root$CONF.new" "$root$CONF"
+    note "listen = \"$listen\", base_url = \"$base_url\", data_dir = \"$DATA_DIR\", trusted_proxies = $trusted"
+fi
+
+# ---------------------------------------------------------------- units and docs
+say "Installing the systemd units in $UNIT_DIR: ${UNITS[*]}"
+folders "$root/etc/systemd" "$root$UNIT_DIR"
+for unit in "${UNITS[@]}"; do
+    [ -e "$HERE/systemd/$unit" ] || die "no $HERE/systemd/$unit: run install.sh from the project folder"
+    install -m 0644 "$HERE/systemd/$unit" "$root$UNIT_DIR/$unit"
+done
+if [ -e "$HERE/docs/operations.md" ]; then
+    folders "$root/usr/local/share" "$root/usr/local/share/doc" "$root$DOC_DIR"
+    install -m 0644 "$HERE/docs/operations.md" "$root$DOC_DIR/operations.md"
+fi
+
+# ---------------------------------------------------------------- proxy
+if [ -n "$proxy" ]; then
+    host="${base_url#*://}"
+    host="${host%%/*}"
+    host="${host%%:*}"
+    case "$base_url" in
+    https://*) ;;
+    *) die "--proxy writes an HTTPS site: the configuration's base_url ($base_url) must start with https://" ;;
+    esac
+    port="$(sed -n 's/^listen = "[^"]*:\([0-9]*\)".*/\1/p' "$root$CONF" | head -n 1)"
+    port="${port:-8080}"
+    if [ "$proxy" = caddy ]; then
+        site="/etc/caddy/dealership.caddy"
+    else
+        site="/etc/nginx/sites-available/dealership"
+    fi
+    if [ -e "$root$site" ]; then
+        say "Keeping the $proxy site file $site"
+    else
+        say "Writing the $proxy site file $site for $host"
+        folders "$root/etc" "$root$(dirname "$site")"
+        if [ "$proxy" = caddy ]; then
+            cat >"$root$site" <<EOF
+# dealership: HTTPS for $host (certificate from Let's Encrypt, automatic).
+# Include it from /etc/caddy/Caddyfile with:  import $site
+$host {
+	encode zstd gzip
+	header Strict-Transport-Security "max-age=31536000; includeSubDomains"
+	reverse_proxy 127.0.0.1:$port
+}
+EOF
+        else
+            cat >"$root$site" <<EOF
+# dealership: HTTPS for $host. Get the certificate first:
+#   certbot certonly --webroot -w /var/www/html -d $host
+server {
+    listen 80;
+    listen [::]:80;
+    server_name $host;
+    location /.well-known/acme-challenge/ { root /var/www/html; }
+    location / { return 301 https://\$host\$request_uri; }
+}
+
+server {
+    listen 443 ssl http2;
+    listen [::]:443 ssl http2;
+    server_name $host;
+    ssl_certificate /etc/letsencrypt/live/$host/fullchain.pem;
+    ssl_certificate_key /etc/letsencrypt/live/$host/privkey.pem;
+    add_header Strict-Transport-Security "max-age=31536000; includeSubDomains" always;
+    # Pictures are uploaded up to 5 MB each.
+    client_max_body_size 12m;
+
+    location / {
+        proxy_pass http://127.0.0.1:$port;
+        proxy_set_header Host \$host;
+        proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+        proxy_set_header X-Forwarded-Proto \$scheme;
+        proxy_read_timeout 60s;
+    }
+}
+EOF
+        fi
+        chmod 0644 "$root$site"
+    fi
+    if ! grep -q '^trusted_proxies = \[.*127\.0\.0\.1' "$root$CONF"; then
+        note "the proxy connects from 127.0.0.1: set trusted_proxies = [\"127.0.0.1\", \"::1\"] in $CONF"
+    fi
+    if [ "$proxy" = caddy ]; then
+        note "next: add 'import $site' to /etc/caddy/Caddyfile, then: systemctl reload caddy"
+    else
+        note "next: ln -s $site /etc/nginx/sites-enabled/ && nginx -t && systemctl reload nginx"
+    fi
+fi
+
+# ---------------------------------------------------------------- backup before an upgrade
+if [ "$upgrade" = yes ] && [ -e "$root$DATA_DIR/dealership.db" ]; then
+    say "Backing up the data before the upgrade, into $BACKUP_DIR"
+    if [ -z "$root" ]; then
+        runuser -u "$SERVICE_USER" -- "$BIN" --config "$CONF" backup --dir "$BACKUP_DIR" ||
+            die "the backup before the upgrade failed; nothing was restarted (the new program is in $BIN)"
+    else
+        note "(scratch root: not running) runuser -u $SERVICE_USER -- $BIN --config $CONF backup --dir $BACKUP_DIR"
+    fi
+fi
+
+# ---------------------------------------------------------------- systemd
+say "Enabling the service and the nightly backup"
+system systemctl daemon-reload
+system systemctl enable dealership.service dealership-backup.timer
+if [ "$start" = yes ]; then
+    if [ "$upgrade" = yes ]; then
+        say "Restarting the service with the new program (it migrates the database in one transaction)"
+    else
+        say "Starting the service"
+    fi
+    system systemctl restart dealership.service
+    system systemctl start dealership-backup.timer
+    if [ -z "$root" ]; then
+        sleep 1
+        if ! systemctl is-active --quiet dealership.service; then
+            journalctl -u dealership.service -n 30 --no-pager >&2 || true
+            die "the service did not start; its log is above (journalctl -u dealership)"
+        fi
+        note "running: systemctl status dealership, journalctl -u dealership -f"
+    fi
+else
+    note "not started (--no-start): systemctl start dealership dealership-backup.timer"
+fi
+
+# ---------------------------------------------------------------- first admin
+as_service=(runuser -u "$SERVICE_USER" -- "$BIN" --config "$CONF")
+if [ -z "$admin" ] && [ "$ask" = yes ]; then
+    read -r -p "Name of an admin user to create now (empty: skip): " admin
+fi
+if [ -n "$admin" ] && [ -z "$root" ]; then
+    say "Creating the admin user $admin"
+    if [ "$admin_stdin" = yes ]; then
+        "${as_service[@]}" user create "$admin" --password-stdin || die "cannot create the user $admin"
+    else
+        "${as_service[@]}" user create "$admin" || die "cannot create the user $admin"
+    fi
+else
+    say "Create an admin user with:"
+    note "sudo runuser -u $SERVICE_USER -- $BIN --config $CONF user create ${admin:-NAME}"
+fi
+
+say "Done. Check the installation any time with:"
+note "sudo runuser -u $SERVICE_USER -- $BIN --config $CONF check"

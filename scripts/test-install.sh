@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Tests install.sh and the systemd units (called by scripts/test.sh):
+# installs into a scratch root twice (the second run upgrades and keeps the
+# configuration), checks the units with systemd's own tools (verify, and a
+# security exposure of at most 2.0), then uninstalls (the data stays).
+#   scripts/test-install.sh [BINARY]   (default: the debug build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+binary="${1:-${CARGO_TARGET_DIR:-target}/debug/dealership}"
+[ -x "$binary" ] || { echo "no binary at $binary: cargo build first" >&2; exit 1; }
+command -v systemd-analyze >/dev/null || {
+    echo "systemd-analyze is missing: apt-get install -y systemd" >&2
+    exit 1
+}
+
+root="$(mktemp -d)"
+trap 'rm -rf "$root"' EXIT
+fail() {
+    echo "test-install: FAILED: $*" >&2
+    exit 1
+}
+expect_file() { [ -f "$root$1" ] || fail "$1 is missing"; }
+expect_dir() { [ -d "$root$1" ] || fail "$1 is missing"; }
+expect_mode() {
+    local mode
+    mode="$(stat -c %a "$root$2")"
+    [ "$mode" = "$1" ] || fail "$2 has mode $mode, not $1"
+}
+
+echo "--- install into $root"
+out="$(./install.sh --root "$root" --no-start --binary "$binary" \
+    --base-url https://auto.example.ru/ --proxy caddy 2>&1)" || fail "first install: $out"
+echo "$out"
+[ -x "$root/usr/local/bin/dealership" ] || fail "the program is not installed"
+expect_file /etc/dealership/dealership.toml
+expect_mode 640 /etc/dealership/dealership.toml
+expect_mode 750 /etc/dealership
+expect_dir /var/lib/dealership
+expect_mode 750 /var/lib/dealership
+expect_dir /var/backups/dealership
+expect_mode 700 /var/backups/dealership
+for unit in dealership.service dealership-backup.service dealership-backup.timer; do
+    expect_file "/etc/systemd/system/$unit"
+    expect_mode 644 "/etc/systemd/system/$unit"
+    cmp -s "systemd/$unit" "$root/etc/systemd/system/$unit" || fail "$unit differs from systemd/$unit"
+done
+expect_file /etc/caddy/dealership.caddy
+grep -q 'Strict-Transport-Security' "$root/etc/caddy/dealership.caddy" || fail "no HSTS in the Caddy site"
+grep -q '^auto.example.ru {' "$root/etc/caddy/dealership.caddy" || fail "the Caddy site names another host"
+conf="$root/etc/dealership/dealership.toml"
+grep -qx 'base_url = "https://auto.example.ru"' "$conf" || fail "base_url not set: $(grep base_url "$conf")"
+grep -qx 'data_dir = "/var/lib/dealership"' "$conf" || fail "data_dir not set"
+grep -qx 'trusted_proxies = \["127.0.0.1", "::1"\]' "$conf" || fail "the proxy is not trusted"
+echo "$out" | grep -q "(scratch root: not running) systemctl enable" || fail "systemctl was not left alone"
+echo "$out" | grep -q "user create NAME" || fail "the command to create an admin is not shown"
+# The installed program reads the installed configuration.
+"$root/usr/local/bin/dealership" --config "$conf" --data "$root/var/lib/dealership" migrate >/dev/null
+"$root/usr/local/bin/dealership" --config "$conf" --data "$root/var/lib/dealership" check >/dev/null ||
+    fail "check finds problems in a fresh install"
+
+echo "--- install again over it (an upgrade): the configuration is kept"
+echo "# changed by the owner" >>"$conf"
+sed -i 's/^max_connections = .*/max_connections = 77/' "$conf"
+out="$(./install.sh --root "$root" --no-start --binary "$binary" --base-url https://other.example.ru 2>&1)" ||
+    fail "second install: $out"
+echo "$out"
+echo "$out" | grep -q "Upgrading /usr/local/bin/dealership" || fail "the second run is not an upgrade"
+echo "$out" | grep -q "Keeping the configuration" || fail "the second run does not say it keeps the configuration"
+echo "$out" | grep -q "Backing up the data before the upgrade" || fail "no backup before the upgrade"
+grep -qx "# changed by the owner" "$conf" || fail "the configuration was rewritten"
+grep -qx "max_connections = 77" "$conf" || fail "the configuration was rewritten"
+grep -qx 'base_url = "https://auto.example.ru"' "$conf" || fail "the base_url changed"
+[ -f "$root/var/lib/dealership/dealership.db" ] || fail "the database went"
+
+echo "--- systemd-analyze verify"
+mkdir -p "$root/usr/lib/systemd"
+# The system's own units, which ours depend on (multi-user.target, ...).
+cp -a "$(dirname "$(readlink -f /usr/lib/systemd/system/multi-user.target)")" "$root/usr/lib/systemd/system"
+verified="$(systemd-analyze verify --root="$root" dealership.service dealership-backup.service \
+    dealership-backup.timer 2>&1)" || fail "systemd-analyze verify: $verified"
+[ -z "$verified" ] || fail "systemd-analyze verify complains: $verified"
+
+echo "--- systemd-analyze security (2.0 at most)"
+for unit in dealership.service dealership-backup.service; do
+    line="$(systemd-analyze security --offline=true --root="$root" "$unit" 2>&1 | grep 'Overall exposure level')" ||
+        fail "no exposure level for $unit"
+    echo "$line"
+    level="$(echo "$line" | sed -n 's/.*: \([0-9.]*\) .*/\1/p')"
+    awk -v l="$level" 'BEGIN { exit !(l != "" && l <= 2.0) }' || fail "$unit is exposed at $level, above 2.0"
+done
+
+echo "--- uninstall: program and units go, configuration and data stay"
+out="$(./install.sh --root "$root" --uninstall 2>&1)" || fail "uninstall: $out"
+echo "$out"
+[ ! -e "$root/usr/local/bin/dealership" ] || fail "the program is still there"
+for unit in dealership.service dealership-backup.service dealership-backup.timer; do
+    [ ! -e "$root/etc/systemd/system/$unit" ] || fail "$unit is still there"
+done
+expect_file /etc/dealership/dealership.toml
+expect_file /var/lib/dealership/dealership.db
+expect_dir /var/backups/dealership
+
+echo "--- refusals"
+if out="$(./install.sh --root "$root" --binary /no/such/program 2>&1)"; then fail "a missing program was installed"; fi
+echo "$out" | grep -q "no program at /no/such/program" || fail "unclear message: $out"
+if out="$(./install.sh --root "$root" --proxy apache 2>&1)"; then fail "--proxy apache accepted"; fi
+echo "$out" | grep -q "caddy or nginx" || fail "unclear message: $out"
+
+echo "install.sh: all checks passed"

@@ -1,0 +1,355 @@
+//! `dealership check`: looks over an installation (the configuration, the
+//! data directory and its permissions, the database) without changing
+//! anything, and says what is wrong.
+
+use std::fmt;
+use std::fs::File;
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags};
+
+use crate::config::Config;
+
+/// How a finding counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Ok,
+    /// Worth knowing; nothing to fix.
+    Note,
+    /// Something to fix: `check` exits with an error.
+    Problem,
+}
+
+/// One line of the report.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub level: Level,
+    pub text: String,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tag = match self.level {
+            Level::Ok => "ok",
+            Level::Note => "note",
+            Level::Problem => "PROBLEM",
+        };
+        write!(f, "{tag:>7}: {}", self.text)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Report {
+    pub findings: Vec<Finding>,
+}
+
+impl Report {
+    fn add(&mut self, level: Level, text: impl Into<String>) {
+        self.findings.push(Finding {
+            level,
+            text: text.into(),
+        });
+    }
+
+    pub fn problems(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.level == Level::Problem)
+            .count()
+    }
+}
+
+/// Checks the installation `config` describes, read from `file` when one
+/// was named. The configuration itself was validated when it was loaded.
+pub fn check(config: &Config, file: Option<&Path>) -> Report {
+    let mut report = Report::default();
+    if let Some(file) = file {
+        config_file(file, &mut report);
+    }
+    match config.listen_addr() {
+        Ok(addr) => report.add(
+            Level::Ok,
+            format!(
+                "configuration: listens on {addr}, public URL {}",
+                config.base_url
+            ),
+        ),
+        Err(err) => report.add(Level::Problem, format!("configuration: {err}")),
+    }
+    if !config.is_https() {
+        report.add(
+            Level::Note,
+            format!(
+                "base_url {} is not https: fine for a test, but a public site needs HTTPS \
+                 (a proxy in front, see docs/operations.md)",
+                config.base_url
+            ),
+        );
+    }
+    if config.is_https() && config.trusted_proxies.is_empty() {
+        report.add(
+            Level::Note,
+            "trusted_proxies is empty: behind a proxy every visitor has the proxy's address \
+             (the lead rate limit counts them as one)",
+        );
+    }
+    if data_dir(config, &mut report) {
+        database(config, &mut report);
+        server(config, &mut report);
+    }
+    report
+}
+
+/// A configuration holding passwords must not be readable by everyone.
+#[cfg(unix)]
+fn config_file(file: &Path, report: &mut Report) {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(meta) = std::fs::metadata(file) else {
+        return;
+    };
+    let mode = meta.permissions().mode() & 0o777;
+    let secrets = std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .is_some_and(|table| holds_secrets(&table));
+    if mode & 0o004 != 0 && secrets {
+        report.add(
+            Level::Problem,
+            format!(
+                "configuration {} holds passwords and can be read by every user of the machine \
+                 (mode {mode:o}); chmod 640 it (owner root, group dealership)",
+                file.display()
+            ),
+        );
+    }
+}
+
+#[cfg(not(unix))]
+fn config_file(_file: &Path, _report: &mut Report) {}
+
+/// Whether a key named like a password, secret or token has a value.
+fn holds_secrets(table: &toml::Table) -> bool {
+    table.iter().any(|(key, value)| match value {
+        toml::Value::Table(inner) => holds_secrets(inner),
+        toml::Value::String(text) => {
+            let key = key.to_ascii_lowercase();
+            ["password", "secret", "token"]
+                .iter()
+                .any(|word| key.contains(word))
+                && !text.trim().is_empty()
+        }
+        _ => false,
+    })
+}
+
+/// Gives whether the directory is there to look into.
+fn data_dir(config: &Config, report: &mut Report) -> bool {
+    let dir = &config.data_dir;
+    let meta = match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => meta,
+        Ok(_) => {
+            report.add(
+                Level::Problem,
+                format!("data directory {} is not a directory", dir.display()),
+            );
+            return false;
+        }
+        Err(err) => {
+            report.add(
+                Level::Problem,
+                format!(
+                    "data directory {} cannot be read ({err}); \
+                     `dealership serve` creates it, install.sh makes /var/lib/dealership",
+                    dir.display()
+                ),
+            );
+            return false;
+        }
+    };
+    writable(dir, "data directory", report);
+    permissions(dir, &meta, "data directory", report);
+    let media = config.media_dir();
+    match std::fs::metadata(&media) {
+        Ok(meta) if meta.is_dir() => writable(&media, "media folder", report),
+        Ok(_) => report.add(
+            Level::Problem,
+            format!("media folder {} is not a directory", media.display()),
+        ),
+        Err(_) => report.add(
+            Level::Note,
+            format!(
+                "media folder {} does not exist yet (the server creates it)",
+                media.display()
+            ),
+        ),
+    }
+    true
+}
+
+fn writable(dir: &Path, what: &str, report: &mut Report) {
+    let probe = dir.join(format!(".check-{}", std::process::id()));
+    match std::fs::write(&probe, b"ok") {
+        Ok(()) => {
+            let _ = std::fs::remove_file(&probe);
+            report.add(Level::Ok, format!("{what} {} is writable", dir.display()));
+        }
+        Err(err) => report.add(
+            Level::Problem,
+            format!(
+                "{what} {} is not writable by this user ({err}); the server must write there \
+                 (run check as the service user: sudo -u dealership dealership check)",
+                dir.display()
+            ),
+        ),
+    }
+}
+
+#[cfg(unix)]
+fn permissions(path: &Path, meta: &std::fs::Metadata, what: &str, report: &mut Report) {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = meta.permissions().mode() & 0o7777;
+    if mode & 0o002 != 0 && mode & 0o1000 == 0 {
+        report.add(
+            Level::Problem,
+            format!(
+                "{what} {} can be written by every user of the machine (mode {mode:o}); \
+                 chmod o-w it",
+                path.display()
+            ),
+        );
+    }
+}
+
+#[cfg(not(unix))]
+fn permissions(_path: &Path, _meta: &std::fs::Metadata, _what: &str, _report: &mut Report) {}
+
+fn database(config: &Config, report: &mut Report) {
+    let path = config.database_path();
+    let meta = match std::fs::metadata(&path) {
+        Ok(meta) => meta,
+        Err(_) => {
+            report.add(
+                Level::Problem,
+                format!(
+                    "no database at {}: start the server or run `dealership migrate`",
+                    path.display()
+                ),
+            );
+            return;
+        }
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o777;
+        // Others reach the file only through a directory they may enter.
+        let enterable = std::fs::metadata(&config.data_dir)
+            .map(|d| d.permissions().mode() & 0o001 != 0)
+            .unwrap_or(true);
+        if mode & 0o004 != 0 && enterable {
+            report.add(
+                Level::Problem,
+                format!(
+                    "database {} can be read by every user of the machine (mode {mode:o}, in a \
+                     directory anyone may enter) and holds personal data (leads); chmod o-rwx \
+                     the file or the data directory",
+                    path.display()
+                ),
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = meta;
+    let conn = match Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY) {
+        Ok(conn) => conn,
+        Err(err) => {
+            report.add(
+                Level::Problem,
+                format!("database {} cannot be opened: {err}", path.display()),
+            );
+            return;
+        }
+    };
+    let _ = conn.busy_timeout(std::time::Duration::from_secs(5));
+    let integrity: rusqlite::Result<Vec<String>> = conn
+        .prepare("PRAGMA integrity_check")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect());
+    match integrity {
+        Ok(rows) if rows == ["ok"] => report.add(
+            Level::Ok,
+            format!(
+                "database {} passes SQLite's integrity check",
+                path.display()
+            ),
+        ),
+        Ok(rows) => report.add(
+            Level::Problem,
+            format!(
+                "database {} is damaged: {}; restore a backup (docs/operations.md)",
+                path.display(),
+                rows.into_iter().take(5).collect::<Vec<_>>().join("; ")
+            ),
+        ),
+        Err(err) => {
+            report.add(
+                Level::Problem,
+                format!("database {} cannot be read: {err}", path.display()),
+            );
+            return;
+        }
+    }
+    let known = crate::db::known_version();
+    match crate::db::applied_version(&conn) {
+        Ok(Some(applied)) if applied == known => report.add(
+            Level::Ok,
+            format!("database schema is at version {applied}, the one this binary knows"),
+        ),
+        Ok(Some(applied)) if applied < known => report.add(
+            Level::Note,
+            format!(
+                "database schema is at version {applied}; the server migrates it to {known} \
+                 when it starts (or run `dealership migrate`)"
+            ),
+        ),
+        Ok(Some(applied)) => report.add(
+            Level::Problem,
+            format!(
+                "database schema is at version {applied}, but this dealership {} knows \
+                 versions up to {known}: a newer version of dealership migrated it",
+                env!("CARGO_PKG_VERSION")
+            ),
+        ),
+        Ok(None) => report.add(
+            Level::Problem,
+            format!(
+                "{} is not a dealership database (it has no schema history)",
+                path.display()
+            ),
+        ),
+        Err(err) => report.add(Level::Problem, format!("{err:#}")),
+    }
+}
+
+/// Says whether a server holds the data directory (a shared lock attempt,
+/// which changes nothing).
+fn server(config: &Config, report: &mut Report) {
+    let path = config.data_dir.join(crate::server::LOCK_FILE);
+    let Ok(file) = File::open(&path) else {
+        report.add(Level::Note, "no server is running on this data directory");
+        return;
+    };
+    match file.try_lock_shared() {
+        Ok(()) => report.add(Level::Note, "no server is running on this data directory"),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let pid = std::fs::read_to_string(&path).unwrap_or_default();
+            report.add(
+                Level::Ok,
+                format!(
+                    "a server is running on this data directory (process {})",
+                    pid.trim()
+                ),
+            );
+        }
+        Err(std::fs::TryLockError::Error(_)) => {}
+    }
+}
