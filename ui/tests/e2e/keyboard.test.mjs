@@ -168,6 +168,33 @@ describe("the car page by keyboard", () => {
   });
 });
 
+describe("a server refusal at its field", () => {
+  it("the trade-in page's year: message below the field, aria-invalid, focus on it", async () => {
+    const page = await s.open(NARROW, "/trade-in");
+    await settled(page);
+    const before = s.query("SELECT count(*) AS n FROM leads")[0].n;
+    await page.locator('input[name="carYear"]').fill("1800");
+    await page.locator('input[name="name"]').fill("Год Проверка");
+    await page.locator('input[name="phone"]').fill("+7 921 555 11 22");
+    await page.locator('input[name="consent"]').check();
+    await page.getByRole("button", { name: "Оценить автомобиль" }).click();
+    const year = page.locator('input[name="carYear"]');
+    await page.locator('input[name="carYear"][aria-invalid="true"]').waitFor();
+    const id = await year.getAttribute("aria-describedby");
+    assert.match(
+      await page.locator(`[id="${id}"]`).innerText(),
+      /^Год выпуска должен быть от 1900 до \d{4}$/,
+    );
+    assert.match(await focused(page), /carYear/);
+    assert.match(await page.getByTestId("toast").innerText(), /Год выпуска/);
+    assert.equal(s.query("SELECT count(*) AS n FROM leads")[0].n, before);
+    // Correcting the value clears the message.
+    await year.fill("2015");
+    assert.equal(await year.getAttribute("aria-invalid"), null);
+    await page.context().close();
+  });
+});
+
 describe("the phone menu", () => {
   it("opens with focus inside, keeps Tab inside, closes on Escape back to the burger", async () => {
     const page = await s.open(NARROW, "/");
