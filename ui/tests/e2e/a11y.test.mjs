@@ -128,6 +128,36 @@ for (const [label, viewport] of [
   });
 }
 
+describe("the brand's colours", () => {
+  it("buttons and links of the car page use the palette, not pico's blue", async () => {
+    const page = await s.open(
+      WIDE,
+      routes.find((r) => r.startsWith("/car/")),
+    );
+    await settled(page);
+    const colours = await page.evaluate(() => {
+      const style = (el) => getComputedStyle(el);
+      const button = (name) =>
+        [...document.querySelectorAll(".detail-actions button")].find(
+          (b) => b.textContent.trim() === name,
+        );
+      return {
+        primary: style(button("Кредит")).backgroundColor,
+        outline: style(button("Trade-In")).color,
+        secondary: style(button("Рассрочка")).backgroundColor,
+        link: style(document.querySelector(".crumbs a")).color,
+      };
+    });
+    assert.deepEqual(colours, {
+      primary: "rgb(11, 61, 145)",
+      outline: "rgb(11, 61, 145)",
+      secondary: "rgb(74, 85, 104)",
+      link: "rgb(11, 61, 145)",
+    });
+    await page.context().close();
+  });
+});
+
 describe("axe in the dark theme", () => {
   it("home, catalogue, car page and the credit dialog", async () => {
     const page = await s.open(WIDE);
