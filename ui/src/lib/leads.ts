@@ -20,12 +20,27 @@ export interface ContactInput {
   consent: boolean;
 }
 
+export type ContactField = "name" | "phone" | "consent";
+
+/** Each wrong field's message, in the order of the form (name, phone,
+ * consent): an empty name or phone gets the form's required message, a
+ * phone that breaks the phone rule the rule's message. */
+export function contactErrors(
+  type: LeadType,
+  input: ContactInput,
+): Partial<Record<ContactField, string>> {
+  const errors: Partial<Record<ContactField, string>> = {};
+  if (!input.name.trim()) errors.name = requiredMessage(type);
+  if (!input.phone.trim()) errors.phone = requiredMessage(type);
+  else if (!isValidPhone(input.phone)) errors.phone = PHONE_RULE_MESSAGE;
+  if (!input.consent) errors.consent = CONSENT_REQUIRED;
+  return errors;
+}
+
 /** The first rule the input breaks, or null. */
 export function checkContact(type: LeadType, input: ContactInput): string | null {
-  if (!input.name.trim() || !input.phone.trim()) return requiredMessage(type);
-  if (!isValidPhone(input.phone)) return PHONE_RULE_MESSAGE;
-  if (!input.consent) return CONSENT_REQUIRED;
-  return null;
+  const errors = contactErrors(type, input);
+  return errors.name ?? errors.phone ?? errors.consent ?? null;
 }
 
 /** carId, carInfo (brand + model), carPrice (with ₽) and carStatus. */

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { LeadField } from "../components/leads/LeadField";
 import { LeadForm } from "../components/leads/LeadForm";
 import { Banner } from "../components/ui/Banner";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
@@ -58,49 +59,61 @@ export function TradeIn() {
             disableUntilFilled
           >
             <div class="grid">
-              <label>
-                Марка автомобиля
-                <input
-                  name="carBrand"
-                  maxLength={100}
-                  value={brand}
-                  onInput={(e) => setBrand((e.target as HTMLInputElement).value)}
-                />
-              </label>
-              <label>
-                Модель
-                <input
-                  name="carModel"
-                  maxLength={100}
-                  value={model}
-                  onInput={(e) => setModel((e.target as HTMLInputElement).value)}
-                />
-              </label>
+              <div>
+                <LeadField name="carBrand" label="Марка автомобиля">
+                  {(a) => (
+                    <input
+                      {...a}
+                      maxLength={100}
+                      value={brand}
+                      onInput={(e) => setBrand((e.target as HTMLInputElement).value)}
+                    />
+                  )}
+                </LeadField>
+              </div>
+              <div>
+                <LeadField name="carModel" label="Модель">
+                  {(a) => (
+                    <input
+                      {...a}
+                      maxLength={100}
+                      value={model}
+                      onInput={(e) => setModel((e.target as HTMLInputElement).value)}
+                    />
+                  )}
+                </LeadField>
+              </div>
             </div>
             <div class="grid">
-              <label>
-                Год выпуска
-                <input
-                  name="carYear"
-                  type="number"
-                  inputMode="numeric"
-                  min={1950}
-                  max={currentYear + 1}
-                  value={year}
-                  onInput={(e) => setYear((e.target as HTMLInputElement).value)}
-                />
-              </label>
-              <label>
-                Пробег, км
-                <input
-                  name="carMileage"
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  value={mileage}
-                  onInput={(e) => setMileage((e.target as HTMLInputElement).value)}
-                />
-              </label>
+              <div>
+                <LeadField name="carYear" label="Год выпуска">
+                  {(a) => (
+                    <input
+                      {...a}
+                      type="number"
+                      inputMode="numeric"
+                      min={1950}
+                      max={currentYear + 1}
+                      value={year}
+                      onInput={(e) => setYear((e.target as HTMLInputElement).value)}
+                    />
+                  )}
+                </LeadField>
+              </div>
+              <div>
+                <LeadField name="carMileage" label="Пробег, км">
+                  {(a) => (
+                    <input
+                      {...a}
+                      type="number"
+                      inputMode="numeric"
+                      min={0}
+                      value={mileage}
+                      onInput={(e) => setMileage((e.target as HTMLInputElement).value)}
+                    />
+                  )}
+                </LeadField>
+              </div>
             </div>
           </LeadForm>
         </section>

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Car } from "../../src/api/types";
-import { CONSENT_REQUIRED, carFields, checkContact, requiredMessage } from "../../src/lib/leads";
+import {
+  CONSENT_REQUIRED,
+  carFields,
+  checkContact,
+  contactErrors,
+  requiredMessage,
+} from "../../src/lib/leads";
 import { PHONE_RULE_MESSAGE } from "../../src/lib/phone";
 import { analyticsClientId, captureUtm, parseUtm, storedUtm } from "../../src/lib/utm";
 
@@ -43,6 +49,21 @@ describe("lead checks", () => {
     expect(checkContact("trade_in", { ...ok, phone: "12345" })).toBe(PHONE_RULE_MESSAGE);
     expect(checkContact("contact_form", { ...ok, consent: false })).toBe(CONSENT_REQUIRED);
     expect(checkContact("auto_credit", ok)).toBeNull();
+  });
+
+  it("gives each wrong field its own message, for the field's error line", () => {
+    expect(contactErrors("auto_credit", { name: "", phone: "", consent: false })).toEqual({
+      name: "Пожалуйста, заполните обязательные поля",
+      phone: "Пожалуйста, заполните обязательные поля",
+      consent: CONSENT_REQUIRED,
+    });
+    expect(contactErrors("lease_booking", { ...ok, phone: "12345" })).toEqual({
+      phone: PHONE_RULE_MESSAGE,
+    });
+    expect(contactErrors("auto_selection", { ...ok, name: "  " })).toEqual({
+      name: "Пожалуйста, заполните все обязательные поля",
+    });
+    expect(contactErrors("auto_credit", ok)).toEqual({});
   });
 
   it("describes the car as brand + model with the price in rubles", () => {

@@ -76,7 +76,8 @@ export function ImageUpload({
           id={id}
           type="file"
           accept={accept}
-          aria-invalid={Boolean(message)}
+          aria-invalid={message ? true : undefined}
+          aria-required={required || undefined}
           aria-describedby={describedBy || undefined}
           disabled={pending.length > 0}
           onChange={(e) => void pick(e.currentTarget)}

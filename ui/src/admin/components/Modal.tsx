@@ -1,4 +1,5 @@
-import { type ReactNode, useEffect, useId, useLayoutEffect, useRef } from "react";
+import { type ReactNode, useId, useLayoutEffect, useRef } from "react";
+import { keepTabInside } from "../../components/ui/Dialog";
 
 interface Props {
   open: boolean;
@@ -34,6 +35,19 @@ export function Modal({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const opener = useRef<Element | null>(null);
+  // Back to the control that opened it, when it is still there and focus
+  // is not already somewhere else on the page. After the current render:
+  // dialogs closing together (a confirmation over a form) have all left by
+  // then.
+  const closeAndReturn = (dialog: HTMLDialogElement) => {
+    dialog.close();
+    const back = opener.current as HTMLElement | null;
+    queueMicrotask(() => {
+      const active = document.activeElement;
+      const lost = !active || active === document.body || !active.isConnected;
+      if ((lost || dialog.contains(active)) && back?.isConnected) back.focus();
+    });
+  };
   const wanted = useRef(open);
   wanted.current = open;
 
@@ -46,20 +60,18 @@ export function Modal({
       opener.current = document.activeElement;
       dialog.showModal();
     }
-    if (!open && dialog.open) {
-      dialog.close();
-      // Back to the control that opened it, when it is still there.
-      const back = opener.current as HTMLElement | null;
-      if (back?.isConnected) back.focus();
-    }
+    if (!open && dialog.open) closeAndReturn(dialog);
   }, [open]);
 
-  useEffect(
-    () => () => {
-      if (ref.current?.open) ref.current.close();
-    },
-    [],
-  );
+  // Unmounted while open (its screen closed it by leaving it out): focus
+  // still goes back to the opener rather than to the page's body. A layout
+  // effect, so this runs while the dialog is still in the page.
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (dialog?.open) closeAndReturn(dialog);
+    };
+  }, []);
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: Escape is handled by onCancel
@@ -86,6 +98,7 @@ export function Modal({
       onClick={(e) => {
         if (backdropCloses && !locked && e.target === ref.current) onRequestClose();
       }}
+      onKeyDown={keepTabInside}
     >
       {open && (
         <article>

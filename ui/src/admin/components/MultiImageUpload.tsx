@@ -145,7 +145,8 @@ export function MultiImageUpload({
         accept="image/*"
         multiple
         disabled={full}
-        aria-invalid={messages.length > 0}
+        aria-invalid={messages.length > 0 ? true : undefined}
+        aria-required={required || undefined}
         aria-describedby={messages.length > 0 ? `${id}-errors` : undefined}
         onChange={(e) => void pick(e.currentTarget)}
       />

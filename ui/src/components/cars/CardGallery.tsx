@@ -9,7 +9,9 @@ interface Props {
   priority?: boolean;
 }
 
-/** A card's pictures with previous/next arrows and dots; the index wraps around. */
+/** A card's pictures with previous/next arrows and dots; the index wraps
+ * around. Arrows and dots are for pointers only (out of the Tab order): a
+ * list of cards would cost ten stops each, and the car page shows them all. */
 export function CardGallery({ images, alt, priority }: Props) {
   const [index, setIndex] = useState(0);
   const count = images.length;
@@ -33,7 +35,7 @@ export function CardGallery({ images, alt, priority }: Props) {
       />
       {count > 1 && (
         <>
-          <GalleryArrows step={step} />
+          <GalleryArrows step={step} tabbable={false} />
           <div class="gallery-dots">
             {images.map((image, i) => (
               <button
@@ -42,6 +44,7 @@ export function CardGallery({ images, alt, priority }: Props) {
                 class={i === index ? "dot active" : "dot"}
                 aria-label={`Фото ${i + 1}`}
                 aria-current={i === index ? "true" : undefined}
+                tabIndex={-1}
                 onClick={() => setIndex(i)}
               />
             ))}

@@ -1,11 +1,21 @@
-/** Previous/next buttons of a gallery; `step` moves the index with wrap-around. */
-export function GalleryArrows({ step }: { step: (delta: number) => void }) {
+/** Previous/next buttons of a gallery; `step` moves the index with
+ * wrap-around. On list cards they stay out of the Tab order (`tabbable`
+ * false): the car page has the same photos within reach. */
+export function GalleryArrows({
+  step,
+  tabbable = true,
+}: {
+  step: (delta: number) => void;
+  tabbable?: boolean;
+}) {
+  const tabIndex = tabbable ? undefined : -1;
   return (
     <>
       <button
         type="button"
         class="gallery-arrow prev"
         aria-label="Предыдущее фото"
+        tabIndex={tabIndex}
         onClick={() => step(-1)}
       >
         ‹
@@ -14,6 +24,7 @@ export function GalleryArrows({ step }: { step: (delta: number) => void }) {
         type="button"
         class="gallery-arrow next"
         aria-label="Следующее фото"
+        tabIndex={tabIndex}
         onClick={() => step(1)}
       >
         ›

@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { telHref, useSettings } from "../../hooks/useSettings";
 import { NAV_LINKS, ROUTES } from "../../routes";
+import { keepTabInside, useModal } from "../ui/Dialog";
 import { CatalogueModal } from "./CatalogueModal";
 
 /** Logo or salon name, six links, the phone; a side drawer on narrow screens. */
@@ -49,23 +50,7 @@ export function Header() {
           ☰
         </button>
       </div>
-      {drawer && (
-        <div class="drawer-backdrop" onClick={() => setDrawer(false)} aria-hidden="true" />
-      )}
-      <aside
-        id="drawer"
-        class={drawer ? "drawer open" : "drawer"}
-        aria-label="Меню"
-        hidden={!drawer}
-      >
-        <button
-          type="button"
-          class="drawer-close outline secondary"
-          aria-label="Закрыть меню"
-          onClick={() => setDrawer(false)}
-        >
-          ×
-        </button>
+      <Drawer open={drawer} onClose={() => setDrawer(false)}>
         {settings.phone && (
           <a class="drawer-phone" href={telHref(settings.phone)}>
             {settings.phone}
@@ -81,8 +66,54 @@ export function Header() {
             ))}
           </ul>
         </nav>
-      </aside>
+      </Drawer>
       <CatalogueModal open={catalogue} onClose={() => setCatalogue(false)} />
     </header>
+  );
+}
+
+/** The phone menu: a modal <dialog> drawn at the side. The page behind is
+ * inert while it is open, Escape and a click on the backdrop close it, and
+ * focus goes back to the burger. */
+function Drawer({
+  open,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const closed = useModal(ref, open, onClose);
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: Escape is handled by onCancel
+    <dialog
+      ref={ref}
+      id="drawer"
+      class="drawer"
+      aria-label="Меню"
+      onClose={closed}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onClick={(e) => {
+        if (e.target === ref.current) onClose();
+      }}
+      onKeyDown={keepTabInside}
+    >
+      <div class="drawer-panel">
+        <button
+          type="button"
+          class="drawer-close outline secondary"
+          aria-label="Закрыть меню"
+          onClick={onClose}
+        >
+          ×
+        </button>
+        {children}
+      </div>
+    </dialog>
   );
 }

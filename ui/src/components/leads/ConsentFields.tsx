@@ -1,18 +1,26 @@
+import { useId } from "react";
+
 interface Props {
   consent: boolean;
   advertising: boolean;
   onConsent: (value: boolean) => void;
   onAdvertising: (value: boolean) => void;
+  /** The consent's message when it is missing. */
+  error?: string;
 }
 
 /** The two unticked boxes of every lead form (152-FZ, 38-FZ art. 18). */
-export function ConsentFields({ consent, advertising, onConsent, onAdvertising }: Props) {
+export function ConsentFields({ consent, advertising, onConsent, onAdvertising, error }: Props) {
+  const errorId = `${useId()}-consent-error`;
   return (
     <fieldset class="consent">
       <label>
         <input
           type="checkbox"
           name="consent"
+          required
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
           checked={consent}
           onChange={(e) => onConsent((e.target as HTMLInputElement).checked)}
         />
@@ -28,6 +36,11 @@ export function ConsentFields({ consent, advertising, onConsent, onAdvertising }
           *
         </span>
       </label>
+      {error && (
+        <small id={errorId} class="field-error">
+          {error}
+        </small>
+      )}
       <label>
         <input
           type="checkbox"

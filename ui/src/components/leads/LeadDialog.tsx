@@ -4,6 +4,7 @@ import { fromPrice } from "../../lib/format";
 import { carFields } from "../../lib/leads";
 import { Dialog } from "../ui/Dialog";
 import type { ToastMessage } from "../ui/Toast";
+import { LeadField } from "./LeadField";
 import { LeadForm } from "./LeadForm";
 
 const SENT: ToastMessage = {
@@ -91,24 +92,30 @@ export function LeadDialog({ kind, open, onClose, car }: Props) {
       >
         {kind === "trade_in" && (
           <div class="grid">
-            <label>
-              Марка вашего автомобиля *
-              <input
-                name="carBrand"
-                maxLength={100}
-                value={ownBrand}
-                onInput={(e) => setOwnBrand((e.target as HTMLInputElement).value)}
-              />
-            </label>
-            <label>
-              Модель вашего автомобиля *
-              <input
-                name="carModel"
-                maxLength={100}
-                value={ownModel}
-                onInput={(e) => setOwnModel((e.target as HTMLInputElement).value)}
-              />
-            </label>
+            <div>
+              <LeadField name="carBrand" label="Марка вашего автомобиля *" required>
+                {(a) => (
+                  <input
+                    {...a}
+                    maxLength={100}
+                    value={ownBrand}
+                    onInput={(e) => setOwnBrand((e.target as HTMLInputElement).value)}
+                  />
+                )}
+              </LeadField>
+            </div>
+            <div>
+              <LeadField name="carModel" label="Модель вашего автомобиля *" required>
+                {(a) => (
+                  <input
+                    {...a}
+                    maxLength={100}
+                    value={ownModel}
+                    onInput={(e) => setOwnModel((e.target as HTMLInputElement).value)}
+                  />
+                )}
+              </LeadField>
+            </div>
           </div>
         )}
       </LeadForm>

@@ -2,9 +2,10 @@ import { type ReactNode, useId, useState } from "react";
 import { ApiError, apiPost } from "../../api/client";
 import type { LeadPayload, LeadType } from "../../api/types";
 import { LEADS } from "../../api/urls";
-import { checkContact, LEAD_FAILED, withVisit } from "../../lib/leads";
+import { contactErrors, LEAD_FAILED, withVisit } from "../../lib/leads";
 import { type ToastMessage, useToast } from "../ui/Toast";
 import { ConsentFields } from "./ConsentFields";
+import { FieldErrors, LeadField, RequiredNote } from "./LeadField";
 
 export type Extra = Partial<Omit<LeadPayload, "type" | "name" | "phone" | "consent">>;
 
@@ -16,7 +17,7 @@ interface Props {
   submitLabel: string;
   nameLabel?: string;
   phoneLabel?: string;
-  /** Extra inputs shown above name and phone. */
+  /** Extra inputs shown above name and phone (LeadField shows their errors). */
   children?: ReactNode;
   /** Called after the server stored the lead, after the fields were cleared. */
   onSent?: () => void;
@@ -24,8 +25,17 @@ interface Props {
   disableUntilFilled?: boolean;
 }
 
+/** Focuses the form's control of that name (the first of a group). */
+function focusField(form: HTMLFormElement, name: string) {
+  const el = form.elements.namedItem(name);
+  const control = el instanceof RadioNodeList ? el[0] : el;
+  if (control instanceof HTMLElement) control.focus();
+}
+
 /** Name, phone, consents and the submit button of every request form. The
- * fields are cleared only when the server stored the lead. */
+ * fields are cleared only when the server stored the lead. A wrong field
+ * gets its message below it and focus goes to the first one; the toast says
+ * the first problem as a summary. */
 export function LeadForm(props: Props) {
   const { type, extra, success, submitLabel, children, onSent } = props;
   const toast = useToast();
@@ -36,15 +46,21 @@ export function LeadForm(props: Props) {
   const [advertising, setAdvertising] = useState(false);
   const [honeypot, setHoneypot] = useState("");
   const [sending, setSending] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
 
   async function submit(e: Event) {
     e.preventDefault();
     if (sending) return;
-    const problem = checkContact(type, { name, phone, consent });
-    if (problem) {
-      toast({ title: "Ошибка", description: problem, variant: "error" });
+    const form = e.currentTarget as HTMLFormElement;
+    const problems = contactErrors(type, { name, phone, consent });
+    const first = Object.keys(problems)[0];
+    if (first) {
+      setErrors(problems);
+      focusField(form, first);
+      toast({ title: "Ошибка", description: Object.values(problems)[0], variant: "error" });
       return;
     }
+    setErrors({});
     setSending(true);
     try {
       const payload = withVisit(
@@ -66,61 +82,89 @@ export function LeadForm(props: Props) {
       toast({ ...success, variant: "success" });
       onSent?.();
     } catch (error) {
-      const message =
-        error instanceof ApiError && (error.status === 422 || error.status === 429)
-          ? error.message
-          : LEAD_FAILED;
+      const refused = error instanceof ApiError && (error.status === 422 || error.status === 429);
+      const message = refused ? error.message : LEAD_FAILED;
+      // A refusal that names a field of this form is shown at the field.
+      const field = error instanceof ApiError ? error.field : null;
+      if (refused && field && field !== "website" && form.elements.namedItem(field)) {
+        setErrors({ [field]: message });
+        focusField(form, field);
+      }
       toast({ title: "Ошибка", description: message, variant: "error" });
     } finally {
       setSending(false);
     }
   }
 
+  const dropError = (field: string) => {
+    if (!errors[field]) return;
+    const { [field]: _, ...rest } = errors;
+    setErrors(rest);
+  };
+  // Typing in a field clears its message. Not for a checkbox: a render
+  // between its input and change events would undo the tick (the consent
+  // clears its message in its own change handler).
+  const clear = (e: Event) => {
+    const input = e.target as HTMLInputElement;
+    if (input.type !== "checkbox" && input.name) dropError(input.name);
+  };
+
   const blocked = props.disableUntilFilled && (!name.trim() || !phone.trim());
   return (
-    <form class="lead-form" onSubmit={submit} noValidate data-lead-type={type}>
-      {children}
-      <label for={`${id}-name`}>{props.nameLabel ?? "ФИО *"}</label>
-      <input
-        id={`${id}-name`}
-        name="name"
-        autocomplete="name"
-        maxLength={255}
-        value={name}
-        onInput={(e) => setName((e.target as HTMLInputElement).value)}
-      />
-      <label for={`${id}-phone`}>{props.phoneLabel ?? "Номер телефона *"}</label>
-      <input
-        id={`${id}-phone`}
-        name="phone"
-        type="tel"
-        inputMode="tel"
-        autocomplete="tel"
-        placeholder="+7 (___) ___-__-__"
-        maxLength={20}
-        value={phone}
-        onInput={(e) => setPhone((e.target as HTMLInputElement).value)}
-      />
-      <div class="hp" aria-hidden="true">
-        <label for={`${id}-website`}>Ваш сайт</label>
-        <input
-          id={`${id}-website`}
-          name="website"
-          tabIndex={-1}
-          autocomplete="off"
-          value={honeypot}
-          onInput={(e) => setHoneypot((e.target as HTMLInputElement).value)}
+    <FieldErrors.Provider value={errors}>
+      <form class="lead-form" onSubmit={submit} onInput={clear} noValidate data-lead-type={type}>
+        <RequiredNote />
+        {children}
+        <LeadField name="name" label={props.nameLabel ?? "ФИО *"} required>
+          {(a) => (
+            <input
+              {...a}
+              autocomplete="name"
+              maxLength={255}
+              value={name}
+              onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            />
+          )}
+        </LeadField>
+        <LeadField name="phone" label={props.phoneLabel ?? "Номер телефона *"} required>
+          {(a) => (
+            <input
+              {...a}
+              type="tel"
+              inputMode="tel"
+              autocomplete="tel"
+              placeholder="+7 (___) ___-__-__"
+              maxLength={20}
+              value={phone}
+              onInput={(e) => setPhone((e.target as HTMLInputElement).value)}
+            />
+          )}
+        </LeadField>
+        <div class="hp" aria-hidden="true">
+          <label for={`${id}-website`}>Ваш сайт</label>
+          <input
+            id={`${id}-website`}
+            name="website"
+            tabIndex={-1}
+            autocomplete="off"
+            value={honeypot}
+            onInput={(e) => setHoneypot((e.target as HTMLInputElement).value)}
+          />
+        </div>
+        <ConsentFields
+          consent={consent}
+          advertising={advertising}
+          onConsent={(value) => {
+            setConsent(value);
+            dropError("consent");
+          }}
+          onAdvertising={setAdvertising}
+          error={errors.consent}
         />
-      </div>
-      <ConsentFields
-        consent={consent}
-        advertising={advertising}
-        onConsent={setConsent}
-        onAdvertising={setAdvertising}
-      />
-      <button type="submit" disabled={sending || blocked} aria-busy={sending}>
-        {sending ? "Отправка..." : submitLabel}
-      </button>
-    </form>
+        <button type="submit" disabled={sending || blocked} aria-busy={sending}>
+          {sending ? "Отправка..." : submitLabel}
+        </button>
+      </form>
+    </FieldErrors.Provider>
   );
 }

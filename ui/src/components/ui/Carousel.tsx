@@ -11,7 +11,18 @@ interface Props {
 /** A horizontally scrolling row with optional arrows. */
 export function Carousel({ label, step, arrows, children }: Props) {
   const track = useRef<HTMLDivElement>(null);
-  const scroll = (dx: number) => track.current?.scrollBy({ left: dx, behavior: "smooth" });
+  const scroll = (dx: number) =>
+    track.current?.scrollBy({
+      left: dx,
+      // No sliding for those who asked the system for less motion.
+      behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth",
+    });
+  // A control reached by Tab in a half-shown item: the whole item (and the
+  // focus ring around it) comes into view.
+  const reveal = (e: FocusEvent) =>
+    (e.target as HTMLElement)
+      .closest(".carousel-item")
+      ?.scrollIntoView({ block: "nearest", inline: "nearest" });
   return (
     <div class={arrows ? "carousel with-arrows" : "carousel"}>
       {arrows && (
@@ -24,7 +35,7 @@ export function Carousel({ label, step, arrows, children }: Props) {
           ‹
         </button>
       )}
-      <div class="carousel-track" ref={track} role="list" aria-label={label}>
+      <div class="carousel-track" ref={track} role="list" aria-label={label} onFocusIn={reveal}>
         {children}
       </div>
       {arrows && (

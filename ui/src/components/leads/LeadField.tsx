@@ -1,0 +1,54 @@
+import { createContext, type ReactNode, useContext, useId } from "react";
+
+/** The messages of a lead form's wrong fields, by input name. */
+export const FieldErrors = createContext<Record<string, string>>({});
+
+/** What a LeadField hands its control. */
+export interface LeadControlProps {
+  id: string;
+  name: string;
+  required?: boolean;
+  "aria-required"?: true;
+  /** Set only on a wrong value: pico marks aria-invalid="false" as valid (green). */
+  "aria-invalid"?: true;
+  "aria-describedby"?: string;
+}
+
+interface Props {
+  name: string;
+  /** Shown as is ('ФИО *': the star is explained at the top of the form). */
+  label: string;
+  required?: boolean;
+  children: (control: LeadControlProps) => ReactNode;
+}
+
+/** A label, its control and the control's error message right below it,
+ * tied to it with aria-invalid and aria-describedby. */
+export function LeadField({ name, label, required, children }: Props) {
+  const id = useId();
+  const error = useContext(FieldErrors)[name];
+  const errorId = `${id}-error`;
+  return (
+    <>
+      <label for={id}>{label}</label>
+      {children({
+        id,
+        name,
+        required,
+        "aria-required": required || undefined,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": error ? errorId : undefined,
+      })}
+      {error && (
+        <small id={errorId} class="field-error">
+          {error}
+        </small>
+      )}
+    </>
+  );
+}
+
+/** The note that explains the star, once per form. */
+export function RequiredNote() {
+  return <p class="required-note">Поля, отмеченные *, обязательны для заполнения</p>;
+}
