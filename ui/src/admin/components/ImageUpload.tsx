@@ -77,7 +77,7 @@ export function ImageUpload({
           type="file"
           accept={accept}
           aria-invalid={message ? true : undefined}
-          aria-required={required || undefined}
+          required={(required && !value) || undefined}
           aria-describedby={describedBy || undefined}
           disabled={pending.length > 0}
           onChange={(e) => void pick(e.currentTarget)}

@@ -74,7 +74,6 @@ export function Modal({
   }, []);
 
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: Escape is handled by onCancel
     <dialog
       ref={ref}
       role={role}

@@ -146,7 +146,7 @@ export function MultiImageUpload({
         multiple
         disabled={full}
         aria-invalid={messages.length > 0 ? true : undefined}
-        aria-required={required || undefined}
+        required={(required && value.length === 0) || undefined}
         aria-describedby={messages.length > 0 ? `${id}-errors` : undefined}
         onChange={(e) => void pick(e.currentTarget)}
       />

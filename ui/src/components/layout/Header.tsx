@@ -87,7 +87,6 @@ function Drawer({
   const ref = useRef<HTMLDialogElement>(null);
   const closed = useModal(ref, open, onClose);
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: Escape is handled by onCancel
     <dialog
       ref={ref}
       id="drawer"

@@ -96,7 +96,6 @@ export function Dialog({ open, title, onClose, children }: Props) {
 
   return (
     // Escape closes it for keyboards; a click on the backdrop for pointers.
-    // biome-ignore lint/a11y/useKeyWithClickEvents: Escape is handled by onCancel
     <dialog
       ref={ref}
       aria-labelledby={titleId}
