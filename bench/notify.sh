@@ -35,8 +35,9 @@ start_server() {
   local dir=$1 port=$2 smtp=$3
   mkdir -p "$dir"
   "$BIN" --data "$dir/data" migrate >/dev/null
-  if [[ -n $smtp ]]; then
-    python3 - "$dir/data/dealership.db" <<'EOF'
+  # The same settings in every run (an e-mail address, notifications on): the
+  # runs differ only in whether [smtp] is set, so the channel is on or off.
+  python3 - "$dir/data/dealership.db" <<'EOF'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 c.execute("""INSERT INTO settings (id, salon_name, phone, address, notification_email,
@@ -45,7 +46,6 @@ c.execute("""INSERT INTO settings (id, salon_name, phone, address, notification_
     '2026-01-01T00:00:00.000Z')""")
 c.commit()
 EOF
-  fi
   (cd "$dir" && DEALERSHIP_LEADS_RATE_LIMIT_PER_MINUTE=0 RUST_LOG=warn \
     DEALERSHIP_SMTP_HOST="${smtp:+127.0.0.1}" DEALERSHIP_SMTP_PORT="${smtp:-587}" \
     DEALERSHIP_SMTP_SECURITY=none \

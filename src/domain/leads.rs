@@ -257,7 +257,7 @@ impl LeadInput {
         let now = super::now();
         Ok(ValidLead {
             lead: Lead {
-                id: super::new_id(),
+                id: super::new_ordered_id(),
                 lead_type,
                 status: LeadStatus::New,
                 name,

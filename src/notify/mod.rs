@@ -152,6 +152,19 @@ impl Channels {
         }
     }
 
+    /// Whether any of `channels` may be tried now: not paused after
+    /// failures. False for none.
+    pub fn any_ready(&self, channels: &[Channel]) -> bool {
+        if channels.is_empty() {
+            return false;
+        }
+        let health = lock(&self.health);
+        let now = Instant::now();
+        channels
+            .iter()
+            .any(|c| health.get(c).is_none_or(|h| h.paused_until <= now))
+    }
+
     /// Gives up the queued deliveries of channels that are not configured
     /// (their keys were removed from the config): no try of them can
     /// succeed, and the worker only looks at configured channels. Gives how

@@ -53,15 +53,17 @@ pub async fn create(
             let valid = input.validate(settings.public.consent_version, &ip_text, current_year)?;
             if is_bot {
                 // Looks accepted to the bot; nothing is stored.
-                return Ok((valid.into_unsaved(), false));
+                return Ok((valid.into_unsaved(), Vec::new()));
             }
             let lead = leads::insert(c, valid)?;
             let channels = notify::channels_for(&config, &settings);
             outbox::enqueue(c, &lead.id, &channels, &lead.created_at)?;
-            Ok((lead, !channels.is_empty()))
+            Ok((lead, channels))
         })
         .await?;
-    if queued {
+    // While every channel of the lead is paused after failures (its server
+    // is down) the worker wakes by itself at the pause's end.
+    if state.channels.any_ready(&queued) {
         state.wake.notify_one();
     }
     if is_bot {
