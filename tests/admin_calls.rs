@@ -897,3 +897,56 @@ async fn admin_brands_count_drafts_that_block_delete() {
     );
     assert_eq!(count_of(&admin_list, &cat.empty_brand), 0);
 }
+
+#[tokio::test]
+async fn conditional_discounts_are_kept_and_limited_by_the_price() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cat = seed_catalogue(&app);
+    let cookie = app.login().await;
+    let mut body = json!({
+        "brandId": cat.haval, "name": "Jolion", "slug": "haval-jolion-discounts",
+        "model": "Jolion", "year": 2025, "price": "2000000", "status": "new",
+        "bodyType": "crossover", "transmission": "robotic", "drivetrain": "front",
+        "fuelType": "gasoline", "engine": "1.5 л, 150 л.с."
+    });
+    body["creditDiscount"] = json!("100 000");
+    body["tradeinDiscount"] = json!(150000);
+    body["insuranceDiscount"] = json!("50000.50");
+    body["maxDiscount"] = json!("200000");
+    let created = app
+        .admin_with(&cookie, Method::POST, "/api/cars", Some(body.clone()))
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+    let public = app
+        .get("/api/cars/slug/haval-jolion-discounts")
+        .await
+        .json();
+    assert_eq!(public["price"], "2000000.00");
+    assert_eq!(public["creditDiscount"], "100000.00");
+    assert_eq!(public["tradeinDiscount"], "150000.00");
+    assert_eq!(public["insuranceDiscount"], "50000.50");
+    assert_eq!(public["maxDiscount"], "200000.00");
+    // The list answer (written straight from the rows) carries them alike.
+    let list = app.get("/api/cars/fast").await.json();
+    let listed = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["slug"] == "haval-jolion-discounts")
+        .unwrap()
+        .clone();
+    assert_eq!(listed["tradeinDiscount"], "150000.00");
+    assert_eq!(listed["maxDiscount"], "200000.00");
+
+    body["tradeinDiscount"] = json!("2000000.01");
+    let id = created.json()["id"].as_str().unwrap().to_string();
+    let refused = app
+        .admin_with(&cookie, Method::PUT, &format!("/api/cars/{id}"), Some(body))
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused.json(),
+        json!({"error": "Скидка не может быть больше цены автомобиля", "field": "tradeinDiscount"})
+    );
+}

@@ -238,6 +238,7 @@ fn insert_cars(
             Vec::new()
         };
         let images: Vec<String> = car.photos.iter().map(|&p| url(p)).collect();
+        let discounts = demo_discounts(car.status, car.price, i);
         let input = CarInput {
             brand_id: brand_ids[car.brand].clone(),
             name: name.clone(),
@@ -263,6 +264,10 @@ fn insert_cars(
             vin: car.vin.clone(),
             color: Some(PAINTS[car.paint].0.into()),
             external_id: None,
+            credit_discount: discounts.map(|d| d[0]),
+            tradein_discount: discounts.map(|d| d[1]),
+            insurance_discount: discounts.map(|d| d[2]),
+            max_discount: discounts.map(|d| d[3]),
         };
         let created = cars::create(conn, &input, current_year)?;
         // Listed newest first in the planned order, a few hours apart.
@@ -390,4 +395,15 @@ fn insert_leads(
         )?;
     }
     Ok(())
+}
+
+/// Conditional discounts (credit, trade-in, insurance, cap) of every fifth new
+/// demo car, as shares of its price rounded down to 10,000 rubles.
+fn demo_discounts(status: CarStatus, price: i64, index: usize) -> Option<[Money; 4]> {
+    if status != CarStatus::New || index % 5 != 1 {
+        return None;
+    }
+    let share =
+        |percent_tenths: i64| Money::from_rubles(price * percent_tenths / 1000 / 10_000 * 10_000);
+    Some([share(40), share(50), share(15), share(70)])
 }

@@ -125,6 +125,14 @@ pub struct Car {
     pub external_id: Option<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// Off the price with a loan from a partner bank (`docs/pricing.md`).
+    pub credit_discount: Option<Money>,
+    /// Off the price with a trade-in.
+    pub tradein_discount: Option<Money>,
+    /// Off the price with an insurance policy bought at the dealership.
+    pub insurance_discount: Option<Money>,
+    /// Cap on the sum of the discounts above.
+    pub max_discount: Option<Money>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
@@ -185,7 +193,9 @@ const SELECT: &str = "SELECT c.id, c.brand_id, coalesce(b.name, 'Unknown') AS br
         c.drivetrain, c.fuel_type, c.engine, c.mileage, c.in_stock, c.featured, c.trim_levels,
         c.published, c.vin, c.color, c.external_id, c.created_at, c.updated_at,
         (SELECT json_group_array(i.url ORDER BY i.position) FROM car_images i
-            WHERE i.car_id = c.id) AS images
+            WHERE i.car_id = c.id) AS images,
+        c.credit_discount_kopecks, c.tradein_discount_kopecks, c.insurance_discount_kopecks,
+        c.max_discount_kopecks
     FROM cars c LEFT JOIN brands b ON b.id = c.brand_id";
 
 // The columns of [`SELECT`] are read by position (a lookup by name costs a
@@ -223,6 +233,10 @@ fn from_row(row: &Row) -> rusqlite::Result<Car> {
         external_id: row.get(24)?,
         created_at: row.get(25)?,
         updated_at: row.get(26)?,
+        credit_discount: row.get(28)?,
+        tradein_discount: row.get(29)?,
+        insurance_discount: row.get(30)?,
+        max_discount: row.get(31)?,
     })
 }
 
@@ -375,6 +389,10 @@ pub fn list_json(
             external_id: optional_text(row, 24)?,
             created_at: text(row, 25)?,
             updated_at: text(row, 26)?,
+            credit_discount: row.get(28)?,
+            tradein_discount: row.get(29)?,
+            insurance_discount: row.get(30)?,
+            max_discount: row.get(31)?,
         };
         serde_json::to_writer(&mut out, &view)
             .map_err(|e| AppError::Internal(anyhow::anyhow!("car JSON: {e}")))?;
@@ -442,6 +460,10 @@ struct CarView<'a> {
     external_id: Option<&'a str>,
     created_at: &'a str,
     updated_at: &'a str,
+    credit_discount: Option<Money>,
+    tradein_discount: Option<Money>,
+    insurance_discount: Option<Money>,
+    max_discount: Option<Money>,
 }
 
 /// Every car matching the filter, for the admin list and exports.
@@ -630,6 +652,14 @@ pub struct CarInput {
     pub color: Option<String>,
     #[serde(default)]
     pub external_id: Option<String>,
+    #[serde(default)]
+    pub credit_discount: Option<Money>,
+    #[serde(default)]
+    pub tradein_discount: Option<Money>,
+    #[serde(default)]
+    pub insurance_discount: Option<Money>,
+    #[serde(default)]
+    pub max_discount: Option<Money>,
 }
 
 fn yes() -> bool {
@@ -706,6 +736,19 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
             return Err(AppError::invalid(field, "Сумма слишком большая"));
         }
     }
+    for (field, value) in [
+        ("creditDiscount", input.credit_discount),
+        ("tradeinDiscount", input.tradein_discount),
+        ("insuranceDiscount", input.insurance_discount),
+        ("maxDiscount", input.max_discount),
+    ] {
+        if value.is_some_and(|m| m > input.price) {
+            return Err(AppError::invalid(
+                field,
+                "Скидка не может быть больше цены автомобиля",
+            ));
+        }
+    }
     if input.mileage < 0 {
         return Err(AppError::invalid(
             "mileage",
@@ -769,7 +812,7 @@ pub fn create(conn: &Connection, input: &CarInput, current_year: i32) -> AppResu
 /// The columns an admin form or an import writes (all but id, slug and
 /// created_at), in the order of [`written_values`]. The pictures go to
 /// `car_images` ([`set_images`]).
-const WRITTEN_COLUMNS: [&str; 22] = [
+const WRITTEN_COLUMNS: [&str; 26] = [
     "brand_id",
     "name",
     "model",
@@ -791,6 +834,10 @@ const WRITTEN_COLUMNS: [&str; 22] = [
     "vin",
     "color",
     "external_id",
+    "credit_discount_kopecks",
+    "tradein_discount_kopecks",
+    "insurance_discount_kopecks",
+    "max_discount_kopecks",
     "updated_at",
 ];
 
@@ -822,6 +869,10 @@ fn written_values(input: &CarInput, now: String) -> Vec<Value> {
         optional_text(&input.vin),
         optional_text(&input.color),
         optional_text(&input.external_id),
+        money(input.credit_discount),
+        money(input.tradein_discount),
+        money(input.insurance_discount),
+        money(input.max_discount),
         Value::from(now),
     ]
 }
@@ -944,6 +995,14 @@ impl super::form::Form for CarInput {
             Field::optional("vin", Kind::Text),
             Field::optional("color", Kind::Text),
             Field::optional("externalId", Kind::Text),
+            Field::optional("creditDiscount", Kind::Money)
+                .invalid("Скидка при кредите должна быть числом"),
+            Field::optional("tradeinDiscount", Kind::Money)
+                .invalid("Скидка при трейд-ин должна быть числом"),
+            Field::optional("insuranceDiscount", Kind::Money)
+                .invalid("Скидка при страховании должна быть числом"),
+            Field::optional("maxDiscount", Kind::Money)
+                .invalid("Максимальная скидка должна быть числом"),
         ]
     };
 }
@@ -955,7 +1014,7 @@ mod tests {
     use super::*;
 
     /// The columns of [`SELECT`] in the order [`from_row`] and [`CarView`] read them.
-    const COLUMNS: [&str; 28] = [
+    const COLUMNS: [&str; 32] = [
         "id",
         "brand_id",
         "brand_name",
@@ -984,6 +1043,10 @@ mod tests {
         "created_at",
         "updated_at",
         "images",
+        "credit_discount_kopecks",
+        "tradein_discount_kopecks",
+        "insurance_discount_kopecks",
+        "max_discount_kopecks",
     ];
 
     #[test]

@@ -210,6 +210,10 @@ pub fn car_input(brand_id: &str, slug: &str) -> CarInput {
         vin: None,
         color: None,
         external_id: None,
+        credit_discount: None,
+        tradein_discount: None,
+        insurance_discount: None,
+        max_discount: None,
     }
 }
 

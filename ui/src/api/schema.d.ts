@@ -1081,6 +1081,7 @@ export interface components {
             brandSlug: string;
             color?: string | null;
             createdAt: string;
+            creditDiscount?: null | components["schemas"]["Money"];
             dailyPrice?: null | components["schemas"]["Money"];
             drivetrain: components["schemas"]["Drivetrain"];
             engine: string;
@@ -1092,8 +1093,10 @@ export interface components {
             /** @description URLs of all pictures, the main one first. */
             images: string[];
             inStock: boolean;
+            insuranceDiscount?: null | components["schemas"]["Money"];
             /** @description URL of the main picture (the 800 px variant); empty when none. */
             mainImage: string;
+            maxDiscount?: null | components["schemas"]["Money"];
             /** Format: int64 */
             mileage: number;
             model: string;
@@ -1103,6 +1106,7 @@ export interface components {
             published: boolean;
             slug: string;
             status: components["schemas"]["CarStatus"];
+            tradeinDiscount?: null | components["schemas"]["Money"];
             transmission: components["schemas"]["Transmission"];
             trimLevels: components["schemas"]["TrimLevel"][];
             updatedAt: string;
@@ -1119,6 +1123,7 @@ export interface components {
             bodyType: components["schemas"]["BodyType"];
             brandId: string;
             color?: string | null;
+            creditDiscount?: null | components["schemas"]["Money"];
             dailyPrice?: null | components["schemas"]["Money"];
             drivetrain: components["schemas"]["Drivetrain"];
             engine: string;
@@ -1127,7 +1132,9 @@ export interface components {
             fuelType: components["schemas"]["FuelType"];
             images?: string[];
             inStock?: boolean;
+            insuranceDiscount?: null | components["schemas"]["Money"];
             mainImage?: string;
+            maxDiscount?: null | components["schemas"]["Money"];
             /** Format: int64 */
             mileage?: number;
             model: string;
@@ -1137,6 +1144,7 @@ export interface components {
             published?: boolean;
             slug: string;
             status: components["schemas"]["CarStatus"];
+            tradeinDiscount?: null | components["schemas"]["Money"];
             transmission: components["schemas"]["Transmission"];
             trimLevels?: components["schemas"]["TrimLevel"][];
             vin?: string | null;
