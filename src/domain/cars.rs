@@ -354,51 +354,106 @@ pub fn list_json(
         if out.len() > 1 {
             out.push(b',');
         }
-        // As `json_column`, but borrowing from the row.
-        let images: Vec<Text> = serde_json::from_str(text(row, 27)?).unwrap_or_default();
-        let trim_levels: Vec<TrimLevelView> =
-            serde_json::from_str(text(row, 20)?).unwrap_or_default();
-        let view = CarView {
-            id: text(row, 0)?,
-            brand_id: text(row, 1)?,
-            brand_name: text(row, 2)?,
-            brand_slug: text(row, 3)?,
-            name: text(row, 4)?,
-            slug: text(row, 5)?,
-            model: text(row, 6)?,
-            year: row.get(7)?,
-            price: row.get(8)?,
-            monthly_payment: row.get(9)?,
-            daily_price: row.get(10)?,
-            status: row.get(11)?,
-            body_type: row.get(12)?,
-            transmission: row.get(13)?,
-            drivetrain: row.get(14)?,
-            fuel_type: row.get(15)?,
-            engine: text(row, 16)?,
-            mileage: row.get(17)?,
-            main_image: images.first().map_or("", |t| &t.0),
-            has_images: !images.is_empty(),
-            images: &images,
-            in_stock: row.get(18)?,
-            featured: row.get(19)?,
-            trim_levels: &trim_levels,
-            published: row.get(21)?,
-            vin: optional_text(row, 22)?,
-            color: optional_text(row, 23)?,
-            external_id: optional_text(row, 24)?,
-            created_at: text(row, 25)?,
-            updated_at: text(row, 26)?,
-            credit_discount: row.get(28)?,
-            tradein_discount: row.get(29)?,
-            insurance_discount: row.get(30)?,
-            max_discount: row.get(31)?,
-        };
-        serde_json::to_writer(&mut out, &view)
-            .map_err(|e| AppError::Internal(anyhow::anyhow!("car JSON: {e}")))?;
+        write_json(row, &mut out)?;
     }
     out.push(b']');
     Ok(out)
+}
+
+/// One published car as the in-memory catalogue keeps it
+/// (`super::car_index`): what the public filters look at, and its JSON.
+pub struct RenderedCar {
+    pub rowid: i64,
+    pub created_at: Box<str>,
+    pub price: i64,
+    pub status: CarStatus,
+    pub body_type: BodyType,
+    pub brand_id: Box<str>,
+    pub model: Box<str>,
+    pub featured: bool,
+    pub in_stock: bool,
+    /// Exactly what [`list_json`] writes for this car.
+    pub json: Box<[u8]>,
+}
+
+/// Every published car, newest first (the order of [`CarSort::Newest`]),
+/// rendered once; at most `limit` of them (None when there are more).
+pub fn published_rendered(conn: &Connection, limit: usize) -> AppResult<Option<Vec<RenderedCar>>> {
+    let sql = format!(
+        "{} WHERE c.published = 1 ORDER BY {} LIMIT ?1",
+        SELECT.replacen("\n    FROM cars c", ", c.rowid\n    FROM cars c", 1),
+        CarSort::Newest.order_by()
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut rows = stmt.query([limit as i64 + 1])?;
+    let mut cars = Vec::new();
+    let mut json = Vec::with_capacity(2048);
+    while let Some(row) = rows.next()? {
+        if cars.len() == limit {
+            return Ok(None);
+        }
+        json.clear();
+        write_json(row, &mut json)?;
+        cars.push(RenderedCar {
+            rowid: row.get(32)?,
+            created_at: text(row, 25)?.into(),
+            price: row.get(8)?,
+            status: row.get(11)?,
+            body_type: row.get(12)?,
+            brand_id: text(row, 1)?.into(),
+            model: text(row, 6)?.into(),
+            featured: row.get(19)?,
+            in_stock: row.get(18)?,
+            json: json.as_slice().into(),
+        });
+    }
+    Ok(Some(cars))
+}
+
+/// Appends one row of [`SELECT`] to `out` as the JSON of its [`Car`].
+fn write_json(row: &Row, out: &mut Vec<u8>) -> AppResult<()> {
+    // As `json_column`, but borrowing from the row.
+    let images: Vec<Text> = serde_json::from_str(text(row, 27)?).unwrap_or_default();
+    let trim_levels: Vec<TrimLevelView> = serde_json::from_str(text(row, 20)?).unwrap_or_default();
+    let view = CarView {
+        id: text(row, 0)?,
+        brand_id: text(row, 1)?,
+        brand_name: text(row, 2)?,
+        brand_slug: text(row, 3)?,
+        name: text(row, 4)?,
+        slug: text(row, 5)?,
+        model: text(row, 6)?,
+        year: row.get(7)?,
+        price: row.get(8)?,
+        monthly_payment: row.get(9)?,
+        daily_price: row.get(10)?,
+        status: row.get(11)?,
+        body_type: row.get(12)?,
+        transmission: row.get(13)?,
+        drivetrain: row.get(14)?,
+        fuel_type: row.get(15)?,
+        engine: text(row, 16)?,
+        mileage: row.get(17)?,
+        main_image: images.first().map_or("", |t| &t.0),
+        has_images: !images.is_empty(),
+        images: &images,
+        in_stock: row.get(18)?,
+        featured: row.get(19)?,
+        trim_levels: &trim_levels,
+        published: row.get(21)?,
+        vin: optional_text(row, 22)?,
+        color: optional_text(row, 23)?,
+        external_id: optional_text(row, 24)?,
+        created_at: text(row, 25)?,
+        updated_at: text(row, 26)?,
+        credit_discount: row.get(28)?,
+        tradein_discount: row.get(29)?,
+        insurance_discount: row.get(30)?,
+        max_discount: row.get(31)?,
+    };
+    serde_json::to_writer(out, &view)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("car JSON: {e}")))?;
+    Ok(())
 }
 
 fn text<'r>(row: &'r Row, index: usize) -> rusqlite::Result<&'r str> {

@@ -6,6 +6,7 @@ pub mod audit;
 pub mod banks;
 pub mod body_types;
 pub mod brands;
+pub mod car_index;
 pub mod cars;
 pub mod form;
 pub mod leads;

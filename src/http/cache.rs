@@ -249,6 +249,12 @@ fn etag_matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> bool {
         .any(|t| t.trim() == "*" || opaque(t) == ours)
 }
 
+/// The content version the cache read before a public GET was computed,
+/// put in the request's extensions for handlers that keep their own
+/// in-memory data by version (the catalogue in memory).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContentVersion(pub i64);
+
 /// Marks an answer the cache has already encoded.
 #[derive(Debug, Clone, Copy)]
 struct Encoded;
@@ -478,7 +484,7 @@ async fn prepare(answer: &Arc<Answer>, headers: &HeaderMap) -> bool {
 /// key nor the answer depends on who asks.
 pub async fn cached(
     State(cache): State<Arc<AnswerCache>>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     if let Some(refused) = too_long(request.uri()) {
@@ -502,6 +508,7 @@ pub async fn cached(
         return answer.reply(request.headers());
     }
     cache.misses.fetch_add(1, Ordering::Relaxed);
+    request.extensions_mut().insert(ContentVersion(version));
     let request_headers = request.headers().clone();
     let response = next.run(request).await;
     if response.status() != StatusCode::OK

@@ -15,6 +15,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Public GET answers kept in memory while the data they show is unchanged.
     pub answers: Arc<AnswerCache>,
+    /// The published catalogue in memory, for the public car lists.
+    pub catalogue: Arc<super::public::cars::HeldCatalogue>,
     pub lead_limiter: Arc<RateLimiter>,
     /// Bounds parallel password checks (`PasswordChecks::new` for other sizes).
     pub password_checks: Arc<PasswordChecks>,
@@ -38,6 +40,7 @@ impl AppState {
         let config = Arc::new(config);
         AppState {
             answers: Arc::new(AnswerCache::open(&path, DEFAULT_CAPACITY_BYTES)),
+            catalogue: Arc::default(),
             wake: Arc::default(),
             channels: Arc::new(crate::notify::Channels::new(config.clone(), db.clone())),
             db,

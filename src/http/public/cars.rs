@@ -1,17 +1,22 @@
 //! Public car lists and pages.
 
-use axum::Json;
+use std::sync::{Arc, RwLock};
+
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::db::Db;
+use crate::domain::car_index::{CarIndex, MAX_CARS};
 use crate::domain::cars::{self, BodyType, Car, CarFilter, CarSort, CarStatus};
 use crate::domain::money::Money;
 use crate::error::{AppError, AppResult};
+use crate::http::cache::ContentVersion;
 use crate::http::extract::ApiQuery;
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
@@ -136,9 +141,90 @@ impl IntoResponse for JsonBytes {
     }
 }
 
-/// A page of cars, encoded on the database thread straight from the rows.
-async fn list_with(state: &AppState, filter: CarFilter, query: &CarQuery) -> AppResult<JsonBytes> {
+/// The catalogue in memory (`CarIndex`), rebuilt by the first request that
+/// needs a newer content version while the others wait for it.
+#[derive(Default)]
+pub struct HeldCatalogue {
+    current: RwLock<Option<Arc<CarIndex>>>,
+    /// The version at which the catalogue was too large to hold.
+    too_large_at: RwLock<Option<i64>>,
+    building: tokio::sync::Mutex<()>,
+}
+
+impl HeldCatalogue {
+    fn fresh(&self, version: i64) -> Option<Arc<CarIndex>> {
+        let current = self.current.read().unwrap_or_else(|e| e.into_inner());
+        current.as_ref().filter(|i| i.version >= version).cloned()
+    }
+
+    fn too_large(&self, version: i64) -> bool {
+        *self.too_large_at.read().unwrap_or_else(|e| e.into_inner()) == Some(version)
+    }
+
+    /// The version and size of the catalogue held now.
+    pub fn held(&self) -> Option<(i64, usize)> {
+        let current = self.current.read().unwrap_or_else(|e| e.into_inner());
+        current.as_ref().map(|i| (i.version, i.len()))
+    }
+
+    /// The catalogue at `version` or newer; None when it is too large to hold.
+    pub async fn at(&self, version: i64, db: &Db) -> AppResult<Option<Arc<CarIndex>>> {
+        if let Some(index) = self.fresh(version) {
+            return Ok(Some(index));
+        }
+        if self.too_large(version) {
+            return Ok(None);
+        }
+        let _building = self.building.lock().await;
+        if let Some(index) = self.fresh(version) {
+            return Ok(Some(index));
+        }
+        if self.too_large(version) {
+            return Ok(None);
+        }
+        match db.call(|c| CarIndex::build(c, MAX_CARS)).await? {
+            Some(index) => {
+                let index = Arc::new(index);
+                *self.current.write().unwrap_or_else(|e| e.into_inner()) = Some(index.clone());
+                Ok(Some(index))
+            }
+            None => {
+                // Free the old one: it cannot be served again.
+                *self.current.write().unwrap_or_else(|e| e.into_inner()) = None;
+                *self.too_large_at.write().unwrap_or_else(|e| e.into_inner()) = Some(version);
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// The catalogue in memory for a public list, when the answer cache told the
+/// version and the catalogue is small enough to hold.
+async fn held(
+    state: &AppState,
+    filter: &CarFilter,
+    version: Option<Extension<ContentVersion>>,
+) -> AppResult<Option<Arc<CarIndex>>> {
+    match version {
+        Some(Extension(ContentVersion(version))) if !filter.include_drafts => {
+            state.catalogue.at(version, &state.db).await
+        }
+        _ => Ok(None),
+    }
+}
+
+/// A page of cars: from the catalogue in memory, or encoded on the database
+/// thread straight from the rows.
+async fn list_with(
+    state: &AppState,
+    filter: CarFilter,
+    query: &CarQuery,
+    version: Option<Extension<ContentVersion>>,
+) -> AppResult<JsonBytes> {
     let (limit, offset) = query.page();
+    if let Some(index) = held(state, &filter, version).await? {
+        return Ok(JsonBytes(index.page_json(&filter, limit, offset)));
+    }
     let list = state
         .db
         .read(move |c| cars::list_json(c, &filter, limit, offset))
@@ -151,10 +237,11 @@ async fn list_with(state: &AppState, filter: CarFilter, query: &CarQuery) -> App
     responses((status = 200, body = [Car]), (status = 400, body = ApiErrorBody)))]
 pub async fn list_fast(
     State(state): State<AppState>,
+    version: Option<Extension<ContentVersion>>,
     ApiQuery(query): ApiQuery<CarQuery>,
 ) -> AppResult<JsonBytes> {
     let filter = query.filter()?;
-    list_with(&state, filter, &query).await
+    list_with(&state, filter, &query, version).await
 }
 
 #[derive(Serialize, ToSchema)]
@@ -167,9 +254,15 @@ pub struct CountAnswer {
     responses((status = 200, body = CountAnswer), (status = 400, body = ApiErrorBody)))]
 pub async fn count(
     State(state): State<AppState>,
+    version: Option<Extension<ContentVersion>>,
     ApiQuery(query): ApiQuery<CarQuery>,
 ) -> AppResult<Json<CountAnswer>> {
     let filter = query.filter()?;
+    if let Some(index) = held(&state, &filter, version).await? {
+        return Ok(Json(CountAnswer {
+            count: index.count(&filter),
+        }));
+    }
     let count = state.db.call(move |c| cars::count(c, &filter)).await?;
     Ok(Json(CountAnswer { count }))
 }
@@ -220,11 +313,12 @@ pub async fn images(
 pub async fn by_brand(
     State(state): State<AppState>,
     Path(brand_id): Path<String>,
+    version: Option<Extension<ContentVersion>>,
     ApiQuery(query): ApiQuery<CarQuery>,
 ) -> AppResult<JsonBytes> {
     let mut filter = query.filter()?;
     filter.brand_id = Some(brand_id);
-    list_with(&state, filter, &query).await
+    list_with(&state, filter, &query, version).await
 }
 
 /// Published cars of one body type.
@@ -233,9 +327,10 @@ pub async fn by_brand(
 pub async fn by_body_type(
     State(state): State<AppState>,
     Path(body_type): Path<String>,
+    version: Option<Extension<ContentVersion>>,
     ApiQuery(query): ApiQuery<CarQuery>,
 ) -> AppResult<JsonBytes> {
     let mut filter = query.filter()?;
     filter.body_type = Some(parse_body_type(&body_type)?);
-    list_with(&state, filter, &query).await
+    list_with(&state, filter, &query, version).await
 }
