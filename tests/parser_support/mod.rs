@@ -138,7 +138,7 @@ impl<'a> AdminSession<'a> {
 
     /// Waits until every photo of the run is fetched or failed.
     pub async fn photos_done(&self, id: &str) -> Value {
-        for _ in 0..600 {
+        for _ in 0..3000 {
             let run = self
                 .call(Method::GET, &format!("/api/admin/imports/{id}"), None)
                 .await
