@@ -17,9 +17,12 @@ use serde_json::Value;
 
 use crate::common::{Answer, TestApp};
 
+/// A file's content type and bytes.
+type File = (String, Vec<u8>);
+
 /// Files a local server answers, by path ("/feed.xml"); other paths 404.
 #[derive(Clone, Default)]
-pub struct Files(pub Arc<Mutex<HashMap<String, (String, Vec<u8>)>>>);
+pub struct Files(pub Arc<Mutex<HashMap<String, File>>>);
 
 impl Files {
     pub fn put(&self, path: &str, content_type: &str, body: impl Into<Vec<u8>>) {

@@ -32,7 +32,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_import, discard_import))
         .routes(routes!(apply_import))
-        .routes(routes!(get_settings, put_settings))
+        .routes(routes!(parser_settings, update_parser_settings))
 }
 
 pub const RUN_NOT_FOUND: &str = "Импорт не найден";
@@ -266,7 +266,7 @@ fn settings_answer(state: &AppState, schedule: Schedule) -> ParserSettings {
 /// The schedule and the URLs of the exported feeds.
 #[utoipa::path(get, path = "/api/admin/parser/settings", tag = "admin",
     responses((status = 200, body = ParserSettings), (status = 401, body = ApiErrorBody)))]
-pub async fn get_settings(State(state): State<AppState>) -> AppResult<Json<ParserSettings>> {
+pub async fn parser_settings(State(state): State<AppState>) -> AppResult<Json<ParserSettings>> {
     let schedule = state.db.call(|c| imports::schedule(c)).await?;
     Ok(Json(settings_answer(&state, schedule)))
 }
@@ -275,7 +275,7 @@ pub async fn get_settings(State(state): State<AppState>) -> AppResult<Json<Parse
 #[utoipa::path(put, path = "/api/admin/parser/settings", tag = "admin",
     request_body = ParserSettingsInput,
     responses((status = 200, body = ParserSettings), (status = 422, body = ApiErrorBody)))]
-pub async fn put_settings(
+pub async fn update_parser_settings(
     State(state): State<AppState>,
     admin: Admin,
     FormJson(input): FormJson<ParserSettingsInput>,
