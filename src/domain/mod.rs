@@ -9,6 +9,7 @@ pub mod brands;
 pub mod car_index;
 pub mod cars;
 pub mod form;
+pub mod imports;
 pub mod leads;
 pub mod money;
 pub mod outbox;
