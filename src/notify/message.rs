@@ -34,6 +34,7 @@ pub fn type_label(lead_type: LeadType) -> &'static str {
         LeadType::AutoSelection => "Подбор автомобиля",
         LeadType::LeaseBooking => "Бронирование автомобиля",
         LeadType::ContactForm => "Рассрочка",
+        LeadType::TestDrive => "Тест-драйв",
     }
 }
 
@@ -67,8 +68,28 @@ pub fn moscow_time(rfc3339: &str) -> String {
     }
 }
 
+/// A "YYYY-MM-DD" date as "28.11.2026 (суббота)".
+pub fn russian_date(date: &str) -> String {
+    const WEEKDAYS: [&str; 7] = [
+        "понедельник",
+        "вторник",
+        "среда",
+        "четверг",
+        "пятница",
+        "суббота",
+        "воскресенье",
+    ];
+    match crate::domain::hours::parse_date(date) {
+        Some(d) => {
+            let weekday = WEEKDAYS[chrono::Datelike::weekday(&d).num_days_from_monday() as usize];
+            format!("{} ({weekday})", d.format("%d.%m.%Y"))
+        }
+        None => date.to_string(),
+    }
+}
+
 /// Rubles with spaces between thousands: "2 500 000,50 ₽".
-fn rubles(money: crate::domain::money::Money) -> String {
+pub fn rubles(money: crate::domain::money::Money) -> String {
     let text = money.to_string();
     let (whole, fraction) = text.split_once('.').unwrap_or((&text, "00"));
     let (sign, digits) = match whole.strip_prefix('-') {
@@ -138,6 +159,20 @@ pub fn lines(lead: &Lead, context: &Context) -> Vec<Line> {
     // Credit
     lines.text("Желаемая сумма", lead.desired_amount.map(rubles));
     lines.text("Ежемесячный доход", lead.monthly_income.map(rubles));
+    lines.text(
+        "Срок кредита, мес.",
+        lead.term_months.map(|m| m.to_string()),
+    );
+    lines.text("Первоначальный взнос", lead.down_payment.map(rubles));
+    // Test drive: the day and slot asked for
+    lines.text(
+        "Дата тест-драйва",
+        lead.preferred_date.as_deref().map(russian_date),
+    );
+    lines.text(
+        "Время тест-драйва",
+        lead.preferred_time.as_ref().map(|t| format!("{t} (МСК)")),
+    );
     // Trade-in: the visitor's own car
     lines.text("Марка автомобиля клиента", lead.car_brand.clone());
     lines.text("Модель автомобиля клиента", lead.car_model.clone());
@@ -248,6 +283,8 @@ pub fn telegram(lead: &Lead, context: &Context) -> String {
         "Сообщение",
         "Автомобиль",
         "Цена",
+        "Дата тест-драйва",
+        "Время тест-драйва",
         "Время заявки",
         "Заявка в панели",
     ];
@@ -309,5 +346,80 @@ mod tests {
             moscow_time("2026-11-23T16:22:00.000Z"),
             "23.11.2026 19:22 (МСК)"
         );
+    }
+
+    #[test]
+    fn a_test_drive_says_its_day_and_time_everywhere() {
+        use crate::domain::hours::WorkSchedule;
+        use crate::domain::leads::LeadInput;
+        let now = DateTime::parse_from_rfc3339("2026-11-23T10:00:00+03:00").unwrap();
+        let input = LeadInput {
+            lead_type: Some("test_drive".into()),
+            name: Some("Павел".into()),
+            phone: Some("89214402763".into()),
+            consent: true,
+            car_id: Some("car-1".into()),
+            car_info: Some("Haval Jolion".into()),
+            preferred_date: Some("2026-11-28".into()),
+            preferred_time: Some("11:00".into()),
+            ..LeadInput::default()
+        };
+        let lead = input
+            .validate_at(1, "127.0.0.1", now, &WorkSchedule::default())
+            .unwrap()
+            .into_unsaved();
+        let context = Context {
+            base_url: "https://salon.example",
+            car_slug: Some("haval-jolion"),
+            salon_name: "Салон",
+        };
+        assert_eq!(subject(&lead), "Новая заявка: Тест-драйв — Павел");
+        let text = plain(&lead, &context);
+        assert!(
+            text.contains("Дата тест-драйва: 28.11.2026 (суббота)"),
+            "{text}"
+        );
+        assert!(text.contains("Время тест-драйва: 11:00 (МСК)"), "{text}");
+        let html = html(&lead, &context);
+        assert!(html.contains("28.11.2026 (суббота)") && html.contains("11:00 (МСК)"));
+        let short = telegram(&lead, &context);
+        assert!(short.contains("28.11.2026 (суббота)"), "{short}");
+        assert!(short.contains("11:00 (МСК)"), "{short}");
+        let deal = crate::notify::amocrm::complex_body(&lead, &context);
+        assert_eq!(
+            deal[0]["name"],
+            "Тест-драйв 28.11.2026 (суббота) в 11:00 (МСК): Haval Jolion"
+        );
+        assert_eq!(deal[0]["_embedded"]["tags"][1]["name"], "Тест-драйв");
+    }
+
+    #[test]
+    fn a_credit_request_says_its_term_and_down_payment() {
+        use crate::domain::leads::LeadInput;
+        let input = LeadInput {
+            lead_type: Some("auto_credit".into()),
+            name: Some("Анна".into()),
+            phone: Some("89115553322".into()),
+            consent: true,
+            desired_amount: Some(Money::from_rubles(1_800_000)),
+            term_months: Some(60),
+            down_payment: Some(Money::from_rubles(500_000)),
+            ..LeadInput::default()
+        };
+        let lead = input.validate(1, "127.0.0.1", 2026).unwrap().into_unsaved();
+        let context = Context {
+            base_url: "https://salon.example",
+            car_slug: None,
+            salon_name: "Салон",
+        };
+        let text = plain(&lead, &context);
+        assert!(text.contains("Срок кредита, мес.: 60"), "{text}");
+        assert!(text.contains("Первоначальный взнос: 500 000 ₽"), "{text}");
+        let deal = crate::notify::amocrm::complex_body(&lead, &context);
+        assert_eq!(
+            deal[0]["name"],
+            "Заявка на автокредит, 60 мес., взнос 500 000 ₽: Анна"
+        );
+        assert_eq!(deal[0]["price"], 1_800_000);
     }
 }
