@@ -114,6 +114,23 @@ async fn every_documented_path_is_served() {
         .as_str()
         .unwrap()
         .to_string();
+    let import_run = {
+        use dealership::domain::imports::{self, RunSource, RunTrigger, SourceKind};
+        let source = RunSource {
+            kind: SourceKind::Url,
+            name: "https://dealer.example.ru/feed.xml".into(),
+        };
+        imports::create_failed(
+            &app.db.conn().unwrap(),
+            RunTrigger::Manual,
+            &source,
+            None,
+            "Не удалось загрузить фид",
+        )
+        .unwrap()
+        .summary
+        .id
+    };
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
             let admin = op["tags"]
@@ -144,6 +161,8 @@ async fn every_documented_path_is_served() {
                         &promotion
                     } else if path.contains("leads") {
                         &lead
+                    } else if path.contains("imports") {
+                        &import_run
                     } else {
                         &car
                     },
