@@ -89,10 +89,6 @@ timed "preview changed" -F "file=@$WORK/feed2.xml" "$URL/api/admin/imports" | te
 timed "apply changed" -X POST "$URL/api/admin/imports/$(run_id)/apply" | tee -a "$WORK/times.txt"
 python3 - "$WORK/times.txt" "$CARS" <<'PY'
 import sys
-rows = [l.split() for l in open(sys.argv[1])]
-t = {}
-for r in rows:
-    name = " ".join(r[:r.index("s") - 1]) if False else None
 lines = open(sys.argv[1]).read().splitlines()
 def secs(prefix): return max(float(l[16:24]) for l in lines if l.startswith(prefix))
 preview, apply = max(secs("preview "), secs("preview changed")), max(secs("apply "), secs("apply changed"))

@@ -120,6 +120,14 @@ async fn csv_preview_changes_nothing_then_apply_writes_it() {
         ),
         1
     );
+    // And the preview before it.
+    assert_eq!(
+        count(
+            &app,
+            "SELECT count(*) FROM audit_log WHERE action = 'create' AND object_type = 'import'"
+        ),
+        1
+    );
     // Applying twice is refused.
     let again = admin
         .call(
