@@ -39,7 +39,6 @@ const PROMOTIONS: &str = "/api/promotions?active=true";
 const REVIEWS: &str = "/api/reviews?approved=true";
 const BRANDS: &str = "/api/brands/fast";
 const BODY_TYPES: &str = "/api/body-types";
-const CREDIT_PROGRAMS: &str = "/api/credit-programs";
 
 /// The description of every HTML 404 page.
 pub const NOT_FOUND_DESCRIPTION: &str =
@@ -415,7 +414,6 @@ pub async fn auto_credit(State(state): State<AppState>) -> AppResult<Response> {
             &banners.auto_credit_banner_mobile,
         );
         page.put("/api/partner-banks", &crate::domain::banks::list(c, true)?);
-        page.put(CREDIT_PROGRAMS, &programs);
         Ok(page)
     })
     .await
@@ -527,7 +525,6 @@ pub fn car_json_ld(car: &Car, url: &str, image: Option<&str>) -> Value {
 
 pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> AppResult<Response> {
     let base = state.config.base_url.trim_end_matches('/').to_string();
-    let today = state.clock.moscow_today();
     respond(state, move |c, settings| {
         let path = format!("/car/{slug}");
         let key = format!("/api/cars/slug/{slug}");
@@ -581,8 +578,6 @@ pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> App
             ));
         }
         page.image = image;
-        // The calculator's programmes, valid today.
-        page.put(CREDIT_PROGRAMS, &credit_programs::public(c, today)?);
         let similar = CarFilter {
             body_type: Some(car.body_type),
             ..CarFilter::default()

@@ -22,6 +22,7 @@ export const LEAD_TYPES: LeadType[] = [
   "auto_selection",
   "lease_booking",
   "contact_form",
+  "test_drive",
 ];
 
 export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = {
@@ -38,6 +39,7 @@ export const LEAD_TYPE_LABELS: Record<LeadType, string> = {
   auto_selection: "Подбор авто",
   lease_booking: "Бронирование аренды",
   contact_form: "Рассрочка",
+  test_drive: "Тест-драйв",
 };
 
 /** The colour of a badge: a class `badge-{kind}` in the stylesheet. */
@@ -56,6 +58,7 @@ export const LEAD_TYPE_BADGES: Record<LeadType, BadgeKind> = {
   auto_selection: "blue",
   lease_booking: "orange",
   contact_form: "green",
+  test_drive: "teal",
 };
 
 export function isLeadStatus(value: string): value is LeadStatus {
@@ -115,7 +118,7 @@ export interface DetailRow {
 
 export interface DetailSection {
   /** A stable key (tests, React keys). */
-  key: "credit" | "tradeIn" | "selection" | "car" | "consent" | "source";
+  key: "credit" | "tradeIn" | "selection" | "testDrive" | "car" | "consent" | "source";
   title: string;
   rows: DetailRow[];
 }
@@ -138,6 +141,16 @@ export function leadDetails(lead: Lead): DetailSection[] {
     rows: rows([
       ["Желаемая сумма", money(lead.desiredAmount)],
       ["Ежемесячный доход", money(lead.monthlyIncome)],
+      ["Срок", lead.termMonths == null ? null : `${lead.termMonths} мес.`],
+      ["Первоначальный взнос", money(lead.downPayment)],
+    ]),
+  };
+  const testDrive: DetailSection = {
+    key: "testDrive",
+    title: "Тест-драйв",
+    rows: rows([
+      ["Дата", lead.preferredDate ? lead.preferredDate.split("-").reverse().join(".") : null],
+      ["Время", lead.preferredTime ? `${lead.preferredTime} (МСК)` : null],
     ]),
   };
   const tradeIn: DetailSection = {
@@ -166,9 +179,10 @@ export function leadDetails(lead: Lead): DetailSection[] {
     auto_credit: credit,
     trade_in: tradeIn,
     auto_selection: selection,
+    test_drive: testDrive,
   };
   const own = byType[lead.type];
-  const typed = [own, ...[credit, tradeIn, selection].filter((s) => s !== own)].filter(
+  const typed = [own, ...[credit, tradeIn, selection, testDrive].filter((s) => s !== own)].filter(
     (s): s is DetailSection => !!s && s.rows.length > 0,
   );
 
