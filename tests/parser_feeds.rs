@@ -64,6 +64,52 @@ async fn feeds_list_published_stock_never_drafts_and_are_cached_until_a_write() 
     assert!(autoru.contains("<price>4200000.00</price>"), "{autoru}");
 }
 
+/// A feed too large for the answer cache (thousands of cars) is still
+/// rendered and compressed once per content version, however often it is
+/// asked for: here every gzip answer bypasses the answer cache, as a large
+/// one would.
+#[tokio::test]
+async fn a_feed_is_rendered_once_per_version_and_sent_gzipped() {
+    let mut store = None;
+    let app = TestApp::with_state(|state| store = Some(state.feeds.clone()));
+    let store = store.unwrap();
+    seed_catalogue(&app);
+    let gunzip = |body: &[u8]| {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(body), &mut text).unwrap();
+        text
+    };
+    for _ in 0..5 {
+        let answer = app
+            .get_with("/feeds/autoru.xml", "accept-encoding", "gzip, deflate, br")
+            .await;
+        assert_eq!(answer.status, StatusCode::OK);
+        assert_eq!(answer.headers["content-encoding"], "gzip");
+        assert!(gunzip(&answer.body).contains("<price>2100000.00</price>"));
+    }
+    assert_eq!(store.renders(), 1, "one rendering for five requests");
+
+    let admin = AdminSession::new(&app).await;
+    admin
+        .call(
+            Method::PUT,
+            "/api/cars/prices/bulk",
+            Some(json!({"priceMultiplier": "2"})),
+        )
+        .await;
+    let answer = app
+        .get_with("/feeds/autoru.xml", "accept-encoding", "gzip")
+        .await;
+    assert!(gunzip(&answer.body).contains("<price>4200000.00</price>"));
+    assert_eq!(store.renders(), 2, "a write makes it render again");
+    // A client that refuses gzip gets the plain feed.
+    let plain = app
+        .get_with("/feeds/autoru.xml", "accept-encoding", "gzip;q=0, identity")
+        .await;
+    assert!(plain.headers.get("content-encoding").is_none());
+    assert!(plain.text().contains("<price>4200000.00</price>"));
+}
+
 /// What a round trip keeps of a car.
 fn shape(
     car: &Car,

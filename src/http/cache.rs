@@ -195,7 +195,7 @@ impl Answer {
     }
 }
 
-fn gzip(body: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn gzip(body: &[u8]) -> Option<Vec<u8>> {
     let mut encoder = flate2::write::GzEncoder::new(
         Vec::with_capacity(body.len() / 4),
         flate2::Compression::default(),

@@ -1,16 +1,24 @@
 //! The marketplace feeds the site publishes (`docs/parser.md`, export):
 //! `/feeds/avito.xml`, `/feeds/autoru.xml`, `/feeds/yandex.yml`. Public,
-//! kept in the answer cache like the public API (`docs/cache.md`): every
-//! write to the cars or the settings moves the content version and drops them.
+//! behind the answer cache like the public API (`docs/cache.md`): every
+//! write to the cars or the settings moves the content version and drops
+//! them. A feed larger than the answer cache keeps (thousands of cars) is
+//! kept here instead, plain and gzipped, one rendering per feed and content
+//! version: a stranger asking for it again and again costs a copy, not a
+//! rendering and a compression each time.
 
-use axum::Router;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderValue, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, Uri, header};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::{Extension, Router};
 
-use super::cache;
+use super::cache::{self, ContentVersion};
 use super::state::AppState;
 use crate::error::{AppError, AppResult};
 use crate::parser::export;
@@ -28,51 +36,151 @@ pub fn routes(state: &AppState) -> Router<AppState> {
 
 #[derive(Clone, Copy)]
 enum Kind {
-    Avito,
-    Autoru,
-    Yandex,
+    Avito = 0,
+    Autoru = 1,
+    Yandex = 2,
 }
 
-async fn avito(state: State<AppState>, uri: Uri) -> AppResult<Response> {
-    feed(state, uri, Kind::Avito).await
+/// One rendering of a feed.
+struct Rendered {
+    /// The content version it was read at (or an older one).
+    version: i64,
+    plain: Bytes,
+    gzip: Option<Bytes>,
 }
 
-async fn autoru(state: State<AppState>, uri: Uri) -> AppResult<Response> {
-    feed(state, uri, Kind::Autoru).await
+/// The latest rendering of each feed; a request for a newer version renders
+/// again while the others asking for that feed wait for it.
+#[derive(Default)]
+pub struct FeedStore {
+    feeds: [tokio::sync::Mutex<Option<Arc<Rendered>>>; 3],
+    renders: AtomicU64,
 }
 
-async fn yandex(state: State<AppState>, uri: Uri) -> AppResult<Response> {
-    feed(state, uri, Kind::Yandex).await
-}
-
-async fn feed(State(state): State<AppState>, uri: Uri, kind: Kind) -> AppResult<Response> {
-    // One answer per feed: a query string would only make copies in the cache.
-    if uri.query().is_some() {
-        return Err(AppError::BadRequest(
-            "Фид не принимает параметров запроса".into(),
-        ));
+impl FeedStore {
+    /// Feeds rendered so far.
+    pub fn renders(&self) -> u64 {
+        self.renders.load(Ordering::Relaxed)
     }
+}
+
+async fn avito(
+    state: State<AppState>,
+    version: Option<Extension<ContentVersion>>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> AppResult<Response> {
+    feed(state, version, headers, uri, Kind::Avito).await
+}
+
+async fn autoru(
+    state: State<AppState>,
+    version: Option<Extension<ContentVersion>>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> AppResult<Response> {
+    feed(state, version, headers, uri, Kind::Autoru).await
+}
+
+async fn yandex(
+    state: State<AppState>,
+    version: Option<Extension<ContentVersion>>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> AppResult<Response> {
+    feed(state, version, headers, uri, Kind::Yandex).await
+}
+
+/// Reads the stock and writes one feed, plain and gzipped (on the blocking
+/// pool). The version is read first: the feed is never older than it says.
+async fn render(state: &AppState, kind: Kind) -> AppResult<Rendered> {
+    state.feeds.renders.fetch_add(1, Ordering::Relaxed);
     let base = state.config.base().to_string();
-    let body = state
+    state
         .db
         .call(move |c| {
+            let version: i64 = c.query_row(
+                "SELECT version FROM content_version WHERE id = 1",
+                [],
+                |r| r.get(0),
+            )?;
             let (cars, settings) = export::load(c)?;
-            Ok(match kind {
+            let plain = match kind {
                 Kind::Avito => export::avito(&cars, &settings, &base),
                 Kind::Autoru => export::autoru(&cars, &settings, &base),
                 Kind::Yandex => {
                     let now = chrono::Utc::now().format("%Y-%m-%d %H:%M").to_string();
                     export::yandex(&cars, &settings, &base, &now)
                 }
+            };
+            let gzip = cache::gzip(plain.as_bytes()).map(Bytes::from);
+            Ok(Rendered {
+                version,
+                plain: Bytes::from(plain),
+                gzip,
             })
         })
-        .await?;
-    Ok((
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/xml; charset=utf-8"),
-        )],
-        body,
-    )
-        .into_response())
+        .await
+}
+
+async fn feed(
+    State(state): State<AppState>,
+    version: Option<Extension<ContentVersion>>,
+    headers: HeaderMap,
+    uri: Uri,
+    kind: Kind,
+) -> AppResult<Response> {
+    // One answer per feed: a query string would only make copies in the cache.
+    if uri.query().is_some() {
+        return Err(AppError::BadRequest(
+            "Фид не принимает параметров запроса".into(),
+        ));
+    }
+    let rendered = match version {
+        Some(Extension(ContentVersion(version))) => {
+            let mut slot = state.feeds.feeds[kind as usize].lock().await;
+            match slot.as_ref().filter(|r| r.version >= version) {
+                Some(kept) => kept.clone(),
+                None => {
+                    let fresh = Arc::new(render(&state, kind).await?);
+                    *slot = Some(fresh.clone());
+                    fresh
+                }
+            }
+        }
+        // The cache cannot read the version: render for this request only.
+        None => Arc::new(render(&state, kind).await?),
+    };
+    let content_type = (
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/xml; charset=utf-8"),
+    );
+    let vary = (header::VARY, HeaderValue::from_static("accept-encoding"));
+    match &rendered.gzip {
+        Some(gzip) if accepts_gzip(&headers) => Ok((
+            [
+                content_type,
+                vary,
+                (header::CONTENT_ENCODING, HeaderValue::from_static("gzip")),
+            ],
+            gzip.clone(),
+        )
+            .into_response()),
+        _ => Ok(([content_type, vary], rendered.plain.clone()).into_response()),
+    }
+}
+
+/// Whether the client takes gzip.
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|item| {
+            let mut parts = item.split(';');
+            let name = parts.next().unwrap_or_default().trim();
+            let refused = parts.any(|p| matches!(p.trim(), "q=0" | "q=0.0" | "q=0.00" | "q=0.000"));
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
 }

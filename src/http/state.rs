@@ -17,6 +17,8 @@ pub struct AppState {
     pub answers: Arc<AnswerCache>,
     /// The published catalogue in memory, for the public car lists.
     pub catalogue: Arc<super::public::cars::HeldCatalogue>,
+    /// The marketplace feeds, one rendering per content version.
+    pub feeds: Arc<super::feeds::FeedStore>,
     pub lead_limiter: Arc<RateLimiter>,
     /// Bounds parallel password checks (`PasswordChecks::new` for other sizes).
     pub password_checks: Arc<PasswordChecks>,
@@ -48,6 +50,7 @@ impl AppState {
             ),
             clock,
             catalogue: Arc::default(),
+            feeds: Arc::default(),
             wake: Arc::default(),
             channels: Arc::new(crate::notify::Channels::new(config.clone(), db.clone())),
             db,
