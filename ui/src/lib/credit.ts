@@ -2,35 +2,34 @@
  * programme's cost (docs/credit.md, "The calculator and the texts"). Money
  * is in whole kopecks (integers) here; only the monthly payment goes through
  * floating point, once, and is rounded to the kopeck. */
+import type { components } from "../api/schema";
 import { formatPrice } from "./format";
 import { moneyText } from "./price";
 
-/** What the calculator and the texts need of a programme (the public
- * `GET /api/credit-programs` item). */
-export interface ProgramTerms {
-  id: string;
-  bankName: string;
-  name: string;
-  rateMin: number;
-  rateMax: number;
-  pskMin: number;
-  pskMax: number;
-  termMinMonths: number;
-  termMaxMonths: number;
-  minDownPaymentPercent: number;
-  conditions: string;
-}
+/** A programme as the public sees it (`GET /api/credit-programs`). */
+export type PublicCreditProgram = components["schemas"]["PublicCreditProgram"];
 
-/** The public answer's summary of all valid programmes (null: none). */
-export interface ProgramsSummary {
-  rateMin: number;
-  rateMax: number;
-  pskMin: number;
-  pskMax: number;
-  termMinMonths: number;
-  termMaxMonths: number;
-  banks: string[];
-}
+/** What the calculator and the texts need of a programme. */
+export type ProgramTerms = Pick<
+  PublicCreditProgram,
+  | "id"
+  | "bankName"
+  | "name"
+  | "rateMin"
+  | "rateMax"
+  | "pskMin"
+  | "pskMax"
+  | "termMinMonths"
+  | "termMaxMonths"
+  | "minDownPaymentPercent"
+  | "conditions"
+>;
+
+/** The ranges over all valid programmes (the answer's summary). */
+export type ProgramsSummary = components["schemas"]["CreditSummary"];
+
+/** `GET /api/credit-programs`: the valid programmes and their summary. */
+export type CreditProgramsAnswer = components["schemas"]["PublicCreditPrograms"];
 
 /** The monthly payment of an annuity loan, in kopecks rounded half up:
  * P·r / (1 − (1 + r)^−n) with r the yearly rate / 12; P / n at 0 %. */
@@ -185,12 +184,6 @@ export function footerCreditText(summary: ProgramsSummary | null | undefined): s
  * a text has no full cost of credit beside it and is not shown publicly. */
 export function statesRate(text: string): boolean {
   return /ставк|годовых|пск/i.test(text) && /\d/.test(text);
-}
-
-/** `GET /api/credit-programs`: the valid programmes and their summary. */
-export interface CreditProgramsAnswer {
-  items: ProgramTerms[];
-  summary: ProgramsSummary | null;
 }
 
 /** A loan the calculator hands to the credit request (kopecks). */

@@ -1,47 +1,14 @@
 /** The credit programmes screen's pure logic: the form's values, rules and
  * payload, the list grouped by bank and each programme's state
  * (docs/credit.md). */
+import type { components } from "../../api/schema";
 import { percentRange } from "../../lib/credit";
 
 /** A programme as the admin list gives it. */
-export interface AdminCreditProgram {
-  id: string;
-  bankId: string;
-  bankName: string;
-  bankLogo: string;
-  name: string;
-  rateMin: number;
-  rateMax: number;
-  pskMin: number;
-  pskMax: number;
-  termMinMonths: number;
-  termMaxMonths: number;
-  minDownPaymentPercent: number;
-  validFrom: string;
-  validTo: string | null;
-  conditions: string;
-  active: boolean;
-  expired: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export type AdminCreditProgram = components["schemas"]["CreditProgram"];
 
 /** What the server takes to create or change a programme. */
-export interface CreditProgramInput {
-  bankId: string;
-  name: string;
-  rateMin: number;
-  rateMax: number;
-  pskMin: number;
-  pskMax: number;
-  termMinMonths: number;
-  termMaxMonths: number;
-  minDownPaymentPercent: number;
-  validFrom: string;
-  validTo: string | null;
-  conditions: string;
-  active: boolean;
-}
+export type CreditProgramInput = components["schemas"]["CreditProgramInput"];
 
 /** What the inputs hold (text where people type numbers). */
 export interface ProgramValues {
@@ -202,7 +169,7 @@ export type ProgramState = "expired" | "hidden" | "upcoming" | "valid";
 /** Where a programme stands today: past its end (the server's `expired`),
  * hidden by the admin, not started yet, or on the site. */
 export function programState(p: AdminCreditProgram, today: string = moscowToday()): ProgramState {
-  if (p.expired || (p.validTo !== null && p.validTo < today)) return "expired";
+  if (p.expired || (p.validTo != null && p.validTo < today)) return "expired";
   if (!p.active) return "hidden";
   if (p.validFrom > today) return "upcoming";
   return "valid";

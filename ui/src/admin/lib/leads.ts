@@ -38,6 +38,7 @@ export const LEAD_TYPE_LABELS: Record<LeadType, string> = {
   auto_selection: "Подбор авто",
   lease_booking: "Бронирование аренды",
   contact_form: "Рассрочка",
+  test_drive: "Тест-драйв",
 };
 
 /** The colour of a badge: a class `badge-{kind}` in the stylesheet. */
@@ -56,6 +57,7 @@ export const LEAD_TYPE_BADGES: Record<LeadType, BadgeKind> = {
   auto_selection: "blue",
   lease_booking: "orange",
   contact_form: "green",
+  test_drive: "gray",
 };
 
 export function isLeadStatus(value: string): value is LeadStatus {
@@ -137,6 +139,8 @@ export function leadDetails(lead: Lead): DetailSection[] {
     title: "Кредит",
     rows: rows([
       ["Желаемая сумма", money(lead.desiredAmount)],
+      ["Первоначальный взнос", money(lead.downPayment)],
+      ["Срок кредита", lead.termMonths == null ? null : `${lead.termMonths} мес.`],
       ["Ежемесячный доход", money(lead.monthlyIncome)],
     ]),
   };
