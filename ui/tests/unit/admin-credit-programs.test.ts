@@ -80,21 +80,32 @@ describe("credit programme form", () => {
     expect(parsePercent("")).toBeNull();
   });
 
-  it("rules: ranges in order, terms 1..360, down payment 0..90, dates", () => {
-    expect(programRules.percent("x")).toBe(PROGRAM_MESSAGES.percent);
-    expect(programRules.upper(PROGRAM_MESSAGES.rateOrder)("5", "6")).toBe(
-      PROGRAM_MESSAGES.rateOrder,
+  it("rules say what the server says: ranges in order, terms 1..360, down payment 0..90, dates", () => {
+    expect(programRules.rateMin("x")).toBe("Ставка должна быть больше 0 и меньше 100%");
+    expect(programRules.rateMin("0")).toBe(PROGRAM_MESSAGES.rate);
+    expect(programRules.rateMin("100")).toBe(PROGRAM_MESSAGES.rate);
+    expect(programRules.rateMin("99,999")).toBe(true);
+    expect(programRules.rateMax("5", "6")).toBe(
+      "Максимальная ставка не может быть меньше минимальной",
     );
-    expect(programRules.upper(PROGRAM_MESSAGES.rateOrder)("6", "6")).toBe(true);
-    expect(programRules.term("0")).toBe(PROGRAM_MESSAGES.term);
+    expect(programRules.rateMax("6", "6")).toBe(true);
+    expect(programRules.pskMin("5,8", "5,9")).toBe("ПСК не может быть меньше минимальной ставки");
+    expect(programRules.pskMin("5,9", "5,9")).toBe(true);
+    expect(programRules.pskMin("", "5,9")).toBe("ПСК должна быть больше 0 и меньше 100%");
+    expect(programRules.pskMax("6", "7")).toBe("Максимальная ПСК не может быть меньше минимальной");
+    expect(programRules.term("0")).toBe("Срок кредита: от 1 до 360 месяцев");
     expect(programRules.term("360")).toBe(true);
     expect(programRules.termMax("361", "12")).toBe(PROGRAM_MESSAGES.term);
-    expect(programRules.termMax("6", "12")).toBe(PROGRAM_MESSAGES.termOrder);
-    expect(programRules.down("91")).toBe(PROGRAM_MESSAGES.down);
+    expect(programRules.termMax("6", "12")).toBe(
+      "Максимальный срок не может быть меньше минимального",
+    );
+    expect(programRules.down("91")).toBe("Первоначальный взнос: от 0 до 90%");
     expect(programRules.down("0")).toBe(true);
-    expect(programRules.validFrom("")).toBe(PROGRAM_MESSAGES.date);
+    expect(programRules.validFrom("")).toBe("Укажите дату начала действия программы");
     expect(programRules.validTo("", "2026-11-01")).toBe(true);
-    expect(programRules.validTo("2026-10-31", "2026-11-01")).toBe(PROGRAM_MESSAGES.dateOrder);
+    expect(programRules.validTo("2026-10-31", "2026-11-01")).toBe(
+      "Дата окончания не может быть раньше даты начала",
+    );
     expect(programRules.validTo("2026-11-01", "2026-11-01")).toBe(true);
   });
 });

@@ -44,16 +44,19 @@ export const PROGRAM_FIELDS = [
   "active",
 ] as const;
 
+/** The server's messages, field by field (docs/credit.md). */
 export const PROGRAM_MESSAGES = {
   bankId: "Выберите банк",
   name: "Название программы обязательно",
-  percent: "Введите процент числом, например 5,9",
-  rateOrder: "Наибольшая ставка не может быть меньше наименьшей",
-  pskOrder: "Наибольшая ПСК не может быть меньше наименьшей",
-  term: "Срок: целое число месяцев от 1 до 360",
-  termOrder: "Наибольший срок не может быть меньше наименьшего",
-  down: "Первоначальный взнос: целое число процентов от 0 до 90",
-  date: "Укажите дату",
+  rate: "Ставка должна быть больше 0 и меньше 100%",
+  psk: "ПСК должна быть больше 0 и меньше 100%",
+  rateOrder: "Максимальная ставка не может быть меньше минимальной",
+  pskOrder: "Максимальная ПСК не может быть меньше минимальной",
+  pskBelowRate: "ПСК не может быть меньше минимальной ставки",
+  term: "Срок кредита: от 1 до 360 месяцев",
+  termOrder: "Максимальный срок не может быть меньше минимального",
+  down: "Первоначальный взнос: от 0 до 90%",
+  date: "Укажите дату начала действия программы",
   dateOrder: "Дата окончания не может быть раньше даты начала",
 } as const;
 
@@ -117,14 +120,32 @@ function parseWhole(text: string): number | null {
   return /^\d{1,4}$/.test(t) ? Number(t) : null;
 }
 
+/** A percent above 0 and below 100, or the message. */
+function percentIn(text: string, message: string): number | string {
+  const v = parsePercent(text);
+  return v !== null && v > 0 && v < 100 ? v : message;
+}
+
 export const programRules = {
-  percent: (text: string) => parsePercent(text) !== null || PROGRAM_MESSAGES.percent,
-  /** The upper end of a range: a percent, not below the lower end. */
-  upper: (message: string) => (text: string, lowerText: string) => {
-    const v = parsePercent(text);
-    if (v === null) return PROGRAM_MESSAGES.percent;
-    const low = parsePercent(lowerText);
-    return low === null || v >= low || message;
+  rateMin: (text: string) =>
+    typeof percentIn(text, PROGRAM_MESSAGES.rate) === "number" || PROGRAM_MESSAGES.rate,
+  rateMax: (text: string, minText: string) => {
+    const v = percentIn(text, PROGRAM_MESSAGES.rate);
+    if (typeof v === "string") return v;
+    const low = parsePercent(minText);
+    return low === null || v >= low || PROGRAM_MESSAGES.rateOrder;
+  },
+  pskMin: (text: string, rateMinText: string) => {
+    const v = percentIn(text, PROGRAM_MESSAGES.psk);
+    if (typeof v === "string") return v;
+    const rate = parsePercent(rateMinText);
+    return rate === null || v >= rate || PROGRAM_MESSAGES.pskBelowRate;
+  },
+  pskMax: (text: string, minText: string) => {
+    const v = percentIn(text, PROGRAM_MESSAGES.psk);
+    if (typeof v === "string") return v;
+    const low = parsePercent(minText);
+    return low === null || v >= low || PROGRAM_MESSAGES.pskOrder;
   },
   term: (text: string) => {
     const n = parseWhole(text);

@@ -257,7 +257,10 @@ function ProgramDialog({
               <input
                 {...a}
                 {...number}
-                {...register("pskMin", { validate: programRules.percent })}
+                {...register("pskMin", {
+                  validate: (x, all) => programRules.pskMin(x, all.rateMin),
+                  deps: ["pskMax"],
+                })}
               />
             )}
           </Field>
@@ -267,8 +270,7 @@ function ProgramDialog({
                 {...a}
                 {...number}
                 {...register("pskMax", {
-                  validate: (x, all) =>
-                    programRules.upper(PROGRAM_MESSAGES.pskOrder)(x, all.pskMin),
+                  validate: (x, all) => programRules.pskMax(x, all.pskMin),
                 })}
               />
             )}
@@ -278,7 +280,10 @@ function ProgramDialog({
               <input
                 {...a}
                 {...number}
-                {...register("rateMin", { validate: programRules.percent })}
+                {...register("rateMin", {
+                  validate: programRules.rateMin,
+                  deps: ["rateMax", "pskMin"],
+                })}
               />
             )}
           </Field>
@@ -288,8 +293,7 @@ function ProgramDialog({
                 {...a}
                 {...number}
                 {...register("rateMax", {
-                  validate: (x, all) =>
-                    programRules.upper(PROGRAM_MESSAGES.rateOrder)(x, all.rateMin),
+                  validate: (x, all) => programRules.rateMax(x, all.rateMin),
                 })}
               />
             )}
@@ -299,7 +303,10 @@ function ProgramDialog({
               <input
                 {...a}
                 inputMode="numeric"
-                {...register("termMinMonths", { validate: programRules.term })}
+                {...register("termMinMonths", {
+                  validate: programRules.term,
+                  deps: ["termMaxMonths"],
+                })}
               />
             )}
           </Field>
@@ -333,7 +340,10 @@ function ProgramDialog({
               <input
                 {...a}
                 type="date"
-                {...register("validFrom", { validate: programRules.validFrom })}
+                {...register("validFrom", {
+                  validate: programRules.validFrom,
+                  deps: ["validTo"],
+                })}
               />
             )}
           </Field>
