@@ -137,6 +137,23 @@ export function shareOf(price: number, percent: number, stepRubles = 1): number 
 
 // ---- texts ---------------------------------------------------------------
 
+const kopecksFormat = new Intl.NumberFormat("ru-RU", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** A payment to the kopeck, as banks' schedules print it: "22 244,45 ₽". */
+export function paymentAmount(kopecks: number): string {
+  return `${kopecksFormat.format(kopecks / 100)} ₽`;
+}
+
+/** "от 21 840,99 до 25 112,34 ₽", or one amount when both ends meet. */
+export function paymentText(p: { min: number; max: number }): string {
+  return p.min === p.max
+    ? paymentAmount(p.min)
+    : `от ${kopecksFormat.format(p.min / 100)} до ${paymentAmount(p.max)}`;
+}
+
 const percentFormat = new Intl.NumberFormat("ru-RU", { maximumFractionDigits: 3 });
 
 /** 5.9 → "5,9%". */

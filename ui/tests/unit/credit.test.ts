@@ -8,6 +8,7 @@ import {
   offers,
   type ProgramTerms,
   paymentRange,
+  paymentText,
   percentRange,
   pskText,
   rateText,
@@ -152,6 +153,14 @@ describe("programmes against the input", () => {
 });
 
 describe("texts", () => {
+  it("payments to the kopeck", () => {
+    expect(plain(paymentText({ min: 2_224_445, max: 2_224_445 }))).toBe("22 244,45 ₽");
+    expect(plain(paymentText({ min: 2_184_099, max: 5_170_663 }))).toBe(
+      "от 21 840,99 до 51 706,63 ₽",
+    );
+    expect(plain(paymentText({ min: 100_000_000, max: 100_000_000 }))).toBe("1 000 000,00 ₽");
+  });
+
   it("rates and terms in Russian", () => {
     expect(plain(percentRange(5.9, 27.456))).toBe("от 5,9% до 27,456%");
     expect(percentRange(12, 12)).toBe("12%");

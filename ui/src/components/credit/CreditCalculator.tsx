@@ -16,6 +16,7 @@ import {
   offers,
   type ProgramOffer,
   paymentRange,
+  paymentText,
   percent,
   pskText,
   rateText,
@@ -40,13 +41,6 @@ const MAX_DOWN_PERCENT = 90;
 const rublesDown = (kopecks: number) => `${formatNumber(Math.floor(kopecks / 100))} ₽`;
 /** Whole rubles, the upper end rounded up: a payment is never understated. */
 const rublesUp = (kopecks: number) => `${formatNumber(Math.ceil(kopecks / 100))} ₽`;
-
-/** "от 21 840 до 25 112 ₽" or "22 245 ₽" */
-function paymentText(p: { min: number; max: number }): string {
-  const low = Math.floor(p.min / 100);
-  const high = Math.ceil(p.max / 100);
-  return low === high ? `${formatNumber(high)} ₽` : `от ${formatNumber(low)} до ${rublesUp(p.max)}`;
-}
 
 const digits = (text: string) => {
   const d = text.replace(/\D/g, "").slice(0, 12);
