@@ -7,6 +7,7 @@
 // and the car form's discounts. Programmes a test makes are deleted after.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { expectNoViolations } from "./a11y.mjs";
 import {
   apiSession,
   cleanup,
@@ -350,6 +351,28 @@ describe("credit calculator", () => {
     const box = await page.getByTestId("credit-apply").boundingBox();
     assert.ok(box && box.width <= 360 && box.height >= 40, JSON.stringify(box));
     await page.context().close();
+  });
+});
+
+describe("accessibility", () => {
+  it("the calculator, the honest price and the one-tap dialog pass axe, light and dark", async () => {
+    const cars = await s.api("/api/cars/fast?status=new&limit=100");
+    const car = cars.find((c) => c.creditDiscount);
+    for (const viewport of [DESKTOP, NARROW]) {
+      const page = await s.open(viewport, `/car/${car.slug}`);
+      await page.emulateMedia({ reducedMotion: "reduce" });
+      await page.getByTestId("honest-price").waitFor();
+      const calc = await openCalculator(page);
+      await calc.getByTestId("payment-range").waitFor();
+      for (const theme of ["light", "dark"]) {
+        await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+        await expectNoViolations(page, `car page with the calculator, ${theme}, ${viewport.width}`);
+      }
+      await calc.getByTestId("credit-apply").click();
+      await page.locator("dialog[open]").waitFor();
+      await expectNoViolations(page, `credit dialog from the calculator, ${viewport.width}`);
+      await page.context().close();
+    }
   });
 });
 
