@@ -387,3 +387,76 @@ fn a_database_of_a_newer_binary_is_refused_with_both_versions() {
     assert!(err.contains("newer version"), "{err}");
     assert_eq!(schema_of(&conn), before);
 }
+
+#[test]
+fn v9_leads_upgrade_to_v11_with_their_deliveries_and_indexes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("old.db")).unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    migrate_to(&mut conn, Some(9)).unwrap();
+    conn.execute_batch(&format!(
+        "INSERT INTO settings (id, salon_name, phone, address, updated_at)
+             VALUES (1, 'Салон', '+7', 'СПб', '{T}');
+         INSERT INTO leads (id, type, name, phone, desired_amount_kopecks, consent_version,
+             consent_at, consent_ip, created_at, updated_at, amocrm_lead_id)
+             VALUES ('lead-1', 'auto_credit', 'Иван', '+79991234567', 150000000, 1, '{T}',
+             '127.0.0.1', '{T}', '{T}', 42);
+         INSERT INTO outbox (channel, lead_id, next_attempt_at, created_at)
+             VALUES ('email', 'lead-1', '{T}', '{T}');"
+    ))
+    .unwrap();
+    let rowid: i64 = conn
+        .query_row("SELECT rowid FROM leads WHERE id = 'lead-1'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    migrate(&mut conn).unwrap();
+    let (kept_rowid, amount, amo, date): (i64, i64, i64, Option<String>) = conn
+        .query_row(
+            "SELECT rowid, desired_amount_kopecks, amocrm_lead_id, preferred_date FROM leads
+             WHERE id = 'lead-1'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (kept_rowid, amount, amo, date),
+        (rowid, 150000000, 42, None)
+    );
+    let delivery: String = conn
+        .query_row("SELECT lead_id FROM outbox", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(delivery, "lead-1");
+    let indexes: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'leads' AND sql IS NOT NULL ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(indexes, ["leads_created", "leads_status", "leads_type"]);
+    // The new type is accepted, an unknown one still refused.
+    let insert = |kind: &str| {
+        conn.execute(
+            "INSERT INTO leads (id, type, name, phone, consent_version, consent_at, consent_ip,
+                 created_at, updated_at, preferred_date, preferred_time)
+             VALUES (?1, ?1, 'П', '+7', 1, ?2, 'ip', ?2, ?2, '2026-12-01', '10:00')",
+            params![kind, T],
+        )
+    };
+    assert!(insert("test_drive").is_ok());
+    assert!(insert("callback").is_err());
+    // Deleting a lead still detaches its deliveries (the reference is the new table's).
+    conn.execute("DELETE FROM leads WHERE id = 'lead-1'", [])
+        .unwrap();
+    let detached: Option<String> = conn
+        .query_row("SELECT lead_id FROM outbox", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(detached, None);
+    // The stored settings got the default schedule.
+    let schedule: String = conn
+        .query_row("SELECT work_schedule FROM settings", [], |r| r.get(0))
+        .unwrap();
+    let schedule: crate::domain::hours::WorkSchedule = serde_json::from_str(&schedule).unwrap();
+    assert_eq!(schedule, crate::domain::hours::WorkSchedule::default());
+}

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use super::shell::{Page, PreloadImage};
 use crate::domain::cars::{self, BodyType, Car, CarFilter, CarSort, CarStatus};
+use crate::domain::credit_programs::{self, CreditSummary, percent_text};
 use crate::domain::money::Money;
 use crate::domain::settings::{self, PublicSettings};
 use crate::domain::{body_types, brands, promotions, reviews};
@@ -400,12 +401,13 @@ pub async fn trade_in(State(state): State<AppState>) -> AppResult<Response> {
 }
 
 pub async fn auto_credit(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |c, settings| {
+    let today = state.clock.moscow_today();
+    respond(state, move |c, settings| {
         let banners = &settings.banners;
-        let mut page = Page::new("/auto-credit").title("Автокредит").description(
-            "Автокредит на новые автомобили и автомобили с пробегом: ставки от 5,6%, \
-                 решение за 30 минут, без поручителей, первый взнос от 0%.",
-        );
+        let programs = credit_programs::public(c, today)?;
+        let mut page = Page::new("/auto-credit")
+            .title("Автокредит")
+            .description(credit_description(programs.summary.as_ref()));
         banner_preloads(
             &mut page,
             &banners.auto_credit_banner,
@@ -415,6 +417,33 @@ pub async fn auto_credit(State(state): State<AppState>) -> AppResult<Response> {
         Ok(page)
     })
     .await
+}
+
+/// The credit page's description. A rate is named only from the valid
+/// programmes, with the banks and the ПСК range before it (38-FZ art. 28,
+/// `docs/credit.md`); with none, no figure at all.
+pub fn credit_description(summary: Option<&CreditSummary>) -> String {
+    let Some(s) = summary else {
+        return "Автокредит на новые автомобили и автомобили с пробегом от банков-партнёров: \
+                решение за 30 минут, без поручителей."
+            .into();
+    };
+    let range = |min: f64, max: f64| {
+        if min == max {
+            format!("{}%", percent_text(min))
+        } else {
+            format!("от {}% до {}%", percent_text(min), percent_text(max))
+        }
+    };
+    format!(
+        "Автокредит на новые автомобили и автомобили с пробегом в банках {}: ПСК {}, ставка {}, \
+         срок от {} до {} месяцев.",
+        s.banks.join(", "),
+        range(s.psk_min, s.psk_max),
+        range(s.rate_min, s.rate_max),
+        s.term_min_months,
+        s.term_max_months
+    )
 }
 
 pub async fn auto_selection(State(state): State<AppState>) -> AppResult<Response> {

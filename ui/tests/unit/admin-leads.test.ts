@@ -38,8 +38,10 @@ describe("lead labels", () => {
       "Завершён",
       "Отменён",
     ]);
-    expect(LEAD_TYPES).toHaveLength(5);
+    // Six types since the test drive (issue 14).
+    expect(LEAD_TYPES).toHaveLength(6);
     expect(LEAD_TYPE_LABELS.contact_form).toBe("Рассрочка");
+    expect(LEAD_TYPE_LABELS.test_drive).toBe("Тест-драйв");
     expect(new Set(Object.values(LEAD_STATUS_BADGES)).size).toBe(4);
   });
 
@@ -91,6 +93,25 @@ describe("a lead's details", () => {
       "2015",
       "120 000 км",
       "хорошее",
+    ]);
+  });
+
+  it("shows a test drive's day and time, and the calculator's term and down payment", () => {
+    const d = leadDetails({
+      ...base,
+      type: "test_drive",
+      preferredDate: "2026-11-28",
+      preferredTime: "14:30",
+    });
+    expect(d[0].key).toBe("testDrive");
+    expect(d[0].rows.map((r) => [r.label, plain(r.value)])).toEqual([
+      ["Дата", "28.11.2026"],
+      ["Время", "14:30 (МСК)"],
+    ]);
+    const credit = leadDetails({ ...base, termMonths: 60, downPayment: "500000.00" });
+    expect(credit[0].rows.map((r) => [r.label, plain(r.value)])).toEqual([
+      ["Срок", "60 мес."],
+      ["Первоначальный взнос", "500 000 ₽"],
     ]);
   });
 

@@ -41,8 +41,8 @@ describe("the calculator's credit request", () => {
     const [block] = leadDetails(lead);
     expect(block.rows.map((r) => [r.label, plain(r.value)])).toEqual([
       ["Желаемая сумма", "1 800 000 ₽"],
+      ["Срок", "60 мес."],
       ["Первоначальный взнос", "700 000 ₽"],
-      ["Срок кредита", "60 мес."],
     ]);
   });
 });

@@ -22,6 +22,7 @@ export const LEAD_TYPES: LeadType[] = [
   "auto_selection",
   "lease_booking",
   "contact_form",
+  "test_drive",
 ];
 
 export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = {
@@ -57,7 +58,7 @@ export const LEAD_TYPE_BADGES: Record<LeadType, BadgeKind> = {
   auto_selection: "blue",
   lease_booking: "orange",
   contact_form: "green",
-  test_drive: "gray",
+  test_drive: "teal",
 };
 
 export function isLeadStatus(value: string): value is LeadStatus {
@@ -117,7 +118,7 @@ export interface DetailRow {
 
 export interface DetailSection {
   /** A stable key (tests, React keys). */
-  key: "credit" | "tradeIn" | "selection" | "car" | "consent" | "source";
+  key: "credit" | "tradeIn" | "selection" | "testDrive" | "car" | "consent" | "source";
   title: string;
   rows: DetailRow[];
 }
@@ -139,9 +140,17 @@ export function leadDetails(lead: Lead): DetailSection[] {
     title: "Кредит",
     rows: rows([
       ["Желаемая сумма", money(lead.desiredAmount)],
-      ["Первоначальный взнос", money(lead.downPayment)],
-      ["Срок кредита", lead.termMonths == null ? null : `${lead.termMonths} мес.`],
       ["Ежемесячный доход", money(lead.monthlyIncome)],
+      ["Срок", lead.termMonths == null ? null : `${lead.termMonths} мес.`],
+      ["Первоначальный взнос", money(lead.downPayment)],
+    ]),
+  };
+  const testDrive: DetailSection = {
+    key: "testDrive",
+    title: "Тест-драйв",
+    rows: rows([
+      ["Дата", lead.preferredDate ? lead.preferredDate.split("-").reverse().join(".") : null],
+      ["Время", lead.preferredTime ? `${lead.preferredTime} (МСК)` : null],
     ]),
   };
   const tradeIn: DetailSection = {
@@ -170,9 +179,10 @@ export function leadDetails(lead: Lead): DetailSection[] {
     auto_credit: credit,
     trade_in: tradeIn,
     auto_selection: selection,
+    test_drive: testDrive,
   };
   const own = byType[lead.type];
-  const typed = [own, ...[credit, tradeIn, selection].filter((s) => s !== own)].filter(
+  const typed = [own, ...[credit, tradeIn, selection, testDrive].filter((s) => s !== own)].filter(
     (s): s is DetailSection => !!s && s.rows.length > 0,
   );
 
