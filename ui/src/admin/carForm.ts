@@ -2,6 +2,8 @@
 
 import type { components } from "../api/schema";
 import type { Car, CarStatus, TrimLevel } from "../api/types";
+import { formatPrice } from "../lib/format";
+import { lowestPrice } from "../lib/price";
 import { slugify } from "../lib/slug";
 
 export type CarInput = components["schemas"]["CarInput"];
@@ -19,6 +21,11 @@ export interface CarValues {
   price: string;
   monthlyPayment: string;
   dailyPrice: string;
+  /** Conditional discounts and their cap (docs/pricing.md). */
+  creditDiscount: string;
+  tradeinDiscount: string;
+  insuranceDiscount: string;
+  maxDiscount: string;
   status: CarStatus | "";
   bodyType: string;
   transmission: string;
@@ -45,6 +52,10 @@ export const CAR_FIELDS = [
   "price",
   "monthlyPayment",
   "dailyPrice",
+  "creditDiscount",
+  "tradeinDiscount",
+  "insuranceDiscount",
+  "maxDiscount",
   "status",
   "bodyType",
   "transmission",
@@ -76,6 +87,7 @@ export const MESSAGES = {
   mileage: "Пробег: целое число километров",
   trimName: "Укажите название комплектации",
   images: "Не больше 6 фото",
+  discount: "Скидка не может быть больше цены автомобиля",
 } as const;
 
 export const yearMin = `Год не может быть раньше ${MIN_YEAR}`;
@@ -93,6 +105,10 @@ export function carValues(car: Car | null, now: Date = new Date()): CarValues {
       price: "",
       monthlyPayment: "",
       dailyPrice: "",
+      creditDiscount: "",
+      tradeinDiscount: "",
+      insuranceDiscount: "",
+      maxDiscount: "",
       status: "new",
       bodyType: "",
       transmission: "",
@@ -119,6 +135,10 @@ export function carValues(car: Car | null, now: Date = new Date()): CarValues {
     price: moneyText(car.price),
     monthlyPayment: car.monthlyPayment ? moneyText(car.monthlyPayment) : "",
     dailyPrice: car.dailyPrice ? moneyText(car.dailyPrice) : "",
+    creditDiscount: car.creditDiscount ? moneyText(car.creditDiscount) : "",
+    tradeinDiscount: car.tradeinDiscount ? moneyText(car.tradeinDiscount) : "",
+    insuranceDiscount: car.insuranceDiscount ? moneyText(car.insuranceDiscount) : "",
+    maxDiscount: car.maxDiscount ? moneyText(car.maxDiscount) : "",
     status: car.status,
     bodyType: car.bodyType,
     transmission: car.transmission,
@@ -166,6 +186,21 @@ export function optionalMoneyRule(text: string): true | string {
   return isMoney(text, 8) || MESSAGES.money;
 }
 
+/** A discount: empty, or an amount no greater than the price (when the
+ * price itself reads as money). */
+export function discountRule(text: string, price: string): true | string {
+  if (normalizeMoney(text) === "") return true;
+  if (!isMoney(text)) return MESSAGES.money;
+  if (!isMoney(price)) return true;
+  return kopecks(text) <= kopecks(price) || MESSAGES.discount;
+}
+
+/** Money text (already checked with isMoney) as whole kopecks. */
+function kopecks(text: string): number {
+  const [whole, frac = ""] = normalizeMoney(text).split(".");
+  return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
+}
+
 export function yearRule(text: string, now: Date = new Date()): true | string {
   const t = text.trim();
   if (!/^\d{4}$/.test(t)) return MESSAGES.year;
@@ -208,6 +243,10 @@ export function carInput(v: CarValues): CarInput {
     price: normalizeMoney(v.price),
     monthlyPayment: optional(v.monthlyPayment),
     dailyPrice: v.status === "lease" ? optional(v.dailyPrice) : null,
+    creditDiscount: optional(v.creditDiscount),
+    tradeinDiscount: optional(v.tradeinDiscount),
+    insuranceDiscount: optional(v.insuranceDiscount),
+    maxDiscount: optional(v.maxDiscount),
     status: v.status as CarStatus,
     bodyType: v.bodyType as CarInput["bodyType"],
     transmission: v.transmission as CarInput["transmission"],
@@ -247,4 +286,26 @@ export function bulkMultiplier(text: string, direction: "raise" | "lower"): stri
     .padStart(4, "0")
     .replace(/0+$/, "");
   return frac ? `${whole}.${frac}` : String(whole);
+}
+
+/** The lowest price the form's discounts give, as shown on the site
+ * ('2 325 000 ₽'); null while there is no discount or an amount is not
+ * money yet. */
+export function carDiscountPreview(
+  v: Pick<
+    CarValues,
+    "price" | "creditDiscount" | "tradeinDiscount" | "insuranceDiscount" | "maxDiscount"
+  >,
+): string | null {
+  const texts = [v.price, v.creditDiscount, v.tradeinDiscount, v.insuranceDiscount, v.maxDiscount];
+  if (!isMoney(v.price) || texts.some((t) => normalizeMoney(t) !== "" && !isMoney(t))) return null;
+  const money = (t: string) => (normalizeMoney(t) === "" ? null : normalizeMoney(t));
+  const lowest = lowestPrice({
+    price: normalizeMoney(v.price),
+    creditDiscount: money(v.creditDiscount),
+    tradeinDiscount: money(v.tradeinDiscount),
+    insuranceDiscount: money(v.insuranceDiscount),
+    maxDiscount: money(v.maxDiscount),
+  });
+  return lowest === null ? null : formatPrice(lowest / 100);
 }

@@ -26,6 +26,11 @@ export const SCREENS: AdminScreen[] = [
     component: lazy(() => import("./screens/banks")),
   },
   {
+    path: "/credit-programs",
+    label: "Кредитные программы",
+    component: lazy(() => import("./screens/credit-programs")),
+  },
+  {
     path: "/page-banners",
     label: "Баннеры",
     component: lazy(() => import("./screens/banners")),

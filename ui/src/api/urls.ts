@@ -10,6 +10,7 @@ export const BODY_TYPES = "/api/body-types";
 export const PROMOTIONS = "/api/promotions?active=true";
 export const REVIEWS = "/api/reviews?approved=true";
 export const PARTNER_BANKS = "/api/partner-banks";
+export const CREDIT_PROGRAMS = "/api/credit-programs";
 export const HOME_FEATURED = "/api/cars/fast?featured=true&status=new,used&limit=12";
 export const HOME_CATALOGUE = "/api/cars/fast?status=new,used&limit=12";
 export const LEADS = "/api/leads";

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { PartnerBank } from "../api/types";
-import { PARTNER_BANKS } from "../api/urls";
+import { CREDIT_PROGRAMS, PARTNER_BANKS } from "../api/urls";
+import { CreditBlock } from "../components/credit/CreditBlock";
 import { LeadDialog } from "../components/leads/LeadDialog";
 import { Banner } from "../components/ui/Banner";
 import { BrandLogo } from "../components/ui/BrandLogo";
@@ -8,6 +9,15 @@ import { useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { useSettings } from "../hooks/useSettings";
 import { splitAdvantages } from "../lib/banks";
+import {
+  type CreditProgramsAnswer,
+  minDownPercent,
+  type ProgramsSummary,
+  percent,
+  pskText,
+  rateText,
+  statesRate,
+} from "../lib/credit";
 
 const REQUIREMENTS = [
   "Возраст от 18 до 65 лет",
@@ -15,18 +25,38 @@ const REQUIREMENTS = [
   "Водительское удостоверение",
 ];
 
-const ADVANTAGES = [
-  ["Ставка от 5,6%", "На некоторые модели по программам банков-партнёров"],
-  ["Решение за 30 минут", "Заявка сразу уходит в несколько банков"],
-  ["Без поручителей", "Достаточно паспорта и водительского удостоверения"],
-  ["Первый взнос от 0%", "Можно оформить автомобиль без первоначального взноса"],
-];
+/** The advantages; the cost of credit and the down payment come from the
+ * valid programmes (the full cost before the rate, docs/credit.md), and
+ * are left out while there are none. */
+function advantages(summary: ProgramsSummary | null, lowestDown: number | null): string[][] {
+  return [
+    ...(summary
+      ? [
+          [
+            pskText(summary.pskMin, summary.pskMax),
+            `${capitalize(rateText(summary.rateMin, summary.rateMax))} по программам банков-партнёров`,
+          ],
+        ]
+      : []),
+    ["Решение за 30 минут", "Заявка сразу уходит в несколько банков"],
+    ["Без поручителей", "Достаточно паспорта и водительского удостоверения"],
+    ...(lowestDown === null
+      ? []
+      : lowestDown === 0
+        ? [["Первый взнос от 0%", "Можно оформить автомобиль без первоначального взноса"]]
+        : [[`Первый взнос от ${percent(lowestDown)}`, "Минимальный взнос по программам банков"]]),
+  ];
+}
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export function AutoCredit() {
   useDocumentTitle("Автокредит");
   const settings = useSettings();
   const [open, setOpen] = useState(false);
   const banks = useApi<PartnerBank[]>(PARTNER_BANKS);
+  const programs = useApi<CreditProgramsAnswer>(CREDIT_PROGRAMS).data;
+  const items = programs?.items ?? [];
   return (
     <>
       <Banner
@@ -53,8 +83,15 @@ export function AutoCredit() {
         <section class="section" aria-labelledby="advantages-title">
           <h2 id="advantages-title">Преимущества</h2>
           <div class="benefits">
-            {ADVANTAGES.map(([title, text]) => (
-              <article key={title} class="benefit">
+            {advantages(
+              programs?.summary ?? null,
+              items.length > 0 ? minDownPercent(items) : null,
+            ).map(([title, text], i) => (
+              <article
+                key={title}
+                class="benefit"
+                data-testid={i === 0 ? "first-advantage" : undefined}
+              >
                 <h3>{title}</h3>
                 <p>{text}</p>
               </article>
@@ -73,16 +110,19 @@ export function AutoCredit() {
                 <h3>{bank.name}</h3>
                 {bank.requirements && <p class="muted">{bank.requirements}</p>}
                 <p class="chips">
-                  {splitAdvantages(bank.advantages).map((a) => (
-                    <span key={a} class="chip-static">
-                      {a}
-                    </span>
-                  ))}
+                  {splitAdvantages(bank.advantages)
+                    .filter((a) => !statesRate(a))
+                    .map((a) => (
+                      <span key={a} class="chip-static">
+                        {a}
+                      </span>
+                    ))}
                 </p>
               </article>
             ))}
           </div>
         </section>
+        <CreditBlock />
         <p>
           <button type="button" onClick={() => setOpen(true)}>
             Подать заявку на автокредит

@@ -5,11 +5,13 @@ import * as urls from "../api/urls";
 import { carTitle } from "../components/cars/CarCard";
 import { CarGrid } from "../components/cars/CarGrid";
 import { DetailGallery } from "../components/cars/DetailGallery";
+import { HonestPrice } from "../components/cars/HonestPrice";
+import { CreditBlock } from "../components/credit/CreditBlock";
 import { Promotions } from "../components/home/Promotions";
 import { LeadDialog, type LeadDialogKind } from "../components/leads/LeadDialog";
 import { isNotFound, useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
-import { dailyPrice, formatMileage, fromPrice, monthlyPrice } from "../lib/format";
+import { dailyPrice, formatMileage, monthlyPrice } from "../lib/format";
 import {
   BODY_TYPE_LABELS,
   DRIVETRAIN_LABELS,
@@ -93,7 +95,7 @@ export function CarPage({ slug }: { slug: string }) {
             <span class={`badge badge-${c.status}`}>{STATUS_LABELS[c.status]}</span>
             {c.inStock && <span class="badge badge-stock">В наличии</span>}
           </div>
-          <p class="detail-price">{fromPrice(c.price)}</p>
+          <HonestPrice car={c} />
           {c.monthlyPayment && <p class="detail-monthly">{monthlyPrice(c.monthlyPayment)}</p>}
           {c.status === "lease" && c.dailyPrice && (
             <p class="detail-monthly">{dailyPrice(c.dailyPrice)}</p>
@@ -143,6 +145,7 @@ export function CarPage({ slug }: { slug: string }) {
           </dl>
         </section>
       </div>
+      {c.status !== "lease" && <CreditBlock car={c} />}
       <Promotions items={promotions} />
       {others.length > 0 && (
         <section class="section" aria-labelledby="similar-title">

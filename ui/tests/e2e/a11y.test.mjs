@@ -210,6 +210,7 @@ describe("admin screens", () => {
       "/admin/leads",
       "/admin/promotions",
       "/admin/partner-banks",
+      "/admin/credit-programs",
       "/admin/page-banners",
       "/admin/auto-selection-banner",
       "/admin/body-types",
@@ -234,6 +235,7 @@ describe("admin screens", () => {
           ["/admin/reviews", "Добавить отзыв"],
           ["/admin/promotions", "Добавить акцию", true],
           ["/admin/partner-banks", "Добавить банк"],
+          ["/admin/credit-programs", "Добавить программу"],
         ]) {
           await page.goto(s.base + path);
           await settled(page);

@@ -101,10 +101,14 @@ for (const [label, viewport] of [
           assert.equal(await page.locator(".filter-card").isVisible(), false);
           await toggle.click();
         }
+        // The footer's credit sentence comes from the programmes (docs/credit.md).
+        await page.getByTestId("footer-credit").waitFor();
         const body = await text(page);
         for (const t of texts) assert.ok(body.includes(t), `${path}: "${t}" missing`);
         // Footer blocks
-        assert.ok(body.includes("от 4,5% до 29%"), "footer credit legal text");
+        assert.ok(body.includes("Автокредит предоставляется банками-партнёрами"), "footer credit");
+        if (body.includes("ставка от"))
+          assert.ok(body.indexOf("ПСК") < body.indexOf("ставка от"), "footer: ПСК before the rate");
         assert.ok(body.includes("не является публичной офертой"), "footer disclaimer");
         assert.deepEqual(page.errors, []);
         const width = await page.evaluate(() => document.documentElement.scrollWidth);

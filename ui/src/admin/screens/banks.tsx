@@ -244,7 +244,7 @@ function BankDialog({ bank, onClose }: { bank: PartnerBank | null; onClose: () =
           label="Преимущества"
           required
           error={errors.advantages}
-          hint="Через запятую: каждое станет отдельной меткой"
+          hint="Через запятую: каждое станет отдельной меткой. Метка со ставкой на сайте не показывается: ставки и ПСК берутся из кредитных программ"
         >
           {(a) => <textarea {...a} rows={2} {...register("advantages", bankRules.advantages)} />}
         </Field>

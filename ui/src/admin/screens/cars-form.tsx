@@ -1,5 +1,13 @@
 import { useState } from "react";
-import { Controller, useFieldArray, useForm } from "react-hook-form";
+import {
+  type Control,
+  Controller,
+  type FieldErrors,
+  type UseFormRegister,
+  useFieldArray,
+  useForm,
+  useWatch,
+} from "react-hook-form";
 import { apiPost, apiPut } from "../../api/client";
 import type { Brand, Car } from "../../api/types";
 import {
@@ -14,9 +22,11 @@ import { adminCarUrl, BRANDS_URL, carUrl } from "../api";
 import {
   CAR_FIELDS,
   type CarValues,
+  carDiscountPreview,
   carInput,
   carSlug,
   carValues,
+  discountRule,
   MESSAGES,
   MIN_YEAR,
   maxYear,
@@ -32,6 +42,71 @@ import { Field } from "../components/Field";
 import { CancelButton, FormDialog } from "../components/FormDialog";
 import { MultiImageUpload } from "../components/MultiImageUpload";
 import { useAdminMutation, useAdminQuery } from "../query";
+
+const DISCOUNTS = [
+  [
+    "creditDiscount",
+    "Скидка при кредите, ₽",
+    "Только при кредите в банке-партнёре; калькулятор на странице вычитает её из цены",
+  ],
+  ["tradeinDiscount", "Скидка при трейд-ин, ₽", "При сдаче автомобиля покупателя в трейд-ин"],
+  ["insuranceDiscount", "Скидка при страховании, ₽", "При покупке страхового полиса в салоне"],
+  [
+    "maxDiscount",
+    "Максимальная скидка, ₽",
+    "Сколько все скидки вместе снимают самое большее; пусто — без ограничения",
+  ],
+] as const;
+
+interface DiscountProps {
+  register: UseFormRegister<CarValues>;
+  errors: FieldErrors<CarValues>;
+  control: Control<CarValues>;
+}
+
+/** The conditional discounts and their cap (docs/pricing.md), each no
+ * greater than the price, and the lowest price they give. */
+function DiscountFields({ register, errors, control }: DiscountProps) {
+  // Watched here, not in the form: typing elsewhere does not redraw this.
+  const [price, creditDiscount, tradeinDiscount, insuranceDiscount, maxDiscount] = useWatch({
+    control,
+    name: ["price", "creditDiscount", "tradeinDiscount", "insuranceDiscount", "maxDiscount"],
+  });
+  const preview = carDiscountPreview({
+    price,
+    creditDiscount,
+    tradeinDiscount,
+    insuranceDiscount,
+    maxDiscount,
+  });
+  return (
+    <fieldset class="discounts" data-testid="discounts">
+      <legend>Скидки при условиях</legend>
+      <p class="muted">
+        Цена выше — без условий. Каждая скидка показывается на странице автомобиля со своим
+        условием; пусто — скидки нет.
+      </p>
+      <div class="form-grid">
+        {DISCOUNTS.map(([name, label, hint]) => (
+          <Field key={name} label={label} error={errors[name]} hint={hint}>
+            {(a) => (
+              <input
+                {...a}
+                inputMode="decimal"
+                {...register(name, { validate: (x, all) => discountRule(x, all.price) })}
+              />
+            )}
+          </Field>
+        ))}
+      </div>
+      {preview && (
+        <p data-testid="discount-preview">
+          Цена со всеми скидками: <strong>{preview}</strong>
+        </p>
+      )}
+    </fieldset>
+  );
+}
 
 /** The add (id null) or edit dialog of a car. */
 export function CarDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
@@ -207,7 +282,11 @@ function CarForm({ title, car, brands, onClose }: FormProps) {
                 {...a}
                 inputMode="decimal"
                 placeholder="2 500 000"
-                {...register("price", { validate: priceRule })}
+                {...register("price", {
+                  validate: priceRule,
+                  // A lower price may put a discount above it.
+                  deps: DISCOUNTS.map(([name]) => name),
+                })}
               />
             )}
           </Field>
@@ -306,6 +385,7 @@ function CarForm({ title, car, brands, onClose }: FormProps) {
             {(a) => <input {...a} autoCapitalize="characters" {...register("vin")} />}
           </Field>
         </div>
+        <DiscountFields register={register} errors={errors} control={control} />
         <fieldset class="checks">
           <legend class="visually-hidden">Публикация и наличие</legend>
           <label>

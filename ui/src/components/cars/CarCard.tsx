@@ -4,6 +4,7 @@ import { dailyPrice, formatPrice, monthlyPrice } from "../../lib/format";
 import { DRIVETRAIN_LABELS, STATUS_LABELS, TRANSMISSION_LABELS } from "../../lib/labels";
 import { carPath } from "../../routes";
 import { CardGallery } from "./CardGallery";
+import { CardLowestPrice } from "./HonestPrice";
 
 interface Props {
   car: Car;
@@ -36,6 +37,7 @@ export function CarCard({ car, onRequest, priority }: Props) {
           <Link href={carPath(car.slug)}>{title}</Link>
         </h3>
         <p class="car-card-price">{formatPrice(car.price)}</p>
+        <CardLowestPrice car={car} />
         {car.monthlyPayment && <p class="car-card-monthly">{monthlyPrice(car.monthlyPayment)}</p>}
         {lease && car.dailyPrice && <p class="car-card-daily">{dailyPrice(car.dailyPrice)}</p>}
         <dl class="car-card-specs">

@@ -1,6 +1,7 @@
 import { Link } from "wouter";
 import { telHref, useSettings } from "../../hooks/useSettings";
 import { ROUTES } from "../../routes";
+import { CreditLegal } from "./CreditLegal";
 
 /** Salon name, catalogue links, contacts, credit legal text, disclaimer, legal entity. */
 export function Footer() {
@@ -56,11 +57,7 @@ export function Footer() {
         </section>
       </div>
       <div class="container footer-legal">
-        <p>
-          Автокредит предоставляется банками-партнёрами. Ставка по автокредиту — от 4,5% до 29%
-          годовых, срок кредита — от 61 дня до 96 месяцев. Условия и решение о выдаче кредита
-          определяет банк.
-        </p>
+        <CreditLegal />
         <p>
           Информация на сайте носит справочный характер и не является публичной офертой (ст. 437 ГК
           РФ). Цены, комплектации и наличие уточняйте у менеджеров.

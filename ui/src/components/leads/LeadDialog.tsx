@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { Car, LeadType } from "../../api/types";
+import { type CreditRequest, creditFields, creditSummary } from "../../lib/credit";
 import { fromPrice } from "../../lib/format";
 import { carFields } from "../../lib/leads";
 import { Dialog } from "../ui/Dialog";
@@ -55,15 +56,19 @@ interface Props {
   open: boolean;
   onClose: () => void;
   car?: Car;
+  /** The calculator's loan (credit dialog): sent as desired amount, down
+   * payment and term, and shown above the form. */
+  credit?: CreditRequest;
 }
 
 /** The request dialogs of cards, the car page and the credit page. */
-export function LeadDialog({ kind, open, onClose, car }: Props) {
+export function LeadDialog({ kind, open, onClose, car, credit }: Props) {
   const spec = KINDS[kind];
   const [ownBrand, setOwnBrand] = useState("");
   const [ownModel, setOwnModel] = useState("");
   const extra = () => ({
     ...(car ? carFields(car) : {}),
+    ...(credit ? creditFields(credit) : {}),
     ...(kind === "trade_in"
       ? {
           carBrand: ownBrand.trim() || undefined,
@@ -81,6 +86,11 @@ export function LeadDialog({ kind, open, onClose, car }: Props) {
       {car && (
         <p class="dialog-car">
           {car.brandName} {car.model} · {fromPrice(car.price)}
+        </p>
+      )}
+      {credit && (
+        <p class="dialog-car" data-testid="credit-terms">
+          {creditSummary(credit)}
         </p>
       )}
       <LeadForm
