@@ -7,6 +7,7 @@ import { CarGrid } from "../components/cars/CarGrid";
 import { DetailGallery } from "../components/cars/DetailGallery";
 import { Promotions } from "../components/home/Promotions";
 import { LeadDialog, type LeadDialogKind } from "../components/leads/LeadDialog";
+import { CarTools } from "../components/saved/CarTools";
 import { isNotFound, useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { dailyPrice, formatMileage, fromPrice, monthlyPrice } from "../lib/format";
@@ -117,6 +118,7 @@ export function CarPage({ slug }: { slug: string }) {
               Рассрочка
             </button>
           </div>
+          <CarTools car={c} />
         </aside>
       </div>
       <div class="spec-sections">

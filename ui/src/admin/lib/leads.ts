@@ -8,6 +8,7 @@ import {
   STATUS_LABELS,
   TRANSMISSION_LABELS,
 } from "../../lib/labels";
+import { longDate } from "../../lib/slots";
 import { type AuditEntry, auditUrl } from "../api";
 import { longDateTime } from "./dates";
 
@@ -22,6 +23,7 @@ export const LEAD_TYPES: LeadType[] = [
   "auto_selection",
   "lease_booking",
   "contact_form",
+  "test_drive",
 ];
 
 export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = {
@@ -38,6 +40,7 @@ export const LEAD_TYPE_LABELS: Record<LeadType, string> = {
   auto_selection: "Подбор авто",
   lease_booking: "Бронирование аренды",
   contact_form: "Рассрочка",
+  test_drive: "Тест-драйв",
 };
 
 /** The colour of a badge: a class `badge-{kind}` in the stylesheet. */
@@ -56,6 +59,7 @@ export const LEAD_TYPE_BADGES: Record<LeadType, BadgeKind> = {
   auto_selection: "blue",
   lease_booking: "orange",
   contact_form: "green",
+  test_drive: "blue",
 };
 
 export function isLeadStatus(value: string): value is LeadStatus {
@@ -75,6 +79,13 @@ export function leadsUrl(status: StatusFilter, type: TypeFilter): string {
   if (status !== "all") params.push(`status=${status}`);
   if (type !== "all") params.push(`type=${type}`);
   return params.length ? `/api/leads?${params.join("&")}` : "/api/leads";
+}
+
+/** "Тест-драйв: вторник, 24 ноября, 10:30"; null for other requests. */
+export function testDriveLine(lead: Pick<Lead, "preferredDate" | "preferredTime">): string | null {
+  if (!lead.preferredDate) return null;
+  const time = lead.preferredTime ? `, ${lead.preferredTime}` : "";
+  return `Тест-драйв: ${longDate(lead.preferredDate)}${time}`;
 }
 
 /** "BMW X5 · С пробегом · 2 500 000 ₽": the car a lead was sent from. */
@@ -115,7 +126,7 @@ export interface DetailRow {
 
 export interface DetailSection {
   /** A stable key (tests, React keys). */
-  key: "credit" | "tradeIn" | "selection" | "car" | "consent" | "source";
+  key: "testDrive" | "credit" | "tradeIn" | "selection" | "car" | "consent" | "source";
   title: string;
   rows: DetailRow[];
 }
@@ -162,15 +173,23 @@ export function leadDetails(lead: Lead): DetailSection[] {
       ["Топливо", codes(lead.fuelTypes, FUEL_LABELS)],
     ]),
   };
+  const testDrive: DetailSection = {
+    key: "testDrive",
+    title: "Тест-драйв",
+    rows: rows([
+      ["Дата", lead.preferredDate ? longDate(lead.preferredDate) : null],
+      ["Время", lead.preferredTime],
+    ]),
+  };
   const byType: Partial<Record<LeadType, DetailSection>> = {
     auto_credit: credit,
     trade_in: tradeIn,
     auto_selection: selection,
+    test_drive: testDrive,
   };
   const own = byType[lead.type];
-  const typed = [own, ...[credit, tradeIn, selection].filter((s) => s !== own)].filter(
-    (s): s is DetailSection => !!s && s.rows.length > 0,
-  );
+  const others = [credit, tradeIn, selection, testDrive].filter((s) => s !== own);
+  const typed = [own, ...others].filter((s): s is DetailSection => !!s && s.rows.length > 0);
 
   const car: DetailSection = {
     key: "car",
