@@ -12,6 +12,7 @@ import {
   leadsUrl,
   safeHref,
   statusHistory,
+  testDriveLine,
 } from "../../src/admin/lib/leads";
 
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
@@ -38,8 +39,10 @@ describe("lead labels", () => {
       "Завершён",
       "Отменён",
     ]);
-    expect(LEAD_TYPES).toHaveLength(5);
+    // The five of the spec and the test drive.
+    expect(LEAD_TYPES).toHaveLength(6);
     expect(LEAD_TYPE_LABELS.contact_form).toBe("Рассрочка");
+    expect(LEAD_TYPE_LABELS.test_drive).toBe("Тест-драйв");
     expect(new Set(Object.values(LEAD_STATUS_BADGES)).size).toBe(4);
   });
 
@@ -60,6 +63,26 @@ describe("lead labels", () => {
 });
 
 describe("a lead's details", () => {
+  it("puts the day and time first for a test drive", () => {
+    const lead = {
+      ...base,
+      type: "test_drive",
+      preferredDate: "2026-11-24",
+      preferredTime: "10:30",
+    };
+    const d = leadDetails(lead as Lead);
+    expect(d[0].key).toBe("testDrive");
+    expect(d[0].title).toBe("Тест-драйв");
+    expect(d[0].rows.map((r) => [r.label, r.value])).toEqual([
+      ["Дата", "вторник, 24 ноября"],
+      ["Время", "10:30"],
+    ]);
+    expect(testDriveLine(lead as Lead)).toBe("Тест-драйв: вторник, 24 ноября, 10:30");
+    expect(testDriveLine(base)).toBeNull();
+    // Other requests have no such block.
+    expect(leadDetails(base).map((s) => s.key)).not.toContain("testDrive");
+  });
+
   it("puts the credit block first for a credit request", () => {
     const d = leadDetails({
       ...base,
