@@ -4,6 +4,7 @@
 //! lives here so tests and the CLI share it.
 
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod db;
 pub mod demo;

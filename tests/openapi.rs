@@ -149,6 +149,12 @@ async fn every_documented_path_is_served() {
                     },
                 );
             assert!(!concrete.contains('{'), "unfilled {concrete}");
+            // The one public read with a required parameter.
+            let concrete = if concrete == "/api/cars/by-slugs" {
+                format!("{concrete}?slugs=lada-vesta-sw")
+            } else {
+                concrete
+            };
             let answer = match method.as_str() {
                 "get" if admin => {
                     app.basic(axum::http::Method::GET, &concrete, common::ADMIN_PASSWORD, None)

@@ -32,6 +32,7 @@ text_enum!(
         Lead = "lead",
         Promotion = "promotion",
         PartnerBank = "partner_bank",
+        CreditProgram = "credit_program",
         Settings = "settings",
         BodyType = "body_type",
         Banner = "banner",

@@ -5,6 +5,9 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveTime};
+
+use super::hours::WorkSchedule;
 use super::money::Money;
 use super::{check_len, phone, text_enum};
 use crate::error::{AppError, AppResult};
@@ -17,6 +20,7 @@ text_enum!(
         AutoSelection = "auto_selection",
         LeaseBooking = "lease_booking",
         ContactForm = "contact_form",
+        TestDrive = "test_drive",
     }
 );
 text_enum!(
@@ -69,6 +73,14 @@ pub struct Lead {
     pub analytics_client_id: Option<String>,
     /// The lead's id in amoCRM, once it was pushed there.
     pub amocrm_lead_id: Option<i64>,
+    /// Test drive: the day asked for, "YYYY-MM-DD" (Moscow); null for other types.
+    pub preferred_date: Option<String>,
+    /// Test drive: the slot's start, "HH:MM" (Moscow); null for other types.
+    pub preferred_time: Option<String>,
+    /// Credit from the calculator: the term in months.
+    pub term_months: Option<i64>,
+    /// Credit from the calculator: the down payment.
+    pub down_payment: Option<Money>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -141,6 +153,19 @@ pub struct LeadInput {
     /// Google Analytics or Yandex Metrika client id.
     #[serde(default)]
     pub analytics_client_id: Option<String>,
+    /// Test drive (required there): the day, "YYYY-MM-DD", Moscow date.
+    #[serde(default)]
+    pub preferred_date: Option<String>,
+    /// Test drive (required there): a slot start, "HH:MM", Moscow time;
+    /// slots every 30 minutes within the working hours.
+    #[serde(default)]
+    pub preferred_time: Option<String>,
+    /// Credit: the term chosen in the calculator, 1..=360 months.
+    #[serde(default)]
+    pub term_months: Option<i64>,
+    /// Credit: the down payment chosen in the calculator.
+    #[serde(default)]
+    pub down_payment: Option<Money>,
     /// Honeypot: hidden from people; a filled one marks a bot.
     #[serde(default)]
     pub website: Option<String>,
@@ -170,12 +195,45 @@ impl LeadInput {
     }
 
     /// Checks every field and normalises the phone. `consent_version`,
-    /// `ip` and `current_year` come from the server.
+    /// `ip` and `current_year` come from the server; a test drive is checked
+    /// against the default working schedule and the real clock
+    /// ([`LeadInput::validate_at`] takes the salon's).
     pub fn validate(
         self,
         consent_version: i64,
         ip: &str,
         current_year: i32,
+    ) -> AppResult<ValidLead> {
+        let now = chrono::Utc::now().with_timezone(&crate::clock::moscow());
+        self.check(
+            consent_version,
+            ip,
+            current_year,
+            now,
+            &WorkSchedule::default(),
+        )
+    }
+
+    /// [`LeadInput::validate`] at the moment `now` (Moscow time) with the
+    /// salon's working schedule, which a test drive's day and time must
+    /// fit (`docs/leads.md`).
+    pub fn validate_at(
+        self,
+        consent_version: i64,
+        ip: &str,
+        now: DateTime<FixedOffset>,
+        schedule: &WorkSchedule,
+    ) -> AppResult<ValidLead> {
+        self.check(consent_version, ip, now.year(), now, schedule)
+    }
+
+    fn check(
+        self,
+        consent_version: i64,
+        ip: &str,
+        current_year: i32,
+        now: DateTime<FixedOffset>,
+        schedule: &WorkSchedule,
     ) -> AppResult<ValidLead> {
         let lead_type = match self.lead_type.as_deref() {
             None | Some("") => return Err(AppError::invalid("type", "Не указан тип заявки")),
@@ -205,6 +263,28 @@ impl LeadInput {
         }
         if !self.consent {
             return Err(AppError::invalid("consent", CONSENT_REQUIRED));
+        }
+        let slot = if lead_type == LeadType::TestDrive {
+            if non_empty(self.car_id.clone()).is_none() {
+                return Err(AppError::invalid("carId", "Выберите автомобиль"));
+            }
+            let (date, time) = test_drive_slot(
+                self.preferred_date.as_deref(),
+                self.preferred_time.as_deref(),
+                now,
+                schedule,
+            )?;
+            Some((
+                date.format("%Y-%m-%d").to_string(),
+                super::hours::format_time(time),
+            ))
+        } else {
+            None
+        };
+        if let Some(term) = self.term_months
+            && !(1..=360).contains(&term)
+        {
+            return Err(AppError::invalid("termMonths", TERM_RANGE));
         }
         let texts = [
             ("message", &self.message, 5000),
@@ -249,11 +329,14 @@ impl LeadInput {
             ("desiredAmount", self.desired_amount),
             ("monthlyIncome", self.monthly_income),
             ("budget", self.budget),
+            ("downPayment", self.down_payment),
         ] {
             if amount.is_some_and(|m| m > super::money::MAX_DECIMAL_12_2) {
                 return Err(AppError::invalid(field, "Сумма слишком большая"));
             }
         }
+        let credit = lead_type == LeadType::AutoCredit;
+        let (preferred_date, preferred_time) = slot.unzip();
         let now = super::now();
         Ok(ValidLead {
             lead: Lead {
@@ -292,6 +375,10 @@ impl LeadInput {
                 utm_content: non_empty(self.utm_content),
                 analytics_client_id: non_empty(self.analytics_client_id),
                 amocrm_lead_id: None,
+                preferred_date,
+                preferred_time,
+                term_months: self.term_months.filter(|_| credit),
+                down_payment: self.down_payment.filter(|_| credit),
                 created_at: now.clone(),
                 updated_at: now,
             },
@@ -331,6 +418,8 @@ impl LeadInput {
             ("utmTerm", &self.utm_term),
             ("utmContent", &self.utm_content),
             ("analyticsClientId", &self.analytics_client_id),
+            ("preferredDate", &self.preferred_date),
+            ("preferredTime", &self.preferred_time),
         ];
         for (field, value) in one_line {
             if value.as_deref().is_some_and(|v| has_control(v, false)) {
@@ -339,6 +428,61 @@ impl LeadInput {
         }
         Ok(())
     }
+}
+
+pub const TERM_RANGE: &str = "Срок кредита: от 1 до 360 месяцев";
+pub const NO_DATE: &str = "Выберите дату тест-драйва";
+pub const PAST_DATE: &str = "Дата тест-драйва уже прошла";
+pub const TOO_FAR: &str = "Запись возможна не более чем на 60 дней вперёд";
+pub const CLOSED_DAY: &str = "В этот день салон не работает";
+pub const PAST_TIME: &str = "Это время уже прошло";
+/// How far ahead a test drive may be booked, in days.
+pub const TEST_DRIVE_DAYS_AHEAD: i64 = 60;
+
+/// The day and slot of a test drive, checked against the schedule at the
+/// moment `now` (Moscow time): a day from today to 60 days ahead on which
+/// the salon works, a slot start of that day not yet begun.
+pub fn test_drive_slot(
+    date: Option<&str>,
+    time: Option<&str>,
+    now: DateTime<FixedOffset>,
+    schedule: &WorkSchedule,
+) -> AppResult<(NaiveDate, NaiveTime)> {
+    let date = date
+        .map(str::trim)
+        .and_then(super::hours::parse_date)
+        .ok_or_else(|| AppError::invalid("preferredDate", NO_DATE))?;
+    let today = now.date_naive();
+    if date < today {
+        return Err(AppError::invalid("preferredDate", PAST_DATE));
+    }
+    if (date - today).num_days() > TEST_DRIVE_DAYS_AHEAD {
+        return Err(AppError::invalid("preferredDate", TOO_FAR));
+    }
+    let Some((first, last)) = schedule.slot_range(date) else {
+        return Err(AppError::invalid("preferredDate", CLOSED_DAY));
+    };
+    let outside = || {
+        AppError::invalid(
+            "preferredTime",
+            format!(
+                "Выберите время с {} до {}",
+                super::hours::format_time(first),
+                super::hours::format_time(last)
+            ),
+        )
+    };
+    let time = time
+        .map(str::trim)
+        .and_then(super::hours::parse_time)
+        .ok_or_else(outside)?;
+    if !schedule.slots(date).contains(&time) {
+        return Err(outside());
+    }
+    if date == today && time <= now.time() {
+        return Err(AppError::invalid("preferredTime", PAST_TIME));
+    }
+    Ok((date, time))
 }
 
 /// The message for a control character in `message`.
@@ -435,10 +579,11 @@ pub fn insert(conn: &Connection, valid: ValidLead) -> AppResult<Lead> {
             car_mileage, car_condition, budget_kopecks, preferred_brand, body_type, transmission,
             fuel_types, source_url, car_id, car_info, car_price, car_status, consent_version,
             consent_at, consent_ip, advertising_consent, utm_source, utm_medium, utm_campaign,
-            utm_term, utm_content, analytics_client_id, created_at, updated_at)
+            utm_term, utm_content, analytics_client_id, created_at, updated_at, preferred_date,
+            preferred_time, term_months, down_payment_kopecks)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
             ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35,
-            ?36)",
+            ?36, ?37, ?38, ?39, ?40)",
     )?
     .execute(params![
         l.id,
@@ -477,6 +622,10 @@ pub fn insert(conn: &Connection, valid: ValidLead) -> AppResult<Lead> {
         l.analytics_client_id,
         l.created_at,
         l.updated_at,
+        l.preferred_date,
+        l.preferred_time,
+        l.term_months,
+        l.down_payment,
     ])?;
     Ok(lead)
 }
@@ -486,7 +635,8 @@ const SELECT: &str = "SELECT id, type, status, name, phone, email, message, desi
     budget_kopecks, preferred_brand, body_type, transmission, fuel_types, source_url, car_id,
     car_info, car_price, car_status, consent_version, consent_at, consent_ip, advertising_consent,
     utm_source, utm_medium, utm_campaign, utm_term, utm_content, analytics_client_id, amocrm_lead_id,
-    created_at, updated_at FROM leads";
+    preferred_date, preferred_time, term_months, down_payment_kopecks, created_at, updated_at
+    FROM leads";
 
 fn from_row(row: &Row) -> rusqlite::Result<Lead> {
     Ok(Lead {
@@ -525,6 +675,10 @@ fn from_row(row: &Row) -> rusqlite::Result<Lead> {
         utm_content: row.get("utm_content")?,
         analytics_client_id: row.get("analytics_client_id")?,
         amocrm_lead_id: row.get("amocrm_lead_id")?,
+        preferred_date: row.get("preferred_date")?,
+        preferred_time: row.get("preferred_time")?,
+        term_months: row.get("term_months")?,
+        down_payment: row.get("down_payment_kopecks")?,
         created_at: row.get("created_at")?,
         updated_at: row.get("updated_at")?,
     })

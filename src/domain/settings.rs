@@ -4,6 +4,7 @@ use rusqlite::{Connection, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::hours::WorkSchedule;
 use crate::error::AppResult;
 
 /// The twelve page-banner image URLs (desktop and mobile for six pages).
@@ -75,8 +76,12 @@ pub struct PublicSettings {
     pub address: String,
     pub full_address: String,
     pub email: String,
-    /// One day per line.
+    /// One day per line, for display.
     pub working_hours: String,
+    /// Opening hours by weekday, Monday first, Moscow time (test-drive
+    /// slots, working minutes).
+    #[serde(default)]
+    pub work_schedule: WorkSchedule,
     pub hero_title: String,
     pub hero_subtitle: String,
     /// Favicon URL, empty for the default.
@@ -115,6 +120,7 @@ impl Default for Settings {
                 full_address: String::new(),
                 email: String::new(),
                 working_hours: "Пн–Вс: 9:00–21:00".into(),
+                work_schedule: WorkSchedule::default(),
                 hero_title: "Автомобили с гарантией и выгодой".into(),
                 hero_subtitle: "Новые и с пробегом, в кредит, трейд-ин и аренда с выкупом".into(),
                 favicon: String::new(),
@@ -139,7 +145,7 @@ pub const DEFAULT_CONSENT_TEXT: &str = "Я даю согласие операт�
 pub const DEFAULT_PRIVACY_POLICY: &str = "Политика обработки персональных данных\n\n1. Настоящая политика определяет порядок обработки персональных данных посетителей сайта автосалона и меры по их защите в соответствии с Федеральным законом № 152-ФЗ «О персональных данных».\n\n2. Мы обрабатываем данные, которые вы указываете в заявках: имя, номер телефона, адрес электронной почты, сведения об интересующем или вашем автомобиле, а также технические данные посещения (адрес IP, метки рекламных кампаний).\n\n3. Цели обработки: рассмотрение заявок, обратная связь, подготовка предложений по покупке, кредиту, трейд-ину и аренде автомобилей; с вашего отдельного согласия — информирование об акциях.\n\n4. Данные хранятся на серверах в Российской Федерации и не передаются третьим лицам, кроме банков-партнёров по вашей заявке на кредит и случаев, предусмотренных законом.\n\n5. Вы вправе получить сведения об обработке ваших данных, потребовать их уточнения или удаления и отозвать согласие, обратившись к оператору по контактам, указанным на сайте.";
 
 const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_address, email,
-    working_hours, hero_title, hero_subtitle, favicon, google_analytics_id, yandex_metrika_id,
+    working_hours, work_schedule, hero_title, hero_subtitle, favicon, google_analytics_id, yandex_metrika_id,
     legal_entity, consent_version, home_banner, home_banner_mobile, new_cars_banner,
     new_cars_banner_mobile, used_cars_banner, used_cars_banner_mobile, trade_in_banner,
     trade_in_banner_mobile, auto_credit_banner, auto_credit_banner_mobile, auto_selection_banner,
@@ -157,6 +163,7 @@ fn from_row(row: &Row) -> rusqlite::Result<Settings> {
             full_address: row.get("full_address")?,
             email: row.get("email")?,
             working_hours: row.get("working_hours")?,
+            work_schedule: super::json_column(&row.get::<_, String>("work_schedule")?),
             hero_title: row.get("hero_title")?,
             hero_subtitle: row.get("hero_subtitle")?,
             favicon: row.get("favicon")?,
@@ -225,9 +232,9 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             used_cars_banner_mobile, trade_in_banner, trade_in_banner_mobile, auto_credit_banner,
             auto_credit_banner_mobile, auto_selection_banner, auto_selection_banner_mobile,
             updated_at, notification_email, from_email, email_notifications_enabled,
-            consent_text, privacy_policy)
+            consent_text, privacy_policy, work_schedule)
          VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)",
+            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33)",
         rusqlite::params![
             p.salon_name,
             p.phone,
@@ -261,6 +268,8 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             next.email_notifications_enabled,
             next.consent_text,
             next.privacy_policy,
+            serde_json::to_string(&p.work_schedule)
+                .map_err(|e| crate::error::AppError::Internal(e.into()))?,
         ],
     )?;
     get(conn)
@@ -278,6 +287,10 @@ pub struct SettingsPatch {
     pub full_address: Option<String>,
     pub email: Option<String>,
     pub working_hours: Option<String>,
+    /// Opening hours by weekday, Monday first; a day is `{open, close}`
+    /// ("HH:MM") or null when closed.
+    #[schema(value_type = Option<WorkSchedule>)]
+    pub work_schedule: Option<serde_json::Value>,
     pub hero_title: Option<String>,
     pub hero_subtitle: Option<String>,
     pub favicon: Option<String>,
@@ -452,6 +465,16 @@ impl SettingsPatch {
                 *slot = value;
             }
         }
+        if let Some(schedule) = self.work_schedule {
+            let schedule: WorkSchedule = serde_json::from_value(schedule).map_err(|_| {
+                AppError::invalid(
+                    super::hours::FIELD,
+                    "График работы: семь дней с понедельника, у каждого время открытия и закрытия (ЧЧ:ММ) или «выходной»",
+                )
+            })?;
+            schedule.validate()?;
+            to.public.work_schedule = schedule;
+        }
         if let Some(enabled) = self.email_notifications_enabled {
             to.email_notifications_enabled = enabled;
         }
@@ -498,6 +521,7 @@ impl super::form::Form for SettingsPatch {
             Field::optional("fullAddress", Kind::Text),
             Field::optional("email", Kind::Text).invalid("Неверный формат email"),
             Field::optional("workingHours", Kind::Text),
+            Field::optional("workSchedule", Kind::List),
             Field::optional("heroTitle", Kind::Text),
             Field::optional("heroSubtitle", Kind::Text),
             Field::optional("favicon", Kind::Text),

@@ -8,6 +8,9 @@
 //! answer carries the version it was computed at; an older one is a miss.
 //! The version is read on a dedicated read-only connection, and only when
 //! `PRAGMA data_version` says another connection committed something.
+//! An answer also carries the Moscow date it was computed on and is not
+//! served on another day, so what depends on the date (credit programmes
+//! valid today) changes at midnight by itself.
 //! The cache is bounded by bytes (moka, with TinyLFU admission, so a flood
 //! of one-off query strings does not push out the pages people read).
 //! See `docs/cache.md`.
@@ -25,6 +28,10 @@ use axum::response::{IntoResponse, Response};
 use rusqlite::{Connection, OpenFlags};
 use sha2::{Digest, Sha256};
 use tower_http::compression::Predicate;
+
+use chrono::Datelike;
+
+use crate::clock::Clock;
 
 /// Default bound of the whole cache: bodies, compressed forms and keys.
 pub const DEFAULT_CAPACITY_BYTES: u64 = 32 * 1024 * 1024;
@@ -46,6 +53,10 @@ const BROTLI_WINDOW: u32 = 22;
 struct Answer {
     /// The content version it was computed at.
     version: i64,
+    /// The Moscow date it was computed on (days since 0001-01-01): answers
+    /// that depend on the date (valid credit programmes) turn stale at
+    /// Moscow midnight with no write to the database.
+    day: i32,
     content_type: HeaderValue,
     etag: HeaderValue,
     identity: Bytes,
@@ -56,13 +67,14 @@ struct Answer {
 }
 
 impl Answer {
-    fn new(version: i64, content_type: HeaderValue, body: Bytes) -> Answer {
+    fn new(version: i64, day: i32, content_type: HeaderValue, body: Bytes) -> Answer {
         let digest = Sha256::digest(&body);
         // Weak: the gzip and brotli forms are the same answer.
         let etag = HeaderValue::from_str(&format!("W/\"{}\"", hex::encode(&digest[..16])))
             .unwrap_or(HeaderValue::from_static("W/\"0\""));
         Answer {
             version,
+            day,
             content_type,
             etag,
             identity: body,
@@ -331,6 +343,8 @@ pub struct AnswerCache {
     misses: AtomicU64,
     stored: AtomicU64,
     failing: AtomicBool,
+    /// Gives the Moscow date of each answer.
+    clock: Arc<Clock>,
 }
 
 impl AnswerCache {
@@ -359,7 +373,20 @@ impl AnswerCache {
             misses: AtomicU64::new(0),
             stored: AtomicU64::new(0),
             failing: AtomicBool::new(false),
+            clock: Arc::default(),
         }
+    }
+
+    /// The cache reading the date from `clock` (the server's, shared with
+    /// the handlers).
+    pub fn with_clock(mut self, clock: Arc<Clock>) -> AnswerCache {
+        self.clock = clock;
+        self
+    }
+
+    /// Today's Moscow date as a number.
+    fn today(&self) -> i32 {
+        self.clock.moscow_today().num_days_from_ce()
     }
 
     /// The content version now; None when it cannot be read.
@@ -388,8 +415,10 @@ impl AnswerCache {
         }
     }
 
-    fn get(&self, key: &str, version: i64) -> Option<Arc<Answer>> {
-        self.entries.get(key).filter(|a| a.version == version)
+    fn get(&self, key: &str, version: i64, day: i32) -> Option<Arc<Answer>> {
+        self.entries
+            .get(key)
+            .filter(|a| a.version == version && a.day == day)
     }
 
     fn put(&self, key: String, answer: Arc<Answer>) {
@@ -492,8 +521,9 @@ pub async fn cached(
     let Some(version) = cache.current_version() else {
         return next.run(request).await;
     };
+    let day = cache.today();
     let key = key_of(request.uri());
-    if let Some(answer) = cache.get(&key, version) {
+    if let Some(answer) = cache.get(&key, version, day) {
         cache.hits.fetch_add(1, Ordering::Relaxed);
         if prepare(&answer, request.headers()).await {
             // A new form: weigh the entry again.
@@ -530,7 +560,7 @@ pub async fn cached(
     // much larger than its bytes (a list's room for 100 cars holding `[]`),
     // and the cache's bound counts bytes, not capacity.
     let body = Bytes::copy_from_slice(&body);
-    let answer = Arc::new(Answer::new(version, content_type, body));
+    let answer = Arc::new(Answer::new(version, day, content_type, body));
     prepare(&answer, &request_headers).await;
     cache.put(key, answer.clone());
     answer.reply(&request_headers)
@@ -573,7 +603,7 @@ mod tests {
     #[test]
     fn small_or_incompressible_bodies_keep_no_forms() {
         let json = HeaderValue::from_static("application/json");
-        let small = Answer::new(1, json.clone(), Bytes::from_static(b"{\"count\":12}"));
+        let small = Answer::new(1, 1, json.clone(), Bytes::from_static(b"{\"count\":12}"));
         small.prepare(Encoding::Brotli);
         assert!(small.ready(Encoding::Brotli) && small.ready(Encoding::Gzip));
         assert!(Answer::kept(&small.brotli).is_none() && Answer::kept(&small.gzip).is_none());
@@ -611,12 +641,12 @@ mod tests {
     fn the_etag_follows_the_body_only() {
         let body = Bytes::from(vec![b'a'; 1000]);
         let json = HeaderValue::from_static("application/json");
-        let a = Answer::new(1, json.clone(), body.clone());
-        let b = Answer::new(7, json.clone(), body);
+        let a = Answer::new(1, 1, json.clone(), body.clone());
+        let b = Answer::new(7, 1, json.clone(), body);
         assert_eq!(a.etag, b.etag);
         assert_ne!(
             a.etag,
-            Answer::new(1, json, Bytes::from_static(b"other")).etag
+            Answer::new(1, 1, json, Bytes::from_static(b"other")).etag
         );
         // The compressed forms are made when a client first asks for them.
         let plain = a.weight("/k");

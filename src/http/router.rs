@@ -15,11 +15,12 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::admin::{
-    catalogue, content as admin_content, leads as admin_leads, notifications, session, uploads,
+    catalogue, content as admin_content, credit as admin_credit, leads as admin_leads,
+    notifications, session, uploads,
 };
 use super::openapi::ApiDoc;
 use super::pages;
-use super::public::{brands, cars, content, leads};
+use super::public::{brands, cars, content, credit, leads};
 use super::state::AppState;
 use super::{auth, cache, health, log};
 use crate::error::AppError;
@@ -48,6 +49,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(content::routes())
         .merge(brands::routes())
         .merge(cars::routes())
+        .merge(credit::routes())
         .route_layer(middleware::from_fn_with_state(
             state.answers.clone(),
             cache::cached,
@@ -64,6 +66,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(notifications::routes())
         .merge(catalogue::routes())
         .merge(admin_content::routes())
+        .merge(admin_credit::routes())
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_admin,

@@ -24,6 +24,9 @@ pub struct AppState {
     pub wake: crate::notify::Wake,
     /// The notification channels (e-mail, Telegram, amoCRM).
     pub channels: Arc<crate::notify::Channels>,
+    /// The clock of everything that depends on the date (valid credit
+    /// programmes, test-drive days, the answer cache's day).
+    pub clock: Arc<crate::clock::Clock>,
 }
 
 impl AppState {
@@ -36,8 +39,12 @@ impl AppState {
             .and_then(|c| c.path().filter(|p| !p.is_empty()).map(PathBuf::from))
             .unwrap_or_else(|| config.database_path());
         let config = Arc::new(config);
+        let clock = Arc::new(crate::clock::Clock::default());
         AppState {
-            answers: Arc::new(AnswerCache::open(&path, DEFAULT_CAPACITY_BYTES)),
+            answers: Arc::new(
+                AnswerCache::open(&path, DEFAULT_CAPACITY_BYTES).with_clock(clock.clone()),
+            ),
+            clock,
             wake: Arc::default(),
             channels: Arc::new(crate::notify::Channels::new(config.clone(), db.clone())),
             db,

@@ -326,9 +326,24 @@ impl Client {
 /// The `/api/v4/leads/complex` body: one lead with its contact.
 pub fn complex_body(lead: &Lead, context: &Context) -> Value {
     let type_label = message::type_label(lead.lead_type);
+    // What staff must see in the deal list: the test drive's day and time,
+    // the calculator's term and down payment.
+    let mut title = type_label.to_string();
+    if let Some(date) = &lead.preferred_date {
+        title.push_str(&format!(" {}", message::russian_date(date)));
+    }
+    if let Some(time) = &lead.preferred_time {
+        title.push_str(&format!(" в {time} (МСК)"));
+    }
+    if let Some(term) = lead.term_months {
+        title.push_str(&format!(", {term} мес."));
+    }
+    if let Some(down) = lead.down_payment {
+        title.push_str(&format!(", взнос {}", message::rubles(down)));
+    }
     let name = match &lead.car_info {
-        Some(car) => format!("{type_label}: {car}"),
-        None => format!("{type_label}: {}", lead.name),
+        Some(car) => format!("{title}: {car}"),
+        None => format!("{title}: {}", lead.name),
     };
     let mut contact_fields = vec![json!({
         "field_code": "PHONE",

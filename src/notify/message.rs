@@ -34,6 +34,7 @@ pub fn type_label(lead_type: LeadType) -> &'static str {
         LeadType::AutoSelection => "Подбор автомобиля",
         LeadType::LeaseBooking => "Бронирование автомобиля",
         LeadType::ContactForm => "Рассрочка",
+        LeadType::TestDrive => "Тест-драйв",
     }
 }
 
@@ -67,8 +68,28 @@ pub fn moscow_time(rfc3339: &str) -> String {
     }
 }
 
+/// A "YYYY-MM-DD" date as "28.11.2026 (суббота)".
+pub fn russian_date(date: &str) -> String {
+    const WEEKDAYS: [&str; 7] = [
+        "понедельник",
+        "вторник",
+        "среда",
+        "четверг",
+        "пятница",
+        "суббота",
+        "воскресенье",
+    ];
+    match crate::domain::hours::parse_date(date) {
+        Some(d) => {
+            let weekday = WEEKDAYS[chrono::Datelike::weekday(&d).num_days_from_monday() as usize];
+            format!("{} ({weekday})", d.format("%d.%m.%Y"))
+        }
+        None => date.to_string(),
+    }
+}
+
 /// Rubles with spaces between thousands: "2 500 000,50 ₽".
-fn rubles(money: crate::domain::money::Money) -> String {
+pub fn rubles(money: crate::domain::money::Money) -> String {
     let text = money.to_string();
     let (whole, fraction) = text.split_once('.').unwrap_or((&text, "00"));
     let (sign, digits) = match whole.strip_prefix('-') {
@@ -138,6 +159,20 @@ pub fn lines(lead: &Lead, context: &Context) -> Vec<Line> {
     // Credit
     lines.text("Желаемая сумма", lead.desired_amount.map(rubles));
     lines.text("Ежемесячный доход", lead.monthly_income.map(rubles));
+    lines.text(
+        "Срок кредита, мес.",
+        lead.term_months.map(|m| m.to_string()),
+    );
+    lines.text("Первоначальный взнос", lead.down_payment.map(rubles));
+    // Test drive: the day and slot asked for
+    lines.text(
+        "Дата тест-драйва",
+        lead.preferred_date.as_deref().map(russian_date),
+    );
+    lines.text(
+        "Время тест-драйва",
+        lead.preferred_time.as_ref().map(|t| format!("{t} (МСК)")),
+    );
     // Trade-in: the visitor's own car
     lines.text("Марка автомобиля клиента", lead.car_brand.clone());
     lines.text("Модель автомобиля клиента", lead.car_model.clone());
@@ -248,6 +283,8 @@ pub fn telegram(lead: &Lead, context: &Context) -> String {
         "Сообщение",
         "Автомобиль",
         "Цена",
+        "Дата тест-драйва",
+        "Время тест-драйва",
         "Время заявки",
         "Заявка в панели",
     ];

@@ -3,6 +3,7 @@
 
 pub mod catalogue;
 pub mod content;
+pub mod credit;
 pub mod leads;
 pub mod notifications;
 pub mod session;

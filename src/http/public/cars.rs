@@ -23,6 +23,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
             .routes(routes!(list_fast))
             .routes(routes!(count))
             .routes(routes!(by_slug))
+            .routes(routes!(by_slugs))
             .routes(routes!(images))
             .routes(routes!(by_brand))
             .routes(routes!(by_body_type)),
@@ -238,4 +239,62 @@ pub async fn by_body_type(
     let mut filter = query.filter()?;
     filter.body_type = Some(parse_body_type(&body_type)?);
     list_with(&state, filter, &query).await
+}
+
+/// Most cars one `by-slugs` request may name.
+pub const MAX_SLUGS: usize = 20;
+
+/// The refusal of an empty or too long list of slugs.
+pub const SLUGS_COUNT: &str = "Укажите от 1 до 20 автомобилей";
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SlugsQuery {
+    /// Car slugs separated by commas, 1 to 20.
+    pub slugs: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CarsBySlugs {
+    /// The published cars among the slugs, in the order asked.
+    pub items: Vec<Car>,
+    /// Slugs of cars that are unpublished, deleted or never were.
+    pub missing: Vec<String>,
+}
+
+/// Published cars by their slugs, for favourites and compare: what a
+/// visitor's browser kept may since have been unpublished or deleted, and
+/// is then named in `missing`.
+#[utoipa::path(get, operation_id = "cars_by_slugs", path = "/api/cars/by-slugs", tag = "cars",
+    params(SlugsQuery),
+    responses((status = 200, body = CarsBySlugs), (status = 400, body = ApiErrorBody)))]
+pub async fn by_slugs(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<SlugsQuery>,
+) -> AppResult<Json<CarsBySlugs>> {
+    let mut slugs: Vec<String> = Vec::new();
+    for slug in query.slugs.iter().flat_map(|s| s.split(',')) {
+        let slug = slug.trim();
+        if !slug.is_empty() && !slugs.iter().any(|s| s == slug) {
+            slugs.push(slug.to_string());
+        }
+    }
+    if slugs.is_empty() || slugs.len() > MAX_SLUGS {
+        return Err(AppError::BadRequest(SLUGS_COUNT.into()));
+    }
+    let answer = state
+        .db
+        .call(move |c| {
+            let mut items = Vec::new();
+            let mut missing = Vec::new();
+            for slug in slugs {
+                match cars::get_by_slug(c, &slug, false)? {
+                    Some(car) => items.push(car),
+                    None => missing.push(slug),
+                }
+            }
+            Ok(CarsBySlugs { items, missing })
+        })
+        .await?;
+    Ok(Json(answer))
 }

@@ -41,7 +41,7 @@ pub async fn create(
     }
     let ApiJson(input) = body?;
     let is_bot = input.is_bot();
-    let current_year = chrono::Datelike::year(&chrono::Utc::now());
+    let now = state.clock.moscow_now();
     let ip_text = ip.to_string();
     let config = state.config.clone();
     // Leads arriving together share one commit (and one disk sync). The
@@ -50,7 +50,12 @@ pub async fn create(
         .db
         .write_grouped(move |c| {
             let settings = settings::get(c)?;
-            let valid = input.validate(settings.public.consent_version, &ip_text, current_year)?;
+            let valid = input.validate_at(
+                settings.public.consent_version,
+                &ip_text,
+                now,
+                &settings.public.work_schedule,
+            )?;
             if is_bot {
                 // Looks accepted to the bot; nothing is stored.
                 return Ok((valid.into_unsaved(), Vec::new()));

@@ -3,6 +3,7 @@
 pub mod brands;
 pub mod cars;
 pub mod content;
+pub mod credit;
 pub mod leads;
 
 use std::collections::{HashMap, HashSet};

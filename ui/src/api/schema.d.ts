@@ -138,6 +138,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/credit-programs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every programme, hidden and expired ones too (`expired` marks those
+         *     past their last day).
+         */
+        get: operations["admin_credit_programs"];
+        put?: never;
+        post: operations["create_credit_program"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/credit-programs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** The whole form. */
+        put: operations["update_credit_program"];
+        post?: never;
+        delete: operations["delete_credit_program"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/dashboard": {
         parameters: {
             query?: never;
@@ -518,6 +555,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cars/by-slugs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published cars by their slugs, for favourites and compare: what a
+         *     visitor's browser kept may since have been unpublished or deleted, and
+         *     is then named in `missing`.
+         */
+        get: operations["cars_by_slugs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cars/count": {
         parameters: {
             query?: never;
@@ -611,6 +669,27 @@ export interface paths {
         };
         /** The pictures of a published car. */
         get: operations["images"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credit-programs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Programmes valid today (Moscow date): active, of a shown partner bank,
+         *     `validFrom ≤ today ≤ validTo`, cheapest rate first, with the ranges over
+         *     all of them (`summary`, null when there are none).
+         */
+        get: operations["credit_programs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -948,7 +1027,7 @@ export interface components {
          * @description What kind of object it was done to.
          * @enum {string}
          */
-        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "settings" | "body_type" | "banner";
+        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "credit_program" | "settings" | "body_type" | "banner";
         /** @description A page of the audit trail. */
         AuditPage: {
             items: components["schemas"]["AuditEntry"][];
@@ -1169,6 +1248,12 @@ export interface components {
          * @enum {string}
          */
         CarStatus: "new" | "used" | "lease";
+        CarsBySlugs: {
+            /** @description The published cars among the slugs, in the order asked. */
+            items: components["schemas"]["Car"][];
+            /** @description Slugs of cars that are unpublished, deleted or never were. */
+            missing: string[];
+        };
         /**
          * @description One field's value before and after; `None` where there was none (a
          *     created or deleted object).
@@ -1187,6 +1272,95 @@ export interface components {
         CountAnswer: {
             /** Format: int64 */
             count: number;
+        };
+        /** @description A programme as admins see it. */
+        CreditProgram: {
+            active: boolean;
+            bankId: string;
+            /** @description Logo URL, "" when none. */
+            bankLogo: string;
+            bankName: string;
+            /** @description Every condition that changes the cost, as the page lists it. */
+            conditions: string;
+            createdAt: string;
+            /** @description Past its last valid day (Moscow date), so not public. */
+            expired: boolean;
+            id: string;
+            /**
+             * Format: int64
+             * @description 0..=90.
+             */
+            minDownPaymentPercent: number;
+            name: string;
+            /** Format: double */
+            pskMax: number;
+            /**
+             * Format: double
+             * @description Full cost of credit (ПСК), percent a year.
+             */
+            pskMin: number;
+            /** Format: double */
+            rateMax: number;
+            /**
+             * Format: double
+             * @description Percent a year, up to 3 decimals.
+             */
+            rateMin: number;
+            /** Format: int64 */
+            termMaxMonths: number;
+            /** Format: int64 */
+            termMinMonths: number;
+            updatedAt: string;
+            /** @description "YYYY-MM-DD", Moscow date. */
+            validFrom: string;
+            /** @description "YYYY-MM-DD", last valid day; null: open-ended. */
+            validTo?: string | null;
+        };
+        /**
+         * @description What the admin form sends.
+         *     Other fields (a loaded programme's id, bankName, dates) are ignored.
+         */
+        CreditProgramInput: {
+            active?: boolean;
+            bankId: string;
+            conditions?: string;
+            /** Format: int64 */
+            minDownPaymentPercent?: number;
+            name: string;
+            /** Format: double */
+            pskMax: number;
+            /** Format: double */
+            pskMin: number;
+            /** Format: double */
+            rateMax: number;
+            /** Format: double */
+            rateMin: number;
+            /** Format: int64 */
+            termMaxMonths: number;
+            /** Format: int64 */
+            termMinMonths: number;
+            validFrom: string;
+            validTo?: string | null;
+        };
+        CreditProgramList: {
+            items: components["schemas"]["CreditProgram"][];
+        };
+        /** @description The ranges over every valid programme, for texts such as the footer's. */
+        CreditSummary: {
+            /** @description Bank names, each once, by name. */
+            banks: string[];
+            /** Format: double */
+            pskMax: number;
+            /** Format: double */
+            pskMin: number;
+            /** Format: double */
+            rateMax: number;
+            /** Format: double */
+            rateMin: number;
+            /** Format: int64 */
+            termMaxMonths: number;
+            /** Format: int64 */
+            termMinMonths: number;
         };
         Dashboard: {
             /** Format: int64 */
@@ -1216,6 +1390,13 @@ export interface components {
             reviewsApproved: number;
             /** Format: int64 */
             reviewsPending: number;
+        };
+        /** @description One day's hours, "HH:MM" Moscow time, open before close. */
+        DayHours: {
+            /** @example 21:00 */
+            close: string;
+            /** @example 09:00 */
+            open: string;
         };
         /** @description One channel's delivery of a lead. */
         Delivery: {
@@ -1293,6 +1474,7 @@ export interface components {
             consentVersion: number;
             createdAt: string;
             desiredAmount?: null | components["schemas"]["Money"];
+            downPayment?: null | components["schemas"]["Money"];
             email?: string | null;
             fuelTypes?: string | null;
             id: string;
@@ -1302,8 +1484,17 @@ export interface components {
             /** @description +7XXXXXXXXXX */
             phone: string;
             preferredBrand?: string | null;
+            /** @description Test drive: the day asked for, "YYYY-MM-DD" (Moscow); null for other types. */
+            preferredDate?: string | null;
+            /** @description Test drive: the slot's start, "HH:MM" (Moscow); null for other types. */
+            preferredTime?: string | null;
             sourceUrl?: string | null;
             status: components["schemas"]["LeadStatus"];
+            /**
+             * Format: int64
+             * @description Credit from the calculator: the term in months.
+             */
+            termMonths?: number | null;
             transmission?: string | null;
             type: components["schemas"]["LeadType"];
             updatedAt: string;
@@ -1335,6 +1526,7 @@ export interface components {
             /** @description Consent to personal data processing: must be true. */
             consent?: boolean;
             desiredAmount?: null | components["schemas"]["Money"];
+            downPayment?: null | components["schemas"]["Money"];
             email?: string | null;
             fuelTypes?: string | null;
             message?: string | null;
@@ -1342,7 +1534,19 @@ export interface components {
             name?: string | null;
             phone?: string | null;
             preferredBrand?: string | null;
+            /** @description Test drive (required there): the day, "YYYY-MM-DD", Moscow date. */
+            preferredDate?: string | null;
+            /**
+             * @description Test drive (required there): a slot start, "HH:MM", Moscow time;
+             *     slots every 30 minutes within the working hours.
+             */
+            preferredTime?: string | null;
             sourceUrl?: string | null;
+            /**
+             * Format: int64
+             * @description Credit: the term chosen in the calculator, 1..=360 months.
+             */
+            termMonths?: number | null;
             transmission?: string | null;
             type: string;
             utmCampaign?: string | null;
@@ -1359,7 +1563,7 @@ export interface components {
          * @description contact_form is shown as an instalment request.
          * @enum {string}
          */
-        LeadType: "auto_credit" | "trade_in" | "auto_selection" | "lease_booking" | "contact_form";
+        LeadType: "auto_credit" | "trade_in" | "auto_selection" | "lease_booking" | "contact_form" | "test_drive";
         LegalDocument: {
             text: string;
             title: string;
@@ -1418,6 +1622,36 @@ export interface components {
             title: string;
             validUntil?: string;
         };
+        /** @description A programme as the public sees it. */
+        PublicCreditProgram: {
+            bankId: string;
+            bankLogo: string;
+            bankName: string;
+            conditions: string;
+            id: string;
+            /** Format: int64 */
+            minDownPaymentPercent: number;
+            name: string;
+            /** Format: double */
+            pskMax: number;
+            /** Format: double */
+            pskMin: number;
+            /** Format: double */
+            rateMax: number;
+            /** Format: double */
+            rateMin: number;
+            /** Format: int64 */
+            termMaxMonths: number;
+            /** Format: int64 */
+            termMinMonths: number;
+            validFrom: string;
+            validTo?: string | null;
+        };
+        /** @description `GET /api/credit-programs`. */
+        PublicCreditPrograms: {
+            items: components["schemas"]["PublicCreditProgram"][];
+            summary?: null | components["schemas"]["CreditSummary"];
+        };
         /** @description What every visitor may read. */
         PublicSettings: components["schemas"]["Banners"] & {
             address: string;
@@ -1438,7 +1672,12 @@ export interface components {
             phoneSecondary: string;
             salonName: string;
             updatedAt: string;
-            /** @description One day per line. */
+            /**
+             * @description Opening hours by weekday, Monday first, Moscow time (test-drive
+             *     slots, working minutes).
+             */
+            workSchedule?: components["schemas"]["WorkSchedule"];
+            /** @description One day per line, for display. */
             workingHours: string;
             yandexMetrikaId: string;
         };
@@ -1513,6 +1752,7 @@ export interface components {
             updatedAt?: string | null;
             usedCarsBanner?: string | null;
             usedCarsBannerMobile?: string | null;
+            workSchedule?: null | components["schemas"]["WorkSchedule"];
             workingHours?: string | null;
             yandexMetrikaId?: string | null;
         };
@@ -1546,6 +1786,10 @@ export interface components {
             url: string;
             /** Format: int32 */
             width: number;
+        };
+        /** @description Seven days, Monday first; `null` is a closed day. */
+        WorkSchedule: {
+            days: (null | components["schemas"]["DayHours"])[];
         };
     };
     responses: never;
@@ -1783,6 +2027,157 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Car"];
                 };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    admin_credit_programs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditProgramList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    create_credit_program: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditProgramInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditProgram"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description A field breaks a rule; `field` names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    update_credit_program: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditProgramInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditProgram"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    delete_credit_program: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: {
                 headers: {
@@ -2599,6 +2994,36 @@ export interface operations {
             };
         };
     };
+    cars_by_slugs: {
+        parameters: {
+            query?: {
+                /** @description Car slugs separated by commas, 1 to 20. */
+                slugs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarsBySlugs"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     count: {
         parameters: {
             query?: {
@@ -2846,6 +3271,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    credit_programs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicCreditPrograms"];
                 };
             };
         };
