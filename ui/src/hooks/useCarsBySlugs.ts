@@ -1,12 +1,7 @@
 import { useEffect, useState } from "react";
 import { apiGet } from "../api/client";
-import type { Car } from "../api/types";
+import type { Car, CarsBySlugs } from "../api/types";
 import { BY_SLUGS_MAX, carsBySlugs } from "../api/urls";
-
-interface BySlugs {
-  items: Car[];
-  missing: string[];
-}
 
 export interface SlugCars {
   /** Cars on sale, by slug. */
@@ -36,7 +31,7 @@ export function useCarsBySlugs(slugs: string[]): SlugCars {
     const ask = key.split(",");
     const batches: string[][] = [];
     for (let i = 0; i < ask.length; i += BY_SLUGS_MAX) batches.push(ask.slice(i, i + BY_SLUGS_MAX));
-    Promise.all(batches.map((b) => apiGet<BySlugs>(carsBySlugs(b)))).then(
+    Promise.all(batches.map((b) => apiGet<CarsBySlugs>(carsBySlugs(b)))).then(
       (answers) => {
         if (!live) return;
         setKnown((prev) => {

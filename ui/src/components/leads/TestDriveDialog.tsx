@@ -20,8 +20,7 @@ interface Props {
 }
 
 export default function TestDriveDialog({ car, onClose }: Props) {
-  const settings = useSettings() as { workSchedule?: WorkSchedule | null };
-  const schedule = settings.workSchedule ?? DEFAULT_SCHEDULE;
+  const schedule: WorkSchedule = useSettings().workSchedule ?? DEFAULT_SCHEDULE;
   // The days are counted when the dialog opens.
   const days = useMemo(() => openDays(schedule, new Date()), [schedule]);
   const [date, setDate] = useState("");
