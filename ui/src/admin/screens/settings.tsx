@@ -60,6 +60,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
     handleSubmit,
     reset,
     setError,
+    clearErrors,
     setValue,
     watch,
     formState: { errors, isDirty },
@@ -107,11 +108,16 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
     <form
       class="admin-form"
       noValidate
-      onSubmit={handleSubmit((v) => {
-        const wrong = scheduleError(v.workSchedule);
-        if (wrong) setError("workSchedule", { type: "validate", message: wrong });
-        else save.mutate(v);
-      })}
+      onSubmit={(e) => {
+        // The schedule's message belongs to no single input: react-hook-form
+        // keeps it (and refuses to submit) until it is cleared.
+        clearErrors("workSchedule");
+        return handleSubmit((v) => {
+          const wrong = scheduleError(v.workSchedule);
+          if (wrong) setError("workSchedule", { type: "validate", message: wrong });
+          else save.mutate(v);
+        })(e);
+      }}
     >
       <fieldset>
         <legend>Информация о компании</legend>
