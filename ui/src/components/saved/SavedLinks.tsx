@@ -4,30 +4,27 @@ import { comparePath } from "../../lib/saved";
 import { ROUTES } from "../../routes";
 
 /** The header's links to the favourites (always) and to the compare page
- * (once something is in it), each with its count. */
+ * (once something is in it), each with its count. Their names are their
+ * words and counts ("Избранное 2"); on a phone the words are hidden from
+ * the eye only. */
 export function SavedLinks() {
   const favorites = useSaved("favorites").length;
   const compare = useSaved("compare");
   return (
     <>
-      <Link
-        href={ROUTES.favorites}
-        class="header-saved"
-        aria-label={`Избранное, автомобилей: ${favorites}`}
-        data-testid="favorites-link"
-      >
+      <Link href={ROUTES.favorites} class="header-saved" data-testid="favorites-link">
         <span aria-hidden="true">♥</span>
-        <span class="header-saved-label">Избранное</span>
+        <span class="header-saved-label">Избранное</span>{" "}
         <span class="saved-count">{favorites}</span>
       </Link>
       {compare.length > 0 && (
         <Link
           href={comparePath(compare.map((e) => e.slug))}
           class="header-saved"
-          aria-label={`Сравнение, автомобилей: ${compare.length}`}
           data-testid="compare-link"
         >
-          <span class="header-saved-label">Сравнение</span>
+          <span aria-hidden="true">⇆</span>
+          <span class="header-saved-label">Сравнение</span>{" "}
           <span class="saved-count">{compare.length}</span>
         </Link>
       )}
