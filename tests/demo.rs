@@ -10,7 +10,9 @@ use dealership::domain::cars::{
     self, BodyType, CarFilter, CarStatus, Drivetrain, FuelType, Transmission,
 };
 use dealership::domain::leads::{self, LeadType};
-use dealership::domain::{banks, body_types, brands, promotions, reviews, settings, users};
+use dealership::domain::{
+    banks, body_types, brands, credit_programs, promotions, reviews, settings, users,
+};
 use dealership::media;
 
 /// Every variant file of one of our picture URLs exists and is WebP.
@@ -180,6 +182,44 @@ fn seeds_a_believable_dealership_once() {
             .all(|l| l.phone.starts_with("+7") && l.phone.len() == 12)
     );
     assert!(all_leads.iter().all(|l| !l.consent_at.is_empty()));
+    // A test drive with its day and slot; a credit request from the calculator.
+    let drive = all_leads
+        .iter()
+        .find(|l| l.lead_type == LeadType::TestDrive)
+        .unwrap();
+    assert!(drive.preferred_date.is_some() && drive.preferred_time.is_some());
+    assert!(drive.car_id.is_some());
+    assert!(all_leads.iter().any(|l| l.term_months == Some(60)));
+
+    // Credit programmes of the partner banks: the valid ones public, one
+    // ended yesterday and one of the hidden bank not.
+    let today = dealership::clock::Clock::default().moscow_today();
+    let all_programs = credit_programs::list(&conn, today).unwrap();
+    assert!(all_programs.len() >= 6, "{} programmes", all_programs.len());
+    let expired: Vec<_> = all_programs.iter().filter(|p| p.expired).collect();
+    assert_eq!(expired.len(), 1);
+    let yesterday = (today - chrono::Duration::days(1))
+        .format("%Y-%m-%d")
+        .to_string();
+    assert_eq!(expired[0].valid_to.as_deref(), Some(yesterday.as_str()));
+    let public = credit_programs::public(&conn, today).unwrap();
+    assert_eq!(public.items.len(), all_programs.len() - 2);
+    assert!(public.items.iter().all(|p| p.name != expired[0].name));
+    assert!(public.items.iter().all(|p| p.bank_name != "Совкомбанк"));
+    let summary = public.summary.unwrap();
+    assert_eq!((summary.rate_min, summary.rate_max), (4.9, 19.9));
+    assert_eq!((summary.term_min_months, summary.term_max_months), (12, 84));
+    assert!(summary.psk_min >= summary.rate_min && summary.psk_max <= 30.0);
+    assert_eq!(summary.banks.len(), 5);
+    for p in &public.items {
+        assert!(
+            p.psk_min >= p.rate_min && !p.conditions.is_empty(),
+            "{}",
+            p.name
+        );
+    }
+    // No bank advertises a rate without its ПСК.
+    assert!(all_banks.iter().all(|b| !b.advantages.contains("Ставка")));
 
     // The documented demo user.
     let (_, hash) = users::find_for_login(&conn, dealership::demo::DEMO_USER)

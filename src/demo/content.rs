@@ -161,7 +161,7 @@ pub const BANKS: &[BankSpec] = &[
         ink: 0xffffff,
         mark: Mark::Check,
         requirements: "Возраст от 21 до 65 лет, паспорт РФ и водительское удостоверение, постоянная регистрация, стаж на текущем месте работы от 3 месяцев.",
-        advantages: "Ставка от 5,6%, Первый взнос от 0%, Решение за 30 минут, Срок до 8 лет",
+        advantages: "Госпрограммы льготного автокредита, Первый взнос от 0%, Решение за 30 минут, Срок до 8 лет",
         active: true,
     },
     BankSpec {
@@ -170,7 +170,7 @@ pub const BANKS: &[BankSpec] = &[
         ink: 0xffffff,
         mark: Mark::Bars,
         requirements: "Возраст от 21 до 70 лет на момент погашения, паспорт РФ, водительское удостоверение, справка о доходах по форме банка или 2-НДФЛ.",
-        advantages: "Ставка от 7,9%, Без КАСКО, Досрочное погашение без комиссий, Одобрение онлайн",
+        advantages: "Без КАСКО, Досрочное погашение без комиссий, Одобрение онлайн",
         active: true,
     },
     BankSpec {
@@ -188,7 +188,7 @@ pub const BANKS: &[BankSpec] = &[
         ink: 0x333333,
         mark: Mark::Shield,
         requirements: "Возраст от 18 до 70 лет, паспорт РФ, водительское удостоверение; подтверждение дохода не требуется при взносе от 20%.",
-        advantages: "Оформление онлайн, Без справок о доходе, Ставка от 9,9%, Страховка по желанию",
+        advantages: "Оформление онлайн, Без справок о доходе, Страховка по желанию",
         active: true,
     },
     BankSpec {
@@ -197,7 +197,7 @@ pub const BANKS: &[BankSpec] = &[
         ink: 0xffffff,
         mark: Mark::Flame,
         requirements: "Возраст от 20 до 70 лет, паспорт РФ, постоянная регистрация в регионе присутствия банка, стаж от 6 месяцев.",
-        advantages: "Ставка от 6,9%, Первый взнос от 15%, Срок до 7 лет, Кредит на новые и подержанные автомобили",
+        advantages: "Первый взнос от 15%, Срок до 7 лет, Кредит на новые и подержанные автомобили",
         active: true,
     },
     BankSpec {
@@ -206,8 +206,73 @@ pub const BANKS: &[BankSpec] = &[
         ink: 0xea2a2f,
         mark: Mark::Quarters,
         requirements: "Возраст от 20 до 85 лет, паспорт РФ, стаж на последнем месте работы от 4 месяцев.",
-        advantages: "Ставка от 8,9%, Рассрочка от дилера, Без первого взноса, Одобрение за 1 час",
+        advantages: "Рассрочка от дилера, Без первого взноса, Одобрение за 1 час",
         active: false,
+    },
+];
+
+/// A credit programme of a demo bank (`docs/credit.md`). Dates are days
+/// relative to the Moscow date the demo is built on.
+pub struct CreditSpec {
+    pub bank: &'static str,
+    pub name: &'static str,
+    /// Rate and ПСК ranges, percent a year.
+    pub rate: (f64, f64),
+    pub psk: (f64, f64),
+    pub months: (i64, i64),
+    pub down_payment_percent: i64,
+    /// First valid day, days from today (negative: in the past).
+    pub from_days: i64,
+    /// Last valid day, days from today; None: open-ended.
+    pub to_days: Option<i64>,
+    pub conditions: &'static str,
+}
+
+#[rustfmt::skip]
+pub const CREDIT_PROGRAMS: &[CreditSpec] = &[
+    CreditSpec {
+        bank: "Сбербанк", name: "Семейный автомобиль с господдержкой",
+        rate: (4.9, 9.9), psk: (5.213, 14.782), months: (12, 60), down_payment_percent: 20,
+        from_days: -45, to_days: Some(120),
+        conditions: "Для семей с детьми до 18 лет и автомобилей российской сборки дешевле 5 млн ₽. Ставка 4,9% при страховании жизни и здоровья заёмщика (от 1,2% суммы кредита в год); без страхования — 9,9%. Автомобиль в залоге у банка.",
+    },
+    CreditSpec {
+        bank: "ВТБ", name: "Автокредит на новый автомобиль",
+        rate: (11.9, 19.9), psk: (12.415, 24.627), months: (12, 84), down_payment_percent: 10,
+        from_days: -90, to_days: None,
+        conditions: "Ставка 11,9% при страховании жизни и КАСКО; без КАСКО — на 3 п. п. выше, без страхования жизни — ещё на 5 п. п. Подтверждение дохода по форме банка или 2-НДФЛ. Автомобиль в залоге у банка.",
+    },
+    CreditSpec {
+        bank: "Альфа-Банк", name: "Автомобиль с пробегом",
+        rate: (14.9, 19.9), psk: (15.327, 23.918), months: (12, 60), down_payment_percent: 10,
+        from_days: -30, to_days: Some(150),
+        conditions: "Автомобиль не старше 10 лет на момент окончания кредита. Ставка 14,9% при страховании жизни; без него — 19,9%. Автомобиль в залоге у банка.",
+    },
+    CreditSpec {
+        bank: "Т-Банк", name: "Автокредит онлайн",
+        rate: (9.9, 19.9), psk: (10.284, 26.815), months: (12, 84), down_payment_percent: 0,
+        from_days: -60, to_days: None,
+        conditions: "Без справок о доходе при первом взносе от 20%; с меньшим взносом — ставка выше на 4 п. п. Страхование по желанию: без КАСКО ставка выше на 2 п. п.",
+    },
+    CreditSpec {
+        bank: "Газпромбанк", name: "Автокредит с КАСКО",
+        rate: (6.9, 15.9), psk: (7.402, 21.136), months: (12, 84), down_payment_percent: 15,
+        from_days: -20, to_days: Some(100),
+        conditions: "Ставка 6,9% при КАСКО и страховании жизни в компаниях, аккредитованных банком; без страхования жизни — 15,9%. Досрочное погашение без комиссий.",
+    },
+    // Ended yesterday: hidden from the site, listed as expired in the admin.
+    CreditSpec {
+        bank: "Газпромбанк", name: "Осеннее предложение",
+        rate: (5.5, 12.5), psk: (5.912, 17.344), months: (12, 60), down_payment_percent: 30,
+        from_days: -75, to_days: Some(-1),
+        conditions: "Для новых автомобилей из наличия салона при КАСКО и страховании жизни.",
+    },
+    // Of a hidden bank: hidden too.
+    CreditSpec {
+        bank: "Совкомбанк", name: "Автокредит без первого взноса",
+        rate: (12.9, 19.9), psk: (13.544, 25.102), months: (12, 72), down_payment_percent: 0,
+        from_days: -10, to_days: None,
+        conditions: "При страховании жизни; без него ставка выше на 6 п. п.",
     },
 ];
 
@@ -260,4 +325,6 @@ pub const LEADS: &[LeadSpec] = &[
     lead("contact_form", "new", "Ирина Семенова", "+7 (921) 612-09-88", Some("semenova.i@gmail.com"), Some("Интересует рассрочка на 12 месяцев"), 0),
     lead("contact_form", "in_progress", "Владимир Поляков", "+7 (812) 409-66-20", None, None, 28),
     lead("contact_form", "completed", "Ксения Миронова", "+7 (965) 098-71-13", None, None, 96),
+    lead("test_drive", "new", "Павел Соколов", "+7 (921) 440-27-63", Some("p.sokolov@yandex.ru"), Some("Хочу сравнить с текущим автомобилем на трассе"), 4),
+    lead("test_drive", "in_progress", "Марина Орлова", "+7 (911) 318-52-90", None, None, 26),
 ];

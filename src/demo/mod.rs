@@ -37,7 +37,8 @@ use crate::domain::cars::{CarInput, CarStatus, TrimLevel};
 use crate::domain::leads::LeadInput;
 use crate::domain::money::Money;
 use crate::domain::{
-    banks, body_types, brands, cars, leads, promotions, reviews, settings, slug, users,
+    banks, body_types, brands, cars, credit_programs, leads, promotions, reviews, settings, slug,
+    users,
 };
 use crate::media::{self, StoredImage};
 use catalogue::{BRANDS, MODELS, PAINTS};
@@ -184,8 +185,9 @@ fn insert_all(
             },
         )?;
     }
+    let mut bank_ids = Vec::new();
     for (bank, &logo) in content::BANKS.iter().zip(&plan.bank_logos) {
-        banks::create(
+        let created = banks::create(
             conn,
             &banks::PartnerBankInput {
                 name: bank.name.into(),
@@ -195,7 +197,9 @@ fn insert_all(
                 active: bank.active,
             },
         )?;
+        bank_ids.push((bank.name, created.id));
     }
+    insert_credit_programs(conn, &bank_ids)?;
     insert_leads(conn, &rows, s.public.consent_version, current_year)?;
     if users::find_for_login(conn, DEMO_USER)?.is_none() {
         users::create(conn, DEMO_USER, DEMO_PASSWORD)?;
@@ -290,6 +294,44 @@ fn insert_cars(
     Ok(rows)
 }
 
+/// The demo banks' credit programmes, dated around the Moscow date of the
+/// build: one ended yesterday, so the site hides it by itself.
+fn insert_credit_programs(conn: &Connection, bank_ids: &[(&str, String)]) -> anyhow::Result<()> {
+    let today = crate::clock::Clock::default().moscow_today();
+    let day = |days: i64| {
+        (today + Duration::days(days))
+            .format("%Y-%m-%d")
+            .to_string()
+    };
+    for spec in content::CREDIT_PROGRAMS {
+        let bank_id = bank_ids
+            .iter()
+            .find(|(name, _)| *name == spec.bank)
+            .map(|(_, id)| id.clone())
+            .with_context(|| format!("no demo bank {}", spec.bank))?;
+        credit_programs::create(
+            conn,
+            &credit_programs::CreditProgramInput {
+                bank_id,
+                name: spec.name.into(),
+                rate_min: spec.rate.0,
+                rate_max: spec.rate.1,
+                psk_min: spec.psk.0,
+                psk_max: spec.psk.1,
+                term_min_months: spec.months.0,
+                term_max_months: spec.months.1,
+                min_down_payment_percent: spec.down_payment_percent,
+                valid_from: day(spec.from_days),
+                valid_to: spec.to_days.map(day),
+                conditions: spec.conditions.into(),
+                active: true,
+            },
+            today,
+        )?;
+    }
+    Ok(())
+}
+
 fn insert_reviews(conn: &Connection, rows: &[CarRow]) -> anyhow::Result<()> {
     for spec in content::REVIEWS {
         let car = spec.car.and_then(|(brand, model)| {
@@ -342,11 +384,24 @@ fn insert_leads(
         let car = match spec.kind {
             "auto_credit" => {
                 input.desired_amount = Some(Money::from_rubles(1_500_000 + 250_000 * k as i64));
+                if k % 2 == 0 {
+                    // Sent from the calculator: with its term and down payment.
+                    input.term_months = Some(60);
+                    input.down_payment = Some(Money::from_rubles(500_000));
+                }
                 input.monthly_income = Some(Money::from_rubles(90_000 + 15_000 * k as i64));
                 Some(of_status(CarStatus::New, k))
             }
             "lease_booking" => Some(of_status(CarStatus::Lease, k)),
             "contact_form" => Some(of_status(CarStatus::Used, k)),
+            "test_drive" => {
+                // Tomorrow and the day after, at a slot of the default hours.
+                let today = crate::clock::Clock::default().moscow_today();
+                let day = today + Duration::days(1 + k as i64 % 2);
+                input.preferred_date = Some(day.format("%Y-%m-%d").to_string());
+                input.preferred_time = Some(["11:00", "17:30"][k % 2].into());
+                Some(of_status([CarStatus::New, CarStatus::Used][k % 2], k))
+            }
             "trade_in" => {
                 let (brand, model, year, km) = [
                     ("Kia", "Rio", 2017, 118_000),

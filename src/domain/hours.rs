@@ -3,7 +3,7 @@
 //! moment is within the hours, which test-drive slots a day has, and how
 //! many working minutes lie between two moments (`docs/leads.md`).
 
-use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Timelike, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, TimeZone, Timelike, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -139,17 +139,15 @@ impl WorkSchedule {
         let Some((open, close)) = self.hours_of(date) else {
             return Vec::new();
         };
-        let mut slots = Vec::new();
-        let mut start = open;
-        while start + Duration::minutes(SLOT_MINUTES) <= close {
-            slots.push(start);
-            let (next, wrapped) = start.overflowing_add_signed(Duration::minutes(SLOT_MINUTES));
-            if wrapped != 0 {
-                break;
-            }
-            start = next;
-        }
-        slots
+        let minutes = |t: NaiveTime| i64::from(t.num_seconds_from_midnight() / 60);
+        let (open, close) = (minutes(open), minutes(close));
+        (0..)
+            .map(|i| open + i * SLOT_MINUTES)
+            .take_while(|start| start + SLOT_MINUTES <= close)
+            .filter_map(|start| {
+                NaiveTime::from_hms_opt(u32::try_from(start / 60).ok()?, (start % 60) as u32, 0)
+            })
+            .collect()
     }
 
     /// Minutes of working hours between two moments (none when `to` is not

@@ -347,4 +347,79 @@ mod tests {
             "23.11.2026 19:22 (МСК)"
         );
     }
+
+    #[test]
+    fn a_test_drive_says_its_day_and_time_everywhere() {
+        use crate::domain::hours::WorkSchedule;
+        use crate::domain::leads::LeadInput;
+        let now = DateTime::parse_from_rfc3339("2026-11-23T10:00:00+03:00").unwrap();
+        let input = LeadInput {
+            lead_type: Some("test_drive".into()),
+            name: Some("Павел".into()),
+            phone: Some("89214402763".into()),
+            consent: true,
+            car_id: Some("car-1".into()),
+            car_info: Some("Haval Jolion".into()),
+            preferred_date: Some("2026-11-28".into()),
+            preferred_time: Some("11:00".into()),
+            ..LeadInput::default()
+        };
+        let lead = input
+            .validate_at(1, "127.0.0.1", now, &WorkSchedule::default())
+            .unwrap()
+            .into_unsaved();
+        let context = Context {
+            base_url: "https://salon.example",
+            car_slug: Some("haval-jolion"),
+            salon_name: "Салон",
+        };
+        assert_eq!(subject(&lead), "Новая заявка: Тест-драйв — Павел");
+        let text = plain(&lead, &context);
+        assert!(
+            text.contains("Дата тест-драйва: 28.11.2026 (суббота)"),
+            "{text}"
+        );
+        assert!(text.contains("Время тест-драйва: 11:00 (МСК)"), "{text}");
+        let html = html(&lead, &context);
+        assert!(html.contains("28.11.2026 (суббота)") && html.contains("11:00 (МСК)"));
+        let short = telegram(&lead, &context);
+        assert!(short.contains("28.11.2026 (суббота)"), "{short}");
+        assert!(short.contains("11:00 (МСК)"), "{short}");
+        let deal = crate::notify::amocrm::complex_body(&lead, &context);
+        assert_eq!(
+            deal[0]["name"],
+            "Тест-драйв 28.11.2026 (суббота) в 11:00 (МСК): Haval Jolion"
+        );
+        assert_eq!(deal[0]["_embedded"]["tags"][1]["name"], "Тест-драйв");
+    }
+
+    #[test]
+    fn a_credit_request_says_its_term_and_down_payment() {
+        use crate::domain::leads::LeadInput;
+        let input = LeadInput {
+            lead_type: Some("auto_credit".into()),
+            name: Some("Анна".into()),
+            phone: Some("89115553322".into()),
+            consent: true,
+            desired_amount: Some(Money::from_rubles(1_800_000)),
+            term_months: Some(60),
+            down_payment: Some(Money::from_rubles(500_000)),
+            ..LeadInput::default()
+        };
+        let lead = input.validate(1, "127.0.0.1", 2026).unwrap().into_unsaved();
+        let context = Context {
+            base_url: "https://salon.example",
+            car_slug: None,
+            salon_name: "Салон",
+        };
+        let text = plain(&lead, &context);
+        assert!(text.contains("Срок кредита, мес.: 60"), "{text}");
+        assert!(text.contains("Первоначальный взнос: 500 000 ₽"), "{text}");
+        let deal = crate::notify::amocrm::complex_body(&lead, &context);
+        assert_eq!(
+            deal[0]["name"],
+            "Заявка на автокредит, 60 мес., взнос 500 000 ₽: Анна"
+        );
+        assert_eq!(deal[0]["price"], 1_800_000);
+    }
 }

@@ -36,7 +36,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 pub struct LeadQuery {
     /// new, in_progress, completed, cancelled (or all)
     pub status: Option<String>,
-    /// auto_credit, trade_in, auto_selection, lease_booking, contact_form (or all)
+    /// auto_credit, trade_in, auto_selection, lease_booking, contact_form, test_drive (or all)
     #[serde(rename = "type")]
     pub lead_type: Option<String>,
     /// Page size, default 500, at most 1000.

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use super::shell::{Page, PreloadImage};
 use crate::domain::cars::{self, BodyType, Car, CarFilter, CarSort, CarStatus};
+use crate::domain::credit_programs::{self, CreditSummary, percent_text};
 use crate::domain::money::Money;
 use crate::domain::settings::{self, PublicSettings};
 use crate::domain::{body_types, brands, promotions, reviews};
@@ -38,6 +39,7 @@ const PROMOTIONS: &str = "/api/promotions?active=true";
 const REVIEWS: &str = "/api/reviews?approved=true";
 const BRANDS: &str = "/api/brands/fast";
 const BODY_TYPES: &str = "/api/body-types";
+const CREDIT_PROGRAMS: &str = "/api/credit-programs";
 
 /// The description of every HTML 404 page.
 pub const NOT_FOUND_DESCRIPTION: &str =
@@ -400,21 +402,50 @@ pub async fn trade_in(State(state): State<AppState>) -> AppResult<Response> {
 }
 
 pub async fn auto_credit(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |c, settings| {
+    let today = state.clock.moscow_today();
+    respond(state, move |c, settings| {
         let banners = &settings.banners;
-        let mut page = Page::new("/auto-credit").title("Автокредит").description(
-            "Автокредит на новые автомобили и автомобили с пробегом: ставки от 5,6%, \
-                 решение за 30 минут, без поручителей, первый взнос от 0%.",
-        );
+        let programs = credit_programs::public(c, today)?;
+        let mut page = Page::new("/auto-credit")
+            .title("Автокредит")
+            .description(credit_description(programs.summary.as_ref()));
         banner_preloads(
             &mut page,
             &banners.auto_credit_banner,
             &banners.auto_credit_banner_mobile,
         );
         page.put("/api/partner-banks", &crate::domain::banks::list(c, true)?);
+        page.put(CREDIT_PROGRAMS, &programs);
         Ok(page)
     })
     .await
+}
+
+/// The credit page's description. A rate is named only from the valid
+/// programmes, with the banks and the ПСК range before it (38-FZ art. 28,
+/// `docs/credit.md`); with none, no figure at all.
+pub fn credit_description(summary: Option<&CreditSummary>) -> String {
+    let Some(s) = summary else {
+        return "Автокредит на новые автомобили и автомобили с пробегом от банков-партнёров: \
+                решение за 30 минут, без поручителей."
+            .into();
+    };
+    let range = |min: f64, max: f64| {
+        if min == max {
+            format!("{}%", percent_text(min))
+        } else {
+            format!("от {}% до {}%", percent_text(min), percent_text(max))
+        }
+    };
+    format!(
+        "Автокредит на новые автомобили и автомобили с пробегом в банках {}: ПСК {}, ставка {}, \
+         срок от {} до {} месяцев.",
+        s.banks.join(", "),
+        range(s.psk_min, s.psk_max),
+        range(s.rate_min, s.rate_max),
+        s.term_min_months,
+        s.term_max_months
+    )
 }
 
 pub async fn auto_selection(State(state): State<AppState>) -> AppResult<Response> {
@@ -496,6 +527,7 @@ pub fn car_json_ld(car: &Car, url: &str, image: Option<&str>) -> Value {
 
 pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> AppResult<Response> {
     let base = state.config.base_url.trim_end_matches('/').to_string();
+    let today = state.clock.moscow_today();
     respond(state, move |c, settings| {
         let path = format!("/car/{slug}");
         let key = format!("/api/cars/slug/{slug}");
@@ -549,6 +581,8 @@ pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> App
             ));
         }
         page.image = image;
+        // The calculator's programmes, valid today.
+        page.put(CREDIT_PROGRAMS, &credit_programs::public(c, today)?);
         let similar = CarFilter {
             body_type: Some(car.body_type),
             ..CarFilter::default()

@@ -3299,7 +3299,7 @@ export interface operations {
             query?: {
                 /** @description new, in_progress, completed, cancelled (or all) */
                 status?: string;
-                /** @description auto_credit, trade_in, auto_selection, lease_booking, contact_form (or all) */
+                /** @description auto_credit, trade_in, auto_selection, lease_booking, contact_form, test_drive (or all) */
                 type?: string;
                 /** @description Page size, default 500, at most 1000. */
                 limit?: number;
