@@ -22,6 +22,9 @@ export interface OpenDay {
   /** "24 нояб." */
   label: string;
   slots: string[];
+  /** The day's first and last slot start, whether or not already begun. */
+  first: string;
+  last: string;
 }
 
 export const SLOT_MINUTES = 30;
@@ -85,17 +88,24 @@ export function openDays(schedule: WorkSchedule, now: Date, count = DAYS_SHOWN):
     const day = new Date(start + i * DAY_MS);
     const weekday = day.getUTCDay();
     // Monday first in the schedule, Sunday first in Date.
-    let slots = daySlots(schedule.days[(weekday + 6) % 7]);
-    if (i === 0) slots = slots.filter((s) => (minutes(s) ?? 0) > today.minute);
+    const all = daySlots(schedule.days[(weekday + 6) % 7]);
+    const slots = i === 0 ? all.filter((s) => (minutes(s) ?? 0) > today.minute) : all;
     if (slots.length === 0) continue;
     out.push({
       date: day.toISOString().slice(0, 10),
       weekday: i === 0 ? "Сегодня" : i === 1 ? "Завтра" : WEEKDAYS[weekday],
       label: dayLabel.format(day),
       slots,
+      first: all[0],
+      last: all[all.length - 1],
     });
   }
   return out;
+}
+
+/** The message for a day chosen without a time: the server's words. */
+export function noTimeMessage(day: Pick<OpenDay, "first" | "last">): string {
+  return `Выберите время с ${day.first} до ${day.last}`;
 }
 
 /** "2026-11-24" as "вторник, 24 ноября". */

@@ -341,6 +341,14 @@ describe("test drive", () => {
     // Tap one: a day, tap two: a slot.
     await dialog.locator(".choice").first().tap();
     const first = await days.first().inputValue();
+    // A day without a time: the time group says what to pick, as the server would.
+    await dialog.getByRole("button", { name: "Записаться" }).tap();
+    await dialog
+      .locator(".choice-group")
+      .nth(1)
+      .locator(".field-error")
+      .filter({ hasText: /^Выберите время с \d\d:\d\d до \d\d:\d\d$/ })
+      .waitFor();
     const slots = await dialog
       .locator("input[name=preferredTime]")
       .evaluateAll((els) => els.map((e) => e.value));
@@ -464,7 +472,7 @@ describe("test drive", () => {
       await page.getByRole("button", { name: "Сохранить" }).click();
       await fieldset
         .locator(".field-error")
-        .filter({ hasText: "Понедельник: время открытия должно быть раньше закрытия" })
+        .filter({ hasText: "Понедельник: время открытия должно быть раньше времени закрытия" })
         .waitFor();
       await monday.getByLabel("Понедельник: открытие").fill("10:00");
       await monday.getByLabel("Понедельник: закрытие").fill("19:00");

@@ -6,6 +6,7 @@ import {
   longDate,
   minutes,
   moscowNow,
+  noTimeMessage,
   openDays,
   type WorkSchedule,
 } from "../../src/lib/slots";
@@ -60,6 +61,7 @@ describe("the days offered", () => {
     expect(days.some((d) => d.date === "2026-11-29")).toBe(false); // Sunday
     const saturday = days.find((d) => d.date === "2026-11-28");
     expect(saturday?.slots.at(-1)).toBe("15:30");
+    expect(saturday && noTimeMessage(saturday)).toBe("Выберите время с 10:00 до 15:30");
     // 14 open days of 6 a week: a little over two weeks.
     expect(days.at(-1)?.date).toBe("2026-12-08");
     expect(days[0].label).toMatch(/23 нояб/);
@@ -70,6 +72,8 @@ describe("the days offered", () => {
     const days = openDays(schedule, new Date("2026-11-23T07:20:00Z"));
     expect(days[0].slots[0]).toBe("10:30");
     expect(days[0].slots).not.toContain("10:00");
+    // The message for a missing time names the day's whole hours, as the server does.
+    expect(noTimeMessage(days[0])).toBe("Выберите время с 09:00 до 20:30");
     // Exactly at a slot's start it is gone too.
     expect(openDays(schedule, new Date("2026-11-23T07:30:00Z"))[0].slots[0]).toBe("11:00");
     // Monday 20:45: nothing left today, tomorrow comes first.
@@ -105,9 +109,9 @@ describe("the schedule in the settings form", () => {
     const form = scheduleForm(DEFAULT_SCHEDULE);
     expect(scheduleError(form)).toBeNull();
     form[2] = { closed: false, open: "18:00", close: "09:00" };
-    expect(scheduleError(form)).toBe("Среда: время открытия должно быть раньше закрытия");
+    expect(scheduleError(form)).toBe("Среда: время открытия должно быть раньше времени закрытия");
     form[2] = { closed: false, open: "", close: "09:00" };
-    expect(scheduleError(form)).toBe("Среда: укажите время в формате ЧЧ:ММ");
+    expect(scheduleError(form)).toBe("Среда: время указывается как ЧЧ:ММ, например 09:00");
     form[2] = { closed: true, open: "", close: "" };
     expect(scheduleError(form)).toBeNull();
   });

@@ -39,8 +39,9 @@ export function scheduleError(days: DayForm[]): string | null {
     const open = minutes(d.open.trim());
     const close = minutes(d.close.trim());
     const day = WEEKDAY_NAMES[i] ?? "";
-    if (open === null || close === null) return `${day}: укажите время в формате ЧЧ:ММ`;
-    if (open >= close) return `${day}: время открытия должно быть раньше закрытия`;
+    if (open === null || close === null)
+      return `${day}: время указывается как ЧЧ:ММ, например 09:00`;
+    if (open >= close) return `${day}: время открытия должно быть раньше времени закрытия`;
   }
   return null;
 }

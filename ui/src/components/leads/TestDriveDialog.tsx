@@ -5,14 +5,20 @@ import type { Car } from "../../api/types";
 import { useSettings } from "../../hooks/useSettings";
 import { fromPrice } from "../../lib/format";
 import { carFields } from "../../lib/leads";
-import { DEFAULT_SCHEDULE, longDate, openDays, type WorkSchedule } from "../../lib/slots";
+import {
+  DEFAULT_SCHEDULE,
+  longDate,
+  noTimeMessage,
+  openDays,
+  type WorkSchedule,
+} from "../../lib/slots";
 import { Dialog } from "../ui/Dialog";
 import { ChoiceGroup } from "./ChoiceGroup";
 import { LeadForm } from "./LeadForm";
 import "./test-drive.css";
 
+/** The server's words (docs/leads.md). */
 export const NO_DATE = "Выберите дату тест-драйва";
-export const NO_TIME = "Выберите время тест-драйва";
 
 interface Props {
   car: Car;
@@ -30,7 +36,7 @@ export default function TestDriveDialog({ car, onClose }: Props) {
   const validate = () => {
     const errors: Record<string, string> = {};
     if (!day) errors.preferredDate = NO_DATE;
-    else if (!day.slots.includes(time)) errors.preferredTime = NO_TIME;
+    else if (!day.slots.includes(time)) errors.preferredTime = noTimeMessage(day);
     return errors;
   };
   return (
