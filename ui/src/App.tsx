@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useRef } from "react";
 import { Route, Switch, useLocation } from "wouter";
 import { Footer } from "./components/layout/Footer";
 import { Header } from "./components/layout/Header";
@@ -20,6 +20,23 @@ import { ROUTES } from "./routes";
 
 /** The admin panel is its own chunk: public pages never download it. */
 const AdminApp = lazy(() => import("./admin/AdminApp"));
+/** Favourites and compare load when visited. */
+const Favorites = lazy(() => import("./pages/Favorites"));
+const Compare = lazy(() => import("./pages/Compare"));
+
+function Lazy({ children }: { children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <p class="container page" aria-busy="true">
+          Загрузка…
+        </p>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
 
 /** Scrolls to the top on every route change, which counts as a page view. */
 function ScrollToTop() {
@@ -61,6 +78,20 @@ function PublicSite() {
           </Route>
           <Route path={ROUTES.consent}>{() => <Legal doc="consent" />}</Route>
           <Route path={ROUTES.privacy}>{() => <Legal doc="privacy" />}</Route>
+          <Route path={ROUTES.favorites}>
+            {() => (
+              <Lazy>
+                <Favorites />
+              </Lazy>
+            )}
+          </Route>
+          <Route path={ROUTES.compare}>
+            {() => (
+              <Lazy>
+                <Compare />
+              </Lazy>
+            )}
+          </Route>
           <Route component={NotFound} />
         </Switch>
       </main>

@@ -12,6 +12,8 @@ export const ROUTES = {
   bodyType: "/body-type/:type",
   consent: "/consent",
   privacy: "/privacy",
+  favorites: "/favorites",
+  compare: "/compare",
   admin: "/admin",
 } as const;
 

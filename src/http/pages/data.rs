@@ -731,3 +731,32 @@ pub async fn privacy(State(state): State<AppState>) -> AppResult<Response> {
     })
     .await
 }
+
+/// The visitor's favourites: kept in their browser, so the page has nothing
+/// of its own to embed, and nothing in it is worth indexing.
+pub async fn favorites(State(state): State<AppState>) -> AppResult<Response> {
+    respond(state, |_, _| {
+        let mut page = Page::new("/favorites").title("Избранное").description(
+            "Автомобили, которые вы отметили: хранятся в вашем браузере, без регистрации.",
+        );
+        page.noindex = true;
+        Ok(page)
+    })
+    .await
+}
+
+/// Cars side by side; the cars are in the page's query (`?cars=a,b`), the
+/// UI asks for them. One canonical address, not indexed.
+pub async fn compare(State(state): State<AppState>) -> AppResult<Response> {
+    respond(state, |_, _| {
+        let mut page = Page::new("/compare")
+            .title("Сравнение автомобилей")
+            .description(
+                "Сравнение автомобилей по цене и характеристикам: до четырёх машин рядом, \
+                 отличия отмечены.",
+            );
+        page.noindex = true;
+        Ok(page)
+    })
+    .await
+}

@@ -33,6 +33,8 @@ pub fn routes() -> Router<AppState> {
         .route("/body-type/{body_type}", get(data::body_type))
         .route("/consent", get(data::consent))
         .route("/privacy", get(data::privacy))
+        .route("/favorites", get(data::favorites))
+        .route("/compare", get(data::compare))
         .route("/admin", get(admin))
         .route("/admin/{*rest}", get(admin))
         .route("/assets/{*path}", get(assets::asset))

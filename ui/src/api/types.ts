@@ -13,6 +13,7 @@ export type Drivetrain = Schemas["Drivetrain"];
 export type FuelType = Schemas["FuelType"];
 export type TrimLevel = Schemas["TrimLevel"];
 export type CarImages = Schemas["CarImages"];
+export type CarsBySlugs = Schemas["CarsBySlugs"];
 /** The car lists' `sort` parameter (a plain string in the document). */
 export type CarSort = "newest" | "price_asc" | "price_desc";
 

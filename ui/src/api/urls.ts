@@ -82,3 +82,8 @@ export const carBySlug = (slug: string) => `/api/cars/slug/${encodeURIComponent(
 export const brandBySlug = (slug: string) => `/api/brands/slug/${encodeURIComponent(slug)}`;
 export const bodyType = (code: string) => `/api/body-types/${encodeURIComponent(code)}`;
 export const legal = (doc: "consent" | "privacy") => `/api/legal/${doc}`;
+
+/** Cars by slug, for favourites and compare: at most this many per request. */
+export const BY_SLUGS_MAX = 20;
+export const carsBySlugs = (slugs: string[]) =>
+  `/api/cars/by-slugs?slugs=${slugs.map((s) => encodeURIComponent(s)).join(",")}`;

@@ -9,6 +9,7 @@ import { HonestPrice } from "../components/cars/HonestPrice";
 import { CreditBlock } from "../components/credit/CreditBlock";
 import { Promotions } from "../components/home/Promotions";
 import { LeadDialog, type LeadDialogKind } from "../components/leads/LeadDialog";
+import { CarTools } from "../components/saved/CarTools";
 import { isNotFound, useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { dailyPrice, formatMileage, monthlyPrice } from "../lib/format";
@@ -119,6 +120,7 @@ export function CarPage({ slug }: { slug: string }) {
               Рассрочка
             </button>
           </div>
+          <CarTools car={c} />
         </aside>
       </div>
       <div class="spec-sections">

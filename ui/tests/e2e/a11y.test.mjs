@@ -32,6 +32,8 @@ before(async () => {
     "/body-type/crossover",
     "/consent",
     "/privacy",
+    "/favorites",
+    `/compare?cars=${newCar.slug},${usedCar.slug}`,
     "/no-such-page",
   ];
 });
@@ -78,7 +80,7 @@ for (const [label, viewport] of [
       const car = routes.find((r) => r.startsWith("/car/"));
       await page.goto(s.base + car);
       await settled(page);
-      for (const name of ["Trade-In", "Кредит", "Рассрочка"]) {
+      for (const name of ["Trade-In", "Кредит", "Рассрочка", "Записаться на тест-драйв"]) {
         await checkDialog(page, `${car} ${name} at ${label}`, () =>
           page.getByRole("button", { name, exact: true }).click(),
         );

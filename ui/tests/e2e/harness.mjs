@@ -128,9 +128,10 @@ export async function start(server) {
     return r.json();
   }
 
-  /** A new page at a viewport, failing the test on script errors. */
-  async function open(viewport, path) {
-    const context = await browser.newContext({ viewport, locale: "ru-RU" });
+  /** A new page at a viewport, failing the test on script errors; `options`
+   * go to the browser context (`hasTouch`, `permissions`). */
+  async function open(viewport, path, options = {}) {
+    const context = await browser.newContext({ viewport, locale: "ru-RU", ...options });
     const page = await context.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));

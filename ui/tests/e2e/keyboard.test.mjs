@@ -239,7 +239,13 @@ describe("fewer stops, same reach", () => {
         .filter((n) => n.tabIndex >= 0)
         .map((n) => n.getAttribute("aria-label") ?? n.textContent.trim()),
     );
-    assert.equal(stops.length, 3, `a card's Tab stops: ${stops.join(", ")}`);
+    // Title, Details and Credit, and the heart and compare toggles over the photo.
+    assert.equal(stops.length, 5, `a card's Tab stops: ${stops.join(", ")}`);
+    assert.deepEqual(
+      stops.filter((n) => !/^(В избранное|Сравнить):/.test(n)).length,
+      3,
+      `a card's Tab stops besides the toggles: ${stops.join(", ")}`,
+    );
     assert.equal((await card.locator(".gallery-arrow, .dot").count()) > 0, true);
     await page.goto(`${s.base}/car/${car.slug}`);
     await settled(page);

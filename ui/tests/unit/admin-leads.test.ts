@@ -12,6 +12,7 @@ import {
   leadsUrl,
   safeHref,
   statusHistory,
+  testDriveLine,
 } from "../../src/admin/lib/leads";
 
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
@@ -38,7 +39,7 @@ describe("lead labels", () => {
       "Завершён",
       "Отменён",
     ]);
-    // Six types since the test drive (issue 14).
+    // The five of the spec and the test drive.
     expect(LEAD_TYPES).toHaveLength(6);
     expect(LEAD_TYPE_LABELS.contact_form).toBe("Рассрочка");
     expect(LEAD_TYPE_LABELS.test_drive).toBe("Тест-драйв");
@@ -62,6 +63,26 @@ describe("lead labels", () => {
 });
 
 describe("a lead's details", () => {
+  it("puts the day and time first for a test drive", () => {
+    const lead = {
+      ...base,
+      type: "test_drive",
+      preferredDate: "2026-11-24",
+      preferredTime: "10:30",
+    };
+    const d = leadDetails(lead as Lead);
+    expect(d[0].key).toBe("testDrive");
+    expect(d[0].title).toBe("Тест-драйв");
+    expect(d[0].rows.map((r) => [r.label, r.value])).toEqual([
+      ["Дата", "вторник, 24 ноября"],
+      ["Время", "10:30"],
+    ]);
+    expect(testDriveLine(lead as Lead)).toBe("Тест-драйв: вторник, 24 ноября, 10:30");
+    expect(testDriveLine(base)).toBeNull();
+    // Other requests have no such block.
+    expect(leadDetails(base).map((s) => s.key)).not.toContain("testDrive");
+  });
+
   it("puts the credit block first for a credit request", () => {
     const d = leadDetails({
       ...base,
@@ -105,8 +126,8 @@ describe("a lead's details", () => {
     });
     expect(d[0].key).toBe("testDrive");
     expect(d[0].rows.map((r) => [r.label, plain(r.value)])).toEqual([
-      ["Дата", "28.11.2026"],
-      ["Время", "14:30 (МСК)"],
+      ["Дата", "суббота, 28 ноября"],
+      ["Время", "14:30"],
     ]);
     const credit = leadDetails({ ...base, termMonths: 60, downPayment: "500000.00" });
     expect(credit[0].rows.map((r) => [r.label, plain(r.value)])).toEqual([

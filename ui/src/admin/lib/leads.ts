@@ -8,6 +8,7 @@ import {
   STATUS_LABELS,
   TRANSMISSION_LABELS,
 } from "../../lib/labels";
+import { longDate } from "../../lib/slots";
 import { type AuditEntry, auditUrl } from "../api";
 import { longDateTime } from "./dates";
 
@@ -80,6 +81,13 @@ export function leadsUrl(status: StatusFilter, type: TypeFilter): string {
   return params.length ? `/api/leads?${params.join("&")}` : "/api/leads";
 }
 
+/** "Тест-драйв: вторник, 24 ноября, 10:30"; null for other requests. */
+export function testDriveLine(lead: Pick<Lead, "preferredDate" | "preferredTime">): string | null {
+  if (!lead.preferredDate) return null;
+  const time = lead.preferredTime ? `, ${lead.preferredTime}` : "";
+  return `Тест-драйв: ${longDate(lead.preferredDate)}${time}`;
+}
+
 /** "BMW X5 · С пробегом · 2 500 000 ₽": the car a lead was sent from. */
 export function carLine(lead: Pick<Lead, "carInfo" | "carStatus" | "carPrice">): string {
   const status = lead.carStatus ? (carStatusLabel(lead.carStatus) ?? lead.carStatus) : null;
@@ -145,14 +153,6 @@ export function leadDetails(lead: Lead): DetailSection[] {
       ["Первоначальный взнос", money(lead.downPayment)],
     ]),
   };
-  const testDrive: DetailSection = {
-    key: "testDrive",
-    title: "Тест-драйв",
-    rows: rows([
-      ["Дата", lead.preferredDate ? lead.preferredDate.split("-").reverse().join(".") : null],
-      ["Время", lead.preferredTime ? `${lead.preferredTime} (МСК)` : null],
-    ]),
-  };
   const tradeIn: DetailSection = {
     key: "tradeIn",
     title: "Автомобиль клиента",
@@ -173,6 +173,14 @@ export function leadDetails(lead: Lead): DetailSection[] {
       ["Кузов", codes(lead.bodyType, BODY_SINGLE)],
       ["Коробка передач", codes(lead.transmission, TRANSMISSION_LABELS)],
       ["Топливо", codes(lead.fuelTypes, FUEL_LABELS)],
+    ]),
+  };
+  const testDrive: DetailSection = {
+    key: "testDrive",
+    title: "Тест-драйв",
+    rows: rows([
+      ["Дата", lead.preferredDate ? longDate(lead.preferredDate) : null],
+      ["Время", lead.preferredTime],
     ]),
   };
   const byType: Partial<Record<LeadType, DetailSection>> = {

@@ -28,6 +28,7 @@ import {
   leadsUrl,
   type StatusFilter,
   type TypeFilter,
+  testDriveLine,
 } from "../lib/leads";
 import { leadParam } from "../lib/notifications";
 import { truncate } from "../lib/text";
@@ -226,6 +227,7 @@ interface RowProps {
 
 function LeadRow({ lead, busy, onStatus, onOpen, onDelete }: RowProps) {
   const car = carLine(lead);
+  const testDrive = testDriveLine(lead);
   const message = truncate(lead.message, 140);
   return (
     <li>
@@ -245,6 +247,11 @@ function LeadRow({ lead, busy, onStatus, onOpen, onDelete }: RowProps) {
             <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
           </span>
         </p>
+        {testDrive && (
+          <p class="lead-row-car" data-testid="lead-test-drive">
+            {testDrive}
+          </p>
+        )}
         {car && <p class="lead-row-car">{car}</p>}
         {message && <p class="lead-row-message muted">{message}</p>}
         <div class="lead-row-actions">

@@ -13,17 +13,24 @@ import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { FAVICON_ACCEPT, FAVICON_RULES, HERO_RULES } from "../lib/files";
 import { settingsRules } from "../lib/rules";
+import { scheduleError, scheduleForm, schedulePatch } from "../lib/schedule";
 import {
   type AdminSettings,
   COMPANY_FIELDS,
-  type CompanyForm,
   companyForm,
   companyPatch,
   consentHint,
   consentNotice,
 } from "../lib/settings";
 import { useAdminMutation, useAdminQuery } from "../query";
+import { ScheduleFields, type SettingsValues } from "./settings-schedule";
 import "./content.css";
+
+const FIELDS = [...COMPANY_FIELDS, "workSchedule"];
+
+function formValues(s: AdminSettings): SettingsValues {
+  return { ...companyForm(s), workSchedule: scheduleForm(s.workSchedule) };
+}
 
 const SETTINGS = "/api/admin/settings";
 
@@ -53,10 +60,11 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
     handleSubmit,
     reset,
     setError,
+    clearErrors,
     setValue,
     watch,
     formState: { errors, isDirty },
-  } = useForm<CompanyForm>({ defaultValues: companyForm(settings) });
+  } = useForm<SettingsValues>({ defaultValues: formValues(settings) });
   const [saved, setSaved] = useState(settings);
   const [uploads, setUploads] = useState(0);
   const busy = (b: boolean) => setUploads((n) => n + (b ? 1 : -1));
@@ -64,13 +72,17 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
   // A refetch (another tab saved) refills the form unless the admin is typing.
   useEffect(() => {
     if (!isDirty) {
-      reset(companyForm(settings));
+      reset(formValues(settings));
       setSaved(settings);
     }
   }, [settings, isDirty, reset]);
 
   const save = useAdminMutation(
-    (v: CompanyForm) => apiPost<AdminSettings>("/api/settings", companyPatch(v)),
+    (v: SettingsValues) =>
+      apiPost<AdminSettings>("/api/settings", {
+        ...companyPatch(v),
+        workSchedule: schedulePatch(v.workSchedule),
+      }),
     {
       success: (s) =>
         s.consentVersion !== saved.consentVersion
@@ -78,12 +90,12 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           : "Настройки сохранены",
       onSuccess: (s) => {
         setSaved(s);
-        reset(companyForm(s));
+        reset(formValues(s));
       },
       onFailure: (e) =>
         applyServerError(setError, e, {
           fallback: "Не удалось сохранить настройки",
-          fields: COMPANY_FIELDS,
+          fields: FIELDS,
         }),
     },
   );
@@ -93,7 +105,20 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
   const notice = consentNotice(saved.consentText, watch("consentText"), saved.consentVersion);
 
   return (
-    <form class="admin-form" noValidate onSubmit={handleSubmit((v) => save.mutate(v))}>
+    <form
+      class="admin-form"
+      noValidate
+      onSubmit={(e) => {
+        // The schedule's message belongs to no single input: react-hook-form
+        // keeps it (and refuses to submit) until it is cleared.
+        clearErrors("workSchedule");
+        return handleSubmit((v) => {
+          const wrong = scheduleError(v.workSchedule);
+          if (wrong) setError("workSchedule", { type: "validate", message: wrong });
+          else save.mutate(v);
+        })(e);
+      }}
+    >
       <fieldset>
         <legend>Информация о компании</legend>
         <Field label="Название салона" required error={errors.salonName}>
@@ -131,6 +156,14 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           {(a) => <textarea {...a} rows={3} {...register("legalEntity")} />}
         </Field>
       </fieldset>
+
+      <ScheduleFields
+        register={register}
+        watch={watch}
+        error={
+          errors.workSchedule?.root ?? (errors.workSchedule as { message?: string } | undefined)
+        }
+      />
 
       <fieldset>
         <legend>Главный баннер</legend>

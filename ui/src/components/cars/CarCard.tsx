@@ -2,21 +2,19 @@ import { Link } from "wouter";
 import type { Car } from "../../api/types";
 import { dailyPrice, formatPrice, monthlyPrice } from "../../lib/format";
 import { DRIVETRAIN_LABELS, STATUS_LABELS, TRANSMISSION_LABELS } from "../../lib/labels";
+import { carTitle } from "../../lib/saved";
 import { carPath } from "../../routes";
+import { SaveToggles } from "../saved/SaveToggles";
 import { CardGallery } from "./CardGallery";
 import { CardLowestPrice } from "./HonestPrice";
+
+export { carTitle };
 
 interface Props {
   car: Car;
   /** Opens the credit dialog (lease cards: the booking dialog). */
   onRequest: (car: Car) => void;
   priority?: boolean;
-}
-
-export function carTitle(car: Car): string {
-  return car.name.toLowerCase().startsWith(car.brandName.toLowerCase())
-    ? car.name
-    : `${car.brandName} ${car.name}`;
 }
 
 /** A car in a list: gallery, badges, fields, Details and Credit (fixed 580 px). */
@@ -31,6 +29,7 @@ export function CarCard({ car, onRequest, priority }: Props) {
           <span class={`badge badge-${car.status}`}>{STATUS_LABELS[car.status]}</span>
           {car.inStock && <span class="badge badge-stock">В наличии</span>}
         </div>
+        <SaveToggles car={car} compact title={title} />
       </div>
       <div class="car-card-body">
         <h3 class="car-card-title">

@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { telHref, useSettings } from "../../hooks/useSettings";
 import { NAV_LINKS, ROUTES } from "../../routes";
+import { SavedLinks } from "../saved/SavedLinks";
 import { keepTabInside, useModal } from "../ui/Dialog";
 import { CatalogueModal } from "./CatalogueModal";
 
@@ -34,6 +35,7 @@ export function Header() {
         <button type="button" class="outline catalogue-button" onClick={() => setCatalogue(true)}>
           Каталог
         </button>
+        <SavedLinks />
         {settings.phone && (
           <a class="header-phone" href={telHref(settings.phone)}>
             {settings.phone}

@@ -23,6 +23,9 @@ interface Props {
   onSent?: () => void;
   /** The trade-in page keeps its button disabled until name and phone are filled. */
   disableUntilFilled?: boolean;
+  /** Messages of the extra inputs' wrong values, by input name (they come
+   * first in the form, so before name and phone). */
+  validate?: () => Record<string, string>;
 }
 
 /** Focuses the form's control of that name (the first of a group). */
@@ -52,7 +55,10 @@ export function LeadForm(props: Props) {
     e.preventDefault();
     if (sending) return;
     const form = e.currentTarget as HTMLFormElement;
-    const problems = contactErrors(type, { name, phone, consent });
+    const problems: Record<string, string> = {
+      ...props.validate?.(),
+      ...contactErrors(type, { name, phone, consent }),
+    };
     const first = Object.keys(problems)[0];
     if (first) {
       setErrors(problems);
