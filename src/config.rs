@@ -30,6 +30,27 @@ pub struct Config {
     pub smtp: SmtpConfig,
     pub telegram: TelegramConfig,
     pub amocrm: AmoCrmConfig,
+    pub parser: ParserConfig,
+}
+
+/// The inventory parser (docs/parser.md).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ParserConfig {
+    /// Lets feed and photo URLs reach loopback, private and link-local
+    /// addresses (tests, a dealer system on the LAN). Off: refused.
+    pub allow_private_hosts: bool,
+    /// Largest feed, fetched or uploaded, in bytes.
+    pub max_feed_bytes: u64,
+}
+
+impl Default for ParserConfig {
+    fn default() -> Self {
+        Self {
+            allow_private_hosts: false,
+            max_feed_bytes: 50 * 1024 * 1024,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -169,6 +190,7 @@ impl Default for Config {
                 ..SmtpConfig::default()
             },
             amocrm: AmoCrmConfig::default(),
+            parser: ParserConfig::default(),
         }
     }
 }

@@ -14,4 +14,5 @@ pub mod jobs;
 pub mod media;
 pub mod notify;
 pub mod ops;
+pub mod parser;
 pub mod server;

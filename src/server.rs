@@ -386,6 +386,10 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
     jobs.every("picture cleanup", PICTURE_CLEANUP_EVERY, move || {
         remove_unused_pictures(db.clone(), media_dir.clone())
     });
+    let (db, config) = (state.db.clone(), state.config.clone());
+    jobs.every("feed import", crate::parser::SCHEDULE_TICK, move || {
+        crate::parser::schedule_tick(db.clone(), config.clone())
+    });
     if state.channels.any_configured() {
         let (db, channels, wake) = (state.db.clone(), state.channels.clone(), state.wake.clone());
         jobs.worker("outbox", move |stop| {

@@ -20,6 +20,7 @@ text_enum!(
         BulkPrice = "bulk_price",
         Upload = "upload",
         Settings = "settings",
+        Import = "import",
     }
 );
 
@@ -35,6 +36,7 @@ text_enum!(
         Settings = "settings",
         BodyType = "body_type",
         Banner = "banner",
+        Import = "import",
     }
 );
 

@@ -8,6 +8,7 @@ pub mod body_types;
 pub mod brands;
 pub mod cars;
 pub mod form;
+pub mod imports;
 pub mod leads;
 pub mod money;
 pub mod outbox;

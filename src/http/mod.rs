@@ -5,6 +5,7 @@ pub mod auth;
 pub mod cache;
 pub mod credentials;
 pub mod extract;
+pub mod feeds;
 pub mod health;
 pub mod log;
 pub mod openapi;

@@ -15,7 +15,8 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::admin::{
-    catalogue, content as admin_content, leads as admin_leads, notifications, session, uploads,
+    catalogue, content as admin_content, leads as admin_leads, notifications, parser, session,
+    uploads,
 };
 use super::openapi::ApiDoc;
 use super::pages;
@@ -64,6 +65,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(notifications::routes())
         .merge(catalogue::routes())
         .merge(admin_content::routes())
+        .merge(parser::routes())
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_admin,
@@ -80,11 +82,24 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
             crate::media::MAX_FILE_BYTES + 64 * 1024,
         ))
         .layer(no_store());
+    // A feed file may be as large as `parser.max_feed_bytes` (checked again
+    // while it streams in, with a clear message).
+    let feed_limit = usize::try_from(state.config.parser.max_feed_bytes)
+        .unwrap_or(usize::MAX)
+        .saturating_add(64 * 1024);
+    let imports = parser::upload_routes()
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            auth::require_admin,
+        ))
+        .layer(DefaultBodyLimit::max(feed_limit))
+        .layer(no_store());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(public_reads)
         .merge(public_writes)
         .merge(admin)
         .merge(uploads)
+        .merge(imports)
         .split_for_parts()
 }
 
@@ -121,6 +136,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .nest_service("/media", media)
+        .merge(super::feeds::routes(&state))
         .merge(pages::routes())
         .merge(health::routes())
         .fallback(pages::not_found)

@@ -193,6 +193,18 @@ pub struct Dashboard {
     /// Notifications given up (e-mail, Telegram, amoCRM); listed by
     /// `GET /api/admin/deliveries/failed`.
     pub deliveries_failed: i64,
+    /// The latest import run, when it failed (a card linking to
+    /// `/admin/parser`); null otherwise.
+    pub import_failed: Option<ImportFailed>,
+}
+
+/// A failed import run, for the dashboard.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportFailed {
+    pub id: String,
+    pub created_at: String,
+    pub error: Option<String>,
 }
 
 /// Start of today in Saint Petersburg (UTC+3), as stored timestamps.
@@ -232,6 +244,11 @@ pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboar
                 leads_in_progress,
                 leads_today,
                 deliveries_failed: crate::domain::outbox::failed_count(c)?,
+                import_failed: crate::domain::imports::latest_failed(c)?.map(|run| ImportFailed {
+                    id: run.id,
+                    created_at: run.created_at,
+                    error: run.error,
+                }),
             })
         })
         .await?;

@@ -5,6 +5,7 @@ pub mod catalogue;
 pub mod content;
 pub mod leads;
 pub mod notifications;
+pub mod parser;
 pub mod session;
 pub mod uploads;
 

@@ -1,0 +1,1029 @@
+//! Reading a feed: Auto.ru dealer XML (`<data><cars><car>`), Avito Autoload
+//! XML (`<Ads><Ad>`) or CSV, told apart by content. Each record becomes a
+//! [`FeedCar`] or a [`RowError`] naming the row and the field; a document
+//! that cannot be read at all (broken XML, a DOCTYPE declaring entities) is
+//! a [`FeedError`]: nothing of it is used, so a truncated feed never makes
+//! the cars after the break look gone. Rules: `docs/parser.md`.
+
+use std::collections::HashMap;
+
+use quick_xml::Reader;
+use quick_xml::events::Event;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::mapping;
+use crate::domain::cars::{BodyType, CarStatus, Drivetrain, FuelType, Transmission};
+use crate::domain::money::Money;
+
+crate::domain::text_enum!(
+    /// autoru | avito | csv
+    FeedFormat { Autoru = "autoru", Avito = "avito", Csv = "csv" }
+);
+
+/// Conditional discounts as Auto.ru carries them (`docs/pricing.md`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Discounts {
+    pub credit: Option<Money>,
+    pub tradein: Option<Money>,
+    pub insurance: Option<Money>,
+    pub max: Option<Money>,
+}
+
+/// One usable car of a feed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FeedCar {
+    /// CSV line or XML element number.
+    pub row: u32,
+    pub external_id: Option<String>,
+    pub vin: Option<String>,
+    pub brand: String,
+    pub model: String,
+    pub name: String,
+    pub year: i32,
+    pub price: Money,
+    pub status: CarStatus,
+    pub body_type: BodyType,
+    pub transmission: Transmission,
+    pub drivetrain: Drivetrain,
+    pub fuel_type: FuelType,
+    pub engine: String,
+    pub mileage: i64,
+    pub color: Option<String>,
+    /// Picture URLs in order; empty: the feed carries none (the car's own
+    /// pictures are kept).
+    pub photos: Vec<String>,
+    /// `None`: the format carries no discounts (the car's are kept).
+    pub discounts: Option<Discounts>,
+}
+
+impl FeedCar {
+    /// The feed's external id, else the VIN.
+    pub fn key(&self) -> String {
+        self.external_id
+            .clone()
+            .or_else(|| self.vin.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn title(&self) -> String {
+        format!("{} {} {}", self.brand, self.name, self.year)
+    }
+}
+
+/// A row the import cannot use, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RowError {
+    /// CSV line, or the XML record's number (1 = the first `<car>`/`<Ad>`).
+    pub row: u32,
+    /// The line of the file the row starts on.
+    pub line: u32,
+    /// The feed's field name, when one field is wrong.
+    pub field: Option<String>,
+    pub message: String,
+}
+
+/// A document that cannot be used at all.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct FeedError(pub String);
+
+#[derive(Debug, Clone, Default)]
+pub struct Parsed {
+    pub format: Option<FeedFormat>,
+    pub cars: Vec<FeedCar>,
+    pub errors: Vec<RowError>,
+}
+
+/// Longest external id, as `cars.external_id` allows.
+const MAX_EXTERNAL_ID: usize = 100;
+pub const MAX_PHOTOS: usize = crate::domain::cars::MAX_IMAGES;
+
+/// Reads a feed of any of the three formats.
+pub fn parse(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    let Some(start) = start else {
+        return Err(FeedError("Файл пуст".into()));
+    };
+    let mut parsed = if bytes[start] == b'<' {
+        parse_xml(bytes, current_year)?
+    } else {
+        parse_csv(bytes, current_year)?
+    };
+    refuse_repeats(&mut parsed);
+    Ok(parsed)
+}
+
+/// A record's fields: path below the record ("mark_id", "images/image",
+/// "Images/Image@url") to its texts in order.
+#[derive(Default)]
+struct Record {
+    fields: HashMap<String, Vec<String>>,
+    row: u32,
+    line: u32,
+}
+
+impl Record {
+    fn first(&self, names: &[&str]) -> Option<(String, String)> {
+        for name in names {
+            if let Some(value) = self
+                .fields
+                .get(*name)
+                .and_then(|v| v.iter().find(|t| !t.trim().is_empty()))
+            {
+                return Some(((*name).to_string(), value.trim().to_string()));
+            }
+        }
+        None
+    }
+
+    fn all(&self, name: &str) -> Vec<String> {
+        self.fields.get(name).cloned().unwrap_or_default()
+    }
+}
+
+/// Counts lines as the reader moves on.
+struct Lines<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    line: u32,
+}
+
+impl Lines<'_> {
+    fn line_at(&mut self, offset: usize) -> u32 {
+        let offset = offset.min(self.bytes.len());
+        if offset > self.at {
+            self.line += self.bytes[self.at..offset]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count() as u32;
+            self.at = offset;
+        }
+        self.line
+    }
+}
+
+fn parse_xml(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
+    let mut reader = Reader::from_reader(bytes);
+    reader.config_mut().check_end_names = true;
+    let mut lines = Lines {
+        bytes,
+        at: 0,
+        line: 1,
+    };
+    let mut buf = Vec::new();
+    let mut stack: Vec<String> = Vec::new();
+    let mut format: Option<FeedFormat> = None;
+    let mut record: Option<Record> = None;
+    let mut record_depth = 0usize;
+    let mut count = 0u32;
+    let mut text = String::new();
+    let mut parsed = Parsed::default();
+    loop {
+        buf.clear();
+        let before = reader.buffer_position() as usize;
+        let event = reader.read_event_into(&mut buf).map_err(|e| {
+            let line = lines.line_at(reader.error_position() as usize);
+            FeedError(format!(
+                "XML повреждён в строке {line}: {e}. Импорт не выполнен: исправьте файл фида"
+            ))
+        })?;
+        let here = lines.line_at(before);
+        let broken = |message: String| FeedError(format!("Ошибка XML в строке {here}: {message}"));
+        match event {
+            Event::DocType(doctype) => {
+                let text = String::from_utf8_lossy(doctype.as_ref()).to_uppercase();
+                if text.contains("<!ENTITY") {
+                    return Err(FeedError(
+                        "Документ объявляет сущности XML (<!ENTITY> в DOCTYPE): такие фиды не \
+                         принимаются из соображений безопасности"
+                            .into(),
+                    ));
+                }
+            }
+            Event::Start(ref e) | Event::Empty(ref e) => {
+                let empty = matches!(event, Event::Empty(_));
+                let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+                if stack.is_empty() {
+                    format = Some(match name.as_str() {
+                        "data" => FeedFormat::Autoru,
+                        "Ads" => FeedFormat::Avito,
+                        other => {
+                            return Err(FeedError(format!(
+                                "Неизвестный формат XML: корневой элемент <{other}>. Ожидается \
+                                 <data> (Авто.ру) или <Ads> (Авито)"
+                            )));
+                        }
+                    });
+                    parsed.format = format;
+                }
+                let is_record = record.is_none()
+                    && match format {
+                        Some(FeedFormat::Autoru) => {
+                            name == "car" && stack.len() == 2 && stack[1] == "cars"
+                        }
+                        Some(FeedFormat::Avito) => name == "Ad" && stack.len() == 1,
+                        _ => false,
+                    };
+                if is_record {
+                    count += 1;
+                    record = Some(Record {
+                        row: count,
+                        line: here,
+                        ..Record::default()
+                    });
+                    record_depth = stack.len() + 1;
+                    if empty {
+                        if let Some(done) = record.take() {
+                            finish(&mut parsed, format, &done, current_year);
+                        }
+                        continue;
+                    }
+                } else if let Some(record) = record.as_mut() {
+                    let mut path = stack[record_depth..].join("/");
+                    if !path.is_empty() {
+                        path.push('/');
+                    }
+                    path.push_str(&name);
+                    for attribute in e.attributes().flatten() {
+                        let key = String::from_utf8_lossy(attribute.key.as_ref()).into_owned();
+                        let value = attribute
+                            .unescape_value()
+                            .map_err(|err| broken(format!("атрибут {key}: {err}")))?;
+                        record
+                            .fields
+                            .entry(format!("{path}@{key}"))
+                            .or_default()
+                            .push(value.into_owned());
+                    }
+                    if empty {
+                        record.fields.entry(path).or_default().push(String::new());
+                    }
+                }
+                if !empty {
+                    stack.push(name);
+                    text.clear();
+                }
+            }
+            Event::Text(e) => {
+                let decoded = e.decode().map_err(|err| broken(err.to_string()))?;
+                text.push_str(&decoded);
+            }
+            Event::CData(e) => {
+                let decoded = e.decode().map_err(|err| broken(err.to_string()))?;
+                text.push_str(&decoded);
+            }
+            Event::GeneralRef(e) => {
+                if let Some(c) = e
+                    .resolve_char_ref()
+                    .map_err(|err| broken(err.to_string()))?
+                {
+                    text.push(c);
+                } else {
+                    let name = e.decode().map_err(|err| broken(err.to_string()))?;
+                    match quick_xml::escape::resolve_predefined_entity(&name) {
+                        Some(value) => text.push_str(value),
+                        // Never expanded: custom entities are refused.
+                        None => {
+                            return Err(broken(format!(
+                                "неизвестная сущность &{name}; (сущности XML не раскрываются)"
+                            )));
+                        }
+                    }
+                }
+            }
+            Event::End(_) => {
+                let Some(name) = stack.pop() else {
+                    return Err(broken("лишний закрывающий тег".into()));
+                };
+                if let Some(open) = record.as_mut() {
+                    if stack.len() + 1 == record_depth {
+                        if let Some(done) = record.take() {
+                            finish(&mut parsed, format, &done, current_year);
+                        }
+                    } else if stack.len() >= record_depth {
+                        let mut path = stack[record_depth..].join("/");
+                        if !path.is_empty() {
+                            path.push('/');
+                        }
+                        path.push_str(&name);
+                        open.fields
+                            .entry(path)
+                            .or_default()
+                            .push(std::mem::take(&mut text));
+                    }
+                }
+                text.clear();
+            }
+            Event::Eof => break,
+            Event::Comment(_) | Event::Decl(_) | Event::PI(_) => {}
+        }
+    }
+    if !stack.is_empty() {
+        return Err(FeedError(format!(
+            "XML обрывается: не закрыт элемент <{}> (файл загружен не полностью?)",
+            stack.last().map_or("", String::as_str)
+        )));
+    }
+    if format.is_none() {
+        return Err(FeedError("В файле нет XML-документа".into()));
+    }
+    Ok(parsed)
+}
+
+fn finish(parsed: &mut Parsed, format: Option<FeedFormat>, record: &Record, current_year: i32) {
+    let result = match format {
+        Some(FeedFormat::Autoru) => autoru_car(record, current_year),
+        Some(FeedFormat::Avito) => avito_car(record, current_year),
+        _ => return,
+    };
+    match result {
+        Ok(car) => parsed.cars.push(car),
+        Err((field, message)) => parsed.errors.push(RowError {
+            row: record.row,
+            line: record.line,
+            field,
+            message,
+        }),
+    }
+}
+
+type RowResult<T> = Result<T, (Option<String>, String)>;
+
+fn field_error<T>(field: &str, message: impl Into<String>) -> RowResult<T> {
+    Err((Some(field.to_string()), message.into()))
+}
+
+fn required(record: &Record, names: &[&str], what: &str) -> RowResult<(String, String)> {
+    record
+        .first(names)
+        .map_or_else(|| field_error(names[0], format!("Не указано: {what}")), Ok)
+}
+
+/// A value mapped by one of [`mapping`]'s functions, or the row's error.
+fn mapped<T>(field: &str, value: &str, what: &str, map: fn(&str) -> Option<T>) -> RowResult<T> {
+    map(value).map_or_else(
+        || field_error(field, format!("Неизвестное значение «{value}»: {what}")),
+        Ok,
+    )
+}
+
+fn parse_money(field: &str, value: &str) -> RowResult<Money> {
+    let cleaned: String = value
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '\u{a0}')
+        .collect::<String>()
+        .replace(',', ".");
+    match Money::parse(&cleaned) {
+        Ok(m) if m <= crate::domain::money::MAX_DECIMAL_12_2 => Ok(m),
+        _ => field_error(field, format!("Не число: «{value}»")),
+    }
+}
+
+fn parse_int(field: &str, value: &str) -> RowResult<i64> {
+    let cleaned: String = value
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '\u{a0}')
+        .collect();
+    cleaned.parse::<i64>().ok().filter(|n| *n >= 0).map_or_else(
+        || field_error(field, format!("Не целое число: «{value}»")),
+        Ok,
+    )
+}
+
+fn parse_year(field: &str, value: &str, current_year: i32) -> RowResult<i32> {
+    let year = parse_int(field, value)?;
+    if year < 1990 || year > i64::from(current_year) + 1 {
+        return field_error(
+            field,
+            format!("Год должен быть от 1990 до {}", current_year + 1),
+        );
+    }
+    Ok(year as i32)
+}
+
+fn parse_vin(field: &str, value: Option<String>) -> RowResult<Option<String>> {
+    let Some(vin) = value
+        .map(|v| v.trim().to_uppercase())
+        .filter(|v| !v.is_empty())
+    else {
+        return Ok(None);
+    };
+    if vin.len() != 17 || !vin.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return field_error(
+            field,
+            format!("VIN «{vin}» должен содержать 17 латинских букв и цифр"),
+        );
+    }
+    Ok(Some(vin))
+}
+
+fn external_id(field: &str, value: Option<String>) -> RowResult<Option<String>> {
+    let Some(id) = value
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+    else {
+        return Ok(None);
+    };
+    if id.chars().count() > MAX_EXTERNAL_ID {
+        return field_error(
+            field,
+            format!("Идентификатор длиннее {MAX_EXTERNAL_ID} символов"),
+        );
+    }
+    Ok(Some(id))
+}
+
+fn check_currency(record: &Record, names: &[&str]) -> RowResult<()> {
+    if let Some((field, currency)) = record.first(names) {
+        let upper = currency.to_uppercase();
+        if !matches!(upper.as_str(), "RUR" | "RUB" | "РУБ" | "РУБ.") {
+            return field_error(
+                &field,
+                format!("Валюта «{currency}» не поддерживается: цены только в рублях"),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn optional_money(record: &Record, name: &str) -> RowResult<Option<Money>> {
+    match record.first(&[name]) {
+        Some((field, value)) => parse_money(&field, &value).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Photo URLs: http(s) only, each once, at most [`MAX_PHOTOS`].
+fn photos(urls: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut list: Vec<String> = Vec::new();
+    for url in urls {
+        for part in url.split(|c: char| c.is_whitespace() || c == ',') {
+            let part = part.trim();
+            let web = part.starts_with("http://") || part.starts_with("https://");
+            if web && part.len() <= 2000 && !list.iter().any(|u| u == part) {
+                list.push(part.to_string());
+            }
+        }
+    }
+    list.truncate(MAX_PHOTOS);
+    list
+}
+
+/// new or used from the feed's word, else by the mileage (none: new).
+fn status_of(record: &Record, names: &[&str], mileage: i64) -> RowResult<CarStatus> {
+    match record.first(names) {
+        Some((field, value)) => mapped(&field, &value, "состояние", mapping::status),
+        None if mileage > 0 => Ok(CarStatus::Used),
+        None => Ok(CarStatus::New),
+    }
+}
+
+fn check_discounts(price: Money, discounts: &Discounts) -> RowResult<()> {
+    for (field, value) in [
+        ("credit_discount", discounts.credit),
+        ("tradein_discount", discounts.tradein),
+        ("insurance_discount", discounts.insurance),
+        ("max_discount", discounts.max),
+    ] {
+        if value.is_some_and(|d| d > price) {
+            return field_error(field, "Скидка больше цены автомобиля");
+        }
+    }
+    Ok(())
+}
+
+fn text_field(value: String, field: &str, max: usize) -> RowResult<String> {
+    if value.chars().count() > max {
+        return field_error(field, format!("Длиннее {max} символов"));
+    }
+    Ok(value)
+}
+
+fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
+    let (_, brand) = required(record, &["mark_id", "mark"], "марка")?;
+    let (model_field, model) = required(record, &["folder_id", "model"], "модель")?;
+    let model = text_field(model, &model_field, 100)?;
+    let modification = record
+        .first(&["modification_id"])
+        .map(|(_, v)| v)
+        .unwrap_or_default();
+    let tokens = mapping::modification(&modification);
+    let (year_field, year) = required(record, &["year"], "год выпуска")?;
+    let year = parse_year(&year_field, &year, current_year)?;
+    let (price_field, price) = required(record, &["price"], "цена")?;
+    let price = parse_money(&price_field, &price)?;
+    check_currency(record, &["currency"])?;
+    let (body_field, body) = required(record, &["body_type"], "тип кузова")?;
+    let body_type = mapped(&body_field, &body, "тип кузова", mapping::body_type)?;
+    let transmission = match record.first(&["gearbox", "transmission", "gear_type"]) {
+        Some((field, value)) => mapped(&field, &value, "коробка передач", mapping::transmission)?,
+        None => tokens.transmission.map_or_else(
+            || {
+                field_error(
+                    "modification_id",
+                    "Не указана коробка передач (AT, MT, AMT, CVT)",
+                )
+            },
+            Ok,
+        )?,
+    };
+    let drivetrain = match record.first(&["drive", "wheel_drive", "gear"]) {
+        Some((field, value)) => mapped(&field, &value, "привод", mapping::drivetrain)?,
+        None => tokens.drivetrain.map_or_else(
+            || field_error("drive", "Не указан привод (передний, задний, полный)"),
+            Ok,
+        )?,
+    };
+    let fuel_type = match record.first(&["engine_type", "fuel_type"]) {
+        Some((field, value)) => mapped(&field, &value, "тип двигателя", mapping::fuel_type)?,
+        // Auto.ru marks diesel, hybrid and electric modifications; an
+        // unmarked one is petrol.
+        None if !modification.is_empty() => tokens.fuel_type.unwrap_or(FuelType::Gasoline),
+        None => return field_error("engine_type", "Не указан тип двигателя"),
+    };
+    let engine = if modification.is_empty() {
+        return field_error("modification_id", "Не указана модификация (двигатель)");
+    } else {
+        text_field(modification, "modification_id", 100)?
+    };
+    let mileage = match record.first(&["run"]) {
+        Some((field, value)) => parse_int(&field, &value)?,
+        None => 0,
+    };
+    let status = status_of(record, &["section", "status"], mileage)?;
+    let vin = parse_vin("vin", record.first(&["vin"]).map(|(_, v)| v))?;
+    let external_id = external_id("unique_id", record.first(&["unique_id"]).map(|(_, v)| v))?;
+    let discounts = Discounts {
+        credit: optional_money(record, "credit_discount")?,
+        tradein: optional_money(record, "tradein_discount")?,
+        insurance: optional_money(record, "insurance_discount")?,
+        max: optional_money(record, "max_discount")?,
+    };
+    check_discounts(price, &discounts)?;
+    let mut urls = record.all("images/image");
+    if urls.is_empty() {
+        urls = record.all("images");
+    }
+    let color = record
+        .first(&["color"])
+        .map(|(f, v)| text_field(v, &f, 50))
+        .transpose()?;
+    car(FeedCarParts {
+        row: record.row,
+        external_id,
+        vin,
+        brand,
+        name: model.clone(),
+        model,
+        year,
+        price,
+        status,
+        body_type,
+        transmission,
+        drivetrain,
+        fuel_type,
+        engine,
+        mileage,
+        color,
+        photos: photos(urls),
+        discounts: Some(discounts),
+    })
+}
+
+fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
+    if let Some((field, category)) = record.first(&["Category"])
+        && mapping::normalise(&category) != "автомобили"
+    {
+        return field_error(
+            &field,
+            format!("Категория «{category}» — не легковой автомобиль"),
+        );
+    }
+    let (_, brand) = required(record, &["Make"], "марка")?;
+    let (model_field, model) = required(record, &["Model"], "модель")?;
+    let model = text_field(model, &model_field, 100)?;
+    let (year_field, year) = required(record, &["Year"], "год выпуска")?;
+    let year = parse_year(&year_field, &year, current_year)?;
+    let (price_field, price) = required(record, &["Price"], "цена")?;
+    let price = parse_money(&price_field, &price)?;
+    let (body_field, body) = required(record, &["BodyType"], "тип кузова")?;
+    let body_type = mapped(&body_field, &body, "тип кузова", mapping::body_type)?;
+    let (gear_field, gear) = required(record, &["Transmission"], "коробка передач")?;
+    let transmission = mapped(&gear_field, &gear, "коробка передач", mapping::transmission)?;
+    let (drive_field, drive) = required(record, &["DriveType"], "привод")?;
+    let drivetrain = mapped(&drive_field, &drive, "привод", mapping::drivetrain)?;
+    let (fuel_field, fuel) = required(record, &["FuelType"], "тип двигателя")?;
+    let fuel_type = mapped(&fuel_field, &fuel, "тип двигателя", mapping::fuel_type)?;
+    let mileage = match record.first(&["Kilometrage", "Mileage"]) {
+        Some((field, value)) => parse_int(&field, &value)?,
+        None => 0,
+    };
+    let status = status_of(record, &["CarType", "Condition"], mileage)?;
+    let engine = avito_engine(record)?;
+    let vin = parse_vin("VIN", record.first(&["VIN"]).map(|(_, v)| v))?;
+    let external_id = external_id("Id", record.first(&["Id"]).map(|(_, v)| v))?;
+    let mut urls = record.all("Images/Image@url");
+    urls.extend(record.all("Images/Image"));
+    let color = record
+        .first(&["Color"])
+        .map(|(f, v)| text_field(v, &f, 50))
+        .transpose()?;
+    car(FeedCarParts {
+        row: record.row,
+        external_id,
+        vin,
+        brand,
+        name: model.clone(),
+        model,
+        year,
+        price,
+        status,
+        body_type,
+        transmission,
+        drivetrain,
+        fuel_type,
+        engine,
+        mileage,
+        color,
+        photos: photos(urls),
+        discounts: None,
+    })
+}
+
+/// "1.5 л, 150 л.с." from Avito's `EngineSize` and `Power`; `Modification`
+/// when the feed gives one.
+fn avito_engine(record: &Record) -> RowResult<String> {
+    if let Some((field, text)) = record.first(&["Modification"]) {
+        return text_field(text, &field, 100);
+    }
+    let size = record.first(&["EngineSize"]).map(|(_, v)| v);
+    let power = record.first(&["Power"]).map(|(_, v)| v);
+    let engine = match (size, power) {
+        (Some(size), Some(power)) => format!("{} л, {power} л.с.", size.replace(',', ".")),
+        (Some(size), None) => format!("{} л", size.replace(',', ".")),
+        (None, Some(power)) => format!("{power} л.с."),
+        (None, None) => {
+            return field_error("EngineSize", "Не указан двигатель (EngineSize и/или Power)");
+        }
+    };
+    text_field(engine, "EngineSize", 100)
+}
+
+struct FeedCarParts {
+    row: u32,
+    external_id: Option<String>,
+    vin: Option<String>,
+    brand: String,
+    name: String,
+    model: String,
+    year: i32,
+    price: Money,
+    status: CarStatus,
+    body_type: BodyType,
+    transmission: Transmission,
+    drivetrain: Drivetrain,
+    fuel_type: FuelType,
+    engine: String,
+    mileage: i64,
+    color: Option<String>,
+    photos: Vec<String>,
+    discounts: Option<Discounts>,
+}
+
+fn car(parts: FeedCarParts) -> RowResult<FeedCar> {
+    if parts.external_id.is_none() && parts.vin.is_none() {
+        return Err((
+            None,
+            "Нет ни идентификатора объявления, ни VIN: автомобиль нельзя сопоставить".into(),
+        ));
+    }
+    if parts.brand.chars().count() > 100 {
+        return field_error("brand", "Марка длиннее 100 символов");
+    }
+    Ok(FeedCar {
+        row: parts.row,
+        external_id: parts.external_id,
+        vin: parts.vin,
+        brand: parts.brand,
+        model: parts.model,
+        name: parts.name,
+        year: parts.year,
+        price: parts.price,
+        status: parts.status,
+        body_type: parts.body_type,
+        transmission: parts.transmission,
+        drivetrain: parts.drivetrain,
+        fuel_type: parts.fuel_type,
+        engine: parts.engine,
+        mileage: parts.mileage,
+        color: parts.color.filter(|c| !c.trim().is_empty()),
+        photos: parts.photos,
+        discounts: parts.discounts,
+    })
+}
+
+/// The CSV header (`docs/parser.md`, README): these names, in any order;
+/// `;` or `,` separated. Required: brand, model, year, price, body_type,
+/// transmission, drivetrain, fuel_type, engine, and id or vin.
+pub const CSV_COLUMNS: &[&str] = &[
+    "id",
+    "vin",
+    "brand",
+    "model",
+    "name",
+    "year",
+    "price",
+    "status",
+    "body_type",
+    "transmission",
+    "drivetrain",
+    "fuel_type",
+    "engine",
+    "mileage",
+    "color",
+    "photos",
+    "credit_discount",
+    "tradein_discount",
+    "insurance_discount",
+    "max_discount",
+];
+
+fn parse_csv(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
+    let first_line = bytes.split(|b| *b == b'\n').next().unwrap_or_default();
+    let delimiter = if first_line.contains(&b';') {
+        b';'
+    } else {
+        b','
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .from_reader(bytes);
+    let headers = reader
+        .headers()
+        .map_err(|e| {
+            FeedError(format!(
+                "CSV: не удалось прочитать заголовок (строка 1): {e}"
+            ))
+        })?
+        .clone();
+    let names: Vec<String> = headers.iter().map(|h| h.trim().to_lowercase()).collect();
+    for name in &names {
+        if !CSV_COLUMNS.contains(&name.as_str()) {
+            return Err(FeedError(format!(
+                "CSV: неизвестная колонка «{name}» в заголовке (строка 1). Допустимые колонки: {}",
+                CSV_COLUMNS.join(", ")
+            )));
+        }
+    }
+    for needed in [
+        "brand",
+        "model",
+        "year",
+        "price",
+        "body_type",
+        "transmission",
+        "drivetrain",
+        "fuel_type",
+        "engine",
+    ] {
+        if !names.iter().any(|n| n == needed) {
+            return Err(FeedError(format!(
+                "CSV: в заголовке (строка 1) нет колонки «{needed}»"
+            )));
+        }
+    }
+    if !names.iter().any(|n| n == "id" || n == "vin") {
+        return Err(FeedError(
+            "CSV: в заголовке (строка 1) нужна колонка «id» или «vin»".into(),
+        ));
+    }
+    let has_discounts = names.iter().any(|n| n.ends_with("_discount"));
+    let mut parsed = Parsed {
+        format: Some(FeedFormat::Csv),
+        ..Parsed::default()
+    };
+    for result in reader.records() {
+        let record = match result {
+            Ok(record) => record,
+            Err(err) => {
+                let line = err.position().map_or(0, |p| p.line() as u32);
+                return Err(FeedError(format!(
+                    "CSV повреждён в строке {line}: {err}. Импорт не выполнен"
+                )));
+            }
+        };
+        let line = record.position().map_or(0, |p| p.line() as u32);
+        if record.iter().all(|v| v.trim().is_empty()) {
+            continue;
+        }
+        let mut fields: HashMap<String, Vec<String>> = HashMap::new();
+        for (name, value) in names.iter().zip(record.iter()) {
+            fields.insert(name.clone(), vec![value.to_string()]);
+        }
+        let row = Record {
+            fields,
+            row: line,
+            line,
+        };
+        match csv_car(&row, current_year, has_discounts) {
+            Ok(car) => parsed.cars.push(car),
+            Err((field, message)) => parsed.errors.push(RowError {
+                row: line,
+                line,
+                field,
+                message,
+            }),
+        }
+    }
+    Ok(parsed)
+}
+
+fn csv_car(record: &Record, current_year: i32, has_discounts: bool) -> RowResult<FeedCar> {
+    let (_, brand) = required(record, &["brand"], "марка")?;
+    let (_, model) = required(record, &["model"], "модель")?;
+    let model = text_field(model, "model", 100)?;
+    let name = match record.first(&["name"]) {
+        Some((_, name)) => text_field(name, "name", 255)?,
+        None => model.clone(),
+    };
+    let (_, year) = required(record, &["year"], "год выпуска")?;
+    let year = parse_year("year", &year, current_year)?;
+    let (_, price) = required(record, &["price"], "цена")?;
+    let price = parse_money("price", &price)?;
+    let (_, body) = required(record, &["body_type"], "тип кузова")?;
+    let body_type = mapped("body_type", &body, "тип кузова", mapping::body_type)?;
+    let (_, gear) = required(record, &["transmission"], "коробка передач")?;
+    let transmission = mapped(
+        "transmission",
+        &gear,
+        "коробка передач",
+        mapping::transmission,
+    )?;
+    let (_, drive) = required(record, &["drivetrain"], "привод")?;
+    let drivetrain = mapped("drivetrain", &drive, "привод", mapping::drivetrain)?;
+    let (_, fuel) = required(record, &["fuel_type"], "тип двигателя")?;
+    let fuel_type = mapped("fuel_type", &fuel, "тип двигателя", mapping::fuel_type)?;
+    let (_, engine) = required(record, &["engine"], "двигатель")?;
+    let engine = text_field(engine, "engine", 100)?;
+    let mileage = match record.first(&["mileage"]) {
+        Some((_, value)) => parse_int("mileage", &value)?,
+        None => 0,
+    };
+    let status = status_of(record, &["status"], mileage)?;
+    let vin = parse_vin("vin", record.first(&["vin"]).map(|(_, v)| v))?;
+    let external_id = external_id("id", record.first(&["id"]).map(|(_, v)| v))?;
+    let discounts = if has_discounts {
+        let d = Discounts {
+            credit: optional_money(record, "credit_discount")?,
+            tradein: optional_money(record, "tradein_discount")?,
+            insurance: optional_money(record, "insurance_discount")?,
+            max: optional_money(record, "max_discount")?,
+        };
+        check_discounts(price, &d)?;
+        Some(d)
+    } else {
+        None
+    };
+    let urls = record
+        .first(&["photos"])
+        .map(|(_, v)| v.split('|').map(str::to_string).collect::<Vec<_>>())
+        .unwrap_or_default();
+    let color = record
+        .first(&["color"])
+        .map(|(_, v)| text_field(v, "color", 50))
+        .transpose()?;
+    car(FeedCarParts {
+        row: record.row,
+        external_id,
+        vin,
+        brand,
+        name,
+        model,
+        year,
+        price,
+        status,
+        body_type,
+        transmission,
+        drivetrain,
+        fuel_type,
+        engine,
+        mileage,
+        color,
+        photos: photos(urls),
+        discounts,
+    })
+}
+
+/// A key (external id, VIN) met twice: the later rows are refused.
+fn refuse_repeats(parsed: &mut Parsed) {
+    let mut seen_ids: HashMap<String, u32> = HashMap::new();
+    let mut seen_vins: HashMap<String, u32> = HashMap::new();
+    let mut kept = Vec::with_capacity(parsed.cars.len());
+    for car in std::mem::take(&mut parsed.cars) {
+        let repeat = car
+            .external_id
+            .as_ref()
+            .and_then(|id| seen_ids.get(id).map(|row| ("id", id.clone(), *row)))
+            .or_else(|| {
+                car.vin
+                    .as_ref()
+                    .and_then(|vin| seen_vins.get(vin).map(|row| ("vin", vin.clone(), *row)))
+            });
+        if let Some((field, value, row)) = repeat {
+            parsed.errors.push(RowError {
+                row: car.row,
+                line: car.row,
+                field: Some(field.into()),
+                message: format!("Повтор: «{value}» уже встречался в строке {row}"),
+            });
+            continue;
+        }
+        if let Some(id) = &car.external_id {
+            seen_ids.insert(id.clone(), car.row);
+        }
+        if let Some(vin) = &car.vin {
+            seen_vins.insert(vin.clone(), car.row);
+        }
+        kept.push(car);
+    }
+    parsed.cars = kept;
+    parsed.errors.sort_by_key(|e| e.row);
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    const AUTORU: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<data>
+  <cars>
+    <car>
+      <unique_id>A-1</unique_id>
+      <mark_id>Hyundai</mark_id>
+      <folder_id>Sonata</folder_id>
+      <modification_id>2.0 AT (150 л.с.)</modification_id>
+      <body_type>Седан</body_type>
+      <drive>передний</drive>
+      <year>2022</year>
+      <price>2575000</price>
+      <currency>RUR</currency>
+      <vin>XWBCA41ZXDK259205</vin>
+      <max_discount>90000</max_discount>
+      <images><image>https://example.ru/1.jpg</image><image>https://example.ru/2.jpg</image></images>
+    </car>
+    <car>
+      <unique_id>A-2</unique_id>
+      <mark_id>Hyundai</mark_id>
+      <folder_id>Creta</folder_id>
+      <modification_id>1.6 AT (123 л.с.)</modification_id>
+      <body_type>Кабриолет</body_type>
+      <drive>передний</drive>
+      <year>2022</year>
+      <price>2000000</price>
+    </car>
+  </cars>
+</data>"#;
+
+    #[test]
+    fn autoru_rows_and_errors() {
+        let parsed = parse(AUTORU.as_bytes(), 2026).unwrap();
+        assert_eq!(parsed.format, Some(FeedFormat::Autoru));
+        assert_eq!(parsed.cars.len(), 1);
+        let car = &parsed.cars[0];
+        assert_eq!(car.transmission, Transmission::Automatic);
+        assert_eq!(car.fuel_type, FuelType::Gasoline);
+        assert_eq!(car.photos.len(), 2);
+        assert_eq!(
+            car.discounts.as_ref().unwrap().max,
+            Some(Money::from_rubles(90_000))
+        );
+        assert_eq!(parsed.errors.len(), 1);
+        assert_eq!(parsed.errors[0].row, 2);
+        assert_eq!(parsed.errors[0].field.as_deref(), Some("body_type"));
+    }
+
+    #[test]
+    fn entities_are_never_expanded() {
+        let laughs = r#"<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>
+<data><cars><car><mark_id>&lol2;</mark_id></car></cars></data>"#;
+        let err = parse(laughs.as_bytes(), 2026).unwrap_err();
+        assert!(err.0.contains("ENTITY"), "{err}");
+        let undeclared = "<data><cars><car><mark_id>&lol;</mark_id></car></cars></data>";
+        let err = parse(undeclared.as_bytes(), 2026).unwrap_err();
+        assert!(err.0.contains("&lol;"), "{err}");
+    }
+
+    #[test]
+    fn broken_xml_names_its_line() {
+        let broken = "<data>\n<cars>\n<car>\n<mark_id>X</mark>\n</car></cars></data>";
+        let err = parse(broken.as_bytes(), 2026).unwrap_err();
+        assert!(err.0.contains("строке 4"), "{err}");
+    }
+}

@@ -1,0 +1,209 @@
+//! The inventory parser (`docs/parser.md`): a dealer's stock comes in from
+//! an Auto.ru, Avito or CSV feed (by URL, upload or schedule) as a preview
+//! that an admin applies, and goes out again as marketplace feeds.
+//!
+//! - [`feed`] reads the three formats, [`mapping`] maps their values to ours;
+//! - [`fetch`] gets a feed or a photo without reaching private networks;
+//! - [`photos`] stores a run's photos after it is applied;
+//! - [`export`] writes the site's stock as Avito, Auto.ru and Yandex feeds;
+//! - this module ties them: preview, apply, the scheduled run.
+//!
+//! The SQL lives in `crate::domain::imports`.
+
+pub mod export;
+pub mod feed;
+pub mod fetch;
+pub mod mapping;
+pub mod photos;
+
+use std::time::Duration;
+
+use chrono::Datelike;
+
+use crate::config::Config;
+use crate::db::Db;
+use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
+use crate::domain::imports::{self, ImportRun, RunSource, RunTrigger, SourceKind};
+use crate::error::{AppError, AppResult};
+use fetch::{FetchError, Fetcher};
+
+/// How long fetching a whole feed may take.
+pub const FEED_TIMEOUT: Duration = Duration::from_secs(120);
+
+pub fn current_year() -> i32 {
+    chrono::Utc::now().year()
+}
+
+/// The message of a feed over the size limit.
+pub fn too_large_message(config: &Config) -> String {
+    format!(
+        "Файл фида больше {} МБ: такой фид не загружается (parser.max_feed_bytes)",
+        config.parser.max_feed_bytes / (1024 * 1024)
+    )
+}
+
+/// Fetches a feed by URL within the size limit.
+pub async fn fetch_feed(config: &Config, url: &str) -> Result<Vec<u8>, FetchError> {
+    let fetcher = Fetcher::new(config.parser.allow_private_hosts, FEED_TIMEOUT);
+    let limit = usize::try_from(config.parser.max_feed_bytes).unwrap_or(usize::MAX);
+    fetcher.get(url, limit, &too_large_message(config)).await
+}
+
+/// Reads a feed and stores its preview (or the reason it cannot be read).
+pub async fn preview(
+    db: &Db,
+    trigger: RunTrigger,
+    source: RunSource,
+    bytes: Vec<u8>,
+) -> AppResult<ImportRun> {
+    let year = current_year();
+    let parsed = tokio::task::spawn_blocking(move || feed::parse(&bytes, year))
+        .await
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("feed parse task: {e}")))?;
+    match parsed {
+        Ok(parsed) => {
+            db.call(move |c| {
+                imports::create_preview(
+                    c,
+                    trigger,
+                    &source,
+                    parsed.format,
+                    &parsed.cars,
+                    parsed.errors,
+                )
+            })
+            .await
+        }
+        Err(err) => failed(db, trigger, source, &err.0).await,
+    }
+}
+
+/// Records a run that failed before its preview.
+pub async fn failed(
+    db: &Db,
+    trigger: RunTrigger,
+    source: RunSource,
+    error: &str,
+) -> AppResult<ImportRun> {
+    let error = error.to_string();
+    db.call(move |c| imports::create_failed(c, trigger, &source, None, &error))
+        .await
+}
+
+/// Fetches a feed by URL and previews it; a fetch that fails is a failed run.
+pub async fn preview_url(
+    db: &Db,
+    config: &Config,
+    trigger: RunTrigger,
+    url: &str,
+) -> AppResult<ImportRun> {
+    let source = RunSource {
+        kind: SourceKind::Url,
+        name: url.chars().take(imports::MAX_FEED_URL).collect(),
+    };
+    match fetch_feed(config, url).await {
+        Ok(bytes) => preview(db, trigger, source, bytes).await,
+        Err(err) => failed(db, trigger, source, &err.to_string()).await,
+    }
+}
+
+/// The audit entry of an applied run.
+pub fn audit_entry(run: &ImportRun) -> NewEntry {
+    let c = &run.summary.counts;
+    let summary = format!(
+        "Импорт из фида «{}»: новых {}, изменено {}, без изменений {}, снято с публикации {}, \
+         строк с ошибками {}",
+        run.summary.source.name, c.new, c.changed, c.unchanged, c.gone, c.errors
+    );
+    let count = |field: &str, n: usize| audit::change(field, None, Some(n.to_string()));
+    NewEntry::new(
+        AuditAction::Import,
+        AuditObject::Import,
+        Some(&run.summary.id),
+        summary,
+    )
+    .with_changes(vec![
+        count("new", c.new),
+        count("changed", c.changed),
+        count("unchanged", c.unchanged),
+        count("gone", c.gone),
+        count("errors", c.errors),
+    ])
+}
+
+/// Starts fetching the applied run's photos in the background.
+pub fn spawn_photos(db: &Db, config: &Config, run_id: &str) -> tokio::task::JoinHandle<()> {
+    let (db, media_dir, allow, run) = (
+        db.clone(),
+        config.media_dir(),
+        config.parser.allow_private_hosts,
+        run_id.to_string(),
+    );
+    tokio::spawn(async move {
+        if let Err(err) = photos::fetch_pending(db, media_dir, allow, run).await {
+            tracing::warn!("imported photos: {err}");
+        }
+    })
+}
+
+/// Who a scheduled run is recorded as in the audit trail.
+pub const SCHEDULE_USER: &str = "расписание";
+
+/// A scheduled run when one is due (`now` in RFC 3339): fetch, preview and
+/// apply in one go (rows with errors are skipped and listed), then the
+/// photos. Gives the run, if one was made.
+pub async fn run_schedule_if_due(
+    db: &Db,
+    config: &Config,
+    now: chrono::DateTime<chrono::Utc>,
+) -> AppResult<Option<ImportRun>> {
+    let schedule = db.call(|c| imports::schedule(c)).await?;
+    let Some(url) = schedule.feed_url.filter(|_| schedule.interval_hours > 0) else {
+        return Ok(None);
+    };
+    let due = match schedule
+        .last_run_at
+        .as_deref()
+        .map(chrono::DateTime::parse_from_rfc3339)
+    {
+        Some(Ok(last)) => {
+            now.signed_duration_since(last)
+                >= chrono::Duration::hours(i64::from(schedule.interval_hours))
+        }
+        _ => true,
+    };
+    if !due {
+        return Ok(None);
+    }
+    db.call(|c| imports::mark_scheduled_run(c)).await?;
+    let run = preview_url(db, config, RunTrigger::Schedule, &url).await?;
+    if run.summary.status != imports::RunStatus::Preview {
+        return Ok(Some(run));
+    }
+    let id = run.summary.id.clone();
+    let year = current_year();
+    let applied = db
+        .call(move |c| {
+            audit::audited(c, SCHEDULE_USER, |tx| {
+                let applied = imports::apply(tx, &id, year)?;
+                let entry = applied.as_ref().map(audit_entry);
+                Ok((applied, entry))
+            })
+        })
+        .await?;
+    if let Some(run) = &applied {
+        spawn_photos(db, config, &run.summary.id);
+    }
+    Ok(applied)
+}
+
+/// How often the schedule is looked at.
+pub const SCHEDULE_TICK: Duration = Duration::from_secs(60);
+
+/// The job `start_jobs` registers.
+pub async fn schedule_tick(db: Db, config: std::sync::Arc<Config>) -> anyhow::Result<()> {
+    run_schedule_if_due(&db, &config, chrono::Utc::now())
+        .await
+        .map_err(|e| anyhow::anyhow!("scheduled import: {e}"))?;
+    Ok(())
+}
