@@ -6,7 +6,8 @@
 // gone, a new one) is read from an address, its price change shown old →
 // new, applied by keyboard: the gone car is unpublished. A feed with bad rows
 // shows them with their row and field, and is dropped; a broken file and a
-// dead address are refused at their field. The schedule is saved and shown,
+// dead address are refused at their field, and the dashboard tells of the
+// failed run. The schedule is saved and shown,
 // the export feeds' addresses shown and copied, a run opened from the
 // history.
 import assert from "node:assert/strict";
@@ -328,6 +329,17 @@ describe("admin parser", () => {
       /404|не удалось|не найден/i.test(await fileError.innerText()),
     );
     assert.equal(await address.getAttribute("aria-invalid"), "true");
+
+    // The latest run failed: the dashboard says so and links to its report.
+    await page.goto(`${s.base}/admin`);
+    const card = page.getByTestId("import-failed-card");
+    await card.waitFor();
+    assert.match(await card.innerText(), /Импорт не выполнен/);
+    assert.match(await card.innerText(), /404/);
+    await card.getByRole("link", { name: "Импорт не выполнен" }).click();
+    await page.waitForURL(/\/admin\/parser\?run=/);
+    await waitForStatus(page, "Ошибка");
+    assert.match(await report(page).getByTestId("import-error").innerText(), /404/);
     assert.deepEqual(scriptErrors(page), []);
     await page.context().close();
   });

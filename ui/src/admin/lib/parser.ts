@@ -104,6 +104,8 @@ export interface ImportRun extends ImportRunSummary {
   unchanged: UnchangedCar[];
   gone: GoneCar[];
   errors: RowError[];
+  /** Brands the feed names that the catalogue lacks: created on apply. */
+  newBrands?: string[];
   photoErrors: PhotoError[];
 }
 

@@ -145,7 +145,16 @@ function ImportForm({ onPreview }: { onPreview: (run: ImportRun) => void }) {
       }
     },
     {
-      onSuccess: onPreview,
+      onSuccess: (run, v) => {
+        // The feed could not be read (fetch, size, broken XML): a failed run,
+        // told at the source's field; its report stays in the history.
+        if (run.status === "failed") {
+          setError({ [v.mode]: run.error || "Не удалось прочитать фид" });
+          focusField(v.mode);
+          return;
+        }
+        onPreview(run);
+      },
       onFailure: (e, v) => {
         const field =
           e instanceof ApiError && (e.field === "url" || e.field === "file") ? e.field : v.mode;
@@ -382,6 +391,11 @@ function RunReport({ id, onClose }: { id: RunId; onClose: () => void }) {
             </p>
           )}
           <Counts run={run} />
+          {run.status === "preview" && run.newBrands && run.newBrands.length > 0 && (
+            <p class="notice" data-testid="new-brands">
+              Новые марки, которых нет в каталоге (будут созданы): {run.newBrands.join(", ")}
+            </p>
+          )}
           {run.status === "preview" && (
             <div class="form-actions parser-actions">
               <button
