@@ -166,7 +166,7 @@ describe("admin parser", () => {
     await page.waitForURL(`${s.base}/admin/parser`);
     await page.getByRole("heading", { level: 1, name: "Парсер автомобилей" }).waitFor();
 
-    // An Auto.ru file: two new cars, three photos, one of them missing.
+    // An Auto.ru file: two new cars, four photos, one of them missing.
     await page.getByLabel("Файл", { exact: true }).check();
     await page.getByLabel("Файл фида").setInputFiles({
       name: "stock.xml",
@@ -197,15 +197,20 @@ describe("admin parser", () => {
     await waitForStatus(page, "Применён");
     // The photos arrive in the background: the report follows them.
     const photos = report(page).getByTestId("import-photos");
-    await eventually("the photos", async () =>
-      /загружено 2 из 3, с ошибкой: 1/.test(await photos.innerText()),
-    );
+    let seen = "";
+    await eventually(`the photos (${seen})`, async () => {
+      seen = await photos.innerText();
+      return /загружено 3 из 4, с ошибкой: 1/.test(seen);
+    }).catch((e) => {
+      throw new Error(`${e.message}: ${seen}`);
+    });
     assert.match(await photos.getByTestId("photo-errors").innerText(), /missing\.jpg/);
 
     // In the admin's list, with its photos, and on the site.
     const sonata = await adminCar(cars.sonata.model);
     assert.ok(sonata?.published, "the imported car is published");
-    assert.equal(sonata.images.length, 2);
+    const full = await session.get(`/api/admin/cars/${sonata.id}`);
+    assert.equal(full.images.length, 2, "both photos stored");
     await page.goto(`${s.base}/admin/cars`);
     await page.getByTestId("car-search").fill(cars.sonata.model);
     const card = page.locator(`[data-testid="car-card"][data-slug="${sonata.slug}"]`);
