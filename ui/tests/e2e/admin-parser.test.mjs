@@ -295,8 +295,8 @@ describe("admin parser", () => {
     await waitForStatus(page, "Предпросмотр");
     assert.equal(await count(page, "errors"), 2);
     const errors = await report(page).getByTestId("list-errors").innerText();
-    assert.match(errors, /Строка 1, поле «body_type»/);
-    assert.match(errors, /Строка 2, поле «price»/);
+    assert.match(errors, /Строка 1 \(строка файла \d+\), поле «body_type»/);
+    assert.match(errors, /Строка 2 \(строка файла \d+\), поле «price»/);
     await report(page).getByRole("button", { name: "Отменить" }).click();
     assert.match(await toastText(page, "Предпросмотр отменён"), /Успешно/);
     await report(page).waitFor({ state: "detached" });

@@ -116,6 +116,8 @@ describe("a run's report", () => {
     expect(changeValue("description", "")).toBe("—");
     expect(changeValue("price", "")).toBe("—");
     expect(changeValue("price", "по запросу")).toBe("по запросу");
+    expect(plain(changeValue("maxDiscount", "90000.00"))).toBe("90 000 ₽");
+    expect(changeValue("images", "2 шт.")).toBe("2 шт.");
   });
 
   it("sums up what applying will do", () => {
@@ -134,6 +136,12 @@ describe("a run's report", () => {
       "Строка 12, поле «mark»: Неизвестная марка «Лада2»",
     );
     expect(rowErrorText({ row: 3, field: null, message: "Нет цены" })).toBe("Строка 3: Нет цены");
+    expect(rowErrorText({ row: 4, line: 4, field: "price", message: "Нет цены" })).toBe(
+      "Строка 4, поле «price»: Нет цены",
+    );
+    expect(rowErrorText({ row: 2, line: 14, field: "price", message: "Нет цены" })).toBe(
+      "Строка 2 (строка файла 14), поле «price»: Нет цены",
+    );
   });
 });
 

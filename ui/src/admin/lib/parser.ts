@@ -87,7 +87,10 @@ export interface GoneCar {
 }
 
 export interface RowError {
+  /** The CSV line, or the XML record's number (`<car>`, `<Ad>`). */
   row: number;
+  /** The file's line the row starts on (equal to `row` for CSV). */
+  line?: number;
   field: string | null;
   message: string;
 }
@@ -246,7 +249,15 @@ export function photoText(photos: PhotoProgress): string {
 }
 
 /** Fields whose values are money strings ("2500000.00"). */
-const MONEY_FIELDS = new Set(["price", "monthlyPayment", "dailyPrice", "maxDiscount"]);
+const MONEY_FIELDS = new Set([
+  "price",
+  "monthlyPayment",
+  "dailyPrice",
+  "creditDiscount",
+  "tradeinDiscount",
+  "insuranceDiscount",
+  "maxDiscount",
+]);
 
 /** One side of a change as the screen shows it: money as "2 500 000 ₽", an
  * empty value as a dash. */
@@ -285,10 +296,12 @@ export function changesAnything(counts: RunCounts): boolean {
   return counts.new + counts.changed + counts.gone > 0;
 }
 
-/** "Строка 12, поле «Марка»: …" */
+/** "Строка 12, поле «mark_id»: …"; an XML record also gives its line in
+ * the file: "Строка 2 (строка файла 14), …". */
 export function rowErrorText(error: RowError): string {
+  const line = error.line && error.line !== error.row ? ` (строка файла ${error.line})` : "";
   const field = error.field ? `, поле «${error.field}»` : "";
-  return `Строка ${error.row}${field}: ${error.message}`;
+  return `Строка ${error.row}${line}${field}: ${error.message}`;
 }
 
 /** Lists longer than this are shown a page at a time. */
