@@ -220,7 +220,8 @@ async fn the_server_jobs_remove_unused_pictures() {
         db.clone(),
         config.clone(),
     ));
-    assert_eq!(jobs.len(), 1);
+    // The picture cleanup and the feed import schedule (docs/parser.md).
+    assert_eq!(jobs.len(), 2);
     let probe = db.clone();
     eventually("the unused picture removed", || {
         probe

@@ -944,6 +944,7 @@ pub fn photo_stored(
             photo.source_url,
             media_url
         ])?;
+        rebuild_images(conn, &photo.car_id)?;
         conn.prepare_cached("UPDATE import_runs SET photos_done = photos_done + 1 WHERE id = ?1")?
             .execute([run_id])?;
         Ok(())

@@ -11,6 +11,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::audited;
+use crate::domain::audit::{AuditAction, AuditObject, NewEntry};
 use crate::domain::form::{Field, Form, Kind};
 use crate::domain::imports::{
     self, ImportRun, ImportRunSummary, RunSource, RunTrigger, Schedule, SourceKind,
@@ -32,7 +33,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_import, discard_import))
         .routes(routes!(apply_import))
-        .routes(routes!(get_settings, put_settings))
+        .routes(routes!(parser_settings, update_parser_settings))
 }
 
 pub const RUN_NOT_FOUND: &str = "Импорт не найден";
@@ -102,7 +103,7 @@ async fn read_file(state: &AppState, request: Request) -> AppResult<(String, Vec
         (status = 413, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn start_import(
     State(state): State<AppState>,
-    _admin: Admin,
+    admin: Admin,
     request: Request,
 ) -> AppResult<Json<ImportRun>> {
     let multipart = request
@@ -128,7 +129,28 @@ pub async fn start_import(
         }
         parser::preview_url(&state.db, &state.config, RunTrigger::Manual, &url).await?
     };
+    // The preview changes no car, but who imported what stays on record.
+    let entry = preview_entry(&run);
+    audited(&state, &admin, move |_| Ok(((), Some(entry)))).await?;
     Ok(Json(run))
+}
+
+fn preview_entry(run: &ImportRun) -> NewEntry {
+    let s = &run.summary;
+    let summary = match &s.error {
+        Some(error) => format!("Импорт «{}» не выполнен: {error}", s.source.name),
+        None => format!(
+            "Предпросмотр импорта «{}»: новых {}, изменено {}, снято с публикации {}, строк с \
+             ошибками {}",
+            s.source.name, s.counts.new, s.counts.changed, s.counts.gone, s.counts.errors
+        ),
+    };
+    NewEntry::new(
+        AuditAction::Create,
+        AuditObject::Import,
+        Some(&s.id),
+        summary,
+    )
 }
 
 /// The last 50 runs, newest first.
@@ -181,10 +203,23 @@ pub async fn apply_import(
     responses((status = 204), (status = 404, body = ApiErrorBody), (status = 409, body = ApiErrorBody)))]
 pub async fn discard_import(
     State(state): State<AppState>,
-    _admin: Admin,
+    admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    if state.db.call(move |c| imports::discard(c, &id)).await? {
+    let discarded = audited(&state, &admin, move |c| {
+        let found = imports::discard(c, &id)?;
+        let entry = found.then(|| {
+            NewEntry::new(
+                AuditAction::Delete,
+                AuditObject::Import,
+                Some(&id),
+                "Отменён предпросмотр импорта",
+            )
+        });
+        Ok((found, entry))
+    })
+    .await?;
+    if discarded {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(AppError::not_found(RUN_NOT_FOUND))
@@ -266,7 +301,7 @@ fn settings_answer(state: &AppState, schedule: Schedule) -> ParserSettings {
 /// The schedule and the URLs of the exported feeds.
 #[utoipa::path(get, path = "/api/admin/parser/settings", tag = "admin",
     responses((status = 200, body = ParserSettings), (status = 401, body = ApiErrorBody)))]
-pub async fn get_settings(State(state): State<AppState>) -> AppResult<Json<ParserSettings>> {
+pub async fn parser_settings(State(state): State<AppState>) -> AppResult<Json<ParserSettings>> {
     let schedule = state.db.call(|c| imports::schedule(c)).await?;
     Ok(Json(settings_answer(&state, schedule)))
 }
@@ -275,12 +310,12 @@ pub async fn get_settings(State(state): State<AppState>) -> AppResult<Json<Parse
 #[utoipa::path(put, path = "/api/admin/parser/settings", tag = "admin",
     request_body = ParserSettingsInput,
     responses((status = 200, body = ParserSettings), (status = 422, body = ApiErrorBody)))]
-pub async fn put_settings(
+pub async fn update_parser_settings(
     State(state): State<AppState>,
     admin: Admin,
     FormJson(input): FormJson<ParserSettingsInput>,
 ) -> AppResult<Json<ParserSettings>> {
-    use crate::domain::audit::{AuditAction, AuditObject, NewEntry, change};
+    use crate::domain::audit::change;
     let schedule = audited(&state, &admin, move |c| {
         let before = imports::schedule(c)?;
         let after = imports::save_schedule(c, input.feed_url, input.interval_hours)?;

@@ -171,6 +171,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The last 50 runs, newest first. */
+        get: operations["list_imports"];
+        put?: never;
+        /**
+         * Starts an import: a multipart `file` (Auto.ru XML, Avito XML or CSV,
+         *     told apart by content) or JSON `{"url": ...}`. Answers the preview (a dry
+         *     run: nothing in the catalogue changes), or a failed run with its reason.
+         */
+        post: operations["start_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run with its report; `photos` shows the photo fetch's progress. */
+        get: operations["get_import"];
+        put?: never;
+        post?: never;
+        /** Discards a preview. */
+        delete: operations["discard_import"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/imports/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Applies a preview in one transaction, compared again with the catalogue
+         *     as it is now; the photos are fetched afterwards, in the background.
+         */
+        post: operations["apply_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/leads/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -255,6 +315,24 @@ export interface paths {
         };
         get: operations["me"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/parser/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The schedule and the URLs of the exported feeds. */
+        get: operations["parser_settings"];
+        /** Sets the feed URL and the interval (0: no schedule). */
+        put: operations["update_parser_settings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -927,7 +1005,7 @@ export interface components {
          * @description What was done.
          * @enum {string}
          */
-        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings";
+        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings" | "import";
         /** @description A stored entry. */
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
@@ -948,7 +1026,7 @@ export interface components {
          * @description What kind of object it was done to.
          * @enum {string}
          */
-        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "settings" | "body_type" | "banner";
+        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "settings" | "body_type" | "banner" | "import";
         /** @description A page of the audit trail. */
         AuditPage: {
             items: components["schemas"]["AuditEntry"][];
@@ -1179,6 +1257,13 @@ export interface components {
             from?: string | null;
             to?: string | null;
         };
+        ChangedCar: {
+            carId: string;
+            changes: components["schemas"]["FieldChange"][];
+            key: string;
+            slug: string;
+            title: string;
+        };
         /**
          * @description Where a lead is delivered.
          * @enum {string}
@@ -1201,6 +1286,7 @@ export interface components {
              *     `GET /api/admin/deliveries/failed`.
              */
             deliveriesFailed: number;
+            importFailed?: null | components["schemas"]["ImportFailed"];
             /** Format: int64 */
             leadsInProgress: number;
             /** Format: int64 */
@@ -1260,11 +1346,66 @@ export interface components {
             leadName: string;
             leadPhone: string;
         };
+        /**
+         * @description autoru | avito | csv
+         * @enum {string}
+         */
+        FeedFormat: "autoru" | "avito" | "csv";
+        /** @description One feed the site publishes. */
+        FeedLink: {
+            name: string;
+            /** @description Absolute URL to paste into the marketplace. */
+            url: string;
+        };
+        FieldChange: {
+            /** @description The API's name of the field (`price`, `mileage`, `images`, ...). */
+            field: string;
+            /** @description Its Russian name ("Цена", "Пробег", "Фото"). */
+            label: string;
+            new: string;
+            old: string;
+        };
         /** @enum {string} */
         FuelType: "gasoline" | "diesel" | "hybrid" | "electric";
+        GoneCar: {
+            carId: string;
+            externalId?: string | null;
+            slug: string;
+            title: string;
+            vin?: string | null;
+        };
         /** @description An image URL (empty when there is none). */
         ImageAnswer: {
             imageUrl: string;
+        };
+        /** @description A feed by URL. */
+        ImportByUrl: {
+            url: string;
+        };
+        /** @description A failed import run, for the dashboard. */
+        ImportFailed: {
+            createdAt: string;
+            error?: string | null;
+            id: string;
+        };
+        ImportList: {
+            items: components["schemas"]["ImportRunSummary"][];
+        };
+        ImportRun: components["schemas"]["ImportRunSummary"] & components["schemas"]["Report"] & {
+            photoErrors: components["schemas"]["PhotoError"][];
+        };
+        ImportRunSummary: {
+            counts: components["schemas"]["RunCounts"];
+            createdAt: string;
+            /** @description Why the run failed (fetch, size, XML). */
+            error?: string | null;
+            finishedAt?: string | null;
+            format?: null | components["schemas"]["FeedFormat"];
+            id: string;
+            photos: components["schemas"]["PhotoProgress"];
+            source: components["schemas"]["RunSource"];
+            status: components["schemas"]["RunStatus"];
+            trigger: components["schemas"]["RunTrigger"];
         };
         Lead: {
             advertisingConsent: boolean;
@@ -1380,6 +1521,33 @@ export interface components {
          * @example 2500000.00
          */
         Money: string;
+        NewCar: {
+            externalId?: string | null;
+            key: string;
+            price: components["schemas"]["Money"];
+            status: components["schemas"]["CarStatus"];
+            title: string;
+            vin?: string | null;
+        };
+        ParserSettings: {
+            feedUrl?: string | null;
+            feeds: components["schemas"]["FeedLink"][];
+            /**
+             * Format: int32
+             * @description Hours between scheduled runs; 0: off.
+             */
+            intervalHours: number;
+            lastRunAt?: string | null;
+            nextRunAt?: string | null;
+        };
+        ParserSettingsInput: {
+            feedUrl?: string | null;
+            /**
+             * Format: int32
+             * @description 0 (off) to 168.
+             */
+            intervalHours: number;
+        };
         PartnerBank: {
             active: boolean;
             /** @description Comma-separated, shown as chips. */
@@ -1397,6 +1565,19 @@ export interface components {
             logo?: string;
             name: string;
             requirements?: string;
+        };
+        PhotoError: {
+            carTitle: string;
+            error: string;
+            url: string;
+        };
+        PhotoProgress: {
+            /** Format: int64 */
+            done: number;
+            /** Format: int64 */
+            failed: number;
+            /** Format: int64 */
+            total: number;
         };
         Promotion: {
             createdAt: string;
@@ -1442,6 +1623,17 @@ export interface components {
             workingHours: string;
             yandexMetrikaId: string;
         };
+        /** @description What a feed would do to the catalogue. */
+        Report: {
+            changed: components["schemas"]["ChangedCar"][];
+            errors: components["schemas"]["RowError"][];
+            /** @description Will be unpublished (never deleted). */
+            gone: components["schemas"]["GoneCar"][];
+            new: components["schemas"]["NewCar"][];
+            /** @description Brands the feed names that the catalogue lacks: created on apply. */
+            newBrands: string[];
+            unchanged: components["schemas"]["UnchangedCar"][];
+        };
         Review: {
             approved: boolean;
             carId?: string | null;
@@ -1465,6 +1657,44 @@ export interface components {
             rating?: number;
             text: string;
         };
+        /** @description A row the import cannot use, and why. */
+        RowError: {
+            /** @description The feed's field name, when one field is wrong. */
+            field?: string | null;
+            /**
+             * Format: int32
+             * @description The line of the file the row starts on.
+             */
+            line: number;
+            message: string;
+            /**
+             * Format: int32
+             * @description CSV line, or the XML record's number (1 = the first `<car>`/`<Ad>`).
+             */
+            row: number;
+        };
+        RunCounts: {
+            changed: number;
+            errors: number;
+            gone: number;
+            new: number;
+            unchanged: number;
+        };
+        RunSource: {
+            kind: components["schemas"]["SourceKind"];
+            /** @description The URL or the file name. */
+            name: string;
+        };
+        /**
+         * @description preview | applied | discarded | failed
+         * @enum {string}
+         */
+        RunStatus: "preview" | "applied" | "discarded" | "failed";
+        /**
+         * @description manual | schedule
+         * @enum {string}
+         */
+        RunTrigger: "manual" | "schedule";
         /** @description Everything, for the admin. */
         Settings: components["schemas"]["PublicSettings"] & {
             consentText: string;
@@ -1516,6 +1746,11 @@ export interface components {
             workingHours?: string | null;
             yandexMetrikaId?: string | null;
         };
+        /**
+         * @description url | file
+         * @enum {string}
+         */
+        SourceKind: "url" | "file";
         StatusInput: {
             status: string;
         };
@@ -1535,6 +1770,12 @@ export interface components {
             description?: string;
             link?: string;
             name?: string;
+        };
+        UnchangedCar: {
+            carId: string;
+            key: string;
+            slug: string;
+            title: string;
         };
         Uploaded: {
             hash: string;
@@ -1840,6 +2081,182 @@ export interface operations {
             };
         };
     };
+    list_imports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    start_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `{url}`, or multipart/form-data with the field `file` */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportByUrl"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRun"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    get_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRun"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    discard_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    apply_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRun"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     lead_deliveries: {
         parameters: {
             query?: never;
@@ -1983,6 +2400,64 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    parser_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParserSettings"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    update_parser_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParserSettingsInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParserSettings"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,679 @@
+//! The inventory parser's imports through the real router on a real SQLite
+//! file: preview and apply, a changed feed, broken and hostile documents,
+//! private addresses, size limits, photos from a local server, the schedule.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+mod parser_support;
+
+use axum::http::{Method, StatusCode};
+use common::{TestApp, car_input};
+use dealership::config::Config;
+use dealership::domain::cars;
+use dealership::domain::money::Money;
+use parser_support::{AdminSession, Files, file_server, png};
+use serde_json::{Value, json};
+
+const HEADER: &str = "id;vin;brand;model;year;price;status;body_type;transmission;drivetrain;fuel_type;engine;mileage;color;photos";
+
+fn csv(rows: &[&str]) -> Vec<u8> {
+    let mut text = String::from(HEADER);
+    for row in rows {
+        text.push('\n');
+        text.push_str(row);
+    }
+    text.push('\n');
+    text.into_bytes()
+}
+
+const JOLION: &str = "A-1;LGWEF6A59NH000001;Haval;Jolion;2024;2199000;Новый;Кроссовер;Робот;Передний;Бензин;1.5 л, 150 л.с.;0;белый;";
+const F7: &str = "A-2;;Haval;F7;2021;1750000.50;С пробегом;Внедорожник;Автомат;Полный;Бензин;2.0 л, 190 л.с.;45000;;";
+const VESTA: &str =
+    "A-3;;LADA (ВАЗ);Vesta;2023;1200000;new;wagon;MT;front;petrol;1.6 л, 106 л.с.;0;;";
+const BAD_BODY: &str = "A-4;;Haval;Dargo;2024;3399000;new;Кабриолет;AT;AWD;бензин;2.0 л;0;;";
+
+fn app() -> TestApp {
+    TestApp::with_config(|c| c.parser.allow_private_hosts = true)
+}
+
+fn count(app: &TestApp, sql: &str) -> i64 {
+    app.count(sql)
+}
+
+#[tokio::test]
+async fn csv_preview_changes_nothing_then_apply_writes_it() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    // A car the admin made by hand, in no feed: never touched.
+    let lada = {
+        let conn = app.db.conn().unwrap();
+        let brand = dealership::domain::brands::create(
+            &conn,
+            &dealership::domain::brands::BrandInput {
+                name: "Lada".into(),
+                slug: "lada".into(),
+                logo: String::new(),
+                description: String::new(),
+            },
+        )
+        .unwrap();
+        let mut own = car_input(&brand.id, "hand-made");
+        own.external_id = None;
+        cars::create(&conn, &own, 2026).unwrap();
+        brand.id
+    };
+
+    let answer = admin
+        .upload("stock.csv", &csv(&[JOLION, F7, VESTA, BAD_BODY]))
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let run = answer.json();
+    assert_eq!(run["status"], "preview");
+    assert_eq!(run["format"], "csv");
+    assert_eq!(run["source"], json!({"kind": "file", "name": "stock.csv"}));
+    assert_eq!(
+        run["counts"],
+        json!({"new": 3, "changed": 0, "unchanged": 0, "gone": 0, "errors": 1})
+    );
+    // The bad row is named by its line and field.
+    assert_eq!(run["errors"][0]["row"], 5);
+    assert_eq!(run["errors"][0]["field"], "body_type");
+    assert!(
+        run["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Кабриолет")
+    );
+    // Haval is a new brand; "LADA (ВАЗ)" is our Lada.
+    assert_eq!(run["newBrands"], json!(["Haval"]));
+    assert_eq!(count(&app, "SELECT count(*) FROM cars"), 1);
+
+    let id = run["id"].as_str().unwrap();
+    let listed = admin.call(Method::GET, "/api/admin/imports", None).await;
+    assert_eq!(listed.json()["items"][0]["id"], id);
+
+    let applied = admin.apply(id).await;
+    assert_eq!(applied["status"], "applied");
+    assert_eq!(count(&app, "SELECT count(*) FROM cars"), 4);
+    let conn = app.db.conn().unwrap();
+    let f7: (i64, String, String, i64) = conn
+        .query_row(
+            "SELECT price_kopecks, status, body_type, mileage FROM cars WHERE external_id = 'A-2'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    assert_eq!(f7, (175_000_050, "used".into(), "coupe".into(), 45_000));
+    let vesta_brand: String = conn
+        .query_row(
+            "SELECT brand_id FROM cars WHERE external_id = 'A-3'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(vesta_brand, lada);
+    // The audit trail has the run.
+    assert_eq!(
+        count(
+            &app,
+            "SELECT count(*) FROM audit_log WHERE action = 'import' AND object_type = 'import'"
+        ),
+        1
+    );
+    // And the preview before it.
+    assert_eq!(
+        count(
+            &app,
+            "SELECT count(*) FROM audit_log WHERE action = 'create' AND object_type = 'import'"
+        ),
+        1
+    );
+    // Applying twice is refused.
+    let again = admin
+        .call(
+            Method::POST,
+            &format!("/api/admin/imports/{id}/apply"),
+            None,
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert_eq!(again.error(), "Импорт уже применён");
+}
+
+#[tokio::test]
+async fn a_changed_feed_shows_and_applies_price_changes_gone_and_new_cars() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    admin.import("stock.csv", &csv(&[JOLION, F7, VESTA])).await;
+    // The admin features the Jolion: the feed does not carry that flag.
+    app.db
+        .conn()
+        .unwrap()
+        .execute("UPDATE cars SET featured = 1 WHERE external_id = 'A-1'", [])
+        .unwrap();
+    let hand_made = {
+        let conn = app.db.conn().unwrap();
+        let brand: String = conn
+            .query_row("SELECT id FROM brands LIMIT 1", [], |r| r.get(0))
+            .unwrap();
+        cars::create(&conn, &car_input(&brand, "hand-made"), 2026)
+            .unwrap()
+            .id
+    };
+
+    let cheaper = JOLION.replace("2199000", "2099000");
+    let tiggo =
+        "A-9;;Chery;Tiggo 4;2024;1799000;new;crossover;CVT;front;бензин;1.5 л, 113 л.с.;0;;";
+    let preview = admin
+        .upload("stock.csv", &csv(&[&cheaper, VESTA, tiggo]))
+        .await
+        .json();
+    assert_eq!(
+        preview["counts"],
+        json!({"new": 1, "changed": 1, "unchanged": 1, "gone": 1, "errors": 0})
+    );
+    let change = &preview["changed"][0];
+    assert_eq!(change["key"], "A-1");
+    assert_eq!(
+        change["changes"],
+        json!([{"field": "price", "label": "Цена", "old": "2199000.00", "new": "2099000.00"}])
+    );
+    assert_eq!(preview["gone"][0]["externalId"], "A-2");
+    assert_eq!(preview["new"][0]["key"], "A-9");
+    assert_eq!(preview["new"][0]["price"], "1799000.00");
+
+    admin.apply(preview["id"].as_str().unwrap()).await;
+    let conn = app.db.conn().unwrap();
+    let jolion: (i64, bool) = conn
+        .query_row(
+            "SELECT price_kopecks, featured FROM cars WHERE external_id = 'A-1'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(jolion, (209_900_000, true), "price changed, featured kept");
+    // Gone: unpublished, never deleted.
+    let f7_published: bool = conn
+        .query_row(
+            "SELECT published FROM cars WHERE external_id = 'A-2'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(!f7_published);
+    assert_eq!(count(&app, "SELECT count(*) FROM cars"), 5);
+    let hand: (bool, i64) = conn
+        .query_row(
+            "SELECT published, price_kopecks FROM cars WHERE id = ?1",
+            [&hand_made],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(hand, (true, Money::from_rubles(2_000_000).kopecks()));
+
+    // The F7 comes back: published again.
+    let back = admin
+        .upload("stock.csv", &csv(&[&cheaper, F7, VESTA, tiggo]))
+        .await
+        .json();
+    assert_eq!(back["counts"]["changed"], 1);
+    assert_eq!(back["changed"][0]["changes"][0]["field"], "published");
+    admin.apply(back["id"].as_str().unwrap()).await;
+    let published: bool = conn
+        .query_row(
+            "SELECT published FROM cars WHERE external_id = 'A-2'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(published);
+}
+
+#[tokio::test]
+async fn a_car_made_by_hand_is_matched_by_vin() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    let conn = app.db.conn().unwrap();
+    let brand = dealership::domain::brands::create(
+        &conn,
+        &dealership::domain::brands::BrandInput {
+            name: "Haval".into(),
+            slug: "haval".into(),
+            logo: String::new(),
+            description: String::new(),
+        },
+    )
+    .unwrap();
+    let mut own = car_input(&brand.id, "my-jolion");
+    own.vin = Some("LGWEF6A59NH000001".into());
+    own.trim_levels = vec![cars::TrimLevel {
+        name: "Elite".into(),
+        description: "Кожа".into(),
+        link: String::new(),
+    }];
+    let own = cars::create(&conn, &own, 2026).unwrap();
+    let jolion_by_vin = JOLION.replacen("A-1", "", 1);
+    let preview = admin
+        .upload("stock.csv", &csv(&[&jolion_by_vin]))
+        .await
+        .json();
+    assert_eq!(preview["counts"]["changed"], 1, "{preview}");
+    assert_eq!(preview["changed"][0]["carId"], own.id.as_str());
+    admin.apply(preview["id"].as_str().unwrap()).await;
+    let after = cars::get(&conn, &own.id, true).unwrap().unwrap();
+    assert_eq!(after.price, Money::from_rubles(2_199_000));
+    assert_eq!(after.slug, "my-jolion");
+    assert_eq!(
+        after.trim_levels.len(),
+        1,
+        "trim levels the feed lacks are kept"
+    );
+}
+
+#[tokio::test]
+async fn broken_xml_and_csv_are_reported_with_their_lines() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    let broken = "<?xml version=\"1.0\"?>\n<data>\n<cars>\n<car>\n<mark_id>Haval</folder_id>\n</car>\n</cars>\n</data>\n";
+    let run = admin.upload("autoru.xml", broken.as_bytes()).await.json();
+    assert_eq!(run["status"], "failed");
+    let error = run["error"].as_str().unwrap();
+    assert!(error.contains("строке 5"), "{error}");
+    assert_eq!(count(&app, "SELECT count(*) FROM cars"), 0);
+
+    let truncated = "<data><cars><car><mark_id>Haval</mark_id>";
+    let run = admin
+        .upload("autoru.xml", truncated.as_bytes())
+        .await
+        .json();
+    assert_eq!(run["status"], "failed");
+    assert!(
+        run["error"].as_str().unwrap().contains("обрывается"),
+        "{run}"
+    );
+
+    // A bad value on line 3, an unreadable line 4.
+    let mut bad = csv(&[JOLION, &F7.replace("2021", "20x1")]);
+    bad.extend_from_slice(b"A-5;;Haval;\xff\xfe;2024;1;new;sedan;AT;front;petrol;1.5;0;;\n");
+    let run = admin.upload("stock.csv", &bad).await.json();
+    assert_eq!(run["status"], "failed", "{run}");
+    assert!(run["error"].as_str().unwrap().contains("строке 4"), "{run}");
+    let run = admin
+        .upload("stock.csv", &csv(&[JOLION, &F7.replace("2021", "20x1")]))
+        .await
+        .json();
+    assert_eq!(run["status"], "preview");
+    assert_eq!(
+        run["errors"],
+        json!([{"row": 3, "line": 3, "field": "year", "message": "Не целое число: «20x1»"}])
+    );
+    let unknown_column = b"id;brand;colour\nA-1;Haval;red\n".to_vec();
+    let run = admin.upload("stock.csv", &unknown_column).await.json();
+    assert_eq!(run["status"], "failed");
+    assert!(run["error"].as_str().unwrap().contains("colour"), "{run}");
+
+    // The dashboard shows the latest run when it failed.
+    let dashboard = admin
+        .call(Method::GET, "/api/admin/dashboard", None)
+        .await
+        .json();
+    assert_eq!(dashboard["importFailed"]["id"], run["id"]);
+}
+
+#[tokio::test]
+async fn a_billion_laughs_document_is_refused_unexpanded() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    let mut laughs =
+        String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n");
+    for level in 1..=9 {
+        let prev = if level == 1 {
+            "lol".to_string()
+        } else {
+            format!("lol{}", level - 1)
+        };
+        let refs = format!("&{prev};").repeat(10);
+        laughs.push_str(&format!("<!ENTITY lol{level} \"{refs}\">\n"));
+    }
+    laughs.push_str("]>\n<Ads><Ad><Id>1</Id><Make>&lol9;</Make></Ad></Ads>\n");
+    let started = std::time::Instant::now();
+    let run = admin.upload("avito.xml", laughs.as_bytes()).await.json();
+    assert!(started.elapsed().as_secs() < 5);
+    assert_eq!(run["status"], "failed");
+    assert!(run["error"].as_str().unwrap().contains("ENTITY"), "{run}");
+    assert_eq!(count(&app, "SELECT count(*) FROM cars"), 0);
+}
+
+#[tokio::test]
+async fn feed_urls_on_private_addresses_are_refused() {
+    let app = TestApp::new();
+    let admin = AdminSession::new(&app).await;
+    let files = Files::default();
+    files.put("/feed.csv", "text/csv", csv(&[JOLION]));
+    let base = file_server(files).await;
+    // An IP literal: refused before any request.
+    let answer = admin
+        .call(
+            Method::POST,
+            "/api/admin/imports",
+            Some(json!({"url": format!("{base}/feed.csv")})),
+        )
+        .await;
+    assert_eq!(
+        answer.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        answer.text()
+    );
+    assert_eq!(answer.json()["field"], "url");
+    assert!(
+        answer.error().contains("внутреннюю сеть"),
+        "{}",
+        answer.error()
+    );
+    // A name that resolves to loopback: refused by the resolver.
+    let port = base.rsplit(':').next().unwrap();
+    let answer = admin
+        .call(
+            Method::POST,
+            "/api/admin/imports",
+            Some(json!({"url": format!("http://localhost:{port}/feed.csv")})),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let run = answer.json();
+    assert_eq!(run["status"], "failed");
+    assert!(
+        run["error"].as_str().unwrap().contains("внутреннюю сеть"),
+        "{run}"
+    );
+    assert_eq!(count(&app, "SELECT count(*) FROM cars"), 0);
+    // Not a web address at all.
+    let answer = admin
+        .call(
+            Method::POST,
+            "/api/admin/imports",
+            Some(json!({"url": "file:///etc/passwd"})),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn feeds_over_the_size_limit_are_refused() {
+    let app = TestApp::with_config(|c| {
+        c.parser.allow_private_hosts = true;
+        c.parser.max_feed_bytes = 2048;
+    });
+    let admin = AdminSession::new(&app).await;
+    let big: Vec<u8> = csv(&vec![JOLION; 40]);
+    assert!(big.len() > 4096);
+    let answer = admin.upload("stock.csv", &big).await;
+    assert_eq!(
+        answer.status,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "{}",
+        answer.text()
+    );
+    assert!(answer.error().contains("больше"), "{}", answer.error());
+
+    let files = Files::default();
+    files.put("/big.csv", "text/csv", big);
+    let base = file_server(files).await;
+    let run = admin
+        .call(
+            Method::POST,
+            "/api/admin/imports",
+            Some(json!({"url": format!("{base}/big.csv")})),
+        )
+        .await
+        .json();
+    assert_eq!(run["status"], "failed");
+    assert!(run["error"].as_str().unwrap().contains("больше"), "{run}");
+}
+
+fn avito_feed(base: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<Ads formatVersion="3" target="Avito.ru">
+  <Ad>
+    <Id>av-1</Id>
+    <Category>Автомобили</Category>
+    <Make>Haval</Make>
+    <Model>Jolion</Model>
+    <Year>2024</Year>
+    <Price>2199000</Price>
+    <Kilometrage>0</Kilometrage>
+    <BodyType>Внедорожник</BodyType>
+    <Transmission>Робот</Transmission>
+    <DriveType>Передний</DriveType>
+    <FuelType>Бензин</FuelType>
+    <EngineSize>1.5</EngineSize>
+    <Power>150</Power>
+    <Images>
+      <Image url="{base}/a.png"/>
+      <Image url="{base}/b.png"/>
+    </Images>
+  </Ad>
+  <Ad>
+    <Id>av-2</Id>
+    <Category>Автомобили</Category>
+    <Make>Haval</Make>
+    <Model>F7</Model>
+    <Year>2021</Year>
+    <Price>1750000</Price>
+    <Kilometrage>45000</Kilometrage>
+    <BodyType>Внедорожник</BodyType>
+    <Transmission>Автомат</Transmission>
+    <DriveType>Полный</DriveType>
+    <FuelType>Бензин</FuelType>
+    <EngineSize>2.0</EngineSize>
+    <Images><Image url="{base}/missing.png"/></Images>
+  </Ad>
+</Ads>
+"#
+    )
+}
+
+#[tokio::test]
+async fn photos_come_from_the_feed_and_a_failed_one_is_retried_next_run() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    let files = Files::default();
+    files.put("/a.png", "image/png", png(640, 480, 10));
+    files.put("/b.png", "image/png", png(320, 240, 90));
+    let base = file_server(files.clone()).await;
+    let feed = avito_feed(&base);
+
+    let applied = admin.import("avito.xml", feed.as_bytes()).await;
+    assert_eq!(applied["counts"]["new"], 2);
+    let run = admin.photos_done(applied["id"].as_str().unwrap()).await;
+    assert_eq!(run["photos"], json!({"total": 3, "done": 2, "failed": 1}));
+    assert_eq!(run["photoErrors"][0]["url"], format!("{base}/missing.png"));
+    assert!(
+        run["photoErrors"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("404"),
+        "{run}"
+    );
+    let conn = app.db.conn().unwrap();
+    let jolion = cars::list_all(
+        &conn,
+        &cars::CarFilter {
+            include_drafts: true,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .into_iter()
+    .find(|c| c.external_id.as_deref() == Some("av-1"))
+    .unwrap();
+    assert_eq!(jolion.images.len(), 2);
+    for url in &jolion.images {
+        let hash = dealership::media::hash_of_url(url).unwrap();
+        assert!(dealership::media::is_recorded(&conn, hash).unwrap());
+    }
+
+    // Next run: the same feed; only the failed photo is fetched again, and
+    // now it is there.
+    files.put("/missing.png", "image/png", png(200, 200, 200));
+    let preview = admin.upload("avito.xml", feed.as_bytes()).await.json();
+    assert_eq!(preview["counts"]["unchanged"], 2, "{preview}");
+    let applied = admin.apply(preview["id"].as_str().unwrap()).await;
+    let run = admin.photos_done(applied["id"].as_str().unwrap()).await;
+    assert_eq!(run["photos"], json!({"total": 1, "done": 1, "failed": 0}));
+    let images: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM car_images i JOIN cars c ON c.id = i.car_id
+             WHERE c.external_id = 'av-2'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(images, 1);
+    // Not an image: refused like an upload, reported, the import stands.
+    files.put(
+        "/b.png",
+        "image/png",
+        b"<html>not a picture</html>".to_vec(),
+    );
+    let changed = feed.replace("/b.png", "/b.png?v=2");
+    let applied = admin.import("avito.xml", changed.as_bytes()).await;
+    let run = admin.photos_done(applied["id"].as_str().unwrap()).await;
+    assert_eq!(run["photos"]["failed"], 1, "{run}");
+    assert_eq!(run["status"], "applied");
+}
+
+fn config_of(app: &TestApp) -> Config {
+    let mut config = Config {
+        data_dir: app.dir.path().to_path_buf(),
+        ..Config::default()
+    };
+    config.parser.allow_private_hosts = true;
+    config
+}
+
+#[tokio::test]
+async fn the_schedule_runs_a_feed_and_a_failed_run_shows_on_the_dashboard() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    let settings = admin
+        .call(Method::GET, "/api/admin/parser/settings", None)
+        .await
+        .json();
+    assert_eq!(settings["intervalHours"], 0);
+    assert_eq!(
+        settings["feeds"][0]["url"],
+        "http://localhost:8080/feeds/avito.xml"
+    );
+    let refused = admin
+        .call(
+            Method::PUT,
+            "/api/admin/parser/settings",
+            Some(json!({"feedUrl": "", "intervalHours": 6})),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(refused.json()["field"], "feedUrl");
+    assert_eq!(refused.error(), "Укажите адрес фида");
+    let refused = admin
+        .call(
+            Method::PUT,
+            "/api/admin/parser/settings",
+            Some(json!({"feedUrl": "https://example.ru/f.xml", "intervalHours": 200})),
+        )
+        .await;
+    assert_eq!(refused.json()["field"], "intervalHours");
+
+    let files = Files::default();
+    files.put("/feed.csv", "text/csv", csv(&[JOLION, F7]));
+    let base = file_server(files).await;
+    let saved = admin
+        .call(
+            Method::PUT,
+            "/api/admin/parser/settings",
+            Some(json!({"feedUrl": format!("{base}/feed.csv"), "intervalHours": 6})),
+        )
+        .await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text());
+    assert!(saved.json()["nextRunAt"].is_string());
+
+    let config = config_of(&app);
+    let now = chrono::Utc::now();
+    let run = dealership::parser::run_schedule_if_due(&app.db, &config, now)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(run.summary.status.as_str(), "applied");
+    assert_eq!(run.summary.trigger.as_str(), "schedule");
+    assert_eq!(count(&app, "SELECT count(*) FROM cars"), 2);
+    // Not due again within the interval.
+    assert!(
+        dealership::parser::run_schedule_if_due(&app.db, &config, now)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let dashboard = admin
+        .call(Method::GET, "/api/admin/dashboard", None)
+        .await
+        .json();
+    assert_eq!(dashboard["importFailed"], Value::Null);
+
+    // The feed disappears: the next run fails and the dashboard says so.
+    admin
+        .call(
+            Method::PUT,
+            "/api/admin/parser/settings",
+            Some(json!({"feedUrl": format!("{base}/gone.csv"), "intervalHours": 6})),
+        )
+        .await;
+    let later = now + chrono::Duration::hours(7);
+    let run = dealership::parser::run_schedule_if_due(&app.db, &config, later)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(run.summary.status.as_str(), "failed");
+    let dashboard = admin
+        .call(Method::GET, "/api/admin/dashboard", None)
+        .await
+        .json();
+    assert_eq!(dashboard["importFailed"]["id"], run.summary.id.as_str());
+    assert!(
+        dashboard["importFailed"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("404")
+    );
+    // Nothing was unpublished by a failed run.
+    assert_eq!(
+        count(&app, "SELECT count(*) FROM cars WHERE published = 1"),
+        2
+    );
+}
+
+#[tokio::test]
+async fn a_preview_can_be_discarded() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    let run = admin.upload("stock.csv", &csv(&[JOLION])).await.json();
+    let id = run["id"].as_str().unwrap();
+    let gone = admin
+        .call(Method::DELETE, &format!("/api/admin/imports/{id}"), None)
+        .await;
+    assert_eq!(gone.status, StatusCode::NO_CONTENT);
+    let refused = admin
+        .call(
+            Method::POST,
+            &format!("/api/admin/imports/{id}/apply"),
+            None,
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
+    let missing = admin
+        .call(Method::GET, "/api/admin/imports/nope", None)
+        .await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert_eq!(count(&app, "SELECT count(*) FROM cars"), 0);
+}
