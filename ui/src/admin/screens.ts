@@ -1,8 +1,7 @@
 /** Every admin screen: its path under /admin, its navigation label and its
  * component, loaded when first opened. One line per screen, in the order of
  * the navigation; AdminApp routes them and AdminPage and the dashboard link
- * them. `/admin` itself shows the dashboard. A screen whose feature has not
- * landed (parser) has no line, so no link points at it. */
+ * them. `/admin` itself shows the dashboard. */
 import { type ComponentType, lazy } from "react";
 
 export interface AdminScreen {
@@ -40,6 +39,7 @@ export const SCREENS: AdminScreen[] = [
     label: "Баннер подбора",
     component: lazy(() => import("./screens/banners-auto-selection")),
   },
+  { path: "/parser", label: "Парсер", component: lazy(() => import("./screens/parser")) },
   {
     path: "/body-types",
     label: "Типы кузова",

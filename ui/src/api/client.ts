@@ -283,15 +283,18 @@ export interface UploadProgress {
 export interface UploadOptions {
   /** `favicon` keeps the file as sent; pictures get their WebP variants. */
   kind?: "image" | "favicon";
+  /** Another endpoint taking a multipart `file` (an import feed); `kind` is
+   * then ignored. */
+  url?: string;
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
 }
 
 /** Sends one file as multipart/form-data (field `file`) to the upload
- * endpoint, reporting the bytes sent. XMLHttpRequest, because fetch has no
- * upload progress. */
+ * endpoint (or `options.url`), reporting the bytes sent. XMLHttpRequest,
+ * because fetch has no upload progress. */
 export function upload<T>(file: Blob, options: UploadOptions = {}): Promise<T> {
-  const url = options.kind === "favicon" ? `${UPLOAD}?kind=favicon` : UPLOAD;
+  const url = options.url ?? (options.kind === "favicon" ? `${UPLOAD}?kind=favicon` : UPLOAD);
   return new Promise<T>((resolve, reject) => {
     const { signal, onProgress } = options;
     if (signal?.aborted) {

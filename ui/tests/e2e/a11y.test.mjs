@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { expectNoViolations, settled } from "./a11y.mjs";
-import { apiSession, useSession } from "./admin-helpers.mjs";
+import { apiSession, SESSION_COOKIE, useSession } from "./admin-helpers.mjs";
 import { start } from "./harness.mjs";
 
 const WIDE = { width: 1366, height: 900 };
@@ -218,7 +218,12 @@ describe("admin screens", () => {
       "/admin/body-types",
       "/admin/settings",
       "/admin/amocrm",
+      "/admin/parser",
     ];
+    // A preview of an import, so the parser's report (counts, lists, row
+    // errors) is checked too; dropped at the end.
+    const preview = await importPreview(s.base, session);
+    screens.push(`/admin/parser?run=${encodeURIComponent(preview.id)}`);
     try {
       for (const [label, viewport] of [
         ["1366 px", WIDE],
@@ -259,7 +264,31 @@ describe("admin screens", () => {
         await login.context().close();
       }
     } finally {
+      await session.del(`/api/admin/imports/${encodeURIComponent(preview.id)}`, { ok: false });
       await session.logout();
     }
   });
 });
+
+/** A preview of a small Auto.ru feed: one new car and one bad row. Nothing
+ * is written to the catalogue until it is applied (it never is here). */
+async function importPreview(base, session) {
+  const car = (id, body) => `<car><unique_id>${id}</unique_id><mark_id>Hyundai</mark_id>
+<folder_id>Sonata A11y</folder_id><modification_id>2.0 AT (150 л.с.)</modification_id>
+<body_type>${body}</body_type><drive>передний</drive><year>2022</year><price>2575000</price>
+<currency>RUR</currency></car>`;
+  const xml = `<?xml version="1.0" encoding="UTF-8"?><data><cars>${car("a11y-1", "Седан")}${car("a11y-2", "Кабриолет")}</cars></data>`;
+  const form = new FormData();
+  form.append("file", new Blob([xml], { type: "text/xml" }), "a11y.xml");
+  const r = await fetch(`${base}/api/admin/imports`, {
+    method: "POST",
+    headers: {
+      Cookie: `${SESSION_COOKIE}=${session.token}`,
+      "X-CSRF-Token": session.csrfToken,
+      Accept: "application/json",
+    },
+    body: form,
+  });
+  if (!r.ok) throw new Error(`import preview: ${r.status} ${await r.text()}`);
+  return r.json();
+}

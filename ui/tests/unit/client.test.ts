@@ -362,6 +362,13 @@ describe("upload", () => {
     await done;
   });
 
+  it("sends to another endpoint when given one", async () => {
+    const done = upload(new Blob(["<data/>"]), { url: "/api/admin/imports", kind: "favicon" });
+    expect(FakeXhr.last.url).toBe("/api/admin/imports");
+    FakeXhr.last.respond(200, JSON.stringify({ id: 1 }));
+    expect(await done).toEqual({ id: 1 });
+  });
+
   it("fails with our error, or with a NetworkError", async () => {
     const refused = upload(new Blob(["x"]));
     FakeXhr.last.respond(413, JSON.stringify({ error: "Файл больше 5 МБ", field: "file" }));

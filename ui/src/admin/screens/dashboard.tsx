@@ -12,11 +12,13 @@ import {
   type FailedDeliveries as Failed,
   leadHref,
 } from "../lib/notifications";
+import { type ImportFailed, importReportHref } from "../lib/parser";
 import { useAdminQuery } from "../query";
 import { SCREENS } from "../screens";
 import "./content.css";
 
-type Dashboard = components["schemas"]["Dashboard"];
+/** The summary; `importFailed` is the latest import run when it failed. */
+type Dashboard = components["schemas"]["Dashboard"] & { importFailed?: ImportFailed | null };
 
 /** Summary cards, the notifications that could not be delivered, links to
  * every section and the latest admin changes. */
@@ -65,6 +67,7 @@ export default function DashboardScreen() {
                 : "Все доставлены"}
             </span>
           </article>
+          {d.importFailed && <ImportFailedCard failed={d.importFailed} />}
         </section>
       )}
       {d && d.deliveriesFailed > 0 && <FailedDeliveries />}
@@ -103,6 +106,24 @@ function Card({
       <h2 class="stat-title">{linked ? <Link href={href}>{title}</Link> : title}</h2>
       <span class="stat-value">{value}</span>
       {note && <span class="stat-note">{note}</span>}
+    </article>
+  );
+}
+
+/** The latest import run failed: when, why, and a link to its report. */
+function ImportFailedCard({ failed }: { failed: ImportFailed }) {
+  return (
+    <article data-testid="import-failed-card" class="import-failed-card">
+      <h2 class="stat-title">
+        <Link href={importReportHref(failed.id)}>Импорт не выполнен</Link>
+      </h2>
+      <span class="stat-note">
+        <time dateTime={failed.createdAt}>{longDateTime(failed.createdAt)}</time>
+        {failed.error && `: ${failed.error}`}
+      </span>
+      <span class="stat-note">
+        <Link href="/parser">Открыть парсер</Link>
+      </span>
     </article>
   );
 }

@@ -1,0 +1,371 @@
+/** The inventory parser screen's rules and words: the runs of an import
+ * (preview, applied, discarded, failed), their counts and changes, the
+ * schedule's interval, the export feeds (docs/admin.md). */
+import { formatPrice, plural } from "../../lib/format";
+import { MB } from "../uploads";
+
+export const IMPORTS_URL = "/api/admin/imports";
+export const PARSER_SETTINGS_URL = "/api/admin/parser/settings";
+
+export const importUrl = (id: RunId) => `${IMPORTS_URL}/${encodeURIComponent(String(id))}`;
+export const applyUrl = (id: RunId) => `${importUrl(id)}/apply`;
+
+export type RunId = number | string;
+
+/** The parser screen with a run's report open (inside the admin panel's
+ * routes: `/admin` is added by the router). */
+export const importReportHref = (id: RunId) => `/parser?run=${encodeURIComponent(String(id))}`;
+export type RunStatus = "preview" | "applied" | "discarded" | "failed";
+export type RunTrigger = "manual" | "schedule";
+export type FeedFormat = "autoru" | "avito" | "csv";
+export type CarStatus = "new" | "used" | "lease";
+
+export interface RunCounts {
+  new: number;
+  changed: number;
+  unchanged: number;
+  gone: number;
+  errors: number;
+}
+
+export interface PhotoProgress {
+  total: number;
+  done: number;
+  failed: number;
+}
+
+export interface ImportRunSummary {
+  id: RunId;
+  createdAt: string;
+  finishedAt: string | null;
+  trigger: RunTrigger;
+  source: { kind: "url" | "file"; name: string };
+  format: FeedFormat | null;
+  status: RunStatus;
+  error: string | null;
+  counts: RunCounts;
+  photos: PhotoProgress;
+}
+
+export interface NewCar {
+  key: string;
+  externalId: string | null;
+  vin: string | null;
+  title: string;
+  price: string;
+  status: CarStatus;
+}
+
+export interface FieldChange {
+  field: string;
+  label: string;
+  old: string;
+  new: string;
+}
+
+export interface ChangedCar {
+  key: string;
+  carId: string;
+  slug: string;
+  title: string;
+  changes: FieldChange[];
+}
+
+export interface UnchangedCar {
+  key: string;
+  carId: string;
+  slug: string;
+  title: string;
+}
+
+export interface GoneCar {
+  carId: string;
+  slug: string;
+  title: string;
+  externalId: string | null;
+  vin: string | null;
+}
+
+export interface RowError {
+  /** The CSV line, or the XML record's number (`<car>`, `<Ad>`). */
+  row: number;
+  /** The file's line the row starts on (equal to `row` for CSV). */
+  line?: number;
+  field: string | null;
+  message: string;
+}
+
+export interface PhotoError {
+  carTitle: string;
+  url: string;
+  error: string;
+}
+
+export interface ImportRun extends ImportRunSummary {
+  new: NewCar[];
+  changed: ChangedCar[];
+  unchanged: UnchangedCar[];
+  gone: GoneCar[];
+  errors: RowError[];
+  /** Brands the feed names that the catalogue lacks: created on apply. */
+  newBrands?: string[];
+  photoErrors: PhotoError[];
+}
+
+export interface ImportRuns {
+  items: ImportRunSummary[];
+}
+
+export interface FeedLink {
+  name: string;
+  url: string;
+}
+
+export interface ParserSettings {
+  feedUrl: string | null;
+  /** 0: no schedule. */
+  intervalHours: number;
+  lastRunAt: string | null;
+  nextRunAt: string | null;
+  feeds?: FeedLink[];
+}
+
+/** The dashboard's note of the latest run when it failed. */
+export interface ImportFailed {
+  id: RunId;
+  createdAt: string;
+  error: string | null;
+}
+
+/** The counts in the order the screen shows them, with their words. */
+export const COUNT_LABELS: { key: keyof RunCounts; label: string }[] = [
+  { key: "new", label: "Новые" },
+  { key: "changed", label: "Изменятся" },
+  { key: "unchanged", label: "Без изменений" },
+  { key: "gone", label: "Снимутся с публикации" },
+  { key: "errors", label: "Ошибки" },
+];
+
+/** The same counts once the run is applied (past tense). */
+export const APPLIED_COUNT_LABELS: Record<keyof RunCounts, string> = {
+  new: "Добавлены",
+  changed: "Изменены",
+  unchanged: "Без изменений",
+  gone: "Сняты с публикации",
+  errors: "Пропущены с ошибками",
+};
+
+export const STATUS_LABELS: Record<RunStatus, string> = {
+  preview: "Предпросмотр",
+  applied: "Применён",
+  discarded: "Отменён",
+  failed: "Ошибка",
+};
+
+/** The colour of a run's badge (`badge-{kind}` in content.css). */
+export const STATUS_BADGES: Record<RunStatus, string> = {
+  preview: "blue",
+  applied: "green",
+  discarded: "gray",
+  failed: "red",
+};
+
+export const TRIGGER_LABELS: Record<RunTrigger, string> = {
+  manual: "Вручную",
+  schedule: "По расписанию",
+};
+
+export const FORMAT_LABELS: Record<FeedFormat, string> = {
+  autoru: "Авто.ру XML",
+  avito: "Avito XML",
+  csv: "CSV",
+};
+
+export const CAR_STATUS_LABELS: Record<CarStatus, string> = {
+  new: "Новый",
+  used: "С пробегом",
+  lease: "Аренда с выкупом",
+};
+
+/** "Файл stock.xml" or the feed's address. */
+export function sourceText(source: ImportRunSummary["source"]): string {
+  return source.kind === "file" ? `Файл ${source.name}` : source.name;
+}
+
+// ---- the source form ----------------------------------------------------------
+
+export const URL_REQUIRED = "Укажите адрес фида";
+export const URL_INVALID = "Адрес должен начинаться с http:// или https://";
+export const FILE_REQUIRED = "Выберите файл фида (XML или CSV)";
+export const FILE_WRONG_TYPE = "Нужен файл XML или CSV";
+export const FILE_EMPTY = "Файл пуст";
+/** The server's default limit of a feed (parser.max_feed_mb); it checks again. */
+export const MAX_FEED_BYTES = 50 * MB;
+export const FILE_TOO_BIG = "Файл больше 50 МБ";
+export const FEED_ACCEPT = ".xml,.csv,.yml,text/xml,application/xml,text/csv";
+
+/** A feed address as typed: null when it may be sent. */
+export function checkFeedUrl(text: string): string | null {
+  const value = text.trim();
+  if (!value) return URL_REQUIRED;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return URL_INVALID;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return URL_INVALID;
+  return null;
+}
+
+/** A chosen feed file: null when it may be sent. The server tells the
+ * format by the content; here only the name (or type) is looked at. */
+export function checkFeedFile(
+  file: { name: string; type: string; size: number } | null | undefined,
+): string | null {
+  if (!file) return FILE_REQUIRED;
+  const ext = file.name.split(".").pop()?.toLowerCase() ?? "";
+  const byName = ["xml", "csv", "yml"].includes(ext);
+  const byType = /(^text\/(xml|csv|plain)$)|(^application\/(xml|.*\+xml)$)/.test(file.type);
+  if (!byName && !byType) return FILE_WRONG_TYPE;
+  if (file.size === 0) return FILE_EMPTY;
+  if (file.size > MAX_FEED_BYTES) return FILE_TOO_BIG;
+  return null;
+}
+
+// ---- a run's report -----------------------------------------------------------
+
+/** Photos still on their way after an apply (the report then asks again). */
+export function photosPending(run: Pick<ImportRunSummary, "status" | "photos">): boolean {
+  const { total, done, failed } = run.photos;
+  return run.status === "applied" && done + failed < total;
+}
+
+/** "Фото: 3 из 5 загружены, 1 с ошибкой". */
+export function photoText(photos: PhotoProgress): string {
+  if (photos.total === 0) return "Фото в фиде нет или они не изменились";
+  const failed = photos.failed > 0 ? `, с ошибкой: ${photos.failed}` : "";
+  return `Фото: загружено ${photos.done} из ${photos.total}${failed}`;
+}
+
+/** Fields whose values are money strings ("2500000.00"). */
+const MONEY_FIELDS = new Set([
+  "price",
+  "monthlyPayment",
+  "dailyPrice",
+  "creditDiscount",
+  "tradeinDiscount",
+  "insuranceDiscount",
+  "maxDiscount",
+]);
+
+/** One side of a change as the screen shows it: money as "2 500 000 ₽", an
+ * empty value as a dash. */
+export function changeValue(field: string, value: string | null | undefined): string {
+  const text = (value ?? "").trim();
+  if (!text) return "—";
+  if (MONEY_FIELDS.has(field) && /^-?\d+(\.\d+)?$/.test(text)) return formatPrice(text);
+  return text;
+}
+
+/** "Цена: 2 500 000 ₽ → 2 400 000 ₽" */
+export function changeText(change: FieldChange): string {
+  return `${change.label}: ${changeValue(change.field, change.old)} → ${changeValue(change.field, change.new)}`;
+}
+
+/** What the apply confirmation says will happen. */
+export function applySummary(counts: RunCounts): string {
+  const parts = [
+    `добавлено: ${counts.new}`,
+    `изменено: ${counts.changed}`,
+    `снято с публикации: ${counts.gone}`,
+  ];
+  let text = `Будет ${parts.join(", ")}.`;
+  if (counts.gone > 0) {
+    text +=
+      " Снятые с публикации автомобили пропадут с сайта, но не удаляются: их можно опубликовать снова.";
+  }
+  if (counts.errors > 0) {
+    text += ` Строки с ошибками (${counts.errors}) будут пропущены.`;
+  }
+  return text;
+}
+
+/** Whether applying would change anything at all. */
+export function changesAnything(counts: RunCounts): boolean {
+  return counts.new + counts.changed + counts.gone > 0;
+}
+
+/** "Строка 12, поле «mark_id»: …"; an XML record also gives its line in
+ * the file: "Строка 2 (строка файла 14), …". */
+export function rowErrorText(error: RowError): string {
+  const line = error.line && error.line !== error.row ? ` (строка файла ${error.line})` : "";
+  const field = error.field ? `, поле «${error.field}»` : "";
+  return `Строка ${error.row}${line}${field}: ${error.message}`;
+}
+
+/** Lists longer than this are shown a page at a time. */
+export const LIST_PAGE = 20;
+
+// ---- the schedule -------------------------------------------------------------
+
+export const MAX_INTERVAL_HOURS = 168;
+export const INTERVAL_PRESETS = [0, 1, 3, 6, 12, 24] as const;
+export const CUSTOM_INTERVAL = "custom";
+export const INTERVAL_INVALID = `Интервал: целое число часов от 1 до ${MAX_INTERVAL_HOURS}`;
+
+/** "Выкл", "Каждый час", "Каждые 3 часа", "Каждые 24 часа". */
+export function intervalLabel(hours: number): string {
+  if (hours === 0) return "Выкл";
+  if (hours === 1) return "Каждый час";
+  return `${hours % 10 === 1 && hours % 100 !== 11 ? "Каждый" : "Каждые"} ${hours} ${plural(hours, ["час", "часа", "часов"])}`;
+}
+
+/** The select's value for a stored interval: a preset, or "custom". */
+export function intervalChoice(hours: number): string {
+  return (INTERVAL_PRESETS as readonly number[]).includes(hours) ? String(hours) : CUSTOM_INTERVAL;
+}
+
+/** The interval from the select and the number field; a message when wrong. */
+export function parseInterval(choice: string, custom: string): number | { error: string } {
+  if (choice !== CUSTOM_INTERVAL) return Number(choice);
+  const text = custom.trim();
+  if (!/^\d+$/.test(text)) return { error: INTERVAL_INVALID };
+  const n = Number(text);
+  if (n < 1 || n > MAX_INTERVAL_HOURS) return { error: INTERVAL_INVALID };
+  return n;
+}
+
+/** The body of PUT /api/admin/parser/settings. */
+export function settingsPayload(feedUrl: string, intervalHours: number) {
+  const url = feedUrl.trim();
+  return { feedUrl: url === "" ? null : url, intervalHours };
+}
+
+// ---- export feeds -------------------------------------------------------------
+
+/** Where each marketplace takes the feed's address. */
+export function feedHint(name: string): string {
+  const n = name.toLowerCase();
+  if (n.includes("avito") || n.includes("авито")) {
+    return "Avito: «Автозагрузка» в профессиональных инструментах → «Настройки» → ссылка на файл.";
+  }
+  if (n.includes("авто.ру") || n.includes("auto.ru") || n.includes("autoru")) {
+    return "Авто.ру: кабинет дилера → «Склад» → «Автозагрузка» → ссылка на XML-фид.";
+  }
+  if (n.includes("яндекс") || n.includes("yandex")) {
+    return "Яндекс: «Товары и цены» (Яндекс Бизнес) или фиды Директа → загрузка по ссылке (YML).";
+  }
+  return "Вставьте ссылку в настройки автозагрузки площадки.";
+}
+
+/** The feeds to show: the server's list, or the three addresses on this
+ * site when the server gives none. */
+export function feedLinks(settings: Pick<ParserSettings, "feeds">, origin: string): FeedLink[] {
+  if (settings.feeds && settings.feeds.length > 0) return settings.feeds;
+  return [
+    { name: "Avito", url: `${origin}/feeds/avito.xml` },
+    { name: "Авто.ру", url: `${origin}/feeds/autoru.xml` },
+    { name: "Яндекс", url: `${origin}/feeds/yandex.yml` },
+  ];
+}
