@@ -815,7 +815,7 @@ function History({ current, onOpen }: { current: string | null; onOpen: (id: Run
                   type="button"
                   class="secondary outline"
                   disabled={here}
-                  aria-label={`Открыть отчёт: ${shortDateTime(r.createdAt)}, ${sourceText(r.source)}`}
+                  aria-label={`${here ? "Отчёт открыт" : "Открыть отчёт"}: ${shortDateTime(r.createdAt)}, ${sourceText(r.source)}`}
                   onClick={() => onOpen(r.id)}
                 >
                   {here ? "Отчёт открыт" : "Открыть отчёт"}
