@@ -9,6 +9,7 @@ import {
   STATUS_LABELS,
   TRANSMISSION_LABELS,
 } from "./labels";
+import { lowestPrice, moneyText } from "./price";
 
 export interface CompareRow {
   label: string;
@@ -19,23 +20,11 @@ export interface CompareRow {
 
 const NONE = "—";
 
-/** Money text ("2500000.00") in kopecks; 0 when absent or wrong. */
-function kopecks(value: string | null | undefined): number {
-  if (!value) return 0;
-  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value.trim());
-  if (!m) return 0;
-  return Number(m[1]) * 100 + Number((m[2] ?? "").padEnd(2, "0"));
-}
-
-/** The price with every conditional discount, capped by the maximum total
- * discount when set (docs/pricing.md); null when the car has none. */
-export function lowestPrice(car: Car): string | null {
-  const sum =
-    kopecks(car.creditDiscount) + kopecks(car.tradeinDiscount) + kopecks(car.insuranceDiscount);
-  if (sum === 0) return null;
-  const cap = car.maxDiscount ? kopecks(car.maxDiscount) : sum;
-  const lowest = Math.max(0, kopecks(car.price) - Math.min(sum, cap));
-  return (lowest / 100).toFixed(2);
+/** The price with every conditional discount as money text
+ * (`lib/price.ts`, docs/pricing.md); null when the car has none. */
+export function lowestPriceText(car: Car): string | null {
+  const lowest = lowestPrice(car);
+  return lowest === null ? null : moneyText(lowest);
 }
 
 const label = (labels: Record<string, string>, code: string) => labels[code] ?? code;
@@ -45,7 +34,7 @@ const FIELDS: [string, (car: Car) => string][] = [
   [
     "Цена со всеми скидками",
     (c) => {
-      const low = lowestPrice(c);
+      const low = lowestPriceText(c);
       return low ? formatPrice(low) : NONE;
     },
   ],

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Car } from "../../src/api/types";
-import { compareRows, lowestPrice } from "../../src/lib/compare";
+import { compareRows, lowestPriceText } from "../../src/lib/compare";
 import { formatMileage, formatPrice } from "../../src/lib/format";
 import {
   COMPARE_MAX,
@@ -208,9 +208,9 @@ describe("compare rows", () => {
   });
 
   it("caps the discounts at the maximum total discount", () => {
-    expect(lowestPrice(car("x"))).toBeNull();
-    expect(lowestPrice(a)).toBe("2250000.00");
-    expect(lowestPrice({ ...a, maxDiscount: "200000.00" })).toBe("2300000.00");
-    expect(lowestPrice({ ...a, insuranceDiscount: "50000.50" })).toBe("2199999.50");
+    expect(lowestPriceText(car("x"))).toBeNull();
+    expect(lowestPriceText(a)).toBe("2250000.00");
+    expect(lowestPriceText({ ...a, maxDiscount: "200000.00" })).toBe("2300000.00");
+    expect(lowestPriceText({ ...a, insuranceDiscount: "50000.50" })).toBe("2199999.50");
   });
 });
