@@ -21,6 +21,9 @@ const thumbUrls = (dialog) =>
 
 /** Drags one element onto another with the mouse, in small steps. */
 async function drag(page, from, to) {
+  // The photos sit below the fold of a long form: bring them into view.
+  await to.scrollIntoViewIfNeeded();
+  await from.scrollIntoViewIfNeeded();
   const a = await from.boundingBox();
   const b = await to.boundingBox();
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
