@@ -41,7 +41,9 @@ function serve() {
         c.drivetrain, c.fuel_type, c.engine, c.mileage, c.in_stock, c.featured, c.trim_levels,
         c.published, c.vin, c.color, c.external_id, c.created_at, c.updated_at,
         (SELECT json_group_array(i.url ORDER BY i.position) FROM car_images i
-            WHERE i.car_id = c.id) AS images
+            WHERE i.car_id = c.id) AS images,
+        c.credit_discount_kopecks, c.tradein_discount_kopecks, c.insurance_discount_kopecks,
+        c.max_discount_kopecks
     FROM cars c LEFT JOIN brands b ON b.id = c.brand_id`;
   const ORDER = {
     newest: "c.created_at DESC, c.rowid DESC",
@@ -119,6 +121,10 @@ function serve() {
       externalId: row.external_id,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
+      creditDiscount: money(row.credit_discount_kopecks),
+      tradeinDiscount: money(row.tradein_discount_kopecks),
+      insuranceDiscount: money(row.insurance_discount_kopecks),
+      maxDiscount: money(row.max_discount_kopecks),
     };
   }
 
