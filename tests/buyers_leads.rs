@@ -5,14 +5,12 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration as StdDuration, Instant};
 
 use axum::http::{Method, StatusCode};
 use chrono::{Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc, Weekday};
+use common::smtp::SmtpSink;
 use common::{TestApp, seed_catalogue};
 use dealership::clock::{Clock, moscow};
 use dealership::http::AppState;
@@ -300,70 +298,15 @@ async fn a_credit_request_carries_the_calculators_term_and_down_payment() {
     assert_eq!(answer.status, StatusCode::CREATED);
 }
 
-/// The real SMTP server of a test (as in tests/notifications.rs).
-struct SmtpSink {
-    child: Child,
-    port: u16,
-    dir: PathBuf,
-}
-
-impl SmtpSink {
-    fn start(dir: &Path) -> SmtpSink {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/smtp_sink.py");
-        let mut child = Command::new("/usr/bin/python3")
-            .arg(script)
-            .arg(port.to_string())
-            .arg(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("python3 with aiosmtpd (apt-get install python3-aiosmtpd)");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        assert_eq!(line.trim(), "ready", "the SMTP server did not start");
-        SmtpSink {
-            child,
-            port,
-            dir: dir.to_path_buf(),
-        }
-    }
-
-    fn messages(&self) -> Vec<Value> {
-        let mut names: Vec<PathBuf> = std::fs::read_dir(&self.dir)
-            .unwrap()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.extension().is_some_and(|x| x == "json")
-                    && !p.file_name().unwrap().to_string_lossy().starts_with('.')
-            })
-            .collect();
-        names.sort();
-        names
-            .iter()
-            .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
-            .collect()
-    }
-}
-
-impl Drop for SmtpSink {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_test_drive_reaches_the_mailbox_with_its_day_and_time() {
     let sink_dir = tempfile::tempdir().unwrap();
-    let sink = SmtpSink::start(sink_dir.path());
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let sink = SmtpSink::start(port, sink_dir.path());
     let mut captured = None;
     let app = TestApp::with_state(|state| {
         let mut config = (*state.config).clone();

@@ -3,6 +3,8 @@
 // Test helpers may unwrap: a failure here is a failed test.
 #![allow(clippy::unwrap_used)]
 
+pub mod smtp;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
