@@ -121,6 +121,13 @@ impl Db {
     }
 }
 
+/// The content version now: moved by every write to what the public site
+/// shows (`docs/cache.md`).
+pub fn content_version(conn: &rusqlite::Connection) -> rusqlite::Result<i64> {
+    conn.prepare_cached("SELECT version FROM content_version WHERE id = 1")?
+        .query_row([], |r| r.get(0))
+}
+
 /// Name of the SQL function that folds case in any script, as [`casefold`]
 /// does (SQLite's own `lower` and `LIKE` fold ASCII only).
 pub const CASEFOLD: &str = "casefold";

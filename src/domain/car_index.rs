@@ -31,11 +31,7 @@ impl CarIndex {
     /// `max_cars` cars ([`MAX_CARS`] for the server). The version is read
     /// first, so the cars are at least as new as the version the index claims.
     pub fn build(conn: &Connection, max_cars: usize) -> AppResult<Option<CarIndex>> {
-        let version: i64 = conn.query_row(
-            "SELECT version FROM content_version WHERE id = 1",
-            [],
-            |r| r.get(0),
-        )?;
+        let version = crate::db::content_version(conn)?;
         let Some(cars) = cars::published_rendered(conn, max_cars)? else {
             return Ok(None);
         };

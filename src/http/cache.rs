@@ -316,10 +316,7 @@ impl VersionReader {
         if self.data_version == Some(data_version) {
             return Ok((self.content_version, false));
         }
-        let version: i64 = self
-            .conn
-            .prepare_cached("SELECT version FROM content_version WHERE id = 1")?
-            .query_row([], |r| r.get(0))?;
+        let version = crate::db::content_version(&self.conn)?;
         let changed = version != self.content_version;
         self.data_version = Some(data_version);
         self.content_version = version;

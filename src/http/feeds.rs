@@ -99,11 +99,7 @@ async fn render(state: &AppState, kind: Kind) -> AppResult<Rendered> {
     state
         .db
         .call(move |c| {
-            let version: i64 = c.query_row(
-                "SELECT version FROM content_version WHERE id = 1",
-                [],
-                |r| r.get(0),
-            )?;
+            let version = crate::db::content_version(c)?;
             let (cars, settings) = export::load(c)?;
             let plain = match kind {
                 Kind::Avito => export::avito(&cars, &settings, &base),
