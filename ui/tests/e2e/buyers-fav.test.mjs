@@ -380,6 +380,18 @@ describe("test drive", () => {
     await page.locator("#leads-type-filter").selectOption("test_drive");
     const row = page.getByTestId("lead-row").filter({ hasText: names.keys });
     await row.waitFor();
+    // The previous list stays on screen while the filtered one loads: wait
+    // until the list is the filtered one, every row a test drive.
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll("[data-testid=lead-row]")];
+      const list = document.querySelector(".lead-list");
+      return (
+        list &&
+        !list.hasAttribute("aria-busy") &&
+        rows.length > 0 &&
+        rows.every((r) => r.textContent.includes("Тест-драйв"))
+      );
+    });
     const rows = page.getByTestId("lead-row");
     for (const text of await rows.allInnerTexts()) assert.ok(text.includes("Тест-драйв"), text);
     const lead = testDriveLead(names.keys);
