@@ -19,6 +19,18 @@ text_enum!(
 );
 
 text_enum!(
+    /// What a row delivers: a new lead to the staff, a reminder of a lead
+    /// still new past the response threshold, or a saved search's
+    /// confirmation or alert to a visitor (docs/notifications.md).
+    Kind {
+        Lead = "lead",
+        Reminder = "reminder",
+        SearchConfirm = "search_confirm",
+        SearchAlert = "search_alert",
+    }
+);
+
+text_enum!(
     /// A delivery's state as the admin sees it: `queued` (waiting for its
     /// next try), `sending` (a try is under way), `sent`, `failed` (given up).
     DeliveryState {
@@ -34,6 +46,7 @@ text_enum!(
 #[serde(rename_all = "camelCase")]
 pub struct Delivery {
     pub id: i64,
+    pub kind: Kind,
     pub channel: Channel,
     pub state: DeliveryState,
     /// Tries made so far.
@@ -62,8 +75,12 @@ pub struct FailedDelivery {
 #[derive(Debug, Clone)]
 pub struct Claimed {
     pub id: i64,
+    pub kind: Kind,
     pub channel: Channel,
     pub lead_id: Option<String>,
+    /// What a row that is not about a lead delivers (a saved search's
+    /// subscription); `{}` for leads and reminders.
+    pub payload: serde_json::Value,
     /// Tries including this one.
     pub attempts: i64,
     pub created_at: String,
@@ -72,13 +89,33 @@ pub struct Claimed {
 
 /// Queues one delivery of `lead_id` per channel, due at once.
 pub fn enqueue(conn: &Connection, lead_id: &str, channels: &[Channel], now: &str) -> AppResult<()> {
+    enqueue_kind(
+        conn,
+        Kind::Lead,
+        Some(lead_id),
+        &serde_json::Value::Object(Default::default()),
+        channels,
+        now,
+    )
+}
+
+/// Queues one delivery of any kind per channel, due at once.
+pub fn enqueue_kind(
+    conn: &Connection,
+    kind: Kind,
+    lead_id: Option<&str>,
+    payload: &serde_json::Value,
+    channels: &[Channel],
+    now: &str,
+) -> AppResult<()> {
     let mut stmt = conn.prepare_cached(
-        "INSERT INTO outbox (channel, lead_id, payload, status, attempts, next_attempt_at,
+        "INSERT INTO outbox (kind, channel, lead_id, payload, status, attempts, next_attempt_at,
             created_at, retry_since)
-         VALUES (?1, ?2, '{}', 'pending', 0, ?3, ?3, ?3)",
+         VALUES (?1, ?2, ?3, ?4, 'pending', 0, ?5, ?5, ?5)",
     )?;
+    let payload = payload.to_string();
     for channel in channels {
-        stmt.execute(params![channel, lead_id, now])?;
+        stmt.execute(params![kind, channel, lead_id, payload, now])?;
     }
     Ok(())
 }
@@ -108,14 +145,16 @@ pub fn claim(
          WHERE id IN (SELECT id FROM outbox
                       WHERE status = 'pending' AND channel = ?1 AND next_attempt_at <= ?2
                       ORDER BY next_attempt_at, id LIMIT ?4)
-         RETURNING id, channel, lead_id, attempts, created_at,
+         RETURNING id, kind, channel, lead_id, payload, attempts, created_at,
             coalesce(retry_since, created_at) AS retry_since",
     )?;
     let rows = stmt.query_map(params![channel, now, lease_until, limit as i64], |r| {
         Ok(Claimed {
             id: r.get("id")?,
+            kind: r.get("kind")?,
             channel: r.get("channel")?,
             lead_id: r.get("lead_id")?,
+            payload: super::json_column(&r.get::<_, String>("payload")?),
             attempts: r.get("attempts")?,
             created_at: r.get("created_at")?,
             retry_since: r.get("retry_since")?,
@@ -173,8 +212,8 @@ pub fn mark_failed(conn: &Connection, id: i64, error: &str) -> AppResult<()> {
     Ok(())
 }
 
-const SELECT: &str = "SELECT o.id, o.channel, o.status, o.attempts, o.created_at, o.sent_at,
-    o.last_error, o.next_attempt_at, o.claimed_at, o.lead_id,
+const SELECT: &str = "SELECT o.id, o.kind, o.channel, o.status, o.attempts, o.created_at,
+    o.sent_at, o.last_error, o.next_attempt_at, o.claimed_at, o.lead_id,
     coalesce(l.name, '') AS lead_name, coalesce(l.phone, '') AS lead_phone
     FROM outbox o LEFT JOIN leads l ON l.id = o.lead_id";
 
@@ -189,6 +228,7 @@ fn delivery(row: &Row) -> rusqlite::Result<Delivery> {
     };
     Ok(Delivery {
         id: row.get("id")?,
+        kind: row.get("kind")?,
         channel: row.get("channel")?,
         state,
         attempts: row.get("attempts")?,

@@ -40,7 +40,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
 use crate::db::Db;
-use crate::domain::outbox::{self, Channel, Claimed};
+use crate::domain::outbox::{self, Channel, Claimed, Kind};
 use crate::domain::settings::Settings;
 use crate::domain::{cars, leads};
 
@@ -485,6 +485,13 @@ struct Loaded {
 }
 
 async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
+    match row.kind {
+        Kind::Lead => deliver_lead(db, channels, row).await,
+        other => Outcome::Permanent(format!("Неизвестный вид доставки: {}", other.as_str())),
+    }
+}
+
+async fn deliver_lead(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
     let Some(lead_id) = row.lead_id.clone() else {
         return Outcome::Permanent("Заявка удалена до отправки".into());
     };

@@ -1495,6 +1495,7 @@ export interface components {
             createdAt: string;
             /** Format: int64 */
             id: number;
+            kind: components["schemas"]["Kind"];
             /** @description What went wrong the last time (no passwords or tokens). */
             lastError?: string | null;
             /** @description When the next try is due (queued deliveries only). */
@@ -1588,6 +1589,13 @@ export interface components {
             status: components["schemas"]["RunStatus"];
             trigger: components["schemas"]["RunTrigger"];
         };
+        /**
+         * @description What a row delivers: a new lead to the staff, a reminder of a lead
+         *     still new past the response threshold, or a saved search's
+         *     confirmation or alert to a visitor (docs/notifications.md).
+         * @enum {string}
+         */
+        Kind: "lead" | "reminder" | "search_confirm" | "search_alert";
         Lead: {
             advertisingConsent: boolean;
             /**
