@@ -18,6 +18,11 @@ export const SCREENS: AdminScreen[] = [
   { path: "/reviews", label: "Отзывы", component: lazy(() => import("./screens/reviews")) },
   { path: "/leads", label: "Заявки", component: lazy(() => import("./screens/leads")) },
   { path: "/amocrm", label: "amoCRM", component: lazy(() => import("./screens/amocrm")) },
+  {
+    path: "/saved-searches",
+    label: "Подписки на подборки",
+    component: lazy(() => import("./screens/saved-searches")),
+  },
   { path: "/promotions", label: "Акции", component: lazy(() => import("./screens/promotions")) },
   {
     path: "/partner-banks",
@@ -45,7 +50,10 @@ export const SCREENS: AdminScreen[] = [
     label: "Типы кузова",
     component: lazy(() => import("./screens/body-types")),
   },
+  { path: "/checks", label: "Проверка сайта", component: lazy(() => import("./screens/checks")) },
   { path: "/settings", label: "Настройки", component: lazy(() => import("./screens/settings")) },
 ];
 
 export const DASHBOARD = "/dashboard";
+/** The self-checks' screen: the navigation shows how many problems it lists. */
+export const CHECKS = "/checks";

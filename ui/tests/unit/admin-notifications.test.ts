@@ -7,6 +7,7 @@ import {
   attemptsText,
   CHANNEL_LABELS,
   codeFromAddress,
+  DELIVERY_KIND_LABELS,
   type Delivery,
   deliveriesUrl,
   deliveryView,
@@ -23,6 +24,7 @@ const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
 const base: Delivery = {
   id: 1,
   channel: "email",
+  kind: "lead",
   state: "queued",
   attempts: 0,
   createdAt: "2026-11-22T10:05:00Z",
@@ -181,5 +183,13 @@ describe("amoCRM", () => {
     ]);
     for (const k of AMOCRM_KEYS) expect(k.env).toBe(`DEALERSHIP_AMOCRM_${k.key.toUpperCase()}`);
     expect(redirectUriFor("https://salon.ru")).toBe("https://salon.ru/admin/amocrm");
+  });
+});
+
+describe("kinds of deliveries", () => {
+  it("marks a reminder of a lead left new; the lead's own delivery is not named", () => {
+    expect(deliveryView(base).kind).toBeNull();
+    expect(deliveryView({ ...base, kind: "reminder" }).kind).toBe("Напоминание");
+    expect(DELIVERY_KIND_LABELS.reminder).toBe("Напоминание");
   });
 });

@@ -1,7 +1,10 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
+import { DASHBOARD_URL } from "../api";
 import { useAuth } from "../auth";
-import { SCREENS } from "../screens";
+import { problemsText } from "../lib/checks";
+import { useAdminQuery } from "../query";
+import { CHECKS, SCREENS } from "../screens";
 import { logOut } from "../session";
 import { toastError } from "../toast";
 
@@ -19,6 +22,9 @@ interface Props {
 export function AdminPage({ title, count, actions, children }: Props) {
   const [path] = useLocation();
   const { username } = useAuth();
+  // The dashboard's summary (shared with the dashboard) gives the checks' count.
+  const summary = useAdminQuery<{ checksCount?: number }>(DASHBOARD_URL, { staleTime: 60_000 });
+  const problems = summary.data?.checksCount ?? 0;
   useEffect(() => {
     document.title = `${title} — администрирование`;
   }, [title]);
@@ -56,6 +62,14 @@ export function AdminPage({ title, count, actions, children }: Props) {
                   }
                 >
                   {s.label}
+                  {s.path === CHECKS && problems > 0 && (
+                    <>
+                      <span class="nav-count" aria-hidden="true" data-testid="nav-checks-count">
+                        {problems}
+                      </span>
+                      <span class="visually-hidden">: {problemsText(problems)}</span>
+                    </>
+                  )}
                 </Link>
               </li>
             ))}

@@ -13,6 +13,9 @@ export interface FieldControlProps {
 
 interface Props {
   label: string;
+  /** The control's id when a link points at it (`/admin/settings#consent`);
+   * a generated one otherwise. */
+  id?: string;
   required?: boolean;
   /** react-hook-form's error of the field, or a message. */
   error?: FieldError | string | null;
@@ -24,8 +27,17 @@ interface Props {
 /** A labelled form control: the label (with a required marker that screen
  * readers announce), the control, a hint and the error message, tied to the
  * control with aria-describedby and aria-invalid. */
-export function Field({ label, required, error, hint, class: className, children }: Props) {
-  const id = useId();
+export function Field({
+  label,
+  id: fixedId,
+  required,
+  error,
+  hint,
+  class: className,
+  children,
+}: Props) {
+  const generated = useId();
+  const id = fixedId ?? generated;
   const message = typeof error === "string" ? error : error?.message;
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = message ? `${id}-error` : undefined;

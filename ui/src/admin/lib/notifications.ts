@@ -7,6 +7,8 @@ import { longDateTime } from "./dates";
 export type Channel = components["schemas"]["Channel"];
 export type Delivery = components["schemas"]["Delivery"];
 export type DeliveryState = components["schemas"]["DeliveryState"];
+/** What a delivery carries: the lead itself, a reminder of it, a visitor's mail. */
+export type DeliveryKind = components["schemas"]["Kind"];
 export type FailedDelivery = components["schemas"]["FailedDelivery"];
 export type FailedDeliveries = components["schemas"]["FailedDeliveries"];
 export type TestResult = components["schemas"]["TestResult"];
@@ -47,6 +49,14 @@ export const CHANNEL_LABELS: Record<Channel, string> = {
   amocrm: "amoCRM",
 };
 
+/** The kind of a delivery beside its channel; the lead's own is not named. */
+export const DELIVERY_KIND_LABELS: Record<DeliveryKind, string | null> = {
+  lead: null,
+  reminder: "Напоминание",
+  search_confirm: "Подтверждение подписки",
+  search_alert: "Письмо о подборке",
+};
+
 export const DELIVERY_STATE_LABELS: Record<DeliveryState, string> = {
   queued: "В очереди",
   sending: "Отправляется",
@@ -81,6 +91,8 @@ export function attemptsText(n: number): string {
  * under it (when it went, when it is tried next, what went wrong). */
 export interface DeliveryView {
   channel: string;
+  /** "Напоминание" for a reminder of the lead; null for the lead itself. */
+  kind: string | null;
   state: string;
   badge: string;
   lines: string[];
@@ -110,6 +122,7 @@ export function deliveryView(d: Delivery): DeliveryView {
   }
   return {
     channel: CHANNEL_LABELS[d.channel] ?? d.channel,
+    kind: DELIVERY_KIND_LABELS[d.kind] ?? null,
     state: DELIVERY_STATE_LABELS[d.state] ?? d.state,
     badge: DELIVERY_STATE_BADGES[d.state] ?? "gray",
     lines,

@@ -2,7 +2,11 @@
  * notice (a new consent text is a new edition; docs/leads.md). */
 import type { components } from "../../api/schema";
 
-export type AdminSettings = components["schemas"]["Settings"];
+/** The admin's settings; the response-time threshold comes with the
+ * server's response-time figures (STAFF_API until the schema has it). */
+export type AdminSettings = components["schemas"]["Settings"] & {
+  responseThresholdMinutes?: number;
+};
 export type SettingsPatch = components["schemas"]["SettingsPatch"];
 
 /** The company form's fields, in the order of the form. */
@@ -72,3 +76,29 @@ export function consentNotice(saved: string, current: string, version: number): 
   if (saved.trim() === current.trim()) return null;
   return `Текст согласия изменён: после сохранения он станет редакцией № ${version + 1}. Новые заявки будут ссылаться на неё, старые сохранят свою редакцию.`;
 }
+
+/** The response-time threshold (docs/leads.md): a lead still new after
+ * this many working minutes is overdue and announced once more. */
+export const THRESHOLD_MIN = 1;
+export const THRESHOLD_MAX = 480;
+export const DEFAULT_THRESHOLD = 15;
+/** The server's words for a threshold out of range. */
+export const THRESHOLD_MESSAGE = "Порог ответа — от 1 до 480 минут";
+
+/** The threshold's input: the saved minutes, or the default. */
+export function thresholdForm(minutes: number | null | undefined): string {
+  return String(minutes ?? DEFAULT_THRESHOLD);
+}
+
+/** The typed threshold as whole minutes in range, or null. */
+export function thresholdValue(input: string): number | null {
+  const text = input.trim();
+  if (!/^\d+$/.test(text)) return null;
+  const n = Number(text);
+  return n >= THRESHOLD_MIN && n <= THRESHOLD_MAX ? n : null;
+}
+
+export const thresholdRules = {
+  validate: (v: unknown) =>
+    (typeof v === "string" && thresholdValue(v) !== null) || THRESHOLD_MESSAGE,
+};

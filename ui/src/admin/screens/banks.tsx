@@ -13,6 +13,7 @@ import { CancelButton, FormDialog } from "../components/FormDialog";
 import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { errorMessage, isSilent, serverField } from "../errors";
+import { useEditLink } from "../hooks";
 import { bankRules } from "../lib/rules";
 import { splitAdvantages } from "../lib/text";
 import { useAdminMutation, useAdminQuery } from "../query";
@@ -38,6 +39,14 @@ export default function BanksScreen() {
     onSuccess: () => setDeleting(null),
     onFailure: (e) =>
       toastError(errorMessage(e, "Не удалось удалить банк"), "Ошибка при удалении банка"),
+  });
+
+  // A self-check's link (?edit=<id>) opens that bank.
+  const dropEditLink = useEditLink({
+    path: "/partner-banks",
+    items: banks.data,
+    open: setEditing,
+    missing: "Банк не найден: возможно, его удалили",
   });
 
   const list = banks.data ?? [];
@@ -135,7 +144,10 @@ export default function BanksScreen() {
         <BankDialog
           key={editing === "new" ? "new" : editing.id}
           bank={editing === "new" ? null : editing}
-          onClose={() => setEditing(null)}
+          onClose={() => {
+            setEditing(null);
+            dropEditLink();
+          }}
         />
       )}
       <ConfirmDialog

@@ -1,5 +1,5 @@
 import { keepPreviousData } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { apiDelete, apiPut } from "../../api/client";
 import type { Car } from "../../api/types";
 import { Pagination } from "../../components/ui/Pagination";
@@ -22,7 +22,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
 import { SkeletonCards } from "../components/SkeletonCards";
-import { useDebounced } from "../hooks";
+import { useDebounced, useEditParam } from "../hooks";
 import { useAdminMutation, useAdminQuery } from "../query";
 import { toastError } from "../toast";
 import { CarDialog } from "./cars-form";
@@ -48,6 +48,12 @@ export default function CarsScreen() {
   const cars = useAdminQuery<CarsPage>(url, { placeholderData: keepPreviousData });
   const data = cars.data;
   const filtered = q !== "" || condition !== "all" || published !== "all";
+
+  // A self-check's link (?edit=<id>) opens that car (the dialog loads it).
+  const [linked, dropEditLink] = useEditParam("/cars");
+  useEffect(() => {
+    if (linked) setEditing({ id: linked });
+  }, [linked]);
 
   const remove = useAdminMutation((car: Car) => apiDelete(carUrl(car.id)), {
     success: "Автомобиль удален",
@@ -143,7 +149,15 @@ export default function CarsScreen() {
           <Pagination page={data.page} pages={data.pages} onPage={setPage} />
         </>
       )}
-      {editing && <CarDialog id={editing.id} onClose={() => setEditing(null)} />}
+      {editing && (
+        <CarDialog
+          id={editing.id}
+          onClose={() => {
+            setEditing(null);
+            dropEditLink();
+          }}
+        />
+      )}
       <ConfirmDialog
         open={deleting !== null}
         title="Удалить автомобиль?"

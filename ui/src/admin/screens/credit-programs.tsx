@@ -14,6 +14,7 @@ import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
 import { CancelButton, FormDialog } from "../components/FormDialog";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { useEditLink } from "../hooks";
 import {
   type AdminCreditProgram,
   byBank,
@@ -52,6 +53,14 @@ export default function CreditProgramsScreen() {
     success: "Программа удалена",
     failure: "Не удалось удалить программу",
     onSuccess: () => setDeleting(null),
+  });
+
+  // A self-check's link (?edit=<id>) opens that programme.
+  const dropEditLink = useEditLink({
+    path: "/credit-programs",
+    items: programs.data?.items,
+    open: setEditing,
+    missing: "Программа не найдена: возможно, её удалили",
   });
 
   const list = programs.data?.items ?? [];
@@ -104,7 +113,10 @@ export default function CreditProgramsScreen() {
         <ProgramDialog
           key={editing === "new" ? "new" : editing.id}
           program={editing === "new" ? null : editing}
-          onClose={() => setEditing(null)}
+          onClose={() => {
+            setEditing(null);
+            dropEditLink();
+          }}
         />
       )}
       <ConfirmDialog

@@ -5,6 +5,7 @@ import { type AuditPage, auditUrl, DASHBOARD_URL, FIELD_LABELS } from "../api";
 import { AdminPage } from "../components/AdminPage";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { problemsText } from "../lib/checks";
 import { longDateTime } from "../lib/dates";
 import {
   CHANNEL_LABELS,
@@ -15,13 +16,19 @@ import {
 import { type ImportFailed, importReportHref } from "../lib/parser";
 import { useAdminQuery } from "../query";
 import { SCREENS } from "../screens";
+import { ResponseTimesSection } from "./dashboard-response";
 import "./content.css";
 
-/** The summary; `importFailed` is the latest import run when it failed. */
-type Dashboard = components["schemas"]["Dashboard"] & { importFailed?: ImportFailed | null };
+/** The summary; `importFailed` is the latest import run when it failed,
+ * `checksCount` the problems the self-checks found. */
+type Dashboard = components["schemas"]["Dashboard"] & {
+  importFailed?: ImportFailed | null;
+  checksCount?: number;
+};
 
-/** Summary cards, the notifications that could not be delivered, links to
- * every section and the latest admin changes. */
+/** Summary cards (with the self-checks' badge), the notifications that
+ * could not be delivered, how fast leads are answered, links to every
+ * section and the latest admin changes. */
 export default function DashboardScreen() {
   const summary = useAdminQuery<Dashboard>(DASHBOARD_URL);
   const d = summary.data;
@@ -67,10 +74,12 @@ export default function DashboardScreen() {
                 : "Все доставлены"}
             </span>
           </article>
+          {d.checksCount != null && <ChecksCard count={d.checksCount} />}
           {d.importFailed && <ImportFailedCard failed={d.importFailed} />}
         </section>
       )}
       {d && d.deliveriesFailed > 0 && <FailedDeliveries />}
+      <ResponseTimesSection />
       <section aria-labelledby="sections-title">
         <h2 id="sections-title">Разделы</h2>
         <ul class="admin-grid" data-testid="sections">
@@ -106,6 +115,23 @@ function Card({
       <h2 class="stat-title">{linked ? <Link href={href}>{title}</Link> : title}</h2>
       <span class="stat-value">{value}</span>
       {note && <span class="stat-note">{note}</span>}
+    </article>
+  );
+}
+
+/** The self-checks' badge: how many problems, a link to the list. */
+function ChecksCard({ count }: { count: number }) {
+  return (
+    <article
+      data-testid="checks-card"
+      class={`checks-card${count > 0 ? " has-problems" : ""}`}
+      data-count={count}
+    >
+      <h2 class="stat-title">
+        <Link href="/checks">Проверка сайта</Link>
+      </h2>
+      <span class="stat-value">{count}</span>
+      <span class="stat-note">{count > 0 ? `Найдено: ${problemsText(count)}` : "Проблем нет"}</span>
     </article>
   );
 }

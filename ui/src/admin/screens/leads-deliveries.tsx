@@ -1,4 +1,5 @@
-/** A lead's notifications in its details: each channel's delivery (queued
+/** A lead's notifications in its details: each channel's delivery (reminders
+ * of a lead left new marked 'Напоминание'; queued
  * with the next try, sending, sent at, failed with the last error and the
  * tries made) and the retry of the failed ones (docs/notifications.md). */
 import { useId } from "react";
@@ -63,9 +64,20 @@ export function LeadDeliveries({ lead }: { lead: string }) {
               const v = deliveryView(d);
               const busy = retry.isPending && retry.variables === d.channel;
               return (
-                <li key={d.id} data-testid="delivery" data-channel={d.channel} data-state={d.state}>
+                <li
+                  key={d.id}
+                  data-testid="delivery"
+                  data-channel={d.channel}
+                  data-kind={d.kind}
+                  data-state={d.state}
+                >
                   <div class="delivery-head">
                     <strong>{v.channel}</strong>
+                    {v.kind && (
+                      <span class="badge badge-purple" data-testid="delivery-kind">
+                        {v.kind}
+                      </span>
+                    )}
                     <span class={`badge badge-${v.badge}`} data-testid="delivery-state">
                       {v.state}
                     </span>

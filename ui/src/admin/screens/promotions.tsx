@@ -12,6 +12,7 @@ import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
 import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { useEditLink } from "../hooks";
 import { promotionRules } from "../lib/rules";
 import { useAdminMutation, useAdminQuery } from "../query";
 import "./content.css";
@@ -27,13 +28,23 @@ export default function PromotionsScreen() {
     failure: "Не удалось удалить акцию",
     onSuccess: () => setDeleting(null),
   });
+  // A self-check's link (?edit=<id>) opens that promotion.
+  const dropEditLink = useEditLink({
+    path: "/promotions",
+    items: promotions.data,
+    open: setEditing,
+    missing: "Акция не найдена: возможно, её удалили",
+  });
 
   if (editing) {
     return (
       <AdminPage title={editing === "new" ? "Новая акция" : "Редактировать акцию"}>
         <PromotionForm
           promotion={editing === "new" ? null : editing}
-          onDone={() => setEditing(null)}
+          onDone={() => {
+            setEditing(null);
+            dropEditLink();
+          }}
         />
       </AdminPage>
     );

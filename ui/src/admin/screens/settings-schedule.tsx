@@ -2,7 +2,11 @@ import type { FieldError, UseFormRegister, UseFormWatch } from "react-hook-form"
 import { type DayForm, WEEKDAY_NAMES } from "../lib/schedule";
 import type { CompanyForm } from "../lib/settings";
 
-export type SettingsValues = CompanyForm & { workSchedule: DayForm[] };
+export type SettingsValues = CompanyForm & {
+  workSchedule: DayForm[];
+  /** Whole working minutes, as typed. */
+  responseThresholdMinutes: string;
+};
 
 interface Props {
   register: UseFormRegister<SettingsValues>;

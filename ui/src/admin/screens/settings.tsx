@@ -1,8 +1,9 @@
-/** Admin settings: company information, the home page's hero texts and
- * banner, favicon and analytics ids, the consent text and the privacy
- * policy. Editing the consent text makes a new edition (its version goes up);
+/** Admin settings: company information, the working schedule and the
+ * response-time threshold, the home page's hero texts and banner, favicon
+ * and analytics ids, the consent text and the privacy policy (`#consent`
+ * and `#privacy` in the address focus those two). Editing the consent text makes a new edition (its version goes up);
  * the form says so before saving. */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { apiPost } from "../../api/client";
 import { AdminPage } from "../components/AdminPage";
@@ -21,16 +22,28 @@ import {
   companyPatch,
   consentHint,
   consentNotice,
+  THRESHOLD_MAX,
+  THRESHOLD_MIN,
+  thresholdForm,
+  thresholdRules,
+  thresholdValue,
 } from "../lib/settings";
 import { useAdminMutation, useAdminQuery } from "../query";
 import { ScheduleFields, type SettingsValues } from "./settings-schedule";
 import "./content.css";
 
-const FIELDS = [...COMPANY_FIELDS, "workSchedule"];
+const FIELDS = [...COMPANY_FIELDS, "workSchedule", "responseThresholdMinutes"];
 
 function formValues(s: AdminSettings): SettingsValues {
-  return { ...companyForm(s), workSchedule: scheduleForm(s.workSchedule) };
+  return {
+    ...companyForm(s),
+    workSchedule: scheduleForm(s.workSchedule),
+    responseThresholdMinutes: thresholdForm(s.responseThresholdMinutes),
+  };
 }
+
+/** The fields a link may point at: `/admin/settings#consent`. */
+const ANCHORS = ["consent", "privacy"];
 
 const SETTINGS = "/api/admin/settings";
 
@@ -69,6 +82,18 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
   const [uploads, setUploads] = useState(0);
   const busy = (b: boolean) => setUploads((n) => n + (b ? 1 : -1));
 
+  // A self-check's link (#consent, #privacy) brings its field into view, focused.
+  const anchored = useRef(false);
+  useEffect(() => {
+    if (anchored.current) return;
+    anchored.current = true;
+    const anchor = window.location.hash.slice(1);
+    if (!ANCHORS.includes(anchor)) return;
+    const field = document.getElementById(anchor);
+    field?.scrollIntoView({ block: "center" });
+    field?.focus({ preventScroll: true });
+  }, []);
+
   // A refetch (another tab saved) refills the form unless the admin is typing.
   useEffect(() => {
     if (!isDirty) {
@@ -82,6 +107,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       apiPost<AdminSettings>("/api/settings", {
         ...companyPatch(v),
         workSchedule: schedulePatch(v.workSchedule),
+        responseThresholdMinutes: thresholdValue(v.responseThresholdMinutes),
       }),
     {
       success: (s) =>
@@ -166,6 +192,28 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       />
 
       <fieldset>
+        <legend>Скорость ответа</legend>
+        <Field
+          label="Порог ответа на заявку, рабочих минут"
+          error={errors.responseThresholdMinutes}
+          hint={`От ${THRESHOLD_MIN} до ${THRESHOLD_MAX}. Заявка, которая дольше остаётся новой, попадает на панели в список ждущих ответа, и о ней напоминают ещё раз. Считаются только рабочие минуты по графику работы.`}
+        >
+          {(a) => (
+            <input
+              {...a}
+              type="number"
+              inputMode="numeric"
+              min={THRESHOLD_MIN}
+              max={THRESHOLD_MAX}
+              step={1}
+              class="narrow-input"
+              {...register("responseThresholdMinutes", thresholdRules)}
+            />
+          )}
+        </Field>
+      </fieldset>
+
+      <fieldset>
         <legend>Главный баннер</legend>
         <Field label="Заголовок" error={errors.heroTitle}>
           {(a) => <input {...a} {...register("heroTitle")} />}
@@ -215,6 +263,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       <fieldset>
         <legend>Персональные данные</legend>
         <Field
+          id="consent"
           label="Текст согласия на обработку персональных данных"
           error={errors.consentText}
           hint={consentHint(saved.consentVersion)}
@@ -227,6 +276,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           </p>
         )}
         <Field
+          id="privacy"
           label="Политика конфиденциальности"
           error={errors.privacyPolicy}
           hint="Страница /privacy; её изменение не меняет редакцию согласия"

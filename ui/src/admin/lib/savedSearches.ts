@@ -1,0 +1,75 @@
+/** Who follows the catalogue's filters (saved searches with e-mail alerts,
+ * docs/notifications.md). The addresses are personal data: staff only. */
+import { plural } from "../../lib/format";
+
+export const SAVED_SEARCHES_URL = "/api/admin/saved-searches";
+
+/** The catalogue's API filter (docs/catalogue.md). */
+export interface SearchFilter {
+  status?: "new" | "used" | "lease";
+  brandId?: string;
+  bodyType?: string;
+  maxPrice?: number;
+}
+
+export interface Subscriber {
+  email: string;
+  createdAt: string;
+  /** null: the address has not confirmed yet. */
+  confirmedAt: string | null;
+  lastAlertAt: string | null;
+}
+
+export interface SavedSearch {
+  id: string;
+  filter: SearchFilter;
+  description: string;
+  pageUrl: string;
+  /** Confirmed subscribers. */
+  followers: number;
+  /** Asked, not yet confirmed. */
+  pending: number;
+  subscribers: Subscriber[];
+}
+
+const FOLLOWER_FORMS: [string, string, string] = ["подписчик", "подписчика", "подписчиков"];
+
+/** "3 подписчика, 1 ждёт подтверждения" */
+export function followersText(followers: number, pending: number): string {
+  const head = `${followers} ${plural(followers, FOLLOWER_FORMS)}`;
+  if (pending === 0) return head;
+  return `${head}, ${pending} ${plural(pending, ["ждёт", "ждут", "ждут"])} подтверждения`;
+}
+
+/** Totals over every filter: confirmed followers, pending ones. */
+export function followerTotals(searches: readonly SavedSearch[]): {
+  followers: number;
+  pending: number;
+} {
+  return searches.reduce(
+    (t, s) => ({ followers: t.followers + s.followers, pending: t.pending + s.pending }),
+    { followers: 0, pending: 0 },
+  );
+}
+
+/** Confirmed subscribers first (the newest first), then the pending ones. */
+export function sortSubscribers(list: readonly Subscriber[]): Subscriber[] {
+  return [...list].sort((a, b) => {
+    const ac = a.confirmedAt ? 0 : 1;
+    const bc = b.confirmedAt ? 0 : 1;
+    if (ac !== bc) return ac - bc;
+    return b.createdAt.localeCompare(a.createdAt);
+  });
+}
+
+/** The filter's page on this site as a path (the page URL the visitor sent
+ * is absolute); null for anything that is not a web address. */
+export function pagePath(pageUrl: string): string | null {
+  try {
+    const u = new URL(pageUrl, "http://site.invalid");
+    if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,100 @@
+/** "Проверка сайта": what the self-checks found (expired promotions, credit
+ * offers without the bank or the ПСК, cars without photos, a VIN or a price,
+ * missing consent or privacy texts; docs/admin.md), errors first, each with
+ * a link to the screen that fixes it. */
+import { Link } from "wouter";
+import { AdminPage } from "../components/AdminPage";
+import { ErrorPanel } from "../components/ErrorPanel";
+import { SkeletonCards } from "../components/SkeletonCards";
+import { CHECKS_URL, type Checks, groupProblems, panelHref, problemsText } from "../lib/checks";
+import { longDateTime } from "../lib/dates";
+import { useAdminQuery } from "../query";
+import "./content.css";
+import "./staff.css";
+
+const BADGES = { error: "badge-red", warning: "badge-orange" } as const;
+
+export default function ChecksScreen() {
+  const checks = useAdminQuery<Checks>(CHECKS_URL);
+  const data = checks.data;
+  const groups = data ? groupProblems(data.problems) : [];
+  return (
+    <AdminPage
+      title="Проверка сайта"
+      count={data ? data.count : null}
+      actions={
+        <button
+          type="button"
+          class="secondary outline"
+          aria-busy={checks.isFetching || undefined}
+          disabled={checks.isFetching}
+          onClick={() => void checks.refetch()}
+        >
+          Проверить снова
+        </button>
+      }
+    >
+      <p class="muted">
+        Что может смутить покупателя или привести к штрафу: просроченные акции, ставки без названия
+        банка, программы без ПСК, автомобили без фото, VIN или цены, пустые тексты согласия и
+        политики. Проверка идёт после каждого изменения и каждую ночь.
+      </p>
+      {checks.isError && !data ? (
+        <ErrorPanel
+          error={checks.error}
+          title="Не удалось выполнить проверку"
+          url={CHECKS_URL}
+          onRetry={() => void checks.refetch()}
+        />
+      ) : !data ? (
+        <SkeletonCards count={3} label="Проверка…" />
+      ) : (
+        <>
+          <p class="stat-note" data-testid="checked-at" aria-live="polite">
+            Проверено <time dateTime={data.checkedAt}>{longDateTime(data.checkedAt)}</time>
+            {data.count > 0 ? `: ${problemsText(data.count)}` : ""}
+          </p>
+          {groups.length === 0 ? (
+            <p class="empty-state" data-testid="empty">
+              Проблем не найдено
+            </p>
+          ) : (
+            groups.map((g) => (
+              <section
+                key={g.severity}
+                class="check-group"
+                aria-labelledby={`checks-${g.severity}`}
+                data-testid={`checks-${g.severity}`}
+              >
+                <h2 id={`checks-${g.severity}`}>
+                  {g.title}
+                  <span class={`badge ${BADGES[g.severity]}`}>{g.problems.length}</span>
+                </h2>
+                <ul class="check-list">
+                  {g.problems.map((p) => (
+                    <li
+                      key={`${p.check}:${p.objectId ?? ""}:${p.detail}`}
+                      data-testid="problem"
+                      data-check={p.check}
+                      data-object={p.objectId ?? undefined}
+                    >
+                      <h3>{p.title}</h3>
+                      {p.detail && <p class="muted">{p.detail}</p>}
+                      <Link
+                        href={panelHref(p.link)}
+                        class="check-fix"
+                        aria-label={`Исправить: ${p.title}`}
+                      >
+                        Исправить
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ))
+          )}
+        </>
+      )}
+    </AdminPage>
+  );
+}

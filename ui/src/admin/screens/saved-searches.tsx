@@ -1,0 +1,121 @@
+/** "Подписки на подборки": each catalogue filter visitors follow by e-mail,
+ * with its confirmed and pending followers and, behind a disclosure, their
+ * addresses (personal data: staff only; docs/notifications.md). */
+import { AdminPage } from "../components/AdminPage";
+import { ErrorPanel } from "../components/ErrorPanel";
+import { ScrollRegion } from "../components/ScrollRegion";
+import { SkeletonCards } from "../components/SkeletonCards";
+import { longDateTime } from "../lib/dates";
+import {
+  followersText,
+  followerTotals,
+  pagePath,
+  SAVED_SEARCHES_URL,
+  type SavedSearch,
+  sortSubscribers,
+} from "../lib/savedSearches";
+import { useAdminQuery } from "../query";
+import "./content.css";
+import "./staff.css";
+
+export default function SavedSearchesScreen() {
+  const searches = useAdminQuery<SavedSearch[]>(SAVED_SEARCHES_URL);
+  const list = searches.data ?? [];
+  const totals = followerTotals(list);
+  return (
+    <AdminPage title="Подписки на подборки" count={searches.data ? list.length : null}>
+      <p class="muted">
+        Посетители подписываются на подборку каталога по e-mail и получают не больше одного письма в
+        день о новых автомобилях и снижении цен. Адреса — персональные данные: не передавайте их за
+        пределы салона.
+      </p>
+      {searches.isPending ? (
+        <SkeletonCards count={3} label="Загрузка подписок…" />
+      ) : searches.isError ? (
+        <ErrorPanel
+          error={searches.error}
+          title="Не удалось загрузить подписки"
+          url={SAVED_SEARCHES_URL}
+          onRetry={() => void searches.refetch()}
+        />
+      ) : list.length === 0 ? (
+        <p class="empty-state" data-testid="empty">
+          На подборки пока никто не подписан
+        </p>
+      ) : (
+        <>
+          <p class="stat-note" data-testid="follower-totals">
+            Всего: {followersText(totals.followers, totals.pending)}
+          </p>
+          <ul class="follower-list" data-testid="saved-searches">
+            {list.map((s) => (
+              <SearchItem key={s.id} search={s} />
+            ))}
+          </ul>
+        </>
+      )}
+    </AdminPage>
+  );
+}
+
+function SearchItem({ search: s }: { search: SavedSearch }) {
+  const page = pagePath(s.pageUrl);
+  const subscribers = sortSubscribers(s.subscribers);
+  return (
+    <li data-testid="saved-search" data-id={s.id}>
+      <h2>{s.description}</h2>
+      <p class="stat-note">
+        <span data-testid="followers">{followersText(s.followers, s.pending)}</span>
+        {page && (
+          <>
+            {" · "}
+            <a href={page} target="_blank" rel="noopener">
+              Открыть подборку на сайте
+            </a>
+          </>
+        )}
+      </p>
+      {subscribers.length > 0 && (
+        <details>
+          <summary>Подписчики ({subscribers.length})</summary>
+          <ScrollRegion label={`Подписчики: ${s.description}`}>
+            <table class="subscriber-table" data-testid="subscribers">
+              <thead>
+                <tr>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Подписался</th>
+                  <th scope="col">Подтвердил</th>
+                  <th scope="col">Последнее письмо</th>
+                </tr>
+              </thead>
+              <tbody>
+                {subscribers.map((sub) => (
+                  <tr key={`${sub.email}:${sub.createdAt}`} data-testid="subscriber">
+                    <td>{sub.email}</td>
+                    <td>
+                      <time dateTime={sub.createdAt}>{longDateTime(sub.createdAt)}</time>
+                    </td>
+                    <td>
+                      {sub.confirmedAt ? (
+                        <time dateTime={sub.confirmedAt}>{longDateTime(sub.confirmedAt)}</time>
+                      ) : (
+                        <span class="badge badge-orange">Ждёт подтверждения</span>
+                      )}
+                    </td>
+                    <td>
+                      {sub.lastAlertAt ? (
+                        <time dateTime={sub.lastAlertAt}>{longDateTime(sub.lastAlertAt)}</time>
+                      ) : (
+                        <span class="muted">—</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
+        </details>
+      )}
+    </li>
+  );
+}
