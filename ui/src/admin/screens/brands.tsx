@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { apiDelete, apiPost, apiPut } from "../../api/client";
 import type { Brand } from "../../api/types";
@@ -13,6 +13,7 @@ import { Field } from "../components/Field";
 import { CancelButton, FormDialog } from "../components/FormDialog";
 import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { useEditLink } from "../hooks";
 import { filterBrands } from "../lists";
 import { useAdminMutation, useAdminQuery } from "../query";
 
@@ -31,6 +32,13 @@ export default function BrandsScreen() {
     success: "Марка удалена",
     failure: "Не удалось удалить марку",
     onSuccess: () => setDeleting(null),
+  });
+  // A self-check's link (?edit=<id>) opens that brand.
+  const dropEditLink = useEditLink({
+    path: "/brands",
+    items: brands.data,
+    open: useCallback((brand: Brand) => setEditing({ brand }), []),
+    missing: "Марка не найдена: возможно, её удалили",
   });
 
   return (
@@ -112,7 +120,15 @@ export default function BrandsScreen() {
           ))}
         </ul>
       )}
-      {editing && <BrandDialog brand={editing.brand} onClose={() => setEditing(null)} />}
+      {editing && (
+        <BrandDialog
+          brand={editing.brand}
+          onClose={() => {
+            setEditing(null);
+            dropEditLink();
+          }}
+        />
+      )}
       <ConfirmDialog
         open={deleting !== null}
         title="Удалить марку?"
