@@ -1,4 +1,4 @@
-/** The site's self-checks (docs/admin.md): what would embarrass the dealer
+/** The site's self-checks (docs/self-checks.md): what would embarrass the dealer
  * or get it fined, each with a link to the admin screen that fixes it. */
 import { plural } from "../../lib/format";
 

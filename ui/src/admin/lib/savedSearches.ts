@@ -1,5 +1,5 @@
 /** Who follows the catalogue's filters (saved searches with e-mail alerts,
- * docs/notifications.md). The addresses are personal data: staff only. */
+ * docs/saved-searches.md). The addresses are personal data: staff only. */
 import { plural } from "../../lib/format";
 
 export const SAVED_SEARCHES_URL = "/api/admin/saved-searches";

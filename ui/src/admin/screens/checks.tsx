@@ -1,6 +1,6 @@
 /** "Проверка сайта": what the self-checks found (expired promotions, credit
  * offers without the bank or the ПСК, cars without photos, a VIN or a price,
- * missing consent or privacy texts; docs/admin.md), errors first, each with
+ * missing consent or privacy texts; docs/self-checks.md), errors first, each with
  * a link to the screen that fixes it. */
 import { Link } from "wouter";
 import { AdminPage } from "../components/AdminPage";

@@ -1,6 +1,6 @@
 /** "Подписки на подборки": each catalogue filter visitors follow by e-mail,
  * with its confirmed and pending followers and, behind a disclosure, their
- * addresses (personal data: staff only; docs/notifications.md). */
+ * addresses (personal data: staff only; docs/saved-searches.md). */
 import { AdminPage } from "../components/AdminPage";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { ScrollRegion } from "../components/ScrollRegion";
