@@ -130,10 +130,7 @@ pub(super) async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outc
     match mailer.send(message).await {
         Ok(()) => {
             let id = row.id;
-            if let Err(err) = db
-                .call(move |c| saved_searches::forget_tokens(c, id))
-                .await
-            {
+            if let Err(err) = db.call(move |c| saved_searches::forget_tokens(c, id)).await {
                 tracing::warn!(delivery = id, "cannot drop the sent mail's tokens: {err}");
             }
             Outcome::Sent {
@@ -345,6 +342,9 @@ mod tests {
             "Цена снижена: Haval Jolion, 2025 — 2 500 000 ₽ → 2 300 000 ₽"
         );
         item.old_price_kopecks = None;
-        assert_eq!(item_line(&item), "Новинка: Haval Jolion, 2025 — 2 300 000 ₽");
+        assert_eq!(
+            item_line(&item),
+            "Новинка: Haval Jolion, 2025 — 2 300 000 ₽"
+        );
     }
 }

@@ -21,5 +21,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     responses((status = 200, body = [AdminSavedSearch]),
         (status = 401, body = ApiErrorBody, description = "Not logged in")))]
 pub async fn list(State(state): State<AppState>) -> AppResult<Json<Vec<AdminSavedSearch>>> {
-    Ok(Json(state.db.call(|c| saved_searches::admin_list(c)).await?))
+    Ok(Json(
+        state.db.call(|c| saved_searches::admin_list(c)).await?,
+    ))
 }
