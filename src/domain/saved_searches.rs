@@ -397,6 +397,9 @@ pub struct Subscribed {
     pub queued: bool,
 }
 
+/// A subscription's id, confirmed_at, unsubscribed_at and confirm_sent_at.
+type SubscriptionState = (String, Option<String>, Option<String>, Option<String>);
+
 /// Stores a request (a new pending subscription, or the same one again)
 /// and queues its confirmation mail in the same transaction, unless the
 /// address already follows the filter or a confirmation went out minutes
@@ -411,7 +414,7 @@ pub fn subscribe(
     super::atomically(conn, || {
         let at = stamp(now);
         let search_id = upsert_search(conn, &valid, &at)?;
-        let existing: Option<(String, Option<String>, Option<String>, Option<String>)> = conn
+        let existing: Option<SubscriptionState> = conn
             .prepare_cached(
                 "SELECT id, confirmed_at, unsubscribed_at, confirm_sent_at
                  FROM saved_search_subscriptions WHERE email = ?1 AND search_id = ?2",
@@ -598,11 +601,11 @@ pub struct Unsubscribed {
     pub email: String,
 }
 
+/// A token's purpose, subscription, address and time of issue.
+type TokenRow = (String, Option<String>, String, String);
+
 /// A token's row, when the token is known.
-fn find_token(
-    conn: &Connection,
-    token: &str,
-) -> AppResult<Option<(String, Option<String>, String, String)>> {
+fn find_token(conn: &Connection, token: &str) -> AppResult<Option<TokenRow>> {
     if token.is_empty() || token.len() > 200 {
         return Ok(None);
     }
@@ -1126,7 +1129,7 @@ mod tests {
             .iter()
             .map(|i| (i.car_id.as_str(), i.old_price_kopecks))
             .collect();
-        assert_eq!(told, [("a", None), ("b", Some(10_000_00))]);
+        assert_eq!(told, [("a", None), ("b", Some(1_000_000))]);
         assert_eq!(items[0].url, "https://s/car/a");
     }
 }

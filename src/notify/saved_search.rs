@@ -334,8 +334,8 @@ mod tests {
             car_id: "c".into(),
             title: "Haval Jolion, 2025".into(),
             url: "https://s/car/c".into(),
-            price_kopecks: 2_300_000_00,
-            old_price_kopecks: Some(2_500_000_00),
+            price_kopecks: 230_000_000,
+            old_price_kopecks: Some(250_000_000),
         };
         assert_eq!(
             item_line(&item),
