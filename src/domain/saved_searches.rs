@@ -1129,7 +1129,7 @@ mod tests {
             .iter()
             .map(|i| (i.car_id.as_str(), i.old_price_kopecks))
             .collect();
-        assert_eq!(told, [("a", None), ("b", Some(1_000_000))]);
+        assert_eq!(told, [("a", None), ("b", Some(10_000))]);
         assert_eq!(items[0].url, "https://s/car/a");
     }
 }
