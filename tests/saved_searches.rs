@@ -166,7 +166,9 @@ fn queued_token(app: &TestApp, kind: &str, path: &str) -> String {
 
 #[tokio::test]
 async fn every_field_is_checked_and_the_consents_are_recorded() {
-    let app = TestApp::new();
+    let mut clock = None;
+    let app = TestApp::with_state(|state| clock = Some(state.clock.clone()));
+    let clock = clock.unwrap();
     let catalogue = seed_catalogue(&app);
     let good = request(
         "Anna@Example.RU",
@@ -358,6 +360,46 @@ async fn every_field_is_checked_and_the_consents_are_recorded() {
     assert_eq!(again, answer);
     assert_eq!(app.count("SELECT count(*) FROM outbox"), 1);
     assert_eq!(app.count("SELECT count(*) FROM saved_searches"), 1);
+    // Later, still unconfirmed: a new confirmation, with the consent given
+    // now; the first link is void.
+    clock.advance(chrono::Duration::minutes(6));
+    assert_eq!(subscribe(&app, &good).await, answer);
+    assert_eq!(app.count("SELECT count(*) FROM outbox"), 2);
+    assert_eq!(
+        app.count("SELECT count(*) FROM saved_search_subscriptions"),
+        1
+    );
+    let renewed: String = conn
+        .query_row(
+            "SELECT consent_at FROM saved_search_subscriptions",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(renewed > consent_at, "{renewed} after {consent_at}");
+    let old = app
+        .post_json("/api/saved-searches/confirm", &json!({"token": token}))
+        .await;
+    assert_eq!(old.status, StatusCode::NOT_FOUND);
+    let new = queued_token(&app, "search_confirm", "$.token");
+    let confirmed = app
+        .post_json("/api/saved-searches/confirm", &json!({"token": new}))
+        .await;
+    assert_eq!(confirmed.status, StatusCode::OK);
+    // Following: asking again sends nothing, and says the same.
+    clock.advance(chrono::Duration::minutes(6));
+    assert_eq!(subscribe(&app, &good).await, answer);
+    assert_eq!(app.count("SELECT count(*) FROM outbox"), 2);
+    // The confirmation link expires after 7 days.
+    let other = request("late@example.ru", json!({}));
+    subscribe(&app, &other).await;
+    let late = queued_token(&app, "search_confirm", "$.token");
+    clock.advance(chrono::Duration::days(7) + chrono::Duration::minutes(1));
+    let expired = app
+        .post_json("/api/saved-searches/confirm", &json!({"token": late}))
+        .await;
+    assert_eq!(expired.status, StatusCode::NOT_FOUND);
+    assert_eq!(expired.error(), "Ссылка недействительна или устарела");
 }
 
 #[tokio::test]
