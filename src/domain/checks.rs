@@ -659,11 +659,11 @@ pub fn rate_without_bank(text: &str, banks: &[String]) -> Option<String> {
     Some(quote(source, found.start(), found.end()))
 }
 
-/// Up to 40 characters before and 20 after `start..end`, cut at spaces, with
-/// "…" where cut; new lines read as spaces.
+/// The clause around `start..end`, at most 40 characters before and 20
+/// after it, cut at spaces, with "…" where cut.
 fn quote(text: &str, start: usize, end: usize) -> String {
-    let head: Vec<char> = text[..start].chars().collect();
-    let tail: Vec<char> = text[end..].chars().collect();
+    let head: Vec<char> = text[clause_start(text, start)..start].chars().collect();
+    let tail: Vec<char> = text[end..clause_end(text, end)].chars().collect();
     let from = head.len().saturating_sub(40);
     let mut before: String = head[from..].iter().collect();
     if from > 0 {
@@ -681,7 +681,6 @@ fn quote(text: &str, start: usize, end: usize) -> String {
         after.push('…');
     }
     format!("{before}{}{after}", &text[start..end])
-        .replace('\n', " ")
         .trim()
         .to_string()
 }
