@@ -65,6 +65,7 @@ pub struct Problem {
     /// The admin page that opens the object to fix it.
     pub link: String,
     /// The object's id; null for the settings.
+    #[schema(required = true)]
     pub object_id: Option<String>,
 }
 
