@@ -7,7 +7,7 @@
 mod common;
 mod parser_support;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use axum::http::{Method, StatusCode};
 use chrono::{Duration, NaiveDate};
@@ -154,6 +154,37 @@ impl Site {
             json!({"name": slug.to_uppercase(), "slug": slug, "logo": "", "description": ""}),
         )
         .await
+    }
+}
+
+/// Log lines written while a test runs (its tasks run on the test's thread).
+#[derive(Clone, Default)]
+struct Logs(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Logs {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Logs {
+    fn capture() -> (Logs, tracing::subscriber::DefaultGuard) {
+        let logs = Logs::default();
+        let writer = logs.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        (logs, tracing::subscriber::set_default(subscriber))
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
     }
 }
 
@@ -630,27 +661,28 @@ async fn the_result_is_kept_until_a_change_or_midnight_and_the_dashboard_counts_
 
     // The nightly job logs once a day; after midnight it computes the new
     // day's result by itself, so the screen shows it as computed then.
-    assert_eq!(
-        site.checks
-            .nightly(&site.app.db, &site.clock)
-            .await
-            .unwrap(),
-        Some(2)
-    );
-    assert_eq!(
-        site.checks
-            .nightly(&site.app.db, &site.clock)
-            .await
-            .unwrap(),
-        None
-    );
+    let nightly = || site.checks.nightly(&site.app.db, &site.clock);
+    let (logs, guard) = Logs::capture();
+    assert_eq!(nightly().await.unwrap(), Some(2));
+    assert_eq!(nightly().await.unwrap(), None);
     site.clock.advance(Duration::days(2));
-    assert_eq!(
-        site.checks
-            .nightly(&site.app.db, &site.clock)
-            .await
-            .unwrap(),
-        Some(2)
+    assert_eq!(nightly().await.unwrap(), Some(2));
+    drop(guard);
+    let text = logs.text();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("self-checks for"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.contains("WARN") && l.contains("2 problems")),
+        "{text}"
+    );
+    assert!(
+        lines[1].contains("promotion_expired,bank_without_psk"),
+        "{text}"
     );
     let night = site
         .checks
