@@ -374,6 +374,9 @@ fn warn_of_demo_user(db: &Db) -> anyhow::Result<()> {
 
 /// How often unused pictures are looked for.
 pub const PICTURE_CLEANUP_EVERY: Duration = Duration::from_secs(30 * 60);
+/// How often the self-checks' job looks at the Moscow date and the content
+/// version: a promotion that ended at midnight is listed within this time.
+pub const SELF_CHECKS_EVERY: Duration = Duration::from_secs(5 * 60);
 /// How long an unused picture is kept: a form may still be about to save it.
 pub const PICTURE_GRACE: chrono::Duration = chrono::Duration::hours(1);
 
@@ -385,6 +388,14 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
     let (db, media_dir) = (state.db.clone(), state.config.media_dir());
     jobs.every("picture cleanup", PICTURE_CLEANUP_EVERY, move || {
         remove_unused_pictures(db.clone(), media_dir.clone())
+    });
+    let (db, checks, clock) = (state.db.clone(), state.checks.clone(), state.clock.clone());
+    jobs.every("self-checks", SELF_CHECKS_EVERY, move || {
+        let (db, checks, clock) = (db.clone(), checks.clone(), clock.clone());
+        async move {
+            checks.nightly(&db, &clock).await?;
+            Ok(())
+        }
     });
     let (db, config) = (state.db.clone(), state.config.clone());
     jobs.every("feed import", crate::parser::SCHEDULE_TICK, move || {

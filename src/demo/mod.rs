@@ -172,7 +172,9 @@ fn insert_all(
 
     let rows = insert_cars(conn, stock, &brand_ids, &url, current_year)?;
     insert_reviews(conn, &rows)?;
+    let today = crate::clock::Clock::default().moscow_today();
     for (promo, &image) in content::PROMOTIONS.iter().zip(&plan.promotions) {
+        let last_day = today + Duration::days(promo.ends_in_days);
         promotions::create(
             conn,
             &promotions::PromotionInput {
@@ -180,7 +182,7 @@ fn insert_all(
                 description: promo.description.into(),
                 image: url(image),
                 discount: promo.discount.into(),
-                valid_until: promo.valid_until.into(),
+                valid_until: last_day.format("%d.%m.%Y").to_string(),
                 is_active: promo.active,
             },
         )?;
@@ -327,7 +329,12 @@ fn insert_cars(
             in_stock: car.in_stock,
             featured: car.featured,
             published: car.published,
-            vin: car.vin.clone(),
+            // Used cars have theirs from the plan; new cars in stock and
+            // lease cars get one here (only cars on order have none yet).
+            vin: car
+                .vin
+                .clone()
+                .or_else(|| (car.status != CarStatus::New || car.in_stock).then(|| demo_vin(i))),
             color: Some(PAINTS[car.paint].0.into()),
             external_id: None,
             credit_discount: discounts.map(|d| d[0]),
@@ -512,6 +519,13 @@ fn insert_leads(
         )?;
     }
     Ok(())
+}
+
+/// A VIN of the demo's `index`-th car: 17 characters without I, O or Q,
+/// each index its own.
+fn demo_vin(index: usize) -> String {
+    let mixed = (index as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF;
+    format!("X9D0{mixed:08X}{index:05}")
 }
 
 /// Conditional discounts (credit, trade-in, insurance, cap) of every fifth new

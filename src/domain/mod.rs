@@ -8,6 +8,7 @@ pub mod body_types;
 pub mod brands;
 pub mod car_index;
 pub mod cars;
+pub mod checks;
 pub mod credit_programs;
 pub mod form;
 pub mod hours;

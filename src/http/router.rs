@@ -15,8 +15,9 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::admin::{
-    catalogue, content as admin_content, credit as admin_credit, leads as admin_leads,
-    notifications, parser, saved_searches as admin_saved_searches, session, uploads,
+    catalogue, checks as admin_checks, content as admin_content, credit as admin_credit,
+    leads as admin_leads, notifications, parser, saved_searches as admin_saved_searches, session,
+    uploads,
 };
 use super::openapi::ApiDoc;
 use super::pages;
@@ -70,6 +71,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(parser::routes())
         .merge(admin_credit::routes())
         .merge(admin_saved_searches::routes())
+        .merge(admin_checks::routes())
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_admin,

@@ -33,6 +33,8 @@ pub struct AppState {
     /// The clock of everything that depends on the date (valid credit
     /// programmes, test-drive days, the answer cache's day).
     pub clock: Arc<crate::clock::Clock>,
+    /// The self-checks' last result (`docs/self-checks.md`).
+    pub checks: Arc<crate::domain::checks::SelfChecks>,
 }
 
 impl AppState {
@@ -51,6 +53,7 @@ impl AppState {
                 AnswerCache::open(&path, DEFAULT_CAPACITY_BYTES).with_clock(clock.clone()),
             ),
             clock,
+            checks: Arc::default(),
             catalogue: Arc::default(),
             feeds: Arc::default(),
             wake: Arc::default(),

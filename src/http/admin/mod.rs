@@ -2,6 +2,7 @@
 //! module lists its routes in `routes()`.
 
 pub mod catalogue;
+pub mod checks;
 pub mod content;
 pub mod credit;
 pub mod leads;

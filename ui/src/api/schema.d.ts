@@ -138,6 +138,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The problems the self-checks find now, errors first. The result is kept
+         *     until the content changes or the Moscow date does; `checkedAt` says when
+         *     it was computed.
+         */
+        get: operations["self_checks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/credit-programs": {
         parameters: {
             query?: never;
@@ -1462,6 +1483,26 @@ export interface components {
          * @enum {string}
          */
         Channel: "email" | "telegram" | "amocrm";
+        /**
+         * @description Which check found the problem.
+         * @enum {string}
+         */
+        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "consent_text_missing" | "privacy_policy_missing";
+        /** @description `GET /api/admin/checks`. */
+        ChecksReport: {
+            /**
+             * @description When this result was computed (it is kept until the content or the
+             *     Moscow date changes).
+             */
+            checkedAt: string;
+            /**
+             * Format: int64
+             * @description How many problems (the dashboard badge).
+             */
+            count: number;
+            /** @description Errors first, then warnings. */
+            problems: components["schemas"]["Problem"][];
+        };
         /** @description The answer of a followed confirmation link. */
         Confirmed: {
             description: string;
@@ -1570,6 +1611,11 @@ export interface components {
             carsDrafts: number;
             /** Format: int64 */
             carsPublished: number;
+            /**
+             * Format: int64
+             * @description Problems the self-checks find (`GET /api/admin/checks`, its `count`).
+             */
+            checksCount: number;
             /**
              * Format: int64
              * @description Notifications given up (e-mail, Telegram, amoCRM); listed by
@@ -1921,6 +1967,19 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        /** @description One thing to fix. */
+        Problem: {
+            check: components["schemas"]["CheckKind"];
+            /** @description Which object, and what to do. */
+            detail: string;
+            /** @description The admin page that opens the object to fix it. */
+            link: string;
+            /** @description The object's id; null for the settings. */
+            objectId: string | null;
+            severity: components["schemas"]["Severity"];
+            /** @description What is wrong, in a few words. */
+            title: string;
+        };
         Promotion: {
             createdAt: string;
             description: string;
@@ -2138,6 +2197,11 @@ export interface components {
             workingHours?: string | null;
             yandexMetrikaId?: string | null;
         };
+        /**
+         * @description error: fix it now (a fine or a broken page); warning: soon.
+         * @enum {string}
+         */
+        Severity: "error" | "warning";
         /**
          * @description url | file
          * @enum {string}
@@ -2477,6 +2541,33 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    self_checks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChecksReport"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
