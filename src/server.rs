@@ -374,6 +374,9 @@ fn warn_of_demo_user(db: &Db) -> anyhow::Result<()> {
 
 /// How often unused pictures are looked for.
 pub const PICTURE_CLEANUP_EVERY: Duration = Duration::from_secs(30 * 60);
+/// How often the self-checks' job looks at the Moscow date and the content
+/// version: a promotion that ended at midnight is listed within this time.
+pub const SELF_CHECKS_EVERY: Duration = Duration::from_secs(5 * 60);
 /// How long an unused picture is kept: a form may still be about to save it.
 pub const PICTURE_GRACE: chrono::Duration = chrono::Duration::hours(1);
 
@@ -386,6 +389,14 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
     jobs.every("picture cleanup", PICTURE_CLEANUP_EVERY, move || {
         remove_unused_pictures(db.clone(), media_dir.clone())
     });
+    let (db, checks, clock) = (state.db.clone(), state.checks.clone(), state.clock.clone());
+    jobs.every("self-checks", SELF_CHECKS_EVERY, move || {
+        let (db, checks, clock) = (db.clone(), checks.clone(), clock.clone());
+        async move {
+            checks.nightly(&db, &clock).await?;
+            Ok(())
+        }
+    });
     let (db, config) = (state.db.clone(), state.config.clone());
     jobs.every("feed import", crate::parser::SCHEDULE_TICK, move || {
         crate::parser::schedule_tick(db.clone(), config.clone())
@@ -395,6 +406,32 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
         jobs.worker("outbox", move |stop| {
             crate::notify::Worker::new(db.clone(), channels.clone(), wake.clone()).run(stop)
         });
+        if state
+            .channels
+            .configured(crate::domain::outbox::Channel::Email)
+        {
+            // Saved-search alerts are mailed (docs/saved-searches.md).
+            let minutes = state
+                .config
+                .notifications
+                .search_alerts_every_minutes
+                .max(1);
+            let (db, clock) = (state.db.clone(), state.clock.clone());
+            let (channels, wake) = (state.channels.clone(), state.wake.clone());
+            jobs.every(
+                "saved-search alerts",
+                Duration::from_secs(u64::from(minutes) * 60),
+                move || {
+                    let run = crate::notify::saved_search::queue_alerts(
+                        db.clone(),
+                        clock.clone(),
+                        channels.clone(),
+                        wake.clone(),
+                    );
+                    async move { run.await.map(|_| ()) }
+                },
+            );
+        }
     } else {
         // No worker: what is still queued for a channel whose settings were
         // removed is given up now (the worker does this when it starts).

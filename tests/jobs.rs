@@ -220,8 +220,9 @@ async fn the_server_jobs_remove_unused_pictures() {
         db.clone(),
         config.clone(),
     ));
-    // The picture cleanup and the feed import schedule (docs/parser.md).
-    assert_eq!(jobs.len(), 2);
+    // The picture cleanup, the feed import schedule (docs/parser.md) and the
+    // self-checks (docs/self-checks.md).
+    assert_eq!(jobs.len(), 3);
     let probe = db.clone();
     eventually("the unused picture removed", || {
         probe

@@ -21,7 +21,7 @@ pub fn settings() -> Settings {
     p.working_hours = "Пн–Пт: 9:00–21:00\nСб: 10:00–20:00\nВс: 10:00–19:00".into();
     p.hero_title = "Автомобили в Санкт-Петербурге с выгодой до 300 000 ₽".into();
     p.hero_subtitle =
-        "Новые и с пробегом, автокредит от 5,6%, трейд-ин за 30 минут и аренда с выкупом без первого взноса"
+        "Новые и с пробегом, автокредит в банках-партнёрах, трейд-ин за 30 минут и аренда с выкупом без первого взноса"
             .into();
     p.legal_entity = "ООО «Невский Автоцентр», ИНН 7810453273, КПП 781001001, ОГРН 1177847123453, \
         196158, Санкт-Петербург, Пулковское шоссе, д. 44, корп. 2"
@@ -76,11 +76,15 @@ pub const REVIEWS: &[ReviewSpec] = &[
     review("Юлия Павлова", 3, "Долго ждала обратного звонка по заявке на подбор, зато потом предложили хороший вариант.", false, None, 6),
 ];
 
+/// A promotion; its last day is relative to the Moscow date the demo is
+/// built on, so the demo stays current and a fresh one shows a promotion
+/// ending tomorrow (`docs/self-checks.md`).
 pub struct PromotionSpec {
     pub title: &'static str,
     pub description: &'static str,
     pub discount: &'static str,
-    pub valid_until: &'static str,
+    /// Last day, days from today (negative: in the past).
+    pub ends_in_days: i64,
     pub active: bool,
     pub decor: Decor,
 }
@@ -90,15 +94,15 @@ pub const PROMOTIONS: &[PromotionSpec] = &[
         title: "Выгода в трейд-ин",
         description: "Сдайте свой автомобиль в зачёт нового и получите дополнительную выгоду. Оценка за 30 минут, переоформление — в день обращения.",
         discount: "до 300 000 ₽",
-        valid_until: "31.12.2026",
+        ends_in_days: 37,
         active: true,
         decor: Decor::Arrows,
     },
     PromotionSpec {
-        title: "Автокредит от 5,6%",
-        description: "Специальная ставка на новые автомобили Haval, Chery и Geely при кредите от банков-партнёров. Первый взнос — от 0%.",
-        discount: "5,6%",
-        valid_until: "31.01.2027",
+        title: "Автокредит от 4,9%",
+        description: "Программа Сбербанка «Семейный автомобиль с господдержкой» для новых автомобилей российской сборки: ставка от 4,9% годовых, ПСК от 5,213% годовых, первый взнос — от 20%. Все условия — на странице «Автокредит».",
+        discount: "4,9%",
+        ends_in_days: 68,
         active: true,
         decor: Decor::Percent,
     },
@@ -106,7 +110,7 @@ pub const PROMOTIONS: &[PromotionSpec] = &[
         title: "Зимние шины в подарок",
         description: "Комплект зимних шин и шиномонтаж в подарок при покупке нового кроссовера или внедорожника.",
         discount: "Подарок",
-        valid_until: "28.02.2027",
+        ends_in_days: 96,
         active: true,
         decor: Decor::Snowflake,
     },
@@ -114,7 +118,7 @@ pub const PROMOTIONS: &[PromotionSpec] = &[
         title: "Скидка на автомобили с пробегом",
         description: "Скидка на проверенные автомобили с пробегом старше 2020 года при оформлении до конца месяца.",
         discount: "-10%",
-        valid_until: "15.12.2026",
+        ends_in_days: 21,
         active: true,
         decor: Decor::Coins,
     },
@@ -122,15 +126,24 @@ pub const PROMOTIONS: &[PromotionSpec] = &[
         title: "КАСКО за 1 ₽",
         description: "Полис КАСКО на первый год за 1 рубль при покупке автомобиля в кредит у банков-партнёров.",
         discount: "1 ₽",
-        valid_until: "31.03.2027",
+        ends_in_days: 127,
         active: true,
         decor: Decor::Shield,
+    },
+    // Ends tomorrow: a fresh demo's self-checks list it as ending.
+    PromotionSpec {
+        title: "Распродажа автомобилей 2025 года",
+        description: "Последние новые автомобили 2025 года выпуска из наличия — с дополнительной скидкой. Количество автомобилей ограничено.",
+        discount: "до 200 000 ₽",
+        ends_in_days: 1,
+        active: true,
+        decor: Decor::Coins,
     },
     PromotionSpec {
         title: "Летний сервис в подарок",
         description: "Бесплатное ТО и кондиционирование салона при покупке автомобиля летом.",
         discount: "-50%",
-        valid_until: "31.08.2026",
+        ends_in_days: -85,
         active: false,
         decor: Decor::Gift,
     },
@@ -138,7 +151,7 @@ pub const PROMOTIONS: &[PromotionSpec] = &[
         title: "Чёрная пятница",
         description: "Специальные цены на автомобили из наличия в течение трёх дней.",
         discount: "-15%",
-        valid_until: "01.12.2025",
+        ends_in_days: -358,
         active: false,
         decor: Decor::Percent,
     },

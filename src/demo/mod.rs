@@ -172,7 +172,9 @@ fn insert_all(
 
     let rows = insert_cars(conn, stock, &brand_ids, &url, current_year)?;
     insert_reviews(conn, &rows)?;
+    let today = crate::clock::Clock::default().moscow_today();
     for (promo, &image) in content::PROMOTIONS.iter().zip(&plan.promotions) {
+        let last_day = today + Duration::days(promo.ends_in_days);
         promotions::create(
             conn,
             &promotions::PromotionInput {
@@ -180,7 +182,7 @@ fn insert_all(
                 description: promo.description.into(),
                 image: url(image),
                 discount: promo.discount.into(),
-                valid_until: promo.valid_until.into(),
+                valid_until: last_day.format("%d.%m.%Y").to_string(),
                 is_active: promo.active,
             },
         )?;
@@ -201,8 +203,70 @@ fn insert_all(
     }
     insert_credit_programs(conn, &bank_ids)?;
     insert_leads(conn, &rows, s.public.consent_version, current_year)?;
+    insert_followers(conn, &brand_ids, s.public.consent_version)?;
     if users::find_for_login(conn, DEMO_USER)?.is_none() {
         users::create(conn, DEMO_USER, DEMO_PASSWORD)?;
+    }
+    Ok(())
+}
+
+/// Visitors who follow saved searches (confirmed), so the admin's screen
+/// of them is not empty on a fresh demo.
+fn insert_followers(
+    conn: &Connection,
+    brand_ids: &[String],
+    consent_version: i64,
+) -> anyhow::Result<()> {
+    use crate::domain::cars::BodyType;
+    use crate::domain::saved_searches::{self, SearchFilter, ValidRequest};
+    let brand = brand_ids.first().context("no demo brand")?;
+    let brand_slug = slug::slugify(BRANDS[0].name);
+    let new_of_brand = SearchFilter {
+        status: Some(CarStatus::New),
+        brand_id: Some(brand.clone()),
+        body_type: None,
+        max_price: Some(3_000_000),
+    };
+    let used_crossovers = SearchFilter {
+        status: Some(CarStatus::Used),
+        body_type: Some(BodyType::Crossover),
+        ..SearchFilter::default()
+    };
+    let new_page = format!("/new-cars?brand={brand_slug}&price=3000000");
+    let follows = [
+        (
+            "anna.petrova@example.ru",
+            &new_of_brand,
+            new_page.as_str(),
+            9,
+        ),
+        (
+            "sergey.ivanov@example.com",
+            &new_of_brand,
+            new_page.as_str(),
+            4,
+        ),
+        (
+            "sergey.ivanov@example.com",
+            &used_crossovers,
+            "/used-cars?body=crossover",
+            2,
+        ),
+    ];
+    for (email, filter, page_url, days_ago) in follows {
+        let valid = ValidRequest {
+            email: email.into(),
+            filter: filter.clone(),
+            page_url: page_url.into(),
+            description: saved_searches::describe(conn, filter)?,
+        };
+        saved_searches::insert_confirmed(
+            conn,
+            valid,
+            consent_version,
+            "192.0.2.44",
+            Utc::now() - Duration::days(days_ago),
+        )?;
     }
     Ok(())
 }
@@ -265,7 +329,12 @@ fn insert_cars(
             in_stock: car.in_stock,
             featured: car.featured,
             published: car.published,
-            vin: car.vin.clone(),
+            // Used cars have theirs from the plan; new cars in stock and
+            // lease cars get one here (only cars on order have none yet).
+            vin: car
+                .vin
+                .clone()
+                .or_else(|| (car.status != CarStatus::New || car.in_stock).then(|| demo_vin(i))),
             color: Some(PAINTS[car.paint].0.into()),
             external_id: None,
             credit_discount: discounts.map(|d| d[0]),
@@ -450,6 +519,13 @@ fn insert_leads(
         )?;
     }
     Ok(())
+}
+
+/// A VIN of the demo's `index`-th car: 17 characters without I, O or Q,
+/// each index its own.
+fn demo_vin(index: usize) -> String {
+    let mixed = (index as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF;
+    format!("X9D0{mixed:08X}{index:05}")
 }
 
 /// Conditional discounts (credit, trade-in, insurance, cap) of every fifth new

@@ -20,6 +20,8 @@ pub struct AppState {
     /// The marketplace feeds, one rendering per content version.
     pub feeds: Arc<super::feeds::FeedStore>,
     pub lead_limiter: Arc<RateLimiter>,
+    /// The saved-search form's own limit, as many a minute as leads.
+    pub saved_search_limiter: Arc<RateLimiter>,
     /// Bounds parallel password checks (`PasswordChecks::new` for other sizes).
     pub password_checks: Arc<PasswordChecks>,
     /// Bounds concurrent image work and its memory (`crate::media::gate`).
@@ -31,6 +33,8 @@ pub struct AppState {
     /// The clock of everything that depends on the date (valid credit
     /// programmes, test-drive days, the answer cache's day).
     pub clock: Arc<crate::clock::Clock>,
+    /// The self-checks' last result (`docs/self-checks.md`).
+    pub checks: Arc<crate::domain::checks::SelfChecks>,
 }
 
 impl AppState {
@@ -49,6 +53,7 @@ impl AppState {
                 AnswerCache::open(&path, DEFAULT_CAPACITY_BYTES).with_clock(clock.clone()),
             ),
             clock,
+            checks: Arc::default(),
             catalogue: Arc::default(),
             feeds: Arc::default(),
             wake: Arc::default(),
@@ -56,6 +61,7 @@ impl AppState {
             db,
             config,
             lead_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
+            saved_search_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
             password_checks: Arc::new(PasswordChecks::for_this_machine()),
             image_gate: Arc::new(crate::media::Gate::default()),
         }

@@ -196,6 +196,8 @@ pub struct Dashboard {
     /// The latest import run, when it failed (a card linking to
     /// `/admin/parser`); null otherwise.
     pub import_failed: Option<ImportFailed>,
+    /// Problems the self-checks find (`GET /api/admin/checks`, its `count`).
+    pub checks_count: i64,
 }
 
 /// A failed import run, for the dashboard.
@@ -226,6 +228,7 @@ fn today_start() -> String {
 #[utoipa::path(get, path = "/api/admin/dashboard", tag = "admin", responses((status = 200, body = Dashboard)))]
 pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboard>> {
     let since = today_start();
+    let checks_count = state.checks.current(&state.db, &state.clock).await?.count;
     let figures = state
         .db
         .call(move |c| {
@@ -249,6 +252,7 @@ pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboar
                     created_at: run.created_at,
                     error: run.error,
                 }),
+                checks_count,
             })
         })
         .await?;

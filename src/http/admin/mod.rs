@@ -2,11 +2,13 @@
 //! module lists its routes in `routes()`.
 
 pub mod catalogue;
+pub mod checks;
 pub mod content;
 pub mod credit;
 pub mod leads;
 pub mod notifications;
 pub mod parser;
+pub mod saved_searches;
 pub mod session;
 pub mod uploads;
 
