@@ -17,6 +17,7 @@ pub mod money;
 pub mod outbox;
 pub mod phone;
 pub mod promotions;
+pub mod response_times;
 pub mod reviews;
 pub mod sessions;
 pub mod settings;

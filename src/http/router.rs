@@ -16,7 +16,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 use super::admin::{
     catalogue, content as admin_content, credit as admin_credit, leads as admin_leads,
-    notifications, parser, session, uploads,
+    notifications, parser, response_times, session, uploads,
 };
 use super::openapi::ApiDoc;
 use super::pages;
@@ -68,6 +68,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(admin_content::routes())
         .merge(parser::routes())
         .merge(admin_credit::routes())
+        .merge(response_times::routes())
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_admin,
