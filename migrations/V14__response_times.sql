@@ -9,9 +9,8 @@ ALTER TABLE settings ADD COLUMN response_threshold_minutes INTEGER NOT NULL DEFA
 -- (RFC 3339 UTC); NULL: not reminded. A lead is reminded once.
 ALTER TABLE leads ADD COLUMN reminded_at TEXT;
 
--- The reminder job looks for leads still new and not yet reminded, oldest
--- first: only those are in this index.
-CREATE INDEX leads_to_remind ON leads (created_at) WHERE status = 'new' AND reminded_at IS NULL;
+-- The reminder job reads the new leads of the last two weeks through
+-- leads_status (status, created_at).
 
 -- A lead's first status change in the audit trail, found by one seek.
 CREATE INDEX audit_log_object_action ON audit_log (object_type, object_id, action, at);

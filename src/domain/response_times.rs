@@ -34,7 +34,7 @@ pub const REMIND_BATCH: usize = 100;
 /// Figures of a group of answered leads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Figures {
+pub struct ResponseFigures {
     /// Leads of the group answered (their first status change recorded).
     pub answered: i64,
     /// Median response time in working minutes (nearest rank); null when
@@ -45,11 +45,11 @@ pub struct Figures {
     pub p90_minutes: Option<i64>,
 }
 
-impl Figures {
+impl ResponseFigures {
     /// The figures of some response times, in any order.
-    pub fn of(mut minutes: Vec<i64>) -> Figures {
+    pub fn of(mut minutes: Vec<i64>) -> ResponseFigures {
         minutes.sort_unstable();
-        Figures {
+        ResponseFigures {
             answered: minutes.len() as i64,
             median_minutes: nearest_rank(&minutes, 50),
             p90_minutes: nearest_rank(&minutes, 90),
@@ -72,7 +72,7 @@ pub fn nearest_rank(sorted: &[i64], percent: usize) -> Option<i64> {
 /// One staff user's figures in a period.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct UserFigures {
+pub struct UserResponseFigures {
     /// The login of the user who made the leads' first status change.
     pub username: String,
     pub answered: i64,
@@ -82,7 +82,7 @@ pub struct UserFigures {
 
 /// Which period.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-pub enum PeriodName {
+pub enum ResponsePeriodName {
     #[serde(rename = "today")]
     Today,
     /// Monday to Sunday of the current Moscow week.
@@ -96,23 +96,23 @@ pub enum PeriodName {
 /// The figures of the leads that arrived in a period (Moscow dates).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Period {
-    pub period: PeriodName,
+pub struct ResponsePeriod {
+    pub period: ResponsePeriodName,
     /// The first day, "YYYY-MM-DD" (Moscow).
     #[schema(example = "2026-11-23")]
     pub from: String,
     /// The last day, included.
     #[schema(example = "2026-11-29")]
     pub to: String,
-    pub all: Figures,
+    pub all: ResponseFigures,
     /// Each user who answered a lead of the period, most answers first.
-    pub users: Vec<UserFigures>,
+    pub users: Vec<UserResponseFigures>,
 }
 
 /// One day of the chart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Day {
+pub struct ResponseDay {
     /// "YYYY-MM-DD" (Moscow): the leads that arrived that day.
     #[schema(example = "2026-11-10")]
     pub date: String,
@@ -144,9 +144,9 @@ pub struct ResponseTimes {
     /// Settings `responseThresholdMinutes`.
     pub threshold_minutes: i64,
     /// Today, this week, last week.
-    pub periods: Vec<Period>,
+    pub periods: Vec<ResponsePeriod>,
     /// The last 14 Moscow days, oldest first, every day present.
-    pub daily: Vec<Day>,
+    pub daily: Vec<ResponseDay>,
     /// Leads still `new` waiting at least the threshold, longest first, at
     /// most 50.
     pub overdue: Vec<OverdueLead>,
@@ -227,7 +227,12 @@ fn answered_between(
 
 /// The figures of the answered leads that arrived on Moscow dates
 /// `from..=to`, in all and per user.
-fn period(name: PeriodName, from: NaiveDate, to: NaiveDate, answered: &[Answered]) -> Period {
+fn period(
+    name: ResponsePeriodName,
+    from: NaiveDate,
+    to: NaiveDate,
+    answered: &[Answered],
+) -> ResponsePeriod {
     let within: Vec<&Answered> = answered
         .iter()
         .filter(|a| (from..=to).contains(&moscow_date(a.arrived)))
@@ -236,11 +241,11 @@ fn period(name: PeriodName, from: NaiveDate, to: NaiveDate, answered: &[Answered
     for a in &within {
         by_user.entry(&a.username).or_default().push(a.minutes);
     }
-    let mut users: Vec<UserFigures> = by_user
+    let mut users: Vec<UserResponseFigures> = by_user
         .into_iter()
         .map(|(username, minutes)| {
-            let f = Figures::of(minutes);
-            UserFigures {
+            let f = ResponseFigures::of(minutes);
+            UserResponseFigures {
                 username: username.to_string(),
                 answered: f.answered,
                 median_minutes: f.median_minutes,
@@ -249,12 +254,12 @@ fn period(name: PeriodName, from: NaiveDate, to: NaiveDate, answered: &[Answered
         })
         .collect();
     // Most answers first; the map gave them by name.
-    users.sort_by(|a, b| b.answered.cmp(&a.answered));
-    Period {
+    users.sort_by_key(|u| std::cmp::Reverse(u.answered));
+    ResponsePeriod {
         period: name,
         from: date_text(from),
         to: date_text(to),
-        all: Figures::of(within.iter().map(|a| a.minutes).collect()),
+        all: ResponseFigures::of(within.iter().map(|a| a.minutes).collect()),
         users,
     }
 }
@@ -272,15 +277,15 @@ pub fn report(conn: &Connection, now: DateTime<Utc>) -> AppResult<ResponseTimes>
     let answered = answered_between(conn, schedule, from, to)?;
 
     let periods = vec![
-        period(PeriodName::Today, today, today, &answered),
+        period(ResponsePeriodName::Today, today, today, &answered),
         period(
-            PeriodName::ThisWeek,
+            ResponsePeriodName::ThisWeek,
             monday,
             monday + Duration::days(6),
             &answered,
         ),
         period(
-            PeriodName::LastWeek,
+            ResponsePeriodName::LastWeek,
             last_monday,
             monday - Duration::days(1),
             &answered,
@@ -296,8 +301,8 @@ pub fn report(conn: &Connection, now: DateTime<Utc>) -> AppResult<ResponseTimes>
     let daily = (0..DAILY_DAYS)
         .map(|i| {
             let date = first_day + Duration::days(i);
-            let f = Figures::of(by_day.remove(&date).unwrap_or_default());
-            Day {
+            let f = ResponseFigures::of(by_day.remove(&date).unwrap_or_default());
+            ResponseDay {
                 date: date_text(date),
                 answered: f.answered,
                 median_minutes: f.median_minutes,
@@ -351,7 +356,7 @@ pub fn overdue(
         }
     }
     // Stable: equal waits keep the arrival order.
-    out.sort_by(|a, b| b.waiting_minutes.cmp(&a.waiting_minutes));
+    out.sort_by_key(|l| std::cmp::Reverse(l.waiting_minutes));
     Ok(out)
 }
 
@@ -449,18 +454,18 @@ mod tests {
         let eleven: Vec<i64> = (1..=11).collect();
         assert_eq!(nearest_rank(&eleven, 50), Some(6));
         assert_eq!(nearest_rank(&eleven, 90), Some(10));
-        let f = Figures::of(vec![30, 5, 10]);
+        let f = ResponseFigures::of(vec![30, 5, 10]);
         assert_eq!(
             f,
-            Figures {
+            ResponseFigures {
                 answered: 3,
                 median_minutes: Some(10),
                 p90_minutes: Some(30)
             }
         );
         assert_eq!(
-            Figures::of(Vec::new()),
-            Figures {
+            ResponseFigures::of(Vec::new()),
+            ResponseFigures {
                 answered: 0,
                 median_minutes: None,
                 p90_minutes: None
