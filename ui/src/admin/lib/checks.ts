@@ -1,39 +1,16 @@
 /** The site's self-checks (docs/self-checks.md): what would embarrass the dealer
  * or get it fined, each with a link to the admin screen that fixes it. */
+import type { components } from "../../api/schema";
 import { plural } from "../../lib/format";
 
 export const CHECKS_URL = "/api/admin/checks";
 
-export type Severity = "error" | "warning";
-
-export type CheckKind =
-  | "promotion_expired"
-  | "promotion_ending"
-  | "bank_without_psk"
-  | "program_without_psk"
-  | "rate_without_bank"
-  | "car_without_photos"
-  | "car_without_vin"
-  | "car_zero_price"
-  | "car_gone_published"
-  | "consent_text_missing"
-  | "privacy_policy_missing";
-
-export interface Problem {
-  check: CheckKind;
-  severity: Severity;
-  title: string;
-  detail: string;
-  /** The admin UI path that opens the object, e.g. `/admin/promotions?edit=…`. */
-  link: string;
-  objectId: string | null;
-}
-
-export interface Checks {
-  checkedAt: string;
-  count: number;
-  problems: Problem[];
-}
+export type Severity = components["schemas"]["Severity"];
+export type CheckKind = components["schemas"]["CheckKind"];
+/** One thing to fix; its `link` is the admin UI path that opens the object,
+ * e.g. `/admin/promotions?edit=…`. */
+export type Problem = components["schemas"]["Problem"];
+export type Checks = components["schemas"]["ChecksReport"];
 
 export interface ProblemGroup {
   severity: Severity;

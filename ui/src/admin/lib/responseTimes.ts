@@ -1,52 +1,19 @@
-/** How fast the team answers leads (docs/leads.md): the dashboard's figures
- * per period and staff user, the 14-day chart and the leads still new past
- * the threshold. Minutes are working minutes. */
-import type { LeadType } from "./leads";
+/** How fast the team answers leads (docs/response-times.md): the dashboard's
+ * figures per period and staff user, the 14-day chart and the leads still new
+ * past the threshold. Minutes are working minutes. */
+import type { components } from "../../api/schema";
 
 export const RESPONSE_TIMES_URL = "/api/admin/response-times";
 
-export type PeriodKey = "today" | "thisWeek" | "lastWeek";
-
+export type PeriodKey = components["schemas"]["ResponsePeriodName"];
 /** Leads answered and their median and 90th percentile (null: none answered). */
-export interface ResponseStats {
-  answered: number;
-  medianMinutes: number | null;
-  p90Minutes: number | null;
-}
-
-export interface UserStats extends ResponseStats {
-  username: string;
-}
-
-export interface PeriodStats {
-  period: PeriodKey;
-  from: string;
-  to: string;
-  all: ResponseStats;
-  users: UserStats[];
-}
-
+export type ResponseStats = components["schemas"]["ResponseFigures"];
+export type UserStats = components["schemas"]["UserResponseFigures"];
+export type PeriodStats = components["schemas"]["ResponsePeriod"];
 /** One Moscow day of the chart ("2026-11-10"). */
-export interface DayStats extends ResponseStats {
-  date: string;
-}
-
-export interface OverdueLead {
-  id: string;
-  name: string;
-  phone: string;
-  type: LeadType;
-  createdAt: string;
-  waitingMinutes: number;
-  remindedAt: string | null;
-}
-
-export interface ResponseTimes {
-  thresholdMinutes: number;
-  periods: PeriodStats[];
-  daily: DayStats[];
-  overdue: OverdueLead[];
-}
+export type DayStats = components["schemas"]["ResponseDay"];
+export type OverdueLead = components["schemas"]["OverdueLead"];
+export type ResponseTimes = components["schemas"]["ResponseTimes"];
 
 export const PERIOD_LABELS: Record<PeriodKey, string> = {
   today: "Сегодня",
@@ -76,7 +43,7 @@ export function axisLabel(minutes: number): string {
  * working days. Every one is even: the middle tick is whole minutes. */
 const NICE_TOPS = [10, 20, 30, 40, 60, 90, 120, 180, 240, 360, 480];
 
-export function scaleTop(values: readonly (number | null)[], threshold = 0): number {
+export function scaleTop(values: readonly (number | null | undefined)[], threshold = 0): number {
   const largest = Math.max(threshold, ...values.map((v) => v ?? 0));
   const nice = NICE_TOPS.find((top) => top >= largest);
   return nice ?? Math.ceil(largest / 480) * 480;
@@ -112,7 +79,7 @@ export interface Chart {
   width: number;
 }
 
-function bar(value: number | null, x: number, width: number, top: number): Bar | null {
+function bar(value: number | null | undefined, x: number, width: number, top: number): Bar | null {
   if (value == null) return null;
   const height = Math.max(MIN_BAR, Math.min(HEIGHT, (value / top) * HEIGHT));
   return { x, y: HEIGHT - height, width, height, value };

@@ -1,36 +1,16 @@
 /** Who follows the catalogue's filters (saved searches with e-mail alerts,
  * docs/saved-searches.md). The addresses are personal data: staff only. */
+import type { components } from "../../api/schema";
 import { plural } from "../../lib/format";
 
 export const SAVED_SEARCHES_URL = "/api/admin/saved-searches";
 
 /** The catalogue's API filter (docs/catalogue.md). */
-export interface SearchFilter {
-  status?: "new" | "used" | "lease";
-  brandId?: string;
-  bodyType?: string;
-  maxPrice?: number;
-}
-
-export interface Subscriber {
-  email: string;
-  createdAt: string;
-  /** null: the address has not confirmed yet. */
-  confirmedAt: string | null;
-  lastAlertAt: string | null;
-}
-
-export interface SavedSearch {
-  id: string;
-  filter: SearchFilter;
-  description: string;
-  pageUrl: string;
-  /** Confirmed subscribers. */
-  followers: number;
-  /** Asked, not yet confirmed. */
-  pending: number;
-  subscribers: Subscriber[];
-}
+export type SearchFilter = components["schemas"]["SearchFilter"];
+/** `confirmedAt` null: the address has not confirmed yet. */
+export type Subscriber = components["schemas"]["Subscriber"];
+/** A followed filter: `followers` confirmed, `pending` asked and not yet confirmed. */
+export type SavedSearch = components["schemas"]["AdminSavedSearch"];
 
 const FOLLOWER_FORMS: [string, string, string] = ["подписчик", "подписчика", "подписчиков"];
 

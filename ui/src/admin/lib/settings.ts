@@ -2,11 +2,7 @@
  * notice (a new consent text is a new edition; docs/leads.md). */
 import type { components } from "../../api/schema";
 
-/** The admin's settings; the response-time threshold comes with the
- * server's response-time figures (STAFF_API until the schema has it). */
-export type AdminSettings = components["schemas"]["Settings"] & {
-  responseThresholdMinutes?: number;
-};
+export type AdminSettings = components["schemas"]["Settings"];
 export type SettingsPatch = components["schemas"]["SettingsPatch"];
 
 /** The company form's fields, in the order of the form. */
@@ -77,7 +73,7 @@ export function consentNotice(saved: string, current: string, version: number): 
   return `Текст согласия изменён: после сохранения он станет редакцией № ${version + 1}. Новые заявки будут ссылаться на неё, старые сохранят свою редакцию.`;
 }
 
-/** The response-time threshold (docs/leads.md): a lead still new after
+/** The response-time threshold (docs/response-times.md): a lead still new after
  * this many working minutes is overdue and announced once more. */
 export const THRESHOLD_MIN = 1;
 export const THRESHOLD_MAX = 480;

@@ -1,7 +1,7 @@
 /** The dashboard's "Скорость ответа": the median and 90th percentile of the
  * time to a lead's first status change, in working minutes, for today, this
  * week and last week (in all and per staff user), a chart of the last 14
- * days and the leads still new past the threshold (docs/leads.md). */
+ * days and the leads still new past the threshold (docs/response-times.md). */
 import { Link } from "wouter";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { ScrollRegion } from "../components/ScrollRegion";

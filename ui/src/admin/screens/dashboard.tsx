@@ -21,10 +21,7 @@ import "./content.css";
 
 /** The summary; `importFailed` is the latest import run when it failed,
  * `checksCount` the problems the self-checks found. */
-type Dashboard = components["schemas"]["Dashboard"] & {
-  importFailed?: ImportFailed | null;
-  checksCount?: number;
-};
+type Dashboard = components["schemas"]["Dashboard"] & { importFailed?: ImportFailed | null };
 
 /** Summary cards (with the self-checks' badge), the notifications that
  * could not be delivered, how fast leads are answered, links to every
@@ -74,7 +71,7 @@ export default function DashboardScreen() {
                 : "Все доставлены"}
             </span>
           </article>
-          {d.checksCount != null && <ChecksCard count={d.checksCount} />}
+          <ChecksCard count={d.checksCount} />
           {d.importFailed && <ImportFailedCard failed={d.importFailed} />}
         </section>
       )}
