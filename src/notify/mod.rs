@@ -491,7 +491,6 @@ async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
         Kind::Lead => deliver_lead(db, channels, row).await,
         Kind::SearchConfirm | Kind::SearchAlert => saved_search::deliver(db, channels, row).await,
         Kind::Reminder => reminder::deliver(db, channels, row).await,
-        other => Outcome::Permanent(format!("Неизвестный вид доставки: {}", other.as_str())),
     }
 }
 
