@@ -219,6 +219,8 @@ describe("admin screens", () => {
       "/admin/settings",
       "/admin/amocrm",
       "/admin/parser",
+      "/admin/checks",
+      "/admin/saved-searches",
     ];
     // A preview of an import, so the parser's report (counts, lists, row
     // errors) is checked too; dropped at the end.

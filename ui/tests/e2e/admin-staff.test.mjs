@@ -254,7 +254,11 @@ describe("self-checks", () => {
     const item = page.locator(`[data-check="promotion_ending"][data-object="${ending.objectId}"]`);
     assert.match(plain(await item.innerText()), new RegExp(ending.title));
     const fix = item.getByRole("link", { name: /^Исправить/ });
+    // Reached by keyboard: a visible focus ring.
     await fix.focus();
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    assert.equal(await fix.evaluate((el) => el === document.activeElement), true);
     await expectVisibleFocus(page, "«Исправить»");
     await page.keyboard.press("Enter");
     await page.waitForURL(`**/admin/promotions?edit=${ending.objectId}`);
