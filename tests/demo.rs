@@ -211,6 +211,8 @@ fn seeds_a_believable_dealership_once() {
         .collect::<HashSet<_>>();
     assert_eq!(staff.len(), 2, "{staff:?}");
     assert!(all_leads.iter().any(|l| l.status == leads::LeadStatus::New));
+    // One of them came in the day before: overdue whatever the hour.
+    assert!(!times.overdue.is_empty());
 
     // Credit programmes of the partner banks: the valid ones public, one
     // ended yesterday and one of the hidden bank not.
