@@ -377,6 +377,9 @@ pub const PICTURE_CLEANUP_EVERY: Duration = Duration::from_secs(30 * 60);
 /// How often the self-checks' job looks at the Moscow date and the content
 /// version: a promotion that ended at midnight is listed within this time.
 pub const SELF_CHECKS_EVERY: Duration = Duration::from_secs(5 * 60);
+/// How often leads still new past the response threshold are looked for:
+/// a reminder goes out within a minute of the lead reaching it.
+pub const REMINDERS_EVERY: Duration = Duration::from_secs(60);
 /// How long an unused picture is kept: a form may still be about to save it.
 pub const PICTURE_GRACE: chrono::Duration = chrono::Duration::hours(1);
 
@@ -401,6 +404,23 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
     jobs.every("feed import", crate::parser::SCHEDULE_TICK, move || {
         crate::parser::schedule_tick(db.clone(), config.clone())
     });
+    let remind = crate::notify::reminder::CHANNELS;
+    if remind.iter().any(|c| state.channels.configured(*c)) {
+        // Leads still new past the response threshold (docs/response-times.md).
+        let reminders = crate::notify::reminder::Reminders::new(
+            state.db.clone(),
+            state.channels.clone(),
+            state.clock.clone(),
+            state.wake.clone(),
+        );
+        jobs.every("response reminders", REMINDERS_EVERY, move || {
+            let reminders = reminders.clone();
+            async move {
+                reminders.run().await?;
+                Ok(())
+            }
+        });
+    }
     if state.channels.any_configured() {
         let (db, channels, wake) = (state.db.clone(), state.channels.clone(), state.wake.clone());
         jobs.worker("outbox", move |stop| {

@@ -190,6 +190,29 @@ fn seeds_a_believable_dealership_once() {
     assert!(drive.preferred_date.is_some() && drive.preferred_time.is_some());
     assert!(drive.car_id.is_some());
     assert!(all_leads.iter().any(|l| l.term_months == Some(60)));
+    // Response times (docs/response-times.md): the requests that are no
+    // longer new were answered in the audit trail by two staff users, so the
+    // chart and the medians have figures; some requests are still new.
+    let times = dealership::domain::response_times::report(&conn, chrono::Utc::now()).unwrap();
+    let answered: i64 = times.daily.iter().map(|d| d.answered).sum();
+    assert!(answered >= 10, "{answered} answered");
+    assert!(times.daily.iter().filter(|d| d.answered > 0).count() >= 4);
+    assert!(
+        times
+            .daily
+            .iter()
+            .all(|d| d.median_minutes <= d.p90_minutes)
+    );
+    let staff = dealership::domain::audit::list(&conn, &Default::default(), 1000, 0)
+        .unwrap()
+        .0
+        .into_iter()
+        .map(|e| e.username)
+        .collect::<HashSet<_>>();
+    assert_eq!(staff.len(), 2, "{staff:?}");
+    assert!(all_leads.iter().any(|l| l.status == leads::LeadStatus::New));
+    // One of them came in the day before: overdue whatever the hour.
+    assert!(!times.overdue.is_empty());
 
     // Saved searches: confirmed followers at example addresses, so the
     // admin's screen is not empty (docs/saved-searches.md).

@@ -329,7 +329,7 @@ pub const LEADS: &[LeadSpec] = &[
     lead("trade_in", "new", "Елена Крылова", "+7 (931) 552-67-19", None, None, 3),
     lead("trade_in", "in_progress", "Максим Романов", "+7 (960) 281-44-70", Some("romanov.m@yandex.ru"), Some("Могу подъехать на оценку в четверг"), 30),
     lead("trade_in", "completed", "Олег Медведев", "+7 (981) 903-22-58", None, None, 210),
-    lead("auto_selection", "new", "Светлана Егорова", "+7 (999) 640-18-25", None, Some("Нужен семейный кроссовер, обязательно автомат"), 5),
+    lead("auto_selection", "new", "Светлана Егорова", "+7 (999) 640-18-25", None, Some("Нужен семейный кроссовер, обязательно автомат"), 27),
     lead("auto_selection", "in_progress", "Григорий Тимофеев", "+7 (904) 333-71-09", None, None, 52),
     lead("auto_selection", "cancelled", "Людмила Ковалёва", "+7 (921) 880-12-34", None, None, 300),
     lead("lease_booking", "new", "Руслан Алиев", "+7 (967) 455-90-21", None, Some("Работаю в такси, нужен автомобиль с понедельника"), 2),
@@ -340,4 +340,8 @@ pub const LEADS: &[LeadSpec] = &[
     lead("contact_form", "completed", "Ксения Миронова", "+7 (965) 098-71-13", None, None, 96),
     lead("test_drive", "new", "Павел Соколов", "+7 (921) 440-27-63", Some("p.sokolov@yandex.ru"), Some("Хочу сравнить с текущим автомобилем на трассе"), 4),
     lead("test_drive", "in_progress", "Марина Орлова", "+7 (911) 318-52-90", None, None, 26),
+    lead("contact_form", "in_progress", "Алексей Никитин", "+7 (921) 730-44-15", None, Some("Перезвоните после обеда"), 1),
+    lead("auto_credit", "in_progress", "Татьяна Волкова", "+7 (911) 902-37-48", None, None, 2),
+    lead("trade_in", "completed", "Сергей Лебедев", "+7 (963) 215-80-02", None, None, 50),
+    lead("auto_selection", "in_progress", "Юлия Фёдорова", "+7 (904) 517-62-39", None, None, 170),
 ];

@@ -22,6 +22,7 @@ mod ornaments;
 mod pictures;
 mod plan;
 mod profiles;
+mod responses;
 
 use std::path::Path;
 use std::time::Instant;
@@ -202,7 +203,7 @@ fn insert_all(
         bank_ids.push((bank.name, created.id));
     }
     insert_credit_programs(conn, &bank_ids)?;
-    insert_leads(conn, &rows, s.public.consent_version, current_year)?;
+    insert_leads(conn, &rows, &s, current_year)?;
     insert_followers(conn, &brand_ids, s.public.consent_version)?;
     if users::find_for_login(conn, DEMO_USER)?.is_none() {
         users::create(conn, DEMO_USER, DEMO_PASSWORD)?;
@@ -431,9 +432,11 @@ fn insert_reviews(conn: &Connection, rows: &[CarRow]) -> anyhow::Result<()> {
 fn insert_leads(
     conn: &Connection,
     rows: &[CarRow],
-    consent_version: i64,
+    settings: &settings::Settings,
     current_year: i32,
 ) -> anyhow::Result<()> {
+    let consent_version = settings.public.consent_version;
+    let now = Utc::now();
     let published: Vec<&CarRow> = rows.iter().filter(|r| r.published).collect();
     let of_status = |status: CarStatus, k: usize| {
         let list: Vec<&&CarRow> = published.iter().filter(|r| r.status == status).collect();
@@ -506,11 +509,22 @@ fn insert_leads(
             conn,
             input.validate(consent_version, "127.0.0.1", current_year)?,
         )?;
-        let created = timestamp(Duration::hours(spec.hours_ago) + Duration::minutes(13));
-        let updated = if spec.status == "new" {
-            created.clone()
-        } else {
-            timestamp(Duration::hours(spec.hours_ago / 2))
+        let arrived = now - Duration::hours(spec.hours_ago) - Duration::minutes(13);
+        let created = arrived.to_rfc3339_opts(SecondsFormat::Millis, true);
+        // Answered in the audit trail (the response times); updated then.
+        let answered = responses::answer(
+            conn,
+            &settings.public.work_schedule,
+            k,
+            (&lead.id, &lead.name),
+            spec.status,
+            arrived,
+            now,
+        )?;
+        let updated = match answered {
+            Some(at) => at.to_rfc3339_opts(SecondsFormat::Millis, true),
+            None if spec.status == "new" => created.clone(),
+            None => timestamp(Duration::hours(spec.hours_ago / 2)),
         };
         conn.execute(
             "UPDATE leads SET status = ?2, created_at = ?3, consent_at = ?3, updated_at = ?4

@@ -236,6 +236,12 @@ pub fn change(field: &str, from: Option<String>, to: Option<String>) -> Change {
 /// Stores an entry for `username`, now. Call it on the connection (or
 /// transaction) of the write it records.
 pub fn record(conn: &Connection, username: &str, entry: NewEntry) -> AppResult<i64> {
+    record_at(conn, &super::now(), username, entry)
+}
+
+/// [`record`] at the moment `at` (RFC 3339 UTC): the admin calls stamp
+/// their entries with the server's clock (`crate::clock`), which tests move.
+pub fn record_at(conn: &Connection, at: &str, username: &str, entry: NewEntry) -> AppResult<i64> {
     let changes: Vec<Change> = entry
         .changes
         .into_iter()
@@ -250,7 +256,7 @@ pub fn record(conn: &Connection, username: &str, entry: NewEntry) -> AppResult<i
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
     .execute(params![
-        super::now(),
+        at,
         username,
         entry.action,
         entry.object_type,
@@ -269,10 +275,23 @@ pub fn audited<T>(
     username: &str,
     write: impl FnOnce(&Connection) -> AppResult<(T, Option<NewEntry>)>,
 ) -> AppResult<T> {
-    let tx = conn.transaction()?;
+    audited_at(conn, &super::now(), username, write)
+}
+
+/// [`audited`] with the entry stamped `at` (RFC 3339 UTC).
+pub fn audited_at<T>(
+    conn: &mut Connection,
+    at: &str,
+    username: &str,
+    write: impl FnOnce(&Connection) -> AppResult<(T, Option<NewEntry>)>,
+) -> AppResult<T> {
+    // Immediate: the write usually reads first (the object before), and a
+    // deferred transaction could not take the write lock after another
+    // writer committed (SQLITE_BUSY without waiting).
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let (value, entry) = write(&tx)?;
     if let Some(entry) = entry {
-        record(&tx, username, entry)?;
+        record_at(&tx, at, username, entry)?;
     }
     tx.commit()?;
     Ok(value)

@@ -337,7 +337,11 @@ impl LeadInput {
         }
         let credit = lead_type == LeadType::AutoCredit;
         let (preferred_date, preferred_time) = slot.unzip();
-        let now = super::now();
+        // The moment of the server's clock (`crate::clock`): a lead's
+        // response time counts from it (docs/response-times.md).
+        let now = now
+            .with_timezone(&chrono::Utc)
+            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         Ok(ValidLead {
             lead: Lead {
                 id: super::new_ordered_id(),

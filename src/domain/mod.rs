@@ -18,6 +18,7 @@ pub mod money;
 pub mod outbox;
 pub mod phone;
 pub mod promotions;
+pub mod response_times;
 pub mod reviews;
 pub mod saved_searches;
 pub mod sessions;

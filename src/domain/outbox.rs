@@ -79,7 +79,7 @@ pub struct Claimed {
     pub channel: Channel,
     pub lead_id: Option<String>,
     /// What a row that is not about a lead delivers (a saved search's
-    /// subscription); `{}` for leads and reminders.
+    /// subscription); `{}` for leads; a reminder's `{"waitingMinutes": N}`.
     pub payload: serde_json::Value,
     /// Tries including this one.
     pub attempts: i64,

@@ -107,7 +107,17 @@ pub struct Settings {
     pub email_notifications_enabled: bool,
     pub consent_text: String,
     pub privacy_policy: String,
+    /// Working minutes after which a lead still `new` is overdue and
+    /// reminded once more, 1 to 480 (`docs/response-times.md`).
+    #[schema(minimum = 1, maximum = 480, example = 15)]
+    pub response_threshold_minutes: i64,
 }
+
+/// The default response threshold, in working minutes.
+pub const DEFAULT_RESPONSE_THRESHOLD_MINUTES: i64 = 15;
+/// The field of the response threshold and its refusal.
+pub const RESPONSE_THRESHOLD_FIELD: &str = "responseThresholdMinutes";
+pub const RESPONSE_THRESHOLD_RANGE: &str = "Порог ответа — от 1 до 480 минут";
 
 impl Default for Settings {
     fn default() -> Self {
@@ -136,6 +146,7 @@ impl Default for Settings {
             email_notifications_enabled: true,
             consent_text: DEFAULT_CONSENT_TEXT.into(),
             privacy_policy: DEFAULT_PRIVACY_POLICY.into(),
+            response_threshold_minutes: DEFAULT_RESPONSE_THRESHOLD_MINUTES,
         }
     }
 }
@@ -150,7 +161,7 @@ const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_a
     new_cars_banner_mobile, used_cars_banner, used_cars_banner_mobile, trade_in_banner,
     trade_in_banner_mobile, auto_credit_banner, auto_credit_banner_mobile, auto_selection_banner,
     auto_selection_banner_mobile, updated_at, notification_email, from_email,
-    email_notifications_enabled, consent_text, privacy_policy
+    email_notifications_enabled, consent_text, privacy_policy, response_threshold_minutes
     FROM settings WHERE id = 1";
 
 fn from_row(row: &Row) -> rusqlite::Result<Settings> {
@@ -192,6 +203,7 @@ fn from_row(row: &Row) -> rusqlite::Result<Settings> {
         email_notifications_enabled: row.get("email_notifications_enabled")?,
         consent_text: row.get("consent_text")?,
         privacy_policy: row.get("privacy_policy")?,
+        response_threshold_minutes: row.get("response_threshold_minutes")?,
     })
 }
 
@@ -232,9 +244,9 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             used_cars_banner_mobile, trade_in_banner, trade_in_banner_mobile, auto_credit_banner,
             auto_credit_banner_mobile, auto_selection_banner, auto_selection_banner_mobile,
             updated_at, notification_email, from_email, email_notifications_enabled,
-            consent_text, privacy_policy, work_schedule)
+            consent_text, privacy_policy, work_schedule, response_threshold_minutes)
          VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33)",
+            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)",
         rusqlite::params![
             p.salon_name,
             p.phone,
@@ -270,6 +282,7 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             next.privacy_policy,
             serde_json::to_string(&p.work_schedule)
                 .map_err(|e| crate::error::AppError::Internal(e.into()))?,
+            next.response_threshold_minutes,
         ],
     )?;
     get(conn)
@@ -302,6 +315,8 @@ pub struct SettingsPatch {
     pub email_notifications_enabled: Option<bool>,
     pub consent_text: Option<String>,
     pub privacy_policy: Option<String>,
+    /// Working minutes, 1 to 480.
+    pub response_threshold_minutes: Option<i64>,
     pub home_banner: Option<String>,
     pub home_banner_mobile: Option<String>,
     pub new_cars_banner: Option<String>,
@@ -478,6 +493,15 @@ impl SettingsPatch {
         if let Some(enabled) = self.email_notifications_enabled {
             to.email_notifications_enabled = enabled;
         }
+        if let Some(minutes) = self.response_threshold_minutes {
+            if !(1..=480).contains(&minutes) {
+                return Err(AppError::invalid(
+                    RESPONSE_THRESHOLD_FIELD,
+                    RESPONSE_THRESHOLD_RANGE,
+                ));
+            }
+            to.response_threshold_minutes = minutes;
+        }
         let required = [
             (
                 "salonName",
@@ -533,6 +557,8 @@ impl super::form::Form for SettingsPatch {
             Field::optional("emailNotificationsEnabled", Kind::Bool),
             Field::optional("consentText", Kind::Text),
             Field::optional("privacyPolicy", Kind::Text),
+            Field::optional("responseThresholdMinutes", Kind::Integer)
+                .invalid(RESPONSE_THRESHOLD_RANGE),
             Field::optional("homeBanner", Kind::Text),
             Field::optional("homeBannerMobile", Kind::Text),
             Field::optional("newCarsBanner", Kind::Text),

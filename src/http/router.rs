@@ -16,8 +16,8 @@ use utoipa_axum::router::OpenApiRouter;
 
 use super::admin::{
     catalogue, checks as admin_checks, content as admin_content, credit as admin_credit,
-    leads as admin_leads, notifications, parser, saved_searches as admin_saved_searches, session,
-    uploads,
+    leads as admin_leads, notifications, parser, response_times,
+    saved_searches as admin_saved_searches, session, uploads,
 };
 use super::openapi::ApiDoc;
 use super::pages;
@@ -72,6 +72,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(admin_credit::routes())
         .merge(admin_saved_searches::routes())
         .merge(admin_checks::routes())
+        .merge(response_times::routes())
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_admin,

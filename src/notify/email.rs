@@ -89,9 +89,22 @@ impl Mailer {
         settings: &Settings,
         message_id: String,
     ) -> Result<Message, MailError> {
+        self.lead_message_titled(&message::subject(lead), lead, context, settings, message_id)
+    }
+
+    /// [`Mailer::lead_message`] with another subject, which also heads the
+    /// body (a reminder's).
+    pub fn lead_message_titled(
+        &self,
+        subject: &str,
+        lead: &Lead,
+        context: &Context,
+        settings: &Settings,
+        message_id: String,
+    ) -> Result<Message, MailError> {
         let mut builder = Message::builder()
             .from(self.sender(settings, context.base_url)?)
-            .subject(message::subject(lead))
+            .subject(subject)
             .message_id(Some(message_id));
         for to in recipients(&settings.notification_email)? {
             builder = builder.to(to);
@@ -103,8 +116,8 @@ impl Mailer {
         }
         builder
             .multipart(MultiPart::alternative_plain_html(
-                message::plain(lead, context),
-                message::html(lead, context),
+                message::plain_titled(subject, lead, context),
+                message::html_titled(subject, lead, context),
             ))
             .map_err(|e| format!("Письмо не собрано: {e}"))
     }

@@ -226,7 +226,12 @@ pub fn lines(lead: &Lead, context: &Context) -> Vec<Line> {
 
 /// The plain-text body.
 pub fn plain(lead: &Lead, context: &Context) -> String {
-    let mut out = format!("{}\n\n", subject(lead));
+    plain_titled(&subject(lead), lead, context)
+}
+
+/// The plain-text body under another title (a reminder's).
+pub fn plain_titled(title: &str, lead: &Lead, context: &Context) -> String {
+    let mut out = format!("{title}\n\n");
     for line in lines(lead, context) {
         let value = match line.value {
             Value::Text(text) => text,
@@ -248,10 +253,15 @@ pub fn plain(lead: &Lead, context: &Context) -> String {
 
 /// The HTML body: a table of the lines, every value escaped.
 pub fn html(lead: &Lead, context: &Context) -> String {
+    html_titled(&subject(lead), lead, context)
+}
+
+/// The HTML body under another title (a reminder's).
+pub fn html_titled(title: &str, lead: &Lead, context: &Context) -> String {
     let mut out = String::from(
         "<!DOCTYPE html><html lang=\"ru\"><head><meta charset=\"utf-8\"></head><body>",
     );
-    out.push_str(&format!("<h2>{}</h2>", escape(&subject(lead))));
+    out.push_str(&format!("<h2>{}</h2>", escape(title)));
     out.push_str("<table cellpadding=\"4\" style=\"border-collapse:collapse\">");
     for line in lines(lead, context) {
         let value = match line.value {
@@ -275,7 +285,12 @@ pub fn html(lead: &Lead, context: &Context) -> String {
 
 /// A Telegram message (its HTML subset): the essentials and the links.
 pub fn telegram(lead: &Lead, context: &Context) -> String {
-    let mut out = format!("<b>{}</b>\n", escape(&subject(lead)));
+    telegram_titled(&subject(lead), lead, context)
+}
+
+/// A Telegram message under another title (a reminder's).
+pub fn telegram_titled(title: &str, lead: &Lead, context: &Context) -> String {
+    let mut out = format!("<b>{}</b>\n", escape(title));
     let essentials = [
         "Имя",
         "Телефон",

@@ -25,6 +25,7 @@
 pub mod amocrm;
 pub mod email;
 pub mod message;
+pub mod reminder;
 pub mod saved_search;
 pub mod telegram;
 
@@ -489,13 +490,18 @@ async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
     match row.kind {
         Kind::Lead => deliver_lead(db, channels, row).await,
         Kind::SearchConfirm | Kind::SearchAlert => saved_search::deliver(db, channels, row).await,
-        other => Outcome::Permanent(format!("Неизвестный вид доставки: {}", other.as_str())),
+        Kind::Reminder => reminder::deliver(db, channels, row).await,
     }
 }
 
-async fn deliver_lead(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
+/// The refusal of a delivery whose lead was deleted.
+const LEAD_DELETED: &str = "Заявка удалена до отправки";
+
+/// The row's lead with its car's slug and the settings, or the outcome
+/// when there is none to deliver (deleted) or it cannot be read now.
+async fn load(db: &Db, row: &Claimed) -> Result<Loaded, Outcome> {
     let Some(lead_id) = row.lead_id.clone() else {
-        return Outcome::Permanent("Заявка удалена до отправки".into());
+        return Err(Outcome::Permanent(LEAD_DELETED.into()));
     };
     let loaded = db
         .call(move |c| {
@@ -515,10 +521,30 @@ async fn deliver_lead(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
             }))
         })
         .await;
-    let loaded = match loaded {
-        Ok(Some(loaded)) => loaded,
-        Ok(None) => return Outcome::Permanent("Заявка удалена до отправки".into()),
-        Err(err) => return Outcome::Retry(format!("База данных: {err}")),
+    match loaded {
+        Ok(Some(loaded)) => Ok(loaded),
+        Ok(None) => Err(Outcome::Permanent(LEAD_DELETED.into())),
+        Err(err) => Err(Outcome::Retry(format!("База данных: {err}"))),
+    }
+}
+
+/// The host of the site's address, for Message-IDs.
+fn mail_host(config: &Config) -> String {
+    config
+        .base()
+        .split("://")
+        .nth(1)
+        .unwrap_or("localhost")
+        .split(['/', ':'])
+        .next()
+        .unwrap_or("localhost")
+        .to_string()
+}
+
+async fn deliver_lead(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
+    let loaded = match load(db, row).await {
+        Ok(loaded) => loaded,
+        Err(outcome) => return outcome,
     };
     let config = &channels.config;
     let context = message::Context {
@@ -535,15 +561,7 @@ async fn deliver_lead(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
             if !loaded.settings.email_notifications_enabled {
                 return Outcome::Permanent("Уведомления по e-mail выключены в настройках".into());
             }
-            let host = config
-                .base()
-                .split("://")
-                .nth(1)
-                .unwrap_or("localhost")
-                .split(['/', ':'])
-                .next()
-                .unwrap_or("localhost")
-                .to_string();
+            let host = mail_host(config);
             let message_id = format!("<lead-{}-outbox-{}@{host}>", lead.id, row.id);
             let message = match mailer.lead_message(lead, &context, &loaded.settings, message_id) {
                 Ok(message) => message,

@@ -8,6 +8,7 @@ pub mod credit;
 pub mod leads;
 pub mod notifications;
 pub mod parser;
+pub mod response_times;
 pub mod saved_searches;
 pub mod session;
 pub mod uploads;
@@ -20,15 +21,17 @@ use crate::http::auth::Admin;
 use crate::http::state::AppState;
 
 /// Runs an admin write on the blocking pool and records its audit entry in
-/// the same transaction (`audit::audited`).
+/// the same transaction (`audit::audited`), stamped with the server's clock
+/// (a lead's response time reads it: `docs/response-times.md`).
 pub(crate) async fn audited<T: Send + 'static>(
     state: &AppState,
     admin: &Admin,
     write: impl FnOnce(&Connection) -> AppResult<(T, Option<NewEntry>)> + Send + 'static,
 ) -> AppResult<T> {
     let username = admin.user.username.clone();
+    let at = crate::notify::timestamp(state.clock.now());
     state
         .db
-        .call(move |c| audit::audited(c, &username, write))
+        .call(move |c| audit::audited_at(c, &at, &username, write))
         .await
 }

@@ -432,6 +432,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/response-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Response times of the leads: median and 90th percentile (nearest rank)
+         *     of the working minutes from arrival to the first status change, for
+         *     today, this week and last week (by the Moscow arrival date; weeks start
+         *     on Monday), in all and per staff user; the last 14 days for the chart;
+         *     the leads still `new` past the threshold, longest waiting first.
+         */
+        get: operations["response_times"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/reviews": {
         parameters: {
             query?: never;
@@ -1917,6 +1940,21 @@ export interface components {
             title: string;
             vin?: string | null;
         };
+        /** @description A lead still `new` past the threshold. */
+        OverdueLead: {
+            createdAt: string;
+            id: string;
+            name: string;
+            phone: string;
+            /** @description When its reminder was queued; null while not reminded. */
+            remindedAt?: string | null;
+            type: components["schemas"]["LeadType"];
+            /**
+             * Format: int64
+             * @description Working minutes since it arrived.
+             */
+            waitingMinutes: number;
+        };
         ParserSettings: {
             feedUrl?: string | null;
             feeds: components["schemas"]["FeedLink"][];
@@ -2070,6 +2108,79 @@ export interface components {
             newBrands: string[];
             unchanged: components["schemas"]["UnchangedCar"][];
         };
+        /** @description One day of the chart. */
+        ResponseDay: {
+            /** Format: int64 */
+            answered: number;
+            /**
+             * @description "YYYY-MM-DD" (Moscow): the leads that arrived that day.
+             * @example 2026-11-10
+             */
+            date: string;
+            /** Format: int64 */
+            medianMinutes?: number | null;
+            /** Format: int64 */
+            p90Minutes?: number | null;
+        };
+        /** @description Figures of a group of answered leads. */
+        ResponseFigures: {
+            /**
+             * Format: int64
+             * @description Leads of the group answered (their first status change recorded).
+             */
+            answered: number;
+            /**
+             * Format: int64
+             * @description Median response time in working minutes (nearest rank); null when
+             *     none was answered.
+             */
+            medianMinutes?: number | null;
+            /**
+             * Format: int64
+             * @description 90th percentile in working minutes (nearest rank); null when none
+             *     was answered.
+             */
+            p90Minutes?: number | null;
+        };
+        /** @description The figures of the leads that arrived in a period (Moscow dates). */
+        ResponsePeriod: {
+            all: components["schemas"]["ResponseFigures"];
+            /**
+             * @description The first day, "YYYY-MM-DD" (Moscow).
+             * @example 2026-11-23
+             */
+            from: string;
+            period: components["schemas"]["ResponsePeriodName"];
+            /**
+             * @description The last day, included.
+             * @example 2026-11-29
+             */
+            to: string;
+            /** @description Each user who answered a lead of the period, most answers first. */
+            users: components["schemas"]["UserResponseFigures"][];
+        };
+        /**
+         * @description Which period.
+         * @enum {string}
+         */
+        ResponsePeriodName: "today" | "thisWeek" | "lastWeek";
+        /** @description `GET /api/admin/response-times`. */
+        ResponseTimes: {
+            /** @description The last 14 Moscow days, oldest first, every day present. */
+            daily: components["schemas"]["ResponseDay"][];
+            /**
+             * @description Leads still `new` waiting at least the threshold, longest first, at
+             *     most 50.
+             */
+            overdue: components["schemas"]["OverdueLead"][];
+            /** @description Today, this week, last week. */
+            periods: components["schemas"]["ResponsePeriod"][];
+            /**
+             * Format: int64
+             * @description Settings `responseThresholdMinutes`.
+             */
+            thresholdMinutes: number;
+        };
         Review: {
             approved: boolean;
             carId?: string | null;
@@ -2152,6 +2263,13 @@ export interface components {
             fromEmail: string;
             notificationEmail: string;
             privacyPolicy: string;
+            /**
+             * Format: int64
+             * @description Working minutes after which a lead still `new` is overdue and
+             *     reminded once more, 1 to 480 (`docs/response-times.md`).
+             * @example 15
+             */
+            responseThresholdMinutes: number;
         };
         /**
          * @description A change to some settings: absent fields keep their value. The company
@@ -2186,6 +2304,11 @@ export interface components {
             phone?: string | null;
             phoneSecondary?: string | null;
             privacyPolicy?: string | null;
+            /**
+             * Format: int64
+             * @description Working minutes, 1 to 480.
+             */
+            responseThresholdMinutes?: number | null;
             salonName?: string | null;
             tradeInBanner?: string | null;
             tradeInBannerMobile?: string | null;
@@ -2290,6 +2413,17 @@ export interface components {
             url: string;
             /** Format: int32 */
             width: number;
+        };
+        /** @description One staff user's figures in a period. */
+        UserResponseFigures: {
+            /** Format: int64 */
+            answered: number;
+            /** Format: int64 */
+            medianMinutes?: number | null;
+            /** Format: int64 */
+            p90Minutes?: number | null;
+            /** @description The login of the user who made the leads' first status change. */
+            username: string;
         };
         /** @description Seven days, Monday first; `null` is a closed day. */
         WorkSchedule: {
@@ -3200,6 +3334,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Promotion"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    response_times: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseTimes"];
                 };
             };
             401: {

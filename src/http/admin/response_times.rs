@@ -1,0 +1,33 @@
+//! How fast the staff answer leads: `GET /api/admin/response-times`
+//! (`docs/response-times.md`).
+
+use axum::Json;
+use axum::extract::State;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::domain::response_times::{self, ResponseTimes};
+use crate::error::AppResult;
+use crate::http::openapi::ApiErrorBody;
+use crate::http::state::AppState;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(response_times))
+}
+
+/// Response times of the leads: median and 90th percentile (nearest rank)
+/// of the working minutes from arrival to the first status change, for
+/// today, this week and last week (by the Moscow arrival date; weeks start
+/// on Monday), in all and per staff user; the last 14 days for the chart;
+/// the leads still `new` past the threshold, longest waiting first.
+#[utoipa::path(get, path = "/api/admin/response-times", tag = "admin",
+    responses((status = 200, body = ResponseTimes), (status = 401, body = ApiErrorBody)))]
+pub async fn response_times(State(state): State<AppState>) -> AppResult<Json<ResponseTimes>> {
+    let now = state.clock.now();
+    Ok(Json(
+        state
+            .db
+            .call(move |c| response_times::report(c, now))
+            .await?,
+    ))
+}
