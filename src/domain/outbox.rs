@@ -203,6 +203,13 @@ pub fn fail_pending(conn: &Connection, channel: Channel, error: &str) -> AppResu
         .execute(params![channel, error])?)
 }
 
+/// Removes a row that has nothing left to deliver.
+pub fn delete(conn: &Connection, id: i64) -> AppResult<()> {
+    conn.prepare_cached("DELETE FROM outbox WHERE id = ?1")?
+        .execute([id])?;
+    Ok(())
+}
+
 /// Gives a delivery up: it stays visible to the admin as failed.
 pub fn mark_failed(conn: &Connection, id: i64, error: &str) -> AppResult<()> {
     conn.prepare_cached(
