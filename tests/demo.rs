@@ -211,6 +211,8 @@ fn seeds_a_believable_dealership_once() {
         .collect::<HashSet<_>>();
     assert_eq!(staff.len(), 2, "{staff:?}");
     assert!(all_leads.iter().any(|l| l.status == leads::LeadStatus::New));
+    // One of them came in the day before: overdue whatever the hour.
+    assert!(!times.overdue.is_empty());
 
     // Saved searches: confirmed followers at example addresses, so the
     // admin's screen is not empty (docs/saved-searches.md).

@@ -329,7 +329,7 @@ pub const LEADS: &[LeadSpec] = &[
     lead("trade_in", "new", "Елена Крылова", "+7 (931) 552-67-19", None, None, 3),
     lead("trade_in", "in_progress", "Максим Романов", "+7 (960) 281-44-70", Some("romanov.m@yandex.ru"), Some("Могу подъехать на оценку в четверг"), 30),
     lead("trade_in", "completed", "Олег Медведев", "+7 (981) 903-22-58", None, None, 210),
-    lead("auto_selection", "new", "Светлана Егорова", "+7 (999) 640-18-25", None, Some("Нужен семейный кроссовер, обязательно автомат"), 5),
+    lead("auto_selection", "new", "Светлана Егорова", "+7 (999) 640-18-25", None, Some("Нужен семейный кроссовер, обязательно автомат"), 27),
     lead("auto_selection", "in_progress", "Григорий Тимофеев", "+7 (904) 333-71-09", None, None, 52),
     lead("auto_selection", "cancelled", "Людмила Ковалёва", "+7 (921) 880-12-34", None, None, 300),
     lead("lease_booking", "new", "Руслан Алиев", "+7 (967) 455-90-21", None, Some("Работаю в такси, нужен автомобиль с понедельника"), 2),

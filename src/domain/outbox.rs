@@ -79,7 +79,7 @@ pub struct Claimed {
     pub channel: Channel,
     pub lead_id: Option<String>,
     /// What a row that is not about a lead delivers (a saved search's
-    /// subscription); `{}` for leads and reminders.
+    /// subscription); `{}` for leads; a reminder's `{"waitingMinutes": N}`.
     pub payload: serde_json::Value,
     /// Tries including this one.
     pub attempts: i64,
@@ -201,6 +201,13 @@ pub fn fail_pending(conn: &Connection, channel: Channel, error: &str) -> AppResu
              WHERE status = 'pending' AND channel = ?1 AND claimed_at IS NULL",
         )?
         .execute(params![channel, error])?)
+}
+
+/// Removes a row that has nothing left to deliver.
+pub fn delete(conn: &Connection, id: i64) -> AppResult<()> {
+    conn.prepare_cached("DELETE FROM outbox WHERE id = ?1")?
+        .execute([id])?;
+    Ok(())
 }
 
 /// Gives a delivery up: it stays visible to the admin as failed.

@@ -88,6 +88,10 @@ enum Outcome {
     Retry(String),
     /// No try can succeed (the lead was deleted, the channel turned off).
     Permanent(String),
+    /// Nothing is left to deliver and nobody has to act: a visitor's mail
+    /// whose subscription ended or was confirmed before it went. The row is
+    /// removed rather than shown to the staff as failed.
+    Dropped(String),
 }
 
 /// The senders of every channel, shared by the tries.
@@ -401,7 +405,7 @@ async fn attempt(db: Db, channels: Arc<Channels>, row: Claimed, limit: Duration)
     let delivered = match &outcome {
         Outcome::Sent { .. } => Some(true),
         Outcome::Retry(_) => Some(false),
-        Outcome::Permanent(_) => None,
+        Outcome::Permanent(_) | Outcome::Dropped(_) => None,
     };
     let write = match outcome {
         Outcome::Sent { amocrm_lead_id } => {
@@ -414,6 +418,14 @@ async fn attempt(db: Db, channels: Arc<Channels>, row: Claimed, limit: Duration)
                 outbox::mark_sent(c, id, &timestamp(Utc::now()))
             })
             .await
+        }
+        Outcome::Dropped(reason) => {
+            tracing::info!(
+                delivery = id,
+                channel = channel.as_str(),
+                "delivery dropped: {reason}"
+            );
+            db.write_grouped(move |c| outbox::delete(c, id)).await
         }
         Outcome::Permanent(error) => {
             let error = channels.scrub(&error);

@@ -144,3 +144,50 @@ pub(super) async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outc
         Channel::Amocrm => Outcome::Permanent("Напоминание в amoCRM не отправляется".into()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::leads::LeadInput;
+
+    #[test]
+    fn the_reminder_is_the_lead_under_its_own_title() {
+        let input = LeadInput {
+            lead_type: Some("trade_in".into()),
+            name: Some("Иван <Забытый>".into()),
+            phone: Some("89991234567".into()),
+            consent: true,
+            ..LeadInput::default()
+        };
+        let Ok(valid) = input.validate(1, "127.0.0.1", 2026) else {
+            panic!("a valid lead");
+        };
+        let lead = valid.into_unsaved();
+        let context = message::Context {
+            base_url: "https://salon.example",
+            car_slug: None,
+            salon_name: "Салон",
+        };
+        let title = title(&lead, Some(42));
+        assert_eq!(title, "Заявка ждёт ответа: Иван <Забытый>, 42 мин");
+        let short = message::telegram_titled(&title, &lead, &context);
+        assert!(
+            short.starts_with("<b>Заявка ждёт ответа: Иван &lt;Забытый&gt;, 42 мин</b>\n"),
+            "{short}"
+        );
+        assert!(short.contains("Телефон: +79991234567"), "{short}");
+        assert!(
+            short.contains(&format!(
+                "https://salon.example/admin/leads?lead={}",
+                lead.id
+            )),
+            "{short}"
+        );
+        let text = message::plain_titled(&title, &lead, &context);
+        assert!(text.starts_with(&format!("{title}\n\n")), "{text}");
+        assert_eq!(
+            super::title(&lead, None),
+            "Заявка ждёт ответа: Иван <Забытый>"
+        );
+    }
+}

@@ -161,10 +161,10 @@ async fn confirm_message(
         .await
         .map_err(|e| Outcome::Retry(format!("База данных: {e}")))?;
     let Some(sub) = sub.filter(|s| s.unsubscribed_at.is_none()) else {
-        return Err(Outcome::Permanent(GONE.into()));
+        return Err(Outcome::Dropped(GONE.into()));
     };
     if sub.confirmed_at.is_some() {
-        return Err(Outcome::Permanent("Адрес уже подтверждён".into()));
+        return Err(Outcome::Dropped("Адрес уже подтверждён".into()));
     }
     let salon = salon(&settings);
     let link = page_link(base, "confirm", &token);
@@ -254,7 +254,7 @@ async fn alert_message(
         .sections
         .retain(|s| active.contains(&s.subscription_id));
     if payload.sections.is_empty() {
-        return Err(Outcome::Permanent(GONE.into()));
+        return Err(Outcome::Dropped(GONE.into()));
     }
     let salon = salon(&settings);
     let all_link = page_link(base, "unsubscribe", &all_token);
