@@ -15,7 +15,7 @@ import {
   scrollsSideways,
   toastText,
 } from "./admin-helpers.mjs";
-import { DESKTOP, PHONE, start } from "./harness.mjs";
+import { DESKTOP, freePort, PHONE, start } from "./harness.mjs";
 
 let s;
 let session;
@@ -402,5 +402,45 @@ describe("followers of saved searches", () => {
       .click();
     assert.equal(await scrollsSideways(page), false);
     await page.context().close();
+  });
+});
+
+describe("a reminder among a lead's deliveries", () => {
+  it("is labelled 'Напоминание' in the lead's details", async () => {
+    // A server of its own with e-mail set up (nothing listens there: the
+    // reminder stays queued or fails, and is listed either way). The demo
+    // has a lead still new since the day before: reminded at start.
+    const own = await start({
+      env: {
+        DEALERSHIP_SMTP_HOST: "127.0.0.1",
+        DEALERSHIP_SMTP_PORT: String(await freePort()),
+        DEALERSHIP_SMTP_SECURITY: "none",
+      },
+    });
+    try {
+      const api = await apiSession(own.base);
+      let reminded = null;
+      const deadline = Date.now() + 30_000;
+      while (!reminded && Date.now() < deadline) {
+        const rt = await api.get("/api/admin/response-times");
+        reminded = rt.overdue.find((l) => l.remindedAt);
+        if (!reminded) await new Promise((r) => setTimeout(r, 250));
+      }
+      assert.ok(reminded, "an overdue demo lead was reminded");
+      const { page } = await openAdmin(own, DESKTOP, `/admin/leads?lead=${reminded.id}`);
+      const deliveries = page.getByRole("dialog").getByTestId("lead-deliveries");
+      const reminder = deliveries.locator('[data-testid="delivery"][data-kind="reminder"]').first();
+      await reminder.waitFor();
+      assert.equal(await reminder.getByTestId("delivery-kind").innerText(), "Напоминание");
+      assert.equal(
+        await deliveries
+          .locator('[data-testid="delivery"][data-kind="lead"] [data-testid="delivery-kind"]')
+          .count(),
+        0,
+      );
+      await page.context().close();
+    } finally {
+      await own.stop();
+    }
   });
 });
