@@ -230,10 +230,13 @@ describe("self-checks", () => {
     const ending = checks.problems.find((p) => p.check === "promotion_ending");
     assert.ok(ending, "the demo has a promotion ending soon");
     const { page } = await openAdmin(s, DESKTOP, "/admin");
-    const badge = page.getByTestId("checks-card");
+    const badge = page
+      .getByRole("link", { name: /^Проверка сайта: / })
+      .and(page.getByTestId("checks-badge"));
     await badge.waitFor();
     assert.equal(await badge.getAttribute("data-count"), String(checks.count));
-    await badge.getByRole("link", { name: "Проверка сайта" }).click();
+    assert.match(plain(await badge.innerText()), new RegExp(`^Проверка сайта: ${checks.count}`));
+    await badge.click();
     await page.waitForURL("**/admin/checks");
     await page.getByRole("heading", { level: 1, name: /Проверка сайта/ }).waitFor();
 

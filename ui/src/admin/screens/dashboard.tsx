@@ -30,7 +30,10 @@ export default function DashboardScreen() {
   const summary = useAdminQuery<Dashboard>(DASHBOARD_URL);
   const d = summary.data;
   return (
-    <AdminPage title="Панель администратора">
+    <AdminPage
+      title="Панель администратора"
+      actions={d ? <ChecksBadge count={d.checksCount} /> : null}
+    >
       {summary.isError ? (
         <ErrorPanel error={summary.error} onRetry={() => void summary.refetch()} />
       ) : !d ? (
@@ -71,7 +74,6 @@ export default function DashboardScreen() {
                 : "Все доставлены"}
             </span>
           </article>
-          <ChecksCard count={d.checksCount} />
           {d.importFailed && <ImportFailedCard failed={d.importFailed} />}
         </section>
       )}
@@ -116,20 +118,28 @@ function Card({
   );
 }
 
-/** The self-checks' badge: how many problems, a link to the list. */
-function ChecksCard({ count }: { count: number }) {
+/** The self-checks' badge beside the title: how many problems, a link to
+ * the list. */
+function ChecksBadge({ count }: { count: number }) {
   return (
-    <article
-      data-testid="checks-card"
-      class={`checks-card${count > 0 ? " has-problems" : ""}`}
+    <Link
+      href="/checks"
+      class={`checks-badge${count > 0 ? " has-problems" : ""}`}
+      data-testid="checks-badge"
       data-count={count}
     >
-      <h2 class="stat-title">
-        <Link href="/checks">Проверка сайта</Link>
-      </h2>
-      <span class="stat-value">{count}</span>
-      <span class="stat-note">{count > 0 ? `Найдено: ${problemsText(count)}` : "Проблем нет"}</span>
-    </article>
+      Проверка сайта:{" "}
+      {count > 0 ? (
+        <>
+          <span class="nav-count" aria-hidden="true">
+            {count}
+          </span>
+          <span class="visually-hidden">{problemsText(count)}</span>
+        </>
+      ) : (
+        "проблем нет"
+      )}
+    </Link>
   );
 }
 
