@@ -3,6 +3,7 @@ import type { BodyTypeInfo } from "../../api/types";
 import type { Catalogue } from "../../hooks/useCatalogue";
 import { hasActiveFilters } from "../../lib/filters";
 import { foundCars } from "../../lib/format";
+import { SavedSearchButton } from "../alerts/SavedSearchButton";
 import { Banner } from "../ui/Banner";
 import { Pagination } from "../ui/Pagination";
 import { CardSkeletons } from "../ui/Skeleton";
@@ -63,6 +64,14 @@ export function CatalogueLayout(props: Props) {
       {c.total !== undefined ? foundCars(c.total) : "\u00a0"}
     </p>
   );
+  // A saved search follows the list's own API filters.
+  const bodyCode = c.query?.bodyType;
+  const bodyLabel = bodyTypePage
+    ? (title ?? undefined)
+    : bodyTypes?.find((t) => t.bodyType === bodyCode)?.labelPlural;
+  const alerts = c.query && (
+    <SavedSearchButton query={c.query} brands={c.brands} bodyLabel={bodyLabel} />
+  );
 
   return (
     <>
@@ -89,11 +98,15 @@ export function CatalogueLayout(props: Props) {
               >
                 {showFilters ? "Скрыть фильтры" : "Фильтры"}
               </button>
+              {alerts}
             </div>
             <div class={showFilters ? "filters-panel open" : "filters-panel"}>{filterCard}</div>
           </>
         ) : (
-          count
+          <div class="count-row">
+            {count}
+            {alerts}
+          </div>
         )}
         {c.error ? (
           <p class="empty">Не удалось загрузить автомобили. Обновите страницу.</p>
