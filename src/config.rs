@@ -82,6 +82,9 @@ pub struct NotificationsConfig {
     pub parallel_per_channel: u32,
     /// How long one delivery attempt may take.
     pub attempt_timeout_seconds: u32,
+    /// How often saved searches are compared with the catalogue for alerts
+    /// (docs/saved-searches.md), in minutes; at least 1.
+    pub search_alerts_every_minutes: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
@@ -158,6 +161,7 @@ impl Default for NotificationsConfig {
             retry_max_seconds: 30 * 60,
             parallel_per_channel: 4,
             attempt_timeout_seconds: 30,
+            search_alerts_every_minutes: 10,
         }
     }
 }

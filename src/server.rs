@@ -395,6 +395,25 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
         jobs.worker("outbox", move |stop| {
             crate::notify::Worker::new(db.clone(), channels.clone(), wake.clone()).run(stop)
         });
+        if state.channels.configured(crate::domain::outbox::Channel::Email) {
+            // Saved-search alerts are mailed (docs/saved-searches.md).
+            let minutes = state.config.notifications.search_alerts_every_minutes.max(1);
+            let (db, clock) = (state.db.clone(), state.clock.clone());
+            let (channels, wake) = (state.channels.clone(), state.wake.clone());
+            jobs.every(
+                "saved-search alerts",
+                Duration::from_secs(u64::from(minutes) * 60),
+                move || {
+                    let run = crate::notify::saved_search::queue_alerts(
+                        db.clone(),
+                        clock.clone(),
+                        channels.clone(),
+                        wake.clone(),
+                    );
+                    async move { run.await.map(|_| ()) }
+                },
+            );
+        }
     } else {
         // No worker: what is still queued for a channel whose settings were
         // removed is given up now (the worker does this when it starts).

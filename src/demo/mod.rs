@@ -201,8 +201,55 @@ fn insert_all(
     }
     insert_credit_programs(conn, &bank_ids)?;
     insert_leads(conn, &rows, s.public.consent_version, current_year)?;
+    insert_followers(conn, &brand_ids, s.public.consent_version)?;
     if users::find_for_login(conn, DEMO_USER)?.is_none() {
         users::create(conn, DEMO_USER, DEMO_PASSWORD)?;
+    }
+    Ok(())
+}
+
+/// Visitors who follow saved searches (confirmed), so the admin's screen
+/// of them is not empty on a fresh demo.
+fn insert_followers(
+    conn: &Connection,
+    brand_ids: &[String],
+    consent_version: i64,
+) -> anyhow::Result<()> {
+    use crate::domain::cars::BodyType;
+    use crate::domain::saved_searches::{self, SearchFilter, ValidRequest};
+    let brand = brand_ids.first().context("no demo brand")?;
+    let brand_slug = slug::slugify(BRANDS[0].name);
+    let new_of_brand = SearchFilter {
+        status: Some(CarStatus::New),
+        brand_id: Some(brand.clone()),
+        body_type: None,
+        max_price: Some(3_000_000),
+    };
+    let used_crossovers = SearchFilter {
+        status: Some(CarStatus::Used),
+        body_type: Some(BodyType::Crossover),
+        ..SearchFilter::default()
+    };
+    let new_page = format!("/new-cars?brand={brand_slug}&price=3000000");
+    let follows = [
+        ("anna.petrova@example.ru", &new_of_brand, new_page.as_str(), 9),
+        ("sergey.ivanov@example.com", &new_of_brand, new_page.as_str(), 4),
+        ("sergey.ivanov@example.com", &used_crossovers, "/used-cars?body=crossover", 2),
+    ];
+    for (email, filter, page_url, days_ago) in follows {
+        let valid = ValidRequest {
+            email: email.into(),
+            filter: filter.clone(),
+            page_url: page_url.into(),
+            description: saved_searches::describe(conn, filter)?,
+        };
+        saved_searches::insert_confirmed(
+            conn,
+            valid,
+            consent_version,
+            "192.0.2.44",
+            Utc::now() - Duration::days(days_ago),
+        )?;
     }
     Ok(())
 }

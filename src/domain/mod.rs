@@ -18,6 +18,7 @@ pub mod outbox;
 pub mod phone;
 pub mod promotions;
 pub mod reviews;
+pub mod saved_searches;
 pub mod sessions;
 pub mod settings;
 pub mod slug;

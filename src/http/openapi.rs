@@ -13,7 +13,7 @@ use utoipa::{OpenApi, ToSchema};
     components(schemas(ApiErrorBody, ImageAnswer)),
     tags(
         (name = "cars"), (name = "brands"), (name = "settings"), (name = "reviews"),
-        (name = "promotions"), (name = "banks"), (name = "leads")
+        (name = "promotions"), (name = "banks"), (name = "leads"), (name = "saved-searches")
     )
 )]
 pub struct ApiDoc;

@@ -16,11 +16,11 @@ use utoipa_axum::router::OpenApiRouter;
 
 use super::admin::{
     catalogue, content as admin_content, credit as admin_credit, leads as admin_leads,
-    notifications, parser, session, uploads,
+    notifications, parser, saved_searches as admin_saved_searches, session, uploads,
 };
 use super::openapi::ApiDoc;
 use super::pages;
-use super::public::{brands, cars, content, credit, leads};
+use super::public::{brands, cars, content, credit, leads, saved_searches};
 use super::state::AppState;
 use super::{auth, cache, health, log};
 use crate::error::AppError;
@@ -56,6 +56,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         ));
     let public_writes = OpenApiRouter::new()
         .merge(leads::routes())
+        .merge(saved_searches::routes())
         .merge(session::public_routes())
         .layer(DefaultBodyLimit::max(PUBLIC_BODY_LIMIT))
         .layer(no_store());
@@ -68,6 +69,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(admin_content::routes())
         .merge(parser::routes())
         .merge(admin_credit::routes())
+        .merge(admin_saved_searches::routes())
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_admin,

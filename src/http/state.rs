@@ -20,6 +20,8 @@ pub struct AppState {
     /// The marketplace feeds, one rendering per content version.
     pub feeds: Arc<super::feeds::FeedStore>,
     pub lead_limiter: Arc<RateLimiter>,
+    /// The saved-search form's own limit, as many a minute as leads.
+    pub saved_search_limiter: Arc<RateLimiter>,
     /// Bounds parallel password checks (`PasswordChecks::new` for other sizes).
     pub password_checks: Arc<PasswordChecks>,
     /// Bounds concurrent image work and its memory (`crate::media::gate`).
@@ -56,6 +58,7 @@ impl AppState {
             db,
             config,
             lead_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
+            saved_search_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
             password_checks: Arc::new(PasswordChecks::for_this_machine()),
             image_gate: Arc::new(crate::media::Gate::default()),
         }

@@ -57,7 +57,7 @@ impl Mailer {
 
     /// The sender: the settings' address, else the SMTP login when it is an
     /// address, else noreply at the site's host.
-    fn sender(&self, settings: &Settings, base_url: &str) -> Result<Mailbox, MailError> {
+    pub(crate) fn sender(&self, settings: &Settings, base_url: &str) -> Result<Mailbox, MailError> {
         let address = if !settings.from_email.trim().is_empty() {
             settings.from_email.trim().to_string()
         } else if self.username.contains('@') {

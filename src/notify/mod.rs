@@ -25,6 +25,7 @@
 pub mod amocrm;
 pub mod email;
 pub mod message;
+pub mod saved_search;
 pub mod telegram;
 
 use std::collections::HashMap;
@@ -487,6 +488,7 @@ struct Loaded {
 async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
     match row.kind {
         Kind::Lead => deliver_lead(db, channels, row).await,
+        Kind::SearchConfirm | Kind::SearchAlert => saved_search::deliver(db, channels, row).await,
         other => Outcome::Permanent(format!("Неизвестный вид доставки: {}", other.as_str())),
     }
 }

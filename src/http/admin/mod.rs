@@ -7,6 +7,7 @@ pub mod credit;
 pub mod leads;
 pub mod notifications;
 pub mod parser;
+pub mod saved_searches;
 pub mod session;
 pub mod uploads;
 

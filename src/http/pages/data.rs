@@ -745,6 +745,31 @@ pub async fn favorites(State(state): State<AppState>) -> AppResult<Response> {
     .await
 }
 
+/// A saved search's confirmation link (`?token=T`): the UI calls the API
+/// with the token. Nothing to index, and the token stays out of the head.
+pub async fn saved_search_confirm(State(state): State<AppState>) -> AppResult<Response> {
+    respond(state, |_, _| {
+        let mut page = Page::new("/saved-searches/confirm")
+            .title("Подтверждение подписки")
+            .description("Подтверждение подписки на новые автомобили и снижение цен.");
+        page.noindex = true;
+        Ok(page)
+    })
+    .await
+}
+
+/// A saved search's unsubscribe link (`?token=U`), as the confirmation's.
+pub async fn saved_search_unsubscribe(State(state): State<AppState>) -> AppResult<Response> {
+    respond(state, |_, _| {
+        let mut page = Page::new("/saved-searches/unsubscribe")
+            .title("Отписка от рассылки")
+            .description("Отписка от уведомлений о новых автомобилях и снижении цен.");
+        page.noindex = true;
+        Ok(page)
+    })
+    .await
+}
+
 /// Cars side by side; the cars are in the page's query (`?cars=a,b`), the
 /// UI asks for them. One canonical address, not indexed.
 pub async fn compare(State(state): State<AppState>) -> AppResult<Response> {
