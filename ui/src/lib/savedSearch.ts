@@ -1,4 +1,4 @@
-/** Saved searches with alerts (docs/catalogue.md): what a catalogue page asks
+/** Saved searches with alerts (docs/saved-searches.md): what a catalogue page asks
  * the server to follow and the form's checks with the server's messages
  * (the mails' links: savedSearchLink.ts). */
 import type { BodyTypeCode, BrandBrief, CarStatus } from "../api/types";
@@ -29,7 +29,7 @@ export interface SavedSearchRequest {
   website: string;
 }
 
-/** The server's words (docs/catalogue.md). */
+/** The server's words (docs/saved-searches.md). */
 export const EMAIL_INVALID = "Укажите корректный e-mail";
 export const ADVERTISING_REQUIRED = "Необходимо согласие на получение рекламных рассылок";
 export const SUBSCRIBE_FAILED = "Не удалось оформить подписку. Попробуйте еще раз.";
@@ -56,8 +56,9 @@ const STATUS_WORDS: Record<CarStatus, string> = {
   lease: "Аренда с выкупом",
 };
 
-/** What a filter follows, in words: "Новые · Haval · Кроссоверы · до 3 000 000 ₽".
- * `bodyLabel` names the body type as the page does (its plural label). */
+/** What a filter follows, in words, as the server says it:
+ * "Новые · Haval · Кроссовер · до 3 000 000 ₽". `bodyLabel` is the body
+ * type's name from the body-type table (its singular label). */
 export function describeFilter(
   filter: SavedSearchFilter,
   brands: BrandBrief[],
@@ -67,7 +68,7 @@ export function describeFilter(
   if (filter.status) parts.push(STATUS_WORDS[filter.status]);
   const brand = filter.brandId ? brands.find((b) => b.id === filter.brandId) : undefined;
   if (brand) parts.push(brand.name);
-  if (filter.bodyType) parts.push(bodyLabel || BODY_TYPE_LABELS[filter.bodyType][0]);
+  if (filter.bodyType) parts.push(bodyLabel || BODY_TYPE_LABELS[filter.bodyType][1]);
   if (filter.maxPrice !== undefined) parts.push(`до ${formatPrice(filter.maxPrice)}`);
   return parts.length > 0 ? parts.join(" · ") : "Все автомобили";
 }

@@ -1,4 +1,4 @@
-/** The links of the saved-search mails (docs/catalogue.md): confirm and
+/** The links of the saved-search mails (docs/saved-searches.md): confirm and
  * unsubscribe, each with its token. */
 
 export const SAVED_SEARCH_CONFIRM = "/api/saved-searches/confirm";

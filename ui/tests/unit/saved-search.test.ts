@@ -99,14 +99,12 @@ describe("the filters in words", () => {
     ).toBe("Новые · Haval · до 3 000 000 ₽");
     expect(
       describeFilter({ status: "used", bodyType: "crossover", brandId: "b-geely" }, brands),
-    ).toBe("С пробегом · Geely · Кроссоверы");
+    ).toBe("С пробегом · Geely · Кроссовер");
   });
 
-  it("names the body type as the page does, or by its default label", () => {
-    expect(describeFilter({ bodyType: "coupe" }, brands, "Купе и внедорожники")).toBe(
-      "Купе и внедорожники",
-    );
-    expect(describeFilter({ bodyType: "coupe" }, brands)).toBe("Внедорожники");
+  it("names the body type by the table's singular label, or the default one", () => {
+    expect(describeFilter({ bodyType: "coupe" }, brands, "Купе")).toBe("Купе");
+    expect(describeFilter({ bodyType: "coupe" }, brands)).toBe("Внедорожник");
     expect(describeFilter({ status: "lease" }, brands)).toBe("Аренда с выкупом");
   });
 

@@ -20,6 +20,8 @@ interface Props {
   bodyTypes?: BodyTypeInfo[];
   /** The body-type page: Все/Новые/БУ buttons and, on phones, a filters toggle. */
   bodyTypePage?: boolean;
+  /** The body type's singular name (a body type's page), for a saved search. */
+  typeLabel?: string;
   /** New cars: a load-more button above the page numbers. */
   loadMore?: boolean;
   /** What an empty list says (the filters are active or not). */
@@ -67,8 +69,8 @@ export function CatalogueLayout(props: Props) {
   // A saved search follows the list's own API filters.
   const bodyCode = c.query?.bodyType;
   const bodyLabel = bodyTypePage
-    ? (title ?? undefined)
-    : bodyTypes?.find((t) => t.bodyType === bodyCode)?.labelPlural;
+    ? props.typeLabel
+    : bodyTypes?.find((t) => t.bodyType === bodyCode)?.labelSingle;
   const alerts = c.query && (
     <SavedSearchButton query={c.query} brands={c.brands} bodyLabel={bodyLabel} />
   );
