@@ -395,9 +395,16 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
         jobs.worker("outbox", move |stop| {
             crate::notify::Worker::new(db.clone(), channels.clone(), wake.clone()).run(stop)
         });
-        if state.channels.configured(crate::domain::outbox::Channel::Email) {
+        if state
+            .channels
+            .configured(crate::domain::outbox::Channel::Email)
+        {
             // Saved-search alerts are mailed (docs/saved-searches.md).
-            let minutes = state.config.notifications.search_alerts_every_minutes.max(1);
+            let minutes = state
+                .config
+                .notifications
+                .search_alerts_every_minutes
+                .max(1);
             let (db, clock) = (state.db.clone(), state.clock.clone());
             let (channels, wake) = (state.channels.clone(), state.wake.clone());
             jobs.every(

@@ -191,6 +191,20 @@ fn seeds_a_believable_dealership_once() {
     assert!(drive.car_id.is_some());
     assert!(all_leads.iter().any(|l| l.term_months == Some(60)));
 
+    // Saved searches: confirmed followers at example addresses, so the
+    // admin's screen is not empty (docs/saved-searches.md).
+    let followed = dealership::domain::saved_searches::admin_list(&conn).unwrap();
+    assert_eq!(followed.len(), 2);
+    assert_eq!(followed[0].followers, 2);
+    assert!(followed[0].description.starts_with("Новые · "));
+    assert!(followed.iter().all(|s| s.pending == 0));
+    assert!(
+        followed
+            .iter()
+            .flat_map(|s| &s.subscribers)
+            .all(|s| s.email.ends_with("@example.ru") || s.email.ends_with("@example.com"))
+    );
+
     // Credit programmes of the partner banks: the valid ones public, one
     // ended yesterday and one of the hidden bank not.
     let today = dealership::clock::Clock::default().moscow_today();

@@ -180,6 +180,19 @@ async fn every_documented_path_is_served() {
                         .await
                 }
                 "get" => app.get(&concrete).await,
+                "post" if concrete == "/api/saved-searches" => {
+                    let body = json!({"email": "ivan@example.ru", "filter": {"status": "new"},
+                        "pageUrl": "/new-cars", "consent": true, "advertisingConsent": true});
+                    app.post_json(&concrete, &body).await
+                }
+                "post" if concrete.starts_with("/api/saved-searches/") => {
+                    // A mailed link's token: an unknown one is answered by
+                    // the handler (not the API's fallback) with its 404.
+                    let answer = app.post_json(&concrete, &json!({"token": "unknown"})).await;
+                    assert_eq!(answer.status, axum::http::StatusCode::NOT_FOUND);
+                    assert_eq!(answer.error(), "Ссылка недействительна или устарела");
+                    continue;
+                }
                 "post" => app.post_json(&concrete, &json!({"type": "auto_credit", "name": "Иван", "phone": "89215551234", "consent": true})).await,
                 other => panic!("undocumented method handling {other}"),
             };

@@ -232,9 +232,24 @@ fn insert_followers(
     };
     let new_page = format!("/new-cars?brand={brand_slug}&price=3000000");
     let follows = [
-        ("anna.petrova@example.ru", &new_of_brand, new_page.as_str(), 9),
-        ("sergey.ivanov@example.com", &new_of_brand, new_page.as_str(), 4),
-        ("sergey.ivanov@example.com", &used_crossovers, "/used-cars?body=crossover", 2),
+        (
+            "anna.petrova@example.ru",
+            &new_of_brand,
+            new_page.as_str(),
+            9,
+        ),
+        (
+            "sergey.ivanov@example.com",
+            &new_of_brand,
+            new_page.as_str(),
+            4,
+        ),
+        (
+            "sergey.ivanov@example.com",
+            &used_crossovers,
+            "/used-cars?body=crossover",
+            2,
+        ),
     ];
     for (email, filter, page_url, days_ago) in follows {
         let valid = ValidRequest {

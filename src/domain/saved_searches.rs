@@ -21,7 +21,8 @@ use super::{body_types, brands, check_len, leads};
 use crate::error::{AppError, AppResult};
 
 pub const EMAIL_INVALID: &str = "Укажите корректный e-mail";
-pub const ADVERTISING_CONSENT_REQUIRED: &str = "Необходимо согласие на получение рекламных рассылок";
+pub const ADVERTISING_CONSENT_REQUIRED: &str =
+    "Необходимо согласие на получение рекламных рассылок";
 pub const LINK_INVALID: &str = "Ссылка недействительна или устарела";
 pub const PAGE_URL_INVALID: &str = "Подписаться можно только на страницу каталога этого сайта";
 const MAX_PRICE_RUBLES: i64 = 1_000_000_000;
@@ -253,7 +254,10 @@ fn is_catalogue_path(path: &str) -> bool {
 /// an absolute URL on the host of `base_url` (http or https: a proxy may
 /// change the scheme), or a path. None otherwise.
 pub fn site_path(url: &str, base_url: &str) -> Option<String> {
-    if url.chars().any(|c| c.is_control() || c.is_whitespace() || c == '\\') {
+    if url
+        .chars()
+        .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+    {
         return None;
     }
     let path = if let Some(rest) = url
@@ -365,7 +369,13 @@ fn issue_token(
         "INSERT INTO saved_search_tokens (token_hash, purpose, subscription_id, email, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute(params![hash_token(&token), purpose, subscription_id, email, now])?;
+    .execute(params![
+        hash_token(&token),
+        purpose,
+        subscription_id,
+        email,
+        now
+    ])?;
     Ok(token)
 }
 
@@ -387,6 +397,9 @@ pub struct Subscribed {
     pub queued: bool,
 }
 
+/// A subscription's id, confirmed_at, unsubscribed_at and confirm_sent_at.
+type SubscriptionState = (String, Option<String>, Option<String>, Option<String>);
+
 /// Stores a request (a new pending subscription, or the same one again)
 /// and queues its confirmation mail in the same transaction, unless the
 /// address already follows the filter or a confirmation went out minutes
@@ -401,7 +414,7 @@ pub fn subscribe(
     super::atomically(conn, || {
         let at = stamp(now);
         let search_id = upsert_search(conn, &valid, &at)?;
-        let existing: Option<(String, Option<String>, Option<String>, Option<String>)> = conn
+        let existing: Option<SubscriptionState> = conn
             .prepare_cached(
                 "SELECT id, confirmed_at, unsubscribed_at, confirm_sent_at
                  FROM saved_search_subscriptions WHERE email = ?1 AND search_id = ?2",
@@ -588,8 +601,11 @@ pub struct Unsubscribed {
     pub email: String,
 }
 
+/// A token's purpose, subscription, address and time of issue.
+type TokenRow = (String, Option<String>, String, String);
+
 /// A token's row, when the token is known.
-fn find_token(conn: &Connection, token: &str) -> AppResult<Option<(String, Option<String>, String, String)>> {
+fn find_token(conn: &Connection, token: &str) -> AppResult<Option<TokenRow>> {
     if token.is_empty() || token.len() > 200 {
         return Ok(None);
     }
@@ -627,7 +643,13 @@ pub fn confirm(
             return Ok(None);
         }
         if sub.confirmed_at.is_none() {
-            if issued < stamp(now - chrono::Duration::days(CONFIRM_VALID_DAYS)) {
+            // Only a link mailed for the consent given last, within its days.
+            let consent_at: String = conn
+                .prepare_cached("SELECT consent_at FROM saved_search_subscriptions WHERE id = ?1")?
+                .query_row([&id], |r| r.get(0))?;
+            if issued < consent_at
+                || issued < stamp(now - chrono::Duration::days(CONFIRM_VALID_DAYS))
+            {
                 return Ok(None);
             }
             let at = stamp(now);
@@ -855,7 +877,13 @@ pub fn queue_alerts(conn: &Connection, now: DateTime<Utc>, base_url: &str) -> Ap
         super::atomically(conn, || {
             let mut payload = AlertPayload {
                 email: email.clone(),
-                unsubscribe_all_token: Some(issue_token(conn, "unsubscribe_all", None, &email, &at)?),
+                unsubscribe_all_token: Some(issue_token(
+                    conn,
+                    "unsubscribe_all",
+                    None,
+                    &email,
+                    &at,
+                )?),
                 sections: Vec::new(),
             };
             for (sub, items) in &sections {
@@ -1047,9 +1075,15 @@ mod tests {
     fn only_catalogue_pages_of_this_site() {
         let base = "https://salon.example";
         for (url, path) in [
-            ("https://salon.example/new-cars?brand=haval", Some("/new-cars?brand=haval")),
+            (
+                "https://salon.example/new-cars?brand=haval",
+                Some("/new-cars?brand=haval"),
+            ),
             ("http://SALON.example/used-cars", Some("/used-cars")),
-            ("/body-type/crossover?condition=new", Some("/body-type/crossover?condition=new")),
+            (
+                "/body-type/crossover?condition=new",
+                Some("/body-type/crossover?condition=new"),
+            ),
             ("/brand/haval#top", Some("/brand/haval")),
             ("/lease-cars", Some("/lease-cars")),
             ("https://evil.example/new-cars", None),
@@ -1095,7 +1129,7 @@ mod tests {
             .iter()
             .map(|i| (i.car_id.as_str(), i.old_price_kopecks))
             .collect();
-        assert_eq!(told, [("a", None), ("b", Some(10_000_00))]);
+        assert_eq!(told, [("a", None), ("b", Some(10_000))]);
         assert_eq!(items[0].url, "https://s/car/a");
     }
 }

@@ -130,10 +130,7 @@ pub(super) async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outc
     match mailer.send(message).await {
         Ok(()) => {
             let id = row.id;
-            if let Err(err) = db
-                .call(move |c| saved_searches::forget_tokens(c, id))
-                .await
-            {
+            if let Err(err) = db.call(move |c| saved_searches::forget_tokens(c, id)).await {
                 tracing::warn!(delivery = id, "cannot drop the sent mail's tokens: {err}");
             }
             Outcome::Sent {
@@ -176,7 +173,7 @@ async fn confirm_message(
         "Здравствуйте!\n\nВы попросили сообщать вам о новых автомобилях и снижении цен \
          в салоне «{salon}» по поиску:\n{description}\n{page}\n\nЧтобы подтвердить подписку, \
          перейдите по ссылке:\n{link}\n\nСсылка действует {CONFIRM_VALID_DAYS} дней. Если вы \
-         не подписывались, просто не отвечайте на это письмо: без подтверждения мы ничего \
+         не подписывались, просто удалите это письмо: без подтверждения мы ничего \
          не пришлём.\n",
         description = sub.description,
     );
@@ -186,7 +183,7 @@ async fn confirm_message(
          цен в салоне «{salon}» по поиску <a href=\"{page}\">{description}</a>.</p>\
          <p><a href=\"{link}\">Подтвердить подписку</a></p>\
          <p>Ссылка действует {CONFIRM_VALID_DAYS} дней. Если вы не подписывались, просто \
-         не отвечайте на это письмо: без подтверждения мы ничего не пришлём.</p>\
+         удалите это письмо: без подтверждения мы ничего не пришлём.</p>\
          </body></html>",
         salon = escape(&salon),
         page = escape(&page),
@@ -337,14 +334,17 @@ mod tests {
             car_id: "c".into(),
             title: "Haval Jolion, 2025".into(),
             url: "https://s/car/c".into(),
-            price_kopecks: 2_300_000_00,
-            old_price_kopecks: Some(2_500_000_00),
+            price_kopecks: 230_000_000,
+            old_price_kopecks: Some(250_000_000),
         };
         assert_eq!(
             item_line(&item),
             "Цена снижена: Haval Jolion, 2025 — 2 500 000 ₽ → 2 300 000 ₽"
         );
         item.old_price_kopecks = None;
-        assert_eq!(item_line(&item), "Новинка: Haval Jolion, 2025 — 2 300 000 ₽");
+        assert_eq!(
+            item_line(&item),
+            "Новинка: Haval Jolion, 2025 — 2 300 000 ₽"
+        );
     }
 }

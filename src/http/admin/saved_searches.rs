@@ -12,7 +12,7 @@ use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list))
+    OpenApiRouter::new().routes(routes!(list_saved_searches))
 }
 
 /// Every followed filter (at least one confirmed or pending subscriber),
@@ -20,6 +20,10 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/api/admin/saved-searches", tag = "admin",
     responses((status = 200, body = [AdminSavedSearch]),
         (status = 401, body = ApiErrorBody, description = "Not logged in")))]
-pub async fn list(State(state): State<AppState>) -> AppResult<Json<Vec<AdminSavedSearch>>> {
-    Ok(Json(state.db.call(|c| saved_searches::admin_list(c)).await?))
+pub async fn list_saved_searches(
+    State(state): State<AppState>,
+) -> AppResult<Json<Vec<AdminSavedSearch>>> {
+    Ok(Json(
+        state.db.call(|c| saved_searches::admin_list(c)).await?,
+    ))
 }

@@ -36,7 +36,10 @@ pub fn routes() -> Router<AppState> {
         .route("/favorites", get(data::favorites))
         .route("/compare", get(data::compare))
         .route("/saved-searches/confirm", get(data::saved_search_confirm))
-        .route("/saved-searches/unsubscribe", get(data::saved_search_unsubscribe))
+        .route(
+            "/saved-searches/unsubscribe",
+            get(data::saved_search_unsubscribe),
+        )
         .route("/admin", get(admin))
         .route("/admin/{*rest}", get(admin))
         .route("/assets/{*path}", get(assets::asset))

@@ -23,9 +23,9 @@ pub const RATE_LIMITED: &str =
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(create))
-        .routes(routes!(confirm))
-        .routes(routes!(unsubscribe))
+        .routes(routes!(create_saved_search))
+        .routes(routes!(confirm_saved_search))
+        .routes(routes!(unsubscribe_saved_search))
 }
 
 /// The answer to a request to follow a filter.
@@ -63,7 +63,7 @@ pub struct TokenBody {
         (status = 422, body = ApiErrorBody, description = "A field breaks a rule; `field` names it"),
         (status = 429, body = ApiErrorBody, description = "Too many requests from this address"),
     ))]
-pub async fn create(
+pub async fn create_saved_search(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     body: Result<ApiJson<SubscribeInput>, AppError>,
@@ -115,7 +115,7 @@ pub async fn create(
         (status = 400, body = ApiErrorBody, description = "Malformed JSON"),
         (status = 404, body = ApiErrorBody, description = "Unknown or expired link"),
     ))]
-pub async fn confirm(
+pub async fn confirm_saved_search(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<TokenBody>,
@@ -143,7 +143,7 @@ pub async fn confirm(
         (status = 400, body = ApiErrorBody, description = "Malformed JSON"),
         (status = 404, body = ApiErrorBody, description = "Unknown link"),
     ))]
-pub async fn unsubscribe(
+pub async fn unsubscribe_saved_search(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<TokenBody>,
     body: Bytes,

@@ -428,6 +428,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/saved-searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every followed filter (at least one confirmed or pending subscriber),
+         *     most followers first, with its subscribers' addresses.
+         */
+        get: operations["list_saved_searches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/settings": {
         parameters: {
             query?: never;
@@ -1001,6 +1021,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/saved-searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Asks to be told about new cars and price drops matching a catalogue
+         *     filter. Stores the request unconfirmed and mails a confirmation link;
+         *     nothing else is sent before it is followed. `field` of a 422 is `email`,
+         *     `filter.status`, `filter.brandId`, `filter.bodyType`, `filter.maxPrice`,
+         *     `pageUrl`, `consent` or `advertisingConsent`.
+         */
+        post: operations["create_saved_search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/saved-searches/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follows the confirmation link of the mail (`/saved-searches/confirm?token=T`):
+         *     the search is followed from now on. Again on a followed link: the same 200.
+         */
+        post: operations["confirm_saved_search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/saved-searches/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follows an unsubscribe link: the token in a JSON body (the page
+         *     `/saved-searches/unsubscribe?token=U`) or in the query (the mail's
+         *     `List-Unsubscribe` one-click POST of RFC 8058, whose form body is
+         *     ignored). Again on an unsubscribed link: the same 200.
+         */
+        post: operations["unsubscribe_saved_search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings": {
         parameters: {
             query?: never;
@@ -1060,6 +1145,29 @@ export interface components {
              * @description Cars matching the query.
              */
             total: number;
+        };
+        /** @description A followed search as staff see it. */
+        AdminSavedSearch: {
+            description: string;
+            filter: components["schemas"]["SearchFilter"];
+            /**
+             * Format: int64
+             * @description Confirmed subscribers.
+             */
+            followers: number;
+            id: string;
+            /** @description The catalogue page of its latest request (a path of this site). */
+            pageUrl: string;
+            /**
+             * Format: int64
+             * @description Subscribers who have not confirmed yet.
+             */
+            pending: number;
+            /**
+             * @description Confirmed and pending subscribers, newest first. Personal data:
+             *     staff only.
+             */
+            subscribers: components["schemas"]["Subscriber"][];
         };
         /** @description The amoCRM integration's state. */
         AmoCrmStatus: {
@@ -1354,6 +1462,14 @@ export interface components {
          * @enum {string}
          */
         Channel: "email" | "telegram" | "amocrm";
+        /** @description The answer of a followed confirmation link. */
+        Confirmed: {
+            description: string;
+            /** @description The address, masked: "a***@b.ru". */
+            email: string;
+            /** @description The catalogue page the search was asked on (a path of this site). */
+            pageUrl: string;
+        };
         CountAnswer: {
             /** Format: int64 */
             count: number;
@@ -1546,6 +1662,20 @@ export interface components {
             label: string;
             new: string;
             old: string;
+        };
+        /** @description What the public form sends as its filter. */
+        FilterInput: {
+            /** @description sedan, hatchback, crossover, wagon, coupe or pickup. */
+            bodyType?: string | null;
+            /** @description A brand's id (`/api/brands`). */
+            brandId?: string | null;
+            /**
+             * Format: int64
+             * @description Highest price, whole rubles, 0..=1 000 000 000.
+             */
+            maxPrice?: number | null;
+            /** @description new, used or lease. */
+            status?: string | null;
         };
         /** @enum {string} */
         FuelType: "gasoline" | "diesel" | "hybrid" | "electric";
@@ -1942,6 +2072,20 @@ export interface components {
          * @enum {string}
          */
         RunTrigger: "manual" | "schedule";
+        /**
+         * @description The catalogue filter a search follows; a missing field does not filter
+         *     (docs/catalogue.md).
+         */
+        SearchFilter: {
+            bodyType?: null | components["schemas"]["BodyType"];
+            brandId?: string | null;
+            /**
+             * Format: int64
+             * @description Highest price, whole rubles.
+             */
+            maxPrice?: number | null;
+            status?: null | components["schemas"]["CarStatus"];
+        };
         /** @description Everything, for the admin. */
         Settings: components["schemas"]["PublicSettings"] & {
             consentText: string;
@@ -2002,6 +2146,41 @@ export interface components {
         StatusInput: {
             status: string;
         };
+        /** @description The answer to a request to follow a filter. */
+        SubscribeAnswer: {
+            /** @description "Новые · Haval · до 3 000 000 ₽" */
+            description: string;
+            /**
+             * @description Always `confirmation_sent`: whether the address already follows the
+             *     filter is never told.
+             */
+            status: string;
+        };
+        /** @description A visitor's request to follow a filter. */
+        SubscribeInput: {
+            /**
+             * @description 38-FZ art. 18 consent to advertising mail (required here: alerts are
+             *     advertising).
+             */
+            advertisingConsent?: boolean;
+            /** @description 152-FZ consent to personal data processing (required). */
+            consent?: boolean;
+            email?: string | null;
+            filter?: null | components["schemas"]["FilterInput"];
+            /**
+             * @description The catalogue page asked on: this site's absolute URL or a path
+             *     (`/new-cars?brand=haval`), at most 2000 characters.
+             */
+            pageUrl?: string | null;
+            /** @description Honeypot: hidden from people; a filled one marks a bot. */
+            website?: string | null;
+        };
+        Subscriber: {
+            confirmedAt?: string | null;
+            createdAt: string;
+            email: string;
+            lastAlertAt?: string | null;
+        };
         /** @description The result of a test (e-mail or amoCRM). */
         TestResult: {
             /**
@@ -2011,6 +2190,11 @@ export interface components {
             amoLeadId?: number | null;
             message: string;
             success: boolean;
+        };
+        /** @description A link's token. */
+        TokenBody: {
+            /** @description The token of the mailed link. */
+            token?: string | null;
         };
         /** @enum {string} */
         Transmission: "manual" | "automatic" | "cvt" | "robotic";
@@ -2024,6 +2208,13 @@ export interface components {
             key: string;
             slug: string;
             title: string;
+        };
+        /** @description The answer of a followed unsubscribe link. */
+        Unsubscribed: {
+            /** @description The search (or searches, separated by "; ") no longer followed. */
+            description: string;
+            /** @description The address, masked: "a***@b.ru". */
+            email: string;
         };
         Uploaded: {
             hash: string;
@@ -2953,6 +3144,34 @@ export interface operations {
                     "application/json": components["schemas"]["Review"][];
                 };
             };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    list_saved_searches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSavedSearch"][];
+                };
+            };
+            /** @description Not logged in */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4490,6 +4709,161 @@ export interface operations {
                     "application/json": components["schemas"]["Review"];
                 };
             };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    create_saved_search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscribeInput"];
+            };
+        };
+        responses: {
+            /** @description Confirmation mailed (or already following) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscribeAnswer"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description A field breaks a rule; `field` names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    confirm_saved_search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenBody"];
+            };
+        };
+        responses: {
+            /** @description Confirmed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Confirmed"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Unknown or expired link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    unsubscribe_saved_search: {
+        parameters: {
+            query?: {
+                /** @description The token of the mailed link. */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The token, unless in the query */
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["TokenBody"];
+            };
+        };
+        responses: {
+            /** @description Unsubscribed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unsubscribed"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Unknown link */
             404: {
                 headers: {
                     [name: string]: unknown;
