@@ -1,7 +1,7 @@
 /** Saved searches with alerts (docs/saved-searches.md): what a catalogue page asks
  * the server to follow and the form's checks with the server's messages
  * (the mails' links: savedSearchLink.ts). */
-import type { BodyTypeCode, BrandBrief, CarStatus } from "../api/types";
+import type { BrandBrief, CarStatus, SearchFilter, SubscribeInput } from "../api/types";
 import type { CarsQuery } from "../api/urls";
 import { isEmail } from "./email";
 import { formatPrice } from "./format";
@@ -10,24 +10,14 @@ import { CONSENT_REQUIRED } from "./leads";
 
 export const SAVED_SEARCHES = "/api/saved-searches";
 
-/** The catalogue's API filter, as the server follows it. */
-export interface SavedSearchFilter {
-  status?: CarStatus;
-  brandId?: string;
-  bodyType?: BodyTypeCode;
-  /** Whole rubles. */
-  maxPrice?: number;
-}
-
-export interface SavedSearchRequest {
+/** What the form sends: every field of the request. */
+export type SavedSearchRequest = Required<Omit<SubscribeInput, "filter">> & {
   email: string;
-  filter: SavedSearchFilter;
+  filter: SearchFilter;
   pageUrl: string;
-  consent: boolean;
-  advertisingConsent: boolean;
   /** The honeypot: people leave it empty. */
   website: string;
-}
+};
 
 /** The server's words (docs/saved-searches.md). */
 export const EMAIL_INVALID = "Укажите корректный e-mail";
@@ -41,8 +31,8 @@ export const ADVERTISING_LABEL =
 /** The filter the catalogue's API query applies: the same status, brand,
  * body type and highest price, the empty ones left out. A query of several
  * statuses (none on a catalogue page) follows every status. */
-export function savedSearchFilter(query: CarsQuery): SavedSearchFilter {
-  const filter: SavedSearchFilter = {};
+export function savedSearchFilter(query: CarsQuery): SearchFilter {
+  const filter: SearchFilter = {};
   if (query.status.length === 1) filter.status = query.status[0];
   if (query.brandId) filter.brandId = query.brandId;
   if (query.bodyType) filter.bodyType = query.bodyType;
@@ -60,7 +50,7 @@ const STATUS_WORDS: Record<CarStatus, string> = {
  * "Новые · Haval · Кроссовер · до 3 000 000 ₽". `bodyLabel` is the body
  * type's name from the body-type table (its singular label). */
 export function describeFilter(
-  filter: SavedSearchFilter,
+  filter: SearchFilter,
   brands: BrandBrief[],
   bodyLabel?: string,
 ): string {
@@ -69,21 +59,22 @@ export function describeFilter(
   const brand = filter.brandId ? brands.find((b) => b.id === filter.brandId) : undefined;
   if (brand) parts.push(brand.name);
   if (filter.bodyType) parts.push(bodyLabel || BODY_TYPE_LABELS[filter.bodyType][1]);
-  if (filter.maxPrice !== undefined) parts.push(`до ${formatPrice(filter.maxPrice)}`);
+  if (filter.maxPrice != null) parts.push(`до ${formatPrice(filter.maxPrice)}`);
   return parts.length > 0 ? parts.join(" · ") : "Все автомобили";
 }
 
-export interface SubscribeInput {
+/** What the visitor filled in. */
+export interface SubscribeForm {
   email: string;
   consent: boolean;
   advertisingConsent: boolean;
 }
 
-export type SubscribeField = keyof SubscribeInput;
+export type SubscribeField = keyof SubscribeForm;
 
 /** Each wrong field's message, in the order of the form (e-mail, then the
  * two consents): the server's messages. */
-export function subscribeErrors(input: SubscribeInput): Partial<Record<SubscribeField, string>> {
+export function subscribeErrors(input: SubscribeForm): Partial<Record<SubscribeField, string>> {
   const errors: Partial<Record<SubscribeField, string>> = {};
   if (!isEmail(input.email.trim())) errors.email = EMAIL_INVALID;
   if (!input.consent) errors.consent = CONSENT_REQUIRED;
@@ -93,8 +84,8 @@ export function subscribeErrors(input: SubscribeInput): Partial<Record<Subscribe
 
 /** The body of POST /api/saved-searches. */
 export function subscribeRequest(
-  input: SubscribeInput,
-  filter: SavedSearchFilter,
+  input: SubscribeForm,
+  filter: SearchFilter,
   pageUrl: string,
   honeypot: string,
 ): SavedSearchRequest {

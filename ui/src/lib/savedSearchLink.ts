@@ -4,20 +4,6 @@
 export const SAVED_SEARCH_CONFIRM = "/api/saved-searches/confirm";
 export const SAVED_SEARCH_UNSUBSCRIBE = "/api/saved-searches/unsubscribe";
 
-/** The answer to a confirm link. */
-export interface SavedSearchConfirmed {
-  description: string;
-  /** Masked: a***@b.ru */
-  email: string;
-  pageUrl: string;
-}
-
-/** The answer to an unsubscribe link. */
-export interface SavedSearchUnsubscribed {
-  description: string;
-  email: string;
-}
-
 /** The server's answer to an unknown or spent token. */
 export const LINK_INVALID = "Ссылка недействительна или устарела";
 

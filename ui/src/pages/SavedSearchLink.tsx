@@ -4,6 +4,7 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useSearch } from "wouter";
 import { ApiError, apiPost, NetworkError } from "../api/client";
+import type { SearchConfirmed, SearchUnsubscribed } from "../api/types";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import {
   catalogueLink,
@@ -11,8 +12,6 @@ import {
   linkToken,
   SAVED_SEARCH_CONFIRM,
   SAVED_SEARCH_UNSUBSCRIBE,
-  type SavedSearchConfirmed,
-  type SavedSearchUnsubscribed,
 } from "../lib/savedSearchLink";
 import { ROUTES } from "../routes";
 
@@ -20,7 +19,7 @@ export type LinkAction = "confirm" | "unsubscribe";
 
 type State =
   | { kind: "sending" }
-  | { kind: "done"; answer: SavedSearchConfirmed | SavedSearchUnsubscribed }
+  | { kind: "done"; answer: SearchConfirmed | SearchUnsubscribed }
   | { kind: "invalid"; message: string }
   | { kind: "failed"; message: string; network: boolean };
 
@@ -56,7 +55,7 @@ export default function SavedSearchLink({ action }: { action: LinkAction }) {
     }
     let live = true;
     setState({ kind: "sending" });
-    apiPost<SavedSearchConfirmed | SavedSearchUnsubscribed>(text.url, { token }, { invalidate: [] })
+    apiPost<SearchConfirmed | SearchUnsubscribed>(text.url, { token }, { invalidate: [] })
       .then((answer) => live && setState({ kind: "done", answer }))
       .catch((error: unknown) => {
         if (!live) return;

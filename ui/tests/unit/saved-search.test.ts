@@ -2,7 +2,7 @@
 // API query's; the filters in words; the form's checks with the server's
 // messages; the request body; the links' token and the way back to the page.
 import { describe, expect, it } from "vitest";
-import type { BrandBrief } from "../../src/api/types";
+import type { BrandBrief, SearchFilter } from "../../src/api/types";
 import { carsCount } from "../../src/api/urls";
 import { type CatalogueScope, catalogueQuery } from "../../src/lib/catalogue";
 import { isEmail } from "../../src/lib/email";
@@ -13,7 +13,6 @@ import {
   confirmationSent,
   describeFilter,
   EMAIL_INVALID,
-  type SavedSearchFilter,
   savedSearchFilter,
   subscribeErrors,
   subscribeRequest,
@@ -30,7 +29,7 @@ const follow = (scope: CatalogueScope, search: string) =>
   savedSearchFilter(catalogueQuery(scope, parseFilters(search), brands));
 
 /** The API's count URL of a filter: the same parameters in the same order. */
-const countUrl = (f: SavedSearchFilter) =>
+const countUrl = (f: SearchFilter) =>
   carsCount({
     status: f.status ? [f.status] : [],
     brandId: f.brandId ?? null,
