@@ -9,7 +9,8 @@ use axum::http::{Method, Request, StatusCode, header};
 use common::{ADMIN_PASSWORD, TestApp, seed_catalogue};
 use serde_json::{Value, json};
 
-/// Every admin route of the OpenAPI document (and every write but a lead)
+/// Every admin route of the OpenAPI document (and every write but a
+/// visitor's lead or saved search)
 /// answers 401 without credentials.
 #[tokio::test]
 async fn every_admin_and_write_route_needs_credentials() {
@@ -23,7 +24,9 @@ async fn every_admin_and_write_route_needs_credentials() {
                 .as_array()
                 .is_some_and(|t| t.iter().any(|t| t == "admin"));
             let is_write = method != "get";
+            // The visitor's writes: a lead, a saved search and its links.
             let open = path == "/api/leads" && method == "post"
+                || path.starts_with("/api/saved-searches") && method == "post"
                 || path == "/api/admin/login"
                 || path == "/api/admin/logout";
             if open || !(is_admin_tag || is_write) {

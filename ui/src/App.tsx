@@ -23,6 +23,8 @@ const AdminApp = lazy(() => import("./admin/AdminApp"));
 /** Favourites and compare load when visited. */
 const Favorites = lazy(() => import("./pages/Favorites"));
 const Compare = lazy(() => import("./pages/Compare"));
+/** The confirm and unsubscribe links of the saved-search mails. */
+const SavedSearchLink = lazy(() => import("./pages/SavedSearchLink"));
 
 function Lazy({ children }: { children: ReactNode }) {
   return (
@@ -89,6 +91,20 @@ function PublicSite() {
             {() => (
               <Lazy>
                 <Compare />
+              </Lazy>
+            )}
+          </Route>
+          <Route path={ROUTES.savedSearchConfirm}>
+            {() => (
+              <Lazy>
+                <SavedSearchLink action="confirm" />
+              </Lazy>
+            )}
+          </Route>
+          <Route path={ROUTES.savedSearchUnsubscribe}>
+            {() => (
+              <Lazy>
+                <SavedSearchLink action="unsubscribe" />
               </Lazy>
             )}
           </Route>

@@ -14,6 +14,9 @@ export const ROUTES = {
   privacy: "/privacy",
   favorites: "/favorites",
   compare: "/compare",
+  /** The links of the saved-search mails (docs/saved-searches.md). */
+  savedSearchConfirm: "/saved-searches/confirm",
+  savedSearchUnsubscribe: "/saved-searches/unsubscribe",
   admin: "/admin",
 } as const;
 

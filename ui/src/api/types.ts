@@ -31,6 +31,14 @@ export type LegalDocument = Schemas["LegalDocument"];
 export type LeadPayload = Schemas["LeadInput"];
 export type LeadType = Schemas["LeadType"];
 
+/** Saved searches with alerts (docs/saved-searches.md): the followed filter,
+ * the request, its answer, and the answers of the mails' links. */
+export type SearchFilter = Schemas["SearchFilter"];
+export type SubscribeInput = Schemas["SubscribeInput"];
+export type SubscribeAnswer = Schemas["SubscribeAnswer"];
+export type SearchConfirmed = Schemas["Confirmed"];
+export type SearchUnsubscribed = Schemas["Unsubscribed"];
+
 export type ApiErrorBody = Schemas["ApiErrorBody"];
 export type Me = Schemas["Me"];
 export type LoginInput = Schemas["LoginInput"];

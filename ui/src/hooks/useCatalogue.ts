@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { apiGet } from "../api/client";
 import type { BrandBrief, Car } from "../api/types";
-import { BODY_TYPES, BRANDS, bodyType, CAR_BATCH, carsCount } from "../api/urls";
+import { BODY_TYPES, BRANDS, bodyType, CAR_BATCH, type CarsQuery, carsCount } from "../api/urls";
 import {
   batchOf,
   batchUrls,
@@ -21,6 +21,9 @@ export interface Catalogue<S> {
   update: (change: Partial<CatalogueFilters>) => void;
   clear: () => void;
   brands: BrandBrief[];
+  /** The API filters of the shown list; null until the brand list turned
+   * the URL's brand into its id (or on no catalogue). */
+  query: CarsQuery | null;
   /** The body types (new and used cars) or the one body type (its page). */
   side: ApiState<S>;
   /** Matching cars in all; undefined until known. */
@@ -86,6 +89,7 @@ export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
     update,
     clear,
     brands,
+    query: ready ? query : null,
     side,
     total,
     pages: pageCount(total ?? 0, pageSize),

@@ -22,6 +22,7 @@ export function BodyTypePage({ code }: { code: string }) {
       title={title}
       banner={{ desktop: info.data?.imageUrl ?? "", mobile: info.data?.imageUrlMobile ?? "" }}
       bodyTypePage
+      typeLabel={info.data?.labelSingle}
       empty={(filtered) => (
         <div class="empty">
           <p>Автомобили типа {typeName} временно отсутствуют</p>

@@ -1,5 +1,6 @@
 /** Validation rules of the admin forms for react-hook-form, with the same
  * Russian messages the server answers with (field by field). */
+import { isEmail } from "../../lib/email";
 
 type Value = unknown;
 
@@ -9,16 +10,8 @@ export function filled(message: string) {
     (typeof value === "string" ? value.trim() !== "" : value != null) || message;
 }
 
-/** Mirrors the server's e-mail check: one '@', something before it, a dot
- * inside the domain, no spaces. */
-export function isEmail(value: string): boolean {
-  const at = value.indexOf("@");
-  if (at <= 0 || value.indexOf("@", at + 1) !== -1) return false;
-  const domain = value.slice(at + 1);
-  return (
-    domain.includes(".") && !domain.startsWith(".") && !domain.endsWith(".") && !/\s/.test(value)
-  );
-}
+/** The server's e-mail check, shared with the public forms. */
+export { isEmail };
 
 export const EMAIL_FORMAT = "Неверный формат email";
 

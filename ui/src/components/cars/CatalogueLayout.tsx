@@ -3,6 +3,7 @@ import type { BodyTypeInfo } from "../../api/types";
 import type { Catalogue } from "../../hooks/useCatalogue";
 import { hasActiveFilters } from "../../lib/filters";
 import { foundCars } from "../../lib/format";
+import { SavedSearchButton } from "../alerts/SavedSearchButton";
 import { Banner } from "../ui/Banner";
 import { Pagination } from "../ui/Pagination";
 import { CardSkeletons } from "../ui/Skeleton";
@@ -19,6 +20,8 @@ interface Props {
   bodyTypes?: BodyTypeInfo[];
   /** The body-type page: Все/Новые/БУ buttons and, on phones, a filters toggle. */
   bodyTypePage?: boolean;
+  /** The body type's singular name (a body type's page), for a saved search. */
+  typeLabel?: string;
   /** New cars: a load-more button above the page numbers. */
   loadMore?: boolean;
   /** What an empty list says (the filters are active or not). */
@@ -63,6 +66,14 @@ export function CatalogueLayout(props: Props) {
       {c.total !== undefined ? foundCars(c.total) : "\u00a0"}
     </p>
   );
+  // A saved search follows the list's own API filters.
+  const bodyCode = c.query?.bodyType;
+  const bodyLabel = bodyTypePage
+    ? props.typeLabel
+    : bodyTypes?.find((t) => t.bodyType === bodyCode)?.labelSingle;
+  const alerts = c.query && (
+    <SavedSearchButton query={c.query} brands={c.brands} bodyLabel={bodyLabel} />
+  );
 
   return (
     <>
@@ -89,11 +100,15 @@ export function CatalogueLayout(props: Props) {
               >
                 {showFilters ? "Скрыть фильтры" : "Фильтры"}
               </button>
+              {alerts}
             </div>
             <div class={showFilters ? "filters-panel open" : "filters-panel"}>{filterCard}</div>
           </>
         ) : (
-          count
+          <div class="count-row">
+            {count}
+            {alerts}
+          </div>
         )}
         {c.error ? (
           <p class="empty">Не удалось загрузить автомобили. Обновите страницу.</p>

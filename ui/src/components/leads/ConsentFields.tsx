@@ -7,11 +7,21 @@ interface Props {
   onAdvertising: (value: boolean) => void;
   /** The consent's message when it is missing. */
   error?: string;
+  /** The advertising box's own words (a saved search's mailing); by default
+   * the lead forms' offers. */
+  advertisingLabel?: string;
+  /** Required where the form exists to send advertising (a saved search). */
+  advertisingRequired?: boolean;
+  /** The advertising consent's message when it is required and missing. */
+  advertisingError?: string;
 }
 
 /** The two unticked boxes of every lead form (152-FZ, 38-FZ art. 18). */
-export function ConsentFields({ consent, advertising, onConsent, onAdvertising, error }: Props) {
-  const errorId = `${useId()}-consent-error`;
+export function ConsentFields(props: Props) {
+  const { consent, advertising, onConsent, onAdvertising, error, advertisingError } = props;
+  const id = useId();
+  const errorId = `${id}-consent-error`;
+  const advertisingErrorId = `${id}-advertising-error`;
   return (
     <fieldset class="consent">
       <label>
@@ -45,11 +55,23 @@ export function ConsentFields({ consent, advertising, onConsent, onAdvertising, 
         <input
           type="checkbox"
           name="advertisingConsent"
+          required={props.advertisingRequired}
+          aria-invalid={advertisingError ? true : undefined}
+          aria-describedby={advertisingError ? advertisingErrorId : undefined}
           checked={advertising}
           onChange={(e) => onAdvertising((e.target as HTMLInputElement).checked)}
         />
-        <span>Согласен получать информацию об акциях и специальных предложениях</span>
+        <span>
+          {props.advertisingLabel ??
+            "Согласен получать информацию об акциях и специальных предложениях"}
+          {props.advertisingRequired && " *"}
+        </span>
       </label>
+      {advertisingError && (
+        <small id={advertisingErrorId} class="field-error">
+          {advertisingError}
+        </small>
+      )}
     </fieldset>
   );
 }

@@ -52,3 +52,28 @@ export function LeadField({ name, label, required, children }: Props) {
 export function RequiredNote() {
   return <p class="required-note">Поля, отмеченные *, обязательны для заполнения</p>;
 }
+
+/** The field people never see (bots fill it in): sent as `website`. */
+export function Honeypot({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  const id = `${useId()}-website`;
+  return (
+    <div class="hp" aria-hidden="true">
+      <label for={id}>Ваш сайт</label>
+      <input
+        id={id}
+        name="website"
+        tabIndex={-1}
+        autocomplete="off"
+        value={value}
+        onInput={(e) => onChange((e.target as HTMLInputElement).value)}
+      />
+    </div>
+  );
+}
+
+/** Focuses the form's control of that name (the first of a group). */
+export function focusField(form: HTMLFormElement, name: string) {
+  const el = form.elements.namedItem(name);
+  const control = el instanceof RadioNodeList ? el[0] : el;
+  if (control instanceof HTMLElement) control.focus();
+}

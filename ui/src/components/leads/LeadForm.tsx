@@ -1,11 +1,11 @@
-import { type ReactNode, useId, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { ApiError, apiPost } from "../../api/client";
 import type { LeadPayload, LeadType } from "../../api/types";
 import { LEADS } from "../../api/urls";
 import { contactErrors, LEAD_FAILED, withVisit } from "../../lib/leads";
 import { type ToastMessage, useToast } from "../ui/Toast";
 import { ConsentFields } from "./ConsentFields";
-import { FieldErrors, LeadField, RequiredNote } from "./LeadField";
+import { FieldErrors, focusField, Honeypot, LeadField, RequiredNote } from "./LeadField";
 
 export type Extra = Partial<Omit<LeadPayload, "type" | "name" | "phone" | "consent">>;
 
@@ -28,13 +28,6 @@ interface Props {
   validate?: () => Record<string, string>;
 }
 
-/** Focuses the form's control of that name (the first of a group). */
-function focusField(form: HTMLFormElement, name: string) {
-  const el = form.elements.namedItem(name);
-  const control = el instanceof RadioNodeList ? el[0] : el;
-  if (control instanceof HTMLElement) control.focus();
-}
-
 /** Name, phone, consents and the submit button of every request form. The
  * fields are cleared only when the server stored the lead. A wrong field
  * gets its message below it and focus goes to the first one; the toast says
@@ -42,7 +35,6 @@ function focusField(form: HTMLFormElement, name: string) {
 export function LeadForm(props: Props) {
   const { type, extra, success, submitLabel, children, onSent } = props;
   const toast = useToast();
-  const id = useId();
   const [name, setName] = useState("");
   const [phone, setPhone] = useState("");
   const [consent, setConsent] = useState(false);
@@ -146,17 +138,7 @@ export function LeadForm(props: Props) {
             />
           )}
         </LeadField>
-        <div class="hp" aria-hidden="true">
-          <label for={`${id}-website`}>Ваш сайт</label>
-          <input
-            id={`${id}-website`}
-            name="website"
-            tabIndex={-1}
-            autocomplete="off"
-            value={honeypot}
-            onInput={(e) => setHoneypot((e.target as HTMLInputElement).value)}
-          />
-        </div>
+        <Honeypot value={honeypot} onChange={setHoneypot} />
         <ConsentFields
           consent={consent}
           advertising={advertising}
