@@ -25,8 +25,8 @@ async fn every_admin_and_write_route_needs_credentials() {
                 .is_some_and(|t| t.iter().any(|t| t == "admin"));
             let is_write = method != "get";
             // The visitor's writes: a lead, a saved search and its links.
-            let open = path == "/api/leads" && method == "post"
-                || path.starts_with("/api/saved-searches") && method == "post"
+            let visitors = path == "/api/leads" || path.starts_with("/api/saved-searches");
+            let open = visitors && method == "post"
                 || path == "/api/admin/login"
                 || path == "/api/admin/logout";
             if open || !(is_admin_tag || is_write) {
