@@ -99,9 +99,11 @@ pub const PROMOTIONS: &[PromotionSpec] = &[
         decor: Decor::Arrows,
     },
     PromotionSpec {
-        title: "Автокредит от 4,9%",
-        description: "Программа Сбербанка «Семейный автомобиль с господдержкой» для новых автомобилей российской сборки: ставка от 4,9% годовых, ПСК от 5,213% годовых, первый взнос — от 20%. Все условия — на странице «Автокредит».",
-        discount: "4,9%",
+        // 38-FZ art. 28: the bank named, the ПСК before the rate and never
+        // in smaller type (the badge shows the ПСК, not the rate).
+        title: "Автокредит со Сбербанком",
+        description: "Программа Сбербанка «Семейный автомобиль с господдержкой» для новых автомобилей российской сборки: ПСК от 5,213% годовых, ставка от 4,9% годовых, первый взнос — от 20%. Все условия — на странице «Автокредит».",
+        discount: "ПСК от 5,213%",
         ends_in_days: 68,
         active: true,
         decor: Decor::Percent,
