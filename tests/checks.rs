@@ -5,15 +5,18 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
+#[path = "common/logs.rs"]
+mod logs;
 mod parser_support;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::http::{Method, StatusCode};
 use chrono::{Duration, NaiveDate};
 use common::TestApp;
 use dealership::clock::Clock;
 use dealership::domain::checks::SelfChecks;
+use logs::Logs;
 use parser_support::AdminSession;
 use serde_json::{Value, json};
 
@@ -154,37 +157,6 @@ impl Site {
             json!({"name": slug.to_uppercase(), "slug": slug, "logo": "", "description": ""}),
         )
         .await
-    }
-}
-
-/// Log lines written while a test runs (its tasks run on the test's thread).
-#[derive(Clone, Default)]
-struct Logs(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Logs {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Logs {
-    fn capture() -> (Logs, tracing::subscriber::DefaultGuard) {
-        let logs = Logs::default();
-        let writer = logs.clone();
-        let subscriber = tracing_subscriber::fmt()
-            .with_writer(move || writer.clone())
-            .with_ansi(false)
-            .finish();
-        (logs, tracing::subscriber::set_default(subscriber))
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
     }
 }
 

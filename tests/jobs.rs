@@ -3,46 +3,17 @@
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use dealership::config::Config;
 use dealership::db::Db;
 use dealership::jobs::Supervisor;
+#[path = "common/logs.rs"]
+mod logs;
+use logs::Logs;
 
 const HOUR: Duration = Duration::from_secs(3600);
-
-/// Log lines written while a test runs (its tasks run on the test's thread).
-#[derive(Clone, Default)]
-struct Logs(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Logs {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Logs {
-    fn capture() -> (Logs, tracing::subscriber::DefaultGuard) {
-        let logs = Logs::default();
-        let writer = logs.clone();
-        let subscriber = tracing_subscriber::fmt()
-            .with_writer(move || writer.clone())
-            .with_ansi(false)
-            .with_max_level(tracing::Level::DEBUG)
-            .finish();
-        (logs, tracing::subscriber::set_default(subscriber))
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
-    }
-}
 
 async fn eventually(what: &str, check: impl Fn() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(10);
