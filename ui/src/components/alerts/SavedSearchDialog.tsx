@@ -3,7 +3,7 @@
  * confirmation mail (double opt-in). A lazily loaded chunk: only the
  * catalogue's button opens it. */
 import { useEffect, useRef, useState } from "react";
-import { ApiError, apiPost } from "../../api/client";
+import { apiPost } from "../../api/client";
 import type { BrandBrief } from "../../api/types";
 import type { CarsQuery } from "../../api/urls";
 import {
@@ -17,7 +17,14 @@ import {
   subscribeRequest,
 } from "../../lib/savedSearch";
 import { ConsentFields } from "../leads/ConsentFields";
-import { FieldErrors, focusField, Honeypot, LeadField, RequiredNote } from "../leads/LeadField";
+import {
+  FieldErrors,
+  focusField,
+  Honeypot,
+  LeadField,
+  RequiredNote,
+  showRefusal,
+} from "../leads/LeadField";
 import { Dialog } from "../ui/Dialog";
 import { useToast } from "../ui/Toast";
 
@@ -71,14 +78,7 @@ export default function SavedSearchDialog({ query, brands, bodyLabel, onClose }:
       await apiPost(SAVED_SEARCHES, body);
       setSentTo(body.email);
     } catch (error) {
-      const refused = error instanceof ApiError && (error.status === 422 || error.status === 429);
-      const message = refused ? error.message : SUBSCRIBE_FAILED;
-      // A refusal that names a field of this form is shown at the field.
-      const field = error instanceof ApiError ? error.field : null;
-      if (refused && field && field !== "website" && form.elements.namedItem(field)) {
-        setErrors({ [field]: message });
-        focusField(form, field);
-      }
+      const message = showRefusal(error, form, SUBSCRIBE_FAILED, setErrors);
       toast({ title: "Ошибка", description: message, variant: "error" });
     } finally {
       setSending(false);

@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useContext, useId } from "react";
+import { ApiError } from "../../api/client";
 
 /** The messages of a lead form's wrong fields, by input name. */
 export const FieldErrors = createContext<Record<string, string>>({});
@@ -76,4 +77,23 @@ export function focusField(form: HTMLFormElement, name: string) {
   const el = form.elements.namedItem(name);
   const control = el instanceof RadioNodeList ? el[0] : el;
   if (control instanceof HTMLElement) control.focus();
+}
+
+/** Shows a refused submission at its field: the server's message of a 422
+ * or 429 (else `failed`), set on and focused at the field it names when that
+ * is a field of this form. Gives the message for the toast. */
+export function showRefusal(
+  error: unknown,
+  form: HTMLFormElement,
+  failed: string,
+  setErrors: (errors: Record<string, string>) => void,
+): string {
+  const refused = error instanceof ApiError && (error.status === 422 || error.status === 429);
+  const message = refused ? error.message : failed;
+  const field = error instanceof ApiError ? error.field : null;
+  if (refused && field && field !== "website" && form.elements.namedItem(field)) {
+    setErrors({ [field]: message });
+    focusField(form, field);
+  }
+  return message;
 }

@@ -1,11 +1,18 @@
 import { type ReactNode, useState } from "react";
-import { ApiError, apiPost } from "../../api/client";
+import { apiPost } from "../../api/client";
 import type { LeadPayload, LeadType } from "../../api/types";
 import { LEADS } from "../../api/urls";
 import { contactErrors, LEAD_FAILED, withVisit } from "../../lib/leads";
 import { type ToastMessage, useToast } from "../ui/Toast";
 import { ConsentFields } from "./ConsentFields";
-import { FieldErrors, focusField, Honeypot, LeadField, RequiredNote } from "./LeadField";
+import {
+  FieldErrors,
+  focusField,
+  Honeypot,
+  LeadField,
+  RequiredNote,
+  showRefusal,
+} from "./LeadField";
 
 export type Extra = Partial<Omit<LeadPayload, "type" | "name" | "phone" | "consent">>;
 
@@ -80,14 +87,7 @@ export function LeadForm(props: Props) {
       toast({ ...success, variant: "success" });
       onSent?.();
     } catch (error) {
-      const refused = error instanceof ApiError && (error.status === 422 || error.status === 429);
-      const message = refused ? error.message : LEAD_FAILED;
-      // A refusal that names a field of this form is shown at the field.
-      const field = error instanceof ApiError ? error.field : null;
-      if (refused && field && field !== "website" && form.elements.namedItem(field)) {
-        setErrors({ [field]: message });
-        focusField(form, field);
-      }
+      const message = showRefusal(error, form, LEAD_FAILED, setErrors);
       toast({ title: "Ошибка", description: message, variant: "error" });
     } finally {
       setSending(false);
