@@ -2,8 +2,8 @@
 //! after errors, stops promptly; and the server's picture cleanup on it.
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use dealership::config::Config;
