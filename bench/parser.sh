@@ -24,11 +24,21 @@ gen_feed() { # gen_feed OUT CHANGED
 import random, sys
 out, n, changed = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
 rnd = random.Random(2026)
-brands = {"Haval": ["Jolion", "F7", "Dargo"], "Chery": ["Tiggo 4", "Tiggo 7 Pro"],
-          "Geely": ["Coolray", "Monjaro", "Atlas"], "LADA": ["Vesta", "Granta", "Niva"],
-          "Kia": ["Rio", "Sportage"], "Toyota": ["Camry", "RAV4"]}
-bodies = ["Седан", "Хэтчбек 5 дв.", "Внедорожник 5 дв.", "Универсал 5 дв."]
+# The real shape of a new-car dealer feed: catalogue naming (folder_id with
+# the generation, modification_id with a model code, complectation_name),
+# letter case varying by car, no drive element (front-wheel cars carry no
+# token at all), no engine_type, some cars by VIN only, body types beyond
+# the six.
+brands = {"Haval": [("Jolion", "I Рестайлинг"), ("F7", "I"), ("Dargo", "I")],
+          "Chery": [("Tiggo 4", "I Рестайлинг"), ("Tiggo 7 Pro", "I")],
+          "Geely": [("Coolray", "I Рестайлинг"), ("Monjaro", "I"), ("Atlas", "II")],
+          "LADA": [("Vesta", "I Рестайлинг"), ("Granta", "I Рестайлинг"), ("Largus", "I")],
+          "Kia": [("Rio", "IV Рестайлинг"), ("Carnival", "IV")],
+          "Toyota": [("Camry", "VIII (XV70)"), ("RAV4", "V (XA50)")]}
+bodies = ["Седан", "Хэтчбек 5 дв.", "Внедорожник 5 дв.", "Универсал 5 дв.", "Лифтбек",
+          "Минивэн", "Купе", "Пикап Двойная кабина"]
 gears = ["AT", "MT", "AMT", "CVT"]
+trims = ["Comfort", "Elite", "Prestige", "Luxe", "Tech Plus", None]
 ids = list(range(n))
 if changed:
     ids = ids[100:] + list(range(n, n + 100))
@@ -36,16 +46,22 @@ with open(out, "w", encoding="utf-8") as f:
     f.write('<?xml version="1.0" encoding="UTF-8"?>\n<data>\n<cars>\n')
     for i in ids:
         r = random.Random(i)
-        brand = r.choice(sorted(brands)); model = r.choice(brands[brand])
+        brand = r.choice(sorted(brands)); model, generation = r.choice(brands[brand])
+        if r.random() < .3:
+            brand = brand.upper()
         price = 1_000_000 + r.randrange(0, 5_000_000, 1000)
         if changed and i % 10 == 0:
             price += 50_000
         run = r.choice([0, 0, r.randrange(5_000, 150_000)])
         vin = "XW" + format(i, "015d")
+        key = f"<unique_id>B-{i}</unique_id>" if r.random() < .8 else ""
+        trim = r.choice(trims)
+        trim = f"<complectation_name>{trim}</complectation_name>" if trim else ""
+        mod = (f"{r.randrange(100, 500)} 1.{r.randrange(4, 9)}{'d' if r.random() < .1 else ''} "
+               f"{r.choice(gears)} ({r.randrange(100, 250)} л.с.){' 4WD' if r.random() < .3 else ''}")
         f.write(f"""<car>
-<unique_id>B-{i}</unique_id><mark_id>{brand}</mark_id><folder_id>{model}</folder_id>
-<modification_id>1.{r.randrange(4, 9)} {r.choice(gears)} ({r.randrange(100, 250)} л.с.){" 4WD" if r.random() < .3 else ""}</modification_id>
-<drive>{"полный" if r.random() < .3 else "передний"}</drive>
+{key}<mark_id>{brand}</mark_id><folder_id>{model}, {generation}</folder_id>
+<modification_id>{mod}</modification_id>{trim}
 <body_type>{r.choice(bodies)}</body_type><color>белый</color><year>{r.randrange(2015, 2026)}</year>
 <price>{price}</price><currency>RUR</currency><run>{run}</run><vin>{vin}</vin>
 <max_discount>{r.randrange(0, 100_000, 1000)}</max_discount>

@@ -128,7 +128,6 @@ async fn every_admin_form_rule_answers_its_message_and_field() {
         ("engine", "Двигатель обязателен"),
         ("bodyType", "Тип кузова обязателен"),
         ("transmission", "Коробка передач обязательна"),
-        ("drivetrain", "Привод обязателен"),
         ("fuelType", "Тип топлива обязателен"),
         ("status", "Состояние обязательно"),
         ("year", "Год обязателен"),

@@ -243,7 +243,7 @@ async fn car_filters() {
 
     for bad in [
         "status=sold",
-        "bodyType=boat",
+        "bodyType=Boat!",
         "maxPrice=cheap",
         "sort=random",
         "limit=-1",
@@ -319,7 +319,7 @@ async fn car_by_slug_images_brand_and_body_type() {
     assert_eq!(none.status, StatusCode::OK);
     assert_eq!(none.json(), serde_json::json!([]));
     assert_eq!(
-        app.get("/api/cars/body-type/boat/fast").await.status,
+        app.get("/api/cars/body-type/Boat!/fast").await.status,
         StatusCode::NOT_FOUND
     );
 }
@@ -574,7 +574,7 @@ async fn filtered_lists_walk_a_newest_first_index() {
         (
             CarFilter {
                 statuses: vec![CarStatus::Used],
-                body_type: Some(BodyType::Crossover),
+                body_type: Some(BodyType::CROSSOVER),
                 max_price: price,
                 ..Default::default()
             },
@@ -590,7 +590,7 @@ async fn filtered_lists_walk_a_newest_first_index() {
         ),
         (
             CarFilter {
-                body_type: Some(BodyType::Sedan),
+                body_type: Some(BodyType::SEDAN),
                 max_price: price,
                 ..Default::default()
             },
@@ -638,7 +638,7 @@ async fn filtered_lists_walk_a_newest_first_index() {
         &app,
         &CarFilter {
             statuses: vec![CarStatus::Used],
-            body_type: Some(BodyType::Crossover),
+            body_type: Some(BodyType::CROSSOVER),
             max_price: price,
             sort: CarSort::PriceAsc,
             ..Default::default()

@@ -33,11 +33,11 @@ fn seed(app: &TestApp) -> Vec<String> {
         })
         .collect();
     let statuses = [CarStatus::New, CarStatus::Used, CarStatus::Lease];
-    let bodies = [BodyType::Sedan, BodyType::Crossover, BodyType::Hatchback];
+    let bodies = [BodyType::SEDAN, BodyType::CROSSOVER, BodyType::HATCHBACK];
     for i in 0..240_usize {
         let mut car = car_input(&brand_ids[i % 3], &format!("car-{i}"));
         car.status = statuses[(i / 3) % 3];
-        car.body_type = bodies[(i / 7) % 3];
+        car.body_type = bodies[(i / 7) % 3].clone();
         car.model = ["Jolion", "Granta", "Tiggo 7"][(i / 5) % 3].into();
         car.price = Money::from_rubles(1_000_000 + (i as i64 * 7919 % 13) * 250_000);
         car.featured = i % 4 == 0;
@@ -89,7 +89,7 @@ fn filters(brand_ids: &[String]) -> Vec<CarFilter> {
             all.push(CarFilter {
                 statuses: statuses.clone(),
                 brand_id: Some(brand_ids[1].clone()),
-                body_type: Some(BodyType::Crossover),
+                body_type: Some(BodyType::CROSSOVER),
                 sort,
                 ..CarFilter::default()
             });

@@ -567,16 +567,16 @@ async fn catalogue_pages_filter_and_page_on_the_server() {
             "h-new",
             CarStatus::New,
             2_000_000,
-            BodyType::Crossover,
+            BodyType::CROSSOVER,
         );
-        car(&haval, "h-used", CarStatus::Used, 900_000, BodyType::Sedan);
-        car(&lada, "l-new", CarStatus::New, 1_200_000, BodyType::Sedan);
+        car(&haval, "h-used", CarStatus::Used, 900_000, BodyType::SEDAN);
+        car(&lada, "l-new", CarStatus::New, 1_200_000, BodyType::SEDAN);
         car(
             &lada,
             "l-lease",
             CarStatus::Lease,
             1_900_000,
-            BodyType::Sedan,
+            BodyType::SEDAN,
         );
         lada
     };

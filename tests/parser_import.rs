@@ -30,7 +30,8 @@ const JOLION: &str = "A-1;LGWEF6A59NH000001;Haval;Jolion;2024;2199000;Новый
 const F7: &str = "A-2;;Haval;F7;2021;1750000.50;С пробегом;Внедорожник;Автомат;Полный;Бензин;2.0 л, 190 л.с.;45000;;";
 const VESTA: &str =
     "A-3;;LADA (ВАЗ);Vesta;2023;1200000;new;wagon;MT;front;petrol;1.6 л, 106 л.с.;0;;";
-const BAD_BODY: &str = "A-4;;Haval;Dargo;2024;3399000;new;Кабриолет;AT;AWD;бензин;2.0 л;0;;";
+const BAD_DRIVE: &str =
+    "A-4;;Haval;Dargo;2024;3399000;new;Кабриолет;AT;Гусеничный;бензин;2.0 л, 192 л.с.;0;;";
 
 fn app() -> TestApp {
     TestApp::with_config(|c| c.parser.allow_private_hosts = true)
@@ -64,7 +65,7 @@ async fn csv_preview_changes_nothing_then_apply_writes_it() {
     };
 
     let answer = admin
-        .upload("stock.csv", &csv(&[JOLION, F7, VESTA, BAD_BODY]))
+        .upload("stock.csv", &csv(&[JOLION, F7, VESTA, BAD_DRIVE]))
         .await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
     let run = answer.json();
@@ -73,16 +74,16 @@ async fn csv_preview_changes_nothing_then_apply_writes_it() {
     assert_eq!(run["source"], json!({"kind": "file", "name": "stock.csv"}));
     assert_eq!(
         run["counts"],
-        json!({"new": 3, "changed": 0, "unchanged": 0, "gone": 0, "errors": 1})
+        json!({"new": 3, "changed": 0, "unchanged": 0, "gone": 0, "errors": 1, "warnings": 0})
     );
     // The bad row is named by its line and field.
     assert_eq!(run["errors"][0]["row"], 5);
-    assert_eq!(run["errors"][0]["field"], "body_type");
+    assert_eq!(run["errors"][0]["field"], "drivetrain");
     assert!(
         run["errors"][0]["message"]
             .as_str()
             .unwrap()
-            .contains("Кабриолет")
+            .contains("Гусеничный")
     );
     // Haval is a new brand; "LADA (ВАЗ)" is our Lada.
     assert_eq!(run["newBrands"], json!(["Haval"]));
@@ -170,7 +171,7 @@ async fn a_changed_feed_shows_and_applies_price_changes_gone_and_new_cars() {
         .json();
     assert_eq!(
         preview["counts"],
-        json!({"new": 1, "changed": 1, "unchanged": 1, "gone": 1, "errors": 0})
+        json!({"new": 1, "changed": 1, "unchanged": 1, "gone": 1, "errors": 0, "warnings": 0})
     );
     let change = &preview["changed"][0];
     assert_eq!(change["key"], "A-1");

@@ -1,11 +1,11 @@
 //! Cars drawn from simple shapes: a side profile per body type (see
 //! `profiles`), a front and a rear view.
 
+use super::Body;
 use super::canvas::{
     BLACK, Canvas, Rgb, WHITE, circle, line, linear, oval, polygon, radial, rect, rounded_rect,
 };
 use super::profiles::profile;
-use crate::domain::cars::BodyType;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum View {
@@ -20,7 +20,7 @@ pub enum View {
 /// One car placed on a picture.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Placed {
-    pub body: BodyType,
+    pub body: Body,
     pub paint: Rgb,
     /// Brand colour: grille details and the emblem.
     pub accent: Rgb,
@@ -268,14 +268,14 @@ fn wheel(canvas: &mut Canvas, x: f32, y: f32, r: f32, spin: f32) {
 
 /// Height (in widths), ground clearance and roof narrowing of each body,
 /// seen from the front or the rear.
-fn stance(body: BodyType) -> (f32, f32, f32) {
+fn stance(body: Body) -> (f32, f32, f32) {
     match body {
-        BodyType::Sedan => (0.7, 0.06, 0.34),
-        BodyType::Hatchback => (0.76, 0.06, 0.33),
-        BodyType::Wagon => (0.74, 0.06, 0.35),
-        BodyType::Crossover => (0.84, 0.08, 0.36),
-        BodyType::Coupe => (0.96, 0.09, 0.41),
-        BodyType::Pickup => (0.92, 0.09, 0.4),
+        Body::Sedan => (0.7, 0.06, 0.34),
+        Body::Hatchback => (0.76, 0.06, 0.33),
+        Body::Wagon => (0.74, 0.06, 0.35),
+        Body::Crossover => (0.84, 0.08, 0.36),
+        Body::Coupe => (0.96, 0.09, 0.41),
+        Body::Pickup => (0.92, 0.09, 0.4),
     }
 }
 
@@ -420,7 +420,7 @@ fn front_or_rear(canvas: &mut Canvas, car: &Placed, front: bool) {
             rounded_rect(dx, dy, 0.68 * w, 0.05 * w, 0.02 * w),
             Rgb::hex(0x1d2024).color(),
         );
-        if car.body == BodyType::Coupe {
+        if car.body == Body::Coupe {
             let (sx, sy) = at(0.0, v(1.0) + 0.1);
             canvas.fill(circle(sx, sy, 0.12 * w), Rgb::hex(0x17191c).color());
             canvas.fill(circle(sx, sy, 0.07 * w), paint.darken(0.25).color());

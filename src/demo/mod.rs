@@ -42,6 +42,32 @@ use crate::domain::{
     users,
 };
 use crate::media::{self, StoredImage};
+
+crate::domain::text_enum!(
+    /// The demo's drawings know the spec's six body types.
+    Body {
+        Sedan = "sedan",
+        Hatchback = "hatchback",
+        Crossover = "crossover",
+        Wagon = "wagon",
+        Coupe = "coupe",
+        Pickup = "pickup",
+    }
+);
+
+impl Body {
+    /// The catalogue's body type.
+    pub fn code(self) -> crate::domain::cars::BodyType {
+        match self {
+            Body::Sedan => crate::domain::cars::BodyType::SEDAN,
+            Body::Hatchback => crate::domain::cars::BodyType::HATCHBACK,
+            Body::Crossover => crate::domain::cars::BodyType::CROSSOVER,
+            Body::Wagon => crate::domain::cars::BodyType::WAGON,
+            Body::Coupe => crate::domain::cars::BodyType::COUPE,
+            Body::Pickup => crate::domain::cars::BodyType::PICKUP,
+        }
+    }
+}
 use catalogue::{BRANDS, MODELS, PAINTS};
 use plan::{CarPlan, PicturePlan, YEAR};
 
@@ -168,7 +194,7 @@ fn insert_all(
         brand_ids.push(created.id);
     }
     for &(body, desktop, mobile) in &plan.body_banners {
-        body_types::set_images(conn, body, &url(desktop), &url(mobile))?;
+        body_types::set_images(conn, &body.code(), &url(desktop), &url(mobile))?;
     }
 
     let rows = insert_cars(conn, stock, &brand_ids, &url, current_year)?;
@@ -218,7 +244,6 @@ fn insert_followers(
     brand_ids: &[String],
     consent_version: i64,
 ) -> anyhow::Result<()> {
-    use crate::domain::cars::BodyType;
     use crate::domain::saved_searches::{self, SearchFilter, ValidRequest};
     let brand = brand_ids.first().context("no demo brand")?;
     let brand_slug = slug::slugify(BRANDS[0].name);
@@ -230,7 +255,7 @@ fn insert_followers(
     };
     let used_crossovers = SearchFilter {
         status: Some(CarStatus::Used),
-        body_type: Some(BodyType::Crossover),
+        body_type: Some(Body::Crossover.code()),
         ..SearchFilter::default()
     };
     let new_page = format!("/new-cars?brand={brand_slug}&price=3000000");
@@ -318,9 +343,9 @@ fn insert_cars(
             monthly_payment: car.monthly.map(Money::from_rubles),
             daily_price: car.daily.map(Money::from_rubles),
             status: car.status,
-            body_type: model.body,
+            body_type: model.body.code(),
             transmission: model.transmission,
-            drivetrain: model.drivetrain,
+            drivetrain: Some(model.drivetrain),
             fuel_type: model.fuel,
             engine: model.engine.into(),
             mileage: car.mileage,
@@ -342,6 +367,9 @@ fn insert_cars(
             tradein_discount: discounts.map(|d| d[1]),
             insurance_discount: discounts.map(|d| d[2]),
             max_discount: discounts.map(|d| d[3]),
+            trim: Some(trim.to_string()).filter(|t| !t.is_empty()),
+            generation: None,
+            doors: None,
         };
         let created = cars::create(conn, &input, current_year)?;
         // Listed newest first in the planned order, a few hours apart.

@@ -7,12 +7,13 @@ use rand::Rng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
+use super::Body;
 use super::canvas::Rgb;
 use super::car_art::{Placed, View};
 use super::catalogue::{BRANDS, MODELS, PAINTS};
 use super::content::{BANKS, PROMOTIONS};
 use super::pictures::{BANNER, BANNER_MOBILE, Backdrop, Decor, PHOTO, Picture};
-use crate::domain::cars::{BodyType, CarStatus};
+use crate::domain::cars::CarStatus;
 
 /// The year the demo is set in.
 pub const YEAR: i32 = 2026;
@@ -46,7 +47,7 @@ pub struct PicturePlan {
     pub bank_logos: Vec<usize>,
     pub promotions: Vec<usize>,
     /// Desktop and mobile banner of each body type.
-    pub body_banners: Vec<(BodyType, usize, usize)>,
+    pub body_banners: Vec<(Body, usize, usize)>,
     /// Desktop and mobile banner of the six pages, in settings order: home,
     /// new cars, used cars, trade-in, auto credit, auto selection.
     pub page_banners: Vec<(usize, usize)>,
@@ -168,18 +169,18 @@ pub fn cars(rng: &mut StdRng) -> Vec<CarPlan> {
     }
     // One paint per brand and body type, two where there are many such
     // cars: cars of a paint share their photos.
-    let mut per_kind: HashMap<(usize, BodyType), usize> = HashMap::new();
+    let mut per_kind: HashMap<(usize, Body), usize> = HashMap::new();
     for car in &cars {
         *per_kind
             .entry((car.brand, MODELS[car.model].body))
             .or_default() += 1;
     }
-    let mut seen: HashMap<(usize, BodyType), usize> = HashMap::new();
+    let mut seen: HashMap<(usize, Body), usize> = HashMap::new();
     for car in &mut cars {
         let body = MODELS[car.model].body;
         let k = seen.entry((car.brand, body)).or_default();
         let paints = BRANDS[car.brand].paints;
-        let offset = BodyType::ALL.iter().position(|b| *b == body).unwrap_or(0);
+        let offset = Body::ALL.iter().position(|b| *b == body).unwrap_or(0);
         let second = per_kind[&(car.brand, body)] >= 5 && *k % 2 == 1;
         car.paint = paints[(offset + usize::from(second)) % paints.len()];
         *k += 1;
@@ -203,7 +204,7 @@ fn photo(backdrop: Backdrop, car: Placed, seed: u64) -> Picture {
 /// A car placed in a picture `w` x `h`, by shares of the width and height.
 #[allow(clippy::too_many_arguments)]
 fn placed(
-    body: BodyType,
+    body: Body,
     paint: Rgb,
     accent: Rgb,
     view: View,
@@ -247,7 +248,7 @@ pub fn pictures(cars: &mut [CarPlan], rng: &mut StdRng) -> PicturePlan {
     }
     // One set of photos per brand, body type and paint, shared by the cars
     // that match; each car starts its gallery at another view.
-    let mut sets: HashMap<(usize, BodyType, usize), (Vec<usize>, usize)> = HashMap::new();
+    let mut sets: HashMap<(usize, Body, usize), (Vec<usize>, usize)> = HashMap::new();
     let mut interiors: HashMap<usize, [usize; 2]> = HashMap::new();
     for car in cars.iter_mut() {
         let body = MODELS[car.model].body;
@@ -303,7 +304,7 @@ pub fn pictures(cars: &mut [CarPlan], rng: &mut StdRng) -> PicturePlan {
     let accent = Rgb::hex(0x8a9099);
     // Body-type banners: the car on the right of a wide picture, and alone
     // on a tall one.
-    for (i, body) in BodyType::ALL.iter().copied().enumerate() {
+    for (i, body) in Body::ALL.iter().copied().enumerate() {
         let paint = [red, white, navy, silver, graphite, red][i % 6];
         let backdrop = BACKDROPS[(i + 2) % BACKDROPS.len()];
         let (w, h) = BANNER;
@@ -340,7 +341,7 @@ pub fn pictures(cars: &mut [CarPlan], rng: &mut StdRng) -> PicturePlan {
         plan.body_banners.push((body, desktop, mobile));
     }
     // Page banners.
-    use BodyType::*;
+    use Body::*;
     let pages: [PageBanner<'_>; 6] = [
         (
             Backdrop::Night,
@@ -428,7 +429,7 @@ pub fn pictures(cars: &mut [CarPlan], rng: &mut StdRng) -> PicturePlan {
     }
     // Promotions.
     for (i, promo) in PROMOTIONS.iter().enumerate() {
-        let body = BodyType::ALL[(i + 2) % BodyType::ALL.len()];
+        let body = Body::ALL[(i + 2) % Body::ALL.len()];
         let paint = [white, red, navy, silver, graphite][i % 5];
         let (w, h) = PHOTO;
         let car = placed(
@@ -449,7 +450,7 @@ pub fn pictures(cars: &mut [CarPlan], rng: &mut StdRng) -> PicturePlan {
 }
 
 /// A page banner: backdrop, symbol and cars (body, paint, view).
-type PageBanner<'a> = (Backdrop, Decor, &'a [(BodyType, Rgb, View)]);
+type PageBanner<'a> = (Backdrop, Decor, &'a [(Body, Rgb, View)]);
 
 fn scene(
     (width, height): (u32, u32),

@@ -1,11 +1,13 @@
-//! Labels and banner images of the six body types.
+//! The dealership's own list of body types (`docs/catalogue.md`): the spec's
+//! six, seeded and never deleted, and whatever staff or the importer add.
+//! Each has a slug (the `/body-type/{slug}` page), two labels and banners.
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::cars::BodyType;
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -21,12 +23,14 @@ pub struct BodyTypeInfo {
     pub image_url_mobile: String,
     /// Published cars of this body type.
     pub car_count: i64,
+    /// One of the spec's six: it cannot be deleted.
+    pub built_in: bool,
     pub created_at: String,
     pub updated_at: String,
 }
 
 const SELECT: &str = "SELECT t.id, t.body_type, t.label_plural, t.label_single, t.image_url,
-    t.image_url_mobile, t.created_at, t.updated_at,
+    t.image_url_mobile, t.created_at, t.updated_at, t.built_in,
     (SELECT count(*) FROM cars c WHERE c.body_type = t.body_type AND c.published = 1) AS car_count
     FROM body_types t";
 
@@ -41,6 +45,7 @@ fn from_row(row: &Row) -> rusqlite::Result<BodyTypeInfo> {
         created_at: row.get("created_at")?,
         updated_at: row.get("updated_at")?,
         car_count: row.get("car_count")?,
+        built_in: row.get("built_in")?,
     })
 }
 
@@ -50,14 +55,20 @@ pub fn list(conn: &Connection) -> AppResult<Vec<BodyTypeInfo>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-pub fn get(conn: &Connection, body_type: BodyType) -> AppResult<Option<BodyTypeInfo>> {
+/// Whether the table has this body type.
+pub fn exists(conn: &Connection, body_type: &BodyType) -> AppResult<bool> {
+    let mut stmt = conn.prepare_cached("SELECT 1 FROM body_types WHERE body_type = ?1")?;
+    Ok(stmt.exists([body_type])?)
+}
+
+pub fn get(conn: &Connection, body_type: &BodyType) -> AppResult<Option<BodyTypeInfo>> {
     let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE t.body_type = ?1"))?;
     Ok(stmt.query_row([body_type], from_row).optional()?)
 }
 
 pub fn set_images(
     conn: &Connection,
-    body_type: BodyType,
+    body_type: &BodyType,
     image_url: &str,
     image_url_mobile: &str,
 ) -> AppResult<()> {
@@ -81,7 +92,7 @@ pub struct BodyTypeInput {
 /// Changes the given labels and banners of a body type.
 pub fn update(
     conn: &Connection,
-    body_type: BodyType,
+    body_type: &BodyType,
     input: &BodyTypeInput,
 ) -> AppResult<Option<BodyTypeInfo>> {
     let Some(current) = get(conn, body_type)? else {
@@ -92,15 +103,7 @@ pub fn update(
     };
     let plural = pick(&input.label_plural, current.label_plural);
     let single = pick(&input.label_single, current.label_single);
-    for (field, value) in [("labelPlural", &plural), ("labelSingle", &single)] {
-        if value.is_empty() {
-            return Err(crate::error::AppError::invalid(
-                field,
-                "Название обязательно",
-            ));
-        }
-        super::check_len(field, value, 100)?;
-    }
+    check_labels(&plural, &single)?;
     conn.execute(
         "UPDATE body_types SET label_plural = ?2, label_single = ?3, image_url = ?4,
             image_url_mobile = ?5, updated_at = ?6
@@ -115,6 +118,108 @@ pub fn update(
         ],
     )?;
     get(conn, body_type)
+}
+
+fn check_labels(plural: &str, single: &str) -> AppResult<()> {
+    for (field, value) in [("labelPlural", plural), ("labelSingle", single)] {
+        if value.is_empty() {
+            return Err(AppError::invalid(field, "Название обязательно"));
+        }
+        super::check_len(field, value, 100)?;
+    }
+    Ok(())
+}
+
+/// `POST /api/body-types`: a new body type of the dealership's list.
+#[derive(Debug, Clone, serde::Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BodyTypeCreate {
+    /// The slug: latin letters, digits and hyphens ("minivan").
+    pub body_type: String,
+    pub label_plural: String,
+    pub label_single: String,
+    #[serde(default)]
+    pub image_url: String,
+    #[serde(default)]
+    pub image_url_mobile: String,
+}
+
+/// The message of a slug of the wrong shape.
+pub const SLUG_MESSAGE: &str = "Код — латинские буквы, цифры и дефис, до 50 символов";
+
+/// Adds a body type at the end of the list.
+pub fn create(conn: &Connection, input: &BodyTypeCreate) -> AppResult<BodyTypeInfo> {
+    let code = input.body_type.trim().to_lowercase();
+    let Some(body_type) = BodyType::parse(&code) else {
+        return Err(AppError::invalid("bodyType", SLUG_MESSAGE));
+    };
+    let (plural, single) = (input.label_plural.trim(), input.label_single.trim());
+    check_labels(plural, single)?;
+    super::check_len("imageUrl", &input.image_url, 500)?;
+    super::check_len("imageUrlMobile", &input.image_url_mobile, 500)?;
+    if exists(conn, &body_type)? {
+        return Err(AppError::conflict(
+            Some("bodyType"),
+            "Такой тип кузова уже есть",
+        ));
+    }
+    let now = super::now();
+    conn.execute(
+        "INSERT INTO body_types (id, body_type, label_plural, label_single, sort_order, image_url,
+            image_url_mobile, built_in, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, (SELECT coalesce(max(sort_order), 0) + 1 FROM body_types),
+            ?5, ?6, 0, ?7, ?7)",
+        params![
+            format!("bt-{code}"),
+            body_type,
+            plural,
+            single,
+            input.image_url.trim(),
+            input.image_url_mobile.trim(),
+            now
+        ],
+    )?;
+    get(conn, &body_type)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("body type vanished")))
+}
+
+/// Deletes a body type nobody uses: `Ok(false)` when there is none; 409 for
+/// one of the six or one that cars have.
+pub fn delete(conn: &Connection, body_type: &BodyType) -> AppResult<bool> {
+    let Some(info) = get(conn, body_type)? else {
+        return Ok(false);
+    };
+    if info.built_in {
+        return Err(AppError::conflict(
+            None,
+            "Встроенный тип кузова нельзя удалить",
+        ));
+    }
+    let cars: i64 = conn.query_row(
+        "SELECT count(*) FROM cars WHERE body_type = ?1",
+        [body_type],
+        |r| r.get(0),
+    )?;
+    if cars > 0 {
+        return Err(AppError::conflict(
+            None,
+            format!("Тип кузова нельзя удалить: у него есть автомобили ({cars})"),
+        ));
+    }
+    conn.execute("DELETE FROM body_types WHERE body_type = ?1", [body_type])?;
+    Ok(true)
+}
+
+impl super::form::Form for BodyTypeCreate {
+    const FIELDS: &'static [super::form::Field] = {
+        use super::form::{Field, Kind};
+        &[
+            Field::required("bodyType", Kind::Text, SLUG_MESSAGE),
+            Field::required("labelPlural", Kind::Text, "Название обязательно"),
+            Field::required("labelSingle", Kind::Text, "Название обязательно"),
+            Field::optional("imageUrl", Kind::Text),
+            Field::optional("imageUrlMobile", Kind::Text),
+        ]
+    };
 }
 
 impl super::form::Form for BodyTypeInput {

@@ -145,7 +145,10 @@ fn matches(car: &RenderedCar, filter: &CarFilter) -> bool {
             .brand_id
             .as_deref()
             .is_none_or(|b| *car.brand_id == *b)
-        && filter.body_type.is_none_or(|b| car.body_type == b)
+        && filter
+            .body_type
+            .as_ref()
+            .is_none_or(|b| &car.body_type == b)
         && filter.featured.is_none_or(|f| car.featured == f)
         && filter.in_stock.is_none_or(|s| car.in_stock == s)
         && filter.model.as_deref().is_none_or(|m| *car.model == *m)

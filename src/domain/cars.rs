@@ -15,17 +15,90 @@ text_enum!(
     /// new | used | lease
     CarStatus { New = "new", Used = "used", Lease = "lease" }
 );
-text_enum!(
-    /// One of the six body types.
-    BodyType {
-        Sedan = "sedan",
-        Hatchback = "hatchback",
-        Crossover = "crossover",
-        Wagon = "wagon",
-        Coupe = "coupe",
-        Pickup = "pickup",
+/// A body type's slug (`sedan`, `minivan`): one of the dealership's own
+/// list, the `body_types` table (`docs/catalogue.md`). The spec's six are
+/// constants; staff and the importer add more. A slug is latin lower-case
+/// letters and digits in words joined by single hyphens, at most 50.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, ToSchema)]
+#[serde(transparent)]
+#[schema(value_type = String, pattern = "^[a-z0-9]+(-[a-z0-9]+)*$", example = "sedan")]
+pub struct BodyType(Cow<'static, str>);
+
+impl BodyType {
+    pub const SEDAN: BodyType = BodyType(Cow::Borrowed("sedan"));
+    pub const HATCHBACK: BodyType = BodyType(Cow::Borrowed("hatchback"));
+    pub const CROSSOVER: BodyType = BodyType(Cow::Borrowed("crossover"));
+    pub const WAGON: BodyType = BodyType(Cow::Borrowed("wagon"));
+    /// Shown as 'Внедорожник' (`docs/glossary.md`).
+    pub const COUPE: BodyType = BodyType(Cow::Borrowed("coupe"));
+    pub const PICKUP: BodyType = BodyType(Cow::Borrowed("pickup"));
+    /// The spec's six, seeded and never deleted.
+    pub const BUILT_IN: [BodyType; 6] = [
+        Self::SEDAN,
+        Self::HATCHBACK,
+        Self::CROSSOVER,
+        Self::WAGON,
+        Self::COUPE,
+        Self::PICKUP,
+    ];
+    pub const MAX_LEN: usize = 50;
+
+    /// A slug of the right shape (whether the table has it is the caller's
+    /// question).
+    pub fn parse(code: &str) -> Option<Self> {
+        Self::is_slug(code).then(|| BodyType(Cow::Owned(code.to_string())))
     }
-);
+
+    fn is_slug(code: &str) -> bool {
+        !code.is_empty()
+            && code.len() <= Self::MAX_LEN
+            && code.split('-').all(|w| {
+                !w.is_empty()
+                    && w.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for BodyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for BodyType {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let code = Cow::<str>::deserialize(deserializer)?;
+        BodyType::parse(&code).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "body type {code:?}: latin letters, digits and hyphens, at most 50"
+            ))
+        })
+    }
+}
+
+impl rusqlite::types::ToSql for BodyType {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(self.as_str().into())
+    }
+}
+
+impl rusqlite::types::FromSql for BodyType {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let text = value.as_str()?;
+        // The six are borrowed: no allocation for the common case.
+        Ok(Self::BUILT_IN
+            .iter()
+            .find(|b| b.as_str() == text)
+            .cloned()
+            .unwrap_or_else(|| BodyType(Cow::Owned(text.to_string()))))
+    }
+}
+
 text_enum!(
     Transmission { Manual = "manual", Automatic = "automatic", Cvt = "cvt", Robotic = "robotic" }
 );
@@ -33,7 +106,7 @@ text_enum!(
     Drivetrain { Front = "front", Rear = "rear", All = "all" }
 );
 text_enum!(
-    FuelType { Gasoline = "gasoline", Diesel = "diesel", Hybrid = "hybrid", Electric = "electric" }
+    FuelType { Gasoline = "gasoline", Diesel = "diesel", Hybrid = "hybrid", Electric = "electric", Gas = "gas" }
 );
 
 impl CarStatus {
@@ -75,6 +148,7 @@ impl FuelType {
             FuelType::Diesel => "Дизель",
             FuelType::Hybrid => "Гибрид",
             FuelType::Electric => "Электро",
+            FuelType::Gas => "Газ",
         }
     }
 }
@@ -107,7 +181,9 @@ pub struct Car {
     pub status: CarStatus,
     pub body_type: BodyType,
     pub transmission: Transmission,
-    pub drivetrain: Drivetrain,
+    /// Null: not stated (a feed that names no drive); the car page hides it.
+    #[schema(required = true)]
+    pub drivetrain: Option<Drivetrain>,
     pub fuel_type: FuelType,
     pub engine: String,
     pub mileage: i64,
@@ -133,6 +209,14 @@ pub struct Car {
     pub insurance_discount: Option<Money>,
     /// Cap on the sum of the discounts above.
     pub max_discount: Option<Money>,
+    /// The car's own complectation ("Executive"), as a feed names it.
+    #[schema(required = true)]
+    pub trim: Option<String>,
+    /// The model's generation ("III").
+    #[schema(required = true)]
+    pub generation: Option<String>,
+    #[schema(required = true)]
+    pub doors: Option<i64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
@@ -195,7 +279,7 @@ const SELECT: &str = "SELECT c.id, c.brand_id, coalesce(b.name, 'Unknown') AS br
         (SELECT json_group_array(i.url ORDER BY i.position) FROM car_images i
             WHERE i.car_id = c.id) AS images,
         c.credit_discount_kopecks, c.tradein_discount_kopecks, c.insurance_discount_kopecks,
-        c.max_discount_kopecks
+        c.max_discount_kopecks, c.trim, c.generation, c.doors
     FROM cars c LEFT JOIN brands b ON b.id = c.brand_id";
 
 // The columns of [`SELECT`] are read by position (a lookup by name costs a
@@ -237,6 +321,9 @@ fn from_row(row: &Row) -> rusqlite::Result<Car> {
         tradein_discount: row.get(29)?,
         insurance_discount: row.get(30)?,
         max_discount: row.get(31)?,
+        trim: row.get(32)?,
+        generation: row.get(33)?,
+        doors: row.get(34)?,
     })
 }
 
@@ -272,7 +359,7 @@ fn where_clause(filter: &CarFilter, prices: PriceTerms) -> (String, Vec<Value>) 
         clauses.push("c.brand_id = ?".into());
         values.push(Value::Text(brand.clone()));
     }
-    if let Some(body) = filter.body_type {
+    if let Some(body) = &filter.body_type {
         clauses.push("c.body_type = ?".into());
         values.push(Value::Text(body.as_str().into()));
     }
@@ -395,7 +482,7 @@ pub fn published_rendered(conn: &Connection, limit: usize) -> AppResult<Option<V
         json.clear();
         write_json(row, &mut json)?;
         cars.push(RenderedCar {
-            rowid: row.get(32)?,
+            rowid: row.get(35)?,
             created_at: text(row, 25)?.into(),
             price: row.get(8)?,
             status: row.get(11)?,
@@ -450,6 +537,9 @@ fn write_json(row: &Row, out: &mut Vec<u8>) -> AppResult<()> {
         tradein_discount: row.get(29)?,
         insurance_discount: row.get(30)?,
         max_discount: row.get(31)?,
+        trim: optional_text(row, 32)?,
+        generation: optional_text(row, 33)?,
+        doors: row.get(34)?,
     };
     serde_json::to_writer(out, &view)
         .map_err(|e| AppError::Internal(anyhow::anyhow!("car JSON: {e}")))?;
@@ -499,7 +589,7 @@ struct CarView<'a> {
     status: CarStatus,
     body_type: BodyType,
     transmission: Transmission,
-    drivetrain: Drivetrain,
+    drivetrain: Option<Drivetrain>,
     fuel_type: FuelType,
     engine: &'a str,
     mileage: i64,
@@ -519,6 +609,9 @@ struct CarView<'a> {
     tradein_discount: Option<Money>,
     insurance_discount: Option<Money>,
     max_discount: Option<Money>,
+    trim: Option<&'a str>,
+    generation: Option<&'a str>,
+    doors: Option<i64>,
 }
 
 /// Every car matching the filter, for the admin list and exports.
@@ -684,7 +777,9 @@ pub struct CarInput {
     pub status: CarStatus,
     pub body_type: BodyType,
     pub transmission: Transmission,
-    pub drivetrain: Drivetrain,
+    /// Null or absent: not stated.
+    #[serde(default)]
+    pub drivetrain: Option<Drivetrain>,
     pub fuel_type: FuelType,
     pub engine: String,
     #[serde(default)]
@@ -715,6 +810,15 @@ pub struct CarInput {
     pub insurance_discount: Option<Money>,
     #[serde(default)]
     pub max_discount: Option<Money>,
+    /// The car's complectation ("Executive"), at most 100.
+    #[serde(default)]
+    pub trim: Option<String>,
+    /// The generation ("III"), at most 50.
+    #[serde(default)]
+    pub generation: Option<String>,
+    /// 2 to 5.
+    #[serde(default)]
+    pub doors: Option<i64>,
 }
 
 fn yes() -> bool {
@@ -835,15 +939,47 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
     if let Some(external) = &input.external_id {
         super::check_len("externalId", external, 100)?;
     }
+    if input
+        .trim
+        .as_ref()
+        .is_some_and(|t| t.trim().chars().count() > 100)
+    {
+        return Err(AppError::invalid("trim", "Комплектация — до 100 символов"));
+    }
+    if input
+        .generation
+        .as_ref()
+        .is_some_and(|t| t.trim().chars().count() > 50)
+    {
+        return Err(AppError::invalid(
+            "generation",
+            "Поколение — до 50 символов",
+        ));
+    }
+    if input.doors.is_some_and(|d| !(2..=5).contains(&d)) {
+        return Err(AppError::invalid("doors", "Число дверей — от 2 до 5"));
+    }
+    Ok(())
+}
+
+/// The brand and the body type must exist.
+fn check_references(conn: &Connection, input: &CarInput) -> AppResult<()> {
+    if super::brands::get(conn, &input.brand_id)?.is_none() {
+        return Err(AppError::invalid("brandId", "Марка не найдена"));
+    }
+    if !super::body_types::exists(conn, &input.body_type)? {
+        return Err(AppError::invalid(
+            "bodyType",
+            "Выберите тип кузова из списка",
+        ));
+    }
     Ok(())
 }
 
 /// Stores a new car and gives it back.
 pub fn create(conn: &Connection, input: &CarInput, current_year: i32) -> AppResult<Car> {
     validate(input, current_year)?;
-    if super::brands::get(conn, &input.brand_id)?.is_none() {
-        return Err(AppError::invalid("brandId", "Марка не найдена"));
-    }
+    check_references(conn, input)?;
     let id = super::new_id();
     let now = super::now();
     let marks = vec!["?"; WRITTEN_COLUMNS.len() + 3].join(", ");
@@ -867,7 +1003,7 @@ pub fn create(conn: &Connection, input: &CarInput, current_year: i32) -> AppResu
 /// The columns an admin form or an import writes (all but id, slug and
 /// created_at), in the order of [`written_values`]. The pictures go to
 /// `car_images` ([`set_images`]).
-const WRITTEN_COLUMNS: [&str; 26] = [
+const WRITTEN_COLUMNS: [&str; 29] = [
     "brand_id",
     "name",
     "model",
@@ -893,6 +1029,9 @@ const WRITTEN_COLUMNS: [&str; 26] = [
     "tradein_discount_kopecks",
     "insurance_discount_kopecks",
     "max_discount_kopecks",
+    "trim",
+    "generation",
+    "doors",
     "updated_at",
 ];
 
@@ -913,7 +1052,9 @@ fn written_values(input: &CarInput, now: String) -> Vec<Value> {
         text(input.status.as_str()),
         text(input.body_type.as_str()),
         text(input.transmission.as_str()),
-        text(input.drivetrain.as_str()),
+        input
+            .drivetrain
+            .map_or(Value::Null, |d| Value::from(d.as_str().to_string())),
         text(input.fuel_type.as_str()),
         text(&input.engine),
         Value::Integer(input.mileage),
@@ -928,6 +1069,9 @@ fn written_values(input: &CarInput, now: String) -> Vec<Value> {
         money(input.tradein_discount),
         money(input.insurance_discount),
         money(input.max_discount),
+        optional_text(&input.trim),
+        optional_text(&input.generation),
+        input.doors.map_or(Value::Null, Value::Integer),
         Value::from(now),
     ]
 }
@@ -955,9 +1099,7 @@ pub fn update(
     if current.slug != input.slug {
         return Err(AppError::invalid("slug", "Slug автомобиля нельзя изменить"));
     }
-    if super::brands::get(conn, &input.brand_id)?.is_none() {
-        return Err(AppError::invalid("brandId", "Марка не найдена"));
-    }
+    check_references(conn, input)?;
     let assignments: Vec<String> = WRITTEN_COLUMNS.iter().map(|c| format!("{c} = ?")).collect();
     let sql = format!("UPDATE cars SET {} WHERE id = ?", assignments.join(", "));
     let mut values = written_values(input, super::now());
@@ -1033,8 +1175,7 @@ impl super::form::Form for CarInput {
                 .invalid("Выберите тип кузова из списка"),
             Field::required("transmission", Kind::Code, "Коробка передач обязательна")
                 .invalid("Выберите коробку передач из списка"),
-            Field::required("drivetrain", Kind::Code, "Привод обязателен")
-                .invalid("Выберите привод из списка"),
+            Field::optional("drivetrain", Kind::Code).invalid("Выберите привод из списка"),
             Field::required("fuelType", Kind::Code, "Тип топлива обязателен")
                 .invalid("Выберите тип топлива из списка"),
             Field::required("engine", Kind::Text, "Двигатель обязателен"),
@@ -1058,6 +1199,9 @@ impl super::form::Form for CarInput {
                 .invalid("Скидка при страховании должна быть числом"),
             Field::optional("maxDiscount", Kind::Money)
                 .invalid("Максимальная скидка должна быть числом"),
+            Field::optional("trim", Kind::Text),
+            Field::optional("generation", Kind::Text),
+            Field::optional("doors", Kind::Integer).invalid("Число дверей — от 2 до 5"),
         ]
     };
 }
@@ -1069,7 +1213,7 @@ mod tests {
     use super::*;
 
     /// The columns of [`SELECT`] in the order [`from_row`] and [`CarView`] read them.
-    const COLUMNS: [&str; 32] = [
+    const COLUMNS: [&str; 35] = [
         "id",
         "brand_id",
         "brand_name",
@@ -1102,6 +1246,9 @@ mod tests {
         "tradein_discount_kopecks",
         "insurance_discount_kopecks",
         "max_discount_kopecks",
+        "trim",
+        "generation",
+        "doors",
     ];
 
     #[test]

@@ -33,6 +33,7 @@ text_enum!(
         CarWithoutVin = "car_without_vin",
         CarZeroPrice = "car_zero_price",
         CarGonePublished = "car_gone_published",
+        CarUnstatedFields = "car_unstated_fields",
         ConsentTextMissing = "consent_text_missing",
         PrivacyPolicyMissing = "privacy_policy_missing",
     }
@@ -46,7 +47,9 @@ text_enum!(
 impl CheckKind {
     pub fn severity(self) -> Severity {
         match self {
-            CheckKind::PromotionEnding | CheckKind::CarWithoutVin => Severity::Warning,
+            CheckKind::PromotionEnding
+            | CheckKind::CarWithoutVin
+            | CheckKind::CarUnstatedFields => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -346,11 +349,14 @@ fn cars(conn: &Connection, banks: &[String], found: &mut Vec<Problem>) -> AppRes
     let mut stmt = conn.prepare_cached(
         "SELECT c.id, coalesce(b.name, '') AS brand, c.name, c.year, c.price_kopecks, c.status,
             c.in_stock, coalesce(c.vin, '') AS vin, c.trim_levels,
-            EXISTS (SELECT 1 FROM car_images i WHERE i.car_id = c.id) AS photos
+            EXISTS (SELECT 1 FROM car_images i WHERE i.car_id = c.id) AS photos,
+            c.drivetrain IS NULL AS no_drive, c.engine
          FROM cars c LEFT JOIN brands b ON b.id = c.brand_id
          WHERE c.published = 1 AND (
             NOT EXISTS (SELECT 1 FROM car_images i WHERE i.car_id = c.id)
             OR c.price_kopecks = 0
+            OR c.drivetrain IS NULL
+            OR (instr(c.engine, 'л.с') = 0 AND instr(c.engine, 'кВт') = 0)
             OR (coalesce(c.vin, '') = '' AND (c.status <> 'new' OR c.in_stock = 1))
             OR instr(c.trim_levels, '%') > 0)
          ORDER BY c.created_at DESC, c.id",
@@ -364,6 +370,8 @@ fn cars(conn: &Connection, banks: &[String], found: &mut Vec<Problem>) -> AppRes
         vin: String,
         trims: String,
         photos: bool,
+        no_drive: bool,
+        engine: String,
     }
     let rows = stmt.query_map([], |r| {
         let brand: String = r.get(1)?;
@@ -378,6 +386,8 @@ fn cars(conn: &Connection, banks: &[String], found: &mut Vec<Problem>) -> AppRes
             vin: r.get(7)?,
             trims: r.get(8)?,
             photos: r.get(9)?,
+            no_drive: r.get(10)?,
+            engine: r.get(11)?,
         })
     })?;
     let mut errors = Vec::new();
@@ -420,6 +430,29 @@ fn cars(conn: &Connection, banks: &[String], found: &mut Vec<Problem>) -> AppRes
                     "Описание комплектаций «{}»: «{snippet}» — назовите банк-партнёр, который \
                      выдаёт кредит",
                     car.title
+                ),
+                link.clone(),
+                Some(&car.id),
+            ));
+        }
+        let mut unstated = Vec::new();
+        if car.no_drive {
+            unstated.push("привод");
+        }
+        if crate::parser::mapping::engine_figures(&car.engine)
+            .1
+            .is_none()
+        {
+            unstated.push("мощность");
+        }
+        if !unstated.is_empty() {
+            warnings.push(problem(
+                CheckKind::CarUnstatedFields,
+                "Не заполнены характеристики",
+                format!(
+                    "«{}»: фид не указал {} — дополните карточку автомобиля",
+                    car.title,
+                    unstated.join(" и ")
                 ),
                 link.clone(),
                 Some(&car.id),

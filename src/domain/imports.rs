@@ -3,18 +3,22 @@
 //! (matched by external id, then VIN); applying writes the same comparison,
 //! made again on the current catalogue, in the caller's transaction.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::body_types::{self, BodyTypeCreate};
 use super::brands::{self, BrandInput};
-use super::cars::{self, BodyType, Car, CarFilter, CarInput, CarStatus};
+use super::cars::{
+    self, BodyType, Car, CarFilter, CarInput, CarStatus, Drivetrain, FuelType, Transmission,
+};
 use super::money::Money;
 use super::text_enum;
 use crate::error::{AppError, AppResult};
-use crate::parser::feed::{Discounts, FeedCar, FeedFormat, RowError};
+use crate::parser::feed::{FeedCar, FeedFormat, RowError};
+use crate::parser::mapping;
 
 text_enum!(
     /// manual | schedule
@@ -43,6 +47,9 @@ pub struct RunCounts {
     pub unchanged: usize,
     pub gone: usize,
     pub errors: usize,
+    /// Cars that import with unstated fields.
+    #[serde(default)]
+    pub warnings: usize,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
@@ -126,9 +133,31 @@ pub struct PhotoError {
     pub error: String,
 }
 
+/// A car that imports with a field its feed leaves unstated.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct RowWarning {
+    pub row: u32,
+    pub line: u32,
+    pub key: String,
+    pub title: String,
+    /// drivetrain | engine | power | trim
+    pub field: String,
+    pub message: String,
+}
+
+/// A body type the feed names that the dealership's list lacks: created on
+/// apply.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NewBodyType {
+    pub body_type: BodyType,
+    pub label_plural: String,
+    pub label_single: String,
+}
+
 /// What a feed would do to the catalogue.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", default)]
 pub struct Report {
     pub new: Vec<NewCar>,
     pub changed: Vec<ChangedCar>,
@@ -138,6 +167,10 @@ pub struct Report {
     pub errors: Vec<RowError>,
     /// Brands the feed names that the catalogue lacks: created on apply.
     pub new_brands: Vec<String>,
+    /// Body types the feed names that the list lacks: created on apply.
+    pub new_body_types: Vec<NewBodyType>,
+    /// Cars that import with unstated fields (not errors).
+    pub warnings: Vec<RowWarning>,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -157,19 +190,57 @@ struct Existing {
     sources: Vec<String>,
     imported: bool,
     unpublished_by_import: bool,
+    /// What the feed last wrote (None: never, or before V16).
+    base: Option<Values>,
 }
+
+/// A car's fields as a feed writes them, as comparable text ("" for none),
+/// by the API's field names.
+pub type Values = BTreeMap<String, String>;
+
+/// The fields a feed writes, with their Russian names, in the order the
+/// preview lists changes.
+const FEED_FIELDS: [(&str, &str); 22] = [
+    ("brandName", "Марка"),
+    ("name", "Название"),
+    ("model", "Модель"),
+    ("trim", "Комплектация"),
+    ("generation", "Поколение"),
+    ("doors", "Двери"),
+    ("year", "Год"),
+    ("price", "Цена"),
+    ("status", "Состояние"),
+    ("bodyType", "Тип кузова"),
+    ("transmission", "Коробка передач"),
+    ("drivetrain", "Привод"),
+    ("fuelType", "Тип топлива"),
+    ("engine", "Двигатель"),
+    ("mileage", "Пробег"),
+    ("color", "Цвет"),
+    ("vin", "VIN"),
+    ("externalId", "Идентификатор в фиде"),
+    ("creditDiscount", "Скидка при кредите"),
+    ("tradeinDiscount", "Скидка при трейд-ин"),
+    ("insuranceDiscount", "Скидка при страховании"),
+    ("maxDiscount", "Максимальная скидка"),
+];
 
 /// A car of the catalogue the plan touches.
 enum Step {
-    New(FeedCar),
+    New {
+        feed: FeedCar,
+        values: Values,
+    },
     Changed {
         feed: FeedCar,
         car_id: String,
-        fields: bool,
+        /// The fields' new values, when any changed.
+        target: Option<Values>,
         photos: bool,
         republish: bool,
     },
     Unchanged {
+        feed: FeedCar,
         car_id: String,
     },
 }
@@ -178,17 +249,8 @@ struct Plan {
     report: Report,
     steps: Vec<Step>,
     gone: Vec<String>,
-}
-
-fn body_label(body: BodyType) -> &'static str {
-    match body {
-        BodyType::Sedan => "Седан",
-        BodyType::Hatchback => "Хэтчбек",
-        BodyType::Crossover => "Кроссовер",
-        BodyType::Wagon => "Универсал",
-        BodyType::Coupe => "Внедорожник",
-        BodyType::Pickup => "Пикап",
-    }
+    /// Per car (feed key): what the feed states, stored as the next base.
+    stated: HashMap<String, Values>,
 }
 
 /// The slug-like key brands are matched by ("LADA (ВАЗ)" and "Лада" are
@@ -211,136 +273,208 @@ fn title_of(car: &Car) -> String {
     format!("{} {} {}", car.brand_name, car.name, car.year)
 }
 
-/// The feed's changes to a car: (field, label, old, new).
-fn compare(existing: &Existing, feed: &FeedCar, brand_name: &str) -> Vec<FieldChange> {
-    let car = &existing.car;
-    let mut changes = Vec::new();
-    let mut check = |field: &str, label: &str, old: String, new: String| {
-        if old != new {
-            changes.push(FieldChange {
-                field: field.into(),
-                label: label.into(),
-                old,
-                new,
+/// Maps a feed's body words to the dealership's body types
+/// (`docs/parser.md`, body types): a CSV slug of the list; a word whose
+/// first word is a type's label; the marketplaces' spellings; else a new
+/// type, listed and created on apply.
+struct BodyResolver {
+    slugs: HashSet<String>,
+    labels: HashMap<String, BodyType>,
+    single: HashMap<String, String>,
+    new: Vec<NewBodyType>,
+}
+
+impl BodyResolver {
+    fn load(conn: &Connection) -> AppResult<Self> {
+        let mut resolver = BodyResolver {
+            slugs: HashSet::new(),
+            labels: HashMap::new(),
+            single: HashMap::new(),
+            new: Vec::new(),
+        };
+        for t in body_types::list(conn)? {
+            resolver.add(&t.body_type, &t.label_single, &t.label_plural);
+        }
+        Ok(resolver)
+    }
+
+    fn add(&mut self, slug: &BodyType, single: &str, plural: &str) {
+        self.slugs.insert(slug.as_str().to_string());
+        for label in [single, plural] {
+            self.labels
+                .entry(mapping::body_word(label))
+                .or_insert_with(|| slug.clone());
+        }
+        self.single
+            .insert(slug.as_str().to_string(), single.to_string());
+    }
+
+    fn resolve(&mut self, word: &str, format: Option<FeedFormat>) -> Option<BodyType> {
+        let exact = word.trim().to_lowercase();
+        if format == Some(FeedFormat::Csv) && self.slugs.contains(&exact) {
+            return BodyType::parse(&exact);
+        }
+        if let Some(slug) = self.labels.get(&mapping::body_word(word)) {
+            return Some(slug.clone());
+        }
+        let guess = mapping::body_guess(word)?;
+        if !self.slugs.contains(guess.slug.as_str()) {
+            self.add(&guess.slug, &guess.single, &guess.plural);
+            self.new.push(NewBodyType {
+                body_type: guess.slug.clone(),
+                label_plural: guess.plural,
+                label_single: guess.single,
             });
         }
+        Some(guess.slug)
+    }
+
+    fn label(&self, slug: &str) -> String {
+        self.single
+            .get(slug)
+            .cloned()
+            .unwrap_or_else(|| slug.to_string())
+    }
+}
+
+/// What a catalogue car holds of the feed's fields.
+fn car_values(car: &Car) -> Values {
+    let d = |m: Option<Money>| money_text(m);
+    [
+        ("brandName", car.brand_name.clone()),
+        ("name", car.name.clone()),
+        ("model", car.model.clone()),
+        ("trim", car.trim.clone().unwrap_or_default()),
+        ("generation", car.generation.clone().unwrap_or_default()),
+        (
+            "doors",
+            car.doors.map(|d| d.to_string()).unwrap_or_default(),
+        ),
+        ("year", car.year.to_string()),
+        ("price", car.price.to_string()),
+        ("status", car.status.as_str().into()),
+        ("bodyType", car.body_type.as_str().into()),
+        ("transmission", car.transmission.as_str().into()),
+        (
+            "drivetrain",
+            car.drivetrain
+                .map(|d| d.as_str().to_string())
+                .unwrap_or_default(),
+        ),
+        ("fuelType", car.fuel_type.as_str().into()),
+        ("engine", car.engine.clone()),
+        ("mileage", car.mileage.to_string()),
+        ("color", car.color.clone().unwrap_or_default()),
+        ("vin", car.vin.clone().unwrap_or_default()),
+        ("externalId", car.external_id.clone().unwrap_or_default()),
+        ("creditDiscount", d(car.credit_discount)),
+        ("tradeinDiscount", d(car.tradein_discount)),
+        ("insuranceDiscount", d(car.insurance_discount)),
+        ("maxDiscount", d(car.max_discount)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+/// What the feed states of a car: a field it leaves unstated is absent
+/// (the car's own value stays). An engine text built only from the fuel
+/// and the gearbox counts as unstated.
+fn stated_values(feed: &FeedCar, brand_name: &str, body: &BodyType) -> Values {
+    let mut values = Values::new();
+    let mut put = |k: &str, v: String| {
+        values.insert(k.to_string(), v);
     };
-    check(
-        "brandName",
-        "Марка",
-        car.brand_name.clone(),
-        brand_name.to_string(),
-    );
-    check("name", "Название", car.name.clone(), feed.name.clone());
-    check("model", "Модель", car.model.clone(), feed.model.clone());
-    check("year", "Год", car.year.to_string(), feed.year.to_string());
-    check(
-        "price",
-        "Цена",
-        car.price.to_string(),
-        feed.price.to_string(),
-    );
-    check(
-        "status",
-        "Состояние",
-        car.status.label().into(),
-        feed.status.label().into(),
-    );
-    check(
-        "bodyType",
-        "Тип кузова",
-        body_label(car.body_type).into(),
-        body_label(feed.body_type).into(),
-    );
-    check(
-        "transmission",
-        "Коробка передач",
-        car.transmission.label().into(),
-        feed.transmission.label().into(),
-    );
-    check(
-        "drivetrain",
-        "Привод",
-        car.drivetrain.label().into(),
-        feed.drivetrain.label().into(),
-    );
-    check(
-        "fuelType",
-        "Тип топлива",
-        car.fuel_type.label().into(),
-        feed.fuel_type.label().into(),
-    );
-    check(
-        "engine",
-        "Двигатель",
-        car.engine.clone(),
-        feed.engine.clone(),
-    );
-    check(
-        "mileage",
-        "Пробег",
-        car.mileage.to_string(),
-        feed.mileage.to_string(),
-    );
-    if let Some(color) = &feed.color {
-        check(
-            "color",
-            "Цвет",
-            car.color.clone().unwrap_or_default(),
-            color.clone(),
-        );
+    put("brandName", brand_name.to_string());
+    put("name", feed.name.clone());
+    put("model", feed.model.clone());
+    put("year", feed.year.to_string());
+    put("price", feed.price.to_string());
+    put("status", feed.status.as_str().into());
+    put("bodyType", body.as_str().into());
+    put("transmission", feed.transmission.as_str().into());
+    put("fuelType", feed.fuel_type.as_str().into());
+    put("mileage", feed.mileage.to_string());
+    if !feed.warnings.iter().any(|w| w.field == "engine") {
+        put("engine", feed.engine.clone());
     }
-    if let Some(vin) = &feed.vin {
-        check(
-            "vin",
-            "VIN",
-            car.vin.clone().unwrap_or_default(),
-            vin.clone(),
-        );
-    }
-    if let Some(id) = &feed.external_id {
-        check(
-            "externalId",
-            "Идентификатор в фиде",
-            car.external_id.clone().unwrap_or_default(),
-            id.clone(),
-        );
-    }
-    if let Some(d) = &feed.discounts {
-        for (field, label, old, new) in [
-            (
-                "creditDiscount",
-                "Скидка при кредите",
-                car.credit_discount,
-                d.credit,
-            ),
-            (
-                "tradeinDiscount",
-                "Скидка при трейд-ин",
-                car.tradein_discount,
-                d.tradein,
-            ),
-            (
-                "insuranceDiscount",
-                "Скидка при страховании",
-                car.insurance_discount,
-                d.insurance,
-            ),
-            (
-                "maxDiscount",
-                "Максимальная скидка",
-                car.max_discount,
-                d.max,
-            ),
-        ] {
-            check(field, label, money_text(old), money_text(new));
+    for (k, v) in [
+        ("trim", feed.trim.clone()),
+        ("generation", feed.generation.clone()),
+        ("doors", feed.doors.map(|d| d.to_string())),
+        (
+            "drivetrain",
+            feed.drivetrain.map(|d| d.as_str().to_string()),
+        ),
+        ("color", feed.color.clone()),
+        ("vin", feed.vin.clone()),
+        ("externalId", feed.external_id.clone()),
+    ] {
+        if let Some(v) = v {
+            put(k, v);
         }
     }
-    changes
+    if let Some(d) = &feed.discounts {
+        put("creditDiscount", money_text(d.credit));
+        put("tradeinDiscount", money_text(d.tradein));
+        put("insuranceDiscount", money_text(d.insurance));
+        put("maxDiscount", money_text(d.max));
+    }
+    values
+}
+
+/// The fields' values after the import (`docs/parser.md`, re-import): a
+/// field the feed states is written when the feed's value changed since
+/// the feed last wrote it (or it never did); otherwise the car keeps its
+/// own, whoever set it.
+fn merged(current: &Values, base: Option<&Values>, stated: &Values) -> Values {
+    let mut target = current.clone();
+    for (field, value) in stated {
+        let unchanged_in_feed = base.and_then(|b| b.get(field)) == Some(value);
+        if !unchanged_in_feed {
+            target.insert(field.clone(), value.clone());
+        }
+    }
+    target
+}
+
+/// A field's value as the preview shows it.
+fn shown(field: &str, value: &str, bodies: &BodyResolver) -> String {
+    let label = match field {
+        "status" => CarStatus::parse(value).map(CarStatus::label),
+        "transmission" => Transmission::parse(value).map(Transmission::label),
+        "drivetrain" if value.is_empty() => Some("не указан"),
+        "drivetrain" => Drivetrain::parse(value).map(Drivetrain::label),
+        "fuelType" => FuelType::parse(value).map(FuelType::label),
+        "bodyType" => return bodies.label(value),
+        _ => None,
+    };
+    label.unwrap_or(value).to_string()
+}
+
+fn changes_of(current: &Values, target: &Values, bodies: &BodyResolver) -> Vec<FieldChange> {
+    FEED_FIELDS
+        .iter()
+        .filter_map(|(field, label)| {
+            let old = current.get(*field).map_or("", String::as_str);
+            let new = target.get(*field).map_or("", String::as_str);
+            (old != new).then(|| FieldChange {
+                field: (*field).into(),
+                label: (*label).into(),
+                old: shown(field, old, bodies),
+                new: shown(field, new, bodies),
+            })
+        })
+        .collect()
 }
 
 /// Loads the catalogue and compares the feed with it.
-fn plan(conn: &Connection, rows: &[FeedCar], errors: Vec<RowError>) -> AppResult<Plan> {
+fn plan(
+    conn: &Connection,
+    format: Option<FeedFormat>,
+    rows: &[FeedCar],
+    errors: Vec<RowError>,
+) -> AppResult<Plan> {
     let all = cars::list_all(
         conn,
         &CarFilter {
@@ -359,17 +493,23 @@ fn plan(conn: &Connection, rows: &[FeedCar], errors: Vec<RowError>) -> AppResult
             sources.entry(car).or_default().push(url);
         }
     }
-    let imported: HashMap<String, bool> = conn
-        .prepare("SELECT car_id, unpublished_by_import FROM imported_cars")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+    let imported: HashMap<String, (bool, String)> = conn
+        .prepare("SELECT car_id, unpublished_by_import, feed_values FROM imported_cars")?
+        .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
         .collect::<Result<_, _>>()?;
     let mut existing: Vec<Existing> = all
         .into_iter()
-        .map(|car| Existing {
-            sources: sources.remove(&car.id).unwrap_or_default(),
-            imported: imported.contains_key(&car.id),
-            unpublished_by_import: imported.get(&car.id).copied().unwrap_or(false),
-            car,
+        .map(|car| {
+            let record = imported.get(&car.id);
+            Existing {
+                sources: sources.remove(&car.id).unwrap_or_default(),
+                imported: record.is_some(),
+                unpublished_by_import: record.is_some_and(|r| r.0),
+                base: record
+                    .and_then(|r| serde_json::from_str::<Values>(&r.1).ok())
+                    .filter(|b| !b.is_empty()),
+                car,
+            }
         })
         .collect();
     existing.sort_by(|a, b| a.car.created_at.cmp(&b.car.created_at));
@@ -387,24 +527,47 @@ fn plan(conn: &Connection, rows: &[FeedCar], errors: Vec<RowError>) -> AppResult
         .into_iter()
         .map(|b| (brand_key(&b.name), b.name))
         .collect();
+    let mut bodies = BodyResolver::load(conn)?;
     let mut report = Report {
         errors,
         ..Report::default()
     };
     let mut steps = Vec::with_capacity(rows.len());
+    let mut stated_by_key = HashMap::with_capacity(rows.len());
     let mut matched: HashSet<usize> = HashSet::new();
     let mut new_brands: Vec<String> = Vec::new();
     for feed in rows {
         let key = brand_key(&feed.brand);
         let brand_name = match brand_names.get(&key) {
             Some(name) => name.clone(),
-            None => {
-                if !new_brands.iter().any(|b| brand_key(b) == key) {
+            None => match new_brands.iter().find(|b| brand_key(b) == key) {
+                Some(first) => first.clone(),
+                None => {
                     new_brands.push(feed.brand.trim().to_string());
+                    feed.brand.trim().to_string()
                 }
-                feed.brand.trim().to_string()
-            }
+            },
         };
+        let Some(body) = bodies.resolve(&feed.body, format) else {
+            report.errors.push(RowError {
+                row: feed.row,
+                line: feed.line,
+                field: Some("body_type".into()),
+                message: "Не указано: тип кузова".into(),
+            });
+            continue;
+        };
+        let stated = stated_values(feed, &brand_name, &body);
+        for w in &feed.warnings {
+            report.warnings.push(RowWarning {
+                row: feed.row,
+                line: feed.line,
+                key: feed.key(),
+                title: format!("{brand_name} {} {}", feed.name, feed.year),
+                field: w.field.clone(),
+                message: w.message.clone(),
+            });
+        }
         let found = feed
             .external_id
             .as_ref()
@@ -412,6 +575,7 @@ fn plan(conn: &Connection, rows: &[FeedCar], errors: Vec<RowError>) -> AppResult
             .or_else(|| feed.vin.as_ref().and_then(|vin| by_vin.get(vin)))
             .copied()
             .filter(|i| !matched.contains(i));
+        stated_by_key.insert(feed.key(), stated.clone());
         let Some(index) = found else {
             report.new.push(NewCar {
                 key: feed.key(),
@@ -421,12 +585,19 @@ fn plan(conn: &Connection, rows: &[FeedCar], errors: Vec<RowError>) -> AppResult
                 price: feed.price,
                 status: feed.status,
             });
-            steps.push(Step::New(feed.clone()));
+            let mut values = stated;
+            values.insert("engine".into(), feed.engine.clone());
+            steps.push(Step::New {
+                feed: feed.clone(),
+                values,
+            });
             continue;
         };
         matched.insert(index);
         let e = &existing[index];
-        let mut changes = compare(e, feed, &brand_name);
+        let current = car_values(&e.car);
+        let target = merged(&current, e.base.as_ref(), &stated);
+        let mut changes = changes_of(&current, &target, &bodies);
         let fields = !changes.is_empty();
         let photos = !feed.photos.is_empty() && feed.photos != e.sources;
         if photos {
@@ -454,7 +625,10 @@ fn plan(conn: &Connection, rows: &[FeedCar], errors: Vec<RowError>) -> AppResult
                 slug: e.car.slug.clone(),
                 title: title_of(&e.car),
             });
-            steps.push(Step::Unchanged { car_id });
+            steps.push(Step::Unchanged {
+                feed: feed.clone(),
+                car_id,
+            });
         } else {
             report.changed.push(ChangedCar {
                 key: feed.key(),
@@ -466,7 +640,7 @@ fn plan(conn: &Connection, rows: &[FeedCar], errors: Vec<RowError>) -> AppResult
             steps.push(Step::Changed {
                 feed: feed.clone(),
                 car_id,
-                fields,
+                target: fields.then_some(target),
                 photos,
                 republish,
             });
@@ -485,11 +659,14 @@ fn plan(conn: &Connection, rows: &[FeedCar], errors: Vec<RowError>) -> AppResult
             gone.push(e.car.id.clone());
         }
     }
+    report.errors.sort_by_key(|e| e.row);
     report.new_brands = new_brands;
+    report.new_body_types = bodies.new;
     Ok(Plan {
         report,
         steps,
         gone,
+        stated: stated_by_key,
     })
 }
 
@@ -503,7 +680,7 @@ pub fn create_preview(
     rows: &[FeedCar],
     errors: Vec<RowError>,
 ) -> AppResult<ImportRun> {
-    let plan = plan(conn, rows, errors)?;
+    let plan = plan(conn, format, rows, errors)?;
     let id = super::new_ordered_id();
     let report = serde_json::to_string(&plan.report).map_err(internal)?;
     let rows = serde_json::to_string(rows).map_err(internal)?;
@@ -573,6 +750,12 @@ fn read_run(row: &rusqlite::Row) -> rusqlite::Result<ImportRun> {
                 unchanged: report.unchanged.len(),
                 gone: report.gone.len(),
                 errors: report.errors.len(),
+                warnings: report
+                    .warnings
+                    .iter()
+                    .map(|w| w.row)
+                    .collect::<HashSet<_>>()
+                    .len(),
             },
             photos: PhotoProgress {
                 total: row.get(10)?,
@@ -659,52 +842,45 @@ fn unique_slug(base: &str, taken: &mut HashSet<String>) -> String {
     slug
 }
 
-fn input_for(feed: &FeedCar, brand_id: &str, base: Option<&Car>, slug: String) -> CarInput {
-    let keep = |pick: fn(&Car) -> Option<Money>| base.and_then(pick);
-    let discounts = feed.discounts.clone();
-    let d = |pick: fn(&Discounts) -> Option<Money>, own: fn(&Car) -> Option<Money>| match &discounts
-    {
-        Some(d) => pick(d),
-        None => keep(own),
-    };
+/// The car an import writes: the fields' values (`merged`, or a new car's
+/// stated ones), and for the rest what the car has (`base`) or a new car's
+/// defaults.
+fn input_for(values: &Values, brand_id: &str, base: Option<&Car>, slug: String) -> CarInput {
+    let text = |k: &str| values.get(k).cloned().unwrap_or_default();
+    let optional = |k: &str| super::non_empty(values.get(k).cloned());
+    let money = |k: &str| optional(k).and_then(|m| Money::parse(&m).ok());
     CarInput {
         brand_id: brand_id.to_string(),
-        name: feed.name.clone(),
+        name: text("name"),
         slug,
-        model: feed.model.clone(),
-        year: feed.year,
-        price: feed.price,
+        model: text("model"),
+        year: text("year").parse().unwrap_or_default(),
+        price: money("price").unwrap_or_default(),
         monthly_payment: base.and_then(|c| c.monthly_payment),
         daily_price: base.and_then(|c| c.daily_price),
-        status: feed.status,
-        body_type: feed.body_type,
-        transmission: feed.transmission,
-        drivetrain: feed.drivetrain,
-        fuel_type: feed.fuel_type,
-        engine: feed.engine.clone(),
-        mileage: feed.mileage,
+        status: CarStatus::parse(&text("status")).unwrap_or(CarStatus::Used),
+        body_type: BodyType::parse(&text("bodyType")).unwrap_or(BodyType::SEDAN),
+        transmission: Transmission::parse(&text("transmission")).unwrap_or(Transmission::Automatic),
+        drivetrain: Drivetrain::parse(&text("drivetrain")),
+        fuel_type: FuelType::parse(&text("fuelType")).unwrap_or(FuelType::Gasoline),
+        engine: text("engine"),
+        mileage: text("mileage").parse().unwrap_or_default(),
         main_image: String::new(),
         images: base.map(|c| c.images.clone()).unwrap_or_default(),
         trim_levels: base.map(|c| c.trim_levels.clone()).unwrap_or_default(),
         in_stock: true,
         featured: base.is_some_and(|c| c.featured),
         published: base.is_none_or(|c| c.published),
-        vin: feed
-            .vin
-            .clone()
-            .or_else(|| base.and_then(|c| c.vin.clone())),
-        color: feed
-            .color
-            .clone()
-            .or_else(|| base.and_then(|c| c.color.clone())),
-        external_id: feed
-            .external_id
-            .clone()
-            .or_else(|| base.and_then(|c| c.external_id.clone())),
-        credit_discount: d(|d| d.credit, |c| c.credit_discount),
-        tradein_discount: d(|d| d.tradein, |c| c.tradein_discount),
-        insurance_discount: d(|d| d.insurance, |c| c.insurance_discount),
-        max_discount: d(|d| d.max, |c| c.max_discount),
+        vin: optional("vin"),
+        color: optional("color"),
+        external_id: optional("externalId"),
+        credit_discount: money("creditDiscount"),
+        tradein_discount: money("tradeinDiscount"),
+        insurance_discount: money("insuranceDiscount"),
+        max_discount: money("maxDiscount"),
+        trim: optional("trim"),
+        generation: optional("generation"),
+        doors: optional("doors").and_then(|d| d.parse().ok()),
     }
 }
 
@@ -769,7 +945,26 @@ pub fn apply(conn: &Connection, id: &str, current_year: i32) -> AppResult<Option
             r.get(0)
         })?;
     let rows: Vec<FeedCar> = serde_json::from_str(&rows_text).map_err(internal)?;
-    let plan = plan(conn, &rows, run.report.errors.clone())?;
+    let feed_errors: Vec<RowError> = run
+        .report
+        .errors
+        .iter()
+        .filter(|e| !rows.iter().any(|r| r.row == e.row))
+        .cloned()
+        .collect();
+    let plan = plan(conn, run.summary.format, &rows, feed_errors)?;
+    for body in &plan.report.new_body_types {
+        body_types::create(
+            conn,
+            &BodyTypeCreate {
+                body_type: body.body_type.to_string(),
+                label_plural: body.label_plural.clone(),
+                label_single: body.label_single.clone(),
+                image_url: String::new(),
+                image_url_mobile: String::new(),
+            },
+        )?;
+    }
 
     // Brands: the catalogue's, and the feed's new ones created.
     let mut brand_ids: HashMap<String, String> = brands::list_for_admin(conn)?
@@ -804,9 +999,17 @@ pub fn apply(conn: &Connection, id: &str, current_year: i32) -> AppResult<Option
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
     let mut mark = conn.prepare_cached(
-        "INSERT INTO imported_cars (car_id, unpublished_by_import, last_run_id) VALUES (?1, 0, ?2)
-         ON CONFLICT (car_id) DO UPDATE SET unpublished_by_import = 0, last_run_id = ?2",
+        "INSERT INTO imported_cars (car_id, unpublished_by_import, last_run_id, feed_values)
+         VALUES (?1, 0, ?2, ?3)
+         ON CONFLICT (car_id) DO UPDATE SET unpublished_by_import = 0, last_run_id = ?2,
+            feed_values = ?3",
     )?;
+    let base_of = |feed: &FeedCar| -> String {
+        plan.stated
+            .get(&feed.key())
+            .and_then(|v| serde_json::to_string(v).ok())
+            .unwrap_or_else(|| "{}".into())
+    };
     let fail_row = |feed: &FeedCar, err: AppError| -> AppError {
         AppError::conflict(
             None,
@@ -815,16 +1018,16 @@ pub fn apply(conn: &Connection, id: &str, current_year: i32) -> AppResult<Option
     };
     for step in &plan.steps {
         match step {
-            Step::New(feed) => {
+            Step::New { feed, values } => {
                 let brand_id = brand_of(feed)?;
                 let slug = unique_slug(
                     &format!("{} {} {}", feed.brand, feed.name, feed.year),
                     &mut taken,
                 );
-                let input = input_for(feed, &brand_id, None, slug);
+                let input = input_for(values, &brand_id, None, slug);
                 let car =
                     cars::create(conn, &input, current_year).map_err(|e| fail_row(feed, e))?;
-                mark.execute(params![car.id, id])?;
+                mark.execute(params![car.id, id, base_of(feed)])?;
                 if !feed.photos.is_empty() {
                     set_sources(conn, &car.id, &feed.photos)?;
                 }
@@ -832,30 +1035,35 @@ pub fn apply(conn: &Connection, id: &str, current_year: i32) -> AppResult<Option
             Step::Changed {
                 feed,
                 car_id,
-                fields,
+                target,
                 photos,
                 republish,
             } => {
-                if *fields || *republish {
+                if target.is_some() || *republish {
                     let Some(current) = cars::get(conn, car_id, true)? else {
                         continue;
                     };
-                    let brand_id = brand_of(feed)?;
+                    let values = target.clone().unwrap_or_else(|| car_values(&current));
+                    let brand_id = if values.get("brandName") == Some(&current.brand_name) {
+                        current.brand_id.clone()
+                    } else {
+                        brand_of(feed)?
+                    };
                     let mut input =
-                        input_for(feed, &brand_id, Some(&current), current.slug.clone());
+                        input_for(&values, &brand_id, Some(&current), current.slug.clone());
                     if *republish {
                         input.published = true;
                     }
                     cars::update(conn, car_id, &input, current_year)
                         .map_err(|e| fail_row(feed, e))?;
                 }
-                mark.execute(params![car_id, id])?;
+                mark.execute(params![car_id, id, base_of(feed)])?;
                 if *photos {
                     set_sources(conn, car_id, &feed.photos)?;
                 }
             }
-            Step::Unchanged { car_id } => {
-                mark.execute(params![car_id, id])?;
+            Step::Unchanged { feed, car_id } => {
+                mark.execute(params![car_id, id, base_of(feed)])?;
             }
         }
     }

@@ -56,7 +56,7 @@ impl SearchFilter {
             "status={}&brandId={}&bodyType={}&maxPrice={}",
             self.status.map_or("", CarStatus::as_str),
             self.brand_id.as_deref().unwrap_or(""),
-            self.body_type.map_or("", BodyType::as_str),
+            self.body_type.as_ref().map_or("", BodyType::as_str),
             self.max_price.map(|p| p.to_string()).unwrap_or_default()
         )
     }
@@ -66,7 +66,7 @@ impl SearchFilter {
         CarFilter {
             statuses: self.status.into_iter().collect(),
             brand_id: self.brand_id.clone(),
-            body_type: self.body_type,
+            body_type: self.body_type.clone(),
             max_price: self.max_price.map(Money::from_rubles),
             include_drafts: false,
             ..CarFilter::default()
@@ -204,8 +204,8 @@ fn check_filter(conn: &Connection, input: FilterInput) -> AppResult<SearchFilter
         None => None,
         Some(code) => {
             let body = BodyType::parse(&code);
-            let known = match body {
-                Some(body) => body_types::get(conn, body)?.is_some(),
+            let known = match &body {
+                Some(body) => body_types::exists(conn, body)?,
                 None => false,
             };
             if !known {
@@ -312,7 +312,7 @@ pub fn describe(conn: &Connection, filter: &SearchFilter) -> AppResult<String> {
                 .unwrap_or_else(|| "Марка удалена".into()),
         );
     }
-    if let Some(body) = filter.body_type {
+    if let Some(body) = &filter.body_type {
         parts.push(
             body_types::get(conn, body)?
                 .map(|b| b.label_single)

@@ -100,13 +100,13 @@ async fn render(state: &AppState, kind: Kind) -> AppResult<Rendered> {
         .db
         .call(move |c| {
             let version = crate::db::content_version(c)?;
-            let (cars, settings) = export::load(c)?;
+            let (cars, settings, labels) = export::load(c)?;
             let plain = match kind {
-                Kind::Avito => export::avito(&cars, &settings, &base),
-                Kind::Autoru => export::autoru(&cars, &settings, &base),
+                Kind::Avito => export::avito(&cars, &settings, &labels, &base),
+                Kind::Autoru => export::autoru(&cars, &settings, &labels, &base),
                 Kind::Yandex => {
                     let now = chrono::Utc::now().format("%Y-%m-%d %H:%M").to_string();
-                    export::yandex(&cars, &settings, &base, &now)
+                    export::yandex(&cars, &settings, &labels, &base, &now)
                 }
             };
             let gzip = cache::gzip(plain.as_bytes()).map(Bytes::from);

@@ -3,13 +3,14 @@
 //! used; never drafts, lease cars or cars out of stock), with absolute photo
 //! URLs and the dealership's contacts (`docs/parser.md`, export).
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use quick_xml::escape::escape;
 use rusqlite::Connection;
 
 use super::mapping;
-use crate::domain::cars::{self, Car, CarFilter, CarStatus, Drivetrain, FuelType, Transmission};
+use crate::domain::cars::{self, Car, CarFilter, CarStatus, FuelType, Transmission};
 use crate::domain::settings::{self, Settings};
 use crate::error::AppResult;
 use crate::media;
@@ -49,24 +50,14 @@ fn fuel_word(f: FuelType) -> &'static str {
     f.label()
 }
 
-/// "1.5 л турбо, 150 л.с." → ("1.5", "150").
-fn engine_figures(engine: &str) -> (Option<String>, Option<String>) {
-    let mut size = None;
-    let mut power = None;
-    let words: Vec<&str> = engine
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .collect();
-    for (i, word) in words.iter().enumerate() {
-        let next = words.get(i + 1).copied().unwrap_or_default();
-        let number = word.replace(',', ".");
-        let is_number = !number.is_empty() && number.parse::<f64>().is_ok();
-        if is_number && next == "л" && size.is_none() {
-            size = Some(number);
-        } else if is_number && next.starts_with("л.с") && power.is_none() {
-            power = Some(number);
-        }
-    }
-    (size, power)
+/// The single label of each body type, by slug: how a type beyond the
+/// spec's six is spelled in a feed.
+pub type BodyLabels = HashMap<String, String>;
+
+fn label<'a>(labels: &'a BodyLabels, car: &'a Car) -> &'a str {
+    labels
+        .get(car.body_type.as_str())
+        .map_or(car.body_type.as_str(), String::as_str)
 }
 
 fn description(car: &Car, settings: &Settings) -> String {
@@ -92,7 +83,7 @@ fn description(car: &Car, settings: &Settings) -> String {
 }
 
 /// Avito Autoload: `<Ads formatVersion="3" target="Avito.ru"><Ad>`.
-pub fn avito(cars: &[Car], settings: &Settings, base: &str) -> String {
+pub fn avito(cars: &[Car], settings: &Settings, labels: &BodyLabels, base: &str) -> String {
     let contacts = &settings.public;
     let address = if contacts.full_address.is_empty() {
         &contacts.address
@@ -113,6 +104,23 @@ pub fn avito(cars: &[Car], settings: &Settings, base: &str) -> String {
         element(&mut out, i, "Address", address);
         element(&mut out, i, "Make", &car.brand_name);
         element(&mut out, i, "Model", &car.model);
+        if let Some(generation) = &car.generation {
+            element(&mut out, i, "Generation", generation);
+        }
+        element(
+            &mut out,
+            i,
+            "Modification",
+            &mapping::modification_text(
+                &car.engine,
+                car.fuel_type,
+                car.transmission,
+                car.drivetrain,
+            ),
+        );
+        if let Some(trim) = &car.trim {
+            element(&mut out, i, "Complectation", trim);
+        }
         element(&mut out, i, "Year", &car.year.to_string());
         element(&mut out, i, "Price", &car.price.rubles().to_string());
         element(
@@ -130,17 +138,22 @@ pub fn avito(cars: &[Car], settings: &Settings, base: &str) -> String {
             &mut out,
             i,
             "BodyType",
-            mapping::body_type_word(car.body_type),
+            mapping::body_type_word(&car.body_type, label(labels, car)),
         );
+        if let Some(doors) = car.doors {
+            element(&mut out, i, "Doors", &doors.to_string());
+        }
         element(&mut out, i, "Transmission", car.transmission.label());
-        element(&mut out, i, "DriveType", car.drivetrain.label());
+        if let Some(drive) = car.drivetrain {
+            element(&mut out, i, "DriveType", drive.label());
+        }
         element(&mut out, i, "FuelType", fuel_word(car.fuel_type));
-        let (size, power) = engine_figures(&car.engine);
+        let (size, power) = mapping::engine_figures(&car.engine);
         if let Some(size) = size {
             element(&mut out, i, "EngineSize", &size);
         }
         if let Some(power) = power {
-            element(&mut out, i, "Power", &power);
+            element(&mut out, i, "Power", &power.to_string());
         }
         if let Some(vin) = &car.vin {
             element(&mut out, i, "VIN", vin);
@@ -162,16 +175,20 @@ pub fn avito(cars: &[Car], settings: &Settings, base: &str) -> String {
     out
 }
 
-fn drive_word(d: Drivetrain) -> &'static str {
-    d.label()
+fn modification(car: &Car) -> String {
+    mapping::modification_text(&car.engine, car.fuel_type, car.transmission, car.drivetrain)
 }
 
-fn modification(car: &Car) -> String {
-    car.engine.clone()
+/// Auto.ru's `folder_id`: "GX, III" with the generation, else the model.
+fn folder(car: &Car) -> String {
+    match &car.generation {
+        Some(generation) => format!("{}, {generation}", car.model),
+        None => car.model.clone(),
+    }
 }
 
 /// Auto.ru dealer XML: `<data><cars><car>`.
-pub fn autoru(cars: &[Car], settings: &Settings, base: &str) -> String {
+pub fn autoru(cars: &[Car], settings: &Settings, labels: &BodyLabels, base: &str) -> String {
     let mut out = String::with_capacity(cars.len() * 1500 + 200);
     out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<data>\n  <cars>\n");
     for car in cars {
@@ -179,22 +196,27 @@ pub fn autoru(cars: &[Car], settings: &Settings, base: &str) -> String {
         out.push_str("    <car>\n");
         element(&mut out, i, "unique_id", feed_id(car));
         element(&mut out, i, "mark_id", &car.brand_name);
-        element(&mut out, i, "folder_id", &car.model);
+        element(&mut out, i, "folder_id", &folder(car));
         element(&mut out, i, "modification_id", &modification(car));
+        if let Some(trim) = &car.trim {
+            element(&mut out, i, "complectation_name", trim);
+        }
         element(
             &mut out,
             i,
             "gearbox",
             mapping::gearbox_token(car.transmission),
         );
-        element(&mut out, i, "drive", drive_word(car.drivetrain));
+        if let Some(drive) = car.drivetrain {
+            element(&mut out, i, "drive", drive.label());
+        }
         element(&mut out, i, "engine_type", fuel_word(car.fuel_type));
         element(&mut out, i, "url", &format!("{base}/car/{}", car.slug));
         element(
             &mut out,
             i,
             "body_type",
-            mapping::autoru_body_type(car.body_type),
+            mapping::autoru_body_type(&car.body_type, label(labels, car)),
         );
         element(&mut out, i, "wheel", "Левый");
         if let Some(color) = &car.color {
@@ -255,7 +277,13 @@ fn gear_type(t: Transmission) -> &'static str {
 
 /// Yandex YML for vehicles: `<yml_catalog><shop>` with the dealership, one
 /// set of all cars, and an `<offer>` per car.
-pub fn yandex(cars: &[Car], settings: &Settings, base: &str, now: &str) -> String {
+pub fn yandex(
+    cars: &[Car],
+    settings: &Settings,
+    labels: &BodyLabels,
+    base: &str,
+    now: &str,
+) -> String {
     let contacts = &settings.public;
     let mut out = String::with_capacity(cars.len() * 1500 + 500);
     out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -289,16 +317,18 @@ pub fn yandex(cars: &[Car], settings: &Settings, base: &str, now: &str) -> Strin
         element(&mut out, i, "set-ids", "all");
         element(&mut out, i, "mark_id", &car.brand_name);
         element(&mut out, i, "folder_id", &car.model);
-        element(&mut out, i, "modification_id", &car.engine);
+        element(&mut out, i, "modification_id", &modification(car));
         element(
             &mut out,
             i,
             "body_type",
-            mapping::autoru_body_type(car.body_type),
+            mapping::autoru_body_type(&car.body_type, label(labels, car)),
         );
         element(&mut out, i, "engine_type", fuel_word(car.fuel_type));
         element(&mut out, i, "gear_type", gear_type(car.transmission));
-        element(&mut out, i, "wheel_drive", drive_word(car.drivetrain));
+        if let Some(drive) = car.drivetrain {
+            element(&mut out, i, "wheel_drive", drive.label());
+        }
         element(&mut out, i, "year", &car.year.to_string());
         element(&mut out, i, "run", &car.mileage.to_string());
         element(
@@ -331,21 +361,11 @@ pub fn yandex(cars: &[Car], settings: &Settings, base: &str, now: &str) -> Strin
     out
 }
 
-/// The three feeds' data: stock and settings, read in one go.
-pub fn load(conn: &Connection) -> AppResult<(Vec<Car>, Settings)> {
-    Ok((stock(conn)?, settings::get(conn)?))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn engine_figures_are_read_from_our_engine_text() {
-        assert_eq!(
-            engine_figures("1.5 л турбо, 150 л.с."),
-            (Some("1.5".into()), Some("150".into()))
-        );
-        assert_eq!(engine_figures("электро"), (None, None));
-    }
+/// The three feeds' data: stock, settings and body labels, read in one go.
+pub fn load(conn: &Connection) -> AppResult<(Vec<Car>, Settings, BodyLabels)> {
+    let labels = crate::domain::body_types::list(conn)?
+        .into_iter()
+        .map(|t| (t.body_type.to_string(), t.label_single))
+        .collect();
+    Ok((stock(conn)?, settings::get(conn)?, labels))
 }

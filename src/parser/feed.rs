@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::mapping;
-use crate::domain::cars::{BodyType, CarStatus, Drivetrain, FuelType, Transmission};
+use crate::domain::cars::{CarStatus, Drivetrain, FuelType, Transmission};
 use crate::domain::money::Money;
 
 crate::domain::text_enum!(
@@ -30,22 +30,47 @@ pub struct Discounts {
     pub max: Option<Money>,
 }
 
+/// What a car's feed leaves unstated: the car imports, and the preview
+/// shows the warning (`docs/parser.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FieldWarning {
+    /// drivetrain | engine | power | trim
+    pub field: String,
+    pub message: String,
+}
+
 /// One usable car of a feed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FeedCar {
     /// CSV line or XML element number.
     pub row: u32,
+    /// The line of the file the car starts on.
+    #[serde(default)]
+    pub line: u32,
     pub external_id: Option<String>,
     pub vin: Option<String>,
     pub brand: String,
     pub model: String,
+    /// Model and trim ("GX Executive"), or the model.
     pub name: String,
+    /// The complectation ("Executive").
+    #[serde(default)]
+    pub trim: Option<String>,
+    /// The generation ("III").
+    #[serde(default)]
+    pub generation: Option<String>,
+    #[serde(default)]
+    pub doors: Option<i64>,
     pub year: i32,
     pub price: Money,
     pub status: CarStatus,
-    pub body_type: BodyType,
+    /// The feed's body word ("Внедорожник 5 дв."), resolved against the
+    /// dealership's body types when the run is planned.
+    #[serde(alias = "body_type")]
+    pub body: String,
     pub transmission: Transmission,
-    pub drivetrain: Drivetrain,
+    /// None: not stated.
+    pub drivetrain: Option<Drivetrain>,
     pub fuel_type: FuelType,
     pub engine: String,
     pub mileage: i64,
@@ -55,6 +80,8 @@ pub struct FeedCar {
     pub photos: Vec<String>,
     /// `None`: the format carries no discounts (the car's are kept).
     pub discounts: Option<Discounts>,
+    #[serde(default)]
+    pub warnings: Vec<FieldWarning>,
 }
 
 impl FeedCar {
@@ -502,12 +529,110 @@ fn text_field(value: String, field: &str, max: usize) -> RowResult<String> {
     Ok(value)
 }
 
+/// "GX, III" → ("GX", Some("III")); "Rio" → ("Rio", None).
+fn model_and_generation(folder: &str) -> (String, Option<String>) {
+    match folder.split_once(',') {
+        Some((model, generation)) if !model.trim().is_empty() => (
+            model.trim().to_string(),
+            Some(generation.trim().to_string()).filter(|g| !g.is_empty()),
+        ),
+        _ => (folder.trim().to_string(), None),
+    }
+}
+
+/// Volume, power and fuel as the feed states them, from its modification
+/// text and its own elements; the engine text and warnings follow.
+struct EngineFacts {
+    volume: Option<String>,
+    power: Option<u32>,
+    /// Free text that is not in the catalogue's shape ("1.5 турбо").
+    text: Option<String>,
+}
+
+fn engine_of(
+    facts: EngineFacts,
+    fuel: FuelType,
+    transmission: Transmission,
+    warnings: &mut Vec<FieldWarning>,
+) -> String {
+    if facts.power.is_none() {
+        if facts.volume.is_none() && facts.text.is_none() {
+            warnings.push(FieldWarning {
+                field: "engine".into(),
+                message: "Двигатель не указан (ни объёма, ни мощности): описание собрано из \
+                          топлива и коробки передач"
+                    .into(),
+            });
+        }
+        warnings.push(FieldWarning {
+            field: "power".into(),
+            message: "Мощность не указана в фиде".into(),
+        });
+    }
+    if facts.volume.is_none()
+        && facts.power.is_none()
+        && let Some(text) = facts.text
+    {
+        return text.chars().take(100).collect();
+    }
+    mapping::engine_text(facts.volume.as_deref(), facts.power, fuel, transmission)
+}
+
+fn drive_warning(drivetrain: Option<Drivetrain>, warnings: &mut Vec<FieldWarning>) {
+    if drivetrain.is_none() {
+        warnings.push(FieldWarning {
+            field: "drivetrain".into(),
+            message: "Привод не указан в фиде: на сайте он будет скрыт, пока его не укажут в \
+                      карточке"
+                .into(),
+        });
+    }
+}
+
+fn trim_warning(trim: Option<&String>, warnings: &mut Vec<FieldWarning>) {
+    if trim.is_none() {
+        warnings.push(FieldWarning {
+            field: "trim".into(),
+            message: "Комплектация не указана в фиде".into(),
+        });
+    }
+}
+
+fn optional_text(record: &Record, names: &[&str], max: usize) -> RowResult<Option<String>> {
+    record
+        .first(names)
+        .map(|(field, value)| text_field(value, &field, max))
+        .transpose()
+}
+
+/// "Executive" → "GX Executive"; a trim that already starts with the model
+/// is the whole name.
+fn name_of(model: &str, trim: Option<&String>) -> String {
+    match trim {
+        Some(trim) if trim.to_lowercase().starts_with(&model.to_lowercase()) => trim.clone(),
+        Some(trim) => format!("{model} {trim}"),
+        None => model.to_string(),
+    }
+    .chars()
+    .take(255)
+    .collect()
+}
+
+fn doors_of(record: &Record, names: &[&str]) -> Option<i64> {
+    record
+        .first(names)
+        .and_then(|(_, v)| v.trim().parse::<i64>().ok())
+        .filter(|d| (2..=5).contains(d))
+}
+
 fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
     let (_, brand) = required(record, &["mark_id", "mark"], "марка")?;
-    let (model_field, model) = required(record, &["folder_id", "model"], "модель")?;
+    let (model_field, folder) = required(record, &["folder_id", "model"], "модель")?;
+    let (model, generation) = model_and_generation(&folder);
     let model = text_field(model, &model_field, 100)?;
+    let generation = generation.map(|g| g.chars().take(50).collect::<String>());
     let modification = record
-        .first(&["modification_id"])
+        .first(&["modification_id", "modification"])
         .map(|(_, v)| v)
         .unwrap_or_default();
     let tokens = mapping::modification(&modification);
@@ -516,8 +641,7 @@ fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
     let (price_field, price) = required(record, &["price"], "цена")?;
     let price = parse_money(&price_field, &price)?;
     check_currency(record, &["currency"])?;
-    let (body_field, body) = required(record, &["body_type"], "тип кузова")?;
-    let body_type = mapped(&body_field, &body, "тип кузова", mapping::body_type)?;
+    let (_, body) = required(record, &["body_type"], "тип кузова")?;
     let transmission = match record.first(&["gearbox", "transmission", "gear_type"]) {
         Some((field, value)) => mapped(&field, &value, "коробка передач", mapping::transmission)?,
         None => tokens.transmission.map_or_else(
@@ -531,29 +655,35 @@ fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
         )?,
     };
     let drivetrain = match record.first(&["drive", "wheel_drive", "gear"]) {
-        Some((field, value)) => mapped(&field, &value, "привод", mapping::drivetrain)?,
-        None => tokens.drivetrain.map_or_else(
-            || field_error("drive", "Не указан привод (передний, задний, полный)"),
-            Ok,
-        )?,
+        Some((field, value)) => Some(mapped(&field, &value, "привод", mapping::drivetrain)?),
+        None => tokens.drivetrain,
     };
     let fuel_type = match record.first(&["engine_type", "fuel_type"]) {
         Some((field, value)) => mapped(&field, &value, "тип двигателя", mapping::fuel_type)?,
         // Auto.ru marks diesel, hybrid and electric modifications; an
         // unmarked one is petrol.
-        None if !modification.is_empty() => tokens.fuel_type.unwrap_or(FuelType::Gasoline),
-        None => return field_error("engine_type", "Не указан тип двигателя"),
+        None => tokens.fuel_type.unwrap_or(FuelType::Gasoline),
     };
-    let engine = if modification.is_empty() {
-        return field_error("modification_id", "Не указана модификация (двигатель)");
-    } else {
-        text_field(modification, "modification_id", 100)?
-    };
+    let mut warnings = Vec::new();
+    let trim = optional_text(record, &["complectation_name", "complectation"], 100)?;
+    let engine = engine_of(
+        EngineFacts {
+            text: (!tokens.is_catalogue() && !modification.is_empty())
+                .then(|| modification.clone()),
+            volume: tokens.volume.clone(),
+            power: tokens.power,
+        },
+        fuel_type,
+        transmission,
+        &mut warnings,
+    );
+    drive_warning(drivetrain, &mut warnings);
+    trim_warning(trim.as_ref(), &mut warnings);
     let mileage = match record.first(&["run"]) {
         Some((field, value)) => parse_int(&field, &value)?,
         None => 0,
     };
-    let status = status_of(record, &["section", "status"], mileage)?;
+    let status = status_of(record, &["section", "status", "state"], mileage)?;
     let vin = parse_vin("vin", record.first(&["vin"]).map(|(_, v)| v))?;
     let external_id = external_id("unique_id", record.first(&["unique_id"]).map(|(_, v)| v))?;
     let discounts = Discounts {
@@ -567,21 +697,22 @@ fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
     if urls.is_empty() {
         urls = record.all("images");
     }
-    let color = record
-        .first(&["color"])
-        .map(|(f, v)| text_field(v, &f, 50))
-        .transpose()?;
+    let color = optional_text(record, &["color"], 50)?;
     car(FeedCarParts {
         row: record.row,
+        line: record.line,
         external_id,
         vin,
         brand,
-        name: model.clone(),
+        name: name_of(&model, trim.as_ref()),
         model,
+        trim,
+        generation,
+        doors: doors_of(record, &["doors", "doors_count"]),
         year,
         price,
         status,
-        body_type,
+        body,
         transmission,
         drivetrain,
         fuel_type,
@@ -590,6 +721,7 @@ fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
         color,
         photos: photos(urls),
         discounts: Some(discounts),
+        warnings,
     })
 }
 
@@ -609,39 +741,87 @@ fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
     let year = parse_year(&year_field, &year, current_year)?;
     let (price_field, price) = required(record, &["Price"], "цена")?;
     let price = parse_money(&price_field, &price)?;
-    let (body_field, body) = required(record, &["BodyType"], "тип кузова")?;
-    let body_type = mapped(&body_field, &body, "тип кузова", mapping::body_type)?;
-    let (gear_field, gear) = required(record, &["Transmission"], "коробка передач")?;
-    let transmission = mapped(&gear_field, &gear, "коробка передач", mapping::transmission)?;
-    let (drive_field, drive) = required(record, &["DriveType"], "привод")?;
-    let drivetrain = mapped(&drive_field, &drive, "привод", mapping::drivetrain)?;
-    let (fuel_field, fuel) = required(record, &["FuelType"], "тип двигателя")?;
-    let fuel_type = mapped(&fuel_field, &fuel, "тип двигателя", mapping::fuel_type)?;
+    let (_, body) = required(record, &["BodyType"], "тип кузова")?;
+    let modification = record
+        .first(&["Modification"])
+        .map(|(_, v)| v)
+        .unwrap_or_default();
+    let tokens = mapping::modification(&modification);
+    let transmission = match record.first(&["Transmission"]) {
+        Some((field, value)) => mapped(&field, &value, "коробка передач", mapping::transmission)?,
+        None => tokens.transmission.map_or_else(
+            || field_error("Transmission", "Не указано: коробка передач"),
+            Ok,
+        )?,
+    };
+    let drivetrain = match record.first(&["DriveType"]) {
+        Some((field, value)) => Some(mapped(&field, &value, "привод", mapping::drivetrain)?),
+        None => tokens.drivetrain,
+    };
+    let fuel_type = match record.first(&["FuelType"]) {
+        Some((field, value)) => mapped(&field, &value, "тип двигателя", mapping::fuel_type)?,
+        None => tokens.fuel_type.unwrap_or(FuelType::Gasoline),
+    };
     let mileage = match record.first(&["Kilometrage", "Mileage"]) {
         Some((field, value)) => parse_int(&field, &value)?,
         None => 0,
     };
     let status = status_of(record, &["CarType", "Condition"], mileage)?;
-    let engine = avito_engine(record)?;
+    let volume = match record.first(&["EngineSize"]) {
+        Some((_, size)) => {
+            let size = size.replace(',', ".");
+            match size.parse::<f64>() {
+                Ok(litres) if litres > 0.0 && litres < 20.0 => Some(format!("{litres:.1}")),
+                _ => None,
+            }
+        }
+        None => None,
+    }
+    .or(tokens.volume.clone());
+    let power = record
+        .first(&["Power"])
+        .and_then(|(_, p)| p.replace(',', ".").trim().parse::<f64>().ok())
+        .filter(|p| *p > 0.0 && *p < 3000.0)
+        .map(|p| p.round() as u32)
+        .or(tokens.power);
+    let mut warnings = Vec::new();
+    let trim = optional_text(record, &["Complectation"], 100)?;
+    let engine = engine_of(
+        EngineFacts {
+            text: (!tokens.is_catalogue() && !modification.is_empty())
+                .then(|| modification.clone()),
+            volume,
+            power,
+        },
+        fuel_type,
+        transmission,
+        &mut warnings,
+    );
+    drive_warning(drivetrain, &mut warnings);
+    trim_warning(trim.as_ref(), &mut warnings);
     let vin = parse_vin("VIN", record.first(&["VIN"]).map(|(_, v)| v))?;
     let external_id = external_id("Id", record.first(&["Id"]).map(|(_, v)| v))?;
     let mut urls = record.all("Images/Image@url");
     urls.extend(record.all("Images/Image"));
-    let color = record
-        .first(&["Color"])
-        .map(|(f, v)| text_field(v, &f, 50))
-        .transpose()?;
+    let color = optional_text(record, &["Color"], 50)?;
+    let generation = record
+        .first(&["Generation"])
+        .map(|(_, g)| g.chars().take(50).collect::<String>());
     car(FeedCarParts {
         row: record.row,
+        line: record.line,
         external_id,
         vin,
         brand,
-        name: model.clone(),
+        name: name_of(&model, trim.as_ref()),
         model,
+        trim,
+        generation,
+        doors: doors_of(record, &["Doors"]),
         year,
         price,
         status,
-        body_type,
+        body,
         transmission,
         drivetrain,
         fuel_type,
@@ -650,47 +830,34 @@ fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
         color,
         photos: photos(urls),
         discounts: None,
+        warnings,
     })
-}
-
-/// "1.5 л, 150 л.с." from Avito's `EngineSize` and `Power`; `Modification`
-/// when the feed gives one.
-fn avito_engine(record: &Record) -> RowResult<String> {
-    if let Some((field, text)) = record.first(&["Modification"]) {
-        return text_field(text, &field, 100);
-    }
-    let size = record.first(&["EngineSize"]).map(|(_, v)| v);
-    let power = record.first(&["Power"]).map(|(_, v)| v);
-    let engine = match (size, power) {
-        (Some(size), Some(power)) => format!("{} л, {power} л.с.", size.replace(',', ".")),
-        (Some(size), None) => format!("{} л", size.replace(',', ".")),
-        (None, Some(power)) => format!("{power} л.с."),
-        (None, None) => {
-            return field_error("EngineSize", "Не указан двигатель (EngineSize и/или Power)");
-        }
-    };
-    text_field(engine, "EngineSize", 100)
 }
 
 struct FeedCarParts {
     row: u32,
+    line: u32,
     external_id: Option<String>,
     vin: Option<String>,
     brand: String,
     name: String,
     model: String,
+    trim: Option<String>,
+    generation: Option<String>,
+    doors: Option<i64>,
     year: i32,
     price: Money,
     status: CarStatus,
-    body_type: BodyType,
+    body: String,
     transmission: Transmission,
-    drivetrain: Drivetrain,
+    drivetrain: Option<Drivetrain>,
     fuel_type: FuelType,
     engine: String,
     mileage: i64,
     color: Option<String>,
     photos: Vec<String>,
     discounts: Option<Discounts>,
+    warnings: Vec<FieldWarning>,
 }
 
 fn car(parts: FeedCarParts) -> RowResult<FeedCar> {
@@ -703,17 +870,26 @@ fn car(parts: FeedCarParts) -> RowResult<FeedCar> {
     if parts.brand.chars().count() > 100 {
         return field_error("brand", "Марка длиннее 100 символов");
     }
+    if mapping::body_guess(&parts.body).is_none() {
+        return field_error("body_type", "Не указано: тип кузова");
+    }
+    let mut warnings = parts.warnings;
+    warnings.sort_by(|a, b| a.field.cmp(&b.field));
     Ok(FeedCar {
         row: parts.row,
+        line: parts.line,
         external_id: parts.external_id,
         vin: parts.vin,
-        brand: parts.brand,
+        brand: parts.brand.trim().to_string(),
         model: parts.model,
         name: parts.name,
+        trim: parts.trim.filter(|t| !t.trim().is_empty()),
+        generation: parts.generation.filter(|g| !g.trim().is_empty()),
+        doors: parts.doors,
         year: parts.year,
         price: parts.price,
         status: parts.status,
-        body_type: parts.body_type,
+        body: parts.body.trim().to_string(),
         transmission: parts.transmission,
         drivetrain: parts.drivetrain,
         fuel_type: parts.fuel_type,
@@ -722,12 +898,13 @@ fn car(parts: FeedCarParts) -> RowResult<FeedCar> {
         color: parts.color.filter(|c| !c.trim().is_empty()),
         photos: parts.photos,
         discounts: parts.discounts,
+        warnings,
     })
 }
 
 /// The CSV header (`docs/parser.md`, README): these names, in any order;
 /// `;` or `,` separated. Required: brand, model, year, price, body_type,
-/// transmission, drivetrain, fuel_type, engine, and id or vin.
+/// transmission, fuel_type, and id or vin.
 pub const CSV_COLUMNS: &[&str] = &[
     "id",
     "vin",
@@ -749,6 +926,9 @@ pub const CSV_COLUMNS: &[&str] = &[
     "tradein_discount",
     "insurance_discount",
     "max_discount",
+    "trim",
+    "generation",
+    "doors",
 ];
 
 fn parse_csv(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
@@ -786,9 +966,7 @@ fn parse_csv(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
         "price",
         "body_type",
         "transmission",
-        "drivetrain",
         "fuel_type",
-        "engine",
     ] {
         if !names.iter().any(|n| n == needed) {
             return Err(FeedError(format!(
@@ -802,6 +980,7 @@ fn parse_csv(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
         ));
     }
     let has_discounts = names.iter().any(|n| n.ends_with("_discount"));
+    let has_trim = names.iter().any(|n| n == "trim");
     let mut parsed = Parsed {
         format: Some(FeedFormat::Csv),
         ..Parsed::default()
@@ -829,7 +1008,7 @@ fn parse_csv(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
             row: line,
             line,
         };
-        match csv_car(&row, current_year, has_discounts) {
+        match csv_car(&row, current_year, has_discounts, has_trim) {
             Ok(car) => parsed.cars.push(car),
             Err((field, message)) => parsed.errors.push(RowError {
                 row: line,
@@ -842,20 +1021,25 @@ fn parse_csv(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
     Ok(parsed)
 }
 
-fn csv_car(record: &Record, current_year: i32, has_discounts: bool) -> RowResult<FeedCar> {
+fn csv_car(
+    record: &Record,
+    current_year: i32,
+    has_discounts: bool,
+    has_trim: bool,
+) -> RowResult<FeedCar> {
     let (_, brand) = required(record, &["brand"], "марка")?;
     let (_, model) = required(record, &["model"], "модель")?;
     let model = text_field(model, "model", 100)?;
+    let trim = optional_text(record, &["trim"], 100)?;
     let name = match record.first(&["name"]) {
         Some((_, name)) => text_field(name, "name", 255)?,
-        None => model.clone(),
+        None => name_of(&model, trim.as_ref()),
     };
     let (_, year) = required(record, &["year"], "год выпуска")?;
     let year = parse_year("year", &year, current_year)?;
     let (_, price) = required(record, &["price"], "цена")?;
     let price = parse_money("price", &price)?;
     let (_, body) = required(record, &["body_type"], "тип кузова")?;
-    let body_type = mapped("body_type", &body, "тип кузова", mapping::body_type)?;
     let (_, gear) = required(record, &["transmission"], "коробка передач")?;
     let transmission = mapped(
         "transmission",
@@ -863,12 +1047,39 @@ fn csv_car(record: &Record, current_year: i32, has_discounts: bool) -> RowResult
         "коробка передач",
         mapping::transmission,
     )?;
-    let (_, drive) = required(record, &["drivetrain"], "привод")?;
-    let drivetrain = mapped("drivetrain", &drive, "привод", mapping::drivetrain)?;
+    let drivetrain = match record.first(&["drivetrain"]) {
+        Some((_, drive)) => Some(mapped("drivetrain", &drive, "привод", mapping::drivetrain)?),
+        None => None,
+    };
     let (_, fuel) = required(record, &["fuel_type"], "тип двигателя")?;
     let fuel_type = mapped("fuel_type", &fuel, "тип двигателя", mapping::fuel_type)?;
-    let (_, engine) = required(record, &["engine"], "двигатель")?;
-    let engine = text_field(engine, "engine", 100)?;
+    let mut warnings = Vec::new();
+    let engine = match record.first(&["engine"]) {
+        Some((_, engine)) => {
+            let engine = text_field(engine, "engine", 100)?;
+            if mapping::engine_figures(&engine).1.is_none() {
+                warnings.push(FieldWarning {
+                    field: "power".into(),
+                    message: "Мощность не указана в фиде".into(),
+                });
+            }
+            engine
+        }
+        None => engine_of(
+            EngineFacts {
+                volume: None,
+                power: None,
+                text: None,
+            },
+            fuel_type,
+            transmission,
+            &mut warnings,
+        ),
+    };
+    drive_warning(drivetrain, &mut warnings);
+    if has_trim {
+        trim_warning(trim.as_ref(), &mut warnings);
+    }
     let mileage = match record.first(&["mileage"]) {
         Some((_, value)) => parse_int("mileage", &value)?,
         None => 0,
@@ -892,21 +1103,22 @@ fn csv_car(record: &Record, current_year: i32, has_discounts: bool) -> RowResult
         .first(&["photos"])
         .map(|(_, v)| v.split('|').map(str::to_string).collect::<Vec<_>>())
         .unwrap_or_default();
-    let color = record
-        .first(&["color"])
-        .map(|(_, v)| text_field(v, "color", 50))
-        .transpose()?;
+    let color = optional_text(record, &["color"], 50)?;
     car(FeedCarParts {
         row: record.row,
+        line: record.line,
         external_id,
         vin,
         brand,
         name,
         model,
+        trim,
+        generation: optional_text(record, &["generation"], 50)?,
+        doors: doors_of(record, &["doors"]),
         year,
         price,
         status,
-        body_type,
+        body,
         transmission,
         drivetrain,
         fuel_type,
@@ -915,6 +1127,7 @@ fn csv_car(record: &Record, current_year: i32, has_discounts: bool) -> RowResult
         color,
         photos: photos(urls),
         discounts,
+        warnings,
     })
 }
 
@@ -994,7 +1207,7 @@ mod tests {
     fn autoru_rows_and_errors() {
         let parsed = parse(AUTORU.as_bytes(), 2026).unwrap();
         assert_eq!(parsed.format, Some(FeedFormat::Autoru));
-        assert_eq!(parsed.cars.len(), 1);
+        assert_eq!(parsed.cars.len(), 2);
         let car = &parsed.cars[0];
         assert_eq!(car.transmission, Transmission::Automatic);
         assert_eq!(car.fuel_type, FuelType::Gasoline);
@@ -1003,9 +1216,11 @@ mod tests {
             car.discounts.as_ref().unwrap().max,
             Some(Money::from_rubles(90_000))
         );
-        assert_eq!(parsed.errors.len(), 1);
-        assert_eq!(parsed.errors[0].row, 2);
-        assert_eq!(parsed.errors[0].field.as_deref(), Some("body_type"));
+        // A body type beyond the six is a car, not an error; its drive is
+        // not stated.
+        assert_eq!(parsed.errors, vec![]);
+        assert_eq!(parsed.cars[1].body, "Кабриолет");
+        assert_eq!(parsed.cars[1].drivetrain, Some(Drivetrain::Front));
     }
 
     #[test]

@@ -197,9 +197,9 @@ pub fn car_input(brand_id: &str, slug: &str) -> CarInput {
         monthly_payment: Some(Money::from_rubles(35_000)),
         daily_price: None,
         status: CarStatus::New,
-        body_type: BodyType::Crossover,
+        body_type: BodyType::CROSSOVER,
         transmission: Transmission::Robotic,
-        drivetrain: Drivetrain::Front,
+        drivetrain: Some(Drivetrain::Front),
         fuel_type: FuelType::Gasoline,
         engine: "1.5 л, 150 л.с.".into(),
         mileage: 0,
@@ -216,6 +216,9 @@ pub fn car_input(brand_id: &str, slug: &str) -> CarInput {
         tradein_discount: None,
         insurance_discount: None,
         max_discount: None,
+        trim: None,
+        generation: None,
+        doors: None,
     }
 }
 
@@ -256,7 +259,7 @@ pub fn seed_catalogue(app: &TestApp) -> Catalogue {
     used.name = "F7".into();
     used.model = "F7".into();
     used.status = CarStatus::Used;
-    used.body_type = BodyType::Sedan;
+    used.body_type = BodyType::SEDAN;
     used.mileage = 45_000;
     used.year = 2021;
     used.price = Money::parse("1750000.50").unwrap();
@@ -278,7 +281,7 @@ pub fn seed_catalogue(app: &TestApp) -> Catalogue {
     let mut vesta = car_input(&lada, "lada-vesta-sw");
     vesta.name = "Vesta SW".into();
     vesta.model = "Vesta".into();
-    vesta.body_type = BodyType::Wagon;
+    vesta.body_type = BodyType::WAGON;
     vesta.price = Money::from_rubles(1_200_000);
     vesta.transmission = Transmission::Manual;
     car(vesta);

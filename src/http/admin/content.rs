@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 use super::audited;
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::banks::{self, PartnerBank, PartnerBankInput};
-use crate::domain::body_types::{self, BodyTypeInfo, BodyTypeInput};
+use crate::domain::body_types::{self, BodyTypeCreate, BodyTypeInfo, BodyTypeInput};
 use crate::domain::form::{Field, Form, Kind};
 use crate::domain::promotions::{self, Promotion, PromotionInput};
 use crate::domain::reviews::{self, Review, ReviewInput};
@@ -36,7 +36,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(list_banks))
         .routes(routes!(create_bank))
         .routes(routes!(update_bank, delete_bank))
-        .routes(routes!(update_body_type))
+        .routes(routes!(create_body_type))
+        .routes(routes!(update_body_type, delete_body_type))
         .routes(routes!(get_settings))
         .routes(routes!(post_settings, put_settings))
 }
@@ -387,10 +388,10 @@ pub async fn update_body_type(
 ) -> AppResult<Json<BodyTypeInfo>> {
     let body_type = parse_body_type(&code)?;
     audited(&state, &admin, move |c| {
-        let Some(before) = body_types::get(c, body_type)? else {
+        let Some(before) = body_types::get(c, &body_type)? else {
             return Ok((None, None));
         };
-        let Some(after) = body_types::update(c, body_type, &input)? else {
+        let Some(after) = body_types::update(c, &body_type, &input)? else {
             return Ok((None, None));
         };
         let summary = format!("Изменён тип кузова: {}", before.label_plural);
@@ -406,6 +407,51 @@ pub async fn update_body_type(
     .await?
     .map(Json)
     .ok_or_else(|| gone("Тип кузова"))
+}
+
+/// A new body type of the dealership's list (`docs/catalogue.md`).
+#[utoipa::path(post, path = "/api/body-types", tag = "admin", request_body = BodyTypeCreate,
+    responses((status = 201, body = BodyTypeInfo), (status = 409, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
+pub async fn create_body_type(
+    State(state): State<AppState>,
+    admin: Admin,
+    FormJson(input): FormJson<BodyTypeCreate>,
+) -> AppResult<(StatusCode, Json<BodyTypeInfo>)> {
+    let info = audited(&state, &admin, move |c| {
+        let info = body_types::create(c, &input)?;
+        let summary = format!("Добавлен тип кузова: {}", info.label_plural);
+        let entry = NewEntry::created(
+            AuditObject::BodyType,
+            &info.body_type.to_string(),
+            summary,
+            &info,
+        );
+        Ok((info, Some(entry)))
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(info)))
+}
+
+/// Deletes a body type that no car has; the spec's six stay.
+#[utoipa::path(delete, path = "/api/body-types/{bodyType}", tag = "admin",
+    responses((status = 204), (status = 404, body = ApiErrorBody), (status = 409, body = ApiErrorBody)))]
+pub async fn delete_body_type(
+    State(state): State<AppState>,
+    admin: Admin,
+    Path(code): Path<String>,
+) -> AppResult<StatusCode> {
+    let body_type = parse_body_type(&code)?;
+    let found = audited(&state, &admin, move |c| {
+        let Some(before) = body_types::get(c, &body_type)? else {
+            return Ok((false, None));
+        };
+        let found = body_types::delete(c, &body_type)?;
+        let summary = format!("Удалён тип кузова: {}", before.label_plural);
+        let entry = NewEntry::deleted(AuditObject::BodyType, body_type.as_str(), summary, &before);
+        Ok((found, found.then_some(entry)))
+    })
+    .await?;
+    deleted(found, "Тип кузова")
 }
 
 /// Every setting, e-mail and legal texts included.

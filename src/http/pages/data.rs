@@ -81,7 +81,7 @@ impl CarsQuery {
         CarFilter {
             statuses: self.statuses.clone(),
             brand_id: self.brand_id.clone(),
-            body_type: self.body_type,
+            body_type: self.body_type.clone(),
             max_price: self.max_price.map(Money::from_rubles),
             sort: if self.price_ascending {
                 CarSort::PriceAsc
@@ -101,7 +101,7 @@ impl CarsQuery {
         if let Some(brand) = &self.brand_id {
             params.push(format!("brandId={brand}"));
         }
-        if let Some(body) = self.body_type {
+        if let Some(body) = &self.body_type {
             params.push(format!("bodyType={}", body.as_str()));
         }
         if let Some(max) = self.max_price {
@@ -176,8 +176,11 @@ impl PageQuery {
             .map(|b| b.id.clone())
     }
 
-    fn body_type(&self) -> Option<BodyType> {
-        BodyType::parse(self.get("body")?)
+    /// The `body` filter when the dealership's list has that type (as the
+    /// UI keeps it); an unknown one filters nothing.
+    fn body_type(&self, known: &[body_types::BodyTypeInfo]) -> Option<BodyType> {
+        let body = BodyType::parse(self.get("body")?)?;
+        known.iter().any(|t| t.body_type == body).then_some(body)
     }
 
     /// The body-type page's Все/Новые/БУ: nothing filters every status.
@@ -297,10 +300,11 @@ pub async fn new_cars(
                  автокредит и трейд-ин.",
             );
         let brand_list = brands::list_brief(c)?;
+        let body_list = body_types::list(c)?;
         let query = CarsQuery {
             statuses: vec![CarStatus::New],
             brand_id: params.brand_id(&brand_list),
-            body_type: params.body_type(),
+            body_type: params.body_type(&body_list),
             max_price: params.max_price(),
             ..CarsQuery::default()
         };
@@ -313,7 +317,7 @@ pub async fn new_cars(
             &list,
         );
         page.put(BRANDS, &brand_list);
-        page.put(BODY_TYPES, &body_types::list(c)?);
+        page.put(BODY_TYPES, &body_list);
         Ok(page)
     })
     .await
@@ -341,10 +345,11 @@ pub async fn used_cars(
                  автокредит и обмен по трейд-ину.",
             );
         let brand_list = brands::list_brief(c)?;
+        let body_list = body_types::list(c)?;
         let query = CarsQuery {
             statuses: vec![CarStatus::Used],
             brand_id: params.brand_id(&brand_list),
-            body_type: params.body_type(),
+            body_type: params.body_type(&body_list),
             max_price: params.max_price(),
             ..CarsQuery::default()
         };
@@ -357,7 +362,7 @@ pub async fn used_cars(
             &list,
         );
         page.put(BRANDS, &brand_list);
-        page.put(BODY_TYPES, &body_types::list(c)?);
+        page.put(BODY_TYPES, &body_list);
         Ok(page)
     })
     .await
@@ -499,7 +504,6 @@ pub fn car_json_ld(car: &Car, url: &str, image: Option<&str>) -> Value {
         "bodyType": car.body_type.as_str(),
         "fuelType": car.fuel_type.label(),
         "vehicleTransmission": car.transmission.label(),
-        "driveWheelConfiguration": car.drivetrain.label(),
         "vehicleEngine": { "@type": "EngineSpecification", "name": car.engine },
         "mileageFromOdometer": {
             "@type": "QuantitativeValue", "value": car.mileage, "unitCode": "KMT"
@@ -519,6 +523,9 @@ pub fn car_json_ld(car: &Car, url: &str, image: Option<&str>) -> Value {
     });
     if let Some(image) = image {
         ld["image"] = Value::String(image.to_string());
+    }
+    if let Some(drive) = car.drivetrain {
+        ld["driveWheelConfiguration"] = Value::String(drive.label().into());
     }
     ld
 }
@@ -546,11 +553,14 @@ pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> App
         if let Some(monthly) = car.monthly_payment {
             description.push_str(&format!(", от {} ₽/мес", rubles(monthly)));
         }
+        let drive = car
+            .drivetrain
+            .map(|d| format!(", {} привод", d.label().to_lowercase()))
+            .unwrap_or_default();
         description.push_str(&format!(
-            ". {}, {}, {} привод. Кредит, трейд-ин и рассрочка в {}.",
+            ". {}, {}{drive}. Кредит, трейд-ин и рассрочка в {}.",
             car.engine,
             car.transmission.label(),
-            car.drivetrain.label().to_lowercase(),
             settings.salon_name
         ));
         let mut page = Page::new(path.clone())
@@ -579,7 +589,7 @@ pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> App
         }
         page.image = image;
         let similar = CarFilter {
-            body_type: Some(car.body_type),
+            body_type: Some(car.body_type.clone()),
             ..CarFilter::default()
         };
         page.put(
@@ -650,7 +660,7 @@ pub async fn body_type(
         let path = format!("/body-type/{code}");
         let key = format!("/api/body-types/{code}");
         let body = BodyType::parse(&code);
-        let info = match body {
+        let info = match &body {
             Some(body) => body_types::get(c, body)?,
             None => None,
         };
@@ -678,7 +688,7 @@ pub async fn body_type(
         let query = CarsQuery {
             statuses: params.condition(),
             brand_id: params.brand_id(&brand_list),
-            body_type: Some(info.body_type),
+            body_type: Some(info.body_type.clone()),
             max_price: params.max_price(),
             ..CarsQuery::default()
         };

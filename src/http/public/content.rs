@@ -96,7 +96,7 @@ pub async fn legal(
     }))
 }
 
-/// The six body types with labels, banners and car counts.
+/// The dealership's body types in their order, with labels, banners and car counts.
 #[utoipa::path(get, path = "/api/body-types", tag = "cars",
     responses((status = 200, body = [BodyTypeInfo])))]
 pub async fn body_types(State(state): State<AppState>) -> AppResult<Json<Vec<BodyTypeInfo>>> {
@@ -112,7 +112,7 @@ pub async fn body_type(
     let body_type = parse_body_type(&code)?;
     state
         .db
-        .call(move |c| body_types::get(c, body_type))
+        .call(move |c| body_types::get(c, &body_type))
         .await?
         .map(Json)
         .ok_or_else(|| AppError::not_found("Тип кузова не найден"))

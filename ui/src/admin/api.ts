@@ -3,6 +3,8 @@ import type { components } from "../api/schema";
 
 export const DASHBOARD_URL = "/api/admin/dashboard";
 export const BRANDS_URL = "/api/admin/brands";
+/** The dealership's body types (public list; the admin reads it fresh). */
+export const BODY_TYPES_URL = "/api/body-types";
 export const AUDIT_URL = "/api/admin/audit";
 
 /** One recorded admin write: who, when, what object, what changed. */
@@ -29,6 +31,11 @@ export const FIELD_LABELS: Record<string, string> = {
   description: "Описание",
   logo: "Логотип",
   approved: "Одобрен",
+  bodyType: "Тип кузова",
+  drivetrain: "Привод",
+  trim: "Комплектация",
+  generation: "Поколение",
+  doors: "Число дверей",
 };
 
 /** `/api/admin/audit?limit=…[&offset=…][&objectType=…&objectId=…]` */

@@ -29,9 +29,15 @@ export interface CarValues {
   status: CarStatus | "";
   bodyType: string;
   transmission: string;
+  /** "" when not stated. */
   drivetrain: string;
   fuelType: string;
   engine: string;
+  /** The car's own complectation ("Executive"), its generation ("III") and
+   * doors (2–5), each optional. */
+  trim: string;
+  generation: string;
+  doors: string;
   mileage: string;
   color: string;
   vin: string;
@@ -62,6 +68,9 @@ export const CAR_FIELDS = [
   "drivetrain",
   "fuelType",
   "engine",
+  "trim",
+  "generation",
+  "doors",
   "mileage",
   "color",
   "vin",
@@ -80,7 +89,6 @@ export const MESSAGES = {
   engine: "Укажите двигатель",
   bodyType: "Выберите тип кузова",
   transmission: "Выберите коробку передач",
-  drivetrain: "Выберите привод",
   fuelType: "Выберите тип топлива",
   status: "Выберите состояние",
   year: "Введите год числом",
@@ -88,7 +96,15 @@ export const MESSAGES = {
   trimName: "Укажите название комплектации",
   images: "Не больше 6 фото",
   discount: "Скидка не может быть больше цены автомобиля",
+  trim: "Комплектация — до 100 символов",
+  generation: "Поколение — до 50 символов",
+  doors: "Число дверей — от 2 до 5",
 } as const;
+
+export const TRIM_MAX = 100;
+export const GENERATION_MAX = 50;
+export const DOORS_MIN = 2;
+export const DOORS_MAX = 5;
 
 export const yearMin = `Год не может быть раньше ${MIN_YEAR}`;
 export const yearMax = (now?: Date) => `Год не может быть позже ${maxYear(now)}`;
@@ -115,6 +131,9 @@ export function carValues(car: Car | null, now: Date = new Date()): CarValues {
       drivetrain: "",
       fuelType: "",
       engine: "",
+      trim: "",
+      generation: "",
+      doors: "",
       mileage: "",
       color: "",
       vin: "",
@@ -142,9 +161,12 @@ export function carValues(car: Car | null, now: Date = new Date()): CarValues {
     status: car.status,
     bodyType: car.bodyType,
     transmission: car.transmission,
-    drivetrain: car.drivetrain,
+    drivetrain: car.drivetrain ?? "",
     fuelType: car.fuelType,
     engine: car.engine,
+    trim: car.trim ?? "",
+    generation: car.generation ?? "",
+    doors: car.doors == null ? "" : String(car.doors),
     mileage: car.mileage ? String(car.mileage) : "",
     color: car.color ?? "",
     vin: car.vin ?? "",
@@ -215,6 +237,23 @@ export function mileageRule(text: string): true | string {
   return t === "" || /^\d{1,9}$/.test(t) || MESSAGES.mileage;
 }
 
+/** Optional text of at most `max` characters (the server trims). */
+function optionalText(max: number, message: string) {
+  return (text: string): true | string => text.trim().length <= max || message;
+}
+
+export const trimRule = optionalText(TRIM_MAX, MESSAGES.trim);
+export const generationRule = optionalText(GENERATION_MAX, MESSAGES.generation);
+
+/** Doors: empty, or a whole number from 2 to 5. */
+export function doorsRule(text: string): true | string {
+  const t = text.trim();
+  if (t === "") return true;
+  if (!/^\d+$/.test(t)) return MESSAGES.doors;
+  const n = Number(t);
+  return (n >= DOORS_MIN && n <= DOORS_MAX) || MESSAGES.doors;
+}
+
 export function slugRule(text: string): true | string {
   const t = text.trim();
   if (t === "") return MESSAGES.slug;
@@ -227,7 +266,8 @@ export function carSlug(name: string, model: string): string {
 }
 
 /** What the server takes. Mileage counts only for a used car, the daily
- * price only for a lease; empty trim levels are dropped. */
+ * price only for a lease; empty trim levels are dropped; an empty drive,
+ * complectation, generation or doors is null (not stated). */
 export function carInput(v: CarValues): CarInput {
   const optional = (text: string) => {
     const n = normalizeMoney(text);
@@ -250,9 +290,13 @@ export function carInput(v: CarValues): CarInput {
     status: v.status as CarStatus,
     bodyType: v.bodyType as CarInput["bodyType"],
     transmission: v.transmission as CarInput["transmission"],
-    drivetrain: v.drivetrain as CarInput["drivetrain"],
+    // Empty: the drive is not stated.
+    drivetrain: (v.drivetrain || null) as CarInput["drivetrain"],
     fuelType: v.fuelType as CarInput["fuelType"],
     engine: v.engine.trim(),
+    trim: v.trim.trim() || null,
+    generation: v.generation.trim() || null,
+    doors: v.doors.trim() === "" ? null : Number(v.doors.trim()),
     mileage: v.status === "used" ? Number(v.mileage.replace(/\D/g, "") || "0") : 0,
     color: v.color.trim() || null,
     vin: v.vin.trim() || null,

@@ -536,10 +536,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The six body types with labels, banners and car counts. */
+        /** The dealership's body types in their order, with labels, banners and car counts. */
         get: operations["body_types"];
         put?: never;
-        post?: never;
+        /** A new body type of the dealership's list (`docs/catalogue.md`). */
+        post: operations["create_body_type"];
         delete?: never;
         options?: never;
         head?: never;
@@ -557,7 +558,8 @@ export interface paths {
         /** Labels and banner images of a body type. */
         put: operations["update_body_type"];
         post?: never;
-        delete?: never;
+        /** Deletes a body type that no car has; the spec's six stay. */
+        delete: operations["delete_body_type"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1303,12 +1305,26 @@ export interface components {
             usedCarsBannerMobile: string;
         };
         /**
-         * @description One of the six body types.
-         * @enum {string}
+         * @description A body type's slug (`sedan`, `minivan`): one of the dealership's own
+         *     list, the `body_types` table (`docs/catalogue.md`). The spec's six are
+         *     constants; staff and the importer add more. A slug is latin lower-case
+         *     letters and digits in words joined by single hyphens, at most 50.
+         * @example sedan
          */
-        BodyType: "sedan" | "hatchback" | "crossover" | "wagon" | "coupe" | "pickup";
+        BodyType: string;
+        /** @description `POST /api/body-types`: a new body type of the dealership's list. */
+        BodyTypeCreate: {
+            /** @description The slug: latin letters, digits and hyphens ("minivan"). */
+            bodyType: string;
+            imageUrl?: string;
+            imageUrlMobile?: string;
+            labelPlural: string;
+            labelSingle: string;
+        };
         BodyTypeInfo: {
             bodyType: components["schemas"]["BodyType"];
+            /** @description One of the spec's six: it cannot be deleted. */
+            builtIn: boolean;
             /**
              * Format: int64
              * @description Published cars of this body type.
@@ -1392,11 +1408,15 @@ export interface components {
             createdAt: string;
             creditDiscount?: null | components["schemas"]["Money"];
             dailyPrice?: null | components["schemas"]["Money"];
-            drivetrain: components["schemas"]["Drivetrain"];
+            /** Format: int64 */
+            doors: number | null;
+            drivetrain: null | components["schemas"]["Drivetrain"];
             engine: string;
             externalId?: string | null;
             featured: boolean;
             fuelType: components["schemas"]["FuelType"];
+            /** @description The model's generation ("III"). */
+            generation: string | null;
             hasImages: boolean;
             id: string;
             /** @description URLs of all pictures, the main one first. */
@@ -1417,6 +1437,8 @@ export interface components {
             status: components["schemas"]["CarStatus"];
             tradeinDiscount?: null | components["schemas"]["Money"];
             transmission: components["schemas"]["Transmission"];
+            /** @description The car's own complectation ("Executive"), as a feed names it. */
+            trim: string | null;
             trimLevels: components["schemas"]["TrimLevel"][];
             updatedAt: string;
             vin?: string | null;
@@ -1434,11 +1456,18 @@ export interface components {
             color?: string | null;
             creditDiscount?: null | components["schemas"]["Money"];
             dailyPrice?: null | components["schemas"]["Money"];
-            drivetrain: components["schemas"]["Drivetrain"];
+            /**
+             * Format: int64
+             * @description 2 to 5.
+             */
+            doors?: number | null;
+            drivetrain?: null | components["schemas"]["Drivetrain"];
             engine: string;
             externalId?: string | null;
             featured?: boolean;
             fuelType: components["schemas"]["FuelType"];
+            /** @description The generation ("III"), at most 50. */
+            generation?: string | null;
             images?: string[];
             inStock?: boolean;
             insuranceDiscount?: null | components["schemas"]["Money"];
@@ -1455,6 +1484,8 @@ export interface components {
             status: components["schemas"]["CarStatus"];
             tradeinDiscount?: null | components["schemas"]["Money"];
             transmission: components["schemas"]["Transmission"];
+            /** @description The car's complectation ("Executive"), at most 100. */
+            trim?: string | null;
             trimLevels?: components["schemas"]["TrimLevel"][];
             vin?: string | null;
             /** Format: int32 */
@@ -1510,7 +1541,7 @@ export interface components {
          * @description Which check found the problem.
          * @enum {string}
          */
-        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "consent_text_missing" | "privacy_policy_missing";
+        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "car_unstated_fields" | "consent_text_missing" | "privacy_policy_missing";
         /** @description `GET /api/admin/checks`. */
         ChecksReport: {
             /**
@@ -1747,7 +1778,7 @@ export interface components {
             status?: string | null;
         };
         /** @enum {string} */
-        FuelType: "gasoline" | "diesel" | "hybrid" | "electric";
+        FuelType: "gasoline" | "diesel" | "hybrid" | "electric" | "gas";
         GoneCar: {
             carId: string;
             externalId?: string | null;
@@ -1932,6 +1963,15 @@ export interface components {
          * @example 2500000.00
          */
         Money: string;
+        /**
+         * @description A body type the feed names that the dealership's list lacks: created on
+         *     apply.
+         */
+        NewBodyType: {
+            bodyType: components["schemas"]["BodyType"];
+            labelPlural: string;
+            labelSingle: string;
+        };
         NewCar: {
             externalId?: string | null;
             key: string;
@@ -2099,14 +2139,34 @@ export interface components {
         };
         /** @description What a feed would do to the catalogue. */
         Report: {
+            /** @default [] */
             changed: components["schemas"]["ChangedCar"][];
+            /** @default [] */
             errors: components["schemas"]["RowError"][];
-            /** @description Will be unpublished (never deleted). */
+            /**
+             * @description Will be unpublished (never deleted).
+             * @default []
+             */
             gone: components["schemas"]["GoneCar"][];
+            /** @default [] */
             new: components["schemas"]["NewCar"][];
-            /** @description Brands the feed names that the catalogue lacks: created on apply. */
+            /**
+             * @description Body types the feed names that the list lacks: created on apply.
+             * @default []
+             */
+            newBodyTypes: components["schemas"]["NewBodyType"][];
+            /**
+             * @description Brands the feed names that the catalogue lacks: created on apply.
+             * @default []
+             */
             newBrands: string[];
+            /** @default [] */
             unchanged: components["schemas"]["UnchangedCar"][];
+            /**
+             * @description Cars that import with unstated fields (not errors).
+             * @default []
+             */
+            warnings: components["schemas"]["RowWarning"][];
         };
         /** @description One day of the chart. */
         ResponseDay: {
@@ -2220,12 +2280,26 @@ export interface components {
              */
             row: number;
         };
+        /** @description A car that imports with a field its feed leaves unstated. */
+        RowWarning: {
+            /** @description drivetrain | engine | power | trim */
+            field: string;
+            key: string;
+            /** Format: int32 */
+            line: number;
+            message: string;
+            /** Format: int32 */
+            row: number;
+            title: string;
+        };
         RunCounts: {
             changed: number;
             errors: number;
             gone: number;
             new: number;
             unchanged: number;
+            /** @description Cars that import with unstated fields. */
+            warnings?: number;
         };
         RunSource: {
             kind: components["schemas"]["SourceKind"];
@@ -3501,6 +3575,45 @@ export interface operations {
             };
         };
     };
+    create_body_type: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BodyTypeCreate"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BodyTypeInfo"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     body_type: {
         parameters: {
             query?: never;
@@ -3562,6 +3675,41 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    delete_body_type: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bodyType: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { apiGet } from "../api/client";
-import type { BrandBrief, Car } from "../api/types";
+import type { BodyTypeInfo, BrandBrief, Car } from "../api/types";
 import { BODY_TYPES, BRANDS, bodyType, CAR_BATCH, type CarsQuery, carsCount } from "../api/urls";
 import {
   batchOf,
@@ -49,9 +49,16 @@ export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
   const side = useApi<S>(
     scope === null ? null : scope.kind === "body" ? bodyType(scope.code) : BODY_TYPES,
   );
-  // A brand in the URL needs the brand list to become a brandId.
-  const ready = scope !== null && (!filters.brand || !brandList.loading);
-  const query = scope && catalogueQuery(scope, filters, brands);
+  // New and used cars: the body-type table says whether the URL's body type is one.
+  const bodyTypes =
+    (scope?.kind === "body" ? undefined : (side.data as BodyTypeInfo[] | undefined)) ?? [];
+  // A brand in the URL needs the brand list to become a brandId, a body type
+  // the table to be known.
+  const ready =
+    scope !== null &&
+    (!filters.brand || !brandList.loading) &&
+    (scope.kind === "body" || !filters.body || !side.loading);
+  const query = scope && catalogueQuery(scope, filters, brands, bodyTypes);
   const batch = query ? pageBatch(query, filters.page, pageSize) : null;
   const list = useApi<Car[]>(ready && batch ? batch.url : null);
   const count = useApi<{ count: number }>(ready && query ? carsCount(query) : null);

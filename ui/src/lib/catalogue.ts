@@ -2,7 +2,7 @@
  * become API filters the server applies, and a page reads its cars in
  * batches of CAR_BATCH at offsets that are multiples of it. The server
  * (src/http/pages/data.rs) embeds the same URLs' answers in the page. */
-import type { BodyTypeCode, BrandBrief } from "../api/types";
+import type { BodyTypeCode, BodyTypeInfo, BrandBrief } from "../api/types";
 import {
   BODY_TYPES,
   BRANDS,
@@ -25,11 +25,25 @@ export type CatalogueScope =
 export const PAGE_SIZE_DESKTOP = 20;
 export const PAGE_SIZE_PHONE = 10;
 
-/** The API filters of a catalogue page. An unknown brand slug filters nothing. */
+/** The body types a catalogue knows (`GET /api/body-types`): only codes matter here. */
+export type KnownBodyTypes = readonly Pick<BodyTypeInfo, "bodyType">[];
+
+/** The page URL's body type when the body-type table holds it, else null. */
+export function knownBodyType(
+  filters: Pick<CatalogueFilters, "body">,
+  bodyTypes: KnownBodyTypes,
+): BodyTypeCode | null {
+  const code = filters.body;
+  return code && bodyTypes.some((t) => t.bodyType === code) ? code : null;
+}
+
+/** The API filters of a catalogue page. An unknown brand slug, and a body
+ * type the table lacks, filter nothing. */
 export function catalogueQuery(
   scope: CatalogueScope,
   filters: CatalogueFilters,
   brands: BrandBrief[],
+  bodyTypes: KnownBodyTypes,
 ): CarsQuery {
   const brand = filters.brand ? brands.find((b) => b.slug === filters.brand) : undefined;
   const status =
@@ -37,7 +51,7 @@ export function catalogueQuery(
   return {
     status,
     brandId: brand?.id ?? null,
-    bodyType: scope.kind === "body" ? scope.code : filters.body,
+    bodyType: scope.kind === "body" ? scope.code : knownBodyType(filters, bodyTypes),
     maxPrice: filters.price < PRICE_MAX ? filters.price : null,
     sort: null,
   };
@@ -78,9 +92,10 @@ export function catalogueUrls(
   scope: CatalogueScope,
   filters: CatalogueFilters,
   brands: BrandBrief[],
+  bodyTypes: KnownBodyTypes,
   pageSize: number,
 ): string[] {
-  const query = catalogueQuery(scope, filters, brands);
+  const query = catalogueQuery(scope, filters, brands, bodyTypes);
   return [
     BRANDS,
     scope.kind === "body" ? bodyType(scope.code) : BODY_TYPES,

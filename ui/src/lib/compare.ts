@@ -3,7 +3,7 @@
 import type { Car } from "../api/types";
 import { formatMileage, formatPrice, monthlyPrice } from "./format";
 import {
-  BODY_TYPE_LABELS,
+  bodyTypeName,
   DRIVETRAIN_LABELS,
   FUEL_LABELS,
   STATUS_LABELS,
@@ -29,7 +29,13 @@ export function lowestPriceText(car: Car): string | null {
 
 const label = (labels: Record<string, string>, code: string) => labels[code] ?? code;
 
-const FIELDS: [string, (car: Car) => string][] = [
+/** A body type's name; the page passes the body-type table's (see
+ * useBodyTypeNames), the six defaults and the code otherwise. */
+export type BodyTypeNames = (code: string) => string | undefined;
+
+const defaultNames: BodyTypeNames = (code) => bodyTypeName(code, undefined);
+
+const FIELDS: [string, (car: Car, bodyName: BodyTypeNames) => string][] = [
   ["Цена", (c) => formatPrice(c.price)],
   [
     "Цена со всеми скидками",
@@ -43,23 +49,30 @@ const FIELDS: [string, (car: Car) => string][] = [
   ["Наличие", (c) => (c.inStock ? "В наличии" : "Под заказ")],
   ["Марка", (c) => c.brandName],
   ["Модель", (c) => c.model],
+  ["Поколение", (c) => c.generation || NONE],
+  ["Комплектация", (c) => c.trim || NONE],
   ["Год выпуска", (c) => String(c.year)],
   ["Пробег", (c) => (c.mileage > 0 ? formatMileage(c.mileage) : NONE)],
-  ["Кузов", (c) => BODY_TYPE_LABELS[c.bodyType]?.[1] ?? c.bodyType],
+  ["Кузов", (c, bodyName) => bodyName(c.bodyType) ?? c.bodyType],
+  ["Двери", (c) => (c.doors ? String(c.doors) : NONE)],
   ["Двигатель", (c) => c.engine],
   ["Топливо", (c) => label(FUEL_LABELS, c.fuelType)],
   ["Коробка передач", (c) => label(TRANSMISSION_LABELS, c.transmission)],
-  ["Привод", (c) => label(DRIVETRAIN_LABELS, c.drivetrain)],
+  // Not stated by the dealer: a dash.
+  ["Привод", (c) => (c.drivetrain ? label(DRIVETRAIN_LABELS, c.drivetrain) : NONE)],
   ["Цвет", (c) => c.color || NONE],
 ];
 
 /** The rows for the columns (a car, or null for a gone one). Rows where no
  * car has a value ("—" everywhere) are left out. A row differs when at least
  * two cars are on sale and their values are not all the same. */
-export function compareRows(columns: (Car | null)[]): CompareRow[] {
+export function compareRows(
+  columns: (Car | null)[],
+  bodyName: BodyTypeNames = defaultNames,
+): CompareRow[] {
   const rows: CompareRow[] = [];
   for (const [name, value] of FIELDS) {
-    const values = columns.map((c) => (c ? value(c) : null));
+    const values = columns.map((c) => (c ? value(c, bodyName) : null));
     const present = values.filter((v): v is string => v !== null);
     if (present.length > 0 && present.every((v) => v === NONE)) continue;
     const differs = present.length >= 2 && new Set(present).size > 1;

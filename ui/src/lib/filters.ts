@@ -2,7 +2,7 @@
  * server reads page URLs by the same rule (src/http/pages/data.rs); see
  * docs/catalogue.md. */
 import type { BodyTypeCode } from "../api/types";
-import { isBodyType } from "./labels";
+import { isBodyTypeCode } from "./labels";
 
 export const PRICE_MIN = 500_000;
 export const PRICE_MAX = 10_000_000;
@@ -15,6 +15,8 @@ export type Condition = "all" | "new" | "used";
 export interface CatalogueFilters {
   /** Brand slug, null for all brands. */
   brand: string | null;
+  /** Body-type code, null for all types. Any code-shaped value is kept; one
+   * the body-type table lacks filters nothing (lib/catalogue.ts). */
   body: BodyTypeCode | null;
   /** Highest price; PRICE_MAX means any price. */
   price: number;
@@ -57,7 +59,7 @@ export function parseFilters(search: string): CatalogueFilters {
   const condition = q.get("condition");
   return {
     brand: brand && /^[a-z0-9-]+$/i.test(brand) ? brand : null,
-    body: isBodyType(body) ? body : null,
+    body: isBodyTypeCode(body) ? body : null,
     price: clampPrice(q.get("price")),
     condition: condition === "new" || condition === "used" ? condition : "all",
     model: q.get("model") || null,

@@ -5,7 +5,7 @@ import type { BrandBrief, CarStatus, SearchFilter, SubscribeInput } from "../api
 import type { CarsQuery } from "../api/urls";
 import { isEmail } from "./email";
 import { formatPrice } from "./format";
-import { BODY_TYPE_LABELS } from "./labels";
+import { bodyTypeName } from "./labels";
 import { CONSENT_REQUIRED } from "./leads";
 
 export const SAVED_SEARCHES = "/api/saved-searches";
@@ -58,7 +58,9 @@ export function describeFilter(
   if (filter.status) parts.push(STATUS_WORDS[filter.status]);
   const brand = filter.brandId ? brands.find((b) => b.id === filter.brandId) : undefined;
   if (brand) parts.push(brand.name);
-  if (filter.bodyType) parts.push(bodyLabel || BODY_TYPE_LABELS[filter.bodyType][1]);
+  if (filter.bodyType) {
+    parts.push(bodyLabel || bodyTypeName(filter.bodyType, undefined) || filter.bodyType);
+  }
   if (filter.maxPrice != null) parts.push(`до ${formatPrice(filter.maxPrice)}`);
   return parts.length > 0 ? parts.join(" · ") : "Все автомобили";
 }

@@ -1,20 +1,27 @@
 import type { BodyTypeInfo } from "../api/types";
+import { bodyType } from "../api/urls";
 import { CatalogueLayout } from "../components/cars/CatalogueLayout";
-import { isNotFound } from "../hooks/useApi";
+import { isNotFound, useApi } from "../hooks/useApi";
 import { useCatalogue } from "../hooks/useCatalogue";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
-import { BODY_TYPE_LABELS, isBodyType } from "../lib/labels";
+import { bodyTypeName, isBodyTypeCode } from "../lib/labels";
 import { NotFound } from "./NotFound";
 
-/** One body type's catalogue: brand, condition and price filters, numbered pages. */
+/** One body type's catalogue: brand, condition and price filters, numbered pages.
+ * Any type of the dealership's table has one; a code the table lacks is a 404
+ * (known at once when the server embedded its null answer: nothing else is read). */
 export function BodyTypePage({ code }: { code: string }) {
-  const valid = isBodyType(code);
-  const catalogue = useCatalogue<BodyTypeInfo>(valid ? { kind: "body", code } : null);
+  const valid = isBodyTypeCode(code);
+  const found = useApi<BodyTypeInfo>(valid ? bodyType(code) : null);
+  const missing = !valid || isNotFound(found.error);
+  const catalogue = useCatalogue<BodyTypeInfo>(missing ? null : { kind: "body", code });
   const info = catalogue.side;
-  const title = valid ? info.data?.labelPlural || BODY_TYPE_LABELS[code][0] : null;
-  useDocumentTitle(title);
+  const title = missing
+    ? null
+    : info.data?.labelPlural || bodyTypeName(code, undefined, "plural") || null;
+  useDocumentTitle(missing ? "Страница не найдена" : title);
 
-  if (!valid || (info.error && isNotFound(info.error))) return <NotFound />;
+  if (missing) return <NotFound />;
   const typeName = (title ?? "").toLowerCase();
   return (
     <CatalogueLayout

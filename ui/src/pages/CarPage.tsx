@@ -11,15 +11,11 @@ import { Promotions } from "../components/home/Promotions";
 import { LeadDialog, type LeadDialogKind } from "../components/leads/LeadDialog";
 import { CarTools } from "../components/saved/CarTools";
 import { isNotFound, useApi } from "../hooks/useApi";
+import { useBodyTypeNames } from "../hooks/useBodyTypeNames";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
-import { dailyPrice, formatMileage, monthlyPrice } from "../lib/format";
-import {
-  BODY_TYPE_LABELS,
-  DRIVETRAIN_LABELS,
-  FUEL_LABELS,
-  STATUS_LABELS,
-  TRANSMISSION_LABELS,
-} from "../lib/labels";
+import { carSpecs } from "../lib/carSpecs";
+import { dailyPrice, monthlyPrice } from "../lib/format";
+import { STATUS_LABELS } from "../lib/labels";
 import { brandPath } from "../routes";
 import { NotFound } from "./NotFound";
 
@@ -40,6 +36,7 @@ export function CarPage({ slug }: { slug: string }) {
   const similar = useApi<Car[]>(car.data ? urls.similarCars(car.data.bodyType) : null);
   const promotions = useApi<Promotion[]>(car.data ? urls.PROMOTIONS : null).data ?? [];
   const [dialog, setDialog] = useState<LeadDialogKind | null>(null);
+  const bodyName = useBodyTypeNames(car.data ? [car.data.bodyType] : []);
   const title = car.data ? carTitle(car.data) : null;
   useDocumentTitle(title ?? (car.error ? "Автомобиль не найден" : null));
 
@@ -55,24 +52,7 @@ export function CarPage({ slug }: { slug: string }) {
     return <p class="container page empty">Не удалось загрузить автомобиль. Обновите страницу.</p>;
   if (!car.data || !title) return <Skeleton />;
   const c = car.data;
-  const tiles: [string, string][] = [["Год", String(c.year)]];
-  if (c.status === "used" && c.mileage > 0) tiles.push(["Пробег", formatMileage(c.mileage)]);
-  if (c.status === "new") tiles.push(["Привод", DRIVETRAIN_LABELS[c.drivetrain] ?? c.drivetrain]);
-  tiles.push(["Топливо", FUEL_LABELS[c.fuelType] ?? c.fuelType]);
-  tiles.push(["КПП", TRANSMISSION_LABELS[c.transmission] ?? c.transmission]);
-  const main: [string, string][] = [
-    ["Марка", c.brandName],
-    ["Модель", c.model],
-    ["Год выпуска", String(c.year)],
-    ["Тип кузова", BODY_TYPE_LABELS[c.bodyType]?.[1] ?? c.bodyType],
-  ];
-  if (c.status === "used") main.push(["ДТП", "Нет"], ["Владельцев", "1"]);
-  const tech: [string, string][] = [
-    ["Двигатель", c.engine],
-    ["Тип топлива", FUEL_LABELS[c.fuelType] ?? c.fuelType],
-    ["Коробка передач", TRANSMISSION_LABELS[c.transmission] ?? c.transmission],
-    ["Привод", DRIVETRAIN_LABELS[c.drivetrain] ?? c.drivetrain],
-  ];
+  const { tiles, main, tech } = carSpecs(c, bodyName);
   const others = (similar.data ?? []).filter((s) => s.id !== c.id).slice(0, 4);
 
   return (

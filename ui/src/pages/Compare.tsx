@@ -8,6 +8,7 @@ import { Link, useLocation, useSearch } from "wouter";
 import { CarPlaceholder } from "../components/ui/CarPlaceholder";
 import { Img } from "../components/ui/Img";
 import { useToast } from "../components/ui/Toast";
+import { useBodyTypeNames } from "../hooks/useBodyTypeNames";
 import { useCarsBySlugs } from "../hooks/useCarsBySlugs";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { useSaved } from "../hooks/useSaved";
@@ -35,6 +36,7 @@ export default function Compare() {
   const [onlyDiffers, setOnlyDiffers] = useState(false);
   const captionId = useId();
   const key = slugs.join(",");
+  const bodyName = useBodyTypeNames([...cars.values()].map((c) => c.bodyType));
 
   // No cars in the URL: the ones kept in this browser, if any.
   useEffect(() => {
@@ -95,7 +97,7 @@ export default function Compare() {
 
   const ready = !loading || cars.size > 0;
   const columns = slugs.map((s) => cars.get(s) ?? null);
-  const rows = compareRows(columns).filter((r) => !onlyDiffers || r.differs);
+  const rows = compareRows(columns, bodyName).filter((r) => !onlyDiffers || r.differs);
   const entryOf = (slug: string): SavedCar =>
     stored.find((e) => e.slug === slug) ??
     readList("favorites").find((e) => e.slug === slug) ?? {
@@ -105,7 +107,7 @@ export default function Compare() {
       image: "",
       status: "new",
     };
-  const differing = compareRows(columns).filter((r) => r.differs).length;
+  const differing = compareRows(columns, bodyName).filter((r) => r.differs).length;
 
   return (
     <div class="container page compare-page">

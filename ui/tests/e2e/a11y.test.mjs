@@ -245,6 +245,7 @@ describe("admin screens", () => {
           ["/admin/promotions", "Добавить акцию", true],
           ["/admin/partner-banks", "Добавить банк"],
           ["/admin/credit-programs", "Добавить программу"],
+          ["/admin/body-types", "Добавить тип кузова"],
         ]) {
           await page.goto(s.base + path);
           await settled(page);
@@ -272,14 +273,25 @@ describe("admin screens", () => {
   });
 });
 
-/** A preview of a small Auto.ru feed: one new car and one bad row. Nothing
- * is written to the catalogue until it is applied (it never is here). */
+/** A preview of a small Auto.ru feed: a new car, one of a body type the
+ * catalogue lacks and no drive (a new body type and warnings), and one bad
+ * row. Nothing is written to the catalogue until it is applied (it never is
+ * here). */
 async function importPreview(base, session) {
-  const car = (id, body) => `<car><unique_id>${id}</unique_id><mark_id>Hyundai</mark_id>
+  const car = (
+    id,
+    body,
+    { price = "2575000", drive = "передний" } = {},
+  ) => `<car><unique_id>${id}</unique_id><mark_id>Hyundai</mark_id>
 <folder_id>Sonata A11y</folder_id><modification_id>2.0 AT (150 л.с.)</modification_id>
-<body_type>${body}</body_type><drive>передний</drive><year>2022</year><price>2575000</price>
+<body_type>${body}</body_type>${drive ? `<drive>${drive}</drive>` : ""}<year>2022</year><price>${price}</price>
 <currency>RUR</currency></car>`;
-  const xml = `<?xml version="1.0" encoding="UTF-8"?><data><cars>${car("a11y-1", "Седан")}${car("a11y-2", "Кабриолет")}</cars></data>`;
+  const cars = [
+    car("a11y-1", "Седан"),
+    car("a11y-2", "Кабриолет", { drive: null }),
+    car("a11y-3", "Седан", { price: "дорого" }),
+  ];
+  const xml = `<?xml version="1.0" encoding="UTF-8"?><data><cars>${cars.join("")}</cars></data>`;
   const form = new FormData();
   form.append("file", new Blob([xml], { type: "text/xml" }), "a11y.xml");
   const r = await fetch(`${base}/api/admin/imports`, {

@@ -59,6 +59,11 @@ describe("admin cars", () => {
     await dialog.getByTestId("car-form").waitFor();
     await fillCar(dialog, { name: "Е2Е Тестовый", model: "Кросс", price: "3 210 000" });
     assert.equal(await dialog.getByLabel(/^Slug/).inputValue(), "e2e-testovyy-kross");
+    // The car's own complectation, generation and doors; the drive left unstated.
+    await dialog.getByLabel("Привод").selectOption("");
+    await dialog.getByLabel("Комплектация", { exact: true }).fill("Executive");
+    await dialog.getByLabel("Поколение").fill("III");
+    await dialog.getByLabel("Число дверей").fill("5");
 
     const files = [
       await png(page, "#c0392b", "red.png"),
@@ -101,6 +106,8 @@ describe("admin cars", () => {
     assert.equal(saved.price, "3210000.00");
     assert.equal(saved.mileage, 15000);
     assert.equal(saved.status, "used");
+    assert.equal(saved.drivetrain ?? null, null);
+    assert.deepEqual([saved.trim, saved.generation, saved.doors], ["Executive", "III", 5]);
     const expected = [blue, red, green].map((u) =>
       u
         .split("/")
@@ -118,6 +125,11 @@ describe("admin cars", () => {
     const site = await s.open(DESKTOP, "/car/e2e-testovyy-kross");
     await site.getByRole("heading", { level: 1, name: /Е2Е Тестовый/ }).waitFor();
     assert.ok((await site.locator("main").innerText()).replace(/\s/g, " ").includes("3 210 000"));
+    const specs = (await site.locator(".spec-sections").innerText()).replace(/\s+/g, " ");
+    assert.match(specs, /Поколение III/);
+    assert.match(specs, /Комплектация Executive/);
+    assert.match(specs, /Двери 5/);
+    assert.doesNotMatch(specs, /Привод/, "an unstated drive is not shown");
 
     // Edit: found by the server-side search; the saved slug is read-only.
     await page.getByTestId("car-search").fill("е2е тестовый");
@@ -188,12 +200,23 @@ describe("admin cars", () => {
       "Цена обязательна",
       "Выберите тип кузова",
       "Выберите коробку передач",
-      "Выберите привод",
       "Выберите тип топлива",
       "Укажите двигатель",
     ]) {
       await dialog.locator(".field-error").getByText(message, { exact: true }).waitFor();
     }
+    // The drive may be left unstated; doors are 2 to 5.
+    const drive = dialog.getByLabel("Привод");
+    assert.equal(await drive.inputValue(), "");
+    assert.equal(await drive.locator("option:checked").innerText(), "Не указан");
+    assert.equal(await drive.getAttribute("aria-invalid"), null);
+    await dialog.getByLabel("Число дверей").fill("7");
+    await dialog.getByRole("button", { name: "Сохранить" }).click();
+    await dialog
+      .locator(".field-error")
+      .getByText("Число дверей — от 2 до 5", { exact: true })
+      .waitFor();
+    await dialog.getByLabel("Число дверей").fill("");
     const price = dialog.getByLabel("Цена, ₽");
     assert.equal(await price.getAttribute("aria-invalid"), "true");
     const describedBy = await price.getAttribute("aria-describedby");

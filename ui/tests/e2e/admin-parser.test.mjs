@@ -58,6 +58,7 @@ function autoruCar({
   model,
   modification,
   body = "Седан",
+  drive = "передний",
   year,
   price,
   vin,
@@ -69,7 +70,7 @@ function autoruCar({
       <folder_id>${model}</folder_id>
       <modification_id>${modification}</modification_id>
       <body_type>${body}</body_type>
-      <drive>передний</drive>
+      ${drive ? `<drive>${drive}</drive>` : ""}
       <year>${year}</year>
       <price>${price}</price>
       <currency>RUR</currency>
@@ -279,11 +280,20 @@ describe("admin parser", () => {
     await page.context().close();
   });
 
-  it("shows a feed's bad rows with their row and field, and drops it", async () => {
+  it("shows a feed's bad rows, its warnings and new body types, and drops it", async () => {
     const { page } = await openAdmin(s, DESKTOP, "/admin/parser");
     const bad = autoru([
+      // A body type the catalogue lacks: created on apply, not an error.
       { ...cars.elantra, id: `${TAG}-9`, vin: "XWBCA41ZXDK259299", body: "Кабриолет" },
       { ...cars.sonata, id: `${TAG}-10`, vin: "XWBCA41ZXDK259298", price: "дорого" },
+      // No drive: it loads, with a warning.
+      {
+        ...cars.creta,
+        id: `${TAG}-11`,
+        model: `Creta Drive ${TAG}`,
+        vin: "XWBCA41ZXDK259297",
+        drive: null,
+      },
     ]);
     await page.getByLabel("Файл", { exact: true }).check();
     await page.getByLabel("Файл фида").setInputFiles({
@@ -293,10 +303,22 @@ describe("admin parser", () => {
     });
     await page.getByRole("button", { name: "Проверить" }).click();
     await waitForStatus(page, "Предпросмотр");
-    assert.equal(await count(page, "errors"), 2);
+    assert.equal(await count(page, "errors"), 1);
     const errors = await report(page).getByTestId("list-errors").innerText();
-    assert.match(errors, /Строка 1 \(строка файла \d+\), поле «body_type»/);
     assert.match(errors, /Строка 2 \(строка файла \d+\), поле «price»/);
+    assert.match(
+      await report(page).getByTestId("new-body-types").innerText(),
+      /Новые типы кузова, которых нет в каталоге \(будут созданы\): .*Кабриолет/,
+    );
+    // Warnings are counted apart and listed by car; they are no errors.
+    assert.ok((await count(page, "warnings")) >= 1);
+    const warned = report(page)
+      .getByTestId("list-warnings")
+      .locator("li")
+      .filter({ hasText: `Creta Drive ${TAG}` });
+    assert.match(await warned.innerText(), /Строка 3/);
+    assert.match(await warned.innerText(), /Привод не указан в фиде/);
+    assert.equal(await count(page, "new"), 2);
     await report(page).getByRole("button", { name: "Отменить" }).click();
     assert.match(await toastText(page, "Предпросмотр отменён"), /Успешно/);
     await report(page).waitFor({ state: "detached" });

@@ -4,6 +4,8 @@ import {
   carInput,
   carSlug,
   carValues,
+  doorsRule,
+  generationRule,
   isMoney,
   MESSAGES,
   maxYear,
@@ -12,6 +14,7 @@ import {
   optionalMoneyRule,
   priceRule,
   slugRule,
+  trimRule,
   yearMax,
   yearMin,
   yearRule,
@@ -38,6 +41,9 @@ const car: Car = {
   drivetrain: "all",
   fuelType: "gasoline",
   engine: "3.0 л",
+  trim: null,
+  generation: null,
+  doors: null,
   mileage: 12000,
   mainImage: "/m/a.webp",
   images: ["/m/a.webp", "/m/b.webp"],
@@ -105,6 +111,44 @@ describe("car form values", () => {
     const input = carInput(v);
     expect(input.images).toHaveLength(6);
     expect(input.trimLevels).toEqual([{ name: "Base", description: "", link: "" }]);
+  });
+});
+
+describe("drive, complectation, generation and doors", () => {
+  it("sends an empty drive as not stated, and shows a car's unstated drive as empty", () => {
+    const v = carValues(null, NOW);
+    expect(v.drivetrain).toBe("");
+    expect(carInput(v).drivetrain).toBeNull();
+    expect(carInput({ ...v, drivetrain: "rear" }).drivetrain).toBe("rear");
+    const unstated = carValues({ ...car, drivetrain: null }, NOW);
+    expect(unstated.drivetrain).toBe("");
+    expect(carInput(unstated).drivetrain).toBeNull();
+    expect(carInput(carValues(car, NOW)).drivetrain).toBe("all");
+  });
+
+  it("round-trips the complectation, generation and doors, empty as null", () => {
+    const full = carValues({ ...car, trim: "Executive", generation: "III", doors: 5 }, NOW);
+    expect([full.trim, full.generation, full.doors]).toEqual(["Executive", "III", "5"]);
+    const input = carInput({ ...full, trim: " Executive ", generation: " III" });
+    expect([input.trim, input.generation, input.doors]).toEqual(["Executive", "III", 5]);
+    const empty = carValues(car, NOW);
+    expect([empty.trim, empty.generation, empty.doors]).toEqual(["", "", ""]);
+    const none = carInput({ ...empty, trim: "  ", doors: " " });
+    expect([none.trim, none.generation, none.doors]).toEqual([null, null, null]);
+  });
+
+  it("checks them with the server's messages", () => {
+    expect(trimRule("")).toBe(true);
+    expect(trimRule("x".repeat(100))).toBe(true);
+    expect(trimRule("x".repeat(101))).toBe("Комплектация — до 100 символов");
+    expect(generationRule("x".repeat(50))).toBe(true);
+    expect(generationRule("x".repeat(51))).toBe("Поколение — до 50 символов");
+    expect(doorsRule("")).toBe(true);
+    expect(doorsRule("2")).toBe(true);
+    expect(doorsRule(" 5 ")).toBe(true);
+    for (const bad of ["1", "6", "3.5", "-3", "три"]) {
+      expect(doorsRule(bad), bad).toBe("Число дверей — от 2 до 5");
+    }
   });
 });
 

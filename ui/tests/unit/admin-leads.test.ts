@@ -154,6 +154,35 @@ describe("a lead's details", () => {
     ]);
   });
 
+  it("names the selection's body types by the dealership's table", () => {
+    const lead = {
+      ...base,
+      type: "auto_selection" as const,
+      bodyType: "minivan,coupe,van",
+    };
+    const row = (types?: Parameters<typeof leadDetails>[1]) =>
+      leadDetails(lead, types)
+        .find((s) => s.key === "selection")
+        ?.rows.find((r) => r.label === "Кузов")?.value;
+    const info = (bodyType: string, labelSingle: string) => ({
+      id: bodyType,
+      bodyType,
+      labelPlural: `${labelSingle}ы`,
+      labelSingle,
+      imageUrl: "",
+      imageUrlMobile: "",
+      carCount: 0,
+      builtIn: false,
+      createdAt: "",
+      updatedAt: "",
+    });
+    // While the table loads: the six defaults, other codes as they are.
+    expect(row()).toBe("minivan, Внедорожник, van");
+    expect(row([info("minivan", "Минивэн"), info("van", "Фургон"), info("coupe", "Купе")])).toBe(
+      "Минивэн, Купе, Фургон",
+    );
+  });
+
   it("has the car, the consent record and the source with UTM", () => {
     const d = leadDetails({
       ...base,

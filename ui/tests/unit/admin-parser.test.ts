@@ -15,16 +15,19 @@ import {
   FILE_WRONG_TYPE,
   feedHint,
   feedLinks,
+  groupWarnings,
   INTERVAL_INVALID,
   importReportHref,
   importUrl,
   intervalChoice,
   intervalLabel,
   MAX_FEED_BYTES,
+  newBodyTypesText,
   parseInterval,
   photosPending,
   photoText,
   rowErrorText,
+  rowPlace,
   settingsPayload,
   sourceText,
   URL_INVALID,
@@ -32,7 +35,7 @@ import {
 } from "../../src/admin/lib/parser";
 
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
-const counts = { new: 2, changed: 3, unchanged: 10, gone: 1, errors: 4 };
+const counts = { new: 2, changed: 3, unchanged: 10, gone: 1, errors: 4, warnings: 0 };
 
 describe("parser URLs", () => {
   it("names a run, its apply and its report", () => {
@@ -76,6 +79,7 @@ describe("a run's report", () => {
       "Без изменений",
       "Снимутся с публикации",
       "Ошибки",
+      "Предупреждения",
     ]);
   });
 
@@ -128,7 +132,54 @@ describe("a run's report", () => {
     const quiet = applySummary({ ...counts, gone: 0, errors: 0 });
     expect(quiet).toBe("Будет добавлено: 2, изменено: 3, снято с публикации: 0.");
     expect(changesAnything(counts)).toBe(true);
-    expect(changesAnything({ new: 0, changed: 0, unchanged: 9, gone: 0, errors: 2 })).toBe(false);
+    expect(
+      changesAnything({ new: 0, changed: 0, unchanged: 9, gone: 0, errors: 2, warnings: 0 }),
+    ).toBe(false);
+  });
+
+  it("counts cars with warnings as loaded: the summary's numbers stay, a note is added", () => {
+    const warned = { ...counts, gone: 0, errors: 0, warnings: 2 };
+    const text = applySummary(warned);
+    expect(text).toMatch(/^Будет добавлено: 2, изменено: 3, снято с публикации: 0\./);
+    expect(text).toMatch(/Автомобили с предупреждениями \(2\) загрузятся/);
+    expect(text).not.toMatch(/пропущены/);
+    expect(changesAnything({ ...warned, new: 0, changed: 0 })).toBe(false);
+  });
+
+  it("groups the warnings by car, in the feed's order", () => {
+    const w = (row: number, key: string, field: string, message: string) => ({
+      row,
+      line: row + 10,
+      key,
+      title: `Авто ${key}`,
+      field,
+      message,
+    });
+    const groups = groupWarnings([
+      w(3, "b", "drivetrain", "Привод не указан в фиде"),
+      w(1, "a", "engine", "Двигатель не указан в фиде"),
+      w(3, "b", "trim", "Комплектация не указана в фиде"),
+      w(1, "a", "power", "Мощность не указана в фиде"),
+    ]);
+    expect(groups.map((g) => [g.title, rowPlace(g.row, g.line)])).toEqual([
+      ["Авто a", "Строка 1 (строка файла 11)"],
+      ["Авто b", "Строка 3 (строка файла 13)"],
+    ]);
+    expect(groups[1].warnings.map((x) => x.message)).toEqual([
+      "Привод не указан в фиде",
+      "Комплектация не указана в фиде",
+    ]);
+    expect(groupWarnings([])).toEqual([]);
+    expect(rowPlace(4, 4)).toBe("Строка 4");
+  });
+
+  it("names the body types an import will create", () => {
+    expect(
+      newBodyTypesText([
+        { bodyType: "minivan", labelPlural: "Минивэны", labelSingle: "Минивэн" },
+        { bodyType: "liftback", labelPlural: "Лифтбеки", labelSingle: "Лифтбек" },
+      ]),
+    ).toBe("Минивэн (minivan), Лифтбек (liftback)");
   });
 
   it("names a row error's row and field", () => {

@@ -13,7 +13,7 @@ import {
   PAGE_SIZE_PHONE,
 } from "../../src/lib/catalogue";
 import { parseFilters } from "../../src/lib/filters";
-import { isBodyType } from "../../src/lib/labels";
+import { isBodyTypeCode } from "../../src/lib/labels";
 
 interface Fixture {
   brands: { id: string; slug: string; name: string }[];
@@ -27,13 +27,18 @@ const fixture = JSON.parse(
 
 const brands: BrandBrief[] = fixture.brands.map((b) => ({ ...b, logo: "", carCount: 0 }));
 
+/** The body-type table of the server the examples run on: the six seeded types. */
+const bodyTypes = ["sedan", "hatchback", "crossover", "wagon", "coupe", "pickup"].map(
+  (bodyType) => ({ bodyType }),
+);
+
 /** What the page at `url` reads besides the settings (the header and footer
  * read those on every page), at one page size. */
 function pageReads(url: string, pageSize: number): string[] {
   const { pathname, search } = new URL(url, "http://localhost");
   const [, first, second] = pathname.split("/");
   const catalogue = (scope: CatalogueScope) =>
-    catalogueUrls(scope, parseFilters(search), brands, pageSize);
+    catalogueUrls(scope, parseFilters(search), brands, bodyTypes, pageSize);
   switch (`/${first}`) {
     case "/":
       return [
@@ -49,7 +54,12 @@ function pageReads(url: string, pageSize: number): string[] {
     case "/used-cars":
       return catalogue({ kind: "used" });
     case "/body-type":
-      return isBodyType(second) ? catalogue({ kind: "body", code: second }) : [];
+      // A code-shaped type is asked for; one the table lacks is a 404 (its
+      // null answer embedded), and nothing else is read.
+      if (!isBodyTypeCode(second)) return [];
+      return bodyTypes.some((t) => t.bodyType === second)
+        ? catalogue({ kind: "body", code: second })
+        : [urls.bodyType(second)];
     case "/lease-cars":
       return [urls.carsList(urls.LEASE_CARS, 0, urls.ALL_BATCH)];
     case "/brand": {

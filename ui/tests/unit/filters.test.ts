@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BrandBrief } from "../../src/api/types";
 import { ALL_CARS, carsCount, carsList } from "../../src/api/urls";
-import { batchUrls, catalogueQuery, pageBatch } from "../../src/lib/catalogue";
+import { batchUrls, catalogueQuery, knownBodyType, pageBatch } from "../../src/lib/catalogue";
 import {
   changeFilters,
   DEFAULT_FILTERS,
@@ -10,6 +10,7 @@ import {
   PRICE_MAX,
   parseFilters,
 } from "../../src/lib/filters";
+import { bodyTypeName } from "../../src/lib/labels";
 import { slugFromPath, slugify } from "../../src/lib/slug";
 
 describe("filter state ↔ URL", () => {
@@ -39,7 +40,7 @@ describe("filter state ↔ URL", () => {
   });
 
   it("ignores junk and clamps the price to the slider", () => {
-    const f = parseFilters("brand=<x>&body=tank&condition=old&price=99&page=-4");
+    const f = parseFilters("brand=<x>&body=Tank!&condition=old&price=99&page=-4");
     expect(f.brand).toBeNull();
     expect(f.body).toBeNull();
     expect(f.condition).toBe("all");
@@ -68,9 +69,10 @@ describe("filter state ↔ URL", () => {
   // the browser asks it for.
   it("turns filters into the server's query, and a page into its batch", () => {
     const brands = [{ id: "b-haval", slug: "haval" }] as BrandBrief[];
+    const bodyTypes = [{ bodyType: "sedan" }, { bodyType: "crossover" }];
     const body = { kind: "body", code: "sedan" } as const;
     const q = (search: string, scope: Parameters<typeof catalogueQuery>[0] = body) =>
-      catalogueQuery(scope, parseFilters(search), brands);
+      catalogueQuery(scope, parseFilters(search), brands, bodyTypes);
     expect(q("")).toEqual({ ...ALL_CARS, bodyType: "sedan" });
     expect(q("brand=haval").brandId).toBe("b-haval");
     expect(q("brand=lada").brandId).toBeNull();
@@ -107,6 +109,52 @@ describe("filter state ↔ URL", () => {
     expect(carsList({ ...ALL_CARS, brandId: "b1", sort: "price_asc" }, 0, 100)).toBe(
       "/api/cars/fast?brandId=b1&sort=price_asc&limit=100&offset=0",
     );
+  });
+});
+
+describe("body types from the dealership's table", () => {
+  const table = [
+    { bodyType: "sedan", labelPlural: "Седаны", labelSingle: "Седан" },
+    { bodyType: "minivan", labelPlural: "Минивэны", labelSingle: "Минивэн" },
+    { bodyType: "kupe", labelPlural: "Купе", labelSingle: "Купе" },
+  ];
+  const newCars = (search: string, types = table) =>
+    catalogueQuery({ kind: "new" }, parseFilters(search), [], types);
+
+  it("keeps a body type of the table's own in the URL and filters by it", () => {
+    const f = parseFilters("body=minivan&page=2");
+    expect(f.body).toBe("minivan");
+    expect(parseFilters(filtersToSearch(f))).toEqual(f);
+    expect(knownBodyType(f, table)).toBe("minivan");
+    expect(newCars("body=minivan").bodyType).toBe("minivan");
+    expect(carsCount(newCars("body=minivan"))).toBe("/api/cars/count?status=new&bodyType=minivan");
+    expect(newCars("body=kupe").bodyType).toBe("kupe");
+  });
+
+  it("filters nothing by a code the table lacks, or by what is not a code", () => {
+    expect(newCars("body=tank").bodyType).toBeNull();
+    expect(knownBodyType(parseFilters("body=tank"), table)).toBeNull();
+    // The same code once the table has it.
+    expect(newCars("body=tank", [...table, { ...table[0], bodyType: "tank" }]).bodyType).toBe(
+      "tank",
+    );
+    for (const junk of ["Minivan", "mini_van", "-van", "van-", "mini--van", "a".repeat(51)]) {
+      expect(parseFilters(`body=${junk}`).body, junk).toBeNull();
+    }
+    expect(parseFilters(`body=${"a".repeat(50)}`).body).toBe("a".repeat(50));
+  });
+
+  it("names a type by the table, the six by default while it is not at hand", () => {
+    expect(bodyTypeName("minivan", table)).toBe("Минивэн");
+    expect(bodyTypeName("minivan", table, "plural")).toBe("Минивэны");
+    expect(bodyTypeName("minivan", undefined)).toBeUndefined();
+    expect(bodyTypeName("coupe", undefined)).toBe("Внедорожник");
+    expect(bodyTypeName("coupe", undefined, "plural")).toBe("Внедорожники");
+    // A renamed built-in type: the table's name wins.
+    expect(bodyTypeName("sedan", [{ ...table[0], labelSingle: "Седан бизнес" }])).toBe(
+      "Седан бизнес",
+    );
+    expect(bodyTypeName("constructor", undefined)).toBeUndefined();
   });
 });
 

@@ -24,9 +24,14 @@ const brands: BrandBrief[] = [
   { id: "b-geely", slug: "geely", name: "Geely", logo: "", carCount: 2 },
 ];
 
+/** The dealership's body-type table: the seeded six and one of its own. */
+const bodyTypes = ["sedan", "crossover", "wagon", "pickup", "minivan"].map((bodyType) => ({
+  bodyType,
+}));
+
 /** The filter a page URL follows, as the catalogue layout builds it. */
 const follow = (scope: CatalogueScope, search: string) =>
-  savedSearchFilter(catalogueQuery(scope, parseFilters(search), brands));
+  savedSearchFilter(catalogueQuery(scope, parseFilters(search), brands, bodyTypes));
 
 /** The API's count URL of a filter: the same parameters in the same order. */
 const countUrl = (f: SearchFilter) =>
@@ -61,6 +66,7 @@ describe("the filter a catalogue page follows", () => {
     expect(follow({ kind: "body", code: "pickup" }, "")).toEqual({ bodyType: "pickup" });
     expect(follow({ kind: "new" }, "?price=10000000&page=3")).toEqual({ status: "new" });
     expect(follow({ kind: "new" }, "?brand=nope")).toEqual({ status: "new" });
+    expect(follow({ kind: "new" }, "?body=tank")).toEqual({ status: "new" });
     expect(follow({ kind: "new" }, "?price=12e5")).toEqual({ status: "new" });
   });
 
@@ -71,7 +77,7 @@ describe("the filter a catalogue page follows", () => {
       [{ kind: "body", code: "wagon" }, "?condition=new&brand=geely"],
       [{ kind: "body", code: "wagon" }, ""],
     ] as [CatalogueScope, string][]) {
-      const query = catalogueQuery(scope, parseFilters(search), brands);
+      const query = catalogueQuery(scope, parseFilters(search), brands, bodyTypes);
       expect(countUrl(savedSearchFilter(query))).toBe(carsCount(query));
     }
   });
@@ -105,6 +111,17 @@ describe("the filters in words", () => {
     expect(describeFilter({ bodyType: "coupe" }, brands, "Купе")).toBe("Купе");
     expect(describeFilter({ bodyType: "coupe" }, brands)).toBe("Внедорожник");
     expect(describeFilter({ status: "lease" }, brands)).toBe("Аренда с выкупом");
+  });
+
+  it("follows a body type of the dealership's own, named by the table or its code", () => {
+    expect(follow({ kind: "used" }, "?body=minivan")).toEqual({
+      status: "used",
+      bodyType: "minivan",
+    });
+    expect(describeFilter({ status: "used", bodyType: "minivan" }, brands, "Минивэн")).toBe(
+      "С пробегом · Минивэн",
+    );
+    expect(describeFilter({ bodyType: "minivan" }, brands)).toBe("minivan");
   });
 
   it("an unknown brand is left out; no filter at all is every car", () => {

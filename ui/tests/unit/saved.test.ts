@@ -47,6 +47,9 @@ function car(slug: string, over: Partial<Car> = {}): Car {
     transmission: "automatic",
     drivetrain: "front",
     fuelType: "gasoline",
+    trim: null,
+    generation: null,
+    doors: null,
     engine: "1.5 л",
     mileage: 0,
     mainImage: "/media/a-800.webp",
@@ -205,6 +208,25 @@ describe("compare rows", () => {
     expect(rows.find((r) => r.label === "Марка")?.differs).toBe(false);
     // One car on sale: nothing to differ from.
     expect(compareRows([a, null]).some((r) => r.differs)).toBe(false);
+  });
+
+  it("shows a drive that is not stated as a dash, and the car's own specs", () => {
+    const rows = compareRows([
+      car("x", { drivetrain: null, trim: "Executive", doors: 5 }),
+      car("y", { bodyType: "minivan" }),
+    ]);
+    const by = Object.fromEntries(rows.map((r) => [r.label, r]));
+    expect(by.Привод.values).toEqual(["—", "Передний"]);
+    expect(by.Комплектация.values).toEqual(["Executive", "—"]);
+    expect(by.Двери.values).toEqual(["5", "—"]);
+    // No car has a generation: no row.
+    expect(by.Поколение).toBeUndefined();
+    // A type of the dealership's own: the table's name, its code while there is none.
+    expect(by.Кузов.values).toEqual(["Кроссовер", "minivan"]);
+    const named = compareRows([car("y", { bodyType: "minivan" })], (code) =>
+      code === "minivan" ? "Минивэн" : undefined,
+    );
+    expect(named.find((r) => r.label === "Кузов")?.values).toEqual(["Минивэн"]);
   });
 
   it("caps the discounts at the maximum total discount", () => {

@@ -1,13 +1,9 @@
 /** The leads screen's labels, filters and the blocks of a lead's details
  * (the lead types and fields: docs/leads.md, docs/glossary.md). */
 import type { components } from "../../api/schema";
+import type { BodyTypeInfo } from "../../api/types";
 import { formatNumber, formatPrice } from "../../lib/format";
-import {
-  BODY_TYPE_LABELS,
-  FUEL_LABELS,
-  STATUS_LABELS,
-  TRANSMISSION_LABELS,
-} from "../../lib/labels";
+import { bodyTypeName, FUEL_LABELS, STATUS_LABELS, TRANSMISSION_LABELS } from "../../lib/labels";
 import { longDate } from "../../lib/slots";
 import { type AuditEntry, auditUrl } from "../api";
 import { longDateTime } from "./dates";
@@ -99,19 +95,20 @@ function carStatusLabel(code: string): string | null {
 }
 
 /** Codes joined by commas ("sedan,crossover") as their labels. */
-function codes(value: string | null | undefined, labels: Record<string, string>): string | null {
+function codes(
+  value: string | null | undefined,
+  label: (code: string) => string | undefined,
+): string | null {
   if (!value) return null;
   return value
     .split(",")
     .map((c) => c.trim())
     .filter(Boolean)
-    .map((c) => labels[c] ?? c)
+    .map((c) => label(c) ?? c)
     .join(", ");
 }
 
-const BODY_SINGLE: Record<string, string> = Object.fromEntries(
-  Object.entries(BODY_TYPE_LABELS).map(([code, [, single]]) => [code, single]),
-);
+const labelsOf = (labels: Record<string, string>) => (code: string) => labels[code];
 
 function money(value: string | null | undefined): string | null {
   return value ? formatPrice(value) : null;
@@ -141,8 +138,10 @@ function rows(pairs: [string, string | null | undefined][]): DetailRow[] {
  * message: the block of its type first (credit sums, the visitor's car for a
  * trade-in, the wishes of a selection), then any other block with data, the
  * car it was sent from, the consent record, and where it came from (source
- * URL, UTM, analytics id). Empty fields and empty blocks are left out. */
-export function leadDetails(lead: Lead): DetailSection[] {
+ * URL, UTM, analytics id). Empty fields and empty blocks are left out.
+ * Body types are named by the dealership's table (`bodyTypes`), the six
+ * defaults while it is not at hand, and by their code otherwise. */
+export function leadDetails(lead: Lead, bodyTypes?: readonly BodyTypeInfo[]): DetailSection[] {
   const credit: DetailSection = {
     key: "credit",
     title: "Кредит",
@@ -170,9 +169,9 @@ export function leadDetails(lead: Lead): DetailSection[] {
     rows: rows([
       ["Бюджет", money(lead.budget)],
       ["Марка", lead.preferredBrand],
-      ["Кузов", codes(lead.bodyType, BODY_SINGLE)],
-      ["Коробка передач", codes(lead.transmission, TRANSMISSION_LABELS)],
-      ["Топливо", codes(lead.fuelTypes, FUEL_LABELS)],
+      ["Кузов", codes(lead.bodyType, (c) => bodyTypeName(c, bodyTypes))],
+      ["Коробка передач", codes(lead.transmission, labelsOf(TRANSMISSION_LABELS))],
+      ["Топливо", codes(lead.fuelTypes, labelsOf(FUEL_LABELS))],
     ]),
   };
   const testDrive: DetailSection = {

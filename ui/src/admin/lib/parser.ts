@@ -26,6 +26,9 @@ export interface RunCounts {
   unchanged: number;
   gone: number;
   errors: number;
+  /** Cars that import with fields the feed does not state (not errors);
+   * absent on runs made before the server counted them. */
+  warnings?: number;
 }
 
 export interface PhotoProgress {
@@ -95,6 +98,26 @@ export interface RowError {
   message: string;
 }
 
+/** A car that imports, with a field its feed does not state. */
+export interface RowWarning {
+  row: number;
+  line: number;
+  /** The car's key in the report (as in `new` and `changed`). */
+  key: string;
+  title: string;
+  /** drivetrain | engine | power | trim */
+  field: string;
+  /** The server's words: "Привод не указан в фиде: …". */
+  message: string;
+}
+
+/** A body type a feed names that the catalogue lacks: created on apply. */
+export interface NewBodyType {
+  bodyType: string;
+  labelPlural: string;
+  labelSingle: string;
+}
+
 export interface PhotoError {
   carTitle: string;
   url: string;
@@ -109,6 +132,9 @@ export interface ImportRun extends ImportRunSummary {
   errors: RowError[];
   /** Brands the feed names that the catalogue lacks: created on apply. */
   newBrands?: string[];
+  /** Body types likewise. */
+  newBodyTypes?: NewBodyType[];
+  warnings?: RowWarning[];
   photoErrors: PhotoError[];
 }
 
@@ -144,6 +170,7 @@ export const COUNT_LABELS: { key: keyof RunCounts; label: string }[] = [
   { key: "unchanged", label: "Без изменений" },
   { key: "gone", label: "Снимутся с публикации" },
   { key: "errors", label: "Ошибки" },
+  { key: "warnings", label: "Предупреждения" },
 ];
 
 /** The same counts once the run is applied (past tense). */
@@ -153,6 +180,7 @@ export const APPLIED_COUNT_LABELS: Record<keyof RunCounts, string> = {
   unchanged: "Без изменений",
   gone: "Сняты с публикации",
   errors: "Пропущены с ошибками",
+  warnings: "С предупреждениями",
 };
 
 export const STATUS_LABELS: Record<RunStatus, string> = {
@@ -288,6 +316,11 @@ export function applySummary(counts: RunCounts): string {
   if (counts.errors > 0) {
     text += ` Строки с ошибками (${counts.errors}) будут пропущены.`;
   }
+  // Warnings are no errors: those cars are loaded, and counted above.
+  const warned = counts.warnings ?? 0;
+  if (warned > 0) {
+    text += ` Автомобили с предупреждениями (${warned}) загрузятся: в фиде у них не указаны некоторые поля, их можно дополнить вручную.`;
+  }
   return text;
 }
 
@@ -299,9 +332,42 @@ export function changesAnything(counts: RunCounts): boolean {
 /** "Строка 12, поле «mark_id»: …"; an XML record also gives its line in
  * the file: "Строка 2 (строка файла 14), …". */
 export function rowErrorText(error: RowError): string {
-  const line = error.line && error.line !== error.row ? ` (строка файла ${error.line})` : "";
   const field = error.field ? `, поле «${error.field}»` : "";
-  return `Строка ${error.row}${line}${field}: ${error.message}`;
+  return `${rowPlace(error.row, error.line)}${field}: ${error.message}`;
+}
+
+/** One car's warnings, as the report lists them. */
+export interface CarWarnings {
+  key: string;
+  title: string;
+  row: number;
+  line: number;
+  warnings: { field: string; message: string }[];
+}
+
+/** The warnings grouped by car (its key), in the feed's order, each car's
+ * in the order the server gave them. */
+export function groupWarnings(warnings: readonly RowWarning[]): CarWarnings[] {
+  const byKey = new Map<string, CarWarnings>();
+  for (const w of warnings) {
+    let car = byKey.get(w.key);
+    if (!car) {
+      car = { key: w.key, title: w.title, row: w.row, line: w.line, warnings: [] };
+      byKey.set(w.key, car);
+    }
+    car.warnings.push({ field: w.field, message: w.message });
+  }
+  return [...byKey.values()].sort((a, b) => a.row - b.row);
+}
+
+/** "Строка 2 (строка файла 14)": where a car is in the feed. */
+export function rowPlace(row: number, line?: number): string {
+  return `Строка ${row}${line && line !== row ? ` (строка файла ${line})` : ""}`;
+}
+
+/** "Минивэн (minivan), Лифтбек (liftback)". */
+export function newBodyTypesText(types: readonly NewBodyType[]): string {
+  return types.map((t) => `${t.labelSingle} (${t.bodyType})`).join(", ");
 }
 
 /** Lists longer than this are shown a page at a time. */

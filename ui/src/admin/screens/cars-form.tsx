@@ -9,16 +9,15 @@ import {
   useWatch,
 } from "react-hook-form";
 import { apiPost, apiPut } from "../../api/client";
-import type { Brand, Car } from "../../api/types";
+import type { BodyTypeInfo, Brand, Car } from "../../api/types";
 import {
-  BODY_TYPE_CODES,
-  BODY_TYPE_LABELS,
+  bodyTypeName,
   DRIVETRAIN_LABELS,
   FUEL_LABELS,
   STATUS_LABELS,
   TRANSMISSION_LABELS,
 } from "../../lib/labels";
-import { adminCarUrl, BRANDS_URL, carUrl } from "../api";
+import { adminCarUrl, BODY_TYPES_URL, BRANDS_URL, carUrl } from "../api";
 import {
   CAR_FIELDS,
   type CarValues,
@@ -26,7 +25,12 @@ import {
   carInput,
   carSlug,
   carValues,
+  DOORS_MAX,
+  DOORS_MIN,
   discountRule,
+  doorsRule,
+  GENERATION_MAX,
+  generationRule,
   MESSAGES,
   MIN_YEAR,
   maxYear,
@@ -34,6 +38,8 @@ import {
   optionalMoneyRule,
   priceRule,
   slugRule,
+  TRIM_MAX,
+  trimRule,
   yearRule,
 } from "../carForm";
 import { applyServerError } from "../components/applyServerError";
@@ -118,9 +124,14 @@ export function CarDialog({ id, onClose }: { id: string | null; onClose: () => v
     gcTime: 0,
   });
   const brands = useAdminQuery<Brand[]>(BRANDS_URL, { refetchOnWindowFocus: false });
+  // The dealership's own body types (docs/admin.md).
+  const bodyTypes = useAdminQuery<BodyTypeInfo[]>(BODY_TYPES_URL, { refetchOnWindowFocus: false });
   const title = id ? "Изменить автомобиль" : "Добавить автомобиль";
-  const failure = (id && car.isError && car.error) || (brands.isError && brands.error);
-  const ready = brands.data && (!id || car.data);
+  const failure =
+    (id && car.isError && car.error) ||
+    (brands.isError && brands.error) ||
+    (bodyTypes.isError && bodyTypes.error);
+  const ready = brands.data && bodyTypes.data && (!id || car.data);
   if (failure || !ready) {
     return (
       <FormDialog open title={title} dirty={false} onClose={onClose} testId="car-dialog">
@@ -131,6 +142,7 @@ export function CarDialog({ id, onClose }: { id: string | null; onClose: () => v
             onRetry={() => {
               void car.refetch();
               void brands.refetch();
+              void bodyTypes.refetch();
             }}
           />
         ) : (
@@ -144,6 +156,7 @@ export function CarDialog({ id, onClose }: { id: string | null; onClose: () => v
       title={title}
       car={id ? (car.data ?? null) : null}
       brands={brands.data ?? []}
+      bodyTypes={bodyTypes.data ?? []}
       onClose={onClose}
     />
   );
@@ -153,10 +166,24 @@ interface FormProps {
   title: string;
   car: Car | null;
   brands: Brand[];
+  bodyTypes: BodyTypeInfo[];
   onClose: () => void;
 }
 
-function CarForm({ title, car, brands, onClose }: FormProps) {
+/** The body-type select's choices: the table's, in its order, and the car's
+ * own type should the table lack it. */
+function bodyTypeChoices(types: BodyTypeInfo[], car: Car | null): [string, string][] {
+  const choices: [string, string][] = types.map((t) => [
+    t.bodyType,
+    bodyTypeName(t.bodyType, types) ?? t.bodyType,
+  ]);
+  if (car && !types.some((t) => t.bodyType === car.bodyType)) {
+    choices.push([car.bodyType, bodyTypeName(car.bodyType, types) ?? car.bodyType]);
+  }
+  return choices;
+}
+
+function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
   const {
     register,
     handleSubmit,
@@ -325,9 +352,9 @@ function CarForm({ title, car, brands, onClose }: FormProps) {
             {(a) => (
               <select {...a} {...register("bodyType", required(MESSAGES.bodyType))}>
                 <option value="">Выберите</option>
-                {BODY_TYPE_CODES.map((c) => (
-                  <option key={c} value={c}>
-                    {BODY_TYPE_LABELS[c][1]}
+                {bodyTypeChoices(bodyTypes, car).map(([code, name]) => (
+                  <option key={code} value={code}>
+                    {name}
                   </option>
                 ))}
               </select>
@@ -345,10 +372,10 @@ function CarForm({ title, car, brands, onClose }: FormProps) {
               </select>
             )}
           </Field>
-          <Field label="Привод" required error={errors.drivetrain}>
+          <Field label="Привод" error={errors.drivetrain}>
             {(a) => (
-              <select {...a} {...register("drivetrain", required(MESSAGES.drivetrain))}>
-                <option value="">Выберите</option>
+              <select {...a} {...register("drivetrain")}>
+                <option value="">Не указан</option>
                 {Object.entries(DRIVETRAIN_LABELS).map(([k, v]) => (
                   <option key={k} value={k}>
                     {v}
@@ -375,6 +402,37 @@ function CarForm({ title, car, brands, onClose }: FormProps) {
                 {...a}
                 placeholder="2.0 л, 249 л.с."
                 {...register("engine", required(MESSAGES.engine))}
+              />
+            )}
+          </Field>
+          <Field label="Поколение" error={errors.generation} hint="Например, III или рестайлинг">
+            {(a) => (
+              <input
+                {...a}
+                maxLength={GENERATION_MAX}
+                {...register("generation", { validate: generationRule })}
+              />
+            )}
+          </Field>
+          <Field
+            label="Комплектация"
+            error={errors.trim}
+            hint="Комплектация этого автомобиля, например Executive"
+          >
+            {(a) => (
+              <input {...a} maxLength={TRIM_MAX} {...register("trim", { validate: trimRule })} />
+            )}
+          </Field>
+          <Field label="Число дверей" error={errors.doors} hint={`От ${DOORS_MIN} до ${DOORS_MAX}`}>
+            {(a) => (
+              <input
+                {...a}
+                type="number"
+                inputMode="numeric"
+                min={DOORS_MIN}
+                max={DOORS_MAX}
+                step={1}
+                {...register("doors", { validate: doorsRule })}
               />
             )}
           </Field>

@@ -3,7 +3,8 @@
  * channel's delivery, with a retry) and its status history from the audit
  * trail. */
 import { ApiError } from "../../api/client";
-import type { AuditPage } from "../api";
+import type { BodyTypeInfo } from "../../api/types";
+import { type AuditPage, BODY_TYPES_URL } from "../api";
 import { Modal } from "../components/Modal";
 import { longDateTime } from "../lib/dates";
 import {
@@ -19,7 +20,11 @@ import { useAdminQuery } from "../query";
 import { LeadDeliveries } from "./leads-deliveries";
 
 export function LeadDetails({ lead, onClose }: { lead: Lead; onClose: () => void }) {
-  const sections = leadDetails(lead);
+  // The wishes of a selection name body types by the dealership's table.
+  const bodyTypes = useAdminQuery<BodyTypeInfo[]>(lead.bodyType ? BODY_TYPES_URL : null, {
+    refetchOnWindowFocus: false,
+  });
+  const sections = leadDetails(lead, bodyTypes.data);
   return (
     <Modal
       open

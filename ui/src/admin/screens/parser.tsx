@@ -33,6 +33,7 @@ import {
   FORMAT_LABELS,
   feedHint,
   feedLinks,
+  groupWarnings,
   IMPORTS_URL,
   type ImportRun,
   type ImportRuns,
@@ -43,6 +44,7 @@ import {
   intervalLabel,
   LIST_PAGE,
   MAX_INTERVAL_HOURS,
+  newBodyTypesText,
   PARSER_SETTINGS_URL,
   type ParserSettings,
   parseInterval,
@@ -50,6 +52,7 @@ import {
   photoText,
   type RunId,
   rowErrorText,
+  rowPlace,
   STATUS_BADGES,
   STATUS_LABELS,
   settingsPayload,
@@ -396,6 +399,12 @@ function RunReport({ id, onClose }: { id: RunId; onClose: () => void }) {
               Новые марки, которых нет в каталоге (будут созданы): {run.newBrands.join(", ")}
             </p>
           )}
+          {run.status === "preview" && run.newBodyTypes && run.newBodyTypes.length > 0 && (
+            <p class="notice" data-testid="new-body-types">
+              Новые типы кузова, которых нет в каталоге (будут созданы):{" "}
+              {newBodyTypesText(run.newBodyTypes)}
+            </p>
+          )}
           {run.status === "preview" && (
             <div class="form-actions parser-actions">
               <button
@@ -444,7 +453,7 @@ function Counts({ run }: { run: ImportRun }) {
       {COUNT_LABELS.map(({ key, label }) => (
         <div key={key} class="parser-count" data-testid={`count-${key}`}>
           <dt class="stat-note">{applied ? APPLIED_COUNT_LABELS[key] : label}</dt>
-          <dd class="stat-value">{run.counts[key]}</dd>
+          <dd class="stat-value">{run.counts[key] ?? 0}</dd>
         </div>
       ))}
     </dl>
@@ -531,6 +540,26 @@ function RunLists({ run }: { run: ImportRun }) {
       </ListSection>
       <ListSection id="errors" title="Строки с ошибками" items={run.errors} open>
         {(e) => rowErrorText(e)}
+      </ListSection>
+      {/* Cars that load, with fields the feed does not state: one item a car. */}
+      <ListSection
+        id="warnings"
+        title="Предупреждения"
+        items={groupWarnings(run.warnings ?? [])}
+        open
+      >
+        {(c) => (
+          <>
+            <strong>{c.title}</strong> <small class="muted">· {rowPlace(c.row, c.line)}</small>
+            <ul class="parser-changes">
+              {c.warnings.map((w) => (
+                <li key={`${w.field}:${w.message}`} data-testid="warning">
+                  {w.message}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
       </ListSection>
       <ListSection id="unchanged" title="Без изменений" items={run.unchanged}>
         {(c) => c.title}
@@ -807,7 +836,9 @@ function History({ current, onOpen }: { current: string | null; onOpen: (id: Run
                   <span class="parser-url">{sourceText(r.source)}</span>
                 </div>
                 <p class="parser-run-counts">
-                  {COUNT_LABELS.map(({ key, label }) => `${label}: ${r.counts[key]}`).join(" · ")}
+                  {COUNT_LABELS.map(({ key, label }) => `${label}: ${r.counts[key] ?? 0}`).join(
+                    " · ",
+                  )}
                   {r.status === "applied" && r.photos.total > 0 && ` · ${photoText(r.photos)}`}
                 </p>
                 {r.error && <p class="result-error">{r.error}</p>}

@@ -52,10 +52,12 @@ export function CarCard({ car, onRequest, priority }: Props) {
             <dt>КПП</dt>
             <dd>{TRANSMISSION_LABELS[car.transmission] ?? car.transmission}</dd>
           </div>
-          <div>
-            <dt>Привод</dt>
-            <dd>{DRIVETRAIN_LABELS[car.drivetrain] ?? car.drivetrain}</dd>
-          </div>
+          {car.drivetrain && (
+            <div>
+              <dt>Привод</dt>
+              <dd>{DRIVETRAIN_LABELS[car.drivetrain] ?? car.drivetrain}</dd>
+            </div>
+          )}
         </dl>
         <div class="car-card-actions">
           <Link

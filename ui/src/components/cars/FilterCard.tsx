@@ -1,6 +1,7 @@
 import type { BodyTypeInfo, BrandBrief } from "../../api/types";
+import { knownBodyType } from "../../lib/catalogue";
 import { type CatalogueFilters, type Condition, hasActiveFilters } from "../../lib/filters";
-import { BODY_TYPE_LABELS, isBodyType } from "../../lib/labels";
+import { bodyTypeName } from "../../lib/labels";
 import { PriceSlider } from "../ui/PriceSlider";
 
 interface Props {
@@ -45,16 +46,13 @@ export function FilterCard({ filters, brands, bodyTypes, conditions, update, cle
             Тип кузова
             <select
               name="body"
-              value={filters.body ?? ""}
-              onChange={(e) => {
-                const value = (e.target as HTMLSelectElement).value;
-                update({ body: isBodyType(value) ? value : null });
-              }}
+              value={knownBodyType(filters, bodyTypes) ?? ""}
+              onChange={(e) => update({ body: (e.target as HTMLSelectElement).value || null })}
             >
               <option value="">Все типы кузова</option>
               {bodyTypes.map((t) => (
                 <option key={t.bodyType} value={t.bodyType}>
-                  {t.labelSingle || BODY_TYPE_LABELS[t.bodyType][1]}
+                  {bodyTypeName(t.bodyType, bodyTypes) ?? t.bodyType}
                 </option>
               ))}
             </select>
