@@ -30,8 +30,8 @@ const JOLION: &str = "A-1;LGWEF6A59NH000001;Haval;Jolion;2024;2199000;Новый
 const F7: &str = "A-2;;Haval;F7;2021;1750000.50;С пробегом;Внедорожник;Автомат;Полный;Бензин;2.0 л, 190 л.с.;45000;;";
 const VESTA: &str =
     "A-3;;LADA (ВАЗ);Vesta;2023;1200000;new;wagon;MT;front;petrol;1.6 л, 106 л.с.;0;;";
-const BAD_DRIVE: &str =
-    "A-4;;Haval;Dargo;2024;3399000;new;Кабриолет;AT;Гусеничный;бензин;2.0 л, 192 л.с.;0;;";
+const BAD_YEAR: &str =
+    "A-4;;Haval;Dargo;1985;3399000;new;Кабриолет;AT;Полный;бензин;2.0 л, 192 л.с.;0;;";
 
 fn app() -> TestApp {
     TestApp::with_config(|c| c.parser.allow_private_hosts = true)
@@ -65,7 +65,7 @@ async fn csv_preview_changes_nothing_then_apply_writes_it() {
     };
 
     let answer = admin
-        .upload("stock.csv", &csv(&[JOLION, F7, VESTA, BAD_DRIVE]))
+        .upload("stock.csv", &csv(&[JOLION, F7, VESTA, BAD_YEAR]))
         .await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
     let run = answer.json();
@@ -78,12 +78,12 @@ async fn csv_preview_changes_nothing_then_apply_writes_it() {
     );
     // The bad row is named by its line and field.
     assert_eq!(run["errors"][0]["row"], 5);
-    assert_eq!(run["errors"][0]["field"], "drivetrain");
+    assert_eq!(run["errors"][0]["field"], "year");
     assert!(
         run["errors"][0]["message"]
             .as_str()
             .unwrap()
-            .contains("Гусеничный")
+            .contains("от 1990")
     );
     // Haval is a new brand; "LADA (ВАЗ)" is our Lada.
     assert_eq!(run["newBrands"], json!(["Haval"]));

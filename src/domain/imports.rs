@@ -140,7 +140,7 @@ pub struct RowWarning {
     pub line: u32,
     pub key: String,
     pub title: String,
-    /// drivetrain | engine | power | trim
+    /// drivetrain | engine | power | trim | vin | discount
     pub field: String,
     pub message: String,
 }

@@ -34,7 +34,7 @@ pub struct Discounts {
 /// shows the warning (`docs/parser.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct FieldWarning {
-    /// drivetrain | engine | power | trim
+    /// drivetrain | engine | power | trim | vin | discount
     pub field: String,
     pub message: String,
 }
@@ -127,9 +127,51 @@ pub struct Parsed {
 const MAX_EXTERNAL_ID: usize = 100;
 pub const MAX_PHOTOS: usize = crate::domain::cars::MAX_IMAGES;
 
+/// The encoding an XML declaration names (`encoding="windows-1251"`).
+fn declared_encoding(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let head = &bytes[..bytes.len().min(200)];
+    let end = head.windows(2).position(|w| w == b"?>")?;
+    let decl = std::str::from_utf8(&head[..end]).ok()?;
+    let at = decl.find("encoding")? + "encoding".len();
+    let value = decl[at..].trim_start().strip_prefix('=')?.trim_start();
+    let quote = value.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let label = value[1..].split(quote).next()?;
+    encoding_rs::Encoding::for_label(label.trim().as_bytes())
+}
+
+/// The feed as UTF-8: an XML feed in the encoding its declaration names, a
+/// CSV in windows-1251 (what Excel and 1C write in Russia) decoded. Both are
+/// common in dealers' exports.
+fn as_utf8(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    let xml = start.is_some_and(|s| bytes[s] == b'<');
+    let encoding = if xml {
+        declared_encoding(bytes).filter(|e| *e != encoding_rs::UTF_8)
+    } else if std::str::from_utf8(bytes).is_err()
+        // A UTF-8 file with one broken line stays UTF-8 (and fails on it):
+        // windows-1251 text has no UTF-8 Cyrillic pairs.
+        && !bytes
+            .windows(2)
+            .any(|w| matches!(w[0], 0xD0 | 0xD1) && (0x80..=0xBF).contains(&w[1]))
+    {
+        Some(encoding_rs::WINDOWS_1251)
+    } else {
+        None
+    };
+    match encoding {
+        Some(encoding) => {
+            let (text, _, _) = encoding.decode(bytes);
+            std::borrow::Cow::Owned(text.into_owned().into_bytes())
+        }
+        None => std::borrow::Cow::Borrowed(bytes),
+    }
+}
+
 /// Reads a feed of any of the three formats.
 pub fn parse(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = as_utf8(bytes);
+    let bytes: &[u8] = &bytes;
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     let Some(start) = start else {
         return Err(FeedError("Файл пуст".into()));
@@ -397,12 +439,27 @@ fn mapped<T>(field: &str, value: &str, what: &str, map: fn(&str) -> Option<T>) -
     )
 }
 
-fn parse_money(field: &str, value: &str) -> RowResult<Money> {
+/// A number as feeds write it: spaces (also no-break and thin) between the
+/// digits, a decimal comma, a unit after it ("1 250 000 руб.", "45 000 км").
+fn number_text(value: &str) -> String {
     let cleaned: String = value
         .chars()
-        .filter(|c| !c.is_whitespace() && *c != '\u{a0}')
+        .filter(|c| !c.is_whitespace() && !matches!(c, '\u{a0}' | '\u{202f}' | '\u{2009}'))
         .collect::<String>()
         .replace(',', ".");
+    let lower = cleaned.to_lowercase();
+    for unit in ["руб.", "руб", "р.", "₽", "rub", "rur", "км", "km"] {
+        if let Some(number) = lower.strip_suffix(unit)
+            && number.ends_with(|c: char| c.is_ascii_digit())
+        {
+            return number.to_string();
+        }
+    }
+    cleaned
+}
+
+fn parse_money(field: &str, value: &str) -> RowResult<Money> {
+    let cleaned = number_text(value);
     match Money::parse(&cleaned) {
         Ok(m) if m <= crate::domain::money::MAX_DECIMAL_12_2 => Ok(m),
         _ => field_error(field, format!("Не число: «{value}»")),
@@ -410,10 +467,7 @@ fn parse_money(field: &str, value: &str) -> RowResult<Money> {
 }
 
 fn parse_int(field: &str, value: &str) -> RowResult<i64> {
-    let cleaned: String = value
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != '\u{a0}')
-        .collect();
+    let cleaned = number_text(value);
     cleaned.parse::<i64>().ok().filter(|n| *n >= 0).map_or_else(
         || field_error(field, format!("Не целое число: «{value}»")),
         Ok,
@@ -431,20 +485,28 @@ fn parse_year(field: &str, value: &str, current_year: i32) -> RowResult<i32> {
     Ok(year as i32)
 }
 
-fn parse_vin(field: &str, value: Option<String>) -> RowResult<Option<String>> {
-    let Some(vin) = value
-        .map(|v| v.trim().to_uppercase())
-        .filter(|v| !v.is_empty())
-    else {
-        return Ok(None);
-    };
-    if vin.len() != 17 || !vin.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return field_error(
-            field,
-            format!("VIN «{vin}» должен содержать 17 латинских букв и цифр"),
-        );
+/// A VIN of 17 letters and digits; anything else (a Japanese frame number
+/// "GRX130-6012345", a typo) is a warning and not stored: the car still
+/// imports when it has its own id.
+fn parse_vin(value: Option<String>, warnings: &mut Vec<FieldWarning>) -> Option<String> {
+    let vin: String = value?
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_uppercase();
+    if vin.is_empty() {
+        return None;
     }
-    Ok(Some(vin))
+    if vin.len() != 17 || !vin.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        warnings.push(FieldWarning {
+            field: "vin".into(),
+            message: format!(
+                "VIN «{vin}» не из 17 латинских букв и цифр (номер кузова?): не сохранён"
+            ),
+        });
+        return None;
+    }
+    Some(vin)
 }
 
 fn external_id(field: &str, value: Option<String>) -> RowResult<Option<String>> {
@@ -499,27 +561,59 @@ fn photos(urls: impl IntoIterator<Item = String>) -> Vec<String> {
     list
 }
 
-/// new or used from the feed's word, else by the mileage (none: new).
+/// new or used from the feed's word, else (no word, or one of no meaning
+/// here) by the mileage: none is new.
 fn status_of(record: &Record, names: &[&str], mileage: i64) -> RowResult<CarStatus> {
-    match record.first(names) {
-        Some((field, value)) => mapped(&field, &value, "состояние", mapping::status),
-        None if mileage > 0 => Ok(CarStatus::Used),
-        None => Ok(CarStatus::New),
+    Ok(
+        match record.first(names).and_then(|(_, v)| mapping::status(&v)) {
+            Some(status) => status,
+            None if mileage > 0 => CarStatus::Used,
+            None => CarStatus::New,
+        },
+    )
+}
+
+/// A discount above the price is a feed's slip: dropped, with a warning.
+fn check_discounts(price: Money, discounts: &mut Discounts, warnings: &mut Vec<FieldWarning>) {
+    for (field, value) in [
+        ("credit_discount", &mut discounts.credit),
+        ("tradein_discount", &mut discounts.tradein),
+        ("insurance_discount", &mut discounts.insurance),
+        ("max_discount", &mut discounts.max),
+    ] {
+        if value.is_some_and(|d| d > price) {
+            *value = None;
+            warnings.push(FieldWarning {
+                field: "discount".into(),
+                message: format!("{field}: скидка больше цены автомобиля, не сохранена"),
+            });
+        }
     }
 }
 
-fn check_discounts(price: Money, discounts: &Discounts) -> RowResult<()> {
-    for (field, value) in [
-        ("credit_discount", discounts.credit),
-        ("tradein_discount", discounts.tradein),
-        ("insurance_discount", discounts.insurance),
-        ("max_discount", discounts.max),
-    ] {
-        if value.is_some_and(|d| d > price) {
-            return field_error(field, "Скидка больше цены автомобиля");
-        }
+/// A drive in the tables, else not stated: an unknown word is a warning.
+fn drive_of(
+    record: &Record,
+    names: &[&str],
+    token: Option<Drivetrain>,
+    warnings: &mut Vec<FieldWarning>,
+) -> Option<Drivetrain> {
+    match record.first(names) {
+        Some((_, value)) => match mapping::drivetrain(&value) {
+            Some(drive) => Some(drive),
+            None => {
+                warnings.push(FieldWarning {
+                    field: "drivetrain".into(),
+                    message: format!(
+                        "Привод «{value}» не распознан: на сайте он будет скрыт, пока его не \
+                         укажут в карточке"
+                    ),
+                });
+                token
+            }
+        },
+        None => token,
     }
-    Ok(())
 }
 
 fn text_field(value: String, field: &str, max: usize) -> RowResult<String> {
@@ -579,7 +673,7 @@ fn engine_of(
 }
 
 fn drive_warning(drivetrain: Option<Drivetrain>, warnings: &mut Vec<FieldWarning>) {
-    if drivetrain.is_none() {
+    if drivetrain.is_none() && !warnings.iter().any(|w| w.field == "drivetrain") {
         warnings.push(FieldWarning {
             field: "drivetrain".into(),
             message: "Привод не указан в фиде: на сайте он будет скрыт, пока его не укажут в \
@@ -596,6 +690,13 @@ fn trim_warning(trim: Option<&String>, warnings: &mut Vec<FieldWarning>) {
             message: "Комплектация не указана в фиде".into(),
         });
     }
+}
+
+/// A descriptive text cut to what the catalogue keeps (a colour).
+fn short_text(record: &Record, names: &[&str], max: usize) -> Option<String> {
+    record
+        .first(names)
+        .map(|(_, value)| value.chars().take(max).collect())
 }
 
 fn optional_text(record: &Record, names: &[&str], max: usize) -> RowResult<Option<String>> {
@@ -654,17 +755,19 @@ fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
             Ok,
         )?,
     };
-    let drivetrain = match record.first(&["drive", "wheel_drive", "gear"]) {
-        Some((field, value)) => Some(mapped(&field, &value, "привод", mapping::drivetrain)?),
-        None => tokens.drivetrain,
-    };
+    let mut warnings = Vec::new();
+    let drivetrain = drive_of(
+        record,
+        &["drive", "wheel_drive", "gear"],
+        tokens.drivetrain,
+        &mut warnings,
+    );
     let fuel_type = match record.first(&["engine_type", "fuel_type"]) {
         Some((field, value)) => mapped(&field, &value, "тип двигателя", mapping::fuel_type)?,
         // Auto.ru marks diesel, hybrid and electric modifications; an
         // unmarked one is petrol.
         None => tokens.fuel_type.unwrap_or(FuelType::Gasoline),
     };
-    let mut warnings = Vec::new();
     let trim = optional_text(record, &["complectation_name", "complectation"], 100)?;
     let engine = engine_of(
         EngineFacts {
@@ -683,21 +786,22 @@ fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
         Some((field, value)) => parse_int(&field, &value)?,
         None => 0,
     };
-    let status = status_of(record, &["section", "status", "state"], mileage)?;
-    let vin = parse_vin("vin", record.first(&["vin"]).map(|(_, v)| v))?;
+    // Auto.ru's `state` is the car's condition ("Отличное"), not new/used.
+    let status = status_of(record, &["section", "status"], mileage)?;
+    let vin = parse_vin(record.first(&["vin"]).map(|(_, v)| v), &mut warnings);
     let external_id = external_id("unique_id", record.first(&["unique_id"]).map(|(_, v)| v))?;
-    let discounts = Discounts {
+    let mut discounts = Discounts {
         credit: optional_money(record, "credit_discount")?,
         tradein: optional_money(record, "tradein_discount")?,
         insurance: optional_money(record, "insurance_discount")?,
         max: optional_money(record, "max_discount")?,
     };
-    check_discounts(price, &discounts)?;
+    check_discounts(price, &mut discounts, &mut warnings);
     let mut urls = record.all("images/image");
     if urls.is_empty() {
         urls = record.all("images");
     }
-    let color = optional_text(record, &["color"], 50)?;
+    let color = short_text(record, &["color"], 50);
     car(FeedCarParts {
         row: record.row,
         line: record.line,
@@ -754,10 +858,8 @@ fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
             Ok,
         )?,
     };
-    let drivetrain = match record.first(&["DriveType"]) {
-        Some((field, value)) => Some(mapped(&field, &value, "привод", mapping::drivetrain)?),
-        None => tokens.drivetrain,
-    };
+    let mut warnings = Vec::new();
+    let drivetrain = drive_of(record, &["DriveType"], tokens.drivetrain, &mut warnings);
     let fuel_type = match record.first(&["FuelType"]) {
         Some((field, value)) => mapped(&field, &value, "тип двигателя", mapping::fuel_type)?,
         None => tokens.fuel_type.unwrap_or(FuelType::Gasoline),
@@ -784,7 +886,6 @@ fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
         .filter(|p| *p > 0.0 && *p < 3000.0)
         .map(|p| p.round() as u32)
         .or(tokens.power);
-    let mut warnings = Vec::new();
     let trim = optional_text(record, &["Complectation"], 100)?;
     let engine = engine_of(
         EngineFacts {
@@ -799,11 +900,11 @@ fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
     );
     drive_warning(drivetrain, &mut warnings);
     trim_warning(trim.as_ref(), &mut warnings);
-    let vin = parse_vin("VIN", record.first(&["VIN"]).map(|(_, v)| v))?;
+    let vin = parse_vin(record.first(&["VIN"]).map(|(_, v)| v), &mut warnings);
     let external_id = external_id("Id", record.first(&["Id"]).map(|(_, v)| v))?;
     let mut urls = record.all("Images/Image@url");
     urls.extend(record.all("Images/Image"));
-    let color = optional_text(record, &["Color"], 50)?;
+    let color = short_text(record, &["Color"], 50);
     let generation = record
         .first(&["Generation"])
         .map(|(_, g)| g.chars().take(50).collect::<String>());
@@ -1047,13 +1148,10 @@ fn csv_car(
         "коробка передач",
         mapping::transmission,
     )?;
-    let drivetrain = match record.first(&["drivetrain"]) {
-        Some((_, drive)) => Some(mapped("drivetrain", &drive, "привод", mapping::drivetrain)?),
-        None => None,
-    };
+    let mut warnings = Vec::new();
+    let drivetrain = drive_of(record, &["drivetrain"], None, &mut warnings);
     let (_, fuel) = required(record, &["fuel_type"], "тип двигателя")?;
     let fuel_type = mapped("fuel_type", &fuel, "тип двигателя", mapping::fuel_type)?;
-    let mut warnings = Vec::new();
     let engine = match record.first(&["engine"]) {
         Some((_, engine)) => {
             let engine = text_field(engine, "engine", 100)?;
@@ -1085,16 +1183,16 @@ fn csv_car(
         None => 0,
     };
     let status = status_of(record, &["status"], mileage)?;
-    let vin = parse_vin("vin", record.first(&["vin"]).map(|(_, v)| v))?;
+    let vin = parse_vin(record.first(&["vin"]).map(|(_, v)| v), &mut warnings);
     let external_id = external_id("id", record.first(&["id"]).map(|(_, v)| v))?;
     let discounts = if has_discounts {
-        let d = Discounts {
+        let mut d = Discounts {
             credit: optional_money(record, "credit_discount")?,
             tradein: optional_money(record, "tradein_discount")?,
             insurance: optional_money(record, "insurance_discount")?,
             max: optional_money(record, "max_discount")?,
         };
-        check_discounts(price, &d)?;
+        check_discounts(price, &mut d, &mut warnings);
         Some(d)
     } else {
         None
@@ -1103,7 +1201,7 @@ fn csv_car(
         .first(&["photos"])
         .map(|(_, v)| v.split('|').map(str::to_string).collect::<Vec<_>>())
         .unwrap_or_default();
-    let color = optional_text(record, &["color"], 50)?;
+    let color = short_text(record, &["color"], 50);
     car(FeedCarParts {
         row: record.row,
         line: record.line,
@@ -1233,6 +1331,45 @@ mod tests {
         let undeclared = "<data><cars><car><mark_id>&lol;</mark_id></car></cars></data>";
         let err = parse(undeclared.as_bytes(), 2026).unwrap_err();
         assert!(err.0.contains("&lol;"), "{err}");
+    }
+
+    #[test]
+    fn windows_1251_feeds_read_as_their_declaration_says() {
+        let xml = AUTORU.replace(r#"encoding="UTF-8""#, r#"encoding="windows-1251""#);
+        let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(&xml);
+        let parsed = parse(&bytes, 2026).unwrap();
+        assert_eq!(parsed.cars[0].body, "Седан");
+        assert_eq!(parsed.cars[0].engine, "2.0 л, 150 л.с.");
+        let csv = "id;brand;model;year;price;body_type;transmission;fuel_type\n\
+                   K-1;Лада;Веста;2024;1 650 000 руб.;Седан;Механика;Бензин\n";
+        let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(csv);
+        assert!(std::str::from_utf8(&bytes).is_err());
+        let parsed = parse(&bytes, 2026).unwrap();
+        assert_eq!(parsed.cars[0].model, "Веста");
+        assert_eq!(parsed.cars[0].price, Money::from_rubles(1_650_000));
+        assert_eq!(parsed.cars[0].drivetrain, None);
+    }
+
+    #[test]
+    fn what_a_car_can_be_sold_without_is_a_warning() {
+        let xml = r#"<data><cars><car>
+            <unique_id>J-1</unique_id><mark_id>Toyota</mark_id><folder_id>Land Cruiser Prado, 150</folder_id>
+            <modification_id>2.8d AT</modification_id><body_type>Внедорожник 5 дв.</body_type>
+            <drive>Гусеничный</drive><year>2015</year><price>3 900 000</price><run>210 000 км</run>
+            <vin>GRJ150-0012345</vin><section>used</section><state>Отличное</state>
+            <max_discount>5000000</max_discount>
+        </car></cars></data>"#;
+        let parsed = parse(xml.as_bytes(), 2026).unwrap();
+        assert_eq!(parsed.errors, vec![]);
+        let car = &parsed.cars[0];
+        assert_eq!((car.status, car.mileage), (CarStatus::Used, 210_000));
+        assert_eq!((car.drivetrain, car.vin.as_deref()), (None, None));
+        assert_eq!(car.fuel_type, FuelType::Diesel);
+        assert_eq!(car.engine, "2.8 л дизель");
+        assert_eq!(car.discounts.as_ref().unwrap().max, None);
+        let fields: Vec<&str> = car.warnings.iter().map(|w| w.field.as_str()).collect();
+        assert_eq!(fields, ["discount", "drivetrain", "power", "trim", "vin"]);
+        assert!(car.warnings[1].message.contains("Гусеничный"));
     }
 
     #[test]

@@ -200,13 +200,25 @@ pub fn transmission(value: &str) -> Option<Transmission> {
         | "at"
         | "automatic"
         | "automat"
-        | "auto" => Transmission::Automatic,
+        | "auto"
+        | "акп"
+        | "гидромеханическая"
+        | "tiptronic"
+        | "steptronic" => Transmission::Automatic,
         "механика" | "механическая" | "мкпп" | "mt" | "manual" | "mechanical" => {
             Transmission::Manual
         }
-        "робот" | "роботизированная" | "amt" | "robot" | "robotic" | "robotized" => {
-            Transmission::Robotic
-        }
+        "робот"
+        | "роботизированная"
+        | "роботизированный"
+        | "amt"
+        | "robot"
+        | "robotic"
+        | "robotized"
+        | "dsg"
+        | "dct"
+        | "pdk"
+        | "преселективная" => Transmission::Robotic,
         "вариатор" | "cvt" | "variator" => Transmission::Cvt,
         _ => return None,
     })
@@ -216,7 +228,20 @@ pub fn drivetrain(value: &str) -> Option<Drivetrain> {
     Some(match first_word(value).as_str() {
         "передний" | "front" | "fwd" => Drivetrain::Front,
         "задний" | "rear" | "rwd" => Drivetrain::Rear,
-        "полный" | "all" | "full" | "4wd" | "awd" | "4x4" => Drivetrain::All,
+        "полный"
+        | "all"
+        | "full"
+        | "4wd"
+        | "awd"
+        | "4x4"
+        | "4х4"
+        | "подключаемый"
+        | "постоянный"
+        | "4matic"
+        | "xdrive"
+        | "quattro"
+        | "4motion"
+        | "allgrip" => Drivetrain::All,
         _ => return None,
     })
 }
@@ -499,6 +524,9 @@ mod tests {
         assert_eq!(transmission("Автомат"), Some(Transmission::Automatic));
         assert_eq!(transmission("Робот"), Some(Transmission::Robotic));
         assert_eq!(drivetrain("Полный"), Some(Drivetrain::All));
+        assert_eq!(drivetrain("Подключаемый полный"), Some(Drivetrain::All));
+        assert_eq!(drivetrain("4х4"), Some(Drivetrain::All));
+        assert_eq!(transmission("DSG"), Some(Transmission::Robotic));
         assert_eq!(fuel_type("Бензин"), Some(FuelType::Gasoline));
         assert_eq!(fuel_type("Газ"), Some(FuelType::Gas));
         assert_eq!(status("С пробегом"), Some(CarStatus::Used));

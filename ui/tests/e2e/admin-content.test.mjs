@@ -432,7 +432,7 @@ describe("admin body types of the dealership's own", () => {
     await page.getByTestId("body-type-sedan").waitFor();
     // A built-in type cannot be deleted: no button to try.
     const sedan = page.getByTestId("body-type-sedan");
-    assert.equal(await sedan.getByRole("button", { name: /^Удалить/ }).count(), 0);
+    assert.equal(await sedan.getByRole("button", { name: /^Удалить тип кузова/ }).count(), 0);
     assert.match(await sedan.innerText(), /Встроенный тип: удалить нельзя/);
 
     await page.getByRole("button", { name: "Добавить тип кузова" }).click();

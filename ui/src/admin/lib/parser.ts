@@ -105,7 +105,7 @@ export interface RowWarning {
   /** The car's key in the report (as in `new` and `changed`). */
   key: string;
   title: string;
-  /** drivetrain | engine | power | trim */
+  /** drivetrain | engine | power | trim | vin | discount */
   field: string;
   /** The server's words: "Привод не указан в фиде: …". */
   message: string;
