@@ -319,7 +319,7 @@ async fn car_by_slug_images_brand_and_body_type() {
     assert_eq!(none.status, StatusCode::OK);
     assert_eq!(none.json(), serde_json::json!([]));
     assert_eq!(
-        app.get("/api/cars/body-type/Boat!/fast").await.status,
+        app.get("/api/cars/body-type/boat/fast").await.status,
         StatusCode::NOT_FOUND
     );
 }

@@ -332,7 +332,18 @@ pub async fn by_body_type(
     ApiQuery(query): ApiQuery<CarQuery>,
 ) -> AppResult<JsonBytes> {
     let mut filter = query.filter()?;
-    filter.body_type = Some(parse_body_type(&body_type)?);
+    let body = parse_body_type(&body_type)?;
+    let known = body.clone();
+    if !state
+        .db
+        .read(move |c| crate::domain::body_types::exists(c, &known))
+        .await?
+    {
+        return Err(AppError::not_found(format!(
+            "Неизвестный тип кузова: {body_type}"
+        )));
+    }
+    filter.body_type = Some(body);
     list_with(&state, filter, &query, version).await
 }
 
