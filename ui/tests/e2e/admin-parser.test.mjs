@@ -268,7 +268,11 @@ describe("admin parser", () => {
     // The history lists both runs; the first opens its report.
     const runs = page.getByTestId("history").getByTestId("run");
     await eventually("two runs", async () => (await runs.count()) >= 2);
-    assert.match(await runs.nth(0).innerText(), /Применён/);
+    // The history is fetched again after the apply: its newest run turns
+    // from the preview into the applied run.
+    await eventually("the newest run applied", async () =>
+      /Применён/.test(await runs.nth(0).innerText()),
+    );
     assert.match(await runs.nth(1).innerText(), /stock\.xml/);
     await runs
       .nth(1)
