@@ -3,14 +3,24 @@ import type { BodyTypeInfo } from "../../api/types";
 import { bodyTypePath } from "../../routes";
 import { Img } from "../ui/Img";
 
-const ICONS: Record<string, string> = {
-  sedan: "🚘",
-  hatchback: "🚗",
-  crossover: "🚙",
-  wagon: "🚐",
-  coupe: "🛻",
-  pickup: "🛻",
-};
+/** A car's outline for a type without a banner: drawn, so it shows on every
+ * device (an emoji needs a colour-emoji font, which many desktops lack). */
+function CarOutline() {
+  return (
+    <svg class="body-icon" viewBox="0 0 64 32" width="72" height="36" aria-hidden="true">
+      <path
+        d="M4 23h5m14 0h18m14 0h5v-7l-9-3-8-7H21l-9 7-8 3z"
+        fill="none"
+        stroke="currentColor"
+        stroke-width="2"
+        stroke-linejoin="round"
+        stroke-linecap="round"
+      />
+      <circle cx="16" cy="23" r="5" fill="none" stroke="currentColor" stroke-width="2" />
+      <circle cx="48" cy="23" r="5" fill="none" stroke="currentColor" stroke-width="2" />
+    </svg>
+  );
+}
 
 export function BodyTypeGrid({ types }: { types: BodyTypeInfo[] }) {
   return (
@@ -28,9 +38,7 @@ export function BodyTypeGrid({ types }: { types: BodyTypeInfo[] }) {
                 height={300}
               />
             ) : (
-              <span class="body-icon" aria-hidden="true">
-                {ICONS[t.bodyType] ?? "🚗"}
-              </span>
+              <CarOutline />
             )}
             <span class="body-label">{t.labelPlural}</span>
             <small class="muted">{t.carCount} авто</small>
