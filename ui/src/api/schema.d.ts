@@ -2282,7 +2282,7 @@ export interface components {
         };
         /** @description A car that imports with a field its feed leaves unstated. */
         RowWarning: {
-            /** @description drivetrain | engine | power | trim */
+            /** @description drivetrain | engine | power | trim | vin | discount */
             field: string;
             key: string;
             /** Format: int32 */
