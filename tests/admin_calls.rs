@@ -950,3 +950,40 @@ async fn conditional_discounts_are_kept_and_limited_by_the_price() {
         json!({"error": "Скидка не может быть больше цены автомобиля", "field": "tradeinDiscount"})
     );
 }
+
+/// A missing object is named in its own words, never with a "(а)"
+/// placeholder (issue 23, item 4).
+#[tokio::test]
+async fn a_missing_object_is_named_in_its_own_words() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cookie = app.login().await;
+    for (method, path, message) in [
+        (
+            Method::PUT,
+            "/api/reviews/nonexist/approve",
+            "Отзыв не найден",
+        ),
+        (Method::DELETE, "/api/reviews/nonexist", "Отзыв не найден"),
+        (
+            Method::DELETE,
+            "/api/promotions/nonexist",
+            "Акция не найдена",
+        ),
+        (
+            Method::DELETE,
+            "/api/partner-banks/nonexist",
+            "Банк не найден",
+        ),
+        (
+            Method::DELETE,
+            "/api/body-types/nonexist",
+            "Тип кузова не найден",
+        ),
+    ] {
+        let answer = app.admin_with(&cookie, method, path, None).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(answer.json()["error"], message, "{path}");
+        assert!(!answer.text().contains("(а)"), "{path}");
+    }
+}

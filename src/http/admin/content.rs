@@ -42,15 +42,22 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(post_settings, put_settings))
 }
 
-fn gone(what: &str) -> AppError {
-    AppError::not_found(format!("{what} не найден(а)"))
+pub const REVIEW_GONE: &str = "Отзыв не найден";
+pub const PROMOTION_GONE: &str = "Акция не найдена";
+pub const BANK_GONE: &str = "Банк не найден";
+pub const BODY_TYPE_GONE: &str = "Тип кузова не найден";
+
+/// The 404 of an object that is not there: "Отзыв не найден", "Акция не
+/// найдена" (each object's own words, never a "(а)" placeholder).
+fn gone(message: &'static str) -> AppError {
+    AppError::not_found(message)
 }
 
-fn deleted(found: bool, what: &str) -> AppResult<StatusCode> {
+fn deleted(found: bool, message: &'static str) -> AppResult<StatusCode> {
     if found {
         Ok(StatusCode::NO_CONTENT)
     } else {
-        Err(gone(what))
+        Err(gone(message))
     }
 }
 
@@ -120,7 +127,7 @@ pub async fn update_review(
     })
     .await?
     .map(Json)
-    .ok_or_else(|| gone("Отзыв"))
+    .ok_or_else(|| gone(REVIEW_GONE))
 }
 
 #[utoipa::path(put, path = "/api/reviews/{id}/approve", tag = "admin",
@@ -149,7 +156,7 @@ pub async fn approve_review(
     })
     .await?
     .map(Json)
-    .ok_or_else(|| gone("Отзыв"))
+    .ok_or_else(|| gone(REVIEW_GONE))
 }
 
 #[utoipa::path(delete, path = "/api/reviews/{id}", tag = "admin",
@@ -169,7 +176,7 @@ pub async fn delete_review(
         Ok((found, found.then_some(entry)))
     })
     .await?;
-    deleted(found, "Отзыв")
+    deleted(found, REVIEW_GONE)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -233,7 +240,7 @@ pub async fn update_promotion(
     })
     .await?
     .map(Json)
-    .ok_or_else(|| gone("Акция"))
+    .ok_or_else(|| gone(PROMOTION_GONE))
 }
 
 #[utoipa::path(delete, path = "/api/promotions/{id}", tag = "admin",
@@ -253,7 +260,7 @@ pub async fn delete_promotion(
         Ok((found, found.then_some(entry)))
     })
     .await?;
-    deleted(found, "Акция")
+    deleted(found, PROMOTION_GONE)
 }
 
 /// Every partner bank, hidden ones included, by name.
@@ -354,7 +361,7 @@ pub async fn update_bank(
     })
     .await?
     .map(Json)
-    .ok_or_else(|| gone("Банк"))
+    .ok_or_else(|| gone(BANK_GONE))
 }
 
 #[utoipa::path(delete, path = "/api/partner-banks/{id}", tag = "admin",
@@ -374,7 +381,7 @@ pub async fn delete_bank(
         Ok((found, found.then_some(entry)))
     })
     .await?;
-    deleted(found, "Банк")
+    deleted(found, BANK_GONE)
 }
 
 /// Labels and banner images of a body type.
@@ -406,7 +413,7 @@ pub async fn update_body_type(
     })
     .await?
     .map(Json)
-    .ok_or_else(|| gone("Тип кузова"))
+    .ok_or_else(|| gone(BODY_TYPE_GONE))
 }
 
 /// A new body type of the dealership's list (`docs/catalogue.md`).
@@ -451,7 +458,7 @@ pub async fn delete_body_type(
         Ok((found, found.then_some(entry)))
     })
     .await?;
-    deleted(found, "Тип кузова")
+    deleted(found, BODY_TYPE_GONE)
 }
 
 /// Every setting, e-mail and legal texts included.
