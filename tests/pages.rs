@@ -192,8 +192,8 @@ async fn car_page_carries_json_ld_with_an_offer_in_rubles() {
         meta(&page, "og:image").unwrap(),
         format!("{BASE}/media/aaaa-800.webp")
     );
-    assert_eq!(meta(&page, "og:image:width").unwrap(), "800");
-    // The media store keeps the picture's own proportions: no height is claimed.
+    // A picture that is not in the media store: no size is claimed.
+    assert!(meta(&page, "og:image:width").is_none());
     assert!(meta(&page, "og:image:height").is_none());
     assert!(page.contains("imagesrcset=\"/media/aaaa-400.webp 400w, /media/aaaa-800.webp 800w, /media/aaaa-1600.webp 1600w\""));
     let ld = json_ld(&page).expect("JSON-LD");
@@ -662,4 +662,32 @@ async fn catalogue_pages_filter_and_page_on_the_server() {
         20
     );
     assert_eq!(data["/api/cars/count?status=used"]["count"], 26);
+}
+
+/// A stored picture keeps its proportions: the car page names the 800 px
+/// variant's width and height, both (issue 23, item 13).
+#[tokio::test]
+async fn the_car_pages_picture_has_its_width_and_height() {
+    let app = TestApp::new();
+    seed(&app);
+    let conn = app.db.conn().unwrap();
+    let picture = image::RgbImage::from_pixel(1200, 675, image::Rgb([90, 120, 200]));
+    let mut png = std::io::Cursor::new(Vec::new());
+    picture.write_to(&mut png, image::ImageFormat::Png).unwrap();
+    let stored =
+        dealership::media::store_image(&conn, &app.dir.path().join("media"), png.get_ref())
+            .unwrap();
+    let car = cars::get_by_slug(&conn, "haval-jolion-new", true)
+        .unwrap()
+        .unwrap();
+    cars::set_images(&conn, &car.id, std::slice::from_ref(&stored.url)).unwrap();
+    drop(conn);
+    let page = html(&app.get("/car/haval-jolion-new").await);
+    assert_eq!(
+        meta(&page, "og:image").unwrap(),
+        format!("{BASE}{}", stored.url)
+    );
+    assert_eq!(meta(&page, "og:image:width").unwrap(), "800");
+    assert_eq!(meta(&page, "og:image:height").unwrap(), "450");
+    assert_eq!(meta(&page, "og:image:type").unwrap(), "image/webp");
 }

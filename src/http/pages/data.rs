@@ -50,12 +50,14 @@ async fn respond<F>(state: AppState, build: F) -> AppResult<Response>
 where
     F: FnOnce(&Connection, &PublicSettings) -> AppResult<Page> + Send + 'static,
 {
+    let media_dir = state.config.media_dir();
     let (settings, page) = state
         .db
         .call(move |c| {
             let settings = settings::get(c)?.public;
             let mut page = build(c, &settings)?;
             page.put("/api/settings", &settings);
+            page.measure_image(&media_dir);
             Ok((settings, page))
         })
         .await?;

@@ -43,6 +43,9 @@ pub struct Page {
     pub og_type: &'static str,
     /// Image URL, relative to the site or absolute.
     pub image: Option<String>,
+    /// Its width and height, when it is one of our pictures (read from the
+    /// stored variant's header): `og:image:width` and `og:image:height`.
+    pub image_size: Option<(u32, u32)>,
     pub preload_images: Vec<PreloadImage>,
     pub json_ld: Option<Value>,
     /// API URL → its JSON answer; `null` marks a known 404.
@@ -51,6 +54,28 @@ pub struct Page {
 }
 
 impl Page {
+    /// Reads the size of the page's image when it is one of our stored
+    /// pictures (its header only); any other image has none.
+    pub fn measure_image(&mut self, media_dir: &std::path::Path) {
+        let Some(hash) = self.image.as_deref().and_then(crate::media::hash_of_url) else {
+            return;
+        };
+        let Some(width) = self
+            .image
+            .as_deref()
+            .and_then(|url| url.strip_suffix(".webp"))
+            .and_then(|stem| stem.rsplit_once('-'))
+            .and_then(|(_, w)| w.parse::<u32>().ok())
+        else {
+            return;
+        };
+        let path = crate::media::variant_path(media_dir, hash, width);
+        self.image_size = image::ImageReader::open(path)
+            .and_then(|r| r.with_guessed_format())
+            .ok()
+            .and_then(|r| r.into_dimensions().ok());
+    }
+
     pub fn new(path: impl Into<String>) -> Page {
         Page {
             status: StatusCode::OK,
@@ -59,6 +84,7 @@ impl Page {
             path: path.into(),
             og_type: "website",
             image: None,
+            image_size: None,
             preload_images: Vec::new(),
             json_ld: None,
             data: Map::new(),
@@ -126,6 +152,8 @@ impl Page {
             og_type: self.og_type,
             site_name,
             og_image: self.image.as_deref().map(absolute),
+            og_image_width: self.image_size.map(|(w, _)| w),
+            og_image_height: self.image_size.map(|(_, h)| h),
             favicon,
             styles: &entry.styles,
             preloads: &entry.preloads,
@@ -180,6 +208,8 @@ struct Shell<'a> {
     og_type: &'static str,
     site_name: String,
     og_image: Option<String>,
+    og_image_width: Option<u32>,
+    og_image_height: Option<u32>,
     favicon: String,
     styles: &'a [String],
     preloads: &'a [String],
