@@ -219,7 +219,11 @@ describe("following a catalogue's filters", () => {
       await sent.innerText(),
       `Мы отправили письмо на ${EMAIL}. Подтвердите подписку по ссылке из письма.`,
     );
-    assert.ok(await page.evaluate(isActive('[data-testid="saved-search-sent"]')), "read out");
+    // Focus moves to the message once it is on screen (an effect after the
+    // render): on a busy machine that can come a moment after it shows.
+    const readOut = isActive('[data-testid="saved-search-sent"]');
+    await page.waitForFunction(readOut, undefined, { timeout: 5000 }).catch(() => {});
+    assert.ok(await page.evaluate(readOut), "read out");
 
     // Tab stays inside the modal; Escape closes it and focus goes back.
     for (let i = 0; i < 6; i++) {
