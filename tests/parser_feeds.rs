@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use axum::http::{Method, StatusCode};
 use common::{TestApp, seed_catalogue};
-use dealership::domain::cars::{self, BodyType, Car, CarFilter};
-use parser_support::{AdminSession, serve};
+use dealership::domain::cars::{BodyType, Car};
+use parser_support::{AdminSession, all_cars, serve};
 use serde_json::json;
 
 #[tokio::test]
@@ -151,17 +151,6 @@ fn stock_by_vin(cars: &[Car]) -> BTreeMap<String, Car> {
             (key, c.clone())
         })
         .collect()
-}
-
-fn all_cars(app: &TestApp) -> Vec<Car> {
-    cars::list_all(
-        &app.db.conn().unwrap(),
-        &CarFilter {
-            include_drafts: true,
-            ..CarFilter::default()
-        },
-    )
-    .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,9 +11,9 @@ mod parser_support;
 
 use axum::http::{Method, StatusCode};
 use common::TestApp;
-use dealership::domain::cars::{self, Car, CarFilter};
+use dealership::domain::cars::Car;
 use dealership::parser::mapping::engine_figures;
-use parser_support::AdminSession;
+use parser_support::{AdminSession, all_cars};
 use serde_json::{Value, json};
 
 const FIXTURES: [&str; 4] = [
@@ -33,17 +33,6 @@ fn fixture(name: &str) -> Vec<u8> {
 
 fn expected() -> Value {
     serde_json::from_slice(&fixture("expected.json")).unwrap()
-}
-
-fn all_cars(app: &TestApp) -> Vec<Car> {
-    cars::list_all(
-        &app.db.conn().unwrap(),
-        &CarFilter {
-            include_drafts: true,
-            ..CarFilter::default()
-        },
-    )
-    .unwrap()
 }
 
 fn text_or_null(value: Option<&str>) -> Value {

@@ -66,6 +66,18 @@ pub async fn serve(app: Router) -> String {
     format!("http://{addr}")
 }
 
+/// Every car of the catalogue, drafts included.
+pub fn all_cars(app: &TestApp) -> Vec<dealership::domain::cars::Car> {
+    dealership::domain::cars::list_all(
+        &app.db.conn().unwrap(),
+        &dealership::domain::cars::CarFilter {
+            include_drafts: true,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
 /// A small PNG of one colour.
 pub fn png(width: u32, height: u32, shade: u8) -> Vec<u8> {
     let image =
