@@ -244,7 +244,17 @@ describe("admin cars", () => {
       await page.waitForTimeout(100);
     }
     assert.equal(await slug.inputValue(), taken);
+    const answer = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === "/api/cars" && r.request().method() === "POST",
+    );
     await dialog.getByRole("button", { name: "Сохранить" }).click();
+    const refused = await answer;
+    // What was sent and answered, should the refusal ever not come.
+    assert.equal(
+      refused.status(),
+      409,
+      `${refused.request().postData()} -> ${await refused.text()}`,
+    );
     await dialog.locator(".field-error").getByText("Такой slug уже используется").waitFor();
     assert.equal(await dialog.getByLabel(/^Slug/).getAttribute("aria-invalid"), "true");
     await dialog.getByLabel("Цена, ₽").fill("12abc");
