@@ -482,7 +482,7 @@ async fn every_admin_form_rule_answers_its_message_and_field() {
         path: "/api/settings".into(),
         body: json!({"salonColour": "red"}),
         status: StatusCode::UNPROCESSABLE_ENTITY,
-        error: "Неизвестное поле: salonColour".into(),
+        error: "Неизвестное поле «salonColour»".into(),
         field: None,
     });
     cases.push(Case {

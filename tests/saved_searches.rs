@@ -200,7 +200,7 @@ async fn every_field_is_checked_and_the_consents_are_recorded() {
         (
             with(&|b| b["email"] = json!(long_email)),
             "email",
-            "Поле email не должно быть длиннее 255 символов",
+            "Поле «Email» не должно быть длиннее 255 символов",
         ),
         (
             with(&|b| b["filter"]["status"] = json!("broken")),
@@ -250,7 +250,7 @@ async fn every_field_is_checked_and_the_consents_are_recorded() {
         (
             with(&|b| b["pageUrl"] = json!(long_url)),
             "pageUrl",
-            "Поле pageUrl не должно быть длиннее 2000 символов",
+            "Поле «Страница каталога» не должно быть длиннее 2000 символов",
         ),
         (
             with(&|b| b["consent"] = json!(false)),

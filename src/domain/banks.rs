@@ -88,9 +88,10 @@ pub fn validate(input: &PartnerBankInput) -> AppResult<()> {
             return Err(AppError::invalid(field, message));
         }
     }
-    super::check_len("name", &input.name, 255)?;
-    super::check_len("requirements", &input.requirements, 5000)?;
-    super::check_len("advantages", &input.advantages, 5000)?;
+    super::check_len("name", "Название", &input.name, 255)?;
+    super::check_len("requirements", "Требования", &input.requirements, 5000)?;
+    super::check_len("advantages", "Преимущества", &input.advantages, 5000)?;
+    super::check_len("logo", "Логотип", &input.logo, super::MAX_PICTURE_URL)?;
     Ok(())
 }
 

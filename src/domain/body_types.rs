@@ -121,11 +121,14 @@ pub fn update(
 }
 
 fn check_labels(plural: &str, single: &str) -> AppResult<()> {
-    for (field, value) in [("labelPlural", plural), ("labelSingle", single)] {
+    for (field, label, value) in [
+        ("labelPlural", "Название во множественном числе", plural),
+        ("labelSingle", "Название в единственном числе", single),
+    ] {
         if value.is_empty() {
             return Err(AppError::invalid(field, "Название обязательно"));
         }
-        super::check_len(field, value, 100)?;
+        super::check_len(field, label, value, 100)?;
     }
     Ok(())
 }
@@ -155,8 +158,13 @@ pub fn create(conn: &Connection, input: &BodyTypeCreate) -> AppResult<BodyTypeIn
     };
     let (plural, single) = (input.label_plural.trim(), input.label_single.trim());
     check_labels(plural, single)?;
-    super::check_len("imageUrl", &input.image_url, 500)?;
-    super::check_len("imageUrlMobile", &input.image_url_mobile, 500)?;
+    super::check_len("imageUrl", "Баннер для компьютера", &input.image_url, 500)?;
+    super::check_len(
+        "imageUrlMobile",
+        "Баннер для телефона",
+        &input.image_url_mobile,
+        500,
+    )?;
     if exists(conn, &body_type)? {
         return Err(AppError::conflict(
             Some("bodyType"),

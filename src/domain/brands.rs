@@ -116,14 +116,15 @@ pub fn validate(input: &BrandInput) -> AppResult<()> {
     if input.slug.trim().is_empty() {
         return Err(AppError::invalid("slug", "Slug обязателен"));
     }
-    super::check_len("name", &input.name, 100)?;
+    super::check_len("name", "Название", &input.name, 100)?;
     if !super::slug::is_valid(&input.slug) || input.slug.len() > 100 {
         return Err(AppError::invalid(
             "slug",
             "Slug может содержать только латинские буквы, цифры и дефисы",
         ));
     }
-    super::check_len("description", &input.description, 5000)?;
+    super::check_len("description", "Описание", &input.description, 5000)?;
+    super::check_len("logo", "Логотип", &input.logo, super::MAX_PICTURE_URL)?;
     Ok(())
 }
 

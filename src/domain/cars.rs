@@ -869,9 +869,9 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
             return Err(AppError::invalid(field, message));
         }
     }
-    super::check_len("name", &input.name, 255)?;
-    super::check_len("model", &input.model, 100)?;
-    super::check_len("engine", &input.engine, 100)?;
+    super::check_len("name", "Название", &input.name, 255)?;
+    super::check_len("model", "Модель", &input.model, 100)?;
+    super::check_len("engine", "Двигатель", &input.engine, 100)?;
     if !super::slug::is_valid(&input.slug) {
         return Err(AppError::invalid(
             "slug",
@@ -922,7 +922,7 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
         ));
     }
     for url in &pictures {
-        super::check_len("images", url, MAX_IMAGE_URL)?;
+        super::check_len("images", "Фото", url, MAX_IMAGE_URL)?;
     }
     if let Some(vin) = &input.vin
         && !vin.is_empty()
@@ -934,10 +934,10 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
         ));
     }
     if let Some(color) = &input.color {
-        super::check_len("color", color, 50)?;
+        super::check_len("color", "Цвет", color, 50)?;
     }
     if let Some(external) = &input.external_id {
-        super::check_len("externalId", external, 100)?;
+        super::check_len("externalId", "Внешний идентификатор", external, 100)?;
     }
     if input
         .trim

@@ -185,7 +185,7 @@ fn validate(conn: &Connection, input: &CreditProgramInput) -> AppResult<Valid> {
     if name.is_empty() {
         return Err(AppError::invalid("name", "Название программы обязательно"));
     }
-    super::check_len("name", name, 255)?;
+    super::check_len("name", "Название программы", name, 255)?;
     let in_range = |p: f64| p.is_finite() && milli(p) > 0 && milli(p) < 100_000;
     if !in_range(input.rate_min) {
         return Err(AppError::invalid("rateMin", RATE_RANGE));
@@ -260,7 +260,7 @@ fn validate(conn: &Connection, input: &CreditProgramInput) -> AppResult<Valid> {
         }
     };
     let conditions = input.conditions.trim();
-    super::check_len("conditions", conditions, 5000)?;
+    super::check_len("conditions", "Условия", conditions, 5000)?;
     Ok(Valid {
         bank_id: bank_id.to_string(),
         name: name.to_string(),

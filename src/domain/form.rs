@@ -198,7 +198,7 @@ fn refusal<T: Form>(
         Some(field) if blank(body.get(field.name)) => field_error(field, field.missing_message()),
         Some(field) => field_error(field, field.invalid_message()),
         None if text.starts_with("unknown field") => AppError::Invalid {
-            message: format!("Неизвестное поле: {}", name.unwrap_or_default()),
+            message: format!("Неизвестное поле «{}»", name.unwrap_or_default()),
             field: None,
         },
         None => AppError::Invalid {
@@ -277,7 +277,7 @@ mod tests {
         );
         assert_eq!(
             refusal(json!({"title": "Т", "color": "red"})),
-            ("Неизвестное поле: color".into(), None)
+            ("Неизвестное поле «color»".into(), None)
         );
         assert!(matches!(
             read::<Sample>(json!([1, 2])),

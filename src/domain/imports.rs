@@ -1238,7 +1238,7 @@ pub fn save_schedule(
         return Err(AppError::invalid("feedUrl", "Укажите адрес фида"));
     }
     if let Some(url) = &feed_url {
-        super::check_len("feedUrl", url, MAX_FEED_URL)?;
+        super::check_len("feedUrl", "Адрес фида", url, MAX_FEED_URL)?;
         if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(AppError::invalid(
                 "feedUrl",

@@ -250,13 +250,13 @@ impl LeadInput {
         let Some(phone_raw) = phone_raw else {
             return Err(AppError::invalid("phone", missing));
         };
-        check_len("name", &name, 255)?;
-        check_len("phone", &phone_raw, 50)?;
+        check_len("name", "Имя", &name, 255)?;
+        check_len("phone", "Телефон", &phone_raw, 50)?;
         let phone = phone::normalize(&phone_raw)
             .ok_or_else(|| AppError::invalid("phone", phone::PHONE_RULE_MESSAGE))?;
         let email = non_empty(self.email);
         if let Some(email) = &email {
-            check_len("email", email, 255)?;
+            check_len("email", "Email", email, 255)?;
             if !is_email(email) {
                 return Err(AppError::invalid("email", "Неверный формат email"));
             }
@@ -287,29 +287,54 @@ impl LeadInput {
             return Err(AppError::invalid("termMonths", TERM_RANGE));
         }
         let texts = [
-            ("message", &self.message, 5000),
-            ("carBrand", &self.car_brand, 100),
-            ("carModel", &self.car_model, 100),
-            ("carCondition", &self.car_condition, 50),
-            ("preferredBrand", &self.preferred_brand, 100),
-            ("bodyType", &self.body_type, 50),
-            ("transmission", &self.transmission, 50),
-            ("fuelTypes", &self.fuel_types, 100),
-            ("sourceUrl", &self.source_url, 500),
-            ("carId", &self.car_id, 64),
-            ("carInfo", &self.car_info, 255),
-            ("carPrice", &self.car_price, 100),
-            ("carStatus", &self.car_status, 50),
-            ("utmSource", &self.utm_source, 255),
-            ("utmMedium", &self.utm_medium, 255),
-            ("utmCampaign", &self.utm_campaign, 255),
-            ("utmTerm", &self.utm_term, 255),
-            ("utmContent", &self.utm_content, 255),
-            ("analyticsClientId", &self.analytics_client_id, 100),
+            ("message", "Комментарий", &self.message, 5000),
+            ("carBrand", "Марка автомобиля", &self.car_brand, 100),
+            ("carModel", "Модель автомобиля", &self.car_model, 100),
+            (
+                "carCondition",
+                "Состояние автомобиля",
+                &self.car_condition,
+                50,
+            ),
+            (
+                "preferredBrand",
+                "Предпочитаемая марка",
+                &self.preferred_brand,
+                100,
+            ),
+            ("bodyType", "Тип кузова", &self.body_type, 50),
+            ("transmission", "Коробка передач", &self.transmission, 50),
+            ("fuelTypes", "Топливо", &self.fuel_types, 100),
+            ("sourceUrl", "Страница заявки", &self.source_url, 500),
+            ("carId", "Автомобиль", &self.car_id, 64),
+            ("carInfo", "Автомобиль", &self.car_info, 255),
+            ("carPrice", "Цена автомобиля", &self.car_price, 100),
+            ("carStatus", "Статус автомобиля", &self.car_status, 50),
+            ("utmSource", "Метка UTM: источник", &self.utm_source, 255),
+            ("utmMedium", "Метка UTM: канал", &self.utm_medium, 255),
+            (
+                "utmCampaign",
+                "Метка UTM: кампания",
+                &self.utm_campaign,
+                255,
+            ),
+            ("utmTerm", "Метка UTM: ключевое слово", &self.utm_term, 255),
+            (
+                "utmContent",
+                "Метка UTM: объявление",
+                &self.utm_content,
+                255,
+            ),
+            (
+                "analyticsClientId",
+                "Идентификатор посетителя в аналитике",
+                &self.analytics_client_id,
+                100,
+            ),
         ];
-        for (field, value, max) in texts {
+        for (field, label, value, max) in texts {
             if let Some(value) = value {
-                check_len(field, value, max)?;
+                check_len(field, label, value, max)?;
             }
         }
         if let Some(year) = self.car_year

@@ -118,13 +118,24 @@ pub fn non_empty(value: Option<String>) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
-/// Checks a text's length in characters (not bytes).
-pub fn check_len(field: &'static str, value: &str, max: usize) -> crate::error::AppResult<()> {
+/// The longest address of a picture a form takes (a logo, a banner).
+pub const MAX_PICTURE_URL: usize = 500;
+
+/// Checks a text's length in characters (not bytes). The message names the
+/// field by `label`, as its form labels it; `field` is the JSON name.
+pub fn check_len(
+    field: &'static str,
+    label: &str,
+    value: &str,
+    max: usize,
+) -> crate::error::AppResult<()> {
     if value.chars().count() > max {
-        return Err(crate::error::AppError::invalid(
-            field,
-            format!("Поле {field} не должно быть длиннее {max} символов"),
-        ));
+        return Err(crate::error::AppError::invalid(field, too_long(label, max)));
     }
     Ok(())
+}
+
+/// The length message: «Поле «Название» не должно быть длиннее 255 символов».
+pub fn too_long(label: &str, max: usize) -> String {
+    format!("Поле «{label}» не должно быть длиннее {max} символов")
 }

@@ -80,10 +80,11 @@ pub fn validate(input: &PromotionInput) -> AppResult<()> {
             "Описание акции обязательно",
         ));
     }
-    super::check_len("title", &input.title, 255)?;
-    super::check_len("description", &input.description, 5000)?;
-    super::check_len("discount", &input.discount, 100)?;
-    super::check_len("validUntil", &input.valid_until, 100)?;
+    super::check_len("title", "Название", &input.title, 255)?;
+    super::check_len("description", "Описание", &input.description, 5000)?;
+    super::check_len("discount", "Скидка", &input.discount, 100)?;
+    super::check_len("validUntil", "Действует до", &input.valid_until, 100)?;
+    super::check_len("image", "Изображение", &input.image, super::MAX_PICTURE_URL)?;
     Ok(())
 }
 

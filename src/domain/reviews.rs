@@ -89,10 +89,13 @@ pub fn validate(input: &ReviewInput) -> AppResult<()> {
     if !(1..=5).contains(&input.rating) {
         return Err(AppError::invalid("rating", "Оценка должна быть от 1 до 5"));
     }
-    super::check_len("customerName", &input.customer_name, 255)?;
-    super::check_len("text", &input.text, 5000)?;
+    super::check_len("customerName", "Имя клиента", &input.customer_name, 255)?;
+    super::check_len("text", "Текст отзыва", &input.text, 5000)?;
     if let Some(model) = &input.car_model {
-        super::check_len("carModel", model, 255)?;
+        super::check_len("carModel", "Модель автомобиля", model, 255)?;
+    }
+    if let Some(photo) = &input.photo {
+        super::check_len("photo", "Фото", photo, super::MAX_PICTURE_URL)?;
     }
     Ok(())
 }

@@ -143,7 +143,7 @@ impl SubscribeInput {
             .map(str::trim)
             .filter(|e| !e.is_empty())
             .ok_or_else(|| AppError::invalid("email", EMAIL_INVALID))?;
-        check_len("email", email, 255)?;
+        check_len("email", "Email", email, 255)?;
         if !leads::is_email(email) || email.chars().any(char::is_control) {
             return Err(AppError::invalid("email", EMAIL_INVALID));
         }
@@ -154,7 +154,7 @@ impl SubscribeInput {
             .map(str::trim)
             .filter(|u| !u.is_empty())
             .ok_or_else(|| AppError::invalid("pageUrl", "Не указана страница каталога"))?;
-        check_len("pageUrl", page_url, 2000)?;
+        check_len("pageUrl", "Страница каталога", page_url, 2000)?;
         let page_url = site_path(page_url, base_url)
             .ok_or_else(|| AppError::invalid("pageUrl", PAGE_URL_INVALID))?;
         if !self.consent {

@@ -347,136 +347,197 @@ impl SettingsPatch {
         ];
         let p = &mut to.public;
         let b = &mut p.banners;
-        let text_fields: [(&'static str, Option<String>, &mut String, usize); 29] = [
-            ("salonName", self.salon_name, &mut p.salon_name, 255),
-            ("phone", self.phone, &mut p.phone, 50),
+        let text_fields: [(&'static str, &str, Option<String>, &mut String, usize); 29] = [
+            (
+                "salonName",
+                "Название салона",
+                self.salon_name,
+                &mut p.salon_name,
+                255,
+            ),
+            ("phone", "Телефон", self.phone, &mut p.phone, 50),
             (
                 "phoneSecondary",
+                "Дополнительный телефон",
                 self.phone_secondary,
                 &mut p.phone_secondary,
                 50,
             ),
-            ("address", self.address, &mut p.address, 255),
-            ("fullAddress", self.full_address, &mut p.full_address, 500),
-            ("email", self.email, &mut p.email, 255),
+            ("address", "Адрес", self.address, &mut p.address, 255),
+            (
+                "fullAddress",
+                "Полный адрес",
+                self.full_address,
+                &mut p.full_address,
+                500,
+            ),
+            ("email", "Email", self.email, &mut p.email, 255),
             (
                 "workingHours",
+                "Часы работы",
                 self.working_hours,
                 &mut p.working_hours,
                 1000,
             ),
-            ("heroTitle", self.hero_title, &mut p.hero_title, 255),
+            (
+                "heroTitle",
+                "Заголовок",
+                self.hero_title,
+                &mut p.hero_title,
+                255,
+            ),
             (
                 "heroSubtitle",
+                "Подзаголовок",
                 self.hero_subtitle,
                 &mut p.hero_subtitle,
                 500,
             ),
-            ("favicon", self.favicon, &mut p.favicon, 500),
+            (
+                "favicon",
+                "Иконка сайта (favicon)",
+                self.favicon,
+                &mut p.favicon,
+                500,
+            ),
             (
                 "googleAnalyticsId",
+                "Google Analytics ID",
                 self.google_analytics_id,
                 &mut p.google_analytics_id,
                 50,
             ),
             (
                 "yandexMetrikaId",
+                "Яндекс Метрика ID",
                 self.yandex_metrika_id,
                 &mut p.yandex_metrika_id,
                 50,
             ),
-            ("legalEntity", self.legal_entity, &mut p.legal_entity, 1000),
+            (
+                "legalEntity",
+                "Реквизиты юридического лица",
+                self.legal_entity,
+                &mut p.legal_entity,
+                1000,
+            ),
             (
                 "notificationEmail",
+                "Адрес для уведомлений",
                 self.notification_email,
                 &mut to.notification_email,
                 255,
             ),
-            ("fromEmail", self.from_email, &mut to.from_email, 255),
+            (
+                "fromEmail",
+                "Адрес отправителя",
+                self.from_email,
+                &mut to.from_email,
+                255,
+            ),
             (
                 "consentText",
+                "Текст согласия на обработку персональных данных",
                 self.consent_text,
                 &mut to.consent_text,
                 50_000,
             ),
             (
                 "privacyPolicy",
+                "Политика конфиденциальности",
                 self.privacy_policy,
                 &mut to.privacy_policy,
                 100_000,
             ),
-            ("homeBanner", self.home_banner, &mut b.home_banner, 500),
+            (
+                "homeBanner",
+                "Главная страница: баннер для компьютера",
+                self.home_banner,
+                &mut b.home_banner,
+                500,
+            ),
             (
                 "homeBannerMobile",
+                "Главная страница: баннер для телефона",
                 self.home_banner_mobile,
                 &mut b.home_banner_mobile,
                 500,
             ),
             (
                 "newCarsBanner",
+                "Новые автомобили: баннер для компьютера",
                 self.new_cars_banner,
                 &mut b.new_cars_banner,
                 500,
             ),
             (
                 "newCarsBannerMobile",
+                "Новые автомобили: баннер для телефона",
                 self.new_cars_banner_mobile,
                 &mut b.new_cars_banner_mobile,
                 500,
             ),
             (
                 "usedCarsBanner",
+                "Автомобили с пробегом: баннер для компьютера",
                 self.used_cars_banner,
                 &mut b.used_cars_banner,
                 500,
             ),
             (
                 "usedCarsBannerMobile",
+                "Автомобили с пробегом: баннер для телефона",
                 self.used_cars_banner_mobile,
                 &mut b.used_cars_banner_mobile,
                 500,
             ),
             (
                 "tradeInBanner",
+                "Трейд-ин: баннер для компьютера",
                 self.trade_in_banner,
                 &mut b.trade_in_banner,
                 500,
             ),
             (
                 "tradeInBannerMobile",
+                "Трейд-ин: баннер для телефона",
                 self.trade_in_banner_mobile,
                 &mut b.trade_in_banner_mobile,
                 500,
             ),
             (
                 "autoCreditBanner",
+                "Автокредит: баннер для компьютера",
                 self.auto_credit_banner,
                 &mut b.auto_credit_banner,
                 500,
             ),
             (
                 "autoCreditBannerMobile",
+                "Автокредит: баннер для телефона",
                 self.auto_credit_banner_mobile,
                 &mut b.auto_credit_banner_mobile,
                 500,
             ),
             (
                 "autoSelectionBanner",
+                "Подбор авто: баннер для компьютера",
                 self.auto_selection_banner,
                 &mut b.auto_selection_banner,
                 500,
             ),
             (
                 "autoSelectionBannerMobile",
+                "Подбор авто: баннер для телефона",
                 self.auto_selection_banner_mobile,
                 &mut b.auto_selection_banner_mobile,
                 500,
             ),
         ];
-        for (field, value, slot, max) in text_fields {
+        for (field, label, value, slot, max) in text_fields {
             if let Some(value) = value {
                 let value = value.trim().to_string();
-                super::check_len(field, &value, max)?;
+                super::check_len(field, label, &value, max)?;
                 *slot = value;
             }
         }

@@ -33,17 +33,10 @@ fn json_error(rejection: JsonRejection) -> AppError {
             AppError::UnsupportedMediaType("Ожидается JSON (Content-Type: application/json)".into())
         }
         JsonRejection::JsonSyntaxError(_) => AppError::BadRequest("Неверный JSON".into()),
-        JsonRejection::JsonDataError(e) => {
-            let text = e.body_text();
-            let text = text
-                .trim_start_matches("Failed to deserialize the JSON body into the target type: ");
-            // serde lists every allowed field after the first problem; keep the problem.
-            let text = text.split(", expected one of").next().unwrap_or(text);
-            AppError::Invalid {
-                message: format!("Неверные данные: {text}"),
-                field: None,
-            }
-        }
+        JsonRejection::JsonDataError(e) => AppError::Invalid {
+            message: data_error(&e.body_text()),
+            field: None,
+        },
         JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
             AppError::PayloadTooLarge("Слишком большой запрос".into())
         }
@@ -80,15 +73,86 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
         match axum::extract::Query::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Query(value)) => Ok(ApiQuery(value)),
             Err(QueryRejection::FailedToDeserializeQueryString(e)) => {
-                Err(AppError::BadRequest(format!(
-                    "Неверный параметр запроса: {}",
-                    e.body_text()
-                        .trim_start_matches("Failed to deserialize query string: ")
-                )))
+                Err(AppError::BadRequest(query_error(&e.body_text())))
             }
             Err(other) => Err(AppError::BadRequest(other.body_text())),
         }
     }
+}
+
+/// A query string serde refused, said in Russian: "limit: invalid digit
+/// found in string" is «Неверный параметр запроса «limit»: ожидается число».
+fn query_error(text: &str) -> String {
+    let text = text.trim_start_matches("Failed to deserialize query string: ");
+    let Some((name, problem)) = text.split_once(": ") else {
+        return "Неверный параметр запроса".into();
+    };
+    if !is_name(name) {
+        return "Неверный параметр запроса".into();
+    }
+    format!(
+        "Неверный параметр запроса «{name}»: {}",
+        problem_text(problem)
+    )
+}
+
+/// A JSON body of the wrong shape, said in Russian with the field's JSON
+/// path ("carYear: invalid type: string, expected i32 at line 1 column 15").
+fn data_error(text: &str) -> String {
+    let text =
+        text.trim_start_matches("Failed to deserialize the JSON body into the target type: ");
+    if let Some(rest) = text.strip_prefix("missing field `") {
+        let name = rest.split('`').next().unwrap_or_default();
+        if is_name(name) {
+            return format!("Неверные данные: нет поля «{name}»");
+        }
+    }
+    match text.split_once(": ") {
+        Some((path, problem)) if is_path(path) => {
+            format!("Неверные данные в поле «{path}»: {}", problem_text(problem))
+        }
+        _ => format!("Неверные данные: {}", problem_text(text)),
+    }
+}
+
+/// What serde's message says was wrong, in Russian; never its own words.
+fn problem_text(problem: &str) -> &'static str {
+    if problem.contains("digit")
+        || problem.contains("float")
+        || problem.contains("number too large")
+        || problem.contains("expected i")
+        || problem.contains("expected u")
+        || problem.contains("expected f")
+    {
+        "ожидается число"
+    } else if problem.contains("expected a boolean") || problem.contains("provided string was not")
+    {
+        "ожидается да или нет (true или false)"
+    } else if problem.contains("unknown variant") {
+        "недопустимое значение"
+    } else if problem.contains("unknown field") {
+        "неизвестное поле"
+    } else if problem.contains("invalid type") {
+        "неверный тип значения"
+    } else {
+        "неверное значение"
+    }
+}
+
+/// A parameter's name as a client sends it (`limit`, `brandId`).
+fn is_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// A JSON path serde names (`trimLevels[0].name`).
+fn is_path(path: &str) -> bool {
+    !path.is_empty()
+        && path.len() <= 128
+        && path
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'[' | b']'))
 }
 
 /// The visitor's address: the socket's peer, unless the peer is one of the
@@ -178,6 +242,34 @@ mod tests {
             IpAddr::V4(v4) => v4.octets()[0] == 10,
             IpAddr::V6(v6) => v6.octets()[0] == 0xfd,
         }
+    }
+
+    #[test]
+    fn serde_refusals_are_said_in_russian() {
+        assert_eq!(
+            query_error("Failed to deserialize query string: limit: invalid digit found in string"),
+            "Неверный параметр запроса «limit»: ожидается число"
+        );
+        assert_eq!(
+            query_error("status: unknown variant `x`, expected one of `available`, `sold`"),
+            "Неверный параметр запроса «status»: недопустимое значение"
+        );
+        assert_eq!(query_error("garbage"), "Неверный параметр запроса");
+        assert_eq!(
+            data_error(
+                "Failed to deserialize the JSON body into the target type: carYear: invalid type: \
+                 string \"x\", expected i32 at line 1 column 15"
+            ),
+            "Неверные данные в поле «carYear»: ожидается число"
+        );
+        assert_eq!(
+            data_error("missing field `ids` at line 1 column 2"),
+            "Неверные данные: нет поля «ids»"
+        );
+        assert_eq!(
+            data_error("invalid type: sequence, expected struct X at line 1 column 1"),
+            "Неверные данные: неверный тип значения"
+        );
     }
 
     #[test]

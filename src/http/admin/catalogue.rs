@@ -86,9 +86,11 @@ pub struct AdminCarPage {
 fn parse_condition(code: Option<&str>) -> AppResult<Option<CarStatus>> {
     match code {
         None | Some("") | Some("all") => Ok(None),
-        Some(code) => CarStatus::parse(code)
-            .map(Some)
-            .ok_or_else(|| AppError::BadRequest(format!("Неизвестное значение condition: {code}"))),
+        Some(code) => CarStatus::parse(code).map(Some).ok_or_else(|| {
+            AppError::BadRequest(format!(
+                "Неизвестное значение параметра «condition»: «{code}»"
+            ))
+        }),
     }
 }
 
@@ -98,7 +100,7 @@ fn parse_published(code: Option<&str>) -> AppResult<Option<bool>> {
         Some("true") => Ok(Some(true)),
         Some("false") => Ok(Some(false)),
         Some(code) => Err(AppError::BadRequest(format!(
-            "Неизвестное значение published: {code}"
+            "Неизвестное значение параметра «published»: «{code}»"
         ))),
     }
 }

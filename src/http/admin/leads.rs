@@ -51,9 +51,9 @@ fn parse_filter<T>(
 ) -> AppResult<Option<T>> {
     match value {
         None | Some("") | Some("all") => Ok(None),
-        Some(code) => parse(code)
-            .map(Some)
-            .ok_or_else(|| AppError::BadRequest(format!("Неизвестное значение {name}: {code}"))),
+        Some(code) => parse(code).map(Some).ok_or_else(|| {
+            AppError::BadRequest(format!("Неизвестное значение параметра «{name}»: «{code}»"))
+        }),
     }
 }
 

@@ -66,7 +66,7 @@ pub async fn retry_deliveries(
     let channel = match query.channel.as_deref() {
         None | Some("") | Some("all") => None,
         Some(code) => Some(Channel::parse(code).ok_or_else(|| {
-            AppError::BadRequest(format!("Неизвестный канал уведомлений: {code}"))
+            AppError::BadRequest(format!("Неизвестный канал уведомлений «{code}»"))
         })?),
     };
     let channels = state.channels.clone();
@@ -122,8 +122,7 @@ pub struct TestResult {
 }
 
 pub const EMAIL_TEST_SENT: &str = "Тестовое письмо отправлено";
-pub const SMTP_NOT_CONFIGURED: &str =
-    "Отправка почты не настроена: укажите сервер SMTP в dealership.toml ([smtp] host)";
+pub const SMTP_NOT_CONFIGURED: &str = "Отправка почты не настроена: укажите сервер SMTP в файле «dealership.toml» (раздел «[smtp]», ключ «host»)";
 
 /// Sends a test e-mail to the settings' notification address, at once
 /// (not through the outbox), with the settings' sender.
@@ -201,8 +200,8 @@ pub async fn amocrm_status(State(state): State<AppState>) -> AppResult<Json<AmoC
     }))
 }
 
-pub const AMOCRM_NOT_CONFIGURED: &str = "Интеграция с amoCRM не настроена: укажите domain, client_id, \
-     client_secret и redirect_uri в разделе [amocrm] файла dealership.toml";
+pub const AMOCRM_NOT_CONFIGURED: &str = "Интеграция с amoCRM не настроена: укажите «domain», \
+     «client_id», «client_secret» и «redirect_uri» в разделе «[amocrm]» файла «dealership.toml»";
 
 fn require_configured(state: &AppState) -> AppResult<()> {
     if state.config.amocrm.is_configured() {

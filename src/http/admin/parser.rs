@@ -68,9 +68,9 @@ fn multipart_error(state: &AppState, err: MultipartError) -> AppError {
 
 /// Reads the `file` part, refusing it as soon as it passes the limit.
 async fn read_file(state: &AppState, request: Request) -> AppResult<(String, Vec<u8>)> {
-    let mut multipart = Multipart::from_request(request, state)
-        .await
-        .map_err(|_| AppError::BadRequest("Ожидается multipart/form-data с полем file".into()))?;
+    let mut multipart = Multipart::from_request(request, state).await.map_err(|_| {
+        AppError::BadRequest("Ожидается форма «multipart/form-data» с полем «file»".into())
+    })?;
     let limit = usize::try_from(state.config.parser.max_feed_bytes).unwrap_or(usize::MAX);
     while let Some(mut field) = multipart
         .next_field()

@@ -98,7 +98,9 @@ async fn receive(
     multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> AppResult<Uploaded> {
     let mut multipart = multipart.map_err(|_| {
-        AppError::UnsupportedMediaType("Ожидается multipart/form-data с полем file".into())
+        AppError::UnsupportedMediaType(
+            "Ожидается форма «multipart/form-data» с полем «file»".into(),
+        )
     })?;
     let favicon = match query.kind.as_deref() {
         None | Some("image") => false,

@@ -71,7 +71,7 @@ impl CarQuery {
             }
             statuses.push(
                 CarStatus::parse(code)
-                    .ok_or_else(|| AppError::BadRequest(format!("Неизвестный статус: {code}")))?,
+                    .ok_or_else(|| AppError::BadRequest(format!("Неизвестный статус «{code}»")))?,
             );
         }
         let body_type = match self.body_type.as_deref() {
@@ -81,15 +81,17 @@ impl CarQuery {
         let price = |value: &Option<String>, name: &str| -> AppResult<Option<Money>> {
             match value.as_deref() {
                 None | Some("") => Ok(None),
-                Some(text) => Money::parse(text)
-                    .map(Some)
-                    .map_err(|_| AppError::BadRequest(format!("Неверная цена в {name}: {text}"))),
+                Some(text) => Money::parse(text).map(Some).map_err(|_| {
+                    AppError::BadRequest(format!(
+                        "Неверный параметр запроса «{name}»: ожидается цена, а не «{text}»"
+                    ))
+                }),
             }
         };
         let sort = match self.sort.as_deref() {
             None | Some("") => CarSort::Newest,
             Some(code) => CarSort::parse(code)
-                .ok_or_else(|| AppError::BadRequest(format!("Неизвестная сортировка: {code}")))?,
+                .ok_or_else(|| AppError::BadRequest(format!("Неизвестная сортировка «{code}»")))?,
         };
         Ok(CarFilter {
             statuses,
@@ -123,7 +125,7 @@ pub const CAR_NOT_FOUND: &str = "Автомобиль не найден";
 
 pub fn parse_body_type(code: &str) -> AppResult<BodyType> {
     BodyType::parse(code)
-        .ok_or_else(|| AppError::not_found(format!("Неизвестный тип кузова: {code}")))
+        .ok_or_else(|| AppError::not_found(format!("Неизвестный тип кузова «{code}»")))
 }
 
 /// A JSON answer encoded already (as `Json` would have encoded it).
@@ -340,7 +342,7 @@ pub async fn by_body_type(
         .await?
     {
         return Err(AppError::not_found(format!(
-            "Неизвестный тип кузова: {body_type}"
+            "Неизвестный тип кузова «{body_type}»"
         )));
     }
     filter.body_type = Some(body);

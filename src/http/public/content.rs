@@ -55,7 +55,7 @@ pub async fn banner(
         .public
         .banners
         .get(&banner_type)
-        .ok_or_else(|| AppError::not_found(format!("Неизвестный баннер: {banner_type}")))?;
+        .ok_or_else(|| AppError::not_found(format!("Неизвестный баннер «{banner_type}»")))?;
     Ok(Json(ImageAnswer {
         image_url: url.to_string(),
     }))

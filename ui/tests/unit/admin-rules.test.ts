@@ -57,7 +57,7 @@ describe("admin form rules", () => {
     expect(bodyTypeRules.labelPlural.validate("")).toBe(BODY_TYPE_LABEL_REQUIRED);
     expect(tooLong("title", 255)).toEqual({
       value: 255,
-      message: "Поле title не должно быть длиннее 255 символов",
+      message: "Поле «Название» не должно быть длиннее 255 символов",
     });
   });
 });

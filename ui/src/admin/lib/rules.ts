@@ -24,9 +24,9 @@ export function email(optional: boolean) {
   };
 }
 
-/** The server's length message for a field. */
-export function tooLong(field: string, max: number) {
-  return { value: max, message: `Поле ${field} не должно быть длиннее ${max} символов` };
+/** The server's length message for a field, named as its form labels it. */
+export function tooLong(label: string, max: number) {
+  return { value: max, message: `Поле «${label}» не должно быть длиннее ${max} символов` };
 }
 
 export const REVIEW_MESSAGES = {
@@ -38,16 +38,16 @@ export const REVIEW_MESSAGES = {
 export const reviewRules = {
   customerName: {
     validate: filled(REVIEW_MESSAGES.customerName),
-    maxLength: tooLong("customerName", 255),
+    maxLength: tooLong("Имя клиента", 255),
   },
-  text: { validate: filled(REVIEW_MESSAGES.text), maxLength: tooLong("text", 5000) },
+  text: { validate: filled(REVIEW_MESSAGES.text), maxLength: tooLong("Текст отзыва", 5000) },
   rating: {
     validate: (v: Value) => {
       const n = Number(v);
       return (Number.isInteger(n) && n >= 1 && n <= 5) || REVIEW_MESSAGES.rating;
     },
   },
-  carModel: { maxLength: tooLong("carModel", 255) },
+  carModel: { maxLength: tooLong("Модель автомобиля", 255) },
 };
 
 export const PROMOTION_MESSAGES = {
@@ -56,13 +56,13 @@ export const PROMOTION_MESSAGES = {
 } as const;
 
 export const promotionRules = {
-  title: { validate: filled(PROMOTION_MESSAGES.title), maxLength: tooLong("title", 255) },
+  title: { validate: filled(PROMOTION_MESSAGES.title), maxLength: tooLong("Название", 255) },
   description: {
     validate: filled(PROMOTION_MESSAGES.description),
-    maxLength: tooLong("description", 5000),
+    maxLength: tooLong("Описание", 5000),
   },
-  discount: { maxLength: tooLong("discount", 100) },
-  validUntil: { maxLength: tooLong("validUntil", 100) },
+  discount: { maxLength: tooLong("Скидка", 100) },
+  validUntil: { maxLength: tooLong("Действует до", 100) },
 };
 
 export const BANK_MESSAGES = {
@@ -73,15 +73,15 @@ export const BANK_MESSAGES = {
 } as const;
 
 export const bankRules = {
-  name: { validate: filled(BANK_MESSAGES.name), maxLength: tooLong("name", 255) },
+  name: { validate: filled(BANK_MESSAGES.name), maxLength: tooLong("Название", 255) },
   logo: { validate: filled(BANK_MESSAGES.logo) },
   requirements: {
     validate: filled(BANK_MESSAGES.requirements),
-    maxLength: tooLong("requirements", 5000),
+    maxLength: tooLong("Требования", 5000),
   },
   advantages: {
     validate: filled(BANK_MESSAGES.advantages),
-    maxLength: tooLong("advantages", 5000),
+    maxLength: tooLong("Преимущества", 5000),
   },
 };
 
@@ -105,10 +105,10 @@ export const BODY_TYPE_LABEL_REQUIRED = "Название обязательно
 export const bodyTypeRules = {
   labelPlural: {
     validate: filled(BODY_TYPE_LABEL_REQUIRED),
-    maxLength: tooLong("labelPlural", 100),
+    maxLength: tooLong("Название во множественном числе", 100),
   },
   labelSingle: {
     validate: filled(BODY_TYPE_LABEL_REQUIRED),
-    maxLength: tooLong("labelSingle", 100),
+    maxLength: tooLong("Название в единственном числе", 100),
   },
 };
