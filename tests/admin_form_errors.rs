@@ -137,6 +137,11 @@ async fn every_admin_form_rule_answers_its_message_and_field() {
     }
     let car_rules: Vec<(Value, &str, String)> = vec![
         (
+            json!({"price": "0", "published": true}),
+            "price",
+            "Укажите цену: автомобиль за 0 ₽ не публикуется".into(),
+        ),
+        (
             json!({"price": "сто тысяч"}),
             "price",
             "Цена должна быть числом".into(),
@@ -650,5 +655,39 @@ async fn the_consent_version_follows_both_legal_texts() {
             .iter()
             .any(|c| c["field"] == "consentVersion" && c["from"] == "2" && c["to"] == "3"),
         "{changes}"
+    );
+}
+
+/// A car at 0 ₽ may wait as a draft; published, it is refused.
+#[tokio::test]
+async fn a_draft_may_wait_for_its_price() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cat = seed_catalogue(&app);
+    let cookie = app.login().await;
+    let car = json!({
+        "brandId": cat.lada, "name": "Granta", "slug": "lada-granta-draft", "model": "Granta",
+        "year": 2025, "price": "0", "status": "new", "bodyType": "sedan",
+        "transmission": "manual", "fuelType": "gasoline", "engine": "1.6 л, 90 л.с.",
+        "published": false
+    });
+    let draft = app
+        .admin_with(&cookie, Method::POST, "/api/cars", Some(car.clone()))
+        .await;
+    assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text());
+    let id = draft.json()["id"].as_str().unwrap().to_string();
+    let publish = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            &format!("/api/cars/{id}"),
+            Some(with(&car, json!({"published": true}), &[])),
+        )
+        .await;
+    assert_eq!(publish.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(publish.json()["field"], "price");
+    assert_eq!(
+        publish.error(),
+        "Укажите цену: автомобиль за 0 ₽ не публикуется"
     );
 }

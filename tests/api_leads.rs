@@ -258,7 +258,12 @@ async fn types_emails_years_and_lengths() {
         (
             json!({"carYear": 1800}),
             "carYear",
-            "Год выпуска должен быть от 1900",
+            "Год выпуска должен быть от 1950",
+        ),
+        (
+            json!({"carYear": 1949}),
+            "carYear",
+            "Год выпуска должен быть от 1950",
         ),
         (
             json!({"carMileage": -5}),

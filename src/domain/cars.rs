@@ -826,6 +826,9 @@ fn yes() -> bool {
 }
 
 pub const MAX_IMAGES: usize = 6;
+
+/// A published car at 0 ₽ would show "0 ₽" to buyers.
+pub const PRICE_ZERO: &str = "Укажите цену: автомобиль за 0 ₽ не публикуется";
 /// Longest stored picture URL, as `car_images.url` allows.
 const MAX_IMAGE_URL: usize = 500;
 
@@ -886,6 +889,9 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
     }
     if input.price > super::money::MAX_DECIMAL_12_2 {
         return Err(AppError::invalid("price", "Цена слишком большая"));
+    }
+    if input.published && input.price == Money(0) {
+        return Err(AppError::invalid("price", PRICE_ZERO));
     }
     for (field, value) in [
         ("monthlyPayment", input.monthly_payment),

@@ -32,6 +32,12 @@ text_enum!(
     }
 );
 
+/// A visitor's own car (trade-in): the oldest year taken. The trade-in form
+/// checks the same range (`ui/src/lib/leads.ts`, `tradeInProblems`).
+pub const CAR_YEAR_MIN: i32 = 1950;
+/// A visitor's own car: the largest mileage taken, km.
+pub const CAR_MILEAGE_MAX: i64 = 10_000_000;
+
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Lead {
@@ -338,15 +344,18 @@ impl LeadInput {
             }
         }
         if let Some(year) = self.car_year
-            && !(1900..=current_year + 1).contains(&year)
+            && !(CAR_YEAR_MIN..=current_year + 1).contains(&year)
         {
             return Err(AppError::invalid(
                 "carYear",
-                format!("Год выпуска должен быть от 1900 до {}", current_year + 1),
+                format!(
+                    "Год выпуска должен быть от {CAR_YEAR_MIN} до {}",
+                    current_year + 1
+                ),
             ));
         }
         if let Some(mileage) = self.car_mileage
-            && !(0..=10_000_000).contains(&mileage)
+            && !(0..=CAR_MILEAGE_MAX).contains(&mileage)
         {
             return Err(AppError::invalid("carMileage", "Пробег указан неверно"));
         }

@@ -466,6 +466,15 @@ fn parse_money(field: &str, value: &str) -> RowResult<Money> {
     }
 }
 
+/// A car's price: a number above zero (a car at 0 ₽ is never published).
+fn parse_price(field: &str, value: &str) -> RowResult<Money> {
+    let price = parse_money(field, value)?;
+    if price == Money(0) {
+        return field_error(field, crate::domain::cars::PRICE_ZERO);
+    }
+    Ok(price)
+}
+
 fn parse_int(field: &str, value: &str) -> RowResult<i64> {
     let cleaned = number_text(value);
     cleaned.parse::<i64>().ok().filter(|n| *n >= 0).map_or_else(
@@ -740,7 +749,7 @@ fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
     let (year_field, year) = required(record, &["year"], "год выпуска")?;
     let year = parse_year(&year_field, &year, current_year)?;
     let (price_field, price) = required(record, &["price"], "цена")?;
-    let price = parse_money(&price_field, &price)?;
+    let price = parse_price(&price_field, &price)?;
     check_currency(record, &["currency"])?;
     let (_, body) = required(record, &["body_type"], "тип кузова")?;
     let transmission = match record.first(&["gearbox", "transmission", "gear_type"]) {
@@ -844,7 +853,7 @@ fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar> {
     let (year_field, year) = required(record, &["Year"], "год выпуска")?;
     let year = parse_year(&year_field, &year, current_year)?;
     let (price_field, price) = required(record, &["Price"], "цена")?;
-    let price = parse_money(&price_field, &price)?;
+    let price = parse_price(&price_field, &price)?;
     let (_, body) = required(record, &["BodyType"], "тип кузова")?;
     let modification = record
         .first(&["Modification"])
@@ -1139,7 +1148,7 @@ fn csv_car(
     let (_, year) = required(record, &["year"], "год выпуска")?;
     let year = parse_year("year", &year, current_year)?;
     let (_, price) = required(record, &["price"], "цена")?;
-    let price = parse_money("price", &price)?;
+    let price = parse_price("price", &price)?;
     let (_, body) = required(record, &["body_type"], "тип кузова")?;
     let (_, gear) = required(record, &["transmission"], "коробка передач")?;
     let transmission = mapped(
@@ -1370,6 +1379,21 @@ mod tests {
         let fields: Vec<&str> = car.warnings.iter().map(|w| w.field.as_str()).collect();
         assert_eq!(fields, ["discount", "drivetrain", "power", "trim", "vin"]);
         assert!(car.warnings[1].message.contains("Гусеничный"));
+    }
+
+    #[test]
+    fn a_car_at_zero_rubles_is_a_row_error() {
+        let csv = "id;brand;model;year;price;body_type;transmission;fuel_type\n\
+                   K-1;Лада;Веста;2024;0;Седан;Механика;Бензин\n\
+                   K-2;Лада;Веста;2024;1 650 000;Седан;Механика;Бензин\n";
+        let parsed = parse(csv.as_bytes(), 2026).unwrap();
+        assert_eq!(parsed.cars.len(), 1);
+        assert_eq!(parsed.errors.len(), 1);
+        assert_eq!(parsed.errors[0].field.as_deref(), Some("price"));
+        assert_eq!(
+            parsed.errors[0].message,
+            "Укажите цену: автомобиль за 0 ₽ не публикуется"
+        );
     }
 
     #[test]

@@ -80,6 +80,7 @@ export const CAR_FIELDS = [
 
 export const MESSAGES = {
   price: "Цена обязательна",
+  priceZero: "Укажите цену: автомобиль за 0 ₽ не публикуется",
   money: "Введите сумму числом, например 2500000 или 2500000,50",
   brandId: "Выберите марку",
   name: "Название обязательно",
@@ -198,9 +199,13 @@ export function isMoney(text: string, maxIntegerDigits = 10): boolean {
   return new RegExp(`^\\d{1,${maxIntegerDigits}}(\\.\\d{1,2})?$`).test(normalizeMoney(text));
 }
 
-export function priceRule(text: string): true | string {
+/** The price: required, money, and above zero for a published car (the
+ * server refuses the same, src/domain/cars.rs PRICE_ZERO). */
+export function priceRule(text: string, values?: { published?: boolean }): true | string {
   if (normalizeMoney(text) === "") return MESSAGES.price;
-  return isMoney(text) || MESSAGES.money;
+  if (!isMoney(text)) return MESSAGES.money;
+  if (values?.published && kopecks(text) === 0) return MESSAGES.priceZero;
+  return true;
 }
 
 export function optionalMoneyRule(text: string): true | string {

@@ -43,6 +43,37 @@ export function checkContact(type: LeadType, input: ContactInput): string | null
   return errors.name ?? errors.phone ?? errors.consent ?? null;
 }
 
+/** The visitor's own car (trade-in): the server's range (src/domain/leads.rs,
+ * CAR_YEAR_MIN and CAR_MILEAGE_MAX), checked before sending. */
+export const CAR_YEAR_MIN = 1950;
+export const CAR_MILEAGE_MAX = 10_000_000;
+
+/** The trade-in form's year and mileage problems, by input name. Empty
+ * inputs are fine: both are optional. */
+export function tradeInProblems(
+  year: string,
+  mileage: string,
+  now: Date = new Date(),
+): Record<string, string> {
+  const problems: Record<string, string> = {};
+  const latest = now.getFullYear() + 1;
+  const y = year.trim();
+  if (y !== "") {
+    const value = Number(y);
+    if (!Number.isInteger(value) || value < CAR_YEAR_MIN || value > latest) {
+      problems.carYear = `Год выпуска должен быть от ${CAR_YEAR_MIN} до ${latest}`;
+    }
+  }
+  const km = mileage.replace(/\s/g, "");
+  if (km !== "") {
+    const value = Number(km);
+    if (!Number.isInteger(value) || value < 0 || value > CAR_MILEAGE_MAX) {
+      problems.carMileage = "Пробег указан неверно";
+    }
+  }
+  return problems;
+}
+
 /** carId, carInfo (brand + model), carPrice (with ₽) and carStatus. */
 export function carFields(
   car: Car,

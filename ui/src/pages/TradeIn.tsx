@@ -4,6 +4,7 @@ import { LeadForm } from "../components/leads/LeadForm";
 import { Banner } from "../components/ui/Banner";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { useSettings } from "../hooks/useSettings";
+import { CAR_MILEAGE_MAX, CAR_YEAR_MIN, tradeInProblems } from "../lib/leads";
 
 const ADVANTAGES = [
   ["Оценка за 30 минут", "Осмотрим автомобиль и назовём цену в день обращения"],
@@ -48,6 +49,7 @@ export function TradeIn() {
           <LeadForm
             type="trade_in"
             extra={extra}
+            validate={() => tradeInProblems(year, mileage)}
             success={{
               title: "Заявка отправлена!",
               description: "Наш специалист свяжется с вами в течение 30 минут",
@@ -92,7 +94,7 @@ export function TradeIn() {
                       {...a}
                       type="number"
                       inputMode="numeric"
-                      min={1950}
+                      min={CAR_YEAR_MIN}
                       max={currentYear + 1}
                       value={year}
                       onInput={(e) => setYear((e.target as HTMLInputElement).value)}
@@ -108,6 +110,7 @@ export function TradeIn() {
                       type="number"
                       inputMode="numeric"
                       min={0}
+                      max={CAR_MILEAGE_MAX}
                       value={mileage}
                       onInput={(e) => setMileage((e.target as HTMLInputElement).value)}
                     />

@@ -168,10 +168,19 @@ describe("the car page by keyboard", () => {
   });
 });
 
-describe("a server refusal at its field", () => {
-  it("the trade-in page's year: message below the field, aria-invalid, focus on it", async () => {
+describe("a wrong value at its field", () => {
+  it("the trade-in page's year: the server's rule checked in the form, message below the field, focus on it", async () => {
     const page = await s.open(NARROW, "/trade-in");
     await settled(page);
+    const sent = [];
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname === "/api/leads") sent.push(r.method());
+    });
+    assert.equal(
+      await page.locator('input[name="carYear"]').getAttribute("min"),
+      "1950",
+      "the input's own minimum is the rule's",
+    );
     const before = s.query("SELECT count(*) AS n FROM leads")[0].n;
     await page.locator('input[name="carYear"]').fill("1800");
     await page.locator('input[name="name"]').fill("Год Проверка");
@@ -183,11 +192,12 @@ describe("a server refusal at its field", () => {
     const id = await year.getAttribute("aria-describedby");
     assert.match(
       await page.locator(`[id="${id}"]`).innerText(),
-      /^Год выпуска должен быть от 1900 до \d{4}$/,
+      /^Год выпуска должен быть от 1950 до \d{4}$/,
     );
     assert.match(await focused(page), /carYear/);
     assert.match(await page.getByTestId("toast").innerText(), /Год выпуска/);
     assert.equal(s.query("SELECT count(*) AS n FROM leads")[0].n, before);
+    assert.deepEqual(sent, [], "nothing was sent");
     // Correcting the value clears the message.
     await year.fill("2015");
     assert.equal(await year.getAttribute("aria-invalid"), null);

@@ -165,6 +165,15 @@ describe("car form rules", () => {
     expect(optionalMoneyRule("-5")).toBe(MESSAGES.money);
   });
 
+  it("refuses 0 ₽ for a published car only, as the server does", () => {
+    expect(priceRule("0", { published: true })).toBe(
+      "Укажите цену: автомобиль за 0 ₽ не публикуется",
+    );
+    expect(priceRule("0,00", { published: true })).toBe(MESSAGES.priceZero);
+    expect(priceRule("0", { published: false })).toBe(true);
+    expect(priceRule("1", { published: true })).toBe(true);
+  });
+
   it("limits the year to 1990 .. next year", () => {
     expect(maxYear(NOW)).toBe(2027);
     expect(yearRule("1990", NOW)).toBe(true);

@@ -6,6 +6,7 @@ import {
   checkContact,
   contactErrors,
   requiredMessage,
+  tradeInProblems,
 } from "../../src/lib/leads";
 import { PHONE_RULE_MESSAGE } from "../../src/lib/phone";
 import { analyticsClientId, captureUtm, parseUtm, storedUtm } from "../../src/lib/utm";
@@ -99,5 +100,28 @@ describe("visit data", () => {
     expect(analyticsClientId("a=1; _ym_uid=1700000000123; _ga=GA1.1.5.6")).toBe("1700000000123");
     expect(analyticsClientId("_ga=GA1.1.123456789.1700000000")).toBe("123456789.1700000000");
     expect(analyticsClientId("a=1")).toBeUndefined();
+  });
+});
+
+describe("the trade-in form's own car", () => {
+  const now = new Date("2026-11-25T12:00:00Z");
+  it("takes the server's years, 1950 to next year, and leaves empty inputs alone", () => {
+    expect(tradeInProblems("", "", now)).toEqual({});
+    expect(tradeInProblems("1950", "0", now)).toEqual({});
+    expect(tradeInProblems("2027", "10 000 000", now)).toEqual({});
+    expect(tradeInProblems("1800", "", now)).toEqual({
+      carYear: "Год выпуска должен быть от 1950 до 2027",
+    });
+    expect(tradeInProblems("1949", "", now).carYear).toBe(
+      "Год выпуска должен быть от 1950 до 2027",
+    );
+    expect(tradeInProblems("2028", "", now).carYear).toBe(
+      "Год выпуска должен быть от 1950 до 2027",
+    );
+    expect(tradeInProblems("20.5", "", now).carYear).toBeDefined();
+  });
+  it("refuses a mileage below zero or beyond ten million km", () => {
+    expect(tradeInProblems("", "-5", now)).toEqual({ carMileage: "Пробег указан неверно" });
+    expect(tradeInProblems("", "10000001", now)).toEqual({ carMileage: "Пробег указан неверно" });
   });
 });

@@ -447,7 +447,7 @@ function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
         <fieldset class="checks">
           <legend class="visually-hidden">Публикация и наличие</legend>
           <label>
-            <input type="checkbox" {...register("published")} />
+            <input type="checkbox" {...register("published", { deps: ["price"] })} />
             Опубликован (иначе черновик)
           </label>
           <label>
