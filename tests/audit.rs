@@ -679,3 +679,45 @@ async fn the_trail_is_for_admins_and_kept_with_the_write() {
     let price = app.count(&format!("SELECT price_kopecks FROM cars WHERE id = '{id}'"));
     assert_eq!(price, 115_000_000);
 }
+
+/// The trail reads newest first by the time each entry records, even when an
+/// entry was written after a later one (the demo's history, a status set
+/// from a mail link); one object's trail likewise.
+#[tokio::test]
+async fn the_trail_is_ordered_by_the_time_of_the_change() {
+    let app = TestApp::new();
+    app.create_admin();
+    let admin = Admin {
+        app: &app,
+        cookie: app.login().await,
+    };
+    let conn = app.db.conn().unwrap();
+    for (at, summary) in [
+        ("2026-11-20T10:00:00.000Z", "вторая"),
+        ("2026-11-21T10:00:00.000Z", "третья"),
+        ("2026-11-19T10:00:00.000Z", "первая"),
+    ] {
+        conn.execute(
+            "INSERT INTO audit_log (at, username, action, object_type, object_id, summary)
+             VALUES (?1, 'manager', 'update', 'lead', 'L-1', ?2)",
+            [at, summary],
+        )
+        .unwrap();
+    }
+    let summaries = |page: &Value| -> Vec<String> {
+        page["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["summary"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        summaries(&admin.audit("").await),
+        ["третья", "вторая", "первая"]
+    );
+    assert_eq!(
+        summaries(&admin.audit("objectType=lead&objectId=L-1&limit=2").await),
+        ["третья", "вторая"]
+    );
+}

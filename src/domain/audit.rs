@@ -317,7 +317,8 @@ fn from_row(row: &Row) -> rusqlite::Result<AuditEntry> {
     })
 }
 
-/// Entries newest first, and how many match in all.
+/// Entries newest first by the time they record (then by entry number), and
+/// how many match in all.
 pub fn list(
     conn: &Connection,
     filter: &AuditFilter,
@@ -330,7 +331,7 @@ pub fn list(
         .query_row(params![filter.object_type, filter.object_id], |r| r.get(0))?;
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT id, at, username, action, object_type, object_id, summary, changes
-         FROM audit_log {clause} ORDER BY id DESC LIMIT ?3 OFFSET ?4"
+         FROM audit_log {clause} ORDER BY at DESC, id DESC LIMIT ?3 OFFSET ?4"
     ))?;
     let rows = stmt.query_map(
         params![filter.object_type, filter.object_id, limit, offset],
