@@ -987,3 +987,139 @@ async fn a_missing_object_is_named_in_its_own_words() {
         assert!(!answer.text().contains("(а)"), "{path}");
     }
 }
+
+/// A bulk price change applies to the cars the list's search and filters
+/// find, refuses 0%, and is undone once, leaving cars changed since alone.
+#[tokio::test]
+async fn a_filtered_bulk_price_change_and_its_undo() {
+    let app = TestApp::new();
+    app.create_admin();
+    seed_catalogue(&app);
+    let cookie = app.login().await;
+    let prices = |app: &TestApp| -> Vec<(String, i64, String)> {
+        let conn = app.db.conn().unwrap();
+        let mut stmt = conn
+            .prepare("SELECT id, price_kopecks, status FROM cars ORDER BY id")
+            .unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let before = prices(&app);
+    let used = before.iter().filter(|(_, _, s)| s == "used").count();
+    assert!(used > 0 && used < before.len());
+
+    let zero = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            "/api/cars/prices/bulk",
+            Some(json!({"priceMultiplier": "1.00"})),
+        )
+        .await;
+    assert_eq!(zero.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(zero.json()["field"], "priceMultiplier");
+    assert_eq!(
+        zero.error(),
+        "Изменение на 0% не меняет цен: укажите другой процент"
+    );
+    assert_eq!(prices(&app), before);
+
+    let raised = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            "/api/cars/prices/bulk",
+            Some(json!({"priceMultiplier": "1.1", "condition": "used"})),
+        )
+        .await;
+    assert_eq!(raised.status, StatusCode::OK, "{}", raised.text());
+    let answer = raised.json();
+    assert_eq!(answer["updatedCount"], used);
+    assert!(
+        answer["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("Массовое изменение цен на +10%:"),
+        "{answer}"
+    );
+    assert!(
+        answer["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("(с пробегом)")
+    );
+    let after = prices(&app);
+    for ((id, was, status), (_, now, _)) in before.iter().zip(&after) {
+        if status == "used" {
+            assert_eq!(*now, was + was / 10, "{id}");
+        } else {
+            assert_eq!(now, was, "{id} is not used: untouched");
+        }
+    }
+
+    // The cars screen offers it for undo.
+    let offered = app
+        .admin_with(&cookie, Method::GET, "/api/admin/price-changes", None)
+        .await
+        .json();
+    assert_eq!(offered[0]["id"], answer["auditId"]);
+    assert_eq!(offered[0]["keptCount"], used);
+
+    // One car is changed by hand since: the undo leaves it alone.
+    let (changed_id, _, _) = before.iter().find(|(_, _, s)| s == "used").unwrap();
+    app.db
+        .conn()
+        .unwrap()
+        .execute(
+            "UPDATE cars SET price_kopecks = 123400 WHERE id = ?1",
+            [changed_id],
+        )
+        .unwrap();
+    let undo = format!("/api/cars/prices/bulk/{}/undo", answer["auditId"]);
+    let undone = app.admin_with(&cookie, Method::POST, &undo, None).await;
+    assert_eq!(undone.status, StatusCode::OK, "{}", undone.text());
+    assert_eq!(
+        undone.json(),
+        json!({"restoredCount": used - 1, "skippedCount": 1})
+    );
+    for ((id, was, _), (_, now, _)) in before.iter().zip(prices(&app)) {
+        if id == changed_id {
+            assert_eq!(now, 123400);
+        } else {
+            assert_eq!(now, *was, "{id} back to its price");
+        }
+    }
+    let last = app
+        .admin_with(&cookie, Method::GET, "/api/admin/audit?limit=1", None)
+        .await
+        .json();
+    assert!(
+        last["items"][0]["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("Отменено: Массовое изменение цен на +10%"),
+        "{last}"
+    );
+
+    // Once only; an unknown change is not found.
+    let again = app.admin_with(&cookie, Method::POST, &undo, None).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert_eq!(again.error(), "Это изменение цен уже отменено");
+    let offered = app
+        .admin_with(&cookie, Method::GET, "/api/admin/price-changes", None)
+        .await
+        .json();
+    assert_eq!(offered, json!([]));
+    let unknown = app
+        .admin_with(
+            &cookie,
+            Method::POST,
+            "/api/cars/prices/bulk/999999/undo",
+            None,
+        )
+        .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert_eq!(unknown.error(), "Массовое изменение цен не найдено");
+}

@@ -680,6 +680,48 @@ impl AdminCarFilter {
         (sql, values)
     }
 
+    /// The tables, the WHERE clause and its values of the cars this filter
+    /// finds (`c` is the cars table).
+    pub fn selection(&self) -> (&'static str, String, Vec<Value>) {
+        let (clause, values) = self.where_clause();
+        (self.tables(), clause, values)
+    }
+
+    /// Whether any field filters.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty() && self.status.is_none() && self.published.is_none()
+    }
+
+    /// What the filter finds, for people: "поиск «lada», с пробегом,
+    /// черновики"; empty for all cars.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.words.is_empty() {
+            parts.push(format!("поиск «{}»", self.words.join(" ")));
+        }
+        if let Some(status) = self.status {
+            parts.push(
+                match status {
+                    CarStatus::New => "новые",
+                    CarStatus::Used => "с пробегом",
+                    CarStatus::Lease => "аренда с выкупом",
+                }
+                .to_string(),
+            );
+        }
+        if let Some(published) = self.published {
+            parts.push(
+                if published {
+                    "опубликованные"
+                } else {
+                    "черновики"
+                }
+                .to_string(),
+            );
+        }
+        parts.join(", ")
+    }
+
     /// The brands join, needed only to search by the brand's name.
     fn tables(&self) -> &'static str {
         if self.words.is_empty() {
@@ -1119,36 +1161,6 @@ pub fn update(
 
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
     Ok(conn.execute("DELETE FROM cars WHERE id = ?1", [id])? > 0)
-}
-
-/// Multiplies every car's price by an exact decimal factor ("1.05") as one
-/// unit (inside the caller's transaction, if any); gives the number of cars
-/// changed.
-pub fn scale_prices(conn: &Connection, factor: &str) -> AppResult<usize> {
-    super::atomically(conn, || {
-        let prices: Vec<(String, Money)> = conn
-            .prepare("SELECT id, price_kopecks FROM cars")?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
-        let mut update =
-            conn.prepare("UPDATE cars SET price_kopecks = ?2, updated_at = ?3 WHERE id = ?1")?;
-        let now = super::now();
-        let mut changed = 0;
-        for (id, price) in prices {
-            let scaled = price
-                .scale(factor)
-                .map_err(|_| AppError::invalid("priceMultiplier", "Введите корректный процент"))?;
-            if scaled > super::money::MAX_DECIMAL_12_2 {
-                return Err(AppError::invalid(
-                    "priceMultiplier",
-                    "Цена автомобиля стала бы слишком большой",
-                ));
-            }
-            update.execute(rusqlite::params![id, scaled, now])?;
-            changed += 1;
-        }
-        Ok(changed)
-    })
 }
 
 /// Counts for the dashboard: (published, drafts).

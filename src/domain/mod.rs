@@ -17,6 +17,7 @@ pub mod leads;
 pub mod money;
 pub mod outbox;
 pub mod phone;
+pub mod price_changes;
 pub mod promotions;
 pub mod response_times;
 pub mod reviews;

@@ -14,6 +14,7 @@ use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::brands::{self, Brand, BrandInput};
 use crate::domain::cars::{self, AdminCarFilter, Car, CarInput, CarStats, CarStatus};
 use crate::domain::form::{Field, Form, Kind};
+use crate::domain::price_changes::{self, BAD_PERCENT, PriceChange, Undone};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
 use crate::http::extract::{ApiQuery, FormJson};
@@ -30,6 +31,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(create_car))
         .routes(routes!(update_car, delete_car))
         .routes(routes!(bulk_prices))
+        .routes(routes!(list_price_changes))
+        .routes(routes!(undo_bulk_prices))
         .routes(routes!(list_brands))
         .routes(routes!(create_brand))
         .routes(routes!(update_brand, delete_brand))
@@ -248,35 +251,44 @@ pub async fn delete_car(
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BulkPriceInput {
     /// 1 + p/100 to raise, 1 - p/100 to lower; a number or a decimal string.
+    /// 1 (0%) is refused.
     #[schema(value_type = String, example = "1.05")]
     pub price_multiplier: serde_json::Value,
+    /// The admin list's search: only the cars it finds change.
+    pub q: Option<String>,
+    /// The admin list's condition filter: all (default), new, used or lease.
+    pub condition: Option<String>,
+    /// The admin list's publication filter: all (default), true or false.
+    pub published: Option<String>,
 }
 
 impl Form for BulkPriceInput {
-    const FIELDS: &'static [Field] =
-        &[Field::required("priceMultiplier", Kind::Number, BAD_PERCENT).invalid(BAD_PERCENT)];
+    const FIELDS: &'static [Field] = &[
+        Field::required("priceMultiplier", Kind::Number, BAD_PERCENT).invalid(BAD_PERCENT),
+        Field::optional("q", Kind::Text),
+        Field::optional("condition", Kind::Text),
+        Field::optional("published", Kind::Text),
+    ];
 }
-
-const BAD_PERCENT: &str = "Введите корректный процент";
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BulkPriceAnswer {
+    /// Cars whose price changed.
     pub updated_count: usize,
+    /// The change's audit entry: `POST /api/cars/prices/bulk/{id}/undo`
+    /// puts the earlier prices back.
+    pub audit_id: i64,
+    /// The audit entry's summary (percent, count, search and filters).
+    pub summary: String,
 }
 
-/// The percent a factor stands for, for people: "1.05" is "+5%", "0.9" is
-/// "-10%" (the prices themselves are scaled exactly).
-fn factor_percent(factor: &str) -> String {
-    match factor.parse::<f64>() {
-        Ok(f) => format!("{:+}%", ((f - 1.0) * 10_000.0).round() / 100.0),
-        Err(_) => factor.to_string(),
-    }
-}
-
-/// Multiplies every price by an exact decimal factor.
+/// Scales the price of every car the admin list's search and filters find
+/// (all cars without them) by an exact decimal factor. The prices it
+/// replaced are kept for one undo.
 #[utoipa::path(put, path = "/api/cars/prices/bulk", tag = "admin", request_body = BulkPriceInput,
-    responses((status = 200, body = BulkPriceAnswer), (status = 422, body = ApiErrorBody)))]
+    responses((status = 200, body = BulkPriceAnswer), (status = 400, body = ApiErrorBody),
+        (status = 422, body = ApiErrorBody)))]
 pub async fn bulk_prices(
     State(state): State<AppState>,
     admin: Admin,
@@ -289,25 +301,118 @@ pub async fn bulk_prices(
         serde_json::Value::String(s) => s.trim().to_string(),
         _ => return Err(refused()),
     };
-    let positive = factor
-        .parse::<f64>()
-        .is_ok_and(|f| f > 0.0 && f.is_finite());
-    if !positive || factor.contains(['e', 'E', '-', '+']) {
+    let value = factor.parse::<f64>().ok().filter(|f| f.is_finite());
+    if !value.is_some_and(|f| f > 0.0) || factor.contains(['e', 'E', '-', '+']) {
         return Err(refused());
     }
-    let updated_count = audited(&state, &admin, move |c| {
-        let count = cars::scale_prices(c, &factor)?;
-        let percent = factor_percent(&factor);
-        let summary = format!("Массовое изменение цен на {percent}: {count} автомобилей");
+    if price_changes::is_one(&factor) {
+        return Err(AppError::invalid(
+            "priceMultiplier",
+            price_changes::ZERO_PERCENT,
+        ));
+    }
+    let filter = AdminCarFilter {
+        words: AdminCarFilter::search(input.q.as_deref().unwrap_or_default()),
+        status: parse_condition(input.condition.as_deref())?,
+        published: parse_published(input.published.as_deref())?,
+    };
+    let username = admin.user.username.clone();
+    let at = crate::notify::timestamp(state.clock.now());
+    let answer = state
+        .db
+        .call(move |c| {
+            audit::audited_at(c, &at, &username, |c| {
+                let changed = price_changes::scale(c, &filter, &factor)?;
+                let percent = price_changes::factor_percent(&factor);
+                let scope = filter.describe();
+                let mut summary = format!(
+                    "Массовое изменение цен на {percent}: {}",
+                    price_changes::cars_count(changed.len())
+                );
+                if !scope.is_empty() {
+                    summary.push_str(&format!(" ({scope})"));
+                }
+                let entry = NewEntry::new(
+                    AuditAction::BulkPrice,
+                    AuditObject::Car,
+                    None,
+                    summary.clone(),
+                )
+                .with_changes(vec![
+                    audit::change("priceMultiplier", None, Some(factor.clone())),
+                    audit::change("updatedCount", None, Some(changed.len().to_string())),
+                ]);
+                let audit_id = audit::record_at(c, &at, &username, entry)?;
+                price_changes::keep(c, audit_id, &changed)?;
+                Ok((
+                    BulkPriceAnswer {
+                        updated_count: changed.len(),
+                        audit_id,
+                        summary,
+                    },
+                    None,
+                ))
+            })
+        })
+        .await?;
+    Ok(Json(answer))
+}
+
+/// The latest bulk price changes that can still be undone, newest first
+/// (at most 5).
+#[utoipa::path(get, path = "/api/admin/price-changes", tag = "admin",
+    responses((status = 200, body = [PriceChange]), (status = 401, body = ApiErrorBody)))]
+pub async fn list_price_changes(
+    State(state): State<AppState>,
+) -> AppResult<Json<Vec<PriceChange>>> {
+    Ok(Json(
+        state.db.call(|c| price_changes::undoable(c, 5)).await?,
+    ))
+}
+
+/// Puts back the prices a bulk change replaced, where nobody changed them
+/// since; once (409 after). Audited.
+#[utoipa::path(post, path = "/api/cars/prices/bulk/{id}/undo", tag = "admin",
+    params(("id" = i64, Path, description = "The bulk change's audit entry")),
+    responses((status = 200, body = Undone), (status = 404, body = ApiErrorBody),
+        (status = 409, body = ApiErrorBody)))]
+pub async fn undo_bulk_prices(
+    State(state): State<AppState>,
+    admin: Admin,
+    Path(id): Path<String>,
+) -> AppResult<Json<Undone>> {
+    let id: i64 = id
+        .parse()
+        .map_err(|_| AppError::not_found(price_changes::NOT_FOUND))?;
+    let undone = audited(&state, &admin, move |c| {
+        let undone = price_changes::undo(c, id)?;
+        let original: String =
+            c.query_row("SELECT summary FROM audit_log WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })?;
+        let mut summary = format!(
+            "Отменено: {original}. Возвращены цены: {}",
+            price_changes::cars_count(undone.restored_count)
+        );
+        if undone.skipped_count > 0 {
+            summary.push_str(&format!(
+                "; не тронуты изменённые с тех пор: {}",
+                price_changes::cars_count(undone.skipped_count)
+            ));
+        }
         let entry = NewEntry::new(AuditAction::BulkPrice, AuditObject::Car, None, summary)
             .with_changes(vec![
-                audit::change("priceMultiplier", None, Some(factor.clone())),
-                audit::change("updatedCount", None, Some(count.to_string())),
+                audit::change("undoes", None, Some(id.to_string())),
+                audit::change(
+                    "restoredCount",
+                    None,
+                    Some(undone.restored_count.to_string()),
+                ),
             ]);
-        Ok((count, Some(entry)))
+        Ok((undone, Some(entry)))
     })
     .await?;
-    Ok(Json(BulkPriceAnswer { updated_count }))
+    Ok(Json(undone))
 }
 
 #[utoipa::path(get, path = "/api/admin/brands", tag = "admin", responses((status = 200, body = [Brand])))]

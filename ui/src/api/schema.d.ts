@@ -415,6 +415,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/price-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest bulk price changes that can still be undone, newest first
+         *     (at most 5).
+         */
+        get: operations["list_price_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/promotions": {
         parameters: {
             query?: never;
@@ -762,9 +782,33 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Multiplies every price by an exact decimal factor. */
+        /**
+         * Scales the price of every car the admin list's search and filters find
+         *     (all cars without them) by an exact decimal factor. The prices it
+         *     replaced are kept for one undo.
+         */
         put: operations["bulk_prices"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cars/prices/bulk/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Puts back the prices a bulk change replaced, where nobody changed them
+         *     since; once (409 after). Audited.
+         */
+        post: operations["undo_bulk_prices"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1378,14 +1422,30 @@ export interface components {
             slug: string;
         };
         BulkPriceAnswer: {
+            /**
+             * Format: int64
+             * @description The change's audit entry: `POST /api/cars/prices/bulk/{id}/undo`
+             *     puts the earlier prices back.
+             */
+            auditId: number;
+            /** @description The audit entry's summary (percent, count, search and filters). */
+            summary: string;
+            /** @description Cars whose price changed. */
             updatedCount: number;
         };
         BulkPriceInput: {
+            /** @description The admin list's condition filter: all (default), new, used or lease. */
+            condition?: string | null;
             /**
              * @description 1 + p/100 to raise, 1 - p/100 to lower; a number or a decimal string.
+             *     1 (0%) is refused.
              * @example 1.05
              */
             priceMultiplier: string;
+            /** @description The admin list's publication filter: all (default), true or false. */
+            published?: string | null;
+            /** @description The admin list's search: only the cars it finds change. */
+            q?: string | null;
         };
         CallbackInput: {
             /** @description The `code` from the redirect URL (the whole URL is accepted too). */
@@ -2045,6 +2105,27 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        /** @description A bulk change, as the cars screen offers it for undo. */
+        PriceChange: {
+            /** @description When, RFC 3339 UTC. */
+            at: string;
+            /**
+             * Format: int64
+             * @description The audit entry's id.
+             */
+            id: number;
+            /**
+             * Format: int64
+             * @description Cars whose earlier price is kept; 0 once undone.
+             */
+            keptCount: number;
+            /**
+             * @description The audit entry's summary: the percent, the number of cars and the
+             *     search and filters it applied to.
+             */
+            summary: string;
+            username: string;
+        };
         /** @description One thing to fix. */
         Problem: {
             check: components["schemas"]["CheckKind"];
@@ -2469,6 +2550,16 @@ export interface components {
             key: string;
             slug: string;
             title: string;
+        };
+        /** @description What an undo did. */
+        Undone: {
+            /** @description Cars whose price was put back. */
+            restoredCount: number;
+            /**
+             * @description Cars whose price was changed again since (by hand, an import, a
+             *     later bulk change): left as they are.
+             */
+            skippedCount: number;
         };
         /** @description The answer of a followed unsubscribe link. */
         Unsubscribed: {
@@ -3390,6 +3481,33 @@ export interface operations {
             };
         };
     };
+    list_price_changes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceChange"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     list_promotions: {
         parameters: {
             query?: {
@@ -4241,7 +4359,53 @@ export interface operations {
                     "application/json": components["schemas"]["BulkPriceAnswer"];
                 };
             };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    undo_bulk_prices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bulk change's audit entry */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Undone"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -279,25 +279,68 @@ describe("admin cars", () => {
     await page.context().close();
   });
 
-  it("raises and lowers every price by a percentage", async () => {
-    const before = await s.api("/api/cars/fast?limit=3");
-    const [car] = before;
+  it("changes the prices of the filtered cars after a confirmation, and undoes it", async () => {
+    const admin = await apiSession(s.base);
+    // Every car, page by page (the demo has more than one page of 100).
+    const all = async () => {
+      const cars = [];
+      for (let n = 1; ; n++) {
+        const { items } = (await admin.call("GET", `/api/admin/cars?perPage=100&page=${n}`)).body;
+        if (items.length === 0) break;
+        cars.push(...items.map((c) => [c.id, c.status, Number(c.price)]));
+      }
+      return cars.sort((a, b) => a[0].localeCompare(b[0]));
+    };
+    const before = await all();
+    const used = before.filter(([, status]) => status === "used").length;
+    assert.ok(used > 0 && used < before.length);
     const page = await openAdmin(s, DESKTOP, "/admin/cars", "Автомобили");
     const bulk = page.getByTestId("bulk-card");
     // The summary is drawn once the counts arrive ("…" until then).
     const newCount = page.getByTestId("stat-new").filter({ hasText: /^\d+$/ });
     await newCount.waitFor();
     assert.ok(Number(await newCount.innerText()) > 0);
+    await bulk.getByTestId("bulk-scope").filter({ hasText: "Для всех автомобилей" }).waitFor();
+
+    // 0 % is not a change.
+    await bulk.getByLabel("Процент").fill("0");
+    await bulk.getByRole("button", { name: "Повысить" }).click();
+    await bulk.locator(".field-error").getByText("Введите корректный процент").waitFor();
+
+    // With a filter on, only the cars it finds, said before it runs.
+    await page.getByLabel("Состояние").selectOption("used");
+    await bulk
+      .getByTestId("bulk-scope")
+      .filter({ hasText: `Для найденных в списке: с пробегом (${used} ` })
+      .waitFor();
     await bulk.getByLabel("Процент").fill("25");
     await bulk.getByRole("button", { name: "Повысить" }).click();
-    await expectToast(page, "Успешно", "Обновлено");
-    const raised = await s.api(`/api/cars/slug/${car.slug}`);
-    assert.equal(Number(raised.price), Number(car.price) * 1.25);
-    await bulk.getByLabel("Процент").fill("20");
-    await bulk.getByRole("button", { name: "Понизить" }).click();
-    await expectToast(page, "Успешно", "Обновлено");
-    const back = await s.api(`/api/cars/slug/${car.slug}`);
-    assert.equal(back.price, car.price);
+    const ask = page.getByRole("alertdialog", { name: "Повысить цены на 25%?" });
+    await ask.waitFor();
+    assert.match(
+      await ask.innerText(),
+      new RegExp(`Изменятся цены ${used} автомобил\\S+, которые найдены в списке: с пробегом\\.`),
+    );
+    // Cancelling changes nothing.
+    await ask.getByRole("button", { name: "Отмена" }).click();
+    await ask.waitFor({ state: "hidden" });
+    assert.deepEqual(await all(), before);
+    await bulk.getByRole("button", { name: "Повысить" }).click();
+    await ask.getByRole("button", { name: "Повысить цены" }).click();
+    await expectToast(page, "Успешно", `Обновлено ${used} `);
+    const raised = new Map((await all()).map(([id, , price]) => [id, price]));
+    for (const [id, status, price] of before) {
+      assert.equal(raised.get(id), status === "used" ? price * 1.25 : price, `${id} ${status}`);
+    }
+
+    // One click puts the earlier prices back.
+    const last = bulk.getByTestId("bulk-last");
+    await last.filter({ hasText: "Массовое изменение цен на +25%" }).waitFor();
+    assert.match(await last.innerText(), /с пробегом/);
+    await last.getByRole("button", { name: "Отменить изменение" }).click();
+    await expectToast(page, "Успешно", `Цены возвращены: ${used} `);
+    assert.deepEqual(await all(), before);
+    await last.waitFor({ state: "detached" });
     await page.context().close();
   });
 });

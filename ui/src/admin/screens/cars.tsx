@@ -1,6 +1,6 @@
 import { keepPreviousData } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { apiDelete, apiPut } from "../../api/client";
+import { apiDelete, apiPost, apiPut } from "../../api/client";
 import type { Car } from "../../api/types";
 import { Pagination } from "../../components/ui/Pagination";
 import { CAR_FORMS, formatMileage, formatPrice, plural } from "../../lib/format";
@@ -22,7 +22,21 @@ import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { errorMessage } from "../errors";
 import { useDebounced, useEditParam } from "../hooks";
+import {
+  type BulkFilter,
+  type BulkPriceAnswer,
+  bulkBody,
+  bulkQuestion,
+  bulkScope,
+  PRICE_CHANGES_URL,
+  type PriceChange,
+  type Undone,
+  undoneText,
+  undoUrl,
+} from "../lib/bulkPrices";
+import { shortDateTime } from "../lib/dates";
 import { useAdminMutation, useAdminQuery } from "../query";
 import { toastError } from "../toast";
 import { CarDialog } from "./cars-form";
@@ -72,7 +86,7 @@ export default function CarsScreen() {
       }
     >
       <div class="admin-tools">
-        <BulkPriceCard />
+        <BulkPriceCard filter={{ q, condition, published }} matching={data?.total ?? null} />
         <StatsCard stats={data?.stats ?? null} />
       </div>
       <div role="search" class="inline-row car-filters" aria-label="Поиск и фильтры">
@@ -248,19 +262,40 @@ function StatsCard({ stats }: { stats: CarStats | null }) {
   );
 }
 
-/** Every car's price up or down by a percentage. */
-function BulkPriceCard() {
+/** The price of every car the list finds (every car without a search or
+ * filter) up or down by a percentage, after a confirmation naming how many
+ * cars and which; the latest change can be undone with one click. */
+function BulkPriceCard({ filter, matching }: { filter: BulkFilter; matching: number | null }) {
   const [percent, setPercent] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const [asking, setAsking] = useState<{ direction: "raise" | "lower"; multiplier: string } | null>(
+    null,
+  );
+  const scope = bulkScope(filter);
+  const changes = useAdminQuery<PriceChange[]>(PRICE_CHANGES_URL);
+  const latest = changes.data?.[0] ?? null;
   const bulk = useAdminMutation(
     (priceMultiplier: string) =>
-      apiPut<{ updatedCount: number }>(BULK_PRICES_URL, { priceMultiplier }),
+      apiPut<BulkPriceAnswer>(BULK_PRICES_URL, bulkBody(priceMultiplier, filter)),
     {
       success: (d) => `Обновлено ${d.updatedCount} ${plural(d.updatedCount, CAR_FORMS)}`,
       failure: "Не удалось обновить цены",
-      onSuccess: () => setPercent(""),
+      onSuccess: () => {
+        setPercent("");
+        setAsking(null);
+      },
+      onFailure: (e) => {
+        setAsking(null);
+        const message = errorMessage(e, "Не удалось обновить цены");
+        setError(message);
+        toastError(message);
+      },
     },
   );
+  const undo = useAdminMutation((id: number) => apiPost<Undone>(undoUrl(id)), {
+    success: (d) => undoneText(d),
+    failure: "Не удалось отменить изменение цен",
+  });
   const run = (direction: "raise" | "lower") => {
     const multiplier = bulkMultiplier(percent, direction);
     if (!multiplier) {
@@ -269,13 +304,19 @@ function BulkPriceCard() {
       return;
     }
     setError(null);
-    bulk.mutate(multiplier);
+    setAsking({ direction, multiplier });
   };
+  const question =
+    asking && matching !== null ? bulkQuestion(asking.direction, percent, matching, scope) : null;
   return (
     <article class="bulk-card" aria-labelledby="bulk-title" data-testid="bulk-card">
       <h2 id="bulk-title" class="card-title">
         Изменение цен
       </h2>
+      <p class="hint" data-testid="bulk-scope">
+        {scope ? `Для найденных в списке: ${scope}` : "Для всех автомобилей"}
+        {matching !== null && ` (${matching} ${plural(matching, CAR_FORMS)})`}
+      </p>
       <div class="inline-row">
         <Field label="Процент" error={error}>
           {(a) => (
@@ -288,18 +329,44 @@ function BulkPriceCard() {
             />
           )}
         </Field>
-        <button type="button" disabled={bulk.isPending} onClick={() => run("raise")}>
+        <button type="button" disabled={bulk.isPending || !matching} onClick={() => run("raise")}>
           Повысить
         </button>
         <button
           type="button"
           class="secondary"
-          disabled={bulk.isPending}
+          disabled={bulk.isPending || !matching}
           onClick={() => run("lower")}
         >
           Понизить
         </button>
       </div>
+      {latest && (
+        <p class="bulk-last" data-testid="bulk-last">
+          <span>
+            Последнее изменение, {shortDateTime(latest.at)}: {latest.summary}
+          </span>{" "}
+          <button
+            type="button"
+            class="secondary outline"
+            disabled={undo.isPending}
+            aria-busy={undo.isPending || undefined}
+            onClick={() => undo.mutate(latest.id)}
+          >
+            Отменить изменение
+          </button>
+        </p>
+      )}
+      <ConfirmDialog
+        open={question !== null}
+        title={question?.title ?? ""}
+        message={question?.message}
+        confirmLabel={question?.confirmLabel}
+        destructive={false}
+        busy={bulk.isPending}
+        onConfirm={() => asking && bulk.mutate(asking.multiplier)}
+        onCancel={() => setAsking(null)}
+      />
     </article>
   );
 }
