@@ -3,7 +3,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, useEffect, useState } from "react";
 import { Link, Route, Switch } from "wouter";
-import { ToastProvider, useToast } from "../components/ui/Toast";
+import { ToastProvider, useToast, useToastDismiss } from "../components/ui/Toast";
 import "./admin.css";
 import { useAuth } from "./auth";
 import { AdminPage } from "./components/AdminPage";
@@ -18,10 +18,11 @@ import { connectToasts } from "./toast";
 /** Lets `notify` (toast.ts) reach the site's ToastProvider. */
 function ToastBridge() {
   const show = useToast();
+  const dismiss = useToastDismiss();
   useEffect(() => {
-    connectToasts(show);
+    connectToasts(show, dismiss);
     return () => connectToasts(null);
-  }, [show]);
+  }, [show, dismiss]);
   return null;
 }
 

@@ -11,33 +11,6 @@ export const AUDIT_URL = "/api/admin/audit";
 export type AuditEntry = components["schemas"]["AuditEntry"];
 export type AuditPage = components["schemas"]["AuditPage"];
 
-/** Russian names of the fields an audit entry lists (the API's names otherwise). */
-export const FIELD_LABELS: Record<string, string> = {
-  price: "Цена",
-  monthlyPayment: "Ежемесячный платёж",
-  dailyPrice: "Цена за сутки",
-  name: "Название",
-  model: "Модель",
-  slug: "Slug",
-  year: "Год",
-  status: "Статус",
-  published: "Опубликован",
-  inStock: "В наличии",
-  featured: "Рекомендуемый",
-  mileage: "Пробег",
-  engine: "Двигатель",
-  images: "Фото",
-  brandId: "Марка",
-  description: "Описание",
-  logo: "Логотип",
-  approved: "Одобрен",
-  bodyType: "Тип кузова",
-  drivetrain: "Привод",
-  trim: "Комплектация",
-  generation: "Поколение",
-  doors: "Число дверей",
-};
-
 /** `/api/admin/audit?limit=…[&offset=…][&objectType=…&objectId=…]` */
 export function auditUrl(
   limit: number,

@@ -8,9 +8,14 @@ export const SUCCESS_TITLE = "Успешно";
 export const ERROR_TITLE = "Ошибка";
 
 let sink: ((toast: ToastMessage) => void) | null = null;
+let dismissSink: ((title: string) => void) | null = null;
 
-export function connectToasts(show: ((toast: ToastMessage) => void) | null): void {
+export function connectToasts(
+  show: ((toast: ToastMessage) => void) | null,
+  dismiss: ((title: string) => void) | null = null,
+): void {
   sink = show;
+  dismissSink = dismiss;
 }
 
 export function notify(toast: ToastMessage): void {
@@ -23,4 +28,10 @@ export function toastSuccess(description: string, title = SUCCESS_TITLE): void {
 
 export function toastError(description: string, title = ERROR_TITLE): void {
   notify({ title, description, variant: "error" });
+}
+
+/** Takes away the shown toast if it has `title` (a failure a later success
+ * made untrue), leaving any other toast. */
+export function dismissToast(title: string): void {
+  dismissSink?.(title);
 }

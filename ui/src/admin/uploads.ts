@@ -1,4 +1,5 @@
 /** The upload rules of the admin widgets, apart from the widgets. */
+import { ApiError, isAbort } from "../api/client";
 
 export const MB = 1024 * 1024;
 export const MAX_IMAGE_BYTES = 5 * MB;
@@ -83,4 +84,42 @@ export function move<T>(list: readonly T[], from: number, to: number): T[] {
 export function percent(loaded: number, total: number): number {
   if (total <= 0) return 0;
   return Math.min(100, Math.round((loaded / total) * 100));
+}
+
+/** What a batch of uploads comes to: the URLs of the files that arrived, in
+ * the order given, and what to say of a failure (the server's words for a
+ * refusal it explains, 'Не удалось загрузить изображение…' otherwise; none
+ * for a cancelled upload or an ended session, which are said elsewhere). */
+export function uploadOutcome(results: readonly PromiseSettledResult<string>[]): {
+  urls: string[];
+  failure: string | null;
+} {
+  const urls: string[] = [];
+  let failure: string | null = null;
+  for (const r of results) {
+    if (r.status === "fulfilled") {
+      urls.push(r.value);
+      continue;
+    }
+    const reason: unknown = r.reason;
+    if (isAbort(reason) || (reason instanceof ApiError && reason.status === 401)) continue;
+    failure =
+      reason instanceof ApiError && reason.status < 500 && reason.status !== 404 && reason.message
+        ? reason.message
+        : UPLOAD_FAILED;
+  }
+  return { urls, failure };
+}
+
+/** The form's message of an upload field, unless a picture has arrived since
+ * the form said it (`answered` is the message a successful upload
+ * answered): the message spoke of the picture before. */
+export function fieldMessage<E>(
+  error: E | null | undefined,
+  answered: E | null | undefined,
+  text: (error: E) => string | undefined,
+): string | null {
+  if (error === null || error === undefined) return null;
+  if (error === answered) return null;
+  return text(error) ?? null;
 }

@@ -1,10 +1,16 @@
 /** Russian number, money and date formats. */
 
+/** The dealership's time zone: Saint Petersburg keeps Moscow time, UTC+3 all
+ * year, the server's fixed zone (src/clock.rs). Every date and time on the
+ * site and in the admin panel is shown in it, whatever the browser's zone. */
+export const TIME_ZONE = "Europe/Moscow";
+
 const numberFormat = new Intl.NumberFormat("ru-RU", { maximumFractionDigits: 0 });
 const dateFormat = new Intl.DateTimeFormat("ru-RU", {
   day: "numeric",
   month: "long",
   year: "numeric",
+  timeZone: TIME_ZONE,
 });
 const dateTimeFormat = new Intl.DateTimeFormat("ru-RU", {
   day: "numeric",
@@ -12,6 +18,7 @@ const dateTimeFormat = new Intl.DateTimeFormat("ru-RU", {
   year: "numeric",
   hour: "2-digit",
   minute: "2-digit",
+  timeZone: TIME_ZONE,
 });
 
 /** Money from the API ("2500000.00") or a number, as whole rubles. */
@@ -49,12 +56,14 @@ export function formatMileage(km: number): string {
   return `${formatNumber(km)} км`;
 }
 
-/** A date (ISO text) as "22 ноября 2026 г."; free text is kept as it is. */
+/** A date (ISO text) as "22 ноября 2026 г." in Moscow ("2026-11-22", a
+ * calendar day, is that day); free text is kept as it is. */
 export function formatDate(value: string): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
 }
 
+/** A moment (ISO text) as "22 ноября 2026 г. в 13:05", Moscow time. */
 export function formatDateTime(value: string): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : dateTimeFormat.format(date);

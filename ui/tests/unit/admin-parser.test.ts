@@ -63,6 +63,22 @@ describe("the source form", () => {
     expect(checkFeedFile({ name: "feed", type: "application/xml", size: 10 })).toBeNull();
     expect(checkFeedFile({ name: "feed", type: "text/csv", size: 10 })).toBeNull();
     expect(checkFeedFile({ name: "photo.png", type: "image/png", size: 10 })).toBe(FILE_WRONG_TYPE);
+    expect(FILE_WRONG_TYPE).toBe("Нужен файл XML или CSV");
+  });
+
+  it("refuses a file by its name before sending it, whatever type the browser gives", () => {
+    expect(checkFeedFile({ name: "notes.txt", type: "text/plain", size: 10 })).toBe(
+      FILE_WRONG_TYPE,
+    );
+    expect(checkFeedFile({ name: "stock.xml.txt", type: "text/plain", size: 10 })).toBe(
+      FILE_WRONG_TYPE,
+    );
+    expect(checkFeedFile({ name: "stock.docx", type: "", size: 10 })).toBe(FILE_WRONG_TYPE);
+    expect(checkFeedFile({ name: "stock.XML", type: "text/plain", size: 10 })).toBeNull();
+    expect(checkFeedFile({ name: "stock.yml", type: "", size: 10 })).toBeNull();
+    // No extension: the browser's type decides.
+    expect(checkFeedFile({ name: "feed", type: "text/plain", size: 10 })).toBeNull();
+    expect(checkFeedFile({ name: "feed", type: "", size: 10 })).toBe(FILE_WRONG_TYPE);
     expect(checkFeedFile({ name: "stock.xml", type: "", size: 0 })).toBe(FILE_EMPTY);
     expect(checkFeedFile({ name: "stock.xml", type: "", size: MAX_FEED_BYTES })).toBeNull();
     expect(checkFeedFile({ name: "stock.xml", type: "", size: MAX_FEED_BYTES + 1 })).toBe(

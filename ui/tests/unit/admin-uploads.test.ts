@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   checkMany,
   checkSingle,
+  fieldMessage,
   MAX_FAVICON_BYTES,
   MB,
   move,
@@ -11,7 +12,10 @@ import {
   SINGLE_TOO_BIG,
   tooBig,
   tooMany,
+  UPLOAD_FAILED,
+  uploadOutcome,
 } from "../../src/admin/uploads";
+import { ApiError } from "../../src/api/client";
 
 const file = (name: string, type: string, size = 1000) => ({ name, type, size });
 
@@ -77,5 +81,51 @@ describe("order and progress", () => {
     expect(percent(50, 200)).toBe(25);
     expect(percent(10, 0)).toBe(0);
     expect(percent(300, 200)).toBe(100);
+  });
+});
+
+describe("what a batch of uploads comes to", () => {
+  const ok = (url: string): PromiseSettledResult<string> => ({ status: "fulfilled", value: url });
+  const no = (reason: unknown): PromiseSettledResult<string> => ({ status: "rejected", reason });
+  const refused = new ApiError(400, "Файл не является изображением", "file", "/api/objects/upload");
+
+  it("gives the arrived pictures in order and says nothing when all arrived", () => {
+    expect(uploadOutcome([ok("/a.webp"), ok("/b.webp")])).toEqual({
+      urls: ["/a.webp", "/b.webp"],
+      failure: null,
+    });
+  });
+
+  it("says the server's reason for a refusal, its own words for a breakdown", () => {
+    expect(uploadOutcome([ok("/a.webp"), no(refused)])).toEqual({
+      urls: ["/a.webp"],
+      failure: "Файл не является изображением",
+    });
+    const broken = new ApiError(500, "internal", null, "/api/objects/upload");
+    expect(uploadOutcome([no(broken)]).failure).toBe(UPLOAD_FAILED);
+    expect(uploadOutcome([no(new TypeError("network"))]).failure).toBe(UPLOAD_FAILED);
+  });
+
+  it("keeps quiet of a cancelled upload and an ended session", () => {
+    const abort = new DOMException("Запрос отменён", "AbortError");
+    const expired = new ApiError(401, "Требуется вход", null, "/api/objects/upload");
+    expect(uploadOutcome([no(abort), no(expired)])).toEqual({ urls: [], failure: null });
+  });
+});
+
+describe("the form's message of an upload field", () => {
+  const text = (e: { message?: string }) => e.message;
+
+  it("is shown until a picture arrives after it, then hidden", () => {
+    const error = { type: "server", message: "Изображение не найдено" };
+    expect(fieldMessage(error, undefined, text)).toBe("Изображение не найдено");
+    expect(fieldMessage(error, error, text)).toBeNull();
+  });
+
+  it("is shown again when the form says something new", () => {
+    const before = { type: "server", message: "Изображение не найдено" };
+    const after = { type: "server", message: "Изображение не найдено" };
+    expect(fieldMessage(after, before, text)).toBe("Изображение не найдено");
+    expect(fieldMessage(null, before, text)).toBeNull();
   });
 });

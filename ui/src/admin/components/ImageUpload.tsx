@@ -2,7 +2,7 @@ import { type ReactNode, useId, useState } from "react";
 import type { FieldError } from "react-hook-form";
 import { checkSingle, type SingleRules } from "../uploads";
 import { RequiredMark } from "./Field";
-import { UploadBar, useUploads } from "./useUploads";
+import { UploadBar, useFieldError, useUploads } from "./useUploads";
 
 interface Props {
   label: string;
@@ -41,7 +41,8 @@ export function ImageUpload({
   const id = useId();
   const [problem, setProblem] = useState<string | null>(null);
   const { pending, send } = useUploads(kind, onBusyChange);
-  const message = problem ?? (typeof error === "string" ? error : error?.message) ?? null;
+  const fieldError = useFieldError(error);
+  const message = problem ?? fieldError.message;
   const describedBy = [message ? `${id}-error` : "", hint ? `${id}-hint` : ""]
     .filter(Boolean)
     .join(" ");
@@ -54,7 +55,10 @@ export function ImageUpload({
     setProblem(refusal);
     if (refusal) return;
     const [url] = await send([file]);
-    if (url) onChange(url);
+    if (url) {
+      fieldError.answer();
+      onChange(url);
+    }
   };
 
   return (

@@ -18,7 +18,7 @@ import { type ReactNode, useId, useRef, useState } from "react";
 import type { FieldError } from "react-hook-form";
 import { checkMany, DEFAULT_MAX_IMAGES, move } from "../uploads";
 import { RequiredMark } from "./Field";
-import { UploadBar, useUploads } from "./useUploads";
+import { UploadBar, useFieldError, useUploads } from "./useUploads";
 
 interface Props {
   label: string;
@@ -80,8 +80,8 @@ export function MultiImageUpload({
   );
   // Pictures are unique (a repeated upload is not added twice): the URL is the id.
   const ids = value;
-  const fieldError = typeof error === "string" ? error : error?.message;
-  const messages = [...problems, ...(fieldError ? [fieldError] : [])];
+  const fieldError = useFieldError(error);
+  const messages = [...problems, ...(fieldError.message ? [fieldError.message] : [])];
 
   const pick = async (input: HTMLInputElement) => {
     const files = Array.from(input.files ?? []);
@@ -92,6 +92,7 @@ export function MultiImageUpload({
     if (accepted.length === 0) return;
     const urls = await send(accepted);
     const fresh = urls.filter((u) => !latest.current.includes(u));
+    if (urls.length > 0) fieldError.answer();
     if (fresh.length > 0) onChange([...latest.current, ...fresh].slice(0, max));
   };
 

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError, isAbort, upload } from "../../api/client";
+import type { FieldError } from "react-hook-form";
+import { upload } from "../../api/client";
 import type { Uploaded } from "../../api/types";
-import { isUnauthorized } from "../errors";
-import { toastError } from "../toast";
-import { percent, UPLOAD_FAILED, UPLOAD_FAILED_TITLE } from "../uploads";
+import { dismissToast, toastError } from "../toast";
+import { fieldMessage, percent, UPLOAD_FAILED_TITLE, uploadOutcome } from "../uploads";
 
 /** One file on its way to the server. */
 export interface Pending {
@@ -18,7 +18,8 @@ let nextId = 1;
 /** Sends files with a progress bar each (XMLHttpRequest upload events),
  * cancelled when the widget goes away. Resolves with the URLs of the files
  * that arrived, in the order given; a failure is said in an 'Ошибка
- * загрузки' toast (the server's words when it gave a reason). */
+ * загрузки' toast (the server's words when it gave a reason), which a later
+ * upload that arrives whole takes away. */
 export function useUploads(
   kind: "image" | "favicon" = "image",
   onBusyChange?: (b: boolean) => void,
@@ -62,19 +63,9 @@ export function useUploads(
           }
         }),
       );
-      const urls: string[] = [];
-      let failure: unknown = null;
-      for (const r of results) {
-        if (r.status === "fulfilled") urls.push(r.value);
-        else if (!isAbort(r.reason) && !isUnauthorized(r.reason)) failure = r.reason;
-      }
-      if (failure) {
-        const reason =
-          failure instanceof ApiError && failure.status < 500 && failure.status !== 404
-            ? failure.message
-            : UPLOAD_FAILED;
-        toastError(reason, UPLOAD_FAILED_TITLE);
-      }
+      const { urls, failure } = uploadOutcome(results);
+      if (failure) toastError(failure, UPLOAD_FAILED_TITLE);
+      else if (urls.length > 0) dismissToast(UPLOAD_FAILED_TITLE);
       return urls;
     },
     [kind],
@@ -85,6 +76,21 @@ export function useUploads(
   }, []);
 
   return { pending, send, cancelAll };
+}
+
+/** The form's message of an upload field (`error`), hidden once a picture
+ * arrives after it (`answer()`: the message spoke of the picture before)
+ * until the form says something new. */
+export function useFieldError(error: FieldError | string | null | undefined) {
+  const [answered, setAnswered] = useState<FieldError | string | null | undefined>(undefined);
+  const latest = useRef(error);
+  latest.current = error;
+  useEffect(() => {
+    setAnswered((a) => (a === error ? a : undefined));
+  }, [error]);
+  const answer = useCallback(() => setAnswered(latest.current), []);
+  const message = fieldMessage(error, answered, (e) => (typeof e === "string" ? e : e.message));
+  return { message, answer };
 }
 
 /** A labelled bar of one upload. */

@@ -3,6 +3,7 @@
  * (docs/credit.md). */
 import type { components } from "../../api/schema";
 import { percentRange } from "../../lib/credit";
+import { TIME_ZONE } from "../../lib/format";
 
 /** A programme as the admin list gives it. */
 export type AdminCreditProgram = components["schemas"]["CreditProgram"];
@@ -66,7 +67,7 @@ export function moscowToday(now: Date = new Date()): string {
     year: "numeric",
     month: "2-digit",
     day: "2-digit",
-    timeZone: "Europe/Moscow",
+    timeZone: TIME_ZONE,
   }).format(now);
 }
 

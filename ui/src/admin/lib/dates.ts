@@ -1,7 +1,12 @@
 /** Dates in the admin panel, in the dealership's time zone (Moscow time, the
- * zone of Saint Petersburg and of the dashboard's "created today"). */
+ * zone of Saint Petersburg and of the dashboard's "created today"), whatever
+ * the browser's zone: every time the panel shows goes through here. */
+import { TIME_ZONE } from "../../lib/format";
 
-export const TIME_ZONE = "Europe/Moscow";
+export { TIME_ZONE };
+
+/** What the settings screen says of the times shown, once for the panel. */
+export const TIME_ZONE_NOTE = "Время в панели и на сайте — московское (UTC+3)";
 
 const longDateTimeFormat = new Intl.DateTimeFormat("ru-RU", {
   day: "numeric",

@@ -246,16 +246,23 @@ export function checkFeedUrl(text: string): string | null {
   return null;
 }
 
-/** A chosen feed file: null when it may be sent. The server tells the
- * format by the content; here only the name (or type) is looked at. */
+/** The extensions of a feed file. */
+export const FEED_EXTENSIONS = ["xml", "csv", "yml"] as const;
+
+/** A chosen feed file: null when it may be sent, else why not, before
+ * anything is sent. The server tells the format by the content; here the
+ * name's extension decides (a .txt or .png is refused even when the browser
+ * calls it text), and the type only for a name without one. */
 export function checkFeedFile(
   file: { name: string; type: string; size: number } | null | undefined,
 ): string | null {
   if (!file) return FILE_REQUIRED;
-  const ext = file.name.split(".").pop()?.toLowerCase() ?? "";
-  const byName = ["xml", "csv", "yml"].includes(ext);
-  const byType = /(^text\/(xml|csv|plain)$)|(^application\/(xml|.*\+xml)$)/.test(file.type);
-  if (!byName && !byType) return FILE_WRONG_TYPE;
+  const dot = file.name.lastIndexOf(".");
+  const ext = dot > 0 ? file.name.slice(dot + 1).toLowerCase() : "";
+  const ok = ext
+    ? (FEED_EXTENSIONS as readonly string[]).includes(ext)
+    : /(^text\/(xml|csv|plain)$)|(^application\/(xml|.*\+xml)$)/.test(file.type);
+  if (!ok) return FILE_WRONG_TYPE;
   if (file.size === 0) return FILE_EMPTY;
   if (file.size > MAX_FEED_BYTES) return FILE_TOO_BIG;
   return null;

@@ -1,10 +1,11 @@
 import { Link } from "wouter";
 import type { components } from "../../api/schema";
-import { formatDateTime } from "../../lib/format";
-import { type AuditPage, auditUrl, DASHBOARD_URL, FIELD_LABELS } from "../api";
+import type { BodyTypeInfo } from "../../api/types";
+import { type AuditPage, auditUrl, BODY_TYPES_URL, DASHBOARD_URL } from "../api";
 import { AdminPage } from "../components/AdminPage";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { changeLine } from "../lib/audit";
 import { problemsText } from "../lib/checks";
 import { longDateTime } from "../lib/dates";
 import {
@@ -213,9 +214,15 @@ function FailedDeliveries() {
   );
 }
 
-/** The latest entries of the audit trail. */
+/** The latest entries of the audit trail: the changed fields and values by
+ * their names in the panel, the time in Moscow time. */
 function LatestChanges() {
   const audit = useAdminQuery<AuditPage>(auditUrl(10));
+  // A car's body type is named by the dealership's own table.
+  const withBodyType = audit.data?.items.some((e) => e.changes.some((c) => c.field === "bodyType"));
+  const bodyTypes = useAdminQuery<BodyTypeInfo[]>(withBodyType ? BODY_TYPES_URL : null, {
+    refetchOnWindowFocus: false,
+  });
   return (
     <section aria-labelledby="audit-title">
       <h2 id="audit-title">Последние изменения</h2>
@@ -237,14 +244,12 @@ function LatestChanges() {
               {e.action !== "create" && e.action !== "delete" && e.changes.length > 0 && (
                 <ul>
                   {e.changes.slice(0, 6).map((c) => (
-                    <li key={c.field}>
-                      {FIELD_LABELS[c.field] ?? c.field}: {c.from ?? "—"} → {c.to ?? "—"}
-                    </li>
+                    <li key={c.field}>{changeLine(e.objectType, c, bodyTypes.data)}</li>
                   ))}
                 </ul>
               )}
               <span class="audit-meta">
-                {formatDateTime(e.at)} · {e.username}
+                <time dateTime={e.at}>{longDateTime(e.at)}</time> · {e.username}
               </span>
             </li>
           ))}

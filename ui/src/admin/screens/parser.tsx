@@ -250,8 +250,11 @@ function ImportForm({ onPreview }: { onPreview: (run: ImportRun) => void }) {
                 accept={FEED_ACCEPT}
                 disabled={busy}
                 onChange={(e) => {
-                  setFile(e.currentTarget.files?.[0] ?? null);
-                  if (error.file) setError({});
+                  // A file that is no feed is refused as soon as it is chosen.
+                  const chosen = e.currentTarget.files?.[0] ?? null;
+                  setFile(chosen);
+                  const problem = chosen ? checkFeedFile(chosen) : null;
+                  setError(problem ? { file: problem } : {});
                 }}
                 data-testid="feed-file"
               />

@@ -28,7 +28,7 @@ export function ScheduleFields({ register, watch, error }: Props) {
       <legend>График работы</legend>
       <small id="schedule-hint">
         По нему сайт предлагает время тест-драйва: каждые 30 минут, последняя запись за 30 минут до
-        закрытия. Время московское.
+        закрытия.
       </small>
       {message && (
         <small id="schedule-error" class="field-error" role="alert">

@@ -12,6 +12,7 @@ import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
 import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { TIME_ZONE_NOTE } from "../lib/dates";
 import { FAVICON_ACCEPT, FAVICON_RULES, HERO_RULES } from "../lib/files";
 import { settingsRules } from "../lib/rules";
 import { scheduleError, scheduleForm, schedulePatch } from "../lib/schedule";
@@ -51,6 +52,9 @@ export default function SettingsScreen() {
   const settings = useAdminQuery<AdminSettings>(SETTINGS, { refetchOnWindowFocus: false });
   return (
     <AdminPage title="Настройки">
+      <p class="muted" data-testid="time-zone-note">
+        {TIME_ZONE_NOTE}
+      </p>
       {settings.data ? (
         <SettingsForm settings={settings.data} />
       ) : settings.isError ? (

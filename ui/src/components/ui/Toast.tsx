@@ -8,11 +8,18 @@ export interface ToastMessage {
 }
 
 const ToastContext = createContext<(toast: ToastMessage) => void>(() => {});
+const DismissContext = createContext<(title: string) => void>(() => {});
 
 /** One toast at a time: a new one replaces the shown one. */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<(ToastMessage & { id: number }) | null>(null);
   const show = useCallback((t: ToastMessage) => setToast({ ...t, id: Date.now() }), []);
+  // Takes away the shown toast if it has this title (an error that a later
+  // success has made untrue), leaving any other.
+  const dismiss = useCallback(
+    (title: string) => setToast((t) => (t && t.title === title ? null : t)),
+    [],
+  );
 
   useEffect(() => {
     if (!toast) return;
@@ -61,12 +68,19 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   );
   return (
     <ToastContext.Provider value={show}>
-      {children}
-      {dialog ? createPortal(region, dialog) : region}
+      <DismissContext.Provider value={dismiss}>
+        {children}
+        {dialog ? createPortal(region, dialog) : region}
+      </DismissContext.Provider>
     </ToastContext.Provider>
   );
 }
 
 export function useToast() {
   return useContext(ToastContext);
+}
+
+/** `dismiss(title)`: takes away the shown toast when it has that title. */
+export function useToastDismiss() {
+  return useContext(DismissContext);
 }
