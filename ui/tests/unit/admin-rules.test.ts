@@ -55,7 +55,7 @@ describe("admin form rules", () => {
     expect(settingsRules.notificationEmail.validate("")).toBe(true);
     expect(settingsRules.fromEmail.validate("robot@site.ru")).toBe(true);
     expect(bodyTypeRules.labelPlural.validate("")).toBe(BODY_TYPE_LABEL_REQUIRED);
-    expect(tooLong("title", 255)).toEqual({
+    expect(tooLong("Название", 255)).toEqual({
       value: 255,
       message: "Поле «Название» не должно быть длиннее 255 символов",
     });

@@ -103,6 +103,8 @@ export const FIELD_LABELS: Record<string, string> = {
   intervalHours: "Интервал, часов",
   priceMultiplier: "Множитель цен",
   updatedCount: "Обновлено автомобилей",
+  undoes: "Отменяет запись журнала №",
+  restoredCount: "Возвращено цен",
   ...Object.fromEntries(
     BANNER_SECTIONS.flatMap((s) => [
       [s.desktop, `${s.title}: баннер для компьютера`],
