@@ -382,7 +382,7 @@ async fn reviews_promotions_banks_are_public_only() {
     assert_eq!(promotions.as_array().unwrap().len(), 1);
     assert_eq!(promotions[0]["title"], "Скидка 10%");
     assert_eq!(promotions[0]["isActive"], true);
-    assert_eq!(promotions[0]["validUntil"], "31.12.2026");
+    assert_eq!(promotions[0]["validUntil"], "2099-12-31");
     let all_promotions = app.get("/api/promotions").await.json();
     assert_eq!(all_promotions.as_array().unwrap().len(), 1);
     let id = promotions[0]["id"].as_str().unwrap();

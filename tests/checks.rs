@@ -226,8 +226,17 @@ async fn a_promotion_ends_and_expires_by_the_calendar_alone() {
         .expect("promotion_ending", Some(&id), "warning", &link)
         .await;
     assert!(ending["detail"].as_str().unwrap().contains("сегодня"));
-    // The day after: expired, and nobody wrote anything.
+    let shown = |list: Value| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["id"].as_str() == Some(id.as_str()))
+    };
+    assert!(shown(site.app.get("/api/promotions").await.json()));
+    // The day after: expired, and nobody wrote anything; the site no
+    // longer shows it.
     site.clock.advance(Duration::days(1));
+    assert!(!shown(site.app.get("/api/promotions").await.json()));
     let expired = site
         .expect("promotion_expired", Some(&id), "error", &link)
         .await;
@@ -258,12 +267,9 @@ async fn a_promotion_ends_and_expires_by_the_calendar_alone() {
         .await;
     site.cleared("promotion_expired", Some(&id)).await;
 
-    // A validUntil without a date is not judged.
+    // A promotion without a last day is not judged.
     let open = site
-        .create(
-            "/api/promotions",
-            promotion("Трейд-ин", "Выгода", "пока есть автомобили"),
-        )
+        .create("/api/promotions", promotion("Трейд-ин", "Выгода", ""))
         .await;
     site.cleared("promotion_expired", Some(&open)).await;
     site.cleared("promotion_ending", Some(&open)).await;
@@ -699,4 +705,82 @@ async fn a_fresh_demo_shows_a_promotion_ending_tomorrow_and_no_error() {
     assert_eq!(ending["link"], format!("/admin/promotions?edit={id}"));
     let dashboard = site.call(Method::GET, "/api/admin/dashboard", None).await;
     assert_eq!(dashboard["checksCount"], 1);
+}
+
+/// A promotion's last day is a date: 'вчера' is refused, "31.12.2026" and
+/// "2026-12-31" are the same day; texts saved before that rule keep their
+/// date, or, naming none, move into the description.
+#[tokio::test]
+async fn a_promotions_last_day_is_a_date() {
+    let site = Site::new().await;
+    let refused = site
+        .app
+        .admin_with(
+            &site.cookie,
+            Method::POST,
+            "/api/promotions",
+            Some(promotion("Акция", "Описание", "вчера")),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(refused.json()["field"], "validUntil");
+    assert_eq!(
+        refused.error(),
+        "Укажите дату окончания, например 31.12.2026"
+    );
+    for text in ["31.12.2026", "2026-12-31", " 2026-12-31 "] {
+        let id = site
+            .create("/api/promotions", promotion("Акция", "Описание", text))
+            .await;
+        let saved = site
+            .call(Method::GET, "/api/admin/promotions", None)
+            .await
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == id.as_str())
+            .cloned()
+            .unwrap();
+        assert_eq!(saved["validUntil"], "2026-12-31", "{text}");
+    }
+
+    let conn = site.app.db.conn().unwrap();
+    for (id, text) in [
+        ("old-1", "по 31 декабря 2026 г."),
+        ("old-2", "пока есть автомобили"),
+        ("old-3", "2027-01-15"),
+    ] {
+        conn.execute(
+            "INSERT INTO promotions (id, title, description, valid_until, is_active, created_at, updated_at)
+             VALUES (?1, 'Старая', 'Шины в подарок', ?2, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+            [id, text],
+        )
+        .unwrap();
+    }
+    assert_eq!(
+        dealership::domain::promotions::settle_free_text_dates(&conn).unwrap(),
+        2
+    );
+    let row = |id: &str| -> (String, String) {
+        conn.query_row(
+            "SELECT valid_until, description FROM promotions WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap()
+    };
+    assert_eq!(row("old-1"), ("2026-12-31".into(), "Шины в подарок".into()));
+    assert_eq!(
+        row("old-2"),
+        (
+            String::new(),
+            "Шины в подарок\n\nСрок действия: пока есть автомобили".into()
+        )
+    );
+    assert_eq!(row("old-3").0, "2027-01-15");
+    // Once settled, nothing more to do.
+    assert_eq!(
+        dealership::domain::promotions::settle_free_text_dates(&conn).unwrap(),
+        0
+    );
 }

@@ -34,6 +34,9 @@ pub(crate) fn migrate_to(conn: &mut Connection, version: Option<i32>) -> anyhow:
     conn.pragma_update(None, "foreign_keys", enforced)
         .context("PRAGMA foreign_keys")?;
     result?;
+    crate::domain::promotions::settle_free_text_dates(conn)
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .context("promotions' free-text last days")?;
     conn.execute_batch("PRAGMA optimize;")
         .context("PRAGMA optimize")?;
     Ok(())

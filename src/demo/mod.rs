@@ -209,7 +209,7 @@ fn insert_all(
                 description: promo.description.into(),
                 image: url(image),
                 discount: promo.discount.into(),
-                valid_until: last_day.format("%d.%m.%Y").to_string(),
+                valid_until: last_day.to_string(),
                 is_active: promo.active,
             },
         )?;

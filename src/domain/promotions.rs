@@ -1,5 +1,8 @@
-//! Promotions; only active ones are public.
+//! Promotions; only active ones are public, and only until their last day
+//! (`validUntil`, a Moscow date): an expired promotion leaves the site by
+//! itself at midnight.
 
+use chrono::NaiveDate;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -15,6 +18,8 @@ pub struct Promotion {
     /// Image URL, empty when none.
     pub image: String,
     pub discount: String,
+    /// The last day it is shown, "YYYY-MM-DD" (Moscow date); empty when it
+    /// has no end.
     pub valid_until: String,
     pub is_active: bool,
     pub created_at: String,
@@ -30,6 +35,7 @@ pub struct PromotionInput {
     pub image: String,
     #[serde(default)]
     pub discount: String,
+    /// The last day, "YYYY-MM-DD" (or "31.12.2026"); empty for none.
     #[serde(default)]
     pub valid_until: String,
     #[serde(default = "yes")]
@@ -65,6 +71,76 @@ pub fn list(conn: &Connection, active_only: bool) -> AppResult<Vec<Promotion>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// What the site shows on `today` (a Moscow date): active promotions whose
+/// last day has not passed.
+pub fn public(conn: &Connection, today: NaiveDate) -> AppResult<Vec<Promotion>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "{SELECT} WHERE is_active = 1 AND (valid_until = '' OR valid_until >= ?1)
+         ORDER BY created_at DESC, id"
+    ))?;
+    let rows = stmt.query_map([today.to_string()], from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Whether the site shows `promotion` on `today`.
+pub fn is_shown(promotion: &Promotion, today: NaiveDate) -> bool {
+    promotion.is_active
+        && (promotion.valid_until.is_empty() || promotion.valid_until >= today.to_string())
+}
+
+pub const DATE_MESSAGE: &str = "Укажите дату окончания, например 31.12.2026";
+
+/// A last day as people and forms send it: "2026-12-31" (a date input) or
+/// "31.12.2026"; empty is none.
+pub fn parse_valid_until(text: &str) -> AppResult<Option<NaiveDate>> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .or_else(|_| NaiveDate::parse_from_str(text, "%d.%m.%Y"))
+        .ok()
+        .filter(|d| (2000..=2100).contains(&chrono::Datelike::year(d)))
+        .map(Some)
+        .ok_or_else(|| AppError::invalid("validUntil", DATE_MESSAGE))
+}
+
+fn stored_valid_until(input: &PromotionInput) -> AppResult<String> {
+    Ok(parse_valid_until(&input.valid_until)?
+        .map(|d| d.to_string())
+        .unwrap_or_default())
+}
+
+/// Promotions saved when the last day was free text ("до 31 декабря 2026",
+/// "пока есть автомобили"): a text naming a date keeps that date; a text
+/// naming none is kept at the end of the description ("Срок действия: …")
+/// and the promotion has no end. Runs after migrations; does nothing once
+/// every value is a date.
+pub fn settle_free_text_dates(conn: &Connection) -> AppResult<usize> {
+    let texts: Vec<(String, String)> = conn
+        .prepare(
+            "SELECT id, valid_until FROM promotions WHERE valid_until <> ''
+             AND valid_until NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, text) in &texts {
+        match super::checks::last_date_in(text) {
+            Some(day) => conn.execute(
+                "UPDATE promotions SET valid_until = ?2 WHERE id = ?1",
+                params![id, day.to_string()],
+            )?,
+            None => conn.execute(
+                "UPDATE promotions SET valid_until = '',
+                    description = description || char(10) || char(10) || 'Срок действия: ' || ?2
+                 WHERE id = ?1",
+                params![id, text.trim()],
+            )?,
+        };
+    }
+    Ok(texts.len())
+}
+
 pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Promotion>> {
     let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE id = ?1"))?;
     Ok(stmt.query_row([id], from_row).optional()?)
@@ -83,13 +159,14 @@ pub fn validate(input: &PromotionInput) -> AppResult<()> {
     super::check_len("title", "Название", &input.title, 255)?;
     super::check_len("description", "Описание", &input.description, 5000)?;
     super::check_len("discount", "Скидка", &input.discount, 100)?;
-    super::check_len("validUntil", "Действует до", &input.valid_until, 100)?;
+    parse_valid_until(&input.valid_until)?;
     super::check_len("image", "Изображение", &input.image, super::MAX_PICTURE_URL)?;
     Ok(())
 }
 
 pub fn create(conn: &Connection, input: &PromotionInput) -> AppResult<Promotion> {
     validate(input)?;
+    let valid_until = stored_valid_until(input)?;
     let id = super::new_id();
     let now = super::now();
     conn.execute(
@@ -102,7 +179,7 @@ pub fn create(conn: &Connection, input: &PromotionInput) -> AppResult<Promotion>
             input.description.trim(),
             input.image,
             input.discount.trim(),
-            input.valid_until.trim(),
+            valid_until,
             input.is_active,
             now
         ],
@@ -112,6 +189,7 @@ pub fn create(conn: &Connection, input: &PromotionInput) -> AppResult<Promotion>
 
 pub fn update(conn: &Connection, id: &str, input: &PromotionInput) -> AppResult<Option<Promotion>> {
     validate(input)?;
+    let valid_until = stored_valid_until(input)?;
     let changed = conn.execute(
         "UPDATE promotions SET title = ?2, description = ?3, image = ?4, discount = ?5,
             valid_until = ?6, is_active = ?7, updated_at = ?8
@@ -122,7 +200,7 @@ pub fn update(conn: &Connection, id: &str, input: &PromotionInput) -> AppResult<
             input.description.trim(),
             input.image,
             input.discount.trim(),
-            input.valid_until.trim(),
+            valid_until,
             input.is_active,
             super::now()
         ],

@@ -309,7 +309,7 @@ pub fn seed_catalogue(app: &TestApp) -> Catalogue {
                 description: "Описание".into(),
                 image: "/media/promo-800.webp".into(),
                 discount: "-10%".into(),
-                valid_until: "31.12.2026".into(),
+                valid_until: "31.12.2099".into(),
                 is_active: active,
             },
         )

@@ -263,7 +263,8 @@ fn first_card_preload(page: &mut Page, cars: &[Car]) {
 const CARD_SIZES: &str = "(max-width: 767px) 100vw, (max-width: 1279px) 50vw, 25vw";
 
 pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |c, settings| {
+    let today = state.clock.moscow_today();
+    respond(state, move |c, settings| {
         let mut page = Page::new("/");
         banner_preloads(
             &mut page,
@@ -282,7 +283,7 @@ pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
         };
         page.put(HOME_FEATURED, &cars::list(c, &featured, 12, 0)?);
         page.put(HOME_CATALOGUE, &cars::list(c, &catalogue, 12, 0)?);
-        page.put(PROMOTIONS, &promotions::list(c, true)?);
+        page.put(PROMOTIONS, &promotions::public(c, today)?);
         page.put(REVIEWS, &reviews::list(c, true, 50, 0)?);
         Ok(page)
     })
@@ -534,6 +535,7 @@ pub fn car_json_ld(car: &Car, url: &str, image: Option<&str>) -> Value {
 
 pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> AppResult<Response> {
     let base = state.config.base_url.trim_end_matches('/').to_string();
+    let today = state.clock.moscow_today();
     respond(state, move |c, settings| {
         let path = format!("/car/{slug}");
         let key = format!("/api/cars/slug/{slug}");
@@ -601,7 +603,7 @@ pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> App
             ),
             &cars::list(c, &similar, 5, 0)?,
         );
-        page.put(PROMOTIONS, &promotions::list(c, true)?);
+        page.put(PROMOTIONS, &promotions::public(c, today)?);
         page.put(key, &car);
         Ok(page)
     })

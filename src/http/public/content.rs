@@ -161,7 +161,10 @@ pub async fn promotions(
     State(state): State<AppState>,
     ApiQuery(_active): ApiQuery<ActiveQuery>,
 ) -> AppResult<Json<Vec<Promotion>>> {
-    Ok(Json(state.db.call(|c| promotions::list(c, true)).await?))
+    let today = state.clock.moscow_today();
+    Ok(Json(
+        state.db.call(move |c| promotions::public(c, today)).await?,
+    ))
 }
 
 /// An active promotion's image URL.
@@ -175,7 +178,7 @@ pub async fn promotion_image(
         .db
         .call(move |c| promotions::get(c, &id))
         .await?
-        .filter(|p| p.is_active)
+        .filter(|p| promotions::is_shown(p, state.clock.moscow_today()))
         .ok_or_else(|| AppError::not_found("Акция не найдена"))?;
     Ok(Json(ImageAnswer {
         image_url: promotion.image,

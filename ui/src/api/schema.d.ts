@@ -2149,6 +2149,10 @@ export interface components {
             isActive: boolean;
             title: string;
             updatedAt: string;
+            /**
+             * @description The last day it is shown, "YYYY-MM-DD" (Moscow date); empty when it
+             *     has no end.
+             */
             validUntil: string;
         };
         PromotionInput: {
@@ -2157,6 +2161,7 @@ export interface components {
             image?: string;
             isActive?: boolean;
             title: string;
+            /** @description The last day, "YYYY-MM-DD" (or "31.12.2026"); empty for none. */
             validUntil?: string;
         };
         /** @description A programme as the public sees it. */
