@@ -6,7 +6,8 @@ import { SavedLinks } from "../saved/SavedLinks";
 import { keepTabInside, useModal } from "../ui/Dialog";
 import { CatalogueModal } from "./CatalogueModal";
 
-/** Logo or salon name, six links, the phone; a side drawer on narrow screens. */
+/** Logo or salon name, six links, the phone; a side drawer below 1280 px.
+ * What goes at which width is in app.css ("Header and drawer"). */
 export function Header() {
   const settings = useSettings();
   const [location] = useLocation();
@@ -38,7 +39,8 @@ export function Header() {
         <SavedLinks />
         {settings.phone && (
           <a class="header-phone" href={telHref(settings.phone)}>
-            {settings.phone}
+            <PhoneIcon />
+            <span class="header-phone-number">{settings.phone}</span>
           </a>
         )}
         <button
@@ -71,6 +73,18 @@ export function Header() {
       </Drawer>
       <CatalogueModal open={catalogue} onClose={() => setCatalogue(false)} />
     </header>
+  );
+}
+
+/** A handset: on a phone the number is read out, not shown. */
+function PhoneIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+      <path
+        d="M6.6 10.8a15.1 15.1 0 0 0 6.6 6.6l2.2-2.2a1 1 0 0 1 1-.25 11.4 11.4 0 0 0 3.6.57 1 1 0 0 1 1 1V20a1 1 0 0 1-1 1A17 17 0 0 1 3 4a1 1 0 0 1 1-1h3.5a1 1 0 0 1 1 1c0 1.25.2 2.45.57 3.57a1 1 0 0 1-.25 1z"
+        fill="currentColor"
+      />
+    </svg>
   );
 }
 

@@ -5,14 +5,19 @@ import { ROUTES } from "../../routes";
 
 /** The header's links to the favourites (always) and to the compare page
  * (once something is in it), each with its count. Their names are their
- * words and counts ("Избранное 2"); on a phone the words are hidden from
- * the eye only. */
+ * words and counts ("Избранное 2"); on a phone and next to the six menu
+ * links the words are hidden from the eye only (the title tells a mouse). */
 export function SavedLinks() {
   const favorites = useSaved("favorites").length;
   const compare = useSaved("compare");
   return (
     <>
-      <Link href={ROUTES.favorites} class="header-saved" data-testid="favorites-link">
+      <Link
+        href={ROUTES.favorites}
+        class="header-saved"
+        title="Избранное"
+        data-testid="favorites-link"
+      >
         <span aria-hidden="true">♥</span>
         <span class="header-saved-label">Избранное</span>{" "}
         <span class="saved-count">{favorites}</span>
@@ -21,6 +26,7 @@ export function SavedLinks() {
         <Link
           href={comparePath(compare.map((e) => e.slug))}
           class="header-saved"
+          title="Сравнение"
           data-testid="compare-link"
         >
           <span aria-hidden="true">⇆</span>

@@ -18,11 +18,15 @@ export function Carousel({ label, step, arrows, children }: Props) {
       behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth",
     });
   // A control reached by Tab in a half-shown item: the whole item (and the
-  // focus ring around it) comes into view.
-  const reveal = (e: FocusEvent) =>
-    (e.target as HTMLElement)
-      .closest(".carousel-item")
-      ?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  // focus ring around it) comes into view. Keyboard focus only: a mouse
+  // press focuses its control too, and scrolling then would move the control
+  // from under the pointer before the button is released, so the click would
+  // land beside it and do nothing.
+  const reveal = (e: FocusEvent) => {
+    const target = e.target as HTMLElement;
+    if (!target.matches(":focus-visible")) return;
+    target.closest(".carousel-item")?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  };
   return (
     <div class={arrows ? "carousel with-arrows" : "carousel"}>
       {arrows && (
