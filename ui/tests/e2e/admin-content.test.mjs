@@ -166,7 +166,9 @@ describe("admin promotions", () => {
     await form.getByLabel(req("Название")).fill(title);
     await form.getByLabel(req("Описание")).fill("Скидка на все автомобили в наличии");
     await form.getByLabel("Скидка").fill("15%");
-    await form.getByLabel("Действует до").fill("31.12.2030");
+    const lastDay = form.getByLabel("Действует до");
+    assert.equal(await lastDay.getAttribute("type"), "date", "a date, not free text");
+    await lastDay.fill("2030-12-31");
     const image = await choosePicture(form, "Изображение");
     await form.getByRole("button", { name: "Сохранить" }).click();
     assert.match(await toastText(page, "Акция добавлена"), /Успешно/);
@@ -174,12 +176,34 @@ describe("admin promotions", () => {
     await card.waitFor();
     assert.match(await card.innerText(), /15%/);
     assert.match(await card.innerText(), /Активна/);
+    assert.match(await card.innerText(), /Действует до: 31 декабря 2030 г\./);
     const created = (await session.get("/api/admin/promotions")).find((p) => p.title === title);
     trash.track(`/api/promotions/${created.id}`);
     assert.equal(created.image, image);
 
     const home = await s.open(DESKTOP, "/");
-    await home.getByTestId("promotion").filter({ hasText: title }).waitFor();
+    const shown = home.getByTestId("promotion").filter({ hasText: title });
+    await shown.waitFor();
+    assert.match(await shown.innerText(), /Действует до: 31 декабря 2030 г\./);
+
+    // One whose last day has passed leaves the site by itself.
+    const yesterday = new Date(Date.now() + 3 * 3600_000 - 86_400_000).toISOString().slice(0, 10);
+    const over = await session.post("/api/promotions", {
+      title: `${title} прошедшая`,
+      description: "Закончилась вчера",
+      validUntil: yesterday,
+    });
+    trash.track(`/api/promotions/${over.id}`);
+    await page.reload();
+    const overCard = page.getByTestId("promotion-card").filter({ hasText: `${title} прошедшая` });
+    await overCard.getByText("Закончилась", { exact: true }).waitFor();
+    await home.reload();
+    await shown.waitFor();
+    assert.equal(
+      await home.getByTestId("promotion").filter({ hasText: "прошедшая" }).count(),
+      0,
+      "an expired promotion is not on the site",
+    );
 
     await card.getByRole("button", { name: `Изменить акцию: ${title}` }).click();
     await form.getByLabel(/Активна/).uncheck();

@@ -53,6 +53,7 @@ export const reviewRules = {
 export const PROMOTION_MESSAGES = {
   title: "Название акции обязательно",
   description: "Описание акции обязательно",
+  validUntil: "Укажите дату окончания, например 31.12.2026",
 } as const;
 
 export const promotionRules = {
@@ -62,7 +63,12 @@ export const promotionRules = {
     maxLength: tooLong("Описание", 5000),
   },
   discount: { maxLength: tooLong("Скидка", 100) },
-  validUntil: { maxLength: tooLong("Действует до", 100) },
+  /** The last day from a date input ("2026-12-31"), or none: the server's
+   * rule (src/domain/promotions.rs, parse_valid_until). */
+  validUntil: {
+    validate: (v: string) =>
+      v.trim() === "" || /^\d{4}-\d{2}-\d{2}$/.test(v.trim()) || PROMOTION_MESSAGES.validUntil,
+  },
 };
 
 export const BANK_MESSAGES = {

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { apiDelete, apiPost, apiPut } from "../../api/client";
 import type { Promotion } from "../../api/types";
+import { formatDate } from "../../lib/format";
 import { AdminPage } from "../components/AdminPage";
 import { applyServerError } from "../components/applyServerError";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -13,6 +14,8 @@ import { Field } from "../components/Field";
 import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { useEditLink } from "../hooks";
+import { moscowToday } from "../lib/creditPrograms";
+import { promotionState, promotionStateClass } from "../lib/promotions";
 import { promotionRules } from "../lib/rules";
 import { useAdminMutation, useAdminQuery } from "../query";
 import "./content.css";
@@ -21,6 +24,7 @@ const LIST = "/api/admin/promotions";
 
 export default function PromotionsScreen() {
   const promotions = useAdminQuery<Promotion[]>(LIST);
+  const today = moscowToday();
   const [editing, setEditing] = useState<Promotion | "new" | null>(null);
   const [deleting, setDeleting] = useState<Promotion | null>(null);
   const remove = useAdminMutation((p: Promotion) => apiDelete(`/api/promotions/${p.id}`), {
@@ -90,11 +94,11 @@ export default function PromotionsScreen() {
               </div>
               <div class="admin-card-body">
                 <h2 class="admin-card-title">{p.title}</h2>
-                <span class={`badge ${p.isActive ? "badge-green" : "badge-gray"}`}>
-                  {p.isActive ? "Активна" : "Неактивна"}
+                <span class={`badge ${promotionStateClass(p, today)}`}>
+                  {promotionState(p, today)}
                 </span>
                 <p class="admin-card-text">{p.description}</p>
-                {p.validUntil && <p class="muted">Действует до: {p.validUntil}</p>}
+                {p.validUntil && <p class="muted">Действует до: {formatDate(p.validUntil)}</p>}
               </div>
               <footer class="card-actions">
                 <button
@@ -205,8 +209,14 @@ function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onD
         <Field label="Скидка" error={errors.discount} hint="Например: 10% или 200 000 ₽">
           {(a) => <input {...a} {...register("discount", promotionRules.discount)} />}
         </Field>
-        <Field label="Действует до" error={errors.validUntil} hint="Дата или текст: 31.12.2026">
-          {(a) => <input {...a} {...register("validUntil", promotionRules.validUntil)} />}
+        <Field
+          label="Действует до"
+          error={errors.validUntil}
+          hint="Последний день на сайте; после него акция уйдёт сама. Без даты — бессрочно"
+        >
+          {(a) => (
+            <input {...a} type="date" {...register("validUntil", promotionRules.validUntil)} />
+          )}
         </Field>
       </div>
       <ImageUpload
