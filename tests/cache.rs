@@ -449,7 +449,7 @@ async fn unknown_parameters_are_refused_and_never_kept() {
             .get(&format!("/api/cars/fast?limit=100&n={i}&p={padding}"))
             .await;
         assert_eq!(answer.status, StatusCode::BAD_REQUEST);
-        assert_eq!(answer.error(), "Неизвестный параметр запроса: n");
+        assert_eq!(answer.error(), "Неизвестный параметр запроса «n»");
     }
     assert_eq!(app.answers.entry_count(), 0);
     assert_eq!(stats(&app).stored, 0);
@@ -464,7 +464,7 @@ async fn unknown_parameters_are_refused_and_never_kept() {
         let answer = app.get(path).await;
         assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{path}");
         assert!(
-            answer.error().starts_with("Неизвестный параметр запроса: "),
+            answer.error().starts_with("Неизвестный параметр запроса «"),
             "{path}"
         );
     }
@@ -474,7 +474,7 @@ async fn unknown_parameters_are_refused_and_never_kept() {
         .await;
     assert_eq!(long.status, StatusCode::BAD_REQUEST);
     assert!(long.error().chars().count() < 80, "{}", long.error());
-    assert!(long.error().ends_with('…'));
+    assert!(long.error().ends_with("…»"));
 
     // Every declared parameter still works, on every kind of route.
     for path in [

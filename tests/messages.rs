@@ -219,6 +219,11 @@ async fn every_message_the_api_answers_reads_as_russian() {
                     .await;
                 collected.add(&at, &answer);
             }
+            if method == Method::GET {
+                let odd = format!("{concrete}?zzz=1");
+                let answer = app.admin_with(&cookie, Method::GET, &odd, None).await;
+                collected.add(&format!("{at}?zzz"), &answer);
+            }
             for parameter in op["parameters"].as_array().into_iter().flatten() {
                 if parameter["in"] != "query" {
                     continue;

@@ -82,7 +82,7 @@ async fn refuse_unknown(
             if quoted.len() < name.len() {
                 quoted.push('…');
             }
-            return AppError::BadRequest(format!("Неизвестный параметр запроса: {quoted}"))
+            return AppError::BadRequest(format!("Неизвестный параметр запроса «{quoted}»"))
                 .into_response();
         }
     }
