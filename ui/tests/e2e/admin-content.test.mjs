@@ -172,7 +172,9 @@ describe("admin promotions", () => {
     const image = await choosePicture(form, "Изображение");
     await form.getByRole("button", { name: "Сохранить" }).click();
     assert.match(await toastText(page, "Акция добавлена"), /Успешно/);
-    const card = page.getByTestId("promotion-card").filter({ hasText: title });
+    const card = page
+      .getByTestId("promotion-card")
+      .filter({ has: page.getByRole("heading", { name: title, exact: true }) });
     await card.waitFor();
     assert.match(await card.innerText(), /15%/);
     assert.match(await card.innerText(), /Активна/);

@@ -36,6 +36,8 @@ async function controls(item) {
     else if (/фото/i.test(name)) out.push({ index: i, name, kind: "photo" });
     else out.push({ index: i, name, kind: "unknown" });
   }
+  // An item with no card buttons (a brand tile) is its own link: that is its main control.
+  if (!out.some((c) => c.main)) for (const c of out) c.main = true;
   return [...out.filter((c) => c.main), ...out.filter((c) => !c.main)];
 }
 
@@ -106,8 +108,11 @@ for (const [size, viewport] of [
         // A broken row fails on its first few clicks: six are enough to say so.
         for (let i = 0; i < count && failures.length < 6; i++) {
           const item = items.nth(i);
+          // Every item's own buttons; the other controls (links, heart,
+          // compare, photo dots) of the first three, which show the rest.
           for (const c of await controls(item)) {
             if (failures.length >= 6) break;
+            if (!c.main && i >= 3) continue;
             assert.notEqual(c.kind, "unknown", `${label}: a control I do not know: ${c.name}`);
             const control = item.locator("a[href], button").nth(c.index);
             if (c.kind === "photo" && (await control.getAttribute("aria-current"))) continue;
