@@ -326,10 +326,13 @@ describe("admin parser", () => {
     await report(page).getByRole("button", { name: "Отменить" }).click();
     assert.match(await toastText(page, "Предпросмотр отменён"), /Успешно/);
     await report(page).waitFor({ state: "detached" });
-    assert.match(
-      await page.getByTestId("history").getByTestId("run").first().innerText(),
-      /Отменён/,
-    );
+    // The history is fetched again after the cancel: wait for it.
+    await page
+      .getByTestId("history")
+      .getByTestId("run")
+      .first()
+      .filter({ hasText: "Отменён" })
+      .waitFor();
 
     // A broken file and a dead address: the server's words at the field.
     await page.getByLabel("Файл фида").setInputFiles({

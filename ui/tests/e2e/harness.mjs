@@ -122,6 +122,17 @@ export async function start(server) {
     return JSON.parse(out.toString());
   }
 
+  /** Writes to the server's database behind its back, as someone with
+   * `sqlite3` would (data from before a rule, a hand edit). */
+  function write(sql, params = []) {
+    const script =
+      "import json,sqlite3,sys\n" +
+      "c=sqlite3.connect(sys.argv[1],timeout=10)\n" +
+      "c.execute(sys.argv[2],json.loads(sys.argv[3]))\n" +
+      "c.commit()";
+    execFileSync("python3", ["-c", script, dbPath, sql, JSON.stringify(params)]);
+  }
+
   async function api(path) {
     const r = await fetch(base + path);
     if (!r.ok) throw new Error(`${path}: ${r.status}`);
@@ -148,5 +159,5 @@ export async function start(server) {
     await own?.stop();
   }
 
-  return { base, query, api, open, stop };
+  return { base, query, write, api, open, stop };
 }
