@@ -244,11 +244,22 @@ describe("admin cars", () => {
       await page.waitForTimeout(100);
     }
     assert.equal(await slug.inputValue(), taken);
-    const answer = page.waitForResponse(
-      (r) => new URL(r.url()).pathname === "/api/cars" && r.request().method() === "POST",
-    );
-    await dialog.getByRole("button", { name: "Сохранить" }).click();
-    const refused = await answer;
+    // On a busy machine a click can land while the form still settles the
+    // last typed value: click again when nothing was sent, and when the form
+    // itself refuses, say which fields it refuses.
+    let refused = null;
+    for (let i = 0; i < 3 && !refused; i++) {
+      const answer = page
+        .waitForResponse(
+          (r) => new URL(r.url()).pathname === "/api/cars" && r.request().method() === "POST",
+          { timeout: 8000 },
+        )
+        .catch(() => null);
+      await dialog.getByRole("button", { name: "Сохранить" }).click();
+      refused = await answer;
+    }
+    const shown = await dialog.locator(".field-error").allInnerTexts();
+    assert.ok(refused, `the form sent nothing; its messages: ${JSON.stringify(shown)}`);
     // What was sent and answered, should the refusal ever not come.
     assert.equal(
       refused.status(),
