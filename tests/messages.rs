@@ -190,34 +190,29 @@ async fn every_message_the_api_answers_reads_as_russian() {
                 .await;
             collected.add(&at, &answer);
             if !schema.is_null() {
-                let long: Map<String, Value> = properties(&doc, schema)
-                    .into_iter()
+                let properties = properties(&doc, schema);
+                // Every text too long; then every property of the wrong
+                // kind: a list where a value goes.
+                let long: Map<String, Value> = properties
+                    .iter()
                     .filter(|(_, p)| is_text(&doc, p))
-                    .map(|(name, _)| (name, json!("я".repeat(LONG))))
+                    .map(|(name, _)| (name.clone(), json!("я".repeat(LONG))))
                     .collect();
-                let answer = app
-                    .admin_with(
-                        &cookie,
-                        method.clone(),
-                        &concrete,
-                        Some(Value::Object(long)),
-                    )
-                    .await;
-                collected.add(&at, &answer);
-                // Every property of the wrong kind: a list where a value goes.
-                let wrong: Map<String, Value> = properties(&doc, schema)
-                    .into_iter()
-                    .map(|(name, _)| (name, json!([[1]])))
+                let wrong: Map<String, Value> = properties
+                    .keys()
+                    .map(|name| (name.clone(), json!([[1]])))
                     .collect();
-                let answer = app
-                    .admin_with(
-                        &cookie,
-                        method.clone(),
-                        &concrete,
-                        Some(Value::Object(wrong)),
-                    )
-                    .await;
-                collected.add(&at, &answer);
+                for body in [long, wrong] {
+                    let answer = app
+                        .admin_with(
+                            &cookie,
+                            method.clone(),
+                            &concrete,
+                            Some(Value::Object(body)),
+                        )
+                        .await;
+                    collected.add(&at, &answer);
+                }
             }
             if method == Method::GET {
                 let odd = format!("{concrete}?zzz=1");

@@ -15,7 +15,7 @@ import {
 import type { AuditEntry } from "../api";
 import { BANNER_SECTIONS } from "./banners";
 import { LEAD_STATUS_LABELS } from "./leads";
-import { APPLIED_COUNT_LABELS } from "./parser";
+import { APPLIED_COUNT_LABELS, MONEY_FIELDS } from "./parser";
 
 export type AuditObject = AuditEntry["objectType"];
 export type AuditChange = AuditEntry["changes"][number];
@@ -136,16 +136,6 @@ const VALUE_LABELS: Partial<Record<AuditObject, Record<string, Record<string, st
   lead: { status: LEAD_STATUS_LABELS },
   review: { approved: { true: "Одобрен", false: "На модерации" } },
 };
-
-const MONEY_FIELDS = new Set([
-  "price",
-  "monthlyPayment",
-  "dailyPrice",
-  "creditDiscount",
-  "tradeinDiscount",
-  "insuranceDiscount",
-  "maxDiscount",
-]);
 
 /** One side of a change as the panel shows it: a code by its label, yes or
  * no, money in rubles, the mileage in km, a list by its length; an empty

@@ -284,7 +284,7 @@ export function photoText(photos: PhotoProgress): string {
 }
 
 /** Fields whose values are money strings ("2500000.00"). */
-const MONEY_FIELDS = new Set([
+export const MONEY_FIELDS = new Set([
   "price",
   "monthlyPayment",
   "dailyPrice",
