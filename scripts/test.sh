@@ -47,6 +47,11 @@ fi
 step "npm install (ui)"
 (cd ui && npm install --no-audit --no-fund)
 
+# The UI's build comes first: the binary embeds ui/dist and its server build
+# ui/dist-server, which the Rust tests of the server-drawn pages run.
+step "ui: vite build (browser and server builds)"
+(cd ui && npm run --silent build)
+
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
@@ -75,9 +80,6 @@ step "ui: tsc --noEmit"
 
 step "ui: vitest"
 (cd ui && npm run --silent test)
-
-step "ui: vite build"
-(cd ui && npm run --silent build)
 
 step "ui: JavaScript budget"
 (cd ui && npm run --silent size)

@@ -144,7 +144,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .nest_service("/media", media)
         .merge(super::feeds::routes(&state))
-        .merge(pages::routes())
+        .merge(pages::routes(&state))
         .merge(health::routes())
         .fallback(pages::not_found)
         .method_not_allowed_fallback(method_not_allowed)

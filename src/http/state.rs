@@ -35,6 +35,8 @@ pub struct AppState {
     pub clock: Arc<crate::clock::Clock>,
     /// The self-checks' last result (`docs/self-checks.md`).
     pub checks: Arc<crate::domain::checks::SelfChecks>,
+    /// Draws the public pages' markup on the server (`docs/rendering.md`).
+    pub renderer: Arc<super::pages::Renderer>,
 }
 
 impl AppState {
@@ -54,6 +56,7 @@ impl AppState {
             ),
             clock,
             checks: Arc::default(),
+            renderer: Arc::default(),
             catalogue: Arc::default(),
             feeds: Arc::default(),
             wake: Arc::default(),

@@ -1,8 +1,9 @@
-import { render } from "preact";
+import { hydrate, render } from "preact";
 import { App } from "./App";
 import { cached, primeCache } from "./api/client";
 import type { Settings } from "./api/types";
 import { SETTINGS } from "./api/urls";
+import { markHydrated } from "./hooks/useHydrated";
 import { startAnalytics } from "./lib/analytics";
 import { captureUtm } from "./lib/utm";
 import "./styles/app.css";
@@ -22,10 +23,18 @@ primeCache(readEmbedded());
 captureUtm(location.search);
 if ("scrollRestoration" in history) history.scrollRestoration = "manual";
 
+// The server draws the public pages (docs/rendering.md): the browser takes
+// that markup over; a page sent without it (the admin panel) is drawn here.
 const root = document.getElementById("app");
 if (root) {
-  root.textContent = "";
-  render(<App />, root);
+  if (root.firstElementChild) {
+    hydrate(<App />, root);
+    markHydrated();
+  } else {
+    markHydrated();
+    root.textContent = "";
+    render(<App />, root);
+  }
 }
 
 // Counters load once the page has painted.

@@ -4,11 +4,14 @@
 
 mod assets;
 mod data;
+pub mod render;
 mod seo;
 mod shell;
 
 use axum::Router;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, RawQuery, Request, State};
+use axum::http::Uri;
+use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::get;
 
@@ -16,11 +19,26 @@ use crate::domain::settings::{self, PublicSettings};
 use crate::error::AppResult;
 use crate::http::state::AppState;
 
+pub use render::Renderer;
 pub use shell::{Page, script_json};
 
-/// The page routes, the UI's assets and the search-engine files.
-pub fn routes() -> Router<AppState> {
-    Router::new()
+/// The query parameters a page reads (`ui/src/lib/filters.ts`,
+/// `ui/src/lib/saved.ts`); any other (`utm_source`, a typo) changes nothing
+/// on the page, so it is dropped before the answer cache makes its key.
+const PAGE_PARAMS: &[&str] = &[
+    "brand",
+    "body",
+    "price",
+    "page",
+    "condition",
+    "model",
+    "cars",
+];
+
+/// The page routes, the UI's assets and the search-engine files. Public pages
+/// are drawn on the server and kept in the answer cache.
+pub fn routes(state: &AppState) -> Router<AppState> {
+    let rendered = Router::new()
         .route("/", get(data::home))
         .route("/new-cars", get(data::new_cars))
         .route("/used-cars", get(data::used_cars))
@@ -35,11 +53,29 @@ pub fn routes() -> Router<AppState> {
         .route("/privacy", get(data::privacy))
         .route("/favorites", get(data::favorites))
         .route("/compare", get(data::compare))
+        .route_layer(middleware::from_fn_with_state(
+            state.renderer.clone(),
+            render::server_render,
+        ))
+        .route_layer(middleware::from_fn_with_state(
+            state.answers.clone(),
+            crate::http::cache::cached,
+        ))
+        .route_layer(middleware::from_fn(declared_params_only));
+    // A mail link's token is the visitor's own: drawn, never kept.
+    let personal = Router::new()
         .route("/saved-searches/confirm", get(data::saved_search_confirm))
         .route(
             "/saved-searches/unsubscribe",
             get(data::saved_search_unsubscribe),
         )
+        .route_layer(middleware::from_fn_with_state(
+            state.renderer.clone(),
+            render::server_render,
+        ));
+    Router::new()
+        .merge(rendered)
+        .merge(personal)
         .route("/admin", get(admin))
         .route("/admin/{*rest}", get(admin))
         .route("/assets/{*path}", get(assets::asset))
@@ -49,15 +85,40 @@ pub fn routes() -> Router<AppState> {
         .route("/favicon.ico", get(seo::favicon_ico))
 }
 
-/// The HTML 404 page for every unknown path.
-pub async fn not_found(State(state): State<AppState>) -> AppResult<Response> {
+/// Drops the query parameters no page reads, so they make no new entry in
+/// the answer cache; the rest keep their order.
+async fn declared_params_only(mut request: Request, next: Next) -> Response {
+    if let Some(query) = request.uri().query() {
+        let kept: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+            .filter(|(name, _)| PAGE_PARAMS.contains(&name.as_ref()))
+            .map(|(name, value)| (name.into_owned(), value.into_owned()))
+            .collect();
+        let path = request.uri().path();
+        let uri = if kept.is_empty() {
+            path.to_string()
+        } else {
+            let query = form_urlencoded::Serializer::new(String::new())
+                .extend_pairs(kept)
+                .finish();
+            format!("{path}?{query}")
+        };
+        if let Ok(uri) = uri.parse::<Uri>() {
+            *request.uri_mut() = uri;
+        }
+    }
+    next.run(request).await
+}
+
+/// The HTML 404 page for every unknown path (status 404).
+pub async fn not_found(State(state): State<AppState>, uri: Uri) -> AppResult<Response> {
     let settings = public_settings(&state).await?;
     let mut page = Page::new("/404")
         .title("Страница не найдена")
         .description(data::NOT_FOUND_DESCRIPTION)
         .not_found();
     page.put("/api/settings", &settings);
-    Ok(page.render(&settings, &state.config.base_url))
+    let response = page.render(&settings, &state.config.base_url);
+    Ok(render::fill(&state.renderer, uri.path(), response).await)
 }
 
 /// The admin panel's shell (its screens load as their own chunk).
@@ -65,6 +126,7 @@ async fn admin(State(state): State<AppState>, _query: RawQuery) -> AppResult<Res
     let settings = public_settings(&state).await?;
     let mut page = Page::new("/admin").title("Панель администратора");
     page.noindex = true;
+    page.server_render = false;
     page.put("/api/settings", &settings);
     Ok(page.render(&settings, &state.config.base_url))
 }

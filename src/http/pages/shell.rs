@@ -51,6 +51,24 @@ pub struct Page {
     /// API URL → its JSON answer; `null` marks a known 404.
     pub data: Map<String, Value>,
     pub noindex: bool,
+    /// Whether the page's markup is drawn on the server (`render.rs`); the
+    /// admin panel's shell is not.
+    pub server_render: bool,
+}
+
+/// Where the page's markup goes in the shell.
+const APP_SLOT: &str = "<!--app-->";
+
+/// A shell waiting for its markup: `render::server_render` draws the page
+/// from `data` and puts it between `before` and `after`. The response's body
+/// is already the complete shell with the no-script line, sent as it is when
+/// the page cannot be drawn.
+#[derive(Clone)]
+pub struct PendingMarkup {
+    pub before: String,
+    pub after: String,
+    /// The page's embedded JSON (API URL → answer).
+    pub data: String,
 }
 
 impl Page {
@@ -89,6 +107,7 @@ impl Page {
             json_ld: None,
             data: Map::new(),
             noindex: false,
+            server_render: true,
         }
     }
 
@@ -144,6 +163,7 @@ impl Page {
         } else {
             settings.favicon.clone()
         };
+        let data = script_json(&Value::Object(self.data));
         let shell = Shell {
             title,
             og_title,
@@ -160,9 +180,8 @@ impl Page {
             script: entry.script.as_deref(),
             preload_images: &self.preload_images,
             json_ld: self.json_ld.as_ref().map(script_json),
-            data: script_json(&Value::Object(self.data)),
+            data: &data,
             noindex: self.noindex,
-            phone: &settings.phone,
         };
         let html = match shell.render() {
             Ok(html) => html,
@@ -171,7 +190,24 @@ impl Page {
                 return StatusCode::INTERNAL_SERVER_ERROR.into_response();
             }
         };
-        html_response(self.status, html)
+        let Some((before, after)) = html.split_once(APP_SLOT) else {
+            return html_response(self.status, html);
+        };
+        let no_script = NoScript {
+            phone: &settings.phone,
+        }
+        .render()
+        .unwrap_or_default();
+        let shell = format!("{before}{no_script}{after}");
+        let mut response = html_response(self.status, shell);
+        if self.server_render {
+            response.extensions_mut().insert(PendingMarkup {
+                before: before.to_string(),
+                after: after.to_string(),
+                data,
+            });
+        }
+        response
     }
 }
 
@@ -216,7 +252,16 @@ struct Shell<'a> {
     script: Option<&'a str>,
     preload_images: &'a [PreloadImage],
     json_ld: Option<String>,
-    data: String,
+    data: &'a str,
     noindex: bool,
+}
+
+/// What an unrendered page says to a browser without JavaScript.
+#[derive(Template)]
+#[template(
+    source = "<noscript><p>Для работы сайта включите JavaScript. Телефон: {{ phone }}</p></noscript>",
+    ext = "html"
+)]
+struct NoScript<'a> {
     phone: &'a str,
 }

@@ -19,6 +19,8 @@ import { usePageSize } from "./useMediaQuery";
 export interface Catalogue<S> {
   filters: CatalogueFilters;
   update: (change: Partial<CatalogueFilters>) => void;
+  /** The address of the page after a change (a link's href). */
+  href: (change: Partial<CatalogueFilters>) => string;
   clear: () => void;
   brands: BrandBrief[];
   /** The API filters of the shown list; null until the brand list turned
@@ -42,7 +44,7 @@ export interface Catalogue<S> {
 /** A catalogue page's data: filters in the page URL, applied by the server,
  * one page of cars (20, 10 on phones) and the count; null reads nothing. */
 export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
-  const { filters, update, clear } = useFilters();
+  const { filters, update, clear, href } = useFilters();
   const pageSize = usePageSize();
   const brandList = useApi<BrandBrief[]>(scope && BRANDS);
   const brands = brandList.data ?? [];
@@ -95,6 +97,7 @@ export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
     filters,
     update,
     clear,
+    href,
     brands,
     query: ready ? query : null,
     side,

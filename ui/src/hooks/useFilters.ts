@@ -13,6 +13,15 @@ export function useFilters() {
   const search = useSearch();
   const [path, navigate] = useLocation();
   const filters = parseFilters(search);
+  /** The page's address after a change: real links, for crawlers and
+   * for browsing without JavaScript. */
+  const href = useCallback(
+    (change: Partial<CatalogueFilters>) => {
+      const qs = filtersToSearch(changeFilters(filters, change));
+      return qs ? `${path}?${qs}` : path;
+    },
+    [filters, path],
+  );
   const go = useCallback(
     (next: CatalogueFilters) => {
       const qs = filtersToSearch(next);
@@ -25,5 +34,5 @@ export function useFilters() {
     [go, filters],
   );
   const clear = useCallback(() => go(clearFilters()), [go]);
-  return { filters, update, clear };
+  return { filters, update, clear, href };
 }

@@ -1,10 +1,13 @@
-import { useEffect, useState } from "react";
+import { useLayoutEffect, useState } from "react";
+import { isHydrated } from "./useHydrated";
 
+/** Whether the media query matches; false on the server and while the
+ * browser takes the server's markup over (it draws for a wide screen). */
 export function useMediaQuery(query: string): boolean {
   const [matches, setMatches] = useState(
-    () => typeof window !== "undefined" && window.matchMedia(query).matches,
+    () => isHydrated() && typeof window !== "undefined" && window.matchMedia(query).matches,
   );
-  useEffect(() => {
+  useLayoutEffect(() => {
     const list = window.matchMedia(query);
     const update = () => setMatches(list.matches);
     update();

@@ -1,7 +1,12 @@
 import { useSyncExternalStore } from "react";
 import { type ListName, readList, type SavedCar, subscribe } from "../lib/saved";
+import { useHydrated } from "./useHydrated";
 
-/** A saved list (favourites or compare), live across components and tabs. */
+const NONE: SavedCar[] = [];
+
+/** A saved list (favourites or compare), live across components and tabs.
+ * Empty on the server and until the browser has taken the page over. */
 export function useSaved(name: ListName): SavedCar[] {
-  return useSyncExternalStore(subscribe, () => readList(name));
+  const list = useSyncExternalStore(subscribe, () => readList(name));
+  return useHydrated() ? list : NONE;
 }

@@ -3,7 +3,7 @@
  * is in whole kopecks (integers) here; only the monthly payment goes through
  * floating point, once, and is rounded to the kopeck. */
 import type { components } from "../api/schema";
-import { formatPrice } from "./format";
+import { decimal, formatPrice } from "./format";
 import { moneyText } from "./price";
 
 /** A programme as the public sees it (`GET /api/credit-programs`). */
@@ -137,10 +137,7 @@ export function shareOf(price: number, percent: number, stepRubles = 1): number 
 
 // ---- texts ---------------------------------------------------------------
 
-const kopecksFormat = new Intl.NumberFormat("ru-RU", {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+const kopecksFormat = { format: (rubles: number) => decimal(rubles, 2, 2) };
 
 /** A payment to the kopeck, as banks' schedules print it: "22 244,45 ₽". */
 export function paymentAmount(kopecks: number): string {
@@ -154,7 +151,7 @@ export function paymentText(p: { min: number; max: number }): string {
     : `от ${kopecksFormat.format(p.min / 100)} до ${paymentAmount(p.max)}`;
 }
 
-const percentFormat = new Intl.NumberFormat("ru-RU", { maximumFractionDigits: 3 });
+const percentFormat = { format: (value: number) => decimal(value, 0, 3) };
 
 /** 5.9 → "5,9%". */
 export function percent(value: number): string {

@@ -5,21 +5,91 @@
  * site and in the admin panel is shown in it, whatever the browser's zone. */
 export const TIME_ZONE = "Europe/Moscow";
 
-const numberFormat = new Intl.NumberFormat("ru-RU", { maximumFractionDigits: 0 });
-const dateFormat = new Intl.DateTimeFormat("ru-RU", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: TIME_ZONE,
-});
-const dateTimeFormat = new Intl.DateTimeFormat("ru-RU", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  timeZone: TIME_ZONE,
-});
+/* Numbers and dates are spelled here, not by Intl: the server draws the
+ * pages with the same code in QuickJS, which has no Intl (docs/rendering.md),
+ * and a page must read the same before and after the browser takes it over.
+ * tests/unit/format.test.ts holds them equal to Chrome's ru-RU Intl. */
+
+/** The Moscow offset: UTC+3 all year since 2014. */
+const MOSCOW_OFFSET_MS = 3 * 60 * 60 * 1000;
+const NBSP = "\u00a0";
+
+/** Month names in the genitive ("22 ноября"). */
+export const MONTHS = [
+  "января",
+  "февраля",
+  "марта",
+  "апреля",
+  "мая",
+  "июня",
+  "июля",
+  "августа",
+  "сентября",
+  "октября",
+  "ноября",
+  "декабря",
+];
+/** Short month names as ru-RU prints them ("3 нояб."). */
+export const MONTHS_SHORT = [
+  "янв.",
+  "февр.",
+  "мар.",
+  "апр.",
+  "мая",
+  "июн.",
+  "июл.",
+  "авг.",
+  "сент.",
+  "окт.",
+  "нояб.",
+  "дек.",
+];
+/** Weekdays from Sunday, in full ("суббота"). */
+export const WEEKDAYS_LONG = [
+  "воскресенье",
+  "понедельник",
+  "вторник",
+  "среда",
+  "четверг",
+  "пятница",
+  "суббота",
+];
+
+/** Digits in groups of three, joined by a no-break space ("2 500 000"). */
+function groups(digits: string): string {
+  let out = "";
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += NBSP;
+    out += digits[i];
+  }
+  return out;
+}
+
+/** A number as ru-RU prints it: groups of three, a comma before the
+ * fraction, `min`..`max` fraction digits (half away from zero). */
+export function decimal(value: number, min: number, max: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const sign = value < 0 || Object.is(value, -0) ? "-" : "";
+  const [whole, fraction = ""] = Math.abs(value).toFixed(max).split(".");
+  let digits = fraction;
+  while (digits.length > min && digits.endsWith("0")) digits = digits.slice(0, -1);
+  return `${sign}${groups(whole)}${digits ? `,${digits}` : ""}`;
+}
+
+/** The calendar fields of a moment in Moscow. */
+export function moscowParts(date: Date) {
+  const at = new Date(date.getTime() + MOSCOW_OFFSET_MS);
+  return {
+    year: at.getUTCFullYear(),
+    month: at.getUTCMonth(),
+    day: at.getUTCDate(),
+    weekday: at.getUTCDay(),
+    hours: at.getUTCHours(),
+    minutes: at.getUTCMinutes(),
+  };
+}
+
+const two = (n: number) => String(n).padStart(2, "0");
 
 /** Money from the API ("2500000.00") or a number, as whole rubles. */
 export function toRubles(value: string | number | null | undefined): number | null {
@@ -29,7 +99,7 @@ export function toRubles(value: string | number | null | undefined): number | nu
 }
 
 export function formatNumber(value: number): string {
-  return numberFormat.format(value);
+  return decimal(value, 0, 0);
 }
 
 /** "2 500 000 ₽" */
@@ -60,13 +130,17 @@ export function formatMileage(km: number): string {
  * calendar day, is that day); free text is kept as it is. */
 export function formatDate(value: string): string {
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
+  if (Number.isNaN(date.getTime())) return value;
+  const p = moscowParts(date);
+  return `${p.day} ${MONTHS[p.month]} ${p.year} г.`;
 }
 
 /** A moment (ISO text) as "22 ноября 2026 г. в 13:05", Moscow time. */
 export function formatDateTime(value: string): string {
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : dateTimeFormat.format(date);
+  if (Number.isNaN(date.getTime())) return value;
+  const p = moscowParts(date);
+  return `${p.day} ${MONTHS[p.month]} ${p.year} г. в ${two(p.hours)}:${two(p.minutes)}`;
 }
 
 /** Russian plural: plural(5, ["автомобиль", "автомобиля", "автомобилей"]). */

@@ -1,3 +1,5 @@
+import { MONTHS, MONTHS_SHORT, WEEKDAYS_LONG } from "./format";
+
 /** Test-drive days and time slots from the salon's working schedule, in
  * Moscow time (UTC+3 all year), as the server checks them (docs/leads.md):
  * a slot every 30 minutes from opening, the last one starting at least 30
@@ -36,17 +38,15 @@ const MOSCOW_OFFSET_MS = 3 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const WEEKDAYS = ["Вс", "Пн", "Вт", "Ср", "Чт", "Пт", "Сб"];
-const dayLabel = new Intl.DateTimeFormat("ru-RU", {
-  day: "numeric",
-  month: "short",
-  timeZone: "UTC",
-});
-const longDay = new Intl.DateTimeFormat("ru-RU", {
-  weekday: "long",
-  day: "numeric",
-  month: "long",
-  timeZone: "UTC",
-});
+/** "3 нояб." of a UTC midnight. */
+const dayLabel = {
+  format: (d: Date) => `${d.getUTCDate()} ${MONTHS_SHORT[d.getUTCMonth()]}`,
+};
+/** "суббота, 3 января" of a UTC midnight. */
+const longDay = {
+  format: (d: Date) =>
+    `${WEEKDAYS_LONG[d.getUTCDay()]}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`,
+};
 
 /** "09:30" → 570; null when it is not a time of day. */
 export function minutes(time: string): number | null {

@@ -4,6 +4,7 @@ import { BODY_TYPES } from "../api/urls";
 import { LeadForm } from "../components/leads/LeadForm";
 import { Banner } from "../components/ui/Banner";
 import { Dialog } from "../components/ui/Dialog";
+import { NeedsScript } from "../components/ui/NeedsScript";
 import { useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { useSettings } from "../hooks/useSettings";
@@ -59,6 +60,7 @@ export function AutoSelection() {
             setOpen(true);
           }}
         >
+          <NeedsScript />
           <label>
             Бюджет: <strong>до {formatNumber(budget)} ₽</strong>
             <input

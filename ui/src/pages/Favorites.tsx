@@ -10,6 +10,7 @@ import { GoneCard } from "../components/saved/GoneCard";
 import { CardSkeletons } from "../components/ui/Skeleton";
 import { useCarsBySlugs } from "../hooks/useCarsBySlugs";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
+import { useHydrated } from "../hooks/useHydrated";
 import { useSaved } from "../hooks/useSaved";
 import { readList, refreshed, removeSaved, writeList } from "../lib/saved";
 import { ROUTES } from "../routes";
@@ -17,6 +18,8 @@ import { ROUTES } from "../routes";
 export default function Favorites() {
   useDocumentTitle("Избранное");
   const list = useSaved("favorites");
+  // The list lives in this browser: the server's page shows where it goes.
+  const hydrated = useHydrated();
   const { cars, missing, loading, error } = useCarsBySlugs(list.map((e) => e.slug));
   const [selected, setSelected] = useState<Car | null>(null);
 
@@ -35,7 +38,9 @@ export default function Favorites() {
       <p class="muted">
         Список хранится только в этом браузере: без регистрации, никуда не отправляется.
       </p>
-      {list.length === 0 ? (
+      {!hydrated ? (
+        <p aria-busy="true">Загрузка…</p>
+      ) : list.length === 0 ? (
         <div class="empty">
           <p>В избранном пока нет автомобилей.</p>
           <p>Нажмите на сердечко на карточке автомобиля, чтобы сохранить его здесь.</p>

@@ -1,35 +1,37 @@
 import type { BrandBrief } from "../../api/types";
+import { followsInPlace } from "../../lib/links";
 import { BrandLogo } from "../ui/BrandLogo";
 
 interface Props {
   brands: BrandBrief[];
   selected: string | null;
   onSelect: (slug: string | null) => void;
+  /** The list's address with that brand: each choice is a real link
+   * (crawlers, no JavaScript); a plain click filters in place. */
+  href: (slug: string | null) => string;
 }
 
 /** The brand picker strip with an "All" option. */
-export function BrandStrip({ brands, selected, onSelect }: Props) {
+export function BrandStrip({ brands, selected, onSelect, href }: Props) {
+  const choice = (slug: string | null) => ({
+    role: "button" as const,
+    href: href(slug),
+    class: selected === slug ? "chip active" : "chip",
+    "aria-pressed": selected === slug,
+    onClick: (e: MouseEvent) => {
+      if (!followsInPlace(e)) return;
+      e.preventDefault();
+      onSelect(slug);
+    },
+  });
   return (
     <div class="brand-strip" role="group" aria-label="Марка">
-      <button
-        type="button"
-        class={selected === null ? "chip active" : "chip"}
-        aria-pressed={selected === null}
-        onClick={() => onSelect(null)}
-      >
-        Все
-      </button>
+      <a {...choice(null)}>Все</a>
       {brands.map((b) => (
-        <button
-          type="button"
-          key={b.id}
-          class={selected === b.slug ? "chip active" : "chip"}
-          aria-pressed={selected === b.slug}
-          onClick={() => onSelect(b.slug)}
-        >
+        <a key={b.id} {...choice(b.slug)}>
           <BrandLogo name={b.name} logo={b.logo} size={24} />
           {b.name}
-        </button>
+        </a>
       ))}
     </div>
   );

@@ -85,6 +85,7 @@ export function CatalogueLayout(props: Props) {
           brands={c.brands}
           selected={c.filters.brand}
           onSelect={(slug) => c.update({ brand: slug })}
+          href={(slug) => c.href({ brand: slug })}
         />
         {!bodyTypePage && filterCard}
         <h2 class="visually-hidden">Список автомобилей</h2>
@@ -132,7 +133,12 @@ export function CatalogueLayout(props: Props) {
             </button>
           </div>
         )}
-        <Pagination page={c.filters.page} pages={c.pages} onPage={c.goTo} />
+        <Pagination
+          page={c.filters.page}
+          pages={c.pages}
+          onPage={c.goTo}
+          href={(page) => c.href({ page })}
+        />
       </div>
     </>
   );

@@ -3,6 +3,7 @@ import { apiPost } from "../../api/client";
 import type { LeadPayload, LeadType } from "../../api/types";
 import { LEADS } from "../../api/urls";
 import { contactErrors, LEAD_FAILED, withVisit } from "../../lib/leads";
+import { NeedsScript } from "../ui/NeedsScript";
 import { type ToastMessage, useToast } from "../ui/Toast";
 import { ConsentFields } from "./ConsentFields";
 import {
@@ -111,6 +112,7 @@ export function LeadForm(props: Props) {
   return (
     <FieldErrors.Provider value={errors}>
       <form class="lead-form" onSubmit={submit} onInput={clear} noValidate data-lead-type={type}>
+        <NeedsScript />
         <RequiredNote />
         {children}
         <LeadField name="name" label={props.nameLabel ?? "ФИО *"} required>

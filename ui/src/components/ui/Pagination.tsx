@@ -1,52 +1,77 @@
+import { followsInPlace } from "../../lib/links";
 import { pageWindow } from "../../lib/pagination";
 
 interface Props {
   page: number;
   pages: number;
   onPage: (page: number) => void;
+  /** The address of a page: the numbers are then real links (crawlers, no
+   * JavaScript) and a plain click turns the page in place; without it
+   * (the admin lists), buttons. */
+  href?: (page: number) => string;
 }
 
 /** Previous/next and numbered pages: first, last, current ±1, ellipses. */
-export function Pagination({ page, pages, onPage }: Props) {
+export function Pagination({ page, pages, onPage, href }: Props) {
   if (pages <= 1) return null;
+  const link = (to: number) => ({
+    href: href?.(to),
+    onClick: (e: MouseEvent) => {
+      if (!followsInPlace(e)) return;
+      e.preventDefault();
+      onPage(to);
+    },
+  });
+  const Item = href ? "a" : "button";
+  const kind = href ? { role: "button" as const } : { type: "button" as const };
   return (
     <nav class="pagination" aria-label="Страницы">
-      <button
-        type="button"
-        class="outline secondary"
-        disabled={page <= 1}
-        onClick={() => onPage(page - 1)}
-        aria-label="Предыдущая страница"
-      >
-        ‹
-      </button>
+      {page > 1 ? (
+        <a
+          role="button"
+          class="outline secondary"
+          aria-label="Предыдущая страница"
+          {...link(page - 1)}
+        >
+          ‹
+        </a>
+      ) : (
+        <button type="button" class="outline secondary" disabled aria-label="Предыдущая страница">
+          ‹
+        </button>
+      )}
       {pageWindow(page, pages).map((item) =>
         typeof item === "number" ? (
-          <button
-            type="button"
+          <Item
+            {...kind}
             key={item}
             class={item === page ? "" : "outline secondary"}
             aria-current={item === page ? "page" : undefined}
             aria-label={`Страница ${item}`}
-            onClick={() => onPage(item)}
+            {...link(item)}
           >
             {item}
-          </button>
+          </Item>
         ) : (
           <span key={item} class="ellipsis" aria-hidden="true">
             …
           </span>
         ),
       )}
-      <button
-        type="button"
-        class="outline secondary"
-        disabled={page >= pages}
-        onClick={() => onPage(page + 1)}
-        aria-label="Следующая страница"
-      >
-        ›
-      </button>
+      {page < pages ? (
+        <a
+          role="button"
+          class="outline secondary"
+          aria-label="Следующая страница"
+          {...link(page + 1)}
+        >
+          ›
+        </a>
+      ) : (
+        <button type="button" class="outline secondary" disabled aria-label="Следующая страница">
+          ›
+        </button>
+      )}
     </nav>
   );
 }

@@ -1,0 +1,269 @@
+//! Server rendering of the public pages: the UI's server build
+//! (`ui/dist-server/render.js`, from `ui/src/server.tsx`) runs in QuickJS, an
+//! interpreter (no JIT, so it lives under the unit's
+//! `MemoryDenyWriteExecute=yes`). It draws the same components the browser
+//! hydrates, from the same data the page embeds (`docs/rendering.md`).
+//!
+//! A few threads each hold one QuickJS runtime with the script loaded; a
+//! page hands its URL and data to whichever is free. The work is bounded: a
+//! queue of [`QUEUE`] pages, a memory limit per runtime and a deadline per
+//! render. A page that cannot be rendered (queue full, an error, no server
+//! build) is sent as the shell alone, which the browser draws as before.
+
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use rquickjs::{CatchResultExt, Context, Function, Object, Promise, Runtime};
+use rust_embed::RustEmbed;
+use tokio::sync::oneshot;
+
+use super::shell::PendingMarkup;
+
+/// A missing ui/dist-server (a clean clone before `npm run build`) embeds
+/// nothing: pages are then sent as their shells.
+#[derive(RustEmbed)]
+#[folder = "ui/dist-server"]
+#[allow_missing = true]
+struct ServerBuild;
+
+const SCRIPT: &str = "render.js";
+/// Pages waiting for a thread; beyond it a page goes out unrendered.
+const QUEUE: usize = 64;
+/// Longest a render may run before QuickJS interrupts it.
+const DEADLINE: Duration = Duration::from_secs(2);
+/// Memory of one runtime: the script, its compiled functions and one page.
+pub const MEMORY_LIMIT_BYTES: usize = 64 * 1024 * 1024;
+const STACK_BYTES: usize = 1024 * 1024;
+/// Rendering threads at most (fewer on a machine with fewer cores).
+const MAX_THREADS: usize = 4;
+
+struct Job {
+    url: String,
+    data: String,
+    reply: oneshot::Sender<Option<String>>,
+}
+
+/// The rendering threads, started on the first page.
+pub struct Renderer {
+    queue: OnceLock<Option<SyncSender<Job>>>,
+    threads: usize,
+}
+
+impl Default for Renderer {
+    fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Renderer::with_threads(cores.clamp(1, MAX_THREADS))
+    }
+}
+
+impl Renderer {
+    pub fn with_threads(threads: usize) -> Renderer {
+        Renderer {
+            queue: OnceLock::new(),
+            threads: threads.max(1),
+        }
+    }
+
+    /// Whether the binary holds the server build.
+    pub fn available() -> bool {
+        ServerBuild::get(SCRIPT).is_some()
+    }
+
+    fn queue(&self) -> Option<&SyncSender<Job>> {
+        self.queue
+            .get_or_init(|| {
+                let script = ServerBuild::get(SCRIPT)?;
+                let script = Arc::new(String::from_utf8_lossy(&script.data).into_owned());
+                let (tx, rx) = sync_channel::<Job>(QUEUE);
+                let rx = Arc::new(Mutex::new(rx));
+                for n in 0..self.threads {
+                    let (script, rx) = (script.clone(), rx.clone());
+                    let spawned = std::thread::Builder::new()
+                        .name(format!("render-{n}"))
+                        .spawn(move || work(&script, &rx));
+                    if let Err(e) = spawned {
+                        tracing::error!("page rendering thread: {e}");
+                        return None;
+                    }
+                }
+                Some(tx)
+            })
+            .as_ref()
+    }
+
+    /// The page's markup for `<div id="app">`, or `None` to send the shell
+    /// alone. `url` is the page's path and query, `data` its embedded JSON.
+    pub async fn render(&self, url: &str, data: &str) -> Option<String> {
+        let queue = self.queue()?;
+        let (reply, answer) = oneshot::channel();
+        let job = Job {
+            url: url.to_string(),
+            data: data.to_string(),
+            reply,
+        };
+        match queue.try_send(job) {
+            Ok(()) => answer.await.ok().flatten(),
+            Err(TrySendError::Full(_)) => {
+                tracing::warn!("page rendering queue full: {url} sent unrendered");
+                None
+            }
+            Err(TrySendError::Disconnected(_)) => None,
+        }
+    }
+}
+
+/// One thread: its own runtime, rebuilt after any failure.
+fn work(script: &str, jobs: &Mutex<Receiver<Job>>) {
+    let mut engine = None;
+    loop {
+        let job = match jobs.lock() {
+            Ok(rx) => match rx.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            },
+            Err(_) => return,
+        };
+        if engine.is_none() {
+            engine = Engine::load(script)
+                .inspect_err(|e| tracing::error!("page renderer: {e}"))
+                .ok();
+        }
+        let html = engine
+            .as_ref()
+            .and_then(|e| match e.render(&job.url, &job.data) {
+                Ok(html) => Some(html),
+                Err(error) => {
+                    tracing::error!("rendering {}: {error}", job.url);
+                    None
+                }
+            });
+        if html.is_none() {
+            engine = None;
+        }
+        let _ = job.reply.send(html);
+    }
+}
+
+/// A QuickJS runtime with the server build evaluated.
+pub struct Engine {
+    runtime: Runtime,
+    context: Context,
+    deadline: Arc<Mutex<Option<Instant>>>,
+}
+
+impl Engine {
+    /// Loads the server build embedded in the binary.
+    pub fn embedded() -> Result<Engine, String> {
+        let script = ServerBuild::get(SCRIPT).ok_or("no server build in this binary")?;
+        Engine::load(&String::from_utf8_lossy(&script.data))
+    }
+
+    pub fn load(script: &str) -> Result<Engine, String> {
+        let runtime = Runtime::new().map_err(|e| e.to_string())?;
+        runtime.set_memory_limit(MEMORY_LIMIT_BYTES);
+        runtime.set_max_stack_size(STACK_BYTES);
+        let deadline: Arc<Mutex<Option<Instant>>> = Arc::default();
+        let watched = deadline.clone();
+        runtime.set_interrupt_handler(Some(Box::new(move || {
+            watched
+                .lock()
+                .ok()
+                .and_then(|d| *d)
+                .is_some_and(|d| Instant::now() > d)
+        })));
+        let context = Context::full(&runtime).map_err(|e| e.to_string())?;
+        let engine = Engine {
+            runtime,
+            context,
+            deadline,
+        };
+        engine.within_deadline(|| {
+            engine.context.with(|ctx| {
+                let load = || -> rquickjs::Result<()> {
+                    let console = Object::new(ctx.clone())?;
+                    let log = Function::new(ctx.clone(), |text: rquickjs::Coerced<String>| {
+                        tracing::warn!("page renderer: {}", text.0);
+                    })?;
+                    for name in ["log", "info", "warn", "error", "debug"] {
+                        console.set(name, log.clone())?;
+                    }
+                    ctx.globals().set("console", console)?;
+                    ctx.eval::<(), _>(script)
+                };
+                load()
+                    .catch(&ctx)
+                    .map_err(|e| format!("loading the server build: {e}"))
+            })
+        })?;
+        Ok(engine)
+    }
+
+    fn within_deadline<T>(&self, f: impl FnOnce() -> T) -> T {
+        if let Ok(mut d) = self.deadline.lock() {
+            *d = Some(Instant::now() + DEADLINE);
+        }
+        let out = f();
+        if let Ok(mut d) = self.deadline.lock() {
+            *d = None;
+        }
+        out
+    }
+
+    /// The markup of the page at `url` drawn from `data`.
+    pub fn render(&self, url: &str, data: &str) -> Result<String, String> {
+        let html = self.within_deadline(|| {
+            self.context.with(|ctx| {
+                let call = || -> rquickjs::Result<String> {
+                    let ssr: Object = ctx.globals().get("ssr")?;
+                    let render: Function = ssr.get("render")?;
+                    // A promise: lazy pages resolve on the job queue.
+                    let page: Promise = render.call((url, data))?;
+                    page.finish()
+                };
+                call().catch(&ctx).map_err(|e| e.to_string())
+            })
+        });
+        self.runtime.run_gc();
+        html
+    }
+
+    /// Bytes the runtime holds now.
+    pub fn memory_used(&self) -> i64 {
+        self.runtime.memory_usage().memory_used_size
+    }
+}
+
+/// Middleware of the page routes: draws the page a handler left as a shell
+/// ([`PendingMarkup`]) into it. Runs inside the answer cache, so a page is
+/// drawn once per URL and content version.
+pub async fn server_render(
+    State(renderer): State<Arc<Renderer>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let url = request
+        .uri()
+        .path_and_query()
+        .map_or_else(|| request.uri().path().to_string(), |p| p.to_string());
+    let response = next.run(request).await;
+    fill(&renderer, &url, response).await
+}
+
+/// The response with the page's markup in its shell, when it is waiting for
+/// it and can be drawn; otherwise as it came.
+pub async fn fill(renderer: &Renderer, url: &str, mut response: Response) -> Response {
+    let Some(pending) = response.extensions_mut().remove::<PendingMarkup>() else {
+        return response;
+    };
+    let Some(markup) = renderer.render(url, &pending.data).await else {
+        return response;
+    };
+    let (parts, _) = response.into_parts();
+    let html = [pending.before.as_str(), &markup, &pending.after].concat();
+    Response::from_parts(parts, Body::from(html))
+}

@@ -1,0 +1,323 @@
+//! Pages that arrive rendered (`docs/rendering.md`): each public route's
+//! HTML, fetched as a crawler fetches it, holds the page itself (heading,
+//! prices, specs, links, pages as real links), drawn on the server by the
+//! UI's own components (`ui/dist-server/render.js` in QuickJS); the answer
+//! cache keeps one drawing per URL and content version, and parameters no
+//! page reads make no new entry.
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{TestApp, car_input, seed_catalogue};
+use dealership::domain::cars::{self, CarStatus};
+use dealership::domain::money::Money;
+use dealership::http::pages::Renderer;
+
+/// The markup the server drew into `<div id="app">`.
+fn app_markup(html: &str) -> &str {
+    let start = html.find("<div id=\"app\">").expect("the app element") + 14;
+    let end = html
+        .rfind("</div>\n</body>")
+        .expect("the end of the app element");
+    &html[start..end]
+}
+
+/// The visible text of some markup: tags dropped, entities of the five
+/// kinds read, white space collapsed.
+fn text(markup: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for ch in markup.chars() {
+        match ch {
+            '<' => {
+                in_tag = true;
+                out.push(' ');
+            }
+            '>' => in_tag = false,
+            _ if !in_tag => out.push(ch),
+            _ => {}
+        }
+    }
+    let out = out
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+        .replace('\u{a0}', " ");
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Every `href` of the markup.
+fn links(markup: &str) -> Vec<String> {
+    markup
+        .split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(|href| href.replace("&amp;", "&"))
+        .collect()
+}
+
+fn h1(markup: &str) -> String {
+    let start = markup.find("<h1").expect("a heading");
+    let end = markup[start..].find("</h1>").unwrap() + start;
+    text(&markup[start..end + 5])
+}
+
+fn needs_the_server_build() {
+    assert!(
+        Renderer::available(),
+        "ui/dist-server/render.js is missing: run `npm run build` in ui/ first"
+    );
+}
+
+/// A catalogue of 25 new cars (two pages of 20) beside the shared seed.
+fn seed_many(app: &TestApp, brand: &str) {
+    let conn = app.db.conn().unwrap();
+    for i in 0..25 {
+        let mut car = car_input(brand, &format!("tank-{i:02}"));
+        car.name = format!("Tank {i:02}");
+        car.model = "Tank".into();
+        car.price = Money::from_rubles(3_000_000 + i * 10_000);
+        cars::create(&conn, &car, 2026).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn every_public_route_arrives_with_its_content() {
+    needs_the_server_build();
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let new_car = cars::list(
+        &app.db.conn().unwrap(),
+        &cars::CarFilter {
+            statuses: vec![CarStatus::New],
+            ..Default::default()
+        },
+        1,
+        0,
+    )
+    .unwrap()
+    .remove(0);
+    let new_car_price = format!("{} ₽", dealership_rubles(new_car.price));
+
+    // (route, heading, texts on the page, links on the page)
+    let pages: Vec<(String, String, Vec<String>, Vec<String>)> = vec![
+        (
+            "/new-cars".into(),
+            "Новые автомобили".into(),
+            vec![new_car_price.clone(), "Найдено:".into()],
+            vec![format!("/car/{}", new_car.slug), "/used-cars".into()],
+        ),
+        (
+            "/used-cars".into(),
+            "Автомобили с пробегом".into(),
+            vec!["1 750 000 ₽".into(), "Год 2021".into()],
+            vec!["/car/haval-f7-used".into()],
+        ),
+        (
+            "/lease-cars".into(),
+            "Аренда с выкупом".into(),
+            vec!["M6".into(), "2 900 ₽/сут".into()],
+            vec!["/car/haval-m6-lease".into()],
+        ),
+        (
+            "/car/haval-f7-used".into(),
+            "Haval F7".into(),
+            vec!["1 750 000 ₽".into(), "45 000 км".into(), "2021".into()],
+            vec!["/used-cars".into()],
+        ),
+        (
+            "/brand/haval".into(),
+            "Haval".into(),
+            vec!["F7".into()],
+            vec!["/car/haval-f7-used".into()],
+        ),
+        (
+            "/body-type/crossover".into(),
+            "Кроссоверы".into(),
+            vec!["Найдено:".into(), "2 500 000 ₽".into()],
+            vec!["/car/haval-jolion-1".into()],
+        ),
+        ("/trade-in".into(), "Трейд-ин".into(), vec![], vec![]),
+        (
+            "/auto-credit".into(),
+            "Автокредит".into(),
+            vec!["Сбербанк".into()],
+            vec![],
+        ),
+        (
+            "/auto-selection".into(),
+            "Подбор автомобиля".into(),
+            vec![],
+            vec![],
+        ),
+        ("/favorites".into(), "Избранное".into(), vec![], vec![]),
+        (
+            "/compare".into(),
+            "Сравнение автомобилей".into(),
+            vec![],
+            vec![],
+        ),
+    ];
+    for (route, heading, texts, hrefs) in pages {
+        let answer = app.get(&route).await;
+        assert_eq!(answer.status, StatusCode::OK, "{route}");
+        let html = answer.text();
+        let markup = app_markup(&html);
+        assert_eq!(h1(markup), heading, "{route}: the heading");
+        let shown = text(markup);
+        for expected in texts {
+            assert!(
+                shown.contains(&expected),
+                "{route}: no {expected:?} in {shown}"
+            );
+        }
+        let found = links(markup);
+        for expected in hrefs {
+            assert!(found.contains(&expected), "{route}: no link to {expected}");
+        }
+        // Every page has the header's links and the salon's phone as a link.
+        for nav in [
+            "/new-cars",
+            "/used-cars",
+            "/lease-cars",
+            "/trade-in",
+            "/auto-credit",
+        ] {
+            assert!(
+                found.iter().any(|l| l == nav),
+                "{route}: no menu link {nav}"
+            );
+        }
+        assert!(
+            !html.contains("Для работы сайта включите JavaScript"),
+            "{route}"
+        );
+    }
+
+    // The home page: the offers, the cars, the body types as links.
+    let home = app.get("/").await.text();
+    let markup = app_markup(&home);
+    let shown = text(markup);
+    assert!(shown.contains("Скидка 10%"), "{shown}");
+    assert!(shown.contains(&new_car_price), "{shown}");
+    assert!(links(markup).iter().any(|l| l.starts_with("/car/")));
+}
+
+/// "2 150 000" as the UI prints rubles.
+fn dealership_rubles(money: Money) -> String {
+    let digits = money.rubles().to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[tokio::test]
+async fn unknown_pages_arrive_rendered_with_status_404() {
+    needs_the_server_build();
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    for (route, says) in [
+        ("/car/no-such-car", "Автомобиль не найден"),
+        ("/brand/no-such-brand", "Марка не найдена"),
+        ("/no/such/page", "404"),
+    ] {
+        let answer = app.get(route).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{route}");
+        let html = answer.text();
+        let markup = app_markup(&html);
+        assert!(h1(markup).contains(says), "{route}: {}", text(markup));
+        assert!(links(markup).contains(&"/".to_string()), "{route}");
+    }
+}
+
+#[tokio::test]
+async fn catalogue_pages_are_real_links() {
+    needs_the_server_build();
+    let app = TestApp::new();
+    let seeded = seed_catalogue(&app);
+    seed_many(&app, &seeded.haval);
+
+    let first = app.get("/new-cars").await.text();
+    let markup = app_markup(&first);
+    let found = links(markup);
+    assert!(found.contains(&"/new-cars?page=2".to_string()), "{found:?}");
+    // Brands filter by link too.
+    assert!(
+        found.contains(&"/new-cars?brand=haval".to_string()),
+        "{found:?}"
+    );
+
+    let second = app.get("/new-cars?page=2").await.text();
+    let markup = app_markup(&second);
+    let found = links(markup);
+    assert!(found.contains(&"/new-cars".to_string()), "{found:?}");
+    let cars_on_page: Vec<_> = found
+        .iter()
+        .filter(|l| l.starts_with("/car/tank-"))
+        .collect();
+    assert!(!cars_on_page.is_empty(), "page 2 shows cars: {found:?}");
+    assert!(
+        markup.contains("aria-current=\"page\" aria-label=\"Страница 2\""),
+        "page 2 is the current one"
+    );
+
+    // A brand's link shows that brand's cars only.
+    let haval = app.get("/new-cars?brand=lada").await.text();
+    assert!(
+        !links(app_markup(&haval))
+            .iter()
+            .any(|l| l.starts_with("/car/tank-"))
+    );
+}
+
+#[tokio::test]
+async fn a_drawn_page_is_kept_once_whatever_else_its_address_carries() {
+    needs_the_server_build();
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let first = app.get("/new-cars").await;
+    assert_eq!(first.status, StatusCode::OK);
+    let entries = app.answers.entry_count();
+    for junk in [
+        "/new-cars?utm_source=yandex",
+        "/new-cars?utm_source=vk&utm_campaign=x&yclid=42",
+        "/new-cars?fbclid=1",
+    ] {
+        let answer = app.get(junk).await;
+        assert_eq!(answer.status, StatusCode::OK, "{junk}");
+        assert_eq!(answer.text(), first.text(), "{junk} is the same page");
+    }
+    assert_eq!(app.answers.entry_count(), entries);
+    let stats = app.answers.stats();
+    assert!(stats.hits >= 3, "{stats:?}");
+
+    // A change to the catalogue draws the page again.
+    let conn = app.db.conn().unwrap();
+    let brand = dealership::domain::brands::list_brief(&conn).unwrap()[0]
+        .id
+        .clone();
+    let mut car = car_input(&brand, "brand-new-one");
+    car.name = "Новинка".into();
+    cars::create(&conn, &car, 2026).unwrap();
+    drop(conn);
+    let after = app.get("/new-cars").await.text();
+    assert!(text(app_markup(&after)).contains("Новинка"));
+}
+
+#[tokio::test]
+async fn the_admin_shell_is_not_drawn_on_the_server() {
+    let app = TestApp::new();
+    let html = app.get("/admin").await.text();
+    assert!(
+        text(app_markup(&html)).starts_with("Для работы сайта включите JavaScript. Телефон:"),
+        "{html}"
+    );
+}
