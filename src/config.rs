@@ -31,6 +31,29 @@ pub struct Config {
     pub telegram: TelegramConfig,
     pub amocrm: AmoCrmConfig,
     pub parser: ParserConfig,
+    pub pages: PagesConfig,
+}
+
+/// The public pages, drawn on the server (docs/rendering.md).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PagesConfig {
+    /// Draws each public page's markup into its HTML (crawlers, phones,
+    /// browsers without JavaScript). Off: the pages are sent as shells the
+    /// browser draws, as before.
+    pub server_render: bool,
+    /// Threads that draw pages, each with its own QuickJS runtime (up to
+    /// 64 MB); 0: one per core, at most four.
+    pub render_threads: u32,
+}
+
+impl Default for PagesConfig {
+    fn default() -> Self {
+        Self {
+            server_render: true,
+            render_threads: 0,
+        }
+    }
 }
 
 /// The inventory parser (docs/parser.md).
@@ -195,6 +218,7 @@ impl Default for Config {
             },
             amocrm: AmoCrmConfig::default(),
             parser: ParserConfig::default(),
+            pages: PagesConfig::default(),
         }
     }
 }

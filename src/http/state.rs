@@ -56,7 +56,7 @@ impl AppState {
             ),
             clock,
             checks: Arc::default(),
-            renderer: Arc::default(),
+            renderer: Arc::new(super::pages::Renderer::for_config(&config.pages)),
             catalogue: Arc::default(),
             feeds: Arc::default(),
             wake: Arc::default(),

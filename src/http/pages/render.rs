@@ -62,6 +62,19 @@ impl Default for Renderer {
 }
 
 impl Renderer {
+    /// As `[pages]` says: off, or so many threads (0: one per core).
+    pub fn for_config(config: &crate::config::PagesConfig) -> Renderer {
+        if !config.server_render {
+            let off = Renderer::with_threads(1);
+            let _ = off.queue.set(None);
+            return off;
+        }
+        match config.render_threads {
+            0 => Renderer::default(),
+            n => Renderer::with_threads(n as usize),
+        }
+    }
+
     pub fn with_threads(threads: usize) -> Renderer {
         Renderer {
             queue: OnceLock::new(),
