@@ -4,8 +4,6 @@ import { Footer } from "./components/layout/Footer";
 import { Header } from "./components/layout/Header";
 import { ToastProvider } from "./components/ui/Toast";
 import { trackPageView } from "./lib/analytics";
-import { AutoCredit } from "./pages/AutoCredit";
-import { AutoSelection } from "./pages/AutoSelection";
 import { BodyTypePage } from "./pages/BodyTypePage";
 import { BrandPage } from "./pages/BrandPage";
 import { CarPage } from "./pages/CarPage";
@@ -14,12 +12,21 @@ import { LeaseCars } from "./pages/LeaseCars";
 import { Legal } from "./pages/Legal";
 import { NewCars } from "./pages/NewCars";
 import { NotFound } from "./pages/NotFound";
-import { TradeIn } from "./pages/TradeIn";
 import { UsedCars } from "./pages/UsedCars";
 import { ROUTES } from "./routes";
 
 /** The admin panel is its own chunk: public pages never download it. */
 const AdminApp = lazy(() => import("./admin/AdminApp"));
+/** The forms' pages load when visited (the server draws them, so a first
+ * visit shows them at once; the browser takes them over when their code is
+ * in): the public JavaScript budget (docs/rendering.md). */
+const TradeIn = lazy(() => import("./pages/TradeIn").then((m) => ({ default: m.TradeIn })));
+const AutoCredit = lazy(() =>
+  import("./pages/AutoCredit").then((m) => ({ default: m.AutoCredit })),
+);
+const AutoSelection = lazy(() =>
+  import("./pages/AutoSelection").then((m) => ({ default: m.AutoSelection })),
+);
 /** Favourites and compare load when visited. */
 const Favorites = lazy(() => import("./pages/Favorites"));
 const Compare = lazy(() => import("./pages/Compare"));
@@ -66,9 +73,27 @@ function PublicSite() {
           <Route path={ROUTES.newCars} component={NewCars} />
           <Route path={ROUTES.usedCars} component={UsedCars} />
           <Route path={ROUTES.leaseCars} component={LeaseCars} />
-          <Route path={ROUTES.tradeIn} component={TradeIn} />
-          <Route path={ROUTES.autoCredit} component={AutoCredit} />
-          <Route path={ROUTES.autoSelection} component={AutoSelection} />
+          <Route path={ROUTES.tradeIn}>
+            {() => (
+              <Lazy>
+                <TradeIn />
+              </Lazy>
+            )}
+          </Route>
+          <Route path={ROUTES.autoCredit}>
+            {() => (
+              <Lazy>
+                <AutoCredit />
+              </Lazy>
+            )}
+          </Route>
+          <Route path={ROUTES.autoSelection}>
+            {() => (
+              <Lazy>
+                <AutoSelection />
+              </Lazy>
+            )}
+          </Route>
           <Route path={ROUTES.car}>
             {(p: { slug: string }) => <CarPage key={p.slug} slug={p.slug} />}
           </Route>

@@ -25,12 +25,14 @@ struct ViteMeta;
 const ENTRY: &str = "src/main.tsx";
 
 #[derive(Debug, Deserialize)]
-struct Chunk {
+struct ManifestChunk {
     file: String,
     #[serde(default)]
     css: Vec<String>,
     #[serde(default)]
     imports: Vec<String>,
+    #[serde(default, rename = "dynamicImports")]
+    dynamic_imports: Vec<String>,
 }
 
 /// What the HTML shell links: URLs under /assets/.
@@ -39,6 +41,16 @@ pub struct Entry {
     pub script: Option<String>,
     pub styles: Vec<String>,
     pub preloads: Vec<String>,
+    /// The chunks the entry loads lazily (a page's own code), by source
+    /// path (`src/pages/Compare.tsx`): what a page drawn from one links.
+    pub lazy: HashMap<String, Chunk>,
+}
+
+/// A lazily loaded chunk: its scripts and its stylesheets, as URLs.
+#[derive(Debug, Default, Clone)]
+pub struct Chunk {
+    pub scripts: Vec<String>,
+    pub styles: Vec<String>,
 }
 
 fn read_entry() -> Entry {
@@ -48,7 +60,7 @@ fn read_entry() -> Entry {
         );
         return Entry::default();
     };
-    let manifest: HashMap<String, Chunk> = match serde_json::from_slice(&file.data) {
+    let manifest: HashMap<String, ManifestChunk> = match serde_json::from_slice(&file.data) {
         Ok(m) => m,
         Err(e) => {
             tracing::error!("ui/dist/.vite/manifest.json unreadable: {e}");
@@ -66,10 +78,31 @@ fn read_entry() -> Entry {
             styles.extend(chunk.css.iter().map(|c| format!("/{c}")));
         }
     }
+    let mut lazy = HashMap::new();
+    for source in &entry.dynamic_imports {
+        let Some(chunk) = manifest.get(source) else {
+            continue;
+        };
+        let mut own = Chunk::default();
+        own.scripts.push(format!("/{}", chunk.file));
+        own.styles.extend(chunk.css.iter().map(|c| format!("/{c}")));
+        for import in &chunk.imports {
+            if let Some(dep) = manifest.get(import) {
+                let url = format!("/{}", dep.file);
+                if !preloads.contains(&url) && Some(import.as_str()) != Some(ENTRY) {
+                    own.scripts.push(url);
+                    own.styles.extend(dep.css.iter().map(|c| format!("/{c}")));
+                }
+            }
+        }
+        own.styles.retain(|s| !styles.contains(s));
+        lazy.insert(source.clone(), own);
+    }
     Entry {
         script: Some(format!("/{}", entry.file)),
         styles,
         preloads,
+        lazy,
     }
 }
 

@@ -39,6 +39,7 @@ const PROMOTIONS: &str = "/api/promotions?active=true";
 const REVIEWS: &str = "/api/reviews?approved=true";
 const BRANDS: &str = "/api/brands/fast";
 const BODY_TYPES: &str = "/api/body-types";
+pub const CREDIT_PROGRAMS: &str = "/api/credit-programs";
 
 /// The description of every HTML 404 page.
 pub const NOT_FOUND_DESCRIPTION: &str =
@@ -51,12 +52,15 @@ where
     F: FnOnce(&Connection, &PublicSettings) -> AppResult<Page> + Send + 'static,
 {
     let media_dir = state.config.media_dir();
+    let today = state.clock.moscow_today();
     let (settings, page) = state
         .db
         .call(move |c| {
             let settings = settings::get(c)?.public;
             let mut page = build(c, &settings)?;
             page.put("/api/settings", &settings);
+            // The footer's credit disclosure (38-FZ art. 28) on every page.
+            page.put(CREDIT_PROGRAMS, &credit_programs::public(c, today)?);
             page.measure_image(&media_dir);
             Ok((settings, page))
         })
@@ -397,6 +401,7 @@ pub async fn trade_in(State(state): State<AppState>) -> AppResult<Response> {
             "Обмен автомобиля по программе трейд-ин в Санкт-Петербурге: оценка за 30 минут, \
              выгодная цена и оформление в один день.",
         );
+        page.chunk = Some("src/pages/TradeIn.tsx");
         let banners = &settings.banners;
         banner_preloads(
             &mut page,
@@ -416,6 +421,7 @@ pub async fn auto_credit(State(state): State<AppState>) -> AppResult<Response> {
         let mut page = Page::new("/auto-credit")
             .title("Автокредит")
             .description(credit_description(programs.summary.as_ref()));
+        page.chunk = Some("src/pages/AutoCredit.tsx");
         banner_preloads(
             &mut page,
             &banners.auto_credit_banner,
@@ -463,6 +469,7 @@ pub async fn auto_selection(State(state): State<AppState>) -> AppResult<Response
                 "Подберём автомобиль под ваш бюджет: укажите тип кузова, коробку передач и \
                  топливо — специалист предложит варианты.",
             );
+        page.chunk = Some("src/pages/AutoSelection.tsx");
         banner_preloads(
             &mut page,
             &banners.auto_selection_banner,
@@ -754,6 +761,7 @@ pub async fn favorites(State(state): State<AppState>) -> AppResult<Response> {
             "Автомобили, которые вы отметили: хранятся в вашем браузере, без регистрации.",
         );
         page.noindex = true;
+        page.chunk = Some("src/pages/Favorites.tsx");
         Ok(page)
     })
     .await
@@ -767,6 +775,7 @@ pub async fn saved_search_confirm(State(state): State<AppState>) -> AppResult<Re
             .title("Подтверждение подписки")
             .description("Подтверждение подписки на новые автомобили и снижение цен.");
         page.noindex = true;
+        page.chunk = Some("src/pages/SavedSearchLink.tsx");
         Ok(page)
     })
     .await
@@ -779,6 +788,7 @@ pub async fn saved_search_unsubscribe(State(state): State<AppState>) -> AppResul
             .title("Отписка от рассылки")
             .description("Отписка от уведомлений о новых автомобилях и снижении цен.");
         page.noindex = true;
+        page.chunk = Some("src/pages/SavedSearchLink.tsx");
         Ok(page)
     })
     .await
@@ -795,6 +805,7 @@ pub async fn compare(State(state): State<AppState>) -> AppResult<Response> {
                  отличия отмечены.",
             );
         page.noindex = true;
+        page.chunk = Some("src/pages/Compare.tsx");
         Ok(page)
     })
     .await

@@ -111,12 +111,22 @@ async fn declared_params_only(mut request: Request, next: Next) -> Response {
 
 /// The HTML 404 page for every unknown path (status 404).
 pub async fn not_found(State(state): State<AppState>, uri: Uri) -> AppResult<Response> {
-    let settings = public_settings(&state).await?;
+    let today = state.clock.moscow_today();
+    let (settings, programs) = state
+        .db
+        .call(move |c| {
+            Ok((
+                settings::get(c)?.public,
+                crate::domain::credit_programs::public(c, today)?,
+            ))
+        })
+        .await?;
     let mut page = Page::new("/404")
         .title("Страница не найдена")
         .description(data::NOT_FOUND_DESCRIPTION)
         .not_found();
     page.put("/api/settings", &settings);
+    page.put(data::CREDIT_PROGRAMS, &programs);
     let response = page.render(&settings, &state.config.base_url);
     Ok(render::fill(&state.renderer, uri.path(), response).await)
 }

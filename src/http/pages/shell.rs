@@ -54,6 +54,10 @@ pub struct Page {
     /// Whether the page's markup is drawn on the server (`render.rs`); the
     /// admin panel's shell is not.
     pub server_render: bool,
+    /// The page's own lazily loaded code (`src/pages/Compare.tsx`): its
+    /// scripts are fetched at once and its styles link in the head, so the
+    /// drawn page is styled before its code arrives.
+    pub chunk: Option<&'static str>,
 }
 
 /// Where the page's markup goes in the shell.
@@ -108,6 +112,7 @@ impl Page {
             data: Map::new(),
             noindex: false,
             server_render: true,
+            chunk: None,
         }
     }
 
@@ -158,6 +163,19 @@ impl Page {
             }
         };
         let entry = assets::entry();
+        let own = self.chunk.and_then(|source| entry.lazy.get(source));
+        let styles: Vec<String> = entry
+            .styles
+            .iter()
+            .chain(own.iter().flat_map(|c| c.styles.iter()))
+            .cloned()
+            .collect();
+        let preloads: Vec<String> = entry
+            .preloads
+            .iter()
+            .chain(own.iter().flat_map(|c| c.scripts.iter()))
+            .cloned()
+            .collect();
         let favicon = if settings.favicon.is_empty() {
             "/favicon.svg".to_string()
         } else {
@@ -175,8 +193,8 @@ impl Page {
             og_image_width: self.image_size.map(|(w, _)| w),
             og_image_height: self.image_size.map(|(_, h)| h),
             favicon,
-            styles: &entry.styles,
-            preloads: &entry.preloads,
+            styles: &styles,
+            preloads: &preloads,
             script: entry.script.as_deref(),
             preload_images: &self.preload_images,
             json_ld: self.json_ld.as_ref().map(script_json),

@@ -10,6 +10,7 @@ import { CreditBlock } from "../components/credit/CreditBlock";
 import { Promotions } from "../components/home/Promotions";
 import { LeadDialog, type LeadDialogKind } from "../components/leads/LeadDialog";
 import { CarTools } from "../components/saved/CarTools";
+import { NeedsScript } from "../components/ui/NeedsScript";
 import { isNotFound, useApi } from "../hooks/useApi";
 import { useBodyTypeNames } from "../hooks/useBodyTypeNames";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
@@ -89,7 +90,8 @@ export function CarPage({ slug }: { slug: string }) {
               </li>
             ))}
           </ul>
-          <div class="detail-actions">
+          <NeedsScript />
+          <div class="detail-actions js-only">
             <button type="button" class="outline" onClick={() => setDialog("trade_in")}>
               Trade-In
             </button>

@@ -32,8 +32,9 @@ const bodyTypes = ["sedan", "hatchback", "crossover", "wagon", "coupe", "pickup"
   (bodyType) => ({ bodyType }),
 );
 
-/** What the page at `url` reads besides the settings (the header and footer
- * read those on every page), at one page size. */
+/** What the page at `url` reads besides the settings and the credit
+ * programmes (the header and footer read those on every page), at one page
+ * size. */
 function pageReads(url: string, pageSize: number): string[] {
   const { pathname, search } = new URL(url, "http://localhost");
   const [, first, second] = pathname.split("/");
@@ -96,7 +97,7 @@ describe("the shared examples of embedded data", () => {
     it(example.page, () => {
       const desktop = pageReads(example.page, PAGE_SIZE_DESKTOP);
       const phone = pageReads(example.page, PAGE_SIZE_PHONE);
-      const reads = new Set([urls.SETTINGS, ...desktop, ...phone]);
+      const reads = new Set([urls.SETTINGS, urls.CREDIT_PROGRAMS, ...desktop, ...phone]);
       expect([...reads].sort()).toEqual([...example.api].sort());
     });
   }

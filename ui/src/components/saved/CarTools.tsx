@@ -10,7 +10,7 @@ const TestDriveDialog = lazy(loadTestDrive);
 export function CarTools({ car }: { car: Car }) {
   const [testDrive, setTestDrive] = useState(false);
   return (
-    <div class="car-tools">
+    <div class="car-tools js-only">
       {car.status !== "lease" && (
         <button
           type="button"
