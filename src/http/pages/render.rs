@@ -280,3 +280,49 @@ pub async fn fill(renderer: &Renderer, url: &str, mut response: Response) -> Res
     let html = [pending.before.as_str(), &markup, &pending.after].concat();
     Response::from_parts(parts, Body::from(html))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine(render: &str) -> Engine {
+        Engine::load(&format!("globalThis.ssr = {{ render: {render} }};")).unwrap()
+    }
+
+    #[test]
+    fn draws_what_the_script_returns_and_resolves_its_promises() {
+        let e = engine("async (url, data) => `<p>${url} ${JSON.parse(data).n}</p>`");
+        assert_eq!(e.render("/x?y=1", r#"{"n":7}"#).unwrap(), "<p>/x?y=1 7</p>");
+    }
+
+    #[test]
+    fn an_endless_render_is_stopped_at_its_deadline() {
+        let e = engine("async () => { for (;;) {} }");
+        let started = Instant::now();
+        assert!(e.render("/", "{}").is_err());
+        assert!(started.elapsed() < DEADLINE * 3);
+        // The runtime still draws afterwards.
+        let e2 = engine("async () => 'ok'");
+        assert_eq!(e2.render("/", "{}").unwrap(), "ok");
+    }
+
+    #[test]
+    fn a_render_past_the_memory_limit_fails_without_harm() {
+        let e = engine(
+            "async () => { const a = []; for (;;) a.push('x'.repeat(1 << 20) + a.length); }",
+        );
+        let error = e.render("/", "{}").unwrap_err();
+        assert!(!error.is_empty());
+    }
+
+    #[test]
+    fn an_exception_is_an_error_with_its_message() {
+        let e = engine("async () => { throw new Error('нет данных'); }");
+        assert!(e.render("/", "{}").unwrap_err().contains("нет данных"));
+    }
+
+    #[test]
+    fn a_broken_script_does_not_load() {
+        assert!(Engine::load("globalThis.ssr = {").is_err());
+    }
+}
