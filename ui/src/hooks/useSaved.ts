@@ -1,12 +1,19 @@
 import { useSyncExternalStore } from "react";
 import { type ListName, readList, type SavedCar, subscribe } from "../lib/saved";
-import { useHydrated } from "./useHydrated";
 
+/** One empty list for every empty answer: an empty list the browser reads
+ * equals the server's, so taking a page over draws nothing again. */
 const NONE: SavedCar[] = [];
 
+const shown = (list: SavedCar[]) => (list.length > 0 ? list : NONE);
+
 /** A saved list (favourites or compare), live across components and tabs.
- * Empty on the server and until the browser has taken the page over. */
+ * The server knows none (the lists live in this browser): while taking its
+ * markup over the browser draws them empty too, then its own right away. */
 export function useSaved(name: ListName): SavedCar[] {
-  const list = useSyncExternalStore(subscribe, () => readList(name));
-  return useHydrated() ? list : NONE;
+  return useSyncExternalStore(
+    subscribe,
+    () => shown(readList(name)),
+    () => NONE,
+  );
 }
