@@ -84,6 +84,14 @@ step "ui: vitest"
 step "ui: JavaScript budget"
 (cd ui && npm run --silent size)
 
-step "browser tests (release binary, demo data, chromium)"
+step "cargo build --release (for the boot test and the browser tests)"
 cargo build --release --locked
+
+step "boot test: install.sh and the unit under real systemd, pages drawn"
+# A Debian root booted with systemd-nspawn (needs root; debootstrap and
+# systemd-container are installed when missing): install.sh, the unit as
+# shipped, server-drawn / and /new-cars. About 3 minutes.
+bash scripts/test-boot.sh "${CARGO_TARGET_DIR:-target}/release/dealership"
+
+step "browser tests (release binary, demo data, chromium)"
 (cd ui && CHROME_PATH="$CHROMIUM" npm run --silent e2e)
