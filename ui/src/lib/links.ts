@@ -12,3 +12,13 @@ export function followsInPlace(e: {
     !e.defaultPrevented && e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey
   );
 }
+
+/** A link drawn as a button (`role="button"`) answers Space as a button
+ * does; Enter follows it as a link already. */
+export function spaceActivates(act: () => void) {
+  return (e: KeyboardEvent) => {
+    if (e.key !== " ") return;
+    e.preventDefault();
+    act();
+  };
+}

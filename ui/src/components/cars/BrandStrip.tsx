@@ -1,5 +1,5 @@
 import type { BrandBrief } from "../../api/types";
-import { followsInPlace } from "../../lib/links";
+import { followsInPlace, spaceActivates } from "../../lib/links";
 import { BrandLogo } from "../ui/BrandLogo";
 
 interface Props {
@@ -23,6 +23,7 @@ export function BrandStrip({ brands, selected, onSelect, href }: Props) {
       e.preventDefault();
       onSelect(slug);
     },
+    onKeyDown: spaceActivates(() => onSelect(slug)),
   });
   return (
     <div class="brand-strip" role="group" aria-label="Марка">

@@ -1,4 +1,4 @@
-import { followsInPlace } from "../../lib/links";
+import { followsInPlace, spaceActivates } from "../../lib/links";
 import { pageWindow } from "../../lib/pagination";
 
 interface Props {
@@ -21,6 +21,7 @@ export function Pagination({ page, pages, onPage, href }: Props) {
       e.preventDefault();
       onPage(to);
     },
+    onKeyDown: href ? spaceActivates(() => onPage(to)) : undefined,
   });
   const Item = href ? "a" : "button";
   const kind = href ? { role: "button" as const } : { type: "button" as const };
