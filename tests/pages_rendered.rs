@@ -197,6 +197,13 @@ async fn every_public_route_arrives_with_its_content() {
         );
     }
 
+    // The car page's photos come with their width variants.
+    let car = app.get("/car/haval-f7-used").await.text();
+    assert!(
+        app_markup(&car).contains("/media/aaaa-400.webp 400w, /media/aaaa-800.webp 800w"),
+        "the car's photo has its srcset"
+    );
+
     // The home page: the offers, the cars, the body types as links.
     let home = app.get("/").await.text();
     let markup = app_markup(&home);
