@@ -18,8 +18,8 @@
 //!   RENDER_TSV         also append one tab-separated line per page to this file
 //!
 //! Each render is timed as the server's thread pays it: `Engine::render`
-//! calls `ssr.render(url, data)`, runs the job queue until the promise
-//! settles and then runs QuickJS's garbage collector.
+//! calls `ssr.render(url, data)` and runs the job queue until the promise
+//! settles (QuickJS collects cycles by itself as its memory grows).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
