@@ -59,8 +59,11 @@ where
             let settings = settings::get(c)?.public;
             let mut page = build(c, &settings)?;
             page.put("/api/settings", &settings);
-            // The footer's credit disclosure (38-FZ art. 28) on every page.
-            page.put(CREDIT_PROGRAMS, &credit_programs::public(c, today)?);
+            // The footer's credit disclosure (38-FZ art. 28) on every page
+            // (the credit page has read it already).
+            if !page.data.contains_key(CREDIT_PROGRAMS) {
+                page.put(CREDIT_PROGRAMS, &credit_programs::public(c, today)?);
+            }
             page.measure_image(&media_dir);
             Ok((settings, page))
         })
@@ -428,6 +431,7 @@ pub async fn auto_credit(State(state): State<AppState>) -> AppResult<Response> {
             &banners.auto_credit_banner_mobile,
         );
         page.put("/api/partner-banks", &crate::domain::banks::list(c, true)?);
+        page.put(CREDIT_PROGRAMS, &programs);
         Ok(page)
     })
     .await
