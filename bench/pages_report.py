@@ -26,6 +26,9 @@ UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
 # Budgets of the task.
 CACHED_RATIO_MIN = 0.5  # "about what a cached API answer costs"; warn below
 RENDER_P99_MAX_MS = 10.0
+# Rows of the render-alone table, in this order: QuickJS with the server's
+# store of drawn fragments, QuickJS drawing everything, node's V8.
+ENGINES = ["quickjs", "quickjs-cold", "v8", "v8-jitless"]
 NOISY_OTHER_CPU = 10.0
 
 
@@ -176,7 +179,7 @@ def table(results_path, memory_path, render_path=None):
     if render_path:
         print()
         print("the render alone (one engine, timed renders after a warm-up):")
-        print(f"  {'page':<16} {'engine':<11} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'mean ms':>8}  memory")
+        print(f"  {'page':<16} {'engine':<13} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'mean ms':>8}  memory")
         procs = {}
         entries = []
         for line in open(render_path, encoding="utf-8"):
@@ -187,14 +190,14 @@ def table(results_path, memory_path, render_path=None):
                 procs[p[0]] = p
             else:
                 entries.append(p)
-        entries.sort(key=lambda p: (p[1], ["quickjs", "v8", "v8-jitless"].index(p[0]) if p[0] in ("quickjs", "v8", "v8-jitless") else 9))
+        entries.sort(key=lambda p: (p[1], ENGINES.index(p[0]) if p[0] in ENGINES else 9))
         for p in entries:
             engine, name, p50, p90, p99, mean = p[0], p[1], *map(float, p[2:6])
-            if engine == "quickjs":
+            if engine.startswith("quickjs"):
                 mem_text = f"memory_used {int(p[6]) / 1024 / 1024:.1f} MB"
             else:
                 mem_text = f"process RSS {int(p[6]) / 1024 / 1024:.1f} MB, heap used {int(p[7]) / 1024 / 1024:.1f} MB"
-            print(f"  {name:<16} {engine:<11} {p50:>8.2f} {p90:>8.2f} {p99:>8.2f} {mean:>8.2f}  {mem_text}")
+            print(f"  {name:<16} {engine:<13} {p50:>8.2f} {p90:>8.2f} {p99:>8.2f} {mean:>8.2f}  {mem_text}")
             if engine == "quickjs" and p99 > RENDER_P99_MAX_MS:
                 warnings.append(f"render {name}: p99 {p99:.1f} ms in QuickJS (budget {RENDER_P99_MAX_MS:.0f} ms)")
         for engine, p in procs.items():

@@ -19,13 +19,19 @@
 //!
 //! Each render is timed as the server's thread pays it: `Engine::render`
 //! calls `ssr.render(url, data)` and runs the job queue until the promise
-//! settles (QuickJS collects cycles by itself as its memory grows).
+//! settles (QuickJS collects cycles by itself as its memory grows). Each
+//! page is measured twice: `quickjs` with a store of drawn fragments as the
+//! server's threads share (after the warm-up its cards and sections come
+//! from the store), `quickjs-cold` without one (everything drawn, as the
+//! first render of a page whose cars no page has shown yet).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use dealership::http::pages::render::Engine;
+use std::sync::Arc;
+
+use dealership::http::pages::render::{Engine, Fragments};
 
 struct Case {
     name: String,
@@ -105,9 +111,11 @@ fn run() -> Result<(), String> {
     let cases = cases(&data_dir)?;
 
     let started = Instant::now();
-    let engine = Engine::load(&script)?;
+    let store = Arc::new(Fragments::new(16 * 1024 * 1024));
+    let warm = Engine::with_fragments(&script, Some(store.clone()))?;
     let load_time = started.elapsed();
-    let loaded_memory = engine.memory_used();
+    let loaded_memory = warm.memory_used();
+    let cold = Engine::load(&script)?;
 
     println!(
         "render bench: QuickJS (rquickjs) Engine, {} ({} B), data from {}",
@@ -116,16 +124,21 @@ fn run() -> Result<(), String> {
         data_dir.display()
     );
     println!(
-        "{iterations} timed renders per page after {warmup} warm-up renders, one engine for all pages"
+        "{iterations} timed renders per page after {warmup} warm-up renders, one engine per row for all pages"
     );
+    println!(
+        "quickjs: with the server's store of drawn fragments (16 MB), warm after the warm-up;"
+    );
+    println!("quickjs-cold: no store, every card and section drawn (a page's first render)");
     println!(
         "engine load (evaluate the script): {:.1} ms, memory_used after load: {loaded_memory} B",
         ms(load_time)
     );
     println!();
     println!(
-        "{:<16} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>14}  url",
+        "{:<16} {:<13} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>14}  url",
         "page",
+        "engine",
         "data B",
         "html B",
         "p50 ms",
@@ -137,58 +150,67 @@ fn run() -> Result<(), String> {
     );
     let mut tsv = String::new();
     for case in &cases {
-        let mut html_len = 0;
-        for _ in 0..warmup {
-            html_len = engine
-                .render(&case.url, &case.data)
-                .map_err(|e| format!("{}: {e}", case.name))?
-                .len();
+        for (name, engine) in [("quickjs", &warm), ("quickjs-cold", &cold)] {
+            let mut html_len = 0;
+            for _ in 0..warmup {
+                html_len = engine
+                    .render(&case.url, &case.data)
+                    .map_err(|e| format!("{}: {e}", case.name))?
+                    .len();
+            }
+            let mut samples = Vec::with_capacity(iterations);
+            for _ in 0..iterations {
+                let started = Instant::now();
+                let html = engine
+                    .render(&case.url, &case.data)
+                    .map_err(|e| format!("{}: {e}", case.name))?;
+                samples.push(started.elapsed());
+                html_len = std::hint::black_box(html).len();
+            }
+            let memory = engine.memory_used();
+            let total: Duration = samples.iter().sum();
+            let mean = total / samples.len() as u32;
+            samples.sort();
+            let (p50, p90, p99) = (
+                quantile(&samples, 0.50),
+                quantile(&samples, 0.90),
+                quantile(&samples, 0.99),
+            );
+            let max = samples.last().copied().unwrap_or_default();
+            println!(
+                "{:<16} {:<13} {:>9} {:>9} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>14}  {}",
+                case.name,
+                name,
+                case.data.len(),
+                html_len,
+                ms(p50),
+                ms(p90),
+                ms(p99),
+                ms(max),
+                ms(mean),
+                memory,
+                case.url
+            );
+            let _ = writeln!(
+                tsv,
+                "{name}\t{}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{}\t{}\t{}",
+                case.name,
+                ms(p50),
+                ms(p90),
+                ms(p99),
+                ms(mean),
+                memory,
+                case.data.len(),
+                html_len
+            );
         }
-        let mut samples = Vec::with_capacity(iterations);
-        for _ in 0..iterations {
-            let started = Instant::now();
-            let html = engine
-                .render(&case.url, &case.data)
-                .map_err(|e| format!("{}: {e}", case.name))?;
-            samples.push(started.elapsed());
-            html_len = std::hint::black_box(html).len();
-        }
-        let memory = engine.memory_used();
-        let total: Duration = samples.iter().sum();
-        let mean = total / samples.len() as u32;
-        samples.sort();
-        let (p50, p90, p99) = (
-            quantile(&samples, 0.50),
-            quantile(&samples, 0.90),
-            quantile(&samples, 0.99),
-        );
-        let max = samples.last().copied().unwrap_or_default();
-        println!(
-            "{:<16} {:>9} {:>9} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>14}  {}",
-            case.name,
-            case.data.len(),
-            html_len,
-            ms(p50),
-            ms(p90),
-            ms(p99),
-            ms(max),
-            ms(mean),
-            memory,
-            case.url
-        );
-        let _ = writeln!(
-            tsv,
-            "quickjs\t{}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{}\t{}\t{}",
-            case.name,
-            ms(p50),
-            ms(p90),
-            ms(p99),
-            ms(mean),
-            memory,
-            case.data.len(),
-            html_len
-        );
     }
+    let stats = store.stats();
+    println!();
+    println!(
+        "fragment store after the run: {} fragments, {} B, {} hits, {} misses",
+        stats.entries, stats.bytes, stats.hits, stats.misses
+    );
     if let Some(path) = std::env::var_os("RENDER_TSV") {
         use std::io::Write as _;
         let mut file = std::fs::OpenOptions::new()

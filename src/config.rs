@@ -45,6 +45,9 @@ pub struct PagesConfig {
     /// Threads that draw pages, each with its own QuickJS runtime (up to
     /// 64 MB); 0: one per core, at most four.
     pub render_threads: u32,
+    /// Megabytes of drawn fragments (a car's card, drawn once per its data)
+    /// the rendering threads share; 0: every page is drawn whole.
+    pub fragment_cache_mb: u32,
 }
 
 impl Default for PagesConfig {
@@ -52,6 +55,7 @@ impl Default for PagesConfig {
         Self {
             server_render: true,
             render_threads: 0,
+            fragment_cache_mb: 16,
         }
     }
 }

@@ -320,6 +320,47 @@ async fn a_drawn_page_is_kept_once_whatever_else_its_address_carries() {
 }
 
 #[tokio::test]
+async fn a_cars_card_is_drawn_once_and_drawn_again_when_the_car_changes() {
+    needs_the_server_build();
+    let mut renderer = None;
+    let app = TestApp::with_state(|state| renderer = Some(state.renderer.clone()));
+    let renderer = renderer.unwrap();
+    let seeded = seed_catalogue(&app);
+    seed_many(&app, &seeded.haval);
+
+    let first = app.get("/new-cars").await.text();
+    let store = renderer.fragments().expect("a fragment store");
+    let drawn = store.stats();
+    assert!(drawn.misses >= 20 && drawn.entries >= 20, "{drawn:?}");
+
+    // Another address of the same list (any price is no filter): a new
+    // page for the answer cache, the same cards from the fragment store,
+    // the same markup.
+    let second = app.get("/new-cars?price=10000000").await.text();
+    assert_eq!(app_markup(&second), app_markup(&first));
+    let reused = store.stats();
+    assert!(reused.hits >= drawn.hits + 20, "{reused:?}");
+    assert_eq!(reused.entries, drawn.entries, "{reused:?}");
+
+    // A new price is a new card: never the old drawing.
+    let conn = app.db.conn().unwrap();
+    let tank = cars::get_by_slug(&conn, "tank-24", false).unwrap().unwrap();
+    let mut input = car_input(&seeded.haval, "tank-24");
+    input.name = "Tank 24".into();
+    input.model = "Tank".into();
+    input.price = Money::from_rubles(3_456_000);
+    cars::update(&conn, &tank.id, &input, 2026).unwrap();
+    drop(conn);
+    let after = app.get("/new-cars").await.text();
+    let shown = text(app_markup(&after));
+    assert!(shown.contains("3 456 000 ₽"), "{shown}");
+    assert!(
+        !shown.contains("3 240 000 ₽"),
+        "the old price of tank-24: {shown}"
+    );
+}
+
+#[tokio::test]
 async fn the_admin_shell_is_not_drawn_on_the_server() {
     let app = TestApp::new();
     let html = app.get("/admin").await.text();

@@ -9,7 +9,12 @@
 //! queue of [`QUEUE`] pages, a memory limit per runtime and a deadline per
 //! render. A page that cannot be rendered (queue full, an error, no server
 //! build) is sent as the shell alone, which the browser draws as before.
+//!
+//! The threads share one store of drawn fragments ([`Fragments`]): a car's
+//! card is drawn once per its data and inserted as HTML into every later
+//! page that shows it (`ui/src/lib/serverFragments.tsx`).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -20,6 +25,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use rquickjs::{CatchResultExt, Context, Function, Object, Promise, Runtime};
 use rust_embed::RustEmbed;
+use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
 use super::shell::PendingMarkup;
@@ -41,6 +47,78 @@ pub const MEMORY_LIMIT_BYTES: usize = 64 * 1024 * 1024;
 const STACK_BYTES: usize = 1024 * 1024;
 /// Rendering threads at most (fewer on a machine with fewer cores).
 const MAX_THREADS: usize = 4;
+/// The fragment store's size unless `[pages] fragment_cache_mb` says.
+const FRAGMENTS_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Drawn fragments shared by the rendering threads, keyed by what they were
+/// drawn from (the component's name and its props as JSON, hashed), bounded
+/// in bytes. A key holds everything its markup depends on, so an entry never
+/// goes stale: a changed car has a new key, and its old card ages out.
+pub struct Fragments {
+    cache: moka::sync::Cache<[u8; 16], Arc<str>>,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+/// What the fragment store holds and how often it answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FragmentStats {
+    pub entries: u64,
+    pub bytes: u64,
+    pub hits: u64,
+    pub misses: u64,
+}
+
+impl Fragments {
+    /// What an entry costs beyond its HTML (key, `Arc`, moka's node).
+    const OVERHEAD: usize = 96;
+
+    pub fn new(capacity_bytes: u64) -> Fragments {
+        Fragments {
+            cache: moka::sync::Cache::builder()
+                .max_capacity(capacity_bytes)
+                .weigher(|_, html: &Arc<str>| {
+                    u32::try_from(html.len() + Self::OVERHEAD).unwrap_or(u32::MAX)
+                })
+                .build(),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+        }
+    }
+
+    fn hash(key: &str) -> [u8; 16] {
+        let digest = Sha256::digest(key.as_bytes());
+        let mut out = [0; 16];
+        out.copy_from_slice(&digest[..16]);
+        out
+    }
+
+    pub fn get(&self, key: &str) -> Option<Arc<str>> {
+        let found = self.cache.get(&Self::hash(key));
+        let counter = if found.is_some() {
+            &self.hits
+        } else {
+            &self.misses
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        found
+    }
+
+    pub fn put(&self, key: &str, html: &str) {
+        self.cache.insert(Self::hash(key), Arc::from(html));
+    }
+
+    /// Entries, their weight in bytes (after pending maintenance), lookups.
+    pub fn stats(&self) -> FragmentStats {
+        self.cache.run_pending_tasks();
+        FragmentStats {
+            entries: self.cache.entry_count(),
+            bytes: self.cache.weighted_size(),
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+        }
+    }
+}
 
 struct Job {
     url: String,
@@ -52,6 +130,7 @@ struct Job {
 pub struct Renderer {
     queue: OnceLock<Option<SyncSender<Job>>>,
     threads: usize,
+    fragments: Option<Arc<Fragments>>,
 }
 
 impl Default for Renderer {
@@ -69,17 +148,30 @@ impl Renderer {
             let _ = off.queue.set(None);
             return off;
         }
-        match config.render_threads {
+        let mut renderer = match config.render_threads {
             0 => Renderer::default(),
             n => Renderer::with_threads(n as usize),
-        }
+        };
+        renderer.fragments = (config.fragment_cache_mb > 0).then(|| {
+            Arc::new(Fragments::new(
+                u64::from(config.fragment_cache_mb) * 1024 * 1024,
+            ))
+        });
+        renderer
     }
 
+    /// So many threads, and a fragment store of [`FRAGMENTS_BYTES`].
     pub fn with_threads(threads: usize) -> Renderer {
         Renderer {
             queue: OnceLock::new(),
             threads: threads.max(1),
+            fragments: Some(Arc::new(Fragments::new(FRAGMENTS_BYTES))),
         }
+    }
+
+    /// The shared fragment store, when there is one.
+    pub fn fragments(&self) -> Option<&Fragments> {
+        self.fragments.as_deref()
     }
 
     /// Whether the binary holds the server build.
@@ -96,9 +188,10 @@ impl Renderer {
                 let rx = Arc::new(Mutex::new(rx));
                 for n in 0..self.threads {
                     let (script, rx) = (script.clone(), rx.clone());
+                    let fragments = self.fragments.clone();
                     let spawned = std::thread::Builder::new()
                         .name(format!("render-{n}"))
-                        .spawn(move || work(&script, &rx));
+                        .spawn(move || work(&script, fragments, &rx));
                     if let Err(e) = spawned {
                         tracing::error!("page rendering thread: {e}");
                         return None;
@@ -131,7 +224,7 @@ impl Renderer {
 }
 
 /// One thread: its own runtime, rebuilt after any failure.
-fn work(script: &str, jobs: &Mutex<Receiver<Job>>) {
+fn work(script: &str, fragments: Option<Arc<Fragments>>, jobs: &Mutex<Receiver<Job>>) {
     let mut engine = None;
     loop {
         let job = match jobs.lock() {
@@ -142,7 +235,7 @@ fn work(script: &str, jobs: &Mutex<Receiver<Job>>) {
             Err(_) => return,
         };
         if engine.is_none() {
-            engine = Engine::load(script)
+            engine = Engine::with_fragments(script, fragments.clone())
                 .inspect_err(|e| tracing::error!("page renderer: {e}"))
                 .ok();
         }
@@ -176,7 +269,18 @@ impl Engine {
         Engine::load(&String::from_utf8_lossy(&script.data))
     }
 
+    /// The script evaluated, drawing every fragment afresh.
     pub fn load(script: &str) -> Result<Engine, String> {
+        Engine::with_fragments(script, None)
+    }
+
+    /// The script evaluated with `fragments` as its store of drawn
+    /// fragments (the global `fragments`, with `get(key)` and
+    /// `put(key, html)`), or none.
+    pub fn with_fragments(
+        script: &str,
+        fragments: Option<Arc<Fragments>>,
+    ) -> Result<Engine, String> {
         let runtime = Runtime::new().map_err(|e| e.to_string())?;
         runtime.set_memory_limit(MEMORY_LIMIT_BYTES);
         runtime.set_max_stack_size(STACK_BYTES);
@@ -206,6 +310,23 @@ impl Engine {
                         console.set(name, log.clone())?;
                     }
                     ctx.globals().set("console", console)?;
+                    if let Some(store) = fragments {
+                        let host = Object::new(ctx.clone())?;
+                        let read = store.clone();
+                        host.set(
+                            "get",
+                            Function::new(ctx.clone(), move |key: String| {
+                                read.get(&key).map(|html| html.to_string())
+                            })?,
+                        )?;
+                        host.set(
+                            "put",
+                            Function::new(ctx.clone(), move |key: String, html: String| {
+                                store.put(&key, &html);
+                            })?,
+                        )?;
+                        ctx.globals().set("fragments", host)?;
+                    }
                     ctx.eval::<(), _>(script)
                 };
                 load()
@@ -322,6 +443,41 @@ mod tests {
     fn an_exception_is_an_error_with_its_message() {
         let e = engine("async () => { throw new Error('нет данных'); }");
         assert!(e.render("/", "{}").unwrap_err().contains("нет данных"));
+    }
+
+    #[test]
+    fn the_script_reads_and_fills_the_shared_fragment_store() {
+        let store = Arc::new(Fragments::new(1024 * 1024));
+        let script = "globalThis.ssr = { render: async (url) => { \
+            let html = fragments.get(url); \
+            if (html === undefined) { html = `<b>${url}</b>`; fragments.put(url, html); } \
+            return html; } };";
+        let one = Engine::with_fragments(script, Some(store.clone())).unwrap();
+        let two = Engine::with_fragments(script, Some(store.clone())).unwrap();
+        assert_eq!(one.render("/машина", "{}").unwrap(), "<b>/машина</b>");
+        // Another runtime finds what the first drew.
+        assert_eq!(two.render("/машина", "{}").unwrap(), "<b>/машина</b>");
+        let stats = store.stats();
+        assert_eq!((stats.entries, stats.hits, stats.misses), (1, 1, 1));
+        // Without a store the script sees none.
+        let alone = Engine::load("globalThis.ssr = { render: async () => typeof fragments };");
+        assert_eq!(alone.unwrap().render("/", "{}").unwrap(), "undefined");
+    }
+
+    #[test]
+    fn the_fragment_store_keeps_to_its_bytes() {
+        let store = Fragments::new(64 * 1024);
+        let html = "x".repeat(1000);
+        for n in 0..1000 {
+            store.put(&format!("card {n}"), &html);
+        }
+        let stats = store.stats();
+        assert!(stats.bytes <= 64 * 1024, "{stats:?}");
+        assert!(stats.entries > 0 && stats.entries < 1000, "{stats:?}");
+        // Keys are told apart by their whole text.
+        store.put("card {\"price\":1}", "<p>1</p>");
+        store.put("card {\"price\":2}", "<p>2</p>");
+        assert_eq!(store.get("card {\"price\":2}").as_deref(), Some("<p>2</p>"));
     }
 
     #[test]

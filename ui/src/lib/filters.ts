@@ -69,14 +69,28 @@ export function parseFilters(search: string): CatalogueFilters {
 
 /** The query string (without "?") of a filter state; defaults are left out. */
 export function filtersToSearch(filters: CatalogueFilters): string {
-  const q = new URLSearchParams();
-  if (filters.brand) q.set("brand", filters.brand);
-  if (filters.body) q.set("body", filters.body);
-  if (filters.condition !== "all") q.set("condition", filters.condition);
-  if (filters.model) q.set("model", filters.model);
-  if (filters.price < PRICE_MAX) q.set("price", String(filters.price));
-  if (filters.page > 1) q.set("page", String(filters.page));
-  return q.toString();
+  const q: string[] = [];
+  if (filters.brand) q.push(`brand=${formEncode(filters.brand)}`);
+  if (filters.body) q.push(`body=${formEncode(filters.body)}`);
+  if (filters.condition !== "all") q.push(`condition=${filters.condition}`);
+  if (filters.model) q.push(`model=${formEncode(filters.model)}`);
+  if (filters.price < PRICE_MAX) q.push(`price=${filters.price}`);
+  if (filters.page > 1) q.push(`page=${filters.page}`);
+  return q.join("&");
+}
+
+const FORM_SAFE = /^[\w.*-]*$/;
+
+/** A value as URLSearchParams writes it (application/x-www-form-urlencoded:
+ * letters, digits and `*-._` as they are, a space as "+", every other
+ * character percent-encoded), without building one: a catalogue page writes
+ * some forty links, and on the server the polyfill's version cost more than
+ * the page's markup (docs/rendering.md). */
+export function formEncode(value: string): string {
+  if (FORM_SAFE.test(value)) return value;
+  return encodeURIComponent(value)
+    .replace(/%20/g, "+")
+    .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** Applies a change: any filter change goes back to page 1. */

@@ -4,16 +4,16 @@ import type { BodyTypeInfo, BrandBrief, Car, Promotion, Review } from "../api/ty
 import * as urls from "../api/urls";
 import { CarRow } from "../components/cars/CarGrid";
 import { BodyTypeGrid } from "../components/home/BodyTypeGrid";
+import { HomeBrands } from "../components/home/HomeBrands";
 import { Promotions } from "../components/home/Promotions";
 import { Reviews } from "../components/home/Reviews";
 import { CatalogueModal } from "../components/layout/CatalogueModal";
 import { Banner } from "../components/ui/Banner";
-import { BrandLogo } from "../components/ui/BrandLogo";
 import { Carousel } from "../components/ui/Carousel";
 import { useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { useSettings } from "../hooks/useSettings";
-import { brandPath, ROUTES } from "../routes";
+import { ROUTES } from "../routes";
 
 export function Home() {
   useDocumentTitle(null);
@@ -47,21 +47,7 @@ export function Home() {
       </Banner>
       <CatalogueModal open={catalogue} onClose={() => setCatalogue(false)} />
       <div class="container">
-        {brands.length > 0 && (
-          <section class="section" aria-labelledby="brands-title">
-            <h2 id="brands-title">Марки</h2>
-            <Carousel label="Марки" step={300} arrows={brands.length > 6}>
-              {brands.map((b) => (
-                <div class="carousel-item brand-item" role="listitem" key={b.id}>
-                  <Link href={brandPath(b.slug)} class="brand-tile">
-                    <BrandLogo name={b.name} logo={b.logo} />
-                    <span>{b.name}</span>
-                  </Link>
-                </div>
-              ))}
-            </Carousel>
-          </section>
-        )}
+        {brands.length > 0 && <HomeBrands brands={brands} />}
         {bodyTypes.length > 0 && <BodyTypeGrid types={bodyTypes} />}
         {featured.length > 0 && (
           <section class="section" aria-labelledby="popular-title">

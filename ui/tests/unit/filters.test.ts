@@ -6,6 +6,7 @@ import {
   changeFilters,
   DEFAULT_FILTERS,
   filtersToSearch,
+  formEncode,
   hasActiveFilters,
   PRICE_MAX,
   parseFilters,
@@ -32,6 +33,43 @@ describe("filter state ↔ URL", () => {
     });
     expect(parseFilters(filtersToSearch(filters))).toEqual(filters);
     expect(hasActiveFilters(filters)).toBe(true);
+  });
+
+  it("writes values as URLSearchParams does", () => {
+    const values = [
+      "haval",
+      "Jolion",
+      "Tiggo 7 Pro Max",
+      "CX-5",
+      "X5 M50d (G05)",
+      "Škoda Octavia A7",
+      "Лада Веста SW Cross",
+      "a+b&c=d?e#f/g%h",
+      "it's ~ok! *_.-",
+      "tab\tnew\nline",
+      "emoji 🚗",
+      "",
+    ];
+    for (const value of values) {
+      expect(formEncode(value)).toBe(new URLSearchParams({ v: value }).toString().slice(2));
+    }
+    const filters = {
+      brand: "mercedes-benz",
+      body: "crossover" as const,
+      condition: "used" as const,
+      model: "GLE Coupé 53 (C167)",
+      price: 4_500_000,
+      page: 12,
+    };
+    const q = new URLSearchParams();
+    q.set("brand", filters.brand);
+    q.set("body", filters.body);
+    q.set("condition", filters.condition);
+    q.set("model", filters.model);
+    q.set("price", String(filters.price));
+    q.set("page", String(filters.page));
+    expect(filtersToSearch(filters)).toBe(q.toString());
+    expect(parseFilters(filtersToSearch(filters))).toEqual(filters);
   });
 
   it("leaves defaults out of the URL", () => {

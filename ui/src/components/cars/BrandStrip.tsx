@@ -1,5 +1,6 @@
 import type { BrandBrief } from "../../api/types";
 import { followsInPlace, spaceActivates } from "../../lib/links";
+import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { BrandLogo } from "../ui/BrandLogo";
 
 interface Props {
@@ -12,7 +13,7 @@ interface Props {
 }
 
 /** The brand picker strip with an "All" option. */
-export function BrandStrip({ brands, selected, onSelect, href }: Props) {
+function BrandStripMarkup({ brands, selected, onSelect, href }: Props) {
   const choice = (slug: string | null) => ({
     role: "button" as const,
     href: href(slug),
@@ -37,3 +38,8 @@ export function BrandStrip({ brands, selected, onSelect, href }: Props) {
     </div>
   );
 }
+
+/** The strip; the server draws it once per brands, choice and links. */
+export const BrandStrip = drawnOnceOnServer("BrandStrip", BrandStripMarkup, (p) =>
+  JSON.stringify([p.brands, p.selected, p.href(null), p.brands.map((b) => p.href(b.slug))]),
+);

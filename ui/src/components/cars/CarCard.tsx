@@ -3,6 +3,7 @@ import type { Car } from "../../api/types";
 import { dailyPrice, formatPrice, monthlyPrice } from "../../lib/format";
 import { DRIVETRAIN_LABELS, STATUS_LABELS, TRANSMISSION_LABELS } from "../../lib/labels";
 import { carTitle } from "../../lib/saved";
+import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { carPath } from "../../routes";
 import { SaveToggles } from "../saved/SaveToggles";
 import { CardGallery } from "./CardGallery";
@@ -18,7 +19,7 @@ interface Props {
 }
 
 /** A car in a list: gallery, badges, fields, Details and Credit (fixed 580 px). */
-export function CarCard({ car, onRequest, priority }: Props) {
+function CarCardMarkup({ car, onRequest, priority }: Props) {
   const lease = car.status === "lease";
   const title = carTitle(car);
   return (
@@ -80,3 +81,11 @@ export function CarCard({ car, onRequest, priority }: Props) {
     </article>
   );
 }
+
+/** The card; the server draws each car's card once per its data (a list
+ * page of twenty cards is mostly cards: docs/rendering.md). */
+export const CarCard = drawnOnceOnServer(
+  "CarCard",
+  CarCardMarkup,
+  ({ car, priority }) => `${priority ? 1 : 0}${JSON.stringify(car)}`,
+);

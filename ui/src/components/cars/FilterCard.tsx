@@ -2,6 +2,7 @@ import type { BodyTypeInfo, BrandBrief } from "../../api/types";
 import { knownBodyType } from "../../lib/catalogue";
 import { type CatalogueFilters, type Condition, hasActiveFilters } from "../../lib/filters";
 import { bodyTypeName } from "../../lib/labels";
+import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { PriceSlider } from "../ui/PriceSlider";
 
 interface Props {
@@ -22,7 +23,7 @@ const CONDITIONS: [Condition, string][] = [
 ];
 
 /** Brand, body type, condition and price-up-to; a clear button when any is set. */
-export function FilterCard({ filters, brands, bodyTypes, conditions, update, clear }: Props) {
+function FilterCardMarkup({ filters, brands, bodyTypes, conditions, update, clear }: Props) {
   return (
     <article class="filter-card" aria-label="Фильтры">
       <div class="filter-fields">
@@ -83,3 +84,9 @@ export function FilterCard({ filters, brands, bodyTypes, conditions, update, cle
     </article>
   );
 }
+
+/** The card; the server draws it once per filter state (the page number
+ * changes nothing in it). */
+export const FilterCard = drawnOnceOnServer("FilterCard", FilterCardMarkup, (p) =>
+  JSON.stringify([{ ...p.filters, page: 1 }, p.brands, p.bodyTypes ?? null, p.conditions ?? false]),
+);

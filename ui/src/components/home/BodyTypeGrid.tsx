@@ -1,5 +1,6 @@
 import { Link } from "wouter";
 import type { BodyTypeInfo } from "../../api/types";
+import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { bodyTypePath } from "../../routes";
 import { Img } from "../ui/Img";
 
@@ -22,7 +23,7 @@ function CarOutline() {
   );
 }
 
-export function BodyTypeGrid({ types }: { types: BodyTypeInfo[] }) {
+function BodyTypeGridMarkup({ types }: { types: BodyTypeInfo[] }) {
   return (
     <section class="section" aria-labelledby="body-types-title">
       <h2 id="body-types-title">Тип кузова</h2>
@@ -48,3 +49,7 @@ export function BodyTypeGrid({ types }: { types: BodyTypeInfo[] }) {
     </section>
   );
 }
+
+export const BodyTypeGrid = drawnOnceOnServer("BodyTypeGrid", BodyTypeGridMarkup, (props) =>
+  JSON.stringify(props),
+);

@@ -1,9 +1,10 @@
 import type { Promotion } from "../../api/types";
 import { formatDate } from "../../lib/format";
+import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { Img } from "../ui/Img";
 
 /** Up to three active promotions; nothing when there are none. */
-export function Promotions({
+function PromotionsMarkup({
   items,
   title = "Популярные акции",
 }: {
@@ -43,3 +44,7 @@ export function Promotions({
     </section>
   );
 }
+
+export const Promotions = drawnOnceOnServer("Promotions", PromotionsMarkup, (props) =>
+  JSON.stringify(props),
+);

@@ -1,8 +1,9 @@
 import type { Review } from "../../api/types";
 import { formatDate } from "../../lib/format";
+import { drawnOnceOnServer } from "../../lib/serverFragments";
 
 /** The first six approved reviews. */
-export function Reviews({ items }: { items: Review[] }) {
+function ReviewsMarkup({ items }: { items: Review[] }) {
   const shown = items.slice(0, 6);
   return (
     <section class="section" aria-labelledby="reviews-title">
@@ -31,3 +32,7 @@ export function Reviews({ items }: { items: Review[] }) {
     </section>
   );
 }
+
+export const Reviews = drawnOnceOnServer("Reviews", ReviewsMarkup, (props) =>
+  JSON.stringify(props),
+);

@@ -1,11 +1,30 @@
 import { Link } from "wouter";
+import type { Settings } from "../../api/types";
+import { CREDIT_PROGRAMS } from "../../api/urls";
+import { useApi } from "../../hooks/useApi";
 import { telHref, useSettings } from "../../hooks/useSettings";
+import { type CreditProgramsAnswer, footerCreditText } from "../../lib/credit";
+import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { ROUTES } from "../../routes";
-import { CreditLegal } from "./CreditLegal";
 
 /** Salon name, catalogue links, contacts, credit legal text, disclaimer, legal entity. */
 export function Footer() {
-  const s = useSettings();
+  const settings = useSettings();
+  const credit = useApi<CreditProgramsAnswer>(CREDIT_PROGRAMS).data;
+  // The credit sentence, from the valid programmes' summary: the banks, the
+  // full cost of credit before the rate, the term; none while there are no
+  // figures (docs/credit.md).
+  return (
+    <DrawnFooter settings={settings} credit={credit ? footerCreditText(credit.summary) : ""} />
+  );
+}
+
+interface Props {
+  settings: Settings;
+  credit: string;
+}
+
+function FooterMarkup({ settings: s, credit }: Props) {
   const hours = s.workingHours.split("\n").filter((line) => line.trim());
   return (
     <footer class="site-footer">
@@ -57,7 +76,7 @@ export function Footer() {
         </section>
       </div>
       <div class="container footer-legal">
-        <CreditLegal />
+        {credit && <p data-testid="footer-credit">{credit}</p>}
         <p>
           Информация на сайте носит справочный характер и не является публичной офертой (ст. 437 ГК
           РФ). Цены, комплектации и наличие уточняйте у менеджеров.
@@ -71,3 +90,5 @@ export function Footer() {
     </footer>
   );
 }
+
+const DrawnFooter = drawnOnceOnServer("Footer", FooterMarkup, (props) => JSON.stringify(props));

@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { telHref, useSettings } from "../../hooks/useSettings";
+import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { NAV_LINKS, ROUTES } from "../../routes";
 import { SavedLinks } from "../saved/SavedLinks";
 import { keepTabInside, useModal } from "../ui/Dialog";
@@ -18,42 +19,14 @@ export function Header() {
 
   return (
     <header class="site-header">
-      <div class="container header-row">
-        <Link href={ROUTES.home} class="logo">
-          {settings.salonName}
-        </Link>
-        <nav class="main-nav" aria-label="Основное меню">
-          <ul>
-            {NAV_LINKS.map((l) => (
-              <li key={l.href}>
-                <Link href={l.href} aria-current={location === l.href ? "page" : undefined}>
-                  {l.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <button type="button" class="outline catalogue-button" onClick={() => setCatalogue(true)}>
-          Каталог
-        </button>
-        <SavedLinks />
-        {settings.phone && (
-          <a class="header-phone" href={telHref(settings.phone)}>
-            <PhoneIcon />
-            <span class="header-phone-number">{settings.phone}</span>
-          </a>
-        )}
-        <button
-          type="button"
-          class="burger outline secondary"
-          aria-label="Открыть меню"
-          aria-expanded={drawer}
-          aria-controls="drawer"
-          onClick={() => setDrawer(true)}
-        >
-          ☰
-        </button>
-      </div>
+      <DrawnHeaderRow
+        salonName={settings.salonName}
+        phone={settings.phone}
+        location={location}
+        drawer={drawer}
+        onCatalogue={() => setCatalogue(true)}
+        onDrawer={() => setDrawer(true)}
+      />
       <Drawer open={drawer} onClose={() => setDrawer(false)}>
         {settings.phone && (
           <a class="drawer-phone" href={telHref(settings.phone)}>
@@ -75,6 +48,62 @@ export function Header() {
     </header>
   );
 }
+
+interface RowProps {
+  salonName: string;
+  phone: string;
+  location: string;
+  drawer: boolean;
+  onCatalogue: () => void;
+  onDrawer: () => void;
+}
+
+/** Logo, menu (the current page marked), catalogue button, saved links,
+ * phone and burger: the same on every page but for the marked link. */
+function HeaderRow({ salonName, phone, location, drawer, onCatalogue, onDrawer }: RowProps) {
+  return (
+    <div class="container header-row">
+      <Link href={ROUTES.home} class="logo">
+        {salonName}
+      </Link>
+      <nav class="main-nav" aria-label="Основное меню">
+        <ul>
+          {NAV_LINKS.map((l) => (
+            <li key={l.href}>
+              <Link href={l.href} aria-current={location === l.href ? "page" : undefined}>
+                {l.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <button type="button" class="outline catalogue-button" onClick={onCatalogue}>
+        Каталог
+      </button>
+      <SavedLinks />
+      {phone && (
+        <a class="header-phone" href={telHref(phone)}>
+          <PhoneIcon />
+          <span class="header-phone-number">{phone}</span>
+        </a>
+      )}
+      <button
+        type="button"
+        class="burger outline secondary"
+        aria-label="Открыть меню"
+        aria-expanded={drawer}
+        aria-controls="drawer"
+        onClick={onDrawer}
+      >
+        ☰
+      </button>
+    </div>
+  );
+}
+
+const DrawnHeaderRow = drawnOnceOnServer("HeaderRow", HeaderRow, (p) =>
+  JSON.stringify([p.salonName, p.phone, p.location, p.drawer]),
+);
 
 /** A handset: on a phone the number is read out, not shown. */
 function PhoneIcon() {
