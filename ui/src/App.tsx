@@ -2,6 +2,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useRef } from "react";
 import { Route, Switch, useLocation } from "wouter";
 import { Footer } from "./components/layout/Footer";
 import { Header } from "./components/layout/Header";
+import { HydrateLater } from "./components/ui/HydrateLater";
 import { ToastProvider } from "./components/ui/Toast";
 import { trackPageView } from "./lib/analytics";
 import { BodyTypePage } from "./pages/BodyTypePage";
@@ -136,7 +137,9 @@ function PublicSite() {
           <Route component={NotFound} />
         </Switch>
       </main>
-      <Footer />
+      <HydrateLater>
+        <Footer />
+      </HydrateLater>
     </ToastProvider>
   );
 }

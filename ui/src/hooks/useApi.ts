@@ -30,7 +30,13 @@ export function useApi<T>(url: string | null): ApiState<T> {
     let live = true;
     const start = initial<T>(url);
     if (!start.loading) {
-      setState({ ...start, url });
+      // What the first render showed (the page's embedded answer) keeps the
+      // same state: taking a server page over re-renders nothing.
+      setState((shown) =>
+        shown.url === url && shown.data === start.data && shown.error === start.error
+          ? shown
+          : { ...start, url },
+      );
       return;
     }
     setState({ ...start, url });

@@ -10,6 +10,7 @@ import { Reviews } from "../components/home/Reviews";
 import { CatalogueModal } from "../components/layout/CatalogueModal";
 import { Banner } from "../components/ui/Banner";
 import { Carousel } from "../components/ui/Carousel";
+import { HydrateLater } from "../components/ui/HydrateLater";
 import { useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { useSettings } from "../hooks/useSettings";
@@ -47,8 +48,16 @@ export function Home() {
       </Banner>
       <CatalogueModal open={catalogue} onClose={() => setCatalogue(false)} />
       <div class="container">
-        {brands.length > 0 && <HomeBrands brands={brands} />}
-        {bodyTypes.length > 0 && <BodyTypeGrid types={bodyTypes} />}
+        {brands.length > 0 && (
+          <HydrateLater>
+            <HomeBrands brands={brands} />
+          </HydrateLater>
+        )}
+        {bodyTypes.length > 0 && (
+          <HydrateLater>
+            <BodyTypeGrid types={bodyTypes} />
+          </HydrateLater>
+        )}
         {featured.length > 0 && (
           <section class="section" aria-labelledby="popular-title">
             <h2 id="popular-title">Популярные модели</h2>
@@ -77,8 +86,16 @@ export function Home() {
             </Carousel>
           )}
         </section>
-        <Promotions items={promotions} />
-        {!reviews.loading && <Reviews items={reviews.data ?? []} />}
+        {promotions.length > 0 && (
+          <HydrateLater>
+            <Promotions items={promotions} />
+          </HydrateLater>
+        )}
+        {!reviews.loading && (
+          <HydrateLater>
+            <Reviews items={reviews.data ?? []} />
+          </HydrateLater>
+        )}
       </div>
     </>
   );

@@ -6,6 +6,7 @@ import { carTitle } from "../../lib/saved";
 import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { carPath } from "../../routes";
 import { SaveToggles } from "../saved/SaveToggles";
+import { HydrateLater } from "../ui/HydrateLater";
 import { CardGallery } from "./CardGallery";
 import { CardLowestPrice } from "./HonestPrice";
 
@@ -84,8 +85,17 @@ function CarCardMarkup({ car, onRequest, priority }: Props) {
 
 /** The card; the server draws each car's card once per its data (a list
  * page of twenty cards is mostly cards: docs/rendering.md). */
-export const CarCard = drawnOnceOnServer(
+const DrawnCard = drawnOnceOnServer(
   "CarCard",
   CarCardMarkup,
   ({ car, priority }) => `${priority ? 1 : 0}${JSON.stringify(car)}`,
 );
+
+/** A car's card, taken over after the page's first screen (lib/hydration.ts). */
+export function CarCard(props: Props) {
+  return (
+    <HydrateLater>
+      <DrawnCard {...props} />
+    </HydrateLater>
+  );
+}
