@@ -5,7 +5,7 @@ import type { Settings } from "./api/types";
 import { SETTINGS } from "./api/urls";
 import { markHydrated } from "./hooks/useHydrated";
 import { startAnalytics } from "./lib/analytics";
-import { beginHydration, INPUT_EVENTS, releaseHeldBack } from "./lib/hydration";
+import { beginHydration, releaseHeldBack } from "./lib/hydration";
 import { captureUtm } from "./lib/utm";
 import "./styles/app.css";
 
@@ -28,24 +28,12 @@ if ("scrollRestoration" in history) history.scrollRestoration = "manual";
 // that markup over; a page sent without it (the admin panel) is drawn here.
 const root = document.getElementById("app");
 if (root?.firstElementChild) {
-  // The server's markup is painted first, then taken over: the next frame,
-  // the load event or the first input, whichever comes first (a press
-  // before it finds the page live).
-  let started = false;
-  const takeOver = (event?: Event) => {
-    if (started) return;
-    started = true;
-    beginHydration();
-    hydrate(<App />, root);
-    markHydrated();
-    const all = releaseHeldBack();
-    // An input waits for nothing: its click lands on a live page.
-    if (event && event.type !== "load") all();
-  };
-  requestAnimationFrame(() => setTimeout(() => takeOver(), 0));
-  window.addEventListener("load", takeOver, { once: true });
-  for (const name of INPUT_EVENTS)
-    window.addEventListener(name, takeOver, { capture: true, once: true });
+  // Parts below the first screen are held back and taken over one per task
+  // afterwards (lib/hydration.ts): no task takes the whole page at once.
+  beginHydration();
+  hydrate(<App />, root);
+  markHydrated();
+  releaseHeldBack();
 } else if (root) {
   markHydrated();
   root.textContent = "";
