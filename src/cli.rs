@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 use crate::config::Config;
 use crate::db::Db;
+use crate::domain::roles::Role;
 use crate::domain::users;
 use crate::ops;
 
@@ -80,6 +81,10 @@ pub enum UserCommand {
     /// Create an admin user; the password is asked for, or read from stdin.
     Create {
         name: String,
+        /// owner (everything), manager (sales: leads), editor (content) or
+        /// viewer (figures only); see docs/admin.md, "Roles".
+        #[arg(long, default_value = "owner")]
+        role: String,
         /// Read the password from the first line of standard input.
         #[arg(long)]
         password_stdin: bool,
@@ -248,11 +253,13 @@ fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {
     match command {
         UserCommand::Create {
             name,
+            role,
             password_stdin,
         } => {
+            let role = Role::parse(&role).map_err(user_error)?;
             let password = read_password(password_stdin, true)?;
-            let user = users::create(&conn, &name, &password).map_err(user_error)?;
-            println!("User {} created.", user.username);
+            let user = users::create(&conn, &name, &password, role).map_err(user_error)?;
+            println!("User {} created ({}).", user.username, user.role.as_str());
         }
         UserCommand::Password {
             name,
@@ -274,7 +281,12 @@ fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {
                 println!("No users yet. Create one with `dealership user create NAME`.");
             }
             for u in list {
-                println!("{}\tcreated {}", u.username, u.created_at);
+                println!(
+                    "{}\t{}\tcreated {}",
+                    u.username,
+                    u.role.as_str(),
+                    u.created_at
+                );
             }
         }
         UserCommand::Delete { name } => {

@@ -142,8 +142,48 @@ fn users_are_created_listed_changed_and_deleted() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("no user named"));
 
+    // A role other than the owner's, named on the command line.
+    let out = dealership(
+        data,
+        &[
+            "user",
+            "create",
+            "olga",
+            "--role",
+            "editor",
+            "--password-stdin",
+        ],
+        Some("olga-secret\n"),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("User olga created (editor)"));
+    let out = dealership(
+        data,
+        &[
+            "user",
+            "create",
+            "boss",
+            "--role",
+            "admin",
+            "--password-stdin",
+        ],
+        Some("boss-secret\n"),
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("Роль: owner, manager, editor или viewer"),
+        "{}",
+        stderr(&out)
+    );
+
     let out = dealership(data, &["user", "list"], None);
-    assert!(stdout(&out).contains("manager"));
+    let list = stdout(&out);
+    assert!(
+        list.contains("manager\towner"),
+        "created without --role: an owner\n{list}"
+    );
+    assert!(list.contains("olga\teditor"), "{list}");
+    assert!(!list.contains("boss"), "{list}");
 
     let out = dealership(data, &["user", "delete", "manager"], None);
     assert!(out.status.success());

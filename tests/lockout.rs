@@ -48,7 +48,13 @@ impl App {
         };
         std::fs::create_dir_all(config.media_dir()).unwrap();
         let db = Db::open(&config.database_path()).unwrap();
-        dealership::domain::users::create(&db.conn().unwrap(), ADMIN, ADMIN_PASSWORD).unwrap();
+        dealership::domain::users::create(
+            &db.conn().unwrap(),
+            ADMIN,
+            ADMIN_PASSWORD,
+            dealership::domain::roles::Role::Owner,
+        )
+        .unwrap();
         let mut state = AppState::new(db.clone(), config);
         state.password_checks = Arc::new(PasswordChecks::new(parallel, queue));
         App {

@@ -66,7 +66,13 @@ fn app() -> (TestApp, AppState) {
     let app = TestApp::with_state(|state| captured = Some(state.clone()));
     let state = captured.unwrap();
     app.create_admin();
-    dealership::domain::users::create(&app.db.conn().unwrap(), ANNA, ANNA_PASSWORD).unwrap();
+    dealership::domain::users::create(
+        &app.db.conn().unwrap(),
+        ANNA,
+        ANNA_PASSWORD,
+        dealership::domain::roles::Role::Owner,
+    )
+    .unwrap();
     (app, state)
 }
 
@@ -399,6 +405,16 @@ async fn medians_and_90th_percentiles_by_period_per_user_and_in_all() {
     assert_eq!(overdue[0]["waitingMinutes"], 20);
     assert_eq!(overdue[0]["remindedAt"], Value::Null);
 
+    // A viewer (no leads, no personal data) sees the same lead waiting,
+    // without its name and phone.
+    app.create_user("marketer", dealership::domain::roles::Role::Viewer);
+    let viewer = app.login_as("marketer").await;
+    let seen = report_at(&app, clock, &viewer, msk(wednesday, 10, 20)).await;
+    assert_eq!(seen["overdue"][0]["id"], waiting);
+    assert_eq!(seen["overdue"][0]["waitingMinutes"], 20);
+    assert_eq!(seen["overdue"][0]["name"], "");
+    assert_eq!(seen["overdue"][0]["phone"], "");
+
     // A week later the same leads are last week's and the week before's.
     let later = report_at(
         &app,
@@ -585,7 +601,13 @@ fn mailing_app(port: u16) -> (TestApp, AppState, dealership::jobs::Supervisor) {
     });
     let state: AppState = captured.unwrap();
     app.create_admin();
-    dealership::domain::users::create(&app.db.conn().unwrap(), ANNA, ANNA_PASSWORD).unwrap();
+    dealership::domain::users::create(
+        &app.db.conn().unwrap(),
+        ANNA,
+        ANNA_PASSWORD,
+        dealership::domain::roles::Role::Owner,
+    )
+    .unwrap();
     {
         let conn = app.db.conn().unwrap();
         let mut settings = dealership::domain::settings::get(&conn).unwrap();

@@ -232,7 +232,12 @@ fn insert_all(
     insert_leads(conn, &rows, &s, current_year)?;
     insert_followers(conn, &brand_ids, s.public.consent_version)?;
     if users::find_for_login(conn, DEMO_USER)?.is_none() {
-        users::create(conn, DEMO_USER, DEMO_PASSWORD)?;
+        users::create(
+            conn,
+            DEMO_USER,
+            DEMO_PASSWORD,
+            crate::domain::roles::Role::Owner,
+        )?;
     }
     Ok(())
 }

@@ -21,6 +21,7 @@ pub mod price_changes;
 pub mod promotions;
 pub mod response_times;
 pub mod reviews;
+pub mod roles;
 pub mod saved_searches;
 pub mod sessions;
 pub mod settings;

@@ -78,22 +78,19 @@ pub fn touch(conn: &Connection, token: &str, idle_minutes: u32) -> AppResult<Opt
     let hash = hash_token(token);
     let now = super::now();
     let found = conn
-        .prepare_cached(
-            "SELECT u.id, u.username, u.created_at, s.csrf_token, s.last_seen_at
+        .prepare_cached(&format!(
+            "SELECT {}, s.csrf_token, s.last_seen_at
              FROM sessions s JOIN users u ON u.id = s.user_id
              WHERE s.token_hash = ?1 AND s.expires_at > ?2",
-        )?
+            users::USER_COLUMNS
+        ))?
         .query_row(params![hash, now], |r| {
             Ok((
                 Session {
-                    user: User {
-                        id: r.get(0)?,
-                        username: r.get(1)?,
-                        created_at: r.get(2)?,
-                    },
-                    csrf_token: r.get(3)?,
+                    user: User::from_row(r)?,
+                    csrf_token: r.get(4)?,
                 },
-                r.get::<_, String>(4)?,
+                r.get::<_, String>(5)?,
             ))
         })
         .optional()?;

@@ -5,6 +5,7 @@ use argon2::{Algorithm, Argon2, Block, Params, Version};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
+use super::roles::Role;
 use crate::error::{AppError, AppResult};
 
 #[derive(Debug, Clone, Serialize)]
@@ -12,7 +13,23 @@ use crate::error::{AppError, AppResult};
 pub struct User {
     pub id: String,
     pub username: String,
+    pub role: Role,
     pub created_at: String,
+}
+
+/// The columns `User::from_row` reads, in its order.
+pub const USER_COLUMNS: &str = "u.id, u.username, u.role, u.created_at";
+
+impl User {
+    /// A user from the first four columns of `row` (`USER_COLUMNS`).
+    pub fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
+        Ok(User {
+            id: row.get(0)?,
+            username: row.get(1)?,
+            role: row.get(2)?,
+            created_at: row.get(3)?,
+        })
+    }
 }
 
 pub const MIN_PASSWORD_LEN: usize = 8;
@@ -103,18 +120,20 @@ fn check_password(password: &str) -> AppResult<()> {
     Ok(())
 }
 
-pub fn create(conn: &Connection, username: &str, password: &str) -> AppResult<User> {
+pub fn create(conn: &Connection, username: &str, password: &str, role: Role) -> AppResult<User> {
     check_username(username)?;
     check_password(password)?;
     let user = User {
         id: super::new_id(),
         username: username.to_string(),
+        role,
         created_at: super::now(),
     };
     let hash = hash_password(password)?;
     conn.execute(
-        "INSERT INTO users (id, username, password_hash, created_at) VALUES (?1, ?2, ?3, ?4)",
-        params![user.id, user.username, hash, user.created_at],
+        "INSERT INTO users (id, username, password_hash, role, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![user.id, user.username, hash, user.role, user.created_at],
     )?;
     Ok(user)
 }
@@ -137,15 +156,10 @@ pub fn set_password(conn: &Connection, username: &str, password: &str) -> AppRes
 }
 
 pub fn list(conn: &Connection) -> AppResult<Vec<User>> {
-    let mut stmt =
-        conn.prepare_cached("SELECT id, username, created_at FROM users ORDER BY username")?;
-    let rows = stmt.query_map([], |r| {
-        Ok(User {
-            id: r.get(0)?,
-            username: r.get(1)?,
-            created_at: r.get(2)?,
-        })
-    })?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {USER_COLUMNS} FROM users u ORDER BY u.username"
+    ))?;
+    let rows = stmt.query_map([], User::from_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
@@ -157,18 +171,9 @@ pub fn delete(conn: &Connection, username: &str) -> AppResult<bool> {
 pub fn find_for_login(conn: &Connection, username: &str) -> AppResult<Option<(User, String)>> {
     Ok(conn
         .query_row(
-            "SELECT id, username, created_at, password_hash FROM users WHERE username = ?1",
+            &format!("SELECT {USER_COLUMNS}, u.password_hash FROM users u WHERE u.username = ?1"),
             [username],
-            |r| {
-                Ok((
-                    User {
-                        id: r.get(0)?,
-                        username: r.get(1)?,
-                        created_at: r.get(2)?,
-                    },
-                    r.get(3)?,
-                ))
-            },
+            |r| Ok((User::from_row(r)?, r.get(4)?)),
         )
         .optional()?)
 }

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use argon2::Block;
-use axum::extract::{FromRequestParts, Request, State};
+use axum::extract::{FromRequestParts, MatchedPath, Request, State};
 use axum::http::request::Parts;
 use axum::http::{Method, header};
 use axum::middleware::Next;
@@ -20,6 +20,7 @@ use super::credentials::Credentials;
 use super::extract::ClientIp;
 use super::state::AppState;
 use crate::db::blocking;
+use crate::domain::roles::Capability;
 use crate::domain::sessions;
 use crate::domain::users::{self, User};
 use crate::error::{AppError, AppResult};
@@ -31,6 +32,7 @@ pub const LOCKED_OUT: &str =
 pub const PASSWORDS_BUSY: &str = "Сервер занят проверкой паролей. Попробуйте войти через минуту.";
 pub const LOGIN_REQUIRED: &str = "Требуется вход в панель администратора";
 pub const CSRF_REFUSED: &str = "Запрос отклонён: он пришёл не со страницы сайта";
+pub const NOT_FOR_YOUR_ROLE: &str = "Недостаточно прав: вашей роли это действие недоступно";
 
 /// The admin a request was authenticated as.
 #[derive(Debug, Clone)]
@@ -38,6 +40,22 @@ pub struct Admin {
     pub user: User,
     /// Present for cookie sessions.
     pub csrf_token: Option<String>,
+}
+
+impl Admin {
+    /// Whether the admin's role has `capability` (`domain::roles`).
+    pub fn can(&self, capability: Capability) -> bool {
+        self.user.role.can(capability)
+    }
+
+    /// 403 unless the admin's role has `capability`.
+    pub fn require(&self, capability: Capability) -> AppResult<()> {
+        if self.can(capability) {
+            Ok(())
+        } else {
+            Err(AppError::Forbidden(NOT_FOR_YOUR_ROLE.into()))
+        }
+    }
 }
 
 /// How many password checks run at once and how many may wait: each argon2
@@ -221,7 +239,9 @@ pub async fn authenticate(parts: &Parts, state: &AppState, ip: String) -> AppRes
     }))
 }
 
-/// Middleware for admin routes: 401 without a valid credential.
+/// Middleware for admin routes: 401 without a valid credential, 403 when the
+/// route's capability (`permissions::ROUTES`) is not the role's, or when the
+/// route has no decision at all.
 pub async fn require_admin(
     State(state): State<AppState>,
     request: Request,
@@ -232,6 +252,18 @@ pub async fn require_admin(
     let admin = authenticate(&parts, &state, ip.to_string())
         .await?
         .ok_or_else(|| AppError::Unauthorized(LOGIN_REQUIRED.into()))?;
+    let route = parts
+        .extensions
+        .get::<MatchedPath>()
+        .map(|p| p.as_str().to_string())
+        .unwrap_or_default();
+    match super::permissions::required(&parts.method, &route) {
+        Some(capability) => admin.require(capability)?,
+        None => {
+            tracing::error!(route, method = %parts.method, "an admin route with no decision in permissions::ROUTES");
+            return Err(AppError::Forbidden(NOT_FOR_YOUR_ROLE.into()));
+        }
+    }
     parts.extensions.insert(admin);
     Ok(next.run(Request::from_parts(parts, body)).await)
 }

@@ -10,6 +10,7 @@ pub mod health;
 pub mod log;
 pub mod openapi;
 pub mod pages;
+pub mod permissions;
 pub mod public;
 pub mod rate_limit;
 pub mod router;

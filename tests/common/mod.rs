@@ -340,15 +340,32 @@ pub const ADMIN_PASSWORD: &str = "correct-horse";
 
 impl TestApp {
     pub fn create_admin(&self) {
-        dealership::domain::users::create(&self.db.conn().unwrap(), ADMIN, ADMIN_PASSWORD).unwrap();
+        dealership::domain::users::create(
+            &self.db.conn().unwrap(),
+            ADMIN,
+            ADMIN_PASSWORD,
+            dealership::domain::roles::Role::Owner,
+        )
+        .unwrap();
+    }
+
+    /// A staff member with `role` (the password is `ADMIN_PASSWORD`).
+    pub fn create_user(&self, name: &str, role: dealership::domain::roles::Role) {
+        dealership::domain::users::create(&self.db.conn().unwrap(), name, ADMIN_PASSWORD, role)
+            .unwrap();
     }
 
     /// Logs in and gives the session cookie ("name=value").
     pub async fn login(&self) -> String {
+        self.login_as(ADMIN).await
+    }
+
+    /// Logs `name` in (password `ADMIN_PASSWORD`) and gives the cookie.
+    pub async fn login_as(&self, name: &str) -> String {
         let answer = self
             .post_json(
                 "/api/admin/login",
-                &serde_json::json!({"login": ADMIN, "password": ADMIN_PASSWORD}),
+                &serde_json::json!({"login": name, "password": ADMIN_PASSWORD}),
             )
             .await;
         assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());

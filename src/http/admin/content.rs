@@ -15,9 +15,10 @@ use crate::domain::body_types::{self, BodyTypeCreate, BodyTypeInfo, BodyTypeInpu
 use crate::domain::form::{Field, Form, Kind};
 use crate::domain::promotions::{self, Promotion, PromotionInput};
 use crate::domain::reviews::{self, Review, ReviewInput};
+use crate::domain::roles::Capability;
 use crate::domain::settings::{self, Settings, SettingsPatch};
 use crate::error::{AppError, AppResult};
-use crate::http::auth::Admin;
+use crate::http::auth::{self, Admin};
 use crate::http::extract::{ApiQuery, FormJson};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::public::cars::parse_body_type;
@@ -479,12 +480,18 @@ async fn save_settings(
     admin: &Admin,
     patch: SettingsPatch,
 ) -> AppResult<Json<Settings>> {
+    // An editor changes banners only; the rest of the settings is the owner's.
+    let all_settings = admin.can(Capability::Settings);
     let saved = audited(state, admin, move |c| {
         let before = settings::get(c)?;
         let mut next = before.clone();
         patch.apply(&mut next)?;
         let after = settings::save(c, &next)?;
         let changes = audit::diff(&before, &after, audit::NOT_AUDITED);
+        if !all_settings && !changes.iter().all(|ch| is_banner_field(&ch.field)) {
+            // Nothing is kept: the error rolls the transaction back.
+            return Err(AppError::Forbidden(auth::NOT_FOR_YOUR_ROLE.into()));
+        }
         let banners_only =
             !changes.is_empty() && changes.iter().all(|ch| is_banner_field(&ch.field));
         let (object_type, summary) = if banners_only {

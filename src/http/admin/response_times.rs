@@ -7,6 +7,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::domain::response_times::{self, ResponseTimes};
+use crate::domain::roles::Capability;
+use crate::http::auth::Admin;
 use crate::error::AppResult;
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
@@ -19,15 +21,24 @@ pub fn routes() -> OpenApiRouter<AppState> {
 /// of the working minutes from arrival to the first status change, for
 /// today, this week and last week (by the Moscow arrival date; weeks start
 /// on Monday), in all and per staff user; the last 14 days for the chart;
-/// the leads still `new` past the threshold, longest waiting first.
+/// the leads still `new` past the threshold, longest waiting first. A role
+/// that does not see leads gets them without the name and the phone.
 #[utoipa::path(get, path = "/api/admin/response-times", tag = "admin",
     responses((status = 200, body = ResponseTimes), (status = 401, body = ApiErrorBody)))]
-pub async fn response_times(State(state): State<AppState>) -> AppResult<Json<ResponseTimes>> {
+pub async fn response_times(
+    State(state): State<AppState>,
+    admin: Admin,
+) -> AppResult<Json<ResponseTimes>> {
     let now = state.clock.now();
-    Ok(Json(
-        state
-            .db
-            .call(move |c| response_times::report(c, now))
-            .await?,
-    ))
+    let mut report = state
+        .db
+        .call(move |c| response_times::report(c, now))
+        .await?;
+    if !admin.can(Capability::Leads) {
+        for lead in &mut report.overdue {
+            lead.name.clear();
+            lead.phone.clear();
+        }
+    }
+    Ok(Json(report))
 }

@@ -10,7 +10,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::domain::form::{Field, Form, Kind};
+use crate::domain::roles::{Capability, Role};
 use crate::domain::sessions;
+use crate::domain::users::User;
 use crate::error::{AppError, AppResult};
 use crate::http::auth::{self, Admin};
 use crate::http::credentials;
@@ -52,8 +54,23 @@ impl Form for LoginInput {
 #[serde(rename_all = "camelCase")]
 pub struct Me {
     pub username: String,
+    pub role: Role,
+    /// What the role may do (`docs/admin.md`, "Roles"): screens show only
+    /// these; the server checks them on every route.
+    pub capabilities: Vec<Capability>,
     /// Send back as X-CSRF-Token on writes (Origin checks also pass).
     pub csrf_token: Option<String>,
+}
+
+impl Me {
+    fn of(user: User, csrf_token: Option<String>) -> Me {
+        Me {
+            capabilities: user.role.capabilities(),
+            role: user.role,
+            username: user.username,
+            csrf_token,
+        }
+    }
 }
 
 /// Opens a session: sets an HttpOnly, SameSite=Strict cookie.
@@ -96,10 +113,7 @@ pub async fn login(
     let cookie = credentials::session_cookie(session.token, state.config.is_https());
     Ok((
         jar.add(cookie),
-        Json(Me {
-            username: user.username,
-            csrf_token: Some(session.csrf_token),
-        }),
+        Json(Me::of(user, Some(session.csrf_token))),
     ))
 }
 
@@ -120,8 +134,5 @@ pub async fn logout(
 #[utoipa::path(get, path = "/api/admin/me", tag = "admin",
     responses((status = 200, body = Me), (status = 401, body = ApiErrorBody)))]
 pub async fn me(admin: Admin) -> Json<Me> {
-    Json(Me {
-        username: admin.user.username,
-        csrf_token: admin.csrf_token,
-    })
+    Json(Me::of(admin.user, admin.csrf_token))
 }

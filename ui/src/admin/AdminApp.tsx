@@ -9,6 +9,7 @@ import { useAuth } from "./auth";
 import { AdminPage } from "./components/AdminPage";
 import { ErrorPanel } from "./components/ErrorPanel";
 import { Modal } from "./components/Modal";
+import { ScreenGate } from "./components/ScreenGate";
 import { LoginForm } from "./LoginForm";
 import { queryClient } from "./query";
 import { DASHBOARD, SCREENS } from "./screens";
@@ -28,13 +29,21 @@ function ToastBridge() {
 
 const dashboard = SCREENS.find((s) => s.path === DASHBOARD);
 
+/** Every screen at its path; one the role may not open is refused there
+ * (ScreenGate) rather than left to "not found". */
 function Screens() {
   return (
     <Suspense fallback={<p aria-busy="true">Загрузка…</p>}>
       <Switch>
-        {dashboard && <Route path="/" component={dashboard.component} />}
+        {dashboard && (
+          <Route path="/">
+            <ScreenGate screen={dashboard} />
+          </Route>
+        )}
         {SCREENS.map((s) => (
-          <Route key={s.path} path={s.path} component={s.component} />
+          <Route key={s.path} path={s.path}>
+            <ScreenGate screen={s} />
+          </Route>
         ))}
         <Route component={UnknownScreen} />
       </Switch>

@@ -6,21 +6,42 @@
  * - `in`: working;
  * - `expired`: a request answered 401 while working: the login screen is
  *   drawn over the current screen, which stays mounted (an open form keeps
- *   what was typed) and is there again after logging in. */
+ *   what was typed) and is there again after logging in.
+ *
+ * With the user come their role and its capabilities (`Me`): screens show
+ * only what the role may do; the server checks every request anyway. */
 import { useSyncExternalStore } from "react";
+import type { Capability, Me, Role } from "../api/types";
 
 export type AuthState = "checking" | "out" | "in" | "expired";
 
 export interface AuthSnapshot {
   state: AuthState;
   username: string | null;
+  role: Role | null;
+  capabilities: readonly Capability[];
 }
 
-let snapshot: AuthSnapshot = { state: "checking", username: null };
+/** Who signed in: what `/api/admin/me` and the login answer. */
+export type SignedInUser = Pick<Me, "username" | "role" | "capabilities">;
+
+const NOBODY = { username: null, role: null, capabilities: [] } as const;
+
+let snapshot: AuthSnapshot = { state: "checking", ...NOBODY };
 const listeners = new Set<() => void>();
 
+function sameCapabilities(a: readonly Capability[], b: readonly Capability[]): boolean {
+  return a.length === b.length && a.every((c, i) => c === b[i]);
+}
+
 function set(next: AuthSnapshot): void {
-  if (next.state === snapshot.state && next.username === snapshot.username) return;
+  if (
+    next.state === snapshot.state &&
+    next.username === snapshot.username &&
+    next.role === snapshot.role &&
+    sameCapabilities(next.capabilities, snapshot.capabilities)
+  )
+    return;
   snapshot = next;
   for (const listener of listeners) listener();
 }
@@ -35,31 +56,51 @@ export function subscribeAuth(listener: () => void): () => void {
 }
 
 /** The server accepted the session (me answered, or a login succeeded). */
-export function signedIn(username: string): void {
-  set({ state: "in", username });
+export function signedIn(me: SignedInUser): void {
+  set({
+    state: "in",
+    username: me.username,
+    role: me.role ?? null,
+    // An answer without them (an older server) may do nothing.
+    capabilities: [...(me.capabilities ?? [])],
+  });
 }
 
-/** The server refused the session: while working it has expired; before
- * (or after logging out) there is simply none. */
+/** The server refused the session: while working it has expired (who it
+ * was stays, so the screen under the login stays as it was); before (or
+ * after logging out) there is simply none. */
 export function sessionRefused(): void {
   if (snapshot.state === "in" || snapshot.state === "expired") {
-    set({ state: "expired", username: snapshot.username });
+    set({ ...snapshot, state: "expired" });
   } else {
-    set({ state: "out", username: null });
+    set({ state: "out", ...NOBODY });
   }
 }
 
 /** Logged out on purpose. */
 export function signedOut(): void {
-  set({ state: "out", username: null });
+  set({ state: "out", ...NOBODY });
 }
 
 /** Back to the start (tests). */
 export function resetAuth(): void {
-  snapshot = { state: "checking", username: null };
+  snapshot = { state: "checking", ...NOBODY };
   for (const listener of listeners) listener();
 }
 
 export function useAuth(): AuthSnapshot {
   return useSyncExternalStore(subscribeAuth, authSnapshot, authSnapshot);
+}
+
+/** Whether the signed-in user's role has `capability` (false when nobody
+ * is signed in). */
+export function can(capability: Capability, from: AuthSnapshot = snapshot): boolean {
+  return (
+    from.state !== "checking" && from.state !== "out" && from.capabilities.includes(capability)
+  );
+}
+
+/** `can` for components: redrawn when the session changes. */
+export function useCan(capability: Capability): boolean {
+  return can(capability, useAuth());
 }

@@ -13,7 +13,7 @@ export const WRONG_CREDENTIALS = "Неверный логин или парол�
 export async function checkSession(): Promise<void> {
   try {
     const me = await apiGet<Me>(ME, { fresh: true });
-    signedIn(me.username);
+    signedIn(me);
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) sessionRefused();
     else throw e;
@@ -35,7 +35,7 @@ export function loginFailure(error: unknown): string {
 /** Opens a session; the answers of the current screen are asked again. */
 export async function logIn(login: string, password: string): Promise<void> {
   const me = await apiPost<Me>(LOGIN, { login, password }, { invalidate: ["/api/admin"] });
-  signedIn(me.username);
+  signedIn(me);
   void queryClient.invalidateQueries();
 }
 

@@ -1458,6 +1458,12 @@ export interface components {
             message: string;
             success: boolean;
         };
+        /**
+         * @description Something a route needs. Capabilities are named in the API (`/api/admin/me`
+         *     lists the caller's), so screens show only what the role may do.
+         * @enum {string}
+         */
+        Capability: "staff" | "figures" | "catalogueRead" | "catalogueWrite" | "banners" | "imports" | "leads" | "settings" | "personalData";
         Car: {
             bodyType: components["schemas"]["BodyType"];
             brandId: string;
@@ -2014,8 +2020,14 @@ export interface components {
             password?: string;
         };
         Me: {
+            /**
+             * @description What the role may do (`docs/admin.md`, "Roles"): screens show only
+             *     these; the server checks them on every route.
+             */
+            capabilities: components["schemas"]["Capability"][];
             /** @description Send back as X-CSRF-Token on writes (Origin checks also pass). */
             csrfToken?: string | null;
+            role: components["schemas"]["Role"];
             username: string;
         };
         /**
@@ -2350,6 +2362,11 @@ export interface components {
             rating?: number;
             text: string;
         };
+        /**
+         * @description A staff member's role.
+         * @enum {string}
+         */
+        Role: "owner" | "manager" | "editor" | "viewer";
         /** @description A row the import cannot use, and why. */
         RowError: {
             /** @description The feed's field name, when one field is wrong. */

@@ -41,5 +41,8 @@ export type SearchUnsubscribed = Schemas["Unsubscribed"];
 
 export type ApiErrorBody = Schemas["ApiErrorBody"];
 export type Me = Schemas["Me"];
+/** A staff member's role and what it may do (docs/admin.md, "Roles"). */
+export type Role = Schemas["Role"];
+export type Capability = Schemas["Capability"];
 export type LoginInput = Schemas["LoginInput"];
 export type Uploaded = Schemas["Uploaded"];

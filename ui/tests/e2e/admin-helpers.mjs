@@ -2,6 +2,8 @@
 // session cookie, make objects through the API with the session and its CSRF
 // token, and clean up what a test made (the test files share one server with
 // demo data, so each one leaves it as it found it).
+import { execFileSync } from "node:child_process";
+import { resolve } from "node:path";
 import { deflateSync } from "node:zlib";
 
 /** The demo user made by `serve --demo` (docs/admin.md). */
@@ -80,6 +82,21 @@ export async function loginViaForm(page, base, path = "/admin", { login, passwor
   await page.getByLabel("Пароль").fill(password);
   await page.getByRole("button", { name: "Войти" }).click();
   await page.getByLabel("Пароль").waitFor({ state: "detached" });
+}
+
+/** A staff user made on the server's command line, as a dealer would
+ * (`dealership user create NAME --role ROLE`); `remove()` deletes it. */
+export function createStaff(data, login, role, password = "staff-password") {
+  const bin = resolve(process.env.DEALERSHIP_BIN ?? "../target/release/dealership");
+  execFileSync(bin, ["--data", data, "user", "create", login, "--role", role, "--password-stdin"], {
+    input: `${password}\n`,
+    stdio: ["pipe", "ignore", "inherit"],
+  });
+  return {
+    login,
+    password,
+    remove: () => execFileSync(bin, ["--data", data, "user", "delete", login], { stdio: "ignore" }),
+  };
 }
 
 /** A page of the admin panel opened with a fresh session. */

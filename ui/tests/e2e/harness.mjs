@@ -159,5 +159,5 @@ export async function start(server) {
     await own?.stop();
   }
 
-  return { base, query, write, api, open, stop };
+  return { base, data, query, write, api, open, stop };
 }

@@ -13,7 +13,10 @@ import { shouldRetry } from "../../src/admin/query";
 import { loginFailure, WRONG_CREDENTIALS } from "../../src/admin/session";
 import { connectToasts } from "../../src/admin/toast";
 import { ApiError, NETWORK_FAILED, NetworkError } from "../../src/api/client";
+import type { Me } from "../../src/api/types";
 import type { ToastMessage } from "../../src/components/ui/Toast";
+
+const ADMIN: Me = { username: "admin", role: "owner", capabilities: ["staff", "leads"] };
 
 describe("the login gate's states", () => {
   beforeEach(() => resetAuth());
@@ -21,23 +24,28 @@ describe("the login gate's states", () => {
   it("goes to the login screen when there is no session at start", () => {
     expect(authSnapshot().state).toBe("checking");
     sessionRefused();
-    expect(authSnapshot()).toEqual({ state: "out", username: null });
+    expect(authSnapshot()).toEqual({ state: "out", username: null, role: null, capabilities: [] });
   });
 
   it("keeps the screen under the login when a session expires while working", () => {
-    signedIn("admin");
+    signedIn(ADMIN);
     const seen: string[] = [];
     const off = subscribeAuth(() => seen.push(authSnapshot().state));
     sessionRefused();
-    expect(authSnapshot()).toEqual({ state: "expired", username: "admin" });
+    expect(authSnapshot()).toEqual({
+      state: "expired",
+      username: "admin",
+      role: "owner",
+      capabilities: ["staff", "leads"],
+    });
     sessionRefused();
-    signedIn("admin");
+    signedIn(ADMIN);
     expect(seen).toEqual(["expired", "in"]);
     off();
   });
 
   it("logging out shows the login screen, not the expired one", () => {
-    signedIn("admin");
+    signedIn(ADMIN);
     signedOut();
     sessionRefused();
     expect(authSnapshot().state).toBe("out");

@@ -1,10 +1,11 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { DASHBOARD_URL } from "../api";
-import { useAuth } from "../auth";
+import { can, useAuth } from "../auth";
 import { problemsText } from "../lib/checks";
 import { useAdminQuery } from "../query";
-import { CHECKS, SCREENS } from "../screens";
+import { roleLabel } from "../roles";
+import { allowedScreens, CHECKS } from "../screens";
 import { logOut } from "../session";
 import { toastError } from "../toast";
 
@@ -18,12 +19,19 @@ interface Props {
 }
 
 /** The frame of every admin screen: title, back to the dashboard, back to
- * the site, the other screens and logout. */
+ * the site, who is signed in and as what, the other screens the role may
+ * open and logout. */
 export function AdminPage({ title, count, actions, children }: Props) {
   const [path] = useLocation();
-  const { username } = useAuth();
+  const auth = useAuth();
+  const { username } = auth;
+  const role = roleLabel(auth.role);
+  const screens = allowedScreens(auth.capabilities);
   // The dashboard's summary (shared with the dashboard) gives the checks' count.
-  const summary = useAdminQuery<{ checksCount?: number }>(DASHBOARD_URL, { staleTime: 60_000 });
+  const summary = useAdminQuery<{ checksCount?: number }>(
+    can("figures", auth) ? DASHBOARD_URL : null,
+    { staleTime: 60_000 },
+  );
   const problems = summary.data?.checksCount ?? 0;
   useEffect(() => {
     document.title = `${title} — администрирование`;
@@ -43,7 +51,18 @@ export function AdminPage({ title, count, actions, children }: Props) {
             </li>
           </ul>
           <ul>
-            {username && <li class="admin-user">{username}</li>}
+            {username && (
+              <li class="admin-user" data-testid="admin-user">
+                {username}
+                {role && (
+                  <>
+                    <span aria-hidden="true"> · </span>
+                    <span class="visually-hidden">, роль: </span>
+                    <span data-testid="admin-role">{role}</span>
+                  </>
+                )}
+              </li>
+            )}
             <li>
               <LogoutButton />
             </li>
@@ -51,7 +70,7 @@ export function AdminPage({ title, count, actions, children }: Props) {
         </nav>
         <nav aria-label="Разделы администрирования" class="admin-nav">
           <ul>
-            {SCREENS.map((s) => (
+            {screens.map((s) => (
               <li key={s.path}>
                 <Link
                   href={s.path}

@@ -3,6 +3,10 @@
 import type { components } from "../../api/schema";
 
 export type Banners = components["schemas"]["Banners"];
+
+/** The banners as the site shows them (GET, public): what a role without
+ * the other settings (an editor, who may change banners only) reads. */
+export const PUBLIC_SETTINGS = "/api/settings";
 export type BannerField = keyof Banners;
 
 export interface BannerSection {

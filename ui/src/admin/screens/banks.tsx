@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { apiDelete, apiPost, apiPut } from "../../api/client";
 import type { PartnerBank } from "../../api/types";
+import { useCan } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
@@ -22,7 +23,10 @@ import "./content.css";
 
 const LIST = "/api/admin/partner-banks";
 
+/** Without `catalogueWrite`: the list only (no add, show / hide, edit or
+ * delete). */
 export default function BanksScreen() {
+  const canWrite = useCan("catalogueWrite");
   const banks = useAdminQuery<PartnerBank[]>(LIST);
   const [editing, setEditing] = useState<PartnerBank | "new" | null>(null);
   const [deleting, setDeleting] = useState<PartnerBank | null>(null);
@@ -44,7 +48,8 @@ export default function BanksScreen() {
   // A self-check's link (?edit=<id>) opens that bank.
   const dropEditLink = useEditLink({
     path: "/partner-banks",
-    items: banks.data,
+    // Only a role that may change banks opens one from a link.
+    items: canWrite ? banks.data : undefined,
     open: setEditing,
     missing: "Банк не найден: возможно, его удалили",
   });
@@ -55,9 +60,11 @@ export default function BanksScreen() {
       title="Банки-партнёры"
       count={banks.data ? list.length : null}
       actions={
-        <button type="button" onClick={() => setEditing("new")}>
-          Добавить банк
-        </button>
+        canWrite ? (
+          <button type="button" onClick={() => setEditing("new")}>
+            Добавить банк
+          </button>
+        ) : null
       }
     >
       {banks.isPending ? (
@@ -107,40 +114,42 @@ export default function BanksScreen() {
                   </li>
                 ))}
               </ul>
-              <footer class="card-actions">
-                <button
-                  type="button"
-                  class="secondary"
-                  aria-pressed={!b.active}
-                  aria-label={`${b.active ? "Скрыть" : "Показать"} банк: ${b.name}`}
-                  aria-busy={(toggle.isPending && toggle.variables?.id === b.id) || undefined}
-                  disabled={toggle.isPending}
-                  onClick={() => toggle.mutate(b)}
-                >
-                  {b.active ? "Скрыть" : "Показать"}
-                </button>
-                <button
-                  type="button"
-                  class="secondary outline"
-                  aria-label={`Изменить банк: ${b.name}`}
-                  onClick={() => setEditing(b)}
-                >
-                  Изменить
-                </button>
-                <button
-                  type="button"
-                  class="danger outline"
-                  aria-label={`Удалить банк: ${b.name}`}
-                  onClick={() => setDeleting(b)}
-                >
-                  Удалить
-                </button>
-              </footer>
+              {canWrite && (
+                <footer class="card-actions">
+                  <button
+                    type="button"
+                    class="secondary"
+                    aria-pressed={!b.active}
+                    aria-label={`${b.active ? "Скрыть" : "Показать"} банк: ${b.name}`}
+                    aria-busy={(toggle.isPending && toggle.variables?.id === b.id) || undefined}
+                    disabled={toggle.isPending}
+                    onClick={() => toggle.mutate(b)}
+                  >
+                    {b.active ? "Скрыть" : "Показать"}
+                  </button>
+                  <button
+                    type="button"
+                    class="secondary outline"
+                    aria-label={`Изменить банк: ${b.name}`}
+                    onClick={() => setEditing(b)}
+                  >
+                    Изменить
+                  </button>
+                  <button
+                    type="button"
+                    class="danger outline"
+                    aria-label={`Удалить банк: ${b.name}`}
+                    onClick={() => setDeleting(b)}
+                  >
+                    Удалить
+                  </button>
+                </footer>
+              )}
             </article>
           ))}
         </div>
       )}
-      {editing && (
+      {editing && canWrite && (
         <BankDialog
           key={editing === "new" ? "new" : editing.id}
           bank={editing === "new" ? null : editing}

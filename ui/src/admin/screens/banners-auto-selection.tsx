@@ -2,10 +2,12 @@
  * upload, preview, save. */
 import { useEffect, useState } from "react";
 import { apiPut } from "../../api/client";
+import { useCan } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { type Banners, PUBLIC_SETTINGS } from "../lib/banners";
 import { SELECTION_BANNER_REQUIRED } from "../lib/files";
 import type { AdminSettings } from "../lib/settings";
 import { useAdminMutation, useAdminQuery } from "../query";
@@ -14,7 +16,12 @@ import "./content.css";
 const SETTINGS = "/api/admin/settings";
 
 export default function AutoSelectionBannerScreen() {
-  const settings = useAdminQuery<AdminSettings>(SETTINGS, { refetchOnWindowFocus: false });
+  // A role without the other settings (an editor) reads the banner as the
+  // site shows it.
+  const url = useCan("settings") ? SETTINGS : PUBLIC_SETTINGS;
+  const settings = useAdminQuery<Pick<Banners, "autoSelectionBanner">>(url, {
+    refetchOnWindowFocus: false,
+  });
   const [image, setImage] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
@@ -39,7 +46,7 @@ export default function AutoSelectionBannerScreen() {
           <ErrorPanel
             error={settings.error}
             title="Не удалось загрузить настройки"
-            url={SETTINGS}
+            url={url}
             onRetry={() => void settings.refetch()}
           />
         ) : (

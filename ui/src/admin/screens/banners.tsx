@@ -4,6 +4,7 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { apiPut } from "../../api/client";
+import { useCan } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
@@ -13,6 +14,7 @@ import {
   BANNER_SECTIONS,
   type Banners,
   changedBanners,
+  PUBLIC_SETTINGS,
   pickBanners,
   RECOMMENDED_BANNER,
   RECOMMENDED_MOBILE_BANNER,
@@ -24,7 +26,8 @@ import "./content.css";
 const SETTINGS = "/api/admin/settings";
 
 export default function BannersScreen() {
-  const settings = useAdminQuery<AdminSettings>(SETTINGS, { refetchOnWindowFocus: false });
+  const url = useCan("settings") ? SETTINGS : PUBLIC_SETTINGS;
+  const settings = useAdminQuery<Banners>(url, { refetchOnWindowFocus: false });
   const [loaded, setLoaded] = useState<Banners | null>(null);
   const [current, setCurrent] = useState<Banners | null>(null);
   const [uploads, setUploads] = useState(0);
@@ -63,7 +66,7 @@ export default function BannersScreen() {
           <ErrorPanel
             error={settings.error}
             title="Не удалось загрузить баннеры"
-            url={SETTINGS}
+            url={url}
             onRetry={() => void settings.refetch()}
           />
         ) : (

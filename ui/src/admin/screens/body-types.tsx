@@ -8,6 +8,7 @@ import { apiDelete, apiPost, apiPut } from "../../api/client";
 import type { BodyTypeInfo } from "../../api/types";
 import { bodyTypePath } from "../../routes";
 import { BODY_TYPES_URL } from "../api";
+import { useCan } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { applyServerError } from "../components/applyServerError";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -34,7 +35,10 @@ import "./content.css";
 const LIST = BODY_TYPES_URL;
 const typeUrl = (code: string) => `${LIST}/${encodeURIComponent(code)}`;
 
+/** Without `catalogueWrite` every type is shown as it is, without fields,
+ * uploads, save, add or delete. */
 export default function BodyTypesScreen() {
+  const canWrite = useCan("catalogueWrite");
   const types = useAdminQuery<BodyTypeInfo[]>(LIST, { refetchOnWindowFocus: false });
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<BodyTypeInfo | null>(null);
@@ -49,9 +53,11 @@ export default function BodyTypesScreen() {
       title="Типы кузова"
       count={types.data?.length ?? null}
       actions={
-        <button type="button" onClick={() => setAdding(true)} disabled={!types.data}>
-          Добавить тип кузова
-        </button>
+        canWrite ? (
+          <button type="button" onClick={() => setAdding(true)} disabled={!types.data}>
+            Добавить тип кузова
+          </button>
+        ) : null
       }
     >
       {types.isPending ? (
@@ -65,12 +71,16 @@ export default function BodyTypesScreen() {
         />
       ) : (
         <div class="body-type-list">
-          {types.data.map((t) => (
-            <BodyTypeForm key={t.bodyType} info={t} onDelete={() => setDeleting(t)} />
-          ))}
+          {types.data.map((t) =>
+            canWrite ? (
+              <BodyTypeForm key={t.bodyType} info={t} onDelete={() => setDeleting(t)} />
+            ) : (
+              <BodyTypeView key={t.bodyType} info={t} />
+            ),
+          )}
         </div>
       )}
-      {adding && types.data && (
+      {adding && canWrite && types.data && (
         <AddBodyTypeDialog existing={types.data} onClose={() => setAdding(false)} />
       )}
       <ConfirmDialog
@@ -100,6 +110,49 @@ const values = (t: BodyTypeInfo): Values => ({
   imageUrl: t.imageUrl,
   imageUrlMobile: t.imageUrlMobile,
 });
+
+/** A type as it is, for a role that may not change the catalogue. */
+function BodyTypeView({ info }: { info: BodyTypeInfo }) {
+  const titleId = `body-type-${info.bodyType}`;
+  return (
+    <article
+      class="admin-card body-type-card"
+      aria-labelledby={titleId}
+      data-testid={`body-type-${info.bodyType}`}
+    >
+      <h2 id={titleId} class="admin-card-title">
+        {info.labelPlural} <small class="muted">({info.bodyType})</small>
+      </h2>
+      <p class="muted">
+        Опубликовано автомобилей: {info.carCount} ·{" "}
+        <a href={bodyTypePath(info.bodyType)} target="_blank" rel="noopener noreferrer">
+          Открыть страницу
+        </a>
+        {info.builtIn && " · Встроенный тип"}
+      </p>
+      <dl class="detail-list">
+        <dt>Название во множественном числе</dt>
+        <dd>{info.labelPlural}</dd>
+        <dt>Название в единственном числе</dt>
+        <dd>{info.labelSingle}</dd>
+      </dl>
+      <div class="form-grid">
+        <BannerView label={`${info.labelPlural}: баннер для компьютера`} url={info.imageUrl} />
+        <BannerView label={`${info.labelPlural}: баннер для телефона`} url={info.imageUrlMobile} />
+      </div>
+    </article>
+  );
+}
+
+function BannerView({ label, url }: { label: string; url: string }) {
+  return (
+    <figure class="image-preview">
+      {/* The caption names the picture. */}
+      {url ? <img src={url} alt="" /> : <p class="muted">Не задан</p>}
+      <figcaption>{label}</figcaption>
+    </figure>
+  );
+}
 
 function BodyTypeForm({ info, onDelete }: { info: BodyTypeInfo; onDelete: () => void }) {
   const {

@@ -5,6 +5,7 @@ import type { Brand } from "../../api/types";
 import { CAR_FORMS, plural } from "../../lib/format";
 import { slugify } from "../../lib/slug";
 import { BRANDS_URL, brandUrl } from "../api";
+import { useCan } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { applyServerError } from "../components/applyServerError";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -20,8 +21,10 @@ import { useAdminMutation, useAdminQuery } from "../query";
 type Editing = { brand: Brand | null } | null;
 
 /** Brands: count, search by name or description, cards with the number of
- * cars, add and edit dialogs, delete (refused while the brand has cars). */
+ * cars, add and edit dialogs, delete (refused while the brand has cars);
+ * without `catalogueWrite` only the list. */
 export default function BrandsScreen() {
+  const canWrite = useCan("catalogueWrite");
   const brands = useAdminQuery<Brand[]>(BRANDS_URL);
   const [search, setSearch] = useState("");
   const [editing, setEditing] = useState<Editing>(null);
@@ -36,7 +39,8 @@ export default function BrandsScreen() {
   // A self-check's link (?edit=<id>) opens that brand.
   const dropEditLink = useEditLink({
     path: "/brands",
-    items: brands.data,
+    // Only a role that may change brands opens one from a link.
+    items: canWrite ? brands.data : undefined,
     open: useCallback((brand: Brand) => setEditing({ brand }), []),
     missing: "Марка не найдена: возможно, её удалили",
   });
@@ -46,9 +50,11 @@ export default function BrandsScreen() {
       title="Марки"
       count={brands.data?.length ?? null}
       actions={
-        <button type="button" onClick={() => setEditing({ brand: null })}>
-          Добавить марку
-        </button>
+        canWrite ? (
+          <button type="button" onClick={() => setEditing({ brand: null })}>
+            Добавить марку
+          </button>
+        ) : null
       }
     >
       <input
@@ -91,36 +97,38 @@ export default function BrandsScreen() {
                   </div>
                 </div>
                 {b.description && <p>{b.description}</p>}
-                <div class="card-actions">
-                  <button
-                    type="button"
-                    class="secondary"
-                    aria-label={`Изменить марку ${b.name}`}
-                    onClick={() => setEditing({ brand: b })}
-                  >
-                    Изменить
-                  </button>
-                  <button
-                    type="button"
-                    class="danger"
-                    aria-label={`Удалить марку ${b.name}`}
-                    disabled={b.carCount > 0}
-                    title={
-                      b.carCount > 0
-                        ? "Нельзя удалить марку, пока у неё есть автомобили"
-                        : undefined
-                    }
-                    onClick={() => setDeleting(b)}
-                  >
-                    Удалить
-                  </button>
-                </div>
+                {canWrite && (
+                  <div class="card-actions">
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`Изменить марку ${b.name}`}
+                      onClick={() => setEditing({ brand: b })}
+                    >
+                      Изменить
+                    </button>
+                    <button
+                      type="button"
+                      class="danger"
+                      aria-label={`Удалить марку ${b.name}`}
+                      disabled={b.carCount > 0}
+                      title={
+                        b.carCount > 0
+                          ? "Нельзя удалить марку, пока у неё есть автомобили"
+                          : undefined
+                      }
+                      onClick={() => setDeleting(b)}
+                    >
+                      Удалить
+                    </button>
+                  </div>
+                )}
               </article>
             </li>
           ))}
         </ul>
       )}
-      {editing && (
+      {editing && canWrite && (
         <BrandDialog
           brand={editing.brand}
           onClose={() => {

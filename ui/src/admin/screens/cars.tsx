@@ -16,6 +16,7 @@ import {
   carUrl,
   type PublishedFilter,
 } from "../api";
+import { useCan } from "../auth";
 import { BULK_PERCENT, bulkMultiplier } from "../carForm";
 import { AdminPage } from "../components/AdminPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -44,8 +45,10 @@ import { CarDialog } from "./cars-form";
 type Editing = { id: string | null } | null;
 
 /** Cars: count, search, filters and pages on the server, the bulk price
- * card, the statistics card, cards with edit and delete. */
+ * card, the statistics card, cards with edit and delete; without
+ * `catalogueWrite` a read-only list (no add, edit, delete or price change). */
 export default function CarsScreen() {
+  const canWrite = useCan("catalogueWrite");
   const [search, setSearch] = useState("");
   const q = useDebounced(search.trim(), 300);
   const [condition, setCondition] = useState<ConditionFilter>("all");
@@ -66,8 +69,8 @@ export default function CarsScreen() {
   // A self-check's link (?edit=<id>) opens that car (the dialog loads it).
   const [linked, dropEditLink] = useEditParam("/cars");
   useEffect(() => {
-    if (linked) setEditing({ id: linked });
-  }, [linked]);
+    if (linked && canWrite) setEditing({ id: linked });
+  }, [linked, canWrite]);
 
   const remove = useAdminMutation((car: Car) => apiDelete(carUrl(car.id)), {
     success: "Автомобиль удален",
@@ -80,13 +83,17 @@ export default function CarsScreen() {
       title="Автомобили"
       count={data?.stats.all ?? null}
       actions={
-        <button type="button" onClick={() => setEditing({ id: null })}>
-          Добавить автомобиль
-        </button>
+        canWrite ? (
+          <button type="button" onClick={() => setEditing({ id: null })}>
+            Добавить автомобиль
+          </button>
+        ) : null
       }
     >
       <div class="admin-tools">
-        <BulkPriceCard filter={{ q, condition, published }} matching={data?.total ?? null} />
+        {canWrite && (
+          <BulkPriceCard filter={{ q, condition, published }} matching={data?.total ?? null} />
+        )}
         <StatsCard stats={data?.stats ?? null} />
       </div>
       <div role="search" class="inline-row car-filters" aria-label="Поиск и фильтры">
@@ -154,8 +161,8 @@ export default function CarsScreen() {
               <li key={car.id}>
                 <CarCard
                   car={car}
-                  onEdit={() => setEditing({ id: car.id })}
-                  onDelete={() => setDeleting(car)}
+                  onEdit={canWrite ? () => setEditing({ id: car.id }) : undefined}
+                  onDelete={canWrite ? () => setDeleting(car) : undefined}
                 />
               </li>
             ))}
@@ -163,7 +170,7 @@ export default function CarsScreen() {
           <Pagination page={data.page} pages={data.pages} onPage={setPage} />
         </>
       )}
-      {editing && (
+      {editing && canWrite && (
         <CarDialog
           id={editing.id}
           onClose={() => {
@@ -192,8 +199,9 @@ function CarCard({
   onDelete,
 }: {
   car: Car;
-  onEdit: () => void;
-  onDelete: () => void;
+  /** Absent for a role that may not change the catalogue. */
+  onEdit?: () => void;
+  onDelete?: () => void;
 }) {
   const title = `${car.brandName} ${car.name} ${car.model}`.replace(/\s+/g, " ").trim();
   return (
@@ -219,12 +227,16 @@ function CarCard({
         <strong data-testid="car-price">{formatPrice(car.price)}</strong>
       </p>
       <div class="card-actions">
-        <button type="button" class="secondary" aria-label={`Изменить ${title}`} onClick={onEdit}>
-          Изменить
-        </button>
-        <button type="button" class="danger" aria-label={`Удалить ${title}`} onClick={onDelete}>
-          Удалить
-        </button>
+        {onEdit && (
+          <button type="button" class="secondary" aria-label={`Изменить ${title}`} onClick={onEdit}>
+            Изменить
+          </button>
+        )}
+        {onDelete && (
+          <button type="button" class="danger" aria-label={`Удалить ${title}`} onClick={onDelete}>
+            Удалить
+          </button>
+        )}
         {car.published && (
           <a
             href={carPath(car.slug)}

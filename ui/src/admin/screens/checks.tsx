@@ -3,18 +3,22 @@
  * missing consent or privacy texts; docs/self-checks.md), errors first, each with
  * a link to the screen that fixes it. */
 import { Link } from "wouter";
+import type { Capability } from "../../api/types";
+import { useAuth } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { CHECKS_URL, type Checks, groupProblems, panelHref, problemsText } from "../lib/checks";
 import { longDateTime } from "../lib/dates";
 import { useAdminQuery } from "../query";
+import { screenAllowed, screenAt } from "../screens";
 import "./content.css";
 import "./staff.css";
 
 const BADGES = { error: "badge-red", warning: "badge-orange" } as const;
 
 export default function ChecksScreen() {
+  const { capabilities } = useAuth();
   const checks = useAdminQuery<Checks>(CHECKS_URL);
   const data = checks.data;
   const groups = data ? groupProblems(data.problems) : [];
@@ -80,13 +84,11 @@ export default function ChecksScreen() {
                     >
                       <h3>{p.title}</h3>
                       {p.detail && <p class="muted">{p.detail}</p>}
-                      <Link
+                      <FixLink
                         href={panelHref(p.link)}
-                        class="check-fix"
-                        aria-label={`Исправить: ${p.title}`}
-                      >
-                        Исправить
-                      </Link>
+                        title={p.title}
+                        capabilities={capabilities}
+                      />
                     </li>
                   ))}
                 </ul>
@@ -96,5 +98,28 @@ export default function ChecksScreen() {
         </>
       )}
     </AdminPage>
+  );
+}
+
+/** The link to the screen that fixes a problem: "Исправить" for a role that
+ * may change it there, "Открыть" for one that may only look, none for one
+ * that may not open that screen. */
+function FixLink({
+  href,
+  title,
+  capabilities,
+}: {
+  href: string;
+  title: string;
+  capabilities: readonly Capability[];
+}) {
+  const screen = screenAt(href);
+  if (screen && !screenAllowed(screen, capabilities)) return null;
+  const fixes = screen?.capability !== "catalogueRead" || capabilities.includes("catalogueWrite");
+  const verb = fixes ? "Исправить" : "Открыть";
+  return (
+    <Link href={href} class="check-fix" aria-label={`${verb}: ${title}`}>
+      {verb}
+    </Link>
   );
 }

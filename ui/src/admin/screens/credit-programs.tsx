@@ -7,6 +7,7 @@ import { useForm } from "react-hook-form";
 import { apiDelete, apiPost, apiPut } from "../../api/client";
 import type { PartnerBank } from "../../api/types";
 import { monthsRange, percent } from "../../lib/credit";
+import { useCan } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { applyServerError } from "../components/applyServerError";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -45,7 +46,9 @@ const STATE_BADGES = {
   valid: "badge-green",
 } as const;
 
+/** Without `catalogueWrite`: the list only (no add, edit or delete). */
 export default function CreditProgramsScreen() {
+  const canWrite = useCan("catalogueWrite");
   const programs = useAdminQuery<{ items: AdminCreditProgram[] }>(LIST);
   const [editing, setEditing] = useState<AdminCreditProgram | "new" | null>(null);
   const [deleting, setDeleting] = useState<AdminCreditProgram | null>(null);
@@ -58,7 +61,8 @@ export default function CreditProgramsScreen() {
   // A self-check's link (?edit=<id>) opens that programme.
   const dropEditLink = useEditLink({
     path: "/credit-programs",
-    items: programs.data?.items,
+    // Only a role that may change programmes opens one from a link.
+    items: canWrite ? programs.data?.items : undefined,
     open: setEditing,
     missing: "Программа не найдена: возможно, её удалили",
   });
@@ -69,9 +73,11 @@ export default function CreditProgramsScreen() {
       title="Кредитные программы"
       count={programs.data ? list.length : null}
       actions={
-        <button type="button" onClick={() => setEditing("new")}>
-          Добавить программу
-        </button>
+        canWrite ? (
+          <button type="button" onClick={() => setEditing("new")}>
+            Добавить программу
+          </button>
+        ) : null
       }
     >
       <p class="muted">
@@ -101,15 +107,15 @@ export default function CreditProgramsScreen() {
                 <ProgramCard
                   key={p.id}
                   program={p}
-                  onEdit={() => setEditing(p)}
-                  onDelete={() => setDeleting(p)}
+                  onEdit={canWrite ? () => setEditing(p) : undefined}
+                  onDelete={canWrite ? () => setDeleting(p) : undefined}
                 />
               ))}
             </div>
           </section>
         ))
       )}
-      {editing && (
+      {editing && canWrite && (
         <ProgramDialog
           key={editing === "new" ? "new" : editing.id}
           program={editing === "new" ? null : editing}
@@ -140,8 +146,9 @@ function ProgramCard({
   onDelete,
 }: {
   program: AdminCreditProgram;
-  onEdit: () => void;
-  onDelete: () => void;
+  /** Absent for a role that may not change the catalogue. */
+  onEdit?: () => void;
+  onDelete?: () => void;
 }) {
   const state = programState(p);
   const cost = costLines(p);
@@ -167,24 +174,30 @@ function ProgramCard({
         <li>Действует {validity(p)}</li>
       </ul>
       {p.conditions && <p class="admin-card-text">{p.conditions}</p>}
-      <footer class="card-actions">
-        <button
-          type="button"
-          class="secondary outline"
-          aria-label={`Изменить программу: ${p.name}`}
-          onClick={onEdit}
-        >
-          Изменить
-        </button>
-        <button
-          type="button"
-          class="danger outline"
-          aria-label={`Удалить программу: ${p.name}`}
-          onClick={onDelete}
-        >
-          Удалить
-        </button>
-      </footer>
+      {(onEdit || onDelete) && (
+        <footer class="card-actions">
+          {onEdit && (
+            <button
+              type="button"
+              class="secondary outline"
+              aria-label={`Изменить программу: ${p.name}`}
+              onClick={onEdit}
+            >
+              Изменить
+            </button>
+          )}
+          {onDelete && (
+            <button
+              type="button"
+              class="danger outline"
+              aria-label={`Удалить программу: ${p.name}`}
+              onClick={onDelete}
+            >
+              Удалить
+            </button>
+          )}
+        </footer>
+      )}
     </article>
   );
 }

@@ -3,6 +3,7 @@
  * week and last week (in all and per staff user), a chart of the last 14
  * days and the leads still new past the threshold (docs/response-times.md). */
 import { Link } from "wouter";
+import { useCan } from "../auth";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { ScrollRegion } from "../components/ScrollRegion";
 import { longDateTime } from "../lib/dates";
@@ -261,6 +262,8 @@ function ChartSvg({ chart, summary }: { chart: Chart; summary: string }) {
 }
 
 function Overdue({ leads, threshold }: { leads: OverdueLead[]; threshold: number }) {
+  // A role without the leads screen sees the lead without a link to it.
+  const linked = useCan("leads");
   return (
     <section aria-labelledby="overdue-title" data-testid="overdue">
       <h3 id="overdue-title">Ждут ответа дольше {formatMinutes(threshold)}</h3>
@@ -270,7 +273,11 @@ function Overdue({ leads, threshold }: { leads: OverdueLead[]; threshold: number
         <ul class="overdue-list">
           {leads.map((l) => (
             <li key={l.id} data-testid="overdue-lead">
-              <Link href={leadHref(l.id)}>{l.name || l.phone}</Link>
+              {linked ? (
+                <Link href={leadHref(l.id)}>{l.name || l.phone || "Заявка"}</Link>
+              ) : (
+                <span>{l.name || l.phone || "Заявка"}</span>
+              )}
               {" · "}
               <span>{LEAD_TYPE_LABELS[l.type] ?? l.type}</span>
               {" · "}

@@ -2,11 +2,13 @@ import { Link } from "wouter";
 import type { components } from "../../api/schema";
 import type { BodyTypeInfo } from "../../api/types";
 import { type AuditPage, auditUrl, BODY_TYPES_URL, DASHBOARD_URL } from "../api";
+import { useAuth } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { changeLine } from "../lib/audit";
 import { problemsText } from "../lib/checks";
+import { dashboardParts } from "../lib/dashboard";
 import { longDateTime } from "../lib/dates";
 import {
   CHANNEL_LABELS,
@@ -16,7 +18,7 @@ import {
 } from "../lib/notifications";
 import { type ImportFailed, importReportHref } from "../lib/parser";
 import { useAdminQuery } from "../query";
-import { SCREENS } from "../screens";
+import { allowedScreens, DASHBOARD, linkAllowed, screenAt } from "../screens";
 import { ResponseTimesSection } from "./dashboard-response";
 import "./content.css";
 
@@ -26,14 +28,17 @@ type Dashboard = components["schemas"]["Dashboard"] & { importFailed?: ImportFai
 
 /** Summary cards (with the self-checks' badge), the notifications that
  * could not be delivered, how fast leads are answered, links to every
- * section and the latest admin changes. */
+ * section and the latest admin changes: each only when the role may see
+ * its subject (dashboardParts). */
 export default function DashboardScreen() {
+  const { capabilities } = useAuth();
+  const show = dashboardParts(capabilities);
   const summary = useAdminQuery<Dashboard>(DASHBOARD_URL);
   const d = summary.data;
   return (
     <AdminPage
       title="Панель администратора"
-      actions={d ? <ChecksBadge count={d.checksCount} /> : null}
+      actions={d && show.checks ? <ChecksBadge count={d.checksCount} /> : null}
     >
       {summary.isError ? (
         <ErrorPanel error={summary.error} onRetry={() => void summary.refetch()} />
@@ -41,59 +46,68 @@ export default function DashboardScreen() {
         <SkeletonCards count={4} />
       ) : (
         <section class="stat-cards" aria-label="Сводка" data-testid="summary">
-          <Card
-            href="/cars"
-            title="Автомобили"
-            value={d.carsPublished + d.carsDrafts}
-            note={`Опубликовано: ${d.carsPublished}, черновиков: ${d.carsDrafts}`}
-          />
-          <Card href="/brands" title="Марки" value={d.brands} />
-          <Card
-            href="/reviews"
-            title="Отзывы"
-            value={d.reviewsApproved + d.reviewsPending}
-            note={`Одобрено: ${d.reviewsApproved}, на модерации: ${d.reviewsPending}`}
-          />
-          <Card
-            href="/leads"
-            title="Заявки"
-            value={d.leadsTotal}
-            note={`Новых: ${d.leadsNew}, в работе: ${d.leadsInProgress}`}
-          />
-          <article data-testid="failed-card">
-            <h2 class="stat-title">
-              {d.deliveriesFailed > 0 ? (
-                <a href="#failed-deliveries-title">Уведомления</a>
-              ) : (
-                "Уведомления"
-              )}
-            </h2>
-            <span class="stat-value">{d.deliveriesFailed}</span>
-            <span class="stat-note">
-              {d.deliveriesFailed > 0
-                ? "не доставлено: повторите отправку в заявке"
-                : "Все доставлены"}
-            </span>
-          </article>
-          {d.importFailed && <ImportFailedCard failed={d.importFailed} />}
+          {show.catalogue && (
+            <>
+              <Card
+                href="/cars"
+                title="Автомобили"
+                value={d.carsPublished + d.carsDrafts}
+                note={`Опубликовано: ${d.carsPublished}, черновиков: ${d.carsDrafts}`}
+              />
+              <Card href="/brands" title="Марки" value={d.brands} />
+              <Card
+                href="/reviews"
+                title="Отзывы"
+                value={d.reviewsApproved + d.reviewsPending}
+                note={`Одобрено: ${d.reviewsApproved}, на модерации: ${d.reviewsPending}`}
+              />
+            </>
+          )}
+          {show.leads && (
+            <Card
+              href="/leads"
+              title="Заявки"
+              value={d.leadsTotal}
+              note={`Новых: ${d.leadsNew}, в работе: ${d.leadsInProgress}`}
+            />
+          )}
+          {show.deliveries && <FailedCard failed={d.deliveriesFailed} />}
+          {show.imports && d.importFailed && <ImportFailedCard failed={d.importFailed} />}
         </section>
       )}
-      {d && d.deliveriesFailed > 0 && <FailedDeliveries />}
-      <ResponseTimesSection />
+      {show.deliveries && d && d.deliveriesFailed > 0 && <FailedDeliveries />}
+      {show.responseTimes && <ResponseTimesSection />}
       <section aria-labelledby="sections-title">
         <h2 id="sections-title">Разделы</h2>
         <ul class="admin-grid" data-testid="sections">
-          {SCREENS.filter((s) => s.path !== "/dashboard").map((s) => (
-            <li key={s.path}>
-              <Link href={s.path} class="admin-card section-link">
-                {s.label}
-              </Link>
-            </li>
-          ))}
+          {allowedScreens(capabilities)
+            .filter((s) => s.path !== DASHBOARD)
+            .map((s) => (
+              <li key={s.path}>
+                <Link href={s.path} class="admin-card section-link">
+                  {s.label}
+                </Link>
+              </li>
+            ))}
         </ul>
       </section>
-      <LatestChanges />
+      {show.changes && <LatestChanges />}
     </AdminPage>
+  );
+}
+
+/** Notifications given up: how many, a link to their list. */
+function FailedCard({ failed }: { failed: number }) {
+  return (
+    <article data-testid="failed-card">
+      <h2 class="stat-title">
+        {failed > 0 ? <a href="#failed-deliveries-title">Уведомления</a> : "Уведомления"}
+      </h2>
+      <span class="stat-value">{failed}</span>
+      <span class="stat-note">
+        {failed > 0 ? "не доставлено: повторите отправку в заявке" : "Все доставлены"}
+      </span>
+    </article>
   );
 }
 
@@ -108,8 +122,9 @@ function Card({
   value: number;
   note?: string;
 }) {
-  // Only screens that exist are linked.
-  const linked = SCREENS.some((s) => s.path === href);
+  // Only screens that exist and the role may open are linked.
+  const { capabilities } = useAuth();
+  const linked = screenAt(href) !== undefined && linkAllowed(href, capabilities);
   return (
     <article>
       <h2 class="stat-title">{linked ? <Link href={href}>{title}</Link> : title}</h2>

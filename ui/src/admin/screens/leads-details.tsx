@@ -5,6 +5,7 @@
 import { ApiError } from "../../api/client";
 import type { BodyTypeInfo } from "../../api/types";
 import { type AuditPage, BODY_TYPES_URL } from "../api";
+import { useCan } from "../auth";
 import { Modal } from "../components/Modal";
 import { longDateTime } from "../lib/dates";
 import {
@@ -20,6 +21,8 @@ import { useAdminQuery } from "../query";
 import { LeadDeliveries } from "./leads-deliveries";
 
 export function LeadDetails({ lead, onClose }: { lead: Lead; onClose: () => void }) {
+  // The status history is read from the audit trail: personal data.
+  const canAudit = useCan("personalData");
   // The wishes of a selection name body types by the dealership's table.
   const bodyTypes = useAdminQuery<BodyTypeInfo[]>(lead.bodyType ? BODY_TYPES_URL : null, {
     refetchOnWindowFocus: false,
@@ -96,7 +99,7 @@ export function LeadDetails({ lead, onClose }: { lead: Lead; onClose: () => void
         </section>
       ))}
       <LeadDeliveries lead={lead.id} />
-      <StatusHistory id={lead.id} updatedAt={lead.updatedAt} />
+      {canAudit && <StatusHistory id={lead.id} updatedAt={lead.updatedAt} />}
       <footer class="dialog-actions">
         <button type="button" class="secondary outline" onClick={onClose}>
           Закрыть

@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { apiDelete, apiPut } from "../../api/client";
 import type { components } from "../../api/schema";
+import { useCan } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
@@ -46,6 +47,10 @@ const adminLeadUrl = (id: string) => `/api/leads/${encodeURIComponent(id)}`;
 const PAGE = 50;
 
 export default function LeadsScreen() {
+  // Deleting a lead is a personal-data right; the e-mail settings are the
+  // owner's (the server refuses both to the other roles).
+  const canDelete = useCan("personalData");
+  const canSettings = useCan("settings");
   const [status, setStatus] = useState<StatusFilter>("all");
   const [type, setType] = useState<TypeFilter>("all");
   const [limit, setLimit] = useState(PAGE);
@@ -183,7 +188,7 @@ export default function LeadsScreen() {
                 busy={setLeadStatus.isPending && setLeadStatus.variables?.lead.id === lead.id}
                 onStatus={(to) => setLeadStatus.mutate({ lead, to })}
                 onOpen={() => setOpen(lead.id)}
-                onDelete={() => setDeleting(lead)}
+                onDelete={canDelete ? () => setDeleting(lead) : undefined}
               />
             ))}
           </ul>
@@ -212,7 +217,7 @@ export default function LeadsScreen() {
         onCancel={() => setDeleting(null)}
       />
 
-      <EmailSettings />
+      {canSettings && <EmailSettings />}
     </AdminPage>
   );
 }
@@ -222,7 +227,8 @@ interface RowProps {
   busy: boolean;
   onStatus: (to: LeadStatus) => void;
   onOpen: () => void;
-  onDelete: () => void;
+  /** Absent for a role that may not delete leads. */
+  onDelete?: () => void;
 }
 
 function LeadRow({ lead, busy, onStatus, onOpen, onDelete }: RowProps) {
@@ -281,14 +287,16 @@ function LeadRow({ lead, busy, onStatus, onOpen, onDelete }: RowProps) {
           >
             Подробнее
           </button>
-          <button
-            type="button"
-            class="danger outline"
-            aria-label={`Удалить заявку: ${lead.name}`}
-            onClick={onDelete}
-          >
-            Удалить
-          </button>
+          {onDelete && (
+            <button
+              type="button"
+              class="danger outline"
+              aria-label={`Удалить заявку: ${lead.name}`}
+              onClick={onDelete}
+            >
+              Удалить
+            </button>
+          )}
         </div>
       </article>
     </li>

@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import { apiDelete, apiPost, apiPut } from "../../api/client";
 import type { Promotion } from "../../api/types";
 import { formatDate } from "../../lib/format";
+import { useCan } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { applyServerError } from "../components/applyServerError";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -22,7 +23,9 @@ import "./content.css";
 
 const LIST = "/api/admin/promotions";
 
+/** Without `catalogueWrite`: the list only (no add, edit or delete). */
 export default function PromotionsScreen() {
+  const canWrite = useCan("catalogueWrite");
   const promotions = useAdminQuery<Promotion[]>(LIST);
   const today = moscowToday();
   const [editing, setEditing] = useState<Promotion | "new" | null>(null);
@@ -35,12 +38,13 @@ export default function PromotionsScreen() {
   // A self-check's link (?edit=<id>) opens that promotion.
   const dropEditLink = useEditLink({
     path: "/promotions",
-    items: promotions.data,
+    // Only a role that may change promotions opens one from a link.
+    items: canWrite ? promotions.data : undefined,
     open: setEditing,
     missing: "Акция не найдена: возможно, её удалили",
   });
 
-  if (editing) {
+  if (editing && canWrite) {
     return (
       <AdminPage title={editing === "new" ? "Новая акция" : "Редактировать акцию"}>
         <PromotionForm
@@ -60,9 +64,11 @@ export default function PromotionsScreen() {
       title="Акции"
       count={promotions.data ? list.length : null}
       actions={
-        <button type="button" onClick={() => setEditing("new")}>
-          Добавить акцию
-        </button>
+        canWrite ? (
+          <button type="button" onClick={() => setEditing("new")}>
+            Добавить акцию
+          </button>
+        ) : null
       }
     >
       {promotions.isPending ? (
@@ -100,24 +106,26 @@ export default function PromotionsScreen() {
                 <p class="admin-card-text">{p.description}</p>
                 {p.validUntil && <p class="muted">Действует до: {formatDate(p.validUntil)}</p>}
               </div>
-              <footer class="card-actions">
-                <button
-                  type="button"
-                  class="secondary outline"
-                  aria-label={`Изменить акцию: ${p.title}`}
-                  onClick={() => setEditing(p)}
-                >
-                  Изменить
-                </button>
-                <button
-                  type="button"
-                  class="danger outline"
-                  aria-label={`Удалить акцию: ${p.title}`}
-                  onClick={() => setDeleting(p)}
-                >
-                  Удалить
-                </button>
-              </footer>
+              {canWrite && (
+                <footer class="card-actions">
+                  <button
+                    type="button"
+                    class="secondary outline"
+                    aria-label={`Изменить акцию: ${p.title}`}
+                    onClick={() => setEditing(p)}
+                  >
+                    Изменить
+                  </button>
+                  <button
+                    type="button"
+                    class="danger outline"
+                    aria-label={`Удалить акцию: ${p.title}`}
+                    onClick={() => setDeleting(p)}
+                  >
+                    Удалить
+                  </button>
+                </footer>
+              )}
             </article>
           ))}
         </div>

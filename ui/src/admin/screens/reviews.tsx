@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { apiDelete, apiPost, apiPut } from "../../api/client";
 import type { Review } from "../../api/types";
+import { useCan } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { applyServerError } from "../components/applyServerError";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -27,7 +28,10 @@ import "./content.css";
 
 const LIST = "/api/admin/reviews";
 
+/** Without `catalogueWrite`: the totals and the list only (no add, approve,
+ * edit or delete). */
 export default function ReviewsScreen() {
+  const canWrite = useCan("catalogueWrite");
   const reviews = useAdminQuery<Review[]>(LIST);
   const [query, setQuery] = useState("");
   const [status, setStatus] = useState<ReviewFilter>("all");
@@ -54,9 +58,11 @@ export default function ReviewsScreen() {
       title="Отзывы"
       count={reviews.data ? totals.all : null}
       actions={
-        <button type="button" onClick={() => setEditing("new")}>
-          Добавить отзыв
-        </button>
+        canWrite ? (
+          <button type="button" onClick={() => setEditing("new")}>
+            Добавить отзыв
+          </button>
+        ) : null
       }
     >
       <section class="stat-cards" aria-label="Сводка по отзывам">
@@ -137,41 +143,43 @@ export default function ReviewsScreen() {
                   <time dateTime={r.createdAt}>{longDateTime(r.createdAt)}</time>
                 </small>
               </p>
-              <footer class="card-actions">
-                {!r.approved && (
+              {canWrite && (
+                <footer class="card-actions">
+                  {!r.approved && (
+                    <button
+                      type="button"
+                      aria-label={`Одобрить отзыв: ${r.customerName}`}
+                      aria-busy={(approve.isPending && approve.variables?.id === r.id) || undefined}
+                      disabled={approve.isPending}
+                      onClick={() => approve.mutate(r)}
+                    >
+                      Одобрить
+                    </button>
+                  )}
                   <button
                     type="button"
-                    aria-label={`Одобрить отзыв: ${r.customerName}`}
-                    aria-busy={(approve.isPending && approve.variables?.id === r.id) || undefined}
-                    disabled={approve.isPending}
-                    onClick={() => approve.mutate(r)}
+                    class="secondary outline"
+                    aria-label={`Изменить отзыв: ${r.customerName}`}
+                    onClick={() => setEditing(r)}
                   >
-                    Одобрить
+                    Изменить
                   </button>
-                )}
-                <button
-                  type="button"
-                  class="secondary outline"
-                  aria-label={`Изменить отзыв: ${r.customerName}`}
-                  onClick={() => setEditing(r)}
-                >
-                  Изменить
-                </button>
-                <button
-                  type="button"
-                  class="danger outline"
-                  aria-label={`Удалить отзыв: ${r.customerName}`}
-                  onClick={() => setDeleting(r)}
-                >
-                  Удалить
-                </button>
-              </footer>
+                  <button
+                    type="button"
+                    class="danger outline"
+                    aria-label={`Удалить отзыв: ${r.customerName}`}
+                    onClick={() => setDeleting(r)}
+                  >
+                    Удалить
+                  </button>
+                </footer>
+              )}
             </article>
           ))}
         </div>
       )}
 
-      {editing && (
+      {editing && canWrite && (
         <ReviewDialog
           key={editing === "new" ? "new" : editing.id}
           review={editing === "new" ? null : editing}

@@ -1,0 +1,119 @@
+//! Which capability each admin route needs (`docs/admin.md`, "Roles"). The
+//! admin middleware looks every request up here by its route's path and
+//! method; a route missing from the table is refused to everyone, and the
+//! route-by-role test (`tests/roles.rs`) fails for it, so each new route gets
+//! a decision.
+
+use axum::http::Method;
+
+use crate::domain::roles::Capability;
+
+/// `(method, route path as the router spells it, capability)`.
+pub const ROUTES: &[(&str, &str, Capability)] = {
+    use Capability::*;
+    &[
+        // Oneself.
+        ("GET", "/api/admin/me", Staff),
+        // Figures.
+        ("GET", "/api/admin/dashboard", Figures),
+        ("GET", "/api/admin/checks", Figures),
+        ("GET", "/api/admin/response-times", Figures),
+        // The catalogue and content, read as the admin panel shows them.
+        ("GET", "/api/admin/cars", CatalogueRead),
+        ("GET", "/api/admin/cars/{id}", CatalogueRead),
+        ("GET", "/api/admin/brands", CatalogueRead),
+        ("GET", "/api/admin/price-changes", CatalogueRead),
+        ("GET", "/api/admin/reviews", CatalogueRead),
+        ("GET", "/api/admin/promotions", CatalogueRead),
+        ("GET", "/api/admin/partner-banks", CatalogueRead),
+        ("GET", "/api/admin/credit-programs", CatalogueRead),
+        // ... and changed.
+        ("POST", "/api/cars", CatalogueWrite),
+        ("PUT", "/api/cars/{id}", CatalogueWrite),
+        ("DELETE", "/api/cars/{id}", CatalogueWrite),
+        ("PUT", "/api/cars/prices/bulk", CatalogueWrite),
+        ("POST", "/api/cars/prices/bulk/{id}/undo", CatalogueWrite),
+        ("POST", "/api/brands", CatalogueWrite),
+        ("PUT", "/api/brands/{id}", CatalogueWrite),
+        ("DELETE", "/api/brands/{id}", CatalogueWrite),
+        ("POST", "/api/reviews", CatalogueWrite),
+        ("PUT", "/api/reviews/{id}", CatalogueWrite),
+        ("PUT", "/api/reviews/{id}/approve", CatalogueWrite),
+        ("DELETE", "/api/reviews/{id}", CatalogueWrite),
+        ("POST", "/api/promotions", CatalogueWrite),
+        ("PUT", "/api/promotions/{id}", CatalogueWrite),
+        ("DELETE", "/api/promotions/{id}", CatalogueWrite),
+        ("POST", "/api/partner-banks", CatalogueWrite),
+        ("PUT", "/api/partner-banks/{id}", CatalogueWrite),
+        ("DELETE", "/api/partner-banks/{id}", CatalogueWrite),
+        ("POST", "/api/body-types", CatalogueWrite),
+        ("PUT", "/api/body-types/{bodyType}", CatalogueWrite),
+        ("DELETE", "/api/body-types/{bodyType}", CatalogueWrite),
+        ("POST", "/api/admin/credit-programs", CatalogueWrite),
+        ("PUT", "/api/admin/credit-programs/{id}", CatalogueWrite),
+        ("DELETE", "/api/admin/credit-programs/{id}", CatalogueWrite),
+        ("POST", "/api/objects/upload", CatalogueWrite),
+        // A partial change of the settings: banners for an editor, anything
+        // for an owner (the handler refuses other fields without `Settings`).
+        ("PUT", "/api/settings", Banners),
+        // Imports and the parser.
+        ("GET", "/api/admin/imports", Imports),
+        ("POST", "/api/admin/imports", Imports),
+        ("GET", "/api/admin/imports/{id}", Imports),
+        ("DELETE", "/api/admin/imports/{id}", Imports),
+        ("POST", "/api/admin/imports/{id}/apply", Imports),
+        ("GET", "/api/admin/parser/settings", Imports),
+        ("PUT", "/api/admin/parser/settings", Imports),
+        // Leads.
+        ("GET", "/api/leads", Leads),
+        ("GET", "/api/leads/{id}", Leads),
+        ("PUT", "/api/leads/{id}/status", Leads),
+        ("GET", "/api/admin/leads/{id}/deliveries", Leads),
+        ("POST", "/api/admin/leads/{id}/deliveries/retry", Leads),
+        // Settings and integrations.
+        ("GET", "/api/admin/settings", Settings),
+        ("POST", "/api/settings", Settings),
+        ("POST", "/api/admin/settings/test-email", Settings),
+        ("GET", "/api/admin/deliveries/failed", Settings),
+        ("GET", "/api/admin/amocrm/status", Settings),
+        ("GET", "/api/admin/amocrm/auth-url", Settings),
+        ("POST", "/api/admin/amocrm/callback", Settings),
+        ("POST", "/api/admin/amocrm/test", Settings),
+        // Personal data beyond a lead's card.
+        ("DELETE", "/api/leads/{id}", PersonalData),
+        ("GET", "/api/admin/audit", PersonalData),
+        ("GET", "/api/admin/saved-searches", PersonalData),
+    ]
+};
+
+/// The capability a route needs; `None` for a route with no decision.
+pub fn required(method: &Method, path: &str) -> Option<Capability> {
+    // HEAD is answered by the GET route.
+    let method = if method == Method::HEAD {
+        "GET"
+    } else {
+        method.as_str()
+    };
+    ROUTES
+        .iter()
+        .find(|(m, p, _)| *m == method && *p == path)
+        .map(|(_, _, c)| *c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_decided_once() {
+        let mut seen = std::collections::HashSet::new();
+        for (method, path, _) in ROUTES {
+            assert!(seen.insert((method, path)), "{method} {path} twice");
+        }
+        assert_eq!(
+            required(&Method::HEAD, "/api/admin/me"),
+            Some(Capability::Staff)
+        );
+        assert_eq!(required(&Method::GET, "/api/admin/nothing"), None);
+    }
+}
