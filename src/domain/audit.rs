@@ -21,6 +21,9 @@ text_enum!(
         Upload = "upload",
         Settings = "settings",
         Import = "import",
+        Block = "block",
+        Unblock = "unblock",
+        Password = "password",
     }
 );
 
@@ -38,6 +41,7 @@ text_enum!(
         BodyType = "body_type",
         Banner = "banner",
         Import = "import",
+        User = "user",
     }
 );
 

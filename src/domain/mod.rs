@@ -26,6 +26,7 @@ pub mod saved_searches;
 pub mod sessions;
 pub mod settings;
 pub mod slug;
+pub mod staff;
 pub mod users;
 
 use chrono::{SecondsFormat, Utc};

@@ -49,11 +49,13 @@ pub enum Capability {
     /// Personal data beyond leads: subscribers of saved searches, the audit
     /// trail.
     PersonalData,
+    /// The team: staff accounts, their roles, blocks and passwords.
+    Users,
 }
 
 impl Capability {
     /// Every capability, in the order the docs list them.
-    pub const ALL: [Capability; 9] = [
+    pub const ALL: [Capability; 10] = [
         Capability::Staff,
         Capability::Figures,
         Capability::CatalogueRead,
@@ -63,6 +65,7 @@ impl Capability {
         Capability::Leads,
         Capability::Settings,
         Capability::PersonalData,
+        Capability::Users,
     ];
 }
 

@@ -81,16 +81,16 @@ pub fn touch(conn: &Connection, token: &str, idle_minutes: u32) -> AppResult<Opt
         .prepare_cached(&format!(
             "SELECT {}, s.csrf_token, s.last_seen_at
              FROM sessions s JOIN users u ON u.id = s.user_id
-             WHERE s.token_hash = ?1 AND s.expires_at > ?2",
+             WHERE s.token_hash = ?1 AND s.expires_at > ?2 AND u.blocked_at IS NULL",
             users::USER_COLUMNS
         ))?
         .query_row(params![hash, now], |r| {
             Ok((
                 Session {
                     user: User::from_row(r)?,
-                    csrf_token: r.get(4)?,
+                    csrf_token: r.get(users::USER_COLUMN_COUNT)?,
                 },
-                r.get::<_, String>(5)?,
+                r.get::<_, String>(users::USER_COLUMN_COUNT + 1)?,
             ))
         })
         .optional()?;
@@ -105,6 +105,16 @@ pub fn touch(conn: &Connection, token: &str, idle_minutes: u32) -> AppResult<Opt
         )?;
     }
     Ok(Some(session))
+}
+
+/// Ends every session of `user_id` but the one of `keep` (a cookie token).
+pub fn end_others(conn: &Connection, user_id: &str, keep: Option<&str>) -> AppResult<()> {
+    let kept = keep.map(hash_token).unwrap_or_default();
+    conn.execute(
+        "DELETE FROM sessions WHERE user_id = ?1 AND token_hash <> ?2",
+        params![user_id, kept],
+    )?;
+    Ok(())
 }
 
 pub fn delete(conn: &Connection, token: &str) -> AppResult<()> {

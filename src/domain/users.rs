@@ -13,22 +13,43 @@ use crate::error::{AppError, AppResult};
 pub struct User {
     pub id: String,
     pub username: String,
+    /// The person's name (may be empty: screens then show the login).
+    pub name: String,
     pub role: Role,
     pub created_at: String,
+    /// Blocked by an owner: cannot log in.
+    pub blocked: bool,
+    /// Logged in with a one-time password: may do nothing but change it.
+    pub must_change_password: bool,
 }
 
 /// The columns `User::from_row` reads, in its order.
-pub const USER_COLUMNS: &str = "u.id, u.username, u.role, u.created_at";
+pub const USER_COLUMNS: &str = "u.id, u.username, u.display_name, u.role, u.created_at, \
+     u.blocked_at IS NOT NULL, u.must_change_password";
+/// How many they are: the next column of a query is at this index.
+pub const USER_COLUMN_COUNT: usize = 7;
 
 impl User {
-    /// A user from the first four columns of `row` (`USER_COLUMNS`).
+    /// A user from the first columns of `row` (`USER_COLUMNS`).
     pub fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
         Ok(User {
             id: row.get(0)?,
             username: row.get(1)?,
-            role: row.get(2)?,
-            created_at: row.get(3)?,
+            name: row.get(2)?,
+            role: row.get(3)?,
+            created_at: row.get(4)?,
+            blocked: row.get(5)?,
+            must_change_password: row.get(6)?,
         })
+    }
+
+    /// The name screens show: the person's, or the login.
+    pub fn shown_name(&self) -> &str {
+        if self.name.is_empty() {
+            &self.username
+        } else {
+            &self.name
+        }
     }
 }
 
@@ -126,8 +147,11 @@ pub fn create(conn: &Connection, username: &str, password: &str, role: Role) -> 
     let user = User {
         id: super::new_id(),
         username: username.to_string(),
+        name: String::new(),
         role,
         created_at: super::now(),
+        blocked: false,
+        must_change_password: false,
     };
     let hash = hash_password(password)?;
     conn.execute(
@@ -136,6 +160,18 @@ pub fn create(conn: &Connection, username: &str, password: &str, role: Role) -> 
         params![user.id, user.username, hash, user.role, user.created_at],
     )?;
     Ok(user)
+}
+
+/// Stores a new password hash for the user `id`, and nothing else: its
+/// sessions are the caller's to end.
+pub fn store_password(conn: &Connection, id: &str, password: &str) -> AppResult<()> {
+    check_password(password)?;
+    let hash = hash_password(password)?;
+    conn.execute(
+        "UPDATE users SET password_hash = ?2 WHERE id = ?1",
+        params![id, hash],
+    )?;
+    Ok(())
 }
 
 pub fn set_password(conn: &Connection, username: &str, password: &str) -> AppResult<bool> {
@@ -173,7 +209,7 @@ pub fn find_for_login(conn: &Connection, username: &str) -> AppResult<Option<(Us
         .query_row(
             &format!("SELECT {USER_COLUMNS}, u.password_hash FROM users u WHERE u.username = ?1"),
             [username],
-            |r| Ok((User::from_row(r)?, r.get(4)?)),
+            |r| Ok((User::from_row(r)?, r.get(USER_COLUMN_COUNT)?)),
         )
         .optional()?)
 }

@@ -33,6 +33,8 @@ pub const PASSWORDS_BUSY: &str = "Сервер занят проверкой п�
 pub const LOGIN_REQUIRED: &str = "Требуется вход в панель администратора";
 pub const CSRF_REFUSED: &str = "Запрос отклонён: он пришёл не со страницы сайта";
 pub const NOT_FOR_YOUR_ROLE: &str = "Недостаточно прав: вашей роли это действие недоступно";
+pub const BLOCKED: &str = "Учётная запись заблокирована. Обратитесь к владельцу сайта.";
+pub const CHANGE_PASSWORD_FIRST: &str = "Сначала смените временный пароль";
 
 /// The admin a request was authenticated as.
 #[derive(Debug, Clone)]
@@ -171,6 +173,8 @@ pub async fn check_password(
         .call(move |c| sessions::finish_attempt(c, attempt_id, verified, form))
         .await?;
     match user {
+        // Only the right password learns that the account is blocked.
+        Some(user) if verified && user.blocked => Err(AppError::Forbidden(BLOCKED.into())),
         Some(user) if verified => Ok(user),
         _ => Err(AppError::Unauthorized(WRONG_CREDENTIALS.into())),
     }
@@ -257,6 +261,16 @@ pub async fn require_admin(
         .get::<MatchedPath>()
         .map(|p| p.as_str().to_string())
         .unwrap_or_default();
+    let method = if parts.method == Method::HEAD {
+        "GET"
+    } else {
+        parts.method.as_str()
+    };
+    if admin.user.must_change_password
+        && !super::permissions::BEFORE_PASSWORD_CHANGE.contains(&(method, route.as_str()))
+    {
+        return Err(AppError::Forbidden(CHANGE_PASSWORD_FIRST.into()));
+    }
     match super::permissions::required(&parts.method, &route) {
         Some(capability) => admin.require(capability)?,
         None => {

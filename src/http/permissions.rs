@@ -14,6 +14,7 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
     &[
         // Oneself.
         ("GET", "/api/admin/me", Staff),
+        ("PUT", "/api/admin/me/password", Staff),
         // Figures.
         ("GET", "/api/admin/dashboard", Figures),
         ("GET", "/api/admin/checks", Figures),
@@ -83,8 +84,18 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         ("DELETE", "/api/leads/{id}", PersonalData),
         ("GET", "/api/admin/audit", PersonalData),
         ("GET", "/api/admin/saved-searches", PersonalData),
+        // The team.
+        ("GET", "/api/admin/users", Users),
+        ("POST", "/api/admin/users", Users),
+        ("PUT", "/api/admin/users/{id}", Users),
+        ("DELETE", "/api/admin/users/{id}", Users),
+        ("POST", "/api/admin/users/{id}/password", Users),
     ]
 };
+
+/// What a user with a one-time password may do until they change it.
+pub const BEFORE_PASSWORD_CHANGE: &[(&str, &str)] =
+    &[("GET", "/api/admin/me"), ("PUT", "/api/admin/me/password")];
 
 /// The capability a route needs; `None` for a route with no decision.
 pub fn required(method: &Method, path: &str) -> Option<Capability> {

@@ -17,7 +17,7 @@ use utoipa_axum::router::OpenApiRouter;
 use super::admin::{
     catalogue, checks as admin_checks, content as admin_content, credit as admin_credit,
     leads as admin_leads, notifications, parser, response_times,
-    saved_searches as admin_saved_searches, session, uploads,
+    saved_searches as admin_saved_searches, session, staff, uploads,
 };
 use super::openapi::ApiDoc;
 use super::pages;
@@ -59,6 +59,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(leads::routes())
         .merge(saved_searches::routes())
         .merge(session::public_routes())
+        .merge(staff::invitation_routes())
         .layer(DefaultBodyLimit::max(PUBLIC_BODY_LIMIT))
         .layer(no_store());
     // Every admin read and every write but a lead: 401 without credentials.
@@ -73,6 +74,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(admin_saved_searches::routes())
         .merge(admin_checks::routes())
         .merge(response_times::routes())
+        .merge(staff::routes())
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_admin,

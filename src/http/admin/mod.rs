@@ -11,6 +11,7 @@ pub mod parser;
 pub mod response_times;
 pub mod saved_searches;
 pub mod session;
+pub mod staff;
 pub mod uploads;
 
 use rusqlite::Connection;

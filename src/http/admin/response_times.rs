@@ -8,8 +8,8 @@ use utoipa_axum::routes;
 
 use crate::domain::response_times::{self, ResponseTimes};
 use crate::domain::roles::Capability;
-use crate::http::auth::Admin;
 use crate::error::AppResult;
+use crate::http::auth::Admin;
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 

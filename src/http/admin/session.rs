@@ -54,7 +54,12 @@ impl Form for LoginInput {
 #[serde(rename_all = "camelCase")]
 pub struct Me {
     pub username: String,
+    /// The person's name (empty when not given).
+    pub name: String,
     pub role: Role,
+    /// Logged in with a one-time password: nothing but
+    /// `PUT /api/admin/me/password` is allowed until it is changed.
+    pub must_change_password: bool,
     /// What the role may do (`docs/admin.md`, "Roles"): screens show only
     /// these; the server checks them on every route.
     pub capabilities: Vec<Capability>,
@@ -67,6 +72,8 @@ impl Me {
         Me {
             capabilities: user.role.capabilities(),
             role: user.role,
+            must_change_password: user.must_change_password,
+            name: user.name,
             username: user.username,
             csrf_token,
         }

@@ -380,6 +380,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes one's own password after checking the current one; the other
+         *     sessions end, this one stays. A one-time password is changed here.
+         */
+        put: operations["change_own_password"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/parser/settings": {
         parameters: {
             query?: never;
@@ -464,7 +484,8 @@ export interface paths {
          *     of the working minutes from arrival to the first status change, for
          *     today, this week and last week (by the Moscow arrival date; weeks start
          *     on Monday), in all and per staff user; the last 14 days for the chart;
-         *     the leads still `new` past the threshold, longest waiting first.
+         *     the leads still `new` past the threshold, longest waiting first. A role
+         *     that does not see leads gets them without the name and the phone.
          */
         get: operations["response_times"];
         put?: never;
@@ -543,6 +564,71 @@ export interface paths {
          *     (not through the outbox), with the settings' sender.
          */
         post: operations["test_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every staff account, by login. */
+        get: operations["list_users"];
+        put?: never;
+        /**
+         * Adds a staff member: with `password`, a one-time password they change at
+         *     first login; without, an invitation link valid 24 hours.
+         */
+        post: operations["add_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes a name, a role, or blocks and unblocks (a block ends the user's
+         *     sessions). The last active owner cannot be blocked or demoted.
+         */
+        put: operations["change_user"];
+        post?: never;
+        /**
+         * Deletes a staff account; the audit trail keeps their login on what they
+         *     did. The last active owner cannot be deleted.
+         */
+        delete: operations["delete_user"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resets a staff member's password (their sessions end): to a one-time
+         *     password, or to an invitation link valid 24 hours.
+         */
+        post: operations["reset_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -880,6 +966,27 @@ export interface paths {
         get: operations["credit_programs"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whom an invitation link is for; 404 when it was used or has expired. */
+        get: operations["get_invitation"];
+        put?: never;
+        /**
+         * Sets the invited member's password; the link works once. They then log in
+         *     with it.
+         */
+        post: operations["accept_invitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1282,7 +1389,7 @@ export interface components {
          * @description What was done.
          * @enum {string}
          */
-        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings" | "import";
+        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings" | "import" | "block" | "unblock" | "password";
         /** @description A stored entry. */
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
@@ -1303,7 +1410,7 @@ export interface components {
          * @description What kind of object it was done to.
          * @enum {string}
          */
-        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "credit_program" | "settings" | "body_type" | "banner" | "import";
+        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "credit_program" | "settings" | "body_type" | "banner" | "import" | "user";
         /** @description A page of the audit trail. */
         AuditPage: {
             items: components["schemas"]["AuditEntry"][];
@@ -1463,7 +1570,7 @@ export interface components {
          *     lists the caller's), so screens show only what the role may do.
          * @enum {string}
          */
-        Capability: "staff" | "figures" | "catalogueRead" | "catalogueWrite" | "banners" | "imports" | "leads" | "settings" | "personalData";
+        Capability: "staff" | "figures" | "catalogueRead" | "catalogueWrite" | "banners" | "imports" | "leads" | "settings" | "personalData" | "users";
         Car: {
             bodyType: components["schemas"]["BodyType"];
             brandId: string;
@@ -1885,6 +1992,15 @@ export interface components {
             status: components["schemas"]["RunStatus"];
             trigger: components["schemas"]["RunTrigger"];
         };
+        /** @description An invitation's account, for the page that sets its password. */
+        Invitation: {
+            name: string;
+            username: string;
+        };
+        /** @description The password an invitation sets. */
+        InvitationPassword: {
+            password: string;
+        };
         /**
          * @description What a row delivers: a new lead to the staff, a reminder of a lead
          *     still new past the response threshold, or a saved search's
@@ -2027,6 +2143,13 @@ export interface components {
             capabilities: components["schemas"]["Capability"][];
             /** @description Send back as X-CSRF-Token on writes (Origin checks also pass). */
             csrfToken?: string | null;
+            /**
+             * @description Logged in with a one-time password: nothing but
+             *     `PUT /api/admin/me/password` is allowed until it is changed.
+             */
+            mustChangePassword: boolean;
+            /** @description The person's name (empty when not given). */
+            name: string;
             role: components["schemas"]["Role"];
             username: string;
         };
@@ -2052,6 +2175,16 @@ export interface components {
             title: string;
             vin?: string | null;
         };
+        /**
+         * @description A new staff member: with `password` (a one-time password the person
+         *     changes at first login) or without (an invitation link is made).
+         */
+        NewStaff: {
+            name?: string;
+            password?: string | null;
+            role: components["schemas"]["Role"];
+            username: string;
+        };
         /** @description A lead still `new` past the threshold. */
         OverdueLead: {
             createdAt: string;
@@ -2066,6 +2199,11 @@ export interface components {
              * @description Working minutes since it arrived.
              */
             waitingMinutes: number;
+        };
+        /** @description One's own new password. */
+        OwnPassword: {
+            currentPassword: string;
+            password: string;
         };
         ParserSettings: {
             feedUrl?: string | null;
@@ -2265,6 +2403,11 @@ export interface components {
              * @default []
              */
             warnings: components["schemas"]["RowWarning"][];
+        };
+        /** @description A new password for a staff member. */
+        ResetInput: {
+            /** @description A one-time password; without it an invitation link is made. */
+            password?: string | null;
         };
         /** @description One day of the chart. */
         ResponseDay: {
@@ -2507,6 +2650,36 @@ export interface components {
          * @enum {string}
          */
         SourceKind: "url" | "file";
+        /**
+         * @description An account with, when one was made, the invitation link to pass on (shown
+         *     once: only its hash is kept).
+         */
+        StaffAnswer: {
+            invitationUrl?: string | null;
+            user: components["schemas"]["StaffUser"];
+        };
+        /** @description A change of an account; absent fields stay. */
+        StaffChange: {
+            blocked?: boolean | null;
+            name?: string | null;
+            role?: null | components["schemas"]["Role"];
+        };
+        /** @description A staff account as the team screen lists it. */
+        StaffUser: {
+            /** @description When blocked, RFC 3339 UTC; a blocked user cannot log in. */
+            blockedAt?: string | null;
+            createdAt: string;
+            id: string;
+            /** @description An unused invitation's expiry, RFC 3339 UTC. */
+            invitationExpiresAt?: string | null;
+            /** @description Logged in with a one-time password not yet changed. */
+            mustChangePassword: boolean;
+            /** @description The person's name, for screens and the leads they take. */
+            name: string;
+            role: components["schemas"]["Role"];
+            /** @description The login. */
+            username: string;
+        };
         StatusInput: {
             status: string;
         };
@@ -3415,6 +3588,43 @@ export interface operations {
             };
         };
     };
+    change_own_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnPassword"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     parser_settings: {
         parameters: {
             query?: never;
@@ -3686,6 +3896,205 @@ export interface operations {
                 };
             };
             /** @description No notification address, or SMTP is not configured */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    list_users: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffUser"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    add_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewStaff"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffAnswer"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    change_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffChange"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    delete_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    reset_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffAnswer"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4578,6 +4987,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PublicCreditPrograms"];
+                };
+            };
+        };
+    };
+    get_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    accept_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationPassword"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
         };
