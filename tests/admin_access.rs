@@ -28,7 +28,9 @@ async fn every_admin_and_write_route_needs_credentials() {
             let visitors = path == "/api/leads" || path.starts_with("/api/saved-searches");
             let open = visitors && method == "post"
                 || path == "/api/admin/login"
-                || path == "/api/admin/logout";
+                || path == "/api/admin/logout"
+                // An invitation link is its own credential (docs/admin.md).
+                || path.starts_with("/api/invitations/");
             if open || !(is_admin_tag || is_write) {
                 continue;
             }

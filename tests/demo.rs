@@ -173,7 +173,7 @@ fn seeds_a_believable_dealership_once() {
     }
 
     // Requests of every type, with consent, in several statuses.
-    let all_leads = leads::list(&conn, None, None, 1000, 0).unwrap();
+    let all_leads = leads::list(&conn, None, None, &leads::Assignees::All, 1000, 0).unwrap();
     let types: HashSet<LeadType> = all_leads.iter().map(|l| l.lead_type).collect();
     assert_eq!(types.len(), LeadType::ALL.len());
     let lead_statuses: HashSet<_> = all_leads.iter().map(|l| l.status).collect();

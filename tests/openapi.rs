@@ -131,6 +131,17 @@ async fn every_documented_path_is_served() {
         .summary
         .id
     };
+    let (_, invitation) = dealership::domain::staff::add(
+        &app.db.conn().unwrap(),
+        dealership::domain::staff::NewStaff {
+            username: "invited".into(),
+            name: String::new(),
+            role: dealership::domain::roles::Role::Manager,
+            password: None,
+        },
+    )
+    .unwrap();
+    let invitation = invitation.unwrap();
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
             let admin = op["tags"]
@@ -153,6 +164,7 @@ async fn every_documented_path_is_served() {
                 .replace("{brandId}", &cat.haval)
                 .replace("{bodyType}", "sedan")
                 .replace("{document}", "consent")
+                .replace("{token}", &invitation)
                 .replace(
                     "{id}",
                     if path.contains("brands") {

@@ -201,6 +201,29 @@ async fn an_invitation_expires_after_a_day() {
         .await;
     assert_eq!(reset.status, StatusCode::OK, "{}", reset.text());
     let token = token_of(&reset.json());
+    // A one-time password given instead ends that link.
+    let reset = app
+        .admin_with(
+            &boss,
+            Method::POST,
+            &format!("/api/admin/users/{id}/password"),
+            Some(json!({"password": "temporary-2"})),
+        )
+        .await;
+    assert_eq!(reset.json()["user"]["invitationExpiresAt"], Value::Null);
+    assert_eq!(
+        app.get(&format!("/api/invitations/{token}")).await.status,
+        StatusCode::NOT_FOUND
+    );
+    let reset = app
+        .admin_with(
+            &boss,
+            Method::POST,
+            &format!("/api/admin/users/{id}/password"),
+            Some(json!({})),
+        )
+        .await;
+    let token = token_of(&reset.json());
     let set = app
         .post_json(
             &format!("/api/invitations/{token}"),

@@ -24,6 +24,7 @@ text_enum!(
         Block = "block",
         Unblock = "unblock",
         Password = "password",
+        Assign = "assign",
     }
 );
 

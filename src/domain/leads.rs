@@ -89,6 +89,13 @@ pub struct Lead {
     pub down_payment: Option<Money>,
     pub created_at: String,
     pub updated_at: String,
+    /// The staff member the lead is assigned to (`docs/leads.md`, "Who
+    /// answers a lead"); none while unassigned.
+    pub assignee_id: Option<String>,
+    /// Their name, or login when they have none.
+    pub assignee_name: Option<String>,
+    /// When it was assigned, RFC 3339 UTC.
+    pub assigned_at: Option<String>,
 }
 
 /// What a visitor's form sends. Id, status and dates are the server's.
@@ -419,6 +426,9 @@ impl LeadInput {
                 down_payment: self.down_payment.filter(|_| credit),
                 created_at: now.clone(),
                 updated_at: now,
+                assignee_id: None,
+                assignee_name: None,
+                assigned_at: None,
             },
         })
     }
@@ -673,7 +683,10 @@ const SELECT: &str = "SELECT id, type, status, name, phone, email, message, desi
     budget_kopecks, preferred_brand, body_type, transmission, fuel_types, source_url, car_id,
     car_info, car_price, car_status, consent_version, consent_at, consent_ip, advertising_consent,
     utm_source, utm_medium, utm_campaign, utm_term, utm_content, analytics_client_id, amocrm_lead_id,
-    preferred_date, preferred_time, term_months, down_payment_kopecks, created_at, updated_at
+    preferred_date, preferred_time, term_months, down_payment_kopecks, created_at, updated_at,
+    assignee_id, assigned_at,
+    (SELECT CASE WHEN u.display_name <> '' THEN u.display_name ELSE u.username END
+     FROM users u WHERE u.id = leads.assignee_id) AS assignee_name
     FROM leads";
 
 fn from_row(row: &Row) -> rusqlite::Result<Lead> {
@@ -719,6 +732,9 @@ fn from_row(row: &Row) -> rusqlite::Result<Lead> {
         down_payment: row.get("down_payment_kopecks")?,
         created_at: row.get("created_at")?,
         updated_at: row.get("updated_at")?,
+        assignee_id: row.get("assignee_id")?,
+        assignee_name: row.get("assignee_name")?,
+        assigned_at: row.get("assigned_at")?,
     })
 }
 
@@ -727,20 +743,64 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Lead>> {
     Ok(stmt.query_row([id], from_row).optional()?)
 }
 
-/// Leads newest first, optionally of one status and one type.
+/// Whose leads a list holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Assignees {
+    /// Every lead.
+    All,
+    /// Leads assigned to this user.
+    Of(String),
+    /// Leads assigned to no one.
+    Nobody,
+    /// A manager's view: their own and the unassigned.
+    OwnAndUnassigned(String),
+}
+
+/// Leads newest first, optionally of one status, one type and some
+/// assignees.
 pub fn list(
     conn: &Connection,
     status: Option<LeadStatus>,
     lead_type: Option<LeadType>,
+    assignees: &Assignees,
     limit: u32,
     offset: u32,
 ) -> AppResult<Vec<Lead>> {
+    // ?5: 0 all, 1 of ?6, 2 nobody's, 3 ?6's and nobody's.
+    let (scope, user) = match assignees {
+        Assignees::All => (0, None),
+        Assignees::Of(id) => (1, Some(id.as_str())),
+        Assignees::Nobody => (2, None),
+        Assignees::OwnAndUnassigned(id) => (3, Some(id.as_str())),
+    };
     let mut stmt = conn.prepare_cached(&format!(
         "{SELECT} WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR type = ?2)
+           AND (?5 = 0
+                OR (?5 = 1 AND assignee_id = ?6)
+                OR (?5 = 2 AND assignee_id IS NULL)
+                OR (?5 = 3 AND (assignee_id = ?6 OR assignee_id IS NULL)))
          ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4"
     ))?;
-    let rows = stmt.query_map(params![status, lead_type, limit, offset], from_row)?;
+    let rows = stmt.query_map(
+        params![status, lead_type, limit, offset, scope, user],
+        from_row,
+    )?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Assigns a lead to `assignee` (a user id) or to no one; the lead after,
+/// `None` when there is no such lead.
+pub fn assign(conn: &Connection, id: &str, assignee: Option<&str>) -> AppResult<Option<Lead>> {
+    let changed = conn.execute(
+        "UPDATE leads SET assignee_id = ?2,
+             assigned_at = CASE WHEN ?2 IS NULL THEN NULL ELSE ?3 END
+         WHERE id = ?1",
+        params![id, assignee, super::now()],
+    )?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    get(conn, id)
 }
 
 pub fn count(conn: &Connection) -> AppResult<i64> {

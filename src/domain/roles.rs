@@ -94,6 +94,17 @@ impl Role {
         }
     }
 
+    /// Whether the role sees every lead; the others with `Leads` see their
+    /// own and the unassigned ones.
+    pub fn sees_every_lead(self) -> bool {
+        self == Role::Owner
+    }
+
+    /// Whether leads may be assigned to the role: those who answer them.
+    pub fn takes_leads(self) -> bool {
+        self.can(Capability::Leads)
+    }
+
     /// The role's capabilities, in `Capability::ALL`'s order.
     pub fn capabilities(self) -> Vec<Capability> {
         Capability::ALL

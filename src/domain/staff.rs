@@ -217,6 +217,11 @@ pub fn reset_password(
     let token = match password {
         Some(password) => {
             users::set_password(conn, &user.username, password)?;
+            // An invitation sent earlier no longer opens the account.
+            conn.execute(
+                "DELETE FROM invitations WHERE user_id = ?1 AND used_at IS NULL",
+                [id],
+            )?;
             conn.execute(
                 "UPDATE users SET must_change_password = 1 WHERE id = ?1",
                 [id],

@@ -69,6 +69,7 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         ("GET", "/api/leads", Leads),
         ("GET", "/api/leads/{id}", Leads),
         ("PUT", "/api/leads/{id}/status", Leads),
+        ("PUT", "/api/leads/{id}/assignee", Leads),
         ("GET", "/api/admin/leads/{id}/deliveries", Leads),
         ("POST", "/api/admin/leads/{id}/deliveries/retry", Leads),
         // Settings and integrations.

@@ -434,7 +434,15 @@ fn v9_leads_upgrade_to_v11_with_their_deliveries_and_indexes() {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    assert_eq!(indexes, ["leads_created", "leads_status", "leads_type"]);
+    assert_eq!(
+        indexes,
+        [
+            "leads_assignee",
+            "leads_created",
+            "leads_status",
+            "leads_type"
+        ]
+    );
     // The new type is accepted, an unknown one still refused.
     let insert = |kind: &str| {
         conn.execute(

@@ -12,11 +12,11 @@ use utoipa_axum::routes;
 use super::audited;
 use crate::domain::audit::{self, AuditAction, AuditEntry, AuditFilter, AuditObject, NewEntry};
 use crate::domain::form::{Field, Form, Kind};
-use crate::domain::leads::{self, Lead, LeadStatus, LeadType};
+use crate::domain::leads::{self, Assignees, Lead, LeadStatus, LeadType};
 use crate::domain::{brands, cars, reviews};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
-use crate::http::extract::{ApiQuery, FormJson};
+use crate::http::extract::{ApiJson, ApiQuery, FormJson};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 
@@ -27,6 +27,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(list))
         .routes(routes!(one))
         .routes(routes!(set_status))
+        .routes(routes!(set_assignee))
         .routes(routes!(delete))
         .routes(routes!(audit_log))
 }
@@ -39,6 +40,10 @@ pub struct LeadQuery {
     /// auto_credit, trade_in, auto_selection, lease_booking, contact_form, test_drive (or all)
     #[serde(rename = "type")]
     pub lead_type: Option<String>,
+    /// Whose: `mine`, `none` (unassigned), `all`, or a user's id. A manager
+    /// sees their own and the unassigned (`all` is those), an owner every
+    /// lead.
+    pub assignee: Option<String>,
     /// Page size, default 500, at most 1000.
     pub limit: Option<u32>,
     pub offset: Option<u32>,
@@ -57,36 +62,137 @@ fn parse_filter<T>(
     }
 }
 
-/// Leads, newest first, optionally of one status and type.
+pub const LEAD_NOT_FOUND: &str = "Лид не найден";
+pub const ANOTHERS_LEAD: &str = "Заявка закреплена за другим сотрудником";
+const NOT_A_TAKER: &str =
+    "Заявку можно передать только действующему сотруднику с доступом к заявкам";
+
+/// Which leads `admin` may ask for with `assignee`.
+fn assignees_for(admin: &Admin, assignee: Option<&str>) -> AppResult<Assignees> {
+    let me = admin.user.id.clone();
+    let every = admin.user.role.sees_every_lead();
+    Ok(match assignee.unwrap_or("all") {
+        "" | "all" if every => Assignees::All,
+        "" | "all" => Assignees::OwnAndUnassigned(me),
+        "mine" => Assignees::Of(me),
+        "none" => Assignees::Nobody,
+        id if every || id == me => Assignees::Of(id.to_string()),
+        _ => return Err(AppError::Forbidden(ANOTHERS_LEAD.into())),
+    })
+}
+
+/// 403 when `lead` is someone else's and the admin sees only their own and
+/// the unassigned.
+pub(crate) fn check_lead_access(admin: &Admin, lead: &Lead) -> AppResult<()> {
+    let theirs = lead
+        .assignee_id
+        .as_deref()
+        .is_none_or(|id| id == admin.user.id);
+    if admin.user.role.sees_every_lead() || theirs {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden(ANOTHERS_LEAD.into()))
+    }
+}
+
+/// The lead `id` if the admin may see it: 404 for none, 403 for another's.
+pub(crate) fn lead_for(c: &rusqlite::Connection, admin: &Admin, id: &str) -> AppResult<Lead> {
+    let lead = leads::get(c, id)?.ok_or_else(|| AppError::not_found(LEAD_NOT_FOUND))?;
+    check_lead_access(admin, &lead)?;
+    Ok(lead)
+}
+
+/// Leads, newest first, optionally of one status, type and assignee.
 #[utoipa::path(get, operation_id = "leads_list", path = "/api/leads", tag = "admin", params(LeadQuery),
-    responses((status = 200, body = [Lead]), (status = 400, body = ApiErrorBody)))]
+    responses((status = 200, body = [Lead]), (status = 400, body = ApiErrorBody),
+        (status = 403, body = ApiErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
+    admin: Admin,
     ApiQuery(query): ApiQuery<LeadQuery>,
 ) -> AppResult<Json<Vec<Lead>>> {
     let status = parse_filter(query.status.as_deref(), LeadStatus::parse, "status")?;
     let lead_type = parse_filter(query.lead_type.as_deref(), LeadType::parse, "type")?;
+    let assignees = assignees_for(&admin, query.assignee.as_deref())?;
     let limit = query.limit.unwrap_or(500).clamp(1, 1000);
     let offset = query.offset.unwrap_or(0);
     Ok(Json(
         state
             .db
-            .call(move |c| leads::list(c, status, lead_type, limit, offset))
+            .call(move |c| leads::list(c, status, lead_type, &assignees, limit, offset))
             .await?,
     ))
 }
 
 /// One lead (the details opened by `/admin/leads?lead={id}`, the link of
-/// the notifications: docs/notifications.md).
+/// the notifications: docs/notifications.md); 403 for another manager's.
 #[utoipa::path(get, operation_id = "leads_get", path = "/api/leads/{id}", tag = "admin",
-    responses((status = 200, body = Lead), (status = 404, body = ApiErrorBody)))]
-pub async fn one(State(state): State<AppState>, Path(id): Path<String>) -> AppResult<Json<Lead>> {
-    state
-        .db
-        .call(move |c| leads::get(c, &id))
-        .await?
-        .map(Json)
-        .ok_or_else(|| AppError::not_found("Лид не найден"))
+    responses((status = 200, body = Lead), (status = 403, body = ApiErrorBody),
+        (status = 404, body = ApiErrorBody)))]
+pub async fn one(
+    State(state): State<AppState>,
+    admin: Admin,
+    Path(id): Path<String>,
+) -> AppResult<Json<Lead>> {
+    Ok(Json(
+        state.db.call(move |c| lead_for(c, &admin, &id)).await?,
+    ))
+}
+
+/// Who a lead goes to.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AssigneeInput {
+    /// A user's id; null leaves the lead unassigned.
+    pub assignee_id: Option<String>,
+}
+
+/// Assigns a lead. An owner gives it to any active staff member who takes
+/// leads, or to no one; a manager takes an unassigned lead or gives up
+/// their own.
+#[utoipa::path(put, path = "/api/leads/{id}/assignee", tag = "admin", request_body = AssigneeInput,
+    responses((status = 200, body = Lead), (status = 403, body = ApiErrorBody),
+        (status = 404, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
+pub async fn set_assignee(
+    State(state): State<AppState>,
+    admin: Admin,
+    Path(id): Path<String>,
+    ApiJson(input): ApiJson<AssigneeInput>,
+) -> AppResult<Json<Lead>> {
+    let me = admin.user.id.clone();
+    let every = admin.user.role.sees_every_lead();
+    let viewer = admin.clone();
+    let lead = audited(&state, &admin, move |c| {
+        let before = lead_for(c, &viewer, &id)?;
+        let to = input.assignee_id.filter(|a| !a.is_empty());
+        if !every && to.as_deref().is_some_and(|a| a != me) {
+            return Err(AppError::Forbidden(ANOTHERS_LEAD.into()));
+        }
+        if let Some(to) = &to {
+            let taker = crate::domain::staff::get(c, to).ok();
+            if !taker.is_some_and(|u| u.blocked_at.is_none() && u.role.takes_leads()) {
+                return Err(AppError::invalid("assigneeId", NOT_A_TAKER));
+            }
+        }
+        let after = leads::assign(c, &id, to.as_deref())?
+            .ok_or_else(|| AppError::not_found(LEAD_NOT_FOUND))?;
+        if before.assignee_id == after.assignee_id {
+            return Ok((after, None));
+        }
+        let summary = match &after.assignee_name {
+            Some(name) => format!("Заявка «{}» передана: {name}", after.name),
+            None => format!("Заявка «{}» снята с сотрудника", after.name),
+        };
+        let entry = NewEntry::new(AuditAction::Assign, AuditObject::Lead, Some(&id), summary)
+            .with_changes(vec![audit::change(
+                "assignee",
+                before.assignee_name.clone(),
+                after.assignee_name.clone(),
+            )]);
+        Ok((after, Some(entry)))
+    })
+    .await?;
+    Ok(Json(lead))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -112,30 +218,38 @@ pub async fn set_status(
 ) -> AppResult<Json<Lead>> {
     let status = LeadStatus::parse(&input.status)
         .ok_or_else(|| AppError::invalid("status", UNKNOWN_STATUS))?;
+    let viewer = admin.clone();
     audited(&state, &admin, move |c| {
-        let Some(before) = leads::get(c, &id)? else {
-            return Ok((None, None));
-        };
-        let Some(after) = leads::set_status(c, &id, status)? else {
-            return Ok((None, None));
-        };
-        let summary = format!(
+        let before = lead_for(c, &viewer, &id)?;
+        // A manager who answers an unassigned lead takes it.
+        let takes = before.assignee_id.is_none() && !viewer.user.role.sees_every_lead();
+        if takes {
+            leads::assign(c, &id, Some(&viewer.user.id))?;
+        }
+        let after = leads::set_status(c, &id, status)?
+            .ok_or_else(|| AppError::not_found(LEAD_NOT_FOUND))?;
+        let mut summary = format!(
             "Статус заявки «{}»: {} → {}",
             before.name,
             status_label(before.status),
             status_label(after.status)
         );
+        let mut changes = vec![audit::change(
+            "status",
+            Some(before.status.as_str().into()),
+            Some(after.status.as_str().into()),
+        )];
+        if takes {
+            summary.push_str("; заявку взял(а) ");
+            summary.push_str(viewer.user.shown_name());
+            changes.push(audit::change("assignee", None, after.assignee_name.clone()));
+        }
         let entry = NewEntry::new(AuditAction::Status, AuditObject::Lead, Some(&id), summary)
-            .with_changes(vec![audit::change(
-                "status",
-                Some(before.status.as_str().into()),
-                Some(after.status.as_str().into()),
-            )]);
-        Ok((Some(after), Some(entry)))
+            .with_changes(changes);
+        Ok((after, Some(entry)))
     })
-    .await?
+    .await
     .map(Json)
-    .ok_or_else(|| AppError::not_found("Лид не найден"))
 }
 
 /// A lead status as the admin screens name it.

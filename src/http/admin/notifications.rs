@@ -13,6 +13,7 @@ use crate::domain::leads;
 use crate::domain::outbox::{self, Channel, Delivery, FailedDelivery};
 use crate::domain::settings;
 use crate::error::{AppError, AppResult};
+use crate::http::auth::Admin;
 use crate::http::extract::{ApiJson, ApiQuery};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
@@ -38,10 +39,20 @@ pub const LEAD_NOT_FOUND: &str = "Лид не найден";
     responses((status = 200, body = [Delivery])))]
 pub async fn lead_deliveries(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<Json<Vec<Delivery>>> {
     Ok(Json(
-        state.db.call(move |c| outbox::for_lead(c, &id)).await?,
+        state
+            .db
+            .call(move |c| {
+                // Another manager's lead is theirs; an unknown id has none.
+                if let Some(lead) = leads::get(c, &id)? {
+                    super::leads::check_lead_access(&admin, &lead)?;
+                }
+                outbox::for_lead(c, &id)
+            })
+            .await?,
     ))
 }
 
@@ -60,6 +71,7 @@ pub struct RetryQuery {
         (status = 404, body = ApiErrorBody)))]
 pub async fn retry_deliveries(
     State(state): State<AppState>,
+    admin: Admin,
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<RetryQuery>,
 ) -> AppResult<Json<Vec<Delivery>>> {
@@ -73,9 +85,10 @@ pub async fn retry_deliveries(
     let (deliveries, retried) = state
         .db
         .call(move |c| {
-            if leads::get(c, &id)?.is_none() {
+            let Some(lead) = leads::get(c, &id)? else {
                 return Ok(None);
-            }
+            };
+            super::leads::check_lead_access(&admin, &lead)?;
             let retried = outbox::retry_lead(c, &id, channel, &crate::domain::now())?;
             // A channel whose settings were removed fails again at once.
             channels.fail_unconfigured(c)?;

@@ -1,5 +1,8 @@
 /** The admin panel, its own chunk loaded only under /admin: the login gate,
- * server state (react-query) and the screens of screens.ts under /admin. */
+ * server state (react-query) and the screens of screens.ts under /admin.
+ * An invitation link (/admin/invitation/:token) is opened without an
+ * account, before the gate; a one-time password must be changed before any
+ * screen opens. */
 import { QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, useEffect, useState } from "react";
 import { Link, Route, Switch } from "wouter";
@@ -10,6 +13,8 @@ import { AdminPage } from "./components/AdminPage";
 import { ErrorPanel } from "./components/ErrorPanel";
 import { Modal } from "./components/Modal";
 import { ScreenGate } from "./components/ScreenGate";
+import { ForcedPasswordChange } from "./ForcedPasswordChange";
+import { InvitationPage } from "./InvitationPage";
 import { LoginForm } from "./LoginForm";
 import { queryClient } from "./query";
 import { DASHBOARD, SCREENS } from "./screens";
@@ -79,9 +84,10 @@ function LoginScreen() {
 }
 
 /** Shows the login screen, or the panel; over the panel when the session
- * expired while working, so what is on screen stays as it was. */
+ * expired while working, so what is on screen stays as it was. With a
+ * one-time password, the panel is only the form that changes it. */
 function Gate() {
-  const { state } = useAuth();
+  const { state, mustChangePassword } = useAuth();
   const [failure, setFailure] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
 
@@ -106,7 +112,7 @@ function Gate() {
   return (
     <>
       {/* A modal: everything under it, an open form too, is inert until login. */}
-      <Screens />
+      {mustChangePassword ? <ForcedPasswordChange /> : <Screens />}
       <Modal
         open={state === "expired"}
         title="Вход в панель администратора"
@@ -126,7 +132,14 @@ export default function AdminApp() {
       <ToastProvider>
         <ToastBridge />
         <Route path="/admin" nest>
-          <Gate />
+          <Switch>
+            <Route path="/invitation/:token">
+              {(params) => <InvitationPage key={params.token} token={params.token} />}
+            </Route>
+            <Route>
+              <Gate />
+            </Route>
+          </Switch>
         </Route>
       </ToastProvider>
     </QueryClientProvider>

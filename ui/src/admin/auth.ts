@@ -8,8 +8,10 @@
  *   drawn over the current screen, which stays mounted (an open form keeps
  *   what was typed) and is there again after logging in.
  *
- * With the user come their role and its capabilities (`Me`): screens show
- * only what the role may do; the server checks every request anyway. */
+ * With the user come their name, role and its capabilities (`Me`): screens
+ * show only what the role may do; the server checks every request anyway.
+ * Signed in with a one-time password (`mustChangePassword`), the panel
+ * shows only the form that changes it. */
 import { useSyncExternalStore } from "react";
 import type { Capability, Me, Role } from "../api/types";
 
@@ -18,14 +20,26 @@ export type AuthState = "checking" | "out" | "in" | "expired";
 export interface AuthSnapshot {
   state: AuthState;
   username: string | null;
+  /** The person's name ('' when not given). */
+  name: string | null;
   role: Role | null;
   capabilities: readonly Capability[];
+  /** Signed in with a one-time password: it must be changed first. */
+  mustChangePassword: boolean;
 }
 
-/** Who signed in: what `/api/admin/me` and the login answer. */
-export type SignedInUser = Pick<Me, "username" | "role" | "capabilities">;
+/** Who signed in: what `/api/admin/me` and the login answer (the name and
+ * the one-time password's flag may be missing from an older server). */
+export type SignedInUser = Pick<Me, "username" | "role" | "capabilities"> &
+  Partial<Pick<Me, "name" | "mustChangePassword">>;
 
-const NOBODY = { username: null, role: null, capabilities: [] } as const;
+const NOBODY = {
+  username: null,
+  name: null,
+  role: null,
+  capabilities: [],
+  mustChangePassword: false,
+} as const;
 
 let snapshot: AuthSnapshot = { state: "checking", ...NOBODY };
 const listeners = new Set<() => void>();
@@ -38,7 +52,9 @@ function set(next: AuthSnapshot): void {
   if (
     next.state === snapshot.state &&
     next.username === snapshot.username &&
+    next.name === snapshot.name &&
     next.role === snapshot.role &&
+    next.mustChangePassword === snapshot.mustChangePassword &&
     sameCapabilities(next.capabilities, snapshot.capabilities)
   )
     return;
@@ -60,9 +76,11 @@ export function signedIn(me: SignedInUser): void {
   set({
     state: "in",
     username: me.username,
+    name: me.name ?? "",
     role: me.role ?? null,
     // An answer without them (an older server) may do nothing.
     capabilities: [...(me.capabilities ?? [])],
+    mustChangePassword: me.mustChangePassword === true,
   });
 }
 

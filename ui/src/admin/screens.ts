@@ -114,6 +114,12 @@ export const SCREENS: AdminScreen[] = [
     capability: "settings",
     component: lazy(() => import("./screens/settings")),
   },
+  {
+    path: "/users",
+    label: "Пользователи",
+    capability: "users",
+    component: lazy(() => import("./screens/users")),
+  },
 ];
 
 export const DASHBOARD = "/dashboard";

@@ -1000,7 +1000,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Leads, newest first, optionally of one status and type. */
+        /** Leads, newest first, optionally of one status, type and assignee. */
         get: operations["leads_list"];
         put?: never;
         /** Stores a visitor's request with status `new` and answers with it. */
@@ -1020,12 +1020,33 @@ export interface paths {
         };
         /**
          * One lead (the details opened by `/admin/leads?lead={id}`, the link of
-         *     the notifications: docs/notifications.md).
+         *     the notifications: docs/notifications.md); 403 for another manager's.
          */
         get: operations["leads_get"];
         put?: never;
         post?: never;
         delete: operations["delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{id}/assignee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Assigns a lead. An owner gives it to any active staff member who takes
+         *     leads, or to no one; a manager takes an unassigned lead or gives up
+         *     their own.
+         */
+        put: operations["set_assignee"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1385,11 +1406,16 @@ export interface components {
             /** @description The request field at fault, when one is. */
             field?: string | null;
         };
+        /** @description Who a lead goes to. */
+        AssigneeInput: {
+            /** @description A user's id; null leaves the lead unassigned. */
+            assigneeId?: string | null;
+        };
         /**
          * @description What was done.
          * @enum {string}
          */
-        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings" | "import" | "block" | "unblock" | "password";
+        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings" | "import" | "block" | "unblock" | "password" | "assign";
         /** @description A stored entry. */
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
@@ -2016,6 +2042,15 @@ export interface components {
              */
             amocrmLeadId?: number | null;
             analyticsClientId?: string | null;
+            /** @description When it was assigned, RFC 3339 UTC. */
+            assignedAt?: string | null;
+            /**
+             * @description The staff member the lead is assigned to (`docs/leads.md`, "Who
+             *     answers a lead"); none while unassigned.
+             */
+            assigneeId?: string | null;
+            /** @description Their name, or login when they have none. */
+            assigneeName?: string | null;
             bodyType?: string | null;
             budget?: null | components["schemas"]["Money"];
             carBrand?: string | null;
@@ -5068,6 +5103,12 @@ export interface operations {
                 status?: string;
                 /** @description auto_credit, trade_in, auto_selection, lease_booking, contact_form, test_drive (or all) */
                 type?: string;
+                /**
+                 * @description Whose: `mine`, `none` (unassigned), `all`, or a user's id. A manager
+                 *     sees their own and the unassigned (`all` is those), an owner every
+                 *     lead.
+                 */
+                assignee?: string;
                 /** @description Page size, default 500, at most 1000. */
                 limit?: number;
                 offset?: number;
@@ -5087,6 +5128,14 @@ export interface operations {
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5182,6 +5231,14 @@ export interface operations {
                     "application/json": components["schemas"]["Lead"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5210,6 +5267,55 @@ export interface operations {
                 content?: never;
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    set_assignee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssigneeInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -45,4 +45,16 @@ export type Me = Schemas["Me"];
 export type Role = Schemas["Role"];
 export type Capability = Schemas["Capability"];
 export type LoginInput = Schemas["LoginInput"];
+
+/** The team (docs/admin.md, "The team"): staff accounts as the owner manages
+ * them, the answer that may carry a new invitation link, the writes, one's
+ * own password and the invitation page's account and password. */
+export type StaffUser = Schemas["StaffUser"];
+export type StaffAnswer = Schemas["StaffAnswer"];
+export type NewStaff = Schemas["NewStaff"];
+export type StaffChange = Schemas["StaffChange"];
+export type ResetInput = Schemas["ResetInput"];
+export type OwnPassword = Schemas["OwnPassword"];
+export type Invitation = Schemas["Invitation"];
+export type InvitationPassword = Schemas["InvitationPassword"];
 export type Uploaded = Schemas["Uploaded"];

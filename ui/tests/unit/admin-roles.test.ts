@@ -53,6 +53,7 @@ const CAPABILITIES: Record<Role, Capability[]> = {
     "leads",
     "settings",
     "personalData",
+    "users",
   ],
   manager: ["staff", "figures", "catalogueRead", "leads"],
   editor: ["staff", "figures", "catalogueRead", "catalogueWrite", "banners", "imports"],
@@ -80,6 +81,7 @@ describe("the screens a role sees", () => {
       "/body-types": "catalogueRead",
       "/checks": "figures",
       "/settings": "settings",
+      "/users": "users",
     });
   });
 

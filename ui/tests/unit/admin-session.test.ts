@@ -16,7 +16,13 @@ import { ApiError, NETWORK_FAILED, NetworkError } from "../../src/api/client";
 import type { Me } from "../../src/api/types";
 import type { ToastMessage } from "../../src/components/ui/Toast";
 
-const ADMIN: Me = { username: "admin", role: "owner", capabilities: ["staff", "leads"] };
+const ADMIN: Me = {
+  username: "admin",
+  name: "Анна",
+  role: "owner",
+  capabilities: ["staff", "leads"],
+  mustChangePassword: false,
+};
 
 describe("the login gate's states", () => {
   beforeEach(() => resetAuth());
@@ -24,7 +30,14 @@ describe("the login gate's states", () => {
   it("goes to the login screen when there is no session at start", () => {
     expect(authSnapshot().state).toBe("checking");
     sessionRefused();
-    expect(authSnapshot()).toEqual({ state: "out", username: null, role: null, capabilities: [] });
+    expect(authSnapshot()).toEqual({
+      state: "out",
+      username: null,
+      name: null,
+      role: null,
+      capabilities: [],
+      mustChangePassword: false,
+    });
   });
 
   it("keeps the screen under the login when a session expires while working", () => {
@@ -35,13 +48,32 @@ describe("the login gate's states", () => {
     expect(authSnapshot()).toEqual({
       state: "expired",
       username: "admin",
+      name: "Анна",
       role: "owner",
       capabilities: ["staff", "leads"],
+      mustChangePassword: false,
     });
     sessionRefused();
     signedIn(ADMIN);
     expect(seen).toEqual(["expired", "in"]);
     off();
+  });
+
+  it("a one-time password holds the panel until the session says it was changed", () => {
+    signedIn({ ...ADMIN, mustChangePassword: true });
+    expect(authSnapshot().mustChangePassword).toBe(true);
+    const seen: boolean[] = [];
+    const off = subscribeAuth(() => seen.push(authSnapshot().mustChangePassword));
+    signedIn({ ...ADMIN, mustChangePassword: true });
+    signedIn(ADMIN);
+    expect(seen).toEqual([false]);
+    expect(authSnapshot().state).toBe("in");
+    off();
+  });
+
+  it("an answer without a name or the flag (an older server) counts as neither", () => {
+    signedIn({ username: "old", role: "viewer", capabilities: ["staff"] });
+    expect(authSnapshot()).toMatchObject({ name: "", mustChangePassword: false });
   });
 
   it("logging out shows the login screen, not the expired one", () => {

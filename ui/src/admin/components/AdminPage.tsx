@@ -8,6 +8,7 @@ import { roleLabel } from "../roles";
 import { allowedScreens, CHECKS } from "../screens";
 import { logOut } from "../session";
 import { toastError } from "../toast";
+import { ChangePasswordButton } from "./OwnPassword";
 
 interface Props {
   title: string;
@@ -20,11 +21,12 @@ interface Props {
 
 /** The frame of every admin screen: title, back to the dashboard, back to
  * the site, who is signed in and as what, the other screens the role may
- * open and logout. */
+ * open, one's own password and logout. */
 export function AdminPage({ title, count, actions, children }: Props) {
   const [path] = useLocation();
   const auth = useAuth();
   const { username } = auth;
+  const name = auth.name?.trim();
   const role = roleLabel(auth.role);
   const screens = allowedScreens(auth.capabilities);
   // The dashboard's summary (shared with the dashboard) gives the checks' count.
@@ -53,7 +55,7 @@ export function AdminPage({ title, count, actions, children }: Props) {
           <ul>
             {username && (
               <li class="admin-user" data-testid="admin-user">
-                {username}
+                {name && name !== username ? `${name} (${username})` : username}
                 {role && (
                   <>
                     <span aria-hidden="true"> · </span>
@@ -61,6 +63,11 @@ export function AdminPage({ title, count, actions, children }: Props) {
                     <span data-testid="admin-role">{role}</span>
                   </>
                 )}
+              </li>
+            )}
+            {username && (
+              <li>
+                <ChangePasswordButton />
               </li>
             )}
             <li>
