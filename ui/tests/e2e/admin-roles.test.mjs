@@ -6,22 +6,41 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { expectNoViolations } from "./a11y.mjs";
-import { createStaff, loginViaForm, mark } from "./admin-helpers.mjs";
+import { apiSession, createStaff, loginViaForm, mark } from "./admin-helpers.mjs";
 import { DESKTOP, start } from "./harness.mjs";
 
 let s;
 let manager;
+let second;
 let editor;
+const leads = [];
 before(async () => {
   s = await start();
   manager = createStaff(s.data, mark("manager"), "manager");
+  second = createStaff(s.data, mark("second"), "manager");
   editor = createStaff(s.data, mark("editor"), "editor");
 });
 after(async () => {
+  const owner = await apiSession(s.base);
+  for (const id of leads) await owner.del(`/api/leads/${id}`, { ok: false });
   manager?.remove();
+  second?.remove();
   editor?.remove();
   await s?.stop();
 });
+
+/** A visitor's request, as the site's forms send it. */
+async function postLead(name) {
+  const r = await fetch(`${s.base}/api/leads`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ type: "contact_form", name, phone: "+7 921 555-12-34", consent: true }),
+  });
+  assert.equal(r.status, 201, await r.clone().text());
+  const lead = await r.json();
+  leads.push(lead.id);
+  return lead;
+}
 
 const NOT_ALLOWED = "Недостаточно прав: вашей роли этот раздел недоступен";
 
@@ -101,5 +120,37 @@ describe("staff roles", () => {
     await page.getByTestId("not-allowed").waitFor();
     assert.equal(await page.getByTestId("lead-row").count(), 0);
     await page.close();
+  });
+
+  it("a manager takes a lead, and another manager neither sees it nor opens it by its address", async () => {
+    const name = mark("Клиент");
+    const lead = await postLead(name);
+    const page = await s.open(DESKTOP);
+    await loginViaForm(page, s.base, "/admin/leads", manager);
+    const row = page.getByTestId("lead-row").filter({ hasText: name });
+    await row.waitFor();
+    assert.equal(await row.getByTestId("lead-assignee").innerText(), "Без ответственного");
+    await expectNoViolations(page, "a manager's leads");
+    await row.getByRole("button", { name: `Взять в работу: ${name}` }).click();
+    await row.getByRole("button", { name: `Отказаться от заявки: ${name}` }).waitFor();
+    assert.match(await row.getByTestId("lead-assignee").innerText(), /^Ответственный: /);
+    await page.getByTestId("assignee-filter").selectOption("mine");
+    await row.waitFor();
+    await page.close();
+
+    const other = await s.open(DESKTOP);
+    await loginViaForm(other, s.base, "/admin/leads", second);
+    await other.getByTestId("assignee-filter").waitFor();
+    await other.getByRole("heading", { level: 1 }).waitFor();
+    // The list has settled (the filter's default) without the taken lead.
+    await other.waitForLoadState("networkidle");
+    assert.equal(await other.getByTestId("lead-row").filter({ hasText: name }).count(), 0);
+    await other.goto(`${s.base}/admin/leads?lead=${lead.id}`);
+    await other
+      .getByTestId("toast")
+      .filter({ hasText: "Заявка закреплена за другим сотрудником" })
+      .waitFor();
+    assert.equal(await other.getByTestId("lead-details").count(), 0);
+    await other.close();
   });
 });

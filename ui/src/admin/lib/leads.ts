@@ -69,11 +69,16 @@ export function isLeadType(value: string): value is LeadType {
 export type StatusFilter = LeadStatus | "all";
 export type TypeFilter = LeadType | "all";
 
-/** `GET /api/leads` with the filters; "all" leaves a filter out. */
-export function leadsUrl(status: StatusFilter, type: TypeFilter): string {
+/** `GET /api/leads` with the filters; "all" leaves a filter out (the
+ * assignee's "all" is the server's default: every lead for an owner, one's
+ * own and the unassigned for a manager). */
+export function leadsUrl(status: StatusFilter, type: TypeFilter, assignee = "all"): string {
   const params: string[] = [];
   if (status !== "all") params.push(`status=${status}`);
   if (type !== "all") params.push(`type=${type}`);
+  if (assignee !== "all" && assignee !== "") {
+    params.push(`assignee=${encodeURIComponent(assignee)}`);
+  }
   return params.length ? `/api/leads?${params.join("&")}` : "/api/leads";
 }
 

@@ -1,7 +1,7 @@
-/** A lead's details: contacts, type and message, the blocks of its type, the
- * car, the consent record, the source (URL, UTM), its notifications (each
- * channel's delivery, with a retry) and its status history from the audit
- * trail. */
+/** A lead's details: contacts, type and message, who answers it (taking,
+ * giving up or passing it), the blocks of its type, the car, the consent
+ * record, the source (URL, UTM), its notifications (each channel's
+ * delivery, with a retry) and its status history from the audit trail. */
 import { ApiError } from "../../api/client";
 import type { BodyTypeInfo } from "../../api/types";
 import { type AuditPage, BODY_TYPES_URL } from "../api";
@@ -18,9 +18,17 @@ import {
   statusHistory,
 } from "../lib/leads";
 import { useAdminQuery } from "../query";
+import { AssigneeBlock, type AssigneeControls } from "./leads-assignee";
 import { LeadDeliveries } from "./leads-deliveries";
 
-export function LeadDetails({ lead, onClose }: { lead: Lead; onClose: () => void }) {
+interface Props {
+  lead: Lead;
+  onClose: () => void;
+  /** Who answers it and what the signed-in user may do about it. */
+  assignee: AssigneeControls;
+}
+
+export function LeadDetails({ lead, onClose, assignee }: Props) {
   // The status history is read from the audit trail: personal data.
   const canAudit = useCan("personalData");
   // The wishes of a selection name body types by the dealership's table.
@@ -77,6 +85,7 @@ export function LeadDetails({ lead, onClose }: { lead: Lead; onClose: () => void
           </>
         )}
       </dl>
+      <AssigneeBlock lead={lead} controls={assignee} />
       {sections.map((s) => (
         <section key={s.key} class="detail-section" data-testid={`lead-${s.key}`}>
           <h3>{s.title}</h3>

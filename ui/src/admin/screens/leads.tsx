@@ -1,19 +1,33 @@
-/** Admin leads: four counters, status and type filters, the list (status
- * dropdown, details, delete), and below it the e-mail notification settings.
+/** Admin leads: four counters, status, type and assignee filters, the list
+ * (status dropdown, assignee, details, delete), and below it the e-mail
+ * notification settings. An owner sees every lead and passes them to the
+ * staff in the details; a manager sees their own and the unassigned ones,
+ * takes an unassigned lead and gives up their own.
  * `/admin/leads?lead={id}` opens that lead's details (the link of the e-mail
  * and of the dashboard's failed deliveries). Works on a phone: rows stack,
  * nothing is wider than the screen. */
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { apiDelete, apiPut } from "../../api/client";
 import type { components } from "../../api/schema";
-import { useCan } from "../auth";
+import type { StaffUser } from "../../api/types";
+import { useAuth, useCan } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { errorMessage } from "../errors";
 import { shortDateTime } from "../lib/dates";
+import {
+  assignedToast,
+  assigneeFilterOptions,
+  assigneeInput,
+  assigneeUrl,
+  knownFilter,
+  RELEASED,
+  seesEveryLead,
+  TAKEN,
+} from "../lib/lead-assignees";
 import {
   carLine,
   isLeadStatus,
@@ -32,9 +46,11 @@ import {
   testDriveLine,
 } from "../lib/leads";
 import { leadParam } from "../lib/notifications";
+import { USERS_URL } from "../lib/team";
 import { truncate } from "../lib/text";
-import { useAdminMutation, useAdminQuery } from "../query";
+import { queryClient, useAdminMutation, useAdminQuery } from "../query";
 import { toastError } from "../toast";
+import { type AssigneeControls, AssigneeText, actionOf, TakeReleaseButton } from "./leads-assignee";
 import { LeadDetails } from "./leads-details";
 import { EmailSettings } from "./leads-email";
 import "./content.css";
@@ -51,10 +67,22 @@ export default function LeadsScreen() {
   // owner's (the server refuses both to the other roles).
   const canDelete = useCan("personalData");
   const canSettings = useCan("settings");
+  // The owner sees every lead and passes them to the staff (listed with
+  // `users`); a manager sees their own and the unassigned ones.
+  const everyLead = seesEveryLead(useAuth().role);
+  const canListStaff = useCan("users") && everyLead;
+  const staff = useAdminQuery<StaffUser[]>(canListStaff ? USERS_URL : null);
   const [status, setStatus] = useState<StatusFilter>("all");
   const [type, setType] = useState<TypeFilter>("all");
+  const [chosenAssignee, setAssignee] = useState<string>("all");
+  const assigneeOptions = useMemo(
+    () => assigneeFilterOptions(everyLead, staff.data),
+    [everyLead, staff.data],
+  );
+  // A staff member no longer offered (blocked meanwhile): back to "all".
+  const assignee = knownFilter(chosenAssignee, assigneeOptions);
   const [limit, setLimit] = useState(PAGE);
-  const base = leadsUrl(status, type);
+  const base = leadsUrl(status, type, assignee);
   const url = `${base}${base.includes("?") ? "&" : "?"}limit=${limit}`;
   const leads = useAdminQuery<Lead[]>(url, { placeholderData: (previous) => previous });
   const counts = useAdminQuery<Dashboard>("/api/admin/dashboard");
@@ -85,11 +113,52 @@ export default function LeadsScreen() {
     }
   }, [single.isError, single.error, open, listed, linked, navigate]);
 
+  // An answer about one lead goes straight into what is on screen (the list
+  // and the lead's own read), so the row and the open details show it before
+  // the refetch, and the details stay open when it leaves the filtered list.
+  const remember = (answer: Lead) => {
+    queryClient.setQueryData<Lead[]>([url], (old) =>
+      old?.map((l) => (l.id === answer.id ? answer : l)),
+    );
+    queryClient.setQueryData<Lead>([adminLeadUrl(answer.id)], answer);
+  };
+
   const setLeadStatus = useAdminMutation(
     ({ lead, to }: { lead: Lead; to: LeadStatus }) =>
       apiPut<Lead>(`/api/leads/${lead.id}/status`, { status: to }),
     { success: "Статус обновлен", failure: "Не удалось обновить статус" },
   );
+  // A manager takes an unassigned lead by answering it: the status change
+  // assigns it to whoever makes it.
+  const take = useAdminMutation(
+    (lead: Lead) => apiPut<Lead>(`/api/leads/${lead.id}/status`, { status: "in_progress" }),
+    { success: TAKEN, failure: "Не удалось взять заявку в работу", onSuccess: remember },
+  );
+  const assign = useAdminMutation(
+    ({ lead, to }: { lead: Lead; to: string }) =>
+      apiPut<Lead>(assigneeUrl(lead.id), assigneeInput(to)),
+    {
+      success: (answer) => assignedToast(answer),
+      failure: "Не удалось передать заявку",
+      onSuccess: remember,
+    },
+  );
+  const release = useAdminMutation(
+    (lead: Lead) => apiPut<Lead>(assigneeUrl(lead.id), assigneeInput("")),
+    { success: RELEASED, failure: "Не удалось отказаться от заявки", onSuccess: remember },
+  );
+  const controls: AssigneeControls = {
+    everyLead,
+    canListStaff,
+    staff: staff.data,
+    busy: (lead) =>
+      (take.isPending && take.variables?.id === lead.id) ||
+      (release.isPending && release.variables?.id === lead.id) ||
+      (assign.isPending && assign.variables?.lead.id === lead.id),
+    take: (lead) => take.mutate(lead),
+    release: (lead) => release.mutate(lead),
+    assign: (lead, to) => assign.mutate({ lead, to }),
+  };
   const remove = useAdminMutation((lead: Lead) => apiDelete(`/api/leads/${lead.id}`), {
     success: "Лид удален",
     failure: "Не удалось удалить лид",
@@ -163,6 +232,25 @@ export default function LeadsScreen() {
             ))}
           </select>
         </div>
+        <div>
+          <label for="leads-assignee-filter">Ответственный</label>
+          <select
+            id="leads-assignee-filter"
+            name="assignee-filter"
+            data-testid="assignee-filter"
+            value={assignee}
+            onChange={(e) => {
+              setAssignee(e.currentTarget.value);
+              setLimit(PAGE);
+            }}
+          >
+            {assigneeOptions.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
 
       {leads.isPending ? (
@@ -189,6 +277,7 @@ export default function LeadsScreen() {
                 onStatus={(to) => setLeadStatus.mutate({ lead, to })}
                 onOpen={() => setOpen(lead.id)}
                 onDelete={canDelete ? () => setDeleting(lead) : undefined}
+                assignee={controls}
               />
             ))}
           </ul>
@@ -205,7 +294,7 @@ export default function LeadsScreen() {
         </>
       )}
 
-      {shown && <LeadDetails lead={shown} onClose={close} />}
+      {shown && <LeadDetails lead={shown} onClose={close} assignee={controls} />}
       <ConfirmDialog
         open={deleting !== null}
         title="Удалить заявку?"
@@ -229,9 +318,13 @@ interface RowProps {
   onOpen: () => void;
   /** Absent for a role that may not delete leads. */
   onDelete?: () => void;
+  assignee: AssigneeControls;
 }
 
-function LeadRow({ lead, busy, onStatus, onOpen, onDelete }: RowProps) {
+function LeadRow({ lead, busy, onStatus, onOpen, onDelete, assignee }: RowProps) {
+  // The owner passes a lead to someone in its details; a manager takes or
+  // gives it up right here.
+  const action = actionOf(lead, assignee);
   const car = carLine(lead);
   const testDrive = testDriveLine(lead);
   const message = truncate(lead.message, 140);
@@ -252,6 +345,9 @@ function LeadRow({ lead, busy, onStatus, onOpen, onDelete }: RowProps) {
           <span class="muted">
             <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
           </span>
+        </p>
+        <p class="lead-row-assignee">
+          <AssigneeText lead={lead} />
         </p>
         {testDrive && (
           <p class="lead-row-car" data-testid="lead-test-drive">
@@ -287,6 +383,9 @@ function LeadRow({ lead, busy, onStatus, onOpen, onDelete }: RowProps) {
           >
             Подробнее
           </button>
+          {(action === "take" || action === "release") && (
+            <TakeReleaseButton lead={lead} action={action} controls={assignee} named />
+          )}
           {onDelete && (
             <button
               type="button"
