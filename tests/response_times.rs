@@ -415,6 +415,32 @@ async fn medians_and_90th_percentiles_by_period_per_user_and_in_all() {
     assert_eq!(seen["overdue"][0]["name"], "");
     assert_eq!(seen["overdue"][0]["phone"], "");
 
+    // A manager sees the unassigned lead waiting, but not one assigned to
+    // someone else, and of the per-user figures only their own.
+    app.create_user("misha", dealership::domain::roles::Role::Manager);
+    let misha = app.login_as("misha").await;
+    let mine = report_at(&app, clock, &misha, msk(wednesday, 10, 20)).await;
+    assert_eq!(mine["overdue"][0]["id"], waiting);
+    assert_eq!(mine["overdue"][0]["name"], "Ждущий");
+    assert_eq!(period(&mine, "lastWeek")["users"], json!([]));
+    assert_eq!(
+        period(&mine, "lastWeek")["all"],
+        period(&report, "lastWeek")["all"]
+    );
+    app.db
+        .conn()
+        .unwrap()
+        .execute(
+            "UPDATE leads SET assignee_id = (SELECT id FROM users WHERE username = ?1)
+             WHERE id = ?2",
+            rusqlite::params![ANNA, waiting],
+        )
+        .unwrap();
+    let mine = report_at(&app, clock, &misha, msk(wednesday, 10, 20)).await;
+    assert_eq!(mine["overdue"], json!([]));
+    let all = report_at(&app, clock, &staff.manager, msk(wednesday, 10, 20)).await;
+    assert_eq!(all["overdue"][0]["id"], waiting);
+
     // A week later the same leads are last week's and the week before's.
     let later = report_at(
         &app,

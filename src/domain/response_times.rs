@@ -135,6 +135,8 @@ pub struct OverdueLead {
     pub waiting_minutes: i64,
     /// When its reminder was queued; null while not reminded.
     pub reminded_at: Option<String>,
+    /// Who it is assigned to; null while unassigned.
+    pub assignee_id: Option<String>,
 }
 
 /// `GET /api/admin/response-times`.
@@ -330,7 +332,7 @@ pub fn overdue(
     let schedule = &settings.public.work_schedule;
     let threshold = settings.response_threshold_minutes;
     let mut stmt = conn.prepare_cached(
-        "SELECT id, name, phone, type, created_at, reminded_at FROM leads
+        "SELECT id, name, phone, type, created_at, reminded_at, assignee_id FROM leads
          WHERE status = 'new' ORDER BY created_at, id LIMIT ?1",
     )?;
     let rows = stmt.query_map([OVERDUE_LIMIT as i64], |r| {
@@ -342,6 +344,7 @@ pub fn overdue(
             created_at: r.get("created_at")?,
             waiting_minutes: 0,
             reminded_at: r.get("reminded_at")?,
+            assignee_id: r.get("assignee_id")?,
         })
     })?;
     let mut out = Vec::new();

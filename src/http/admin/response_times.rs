@@ -22,7 +22,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
 /// today, this week and last week (by the Moscow arrival date; weeks start
 /// on Monday), in all and per staff user; the last 14 days for the chart;
 /// the leads still `new` past the threshold, longest waiting first. A role
-/// that does not see leads gets them without the name and the phone.
+/// that does not see leads gets them without the name and the phone; a
+/// manager gets only their own row of the per-user figures and only the
+/// waiting leads they may open.
 #[utoipa::path(get, path = "/api/admin/response-times", tag = "admin",
     responses((status = 200, body = ResponseTimes), (status = 401, body = ApiErrorBody)))]
 pub async fn response_times(
@@ -38,6 +40,16 @@ pub async fn response_times(
         for lead in &mut report.overdue {
             lead.name.clear();
             lead.phone.clear();
+        }
+    } else if !admin.user.role.sees_every_lead() {
+        // A manager: their own figures, and of the waiting leads only the
+        // ones they may open (their own and the unassigned).
+        let me = &admin.user;
+        report
+            .overdue
+            .retain(|l| l.assignee_id.as_deref().is_none_or(|id| id == me.id));
+        for period in &mut report.periods {
+            period.users.retain(|u| u.username == me.username);
         }
     }
     Ok(Json(report))

@@ -485,7 +485,9 @@ export interface paths {
          *     today, this week and last week (by the Moscow arrival date; weeks start
          *     on Monday), in all and per staff user; the last 14 days for the chart;
          *     the leads still `new` past the threshold, longest waiting first. A role
-         *     that does not see leads gets them without the name and the phone.
+         *     that does not see leads gets them without the name and the phone; a
+         *     manager gets only their own row of the per-user figures and only the
+         *     waiting leads they may open.
          */
         get: operations["response_times"];
         put?: never;
@@ -2222,6 +2224,8 @@ export interface components {
         };
         /** @description A lead still `new` past the threshold. */
         OverdueLead: {
+            /** @description Who it is assigned to; null while unassigned. */
+            assigneeId?: string | null;
             createdAt: string;
             id: string;
             name: string;
