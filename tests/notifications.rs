@@ -12,20 +12,12 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::routing::{get, post};
-use common::smtp::SmtpSink;
+use common::smtp::{SmtpSink, eventually, free_port};
 use common::{TestApp, seed_catalogue};
 use dealership::config::Config;
 use dealership::http::AppState;
 use dealership::jobs::Supervisor;
 use serde_json::{Value, json};
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// An app whose config `change` sets, with its outbox worker running.
 fn app_with(change: impl FnOnce(&mut Config)) -> (TestApp, Supervisor) {
@@ -63,17 +55,6 @@ fn set_email_settings(app: &TestApp, to: &str) {
     settings.from_email = "robot@salon.example".into();
     settings.public.salon_name = "Автосалон «Тест»".into();
     dealership::domain::settings::save(&conn, &settings).unwrap();
-}
-
-async fn eventually<T>(what: &str, wait: Duration, check: impl Fn() -> Option<T>) -> T {
-    let deadline = Instant::now() + wait;
-    loop {
-        if let Some(value) = check() {
-            return value;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 fn lead_body(name: &str) -> Value {

@@ -138,6 +138,8 @@ async fn every_documented_path_is_served() {
             name: String::new(),
             role: dealership::domain::roles::Role::Manager,
             password: None,
+            email: String::new(),
+            work_schedule: None,
         },
     )
     .unwrap();

@@ -8,13 +8,14 @@
 mod common;
 
 use std::sync::Arc;
-use std::time::{Duration as StdDuration, Instant};
+use std::time::Duration as StdDuration;
 
 use axum::http::{Method, StatusCode, header};
-use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc};
-use common::smtp::SmtpSink;
+use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
+use common::smtp::{SmtpSink, eventually, free_port};
+use common::time::{msk, set_clock};
 use common::{ADMIN, TestApp};
-use dealership::clock::{Clock, moscow};
+use dealership::clock::Clock;
 use dealership::http::AppState;
 use dealership::notify::reminder::Reminders;
 use serde_json::{Value, json};
@@ -28,20 +29,6 @@ const ANNA_PASSWORD: &str = "another-horse";
 fn base_monday() -> NaiveDate {
     let today = Clock::default().moscow_today();
     today - Duration::days(i64::from(today.weekday().num_days_from_monday()) + 21)
-}
-
-/// A Moscow date and time as a moment.
-fn msk(date: NaiveDate, hour: u32, minute: u32) -> DateTime<Utc> {
-    moscow()
-        .from_local_datetime(&date.and_time(NaiveTime::from_hms_opt(hour, minute, 0).unwrap()))
-        .unwrap()
-        .with_timezone(&Utc)
-}
-
-/// Moves the clock to `at` (or a few milliseconds after: time goes on).
-fn set_clock(clock: &Clock, at: DateTime<Utc>) {
-    clock.advance(at - clock.now() + Duration::milliseconds(1));
-    assert!(clock.now() >= at);
 }
 
 /// Answers and reports are read half a minute into the minute they name,
@@ -586,25 +573,6 @@ async fn staff_only() {
         )
         .await;
     assert_eq!(answer.status, StatusCode::UNAUTHORIZED, "{}", answer.text());
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-async fn eventually<T>(what: &str, wait: StdDuration, check: impl Fn() -> Option<T>) -> T {
-    let deadline = Instant::now() + wait;
-    loop {
-        if let Some(value) = check() {
-            return value;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(StdDuration::from_millis(50)).await;
-    }
 }
 
 /// An app mailing through the SMTP sink on `port`, its jobs running (the

@@ -6,13 +6,12 @@
 
 mod common;
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{Method, Request, StatusCode, header};
-use common::smtp::SmtpSink;
+use common::smtp::{SmtpSink, eventually, free_port, mailing_app};
 use common::{TestApp, car_input, seed_catalogue};
 use dealership::domain::cars;
 use dealership::domain::money::Money;
@@ -20,54 +19,18 @@ use dealership::http::AppState;
 use dealership::jobs::Supervisor;
 use serde_json::{Value, json};
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// An app mailing through `127.0.0.1:port`, its jobs (the outbox worker)
 /// running, and its state (clock, channels) for the alert run.
 fn app_mailing_to(port: u16) -> (TestApp, AppState, Supervisor) {
-    let mut captured = None;
-    let app = TestApp::with_state(|state| {
-        let mut config = (*state.config).clone();
-        config.notifications.retry_first_ms = 200;
-        config.notifications.retry_max_seconds = 1;
-        config.notifications.attempt_timeout_seconds = 5;
-        config.smtp.host = "127.0.0.1".into();
-        config.smtp.port = port;
-        config.smtp.security = "none".into();
-        state.config = Arc::new(config);
-        state.channels = Arc::new(dealership::notify::Channels::new(
-            state.config.clone(),
-            state.db.clone(),
-        ));
-        captured = Some(state.clone());
-    });
-    let state: AppState = captured.unwrap();
-    let conn = app.db.conn().unwrap();
-    let mut settings = dealership::domain::settings::get(&conn).unwrap();
-    settings.from_email = "robot@salon.example".into();
-    settings.public.salon_name = "Автосалон «Тест»".into();
-    // Visitor mails do not follow the staff's switch.
-    settings.email_notifications_enabled = false;
-    dealership::domain::settings::save(&conn, &settings).unwrap();
-    let jobs = dealership::server::start_jobs(&state);
-    (app, state, jobs)
-}
-
-async fn eventually<T>(what: &str, wait: Duration, check: impl Fn() -> Option<T>) -> T {
-    let deadline = Instant::now() + wait;
-    loop {
-        if let Some(value) = check() {
-            return value;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    mailing_app(port, |app| {
+        let conn = app.db.conn().unwrap();
+        let mut settings = dealership::domain::settings::get(&conn).unwrap();
+        settings.from_email = "robot@salon.example".into();
+        settings.public.salon_name = "Автосалон «Тест»".into();
+        // Visitor mails do not follow the staff's switch.
+        settings.email_notifications_enabled = false;
+        dealership::domain::settings::save(&conn, &settings).unwrap();
+    })
 }
 
 /// Waits for the sink to hold `n` messages, and a moment more to see no

@@ -189,6 +189,20 @@ async fn an_invitation_expires_after_a_day() {
         .await;
     assert_eq!(late.status, StatusCode::NOT_FOUND);
     assert_eq!(late.error(), INVITATION_GONE);
+    // The team screen still sees the link that ran out unused.
+    let users = app
+        .admin_with(&boss, Method::GET, "/api/admin/users", None)
+        .await
+        .json();
+    let listed = users
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["username"] == "late");
+    assert_eq!(
+        listed.unwrap()["invitationExpiresAt"],
+        "2000-01-01T00:00:00.000Z"
+    );
     // The owner sends a new one; it works.
     let id = added["user"]["id"].as_str().unwrap();
     let reset = app
@@ -438,5 +452,99 @@ async fn a_blocked_or_reset_user_loses_their_sessions() {
         app.count(
             "SELECT count(*) FROM audit_log WHERE object_type = 'user' AND summary LIKE '%anna%'"
         ) >= 4
+    );
+}
+
+#[tokio::test]
+async fn a_members_email_and_own_hours_are_checked_kept_and_audited() {
+    let app = TestApp::new();
+    let boss = owner(&app).await;
+    let hours = json!({"days": [{"open": "10:00", "close": "19:00"}, null, null, null, null, null,
+                                {"open": "11:00", "close": "16:00"}]});
+    let added = app
+        .admin_with(
+            &boss,
+            Method::POST,
+            "/api/admin/users",
+            Some(
+                json!({"username": "anna", "role": "manager", "password": "one-time-pass",
+                        "email": " anna@salon.example ", "workSchedule": hours}),
+            ),
+        )
+        .await;
+    assert_eq!(added.status, StatusCode::CREATED, "{}", added.text());
+    let user = &added.json()["user"];
+    assert_eq!(user["email"], "anna@salon.example");
+    assert_eq!(user["workSchedule"], hours);
+    assert_eq!(user["openLeads"], 0);
+    let path = format!("/api/admin/users/{}", user["id"].as_str().unwrap());
+
+    // Refused, each at its field, and nothing changes.
+    let refused = [
+        (json!({"email": "anna@"}), "email", "Неверный формат email"),
+        (
+            json!({"workSchedule": {"days": [null, null]}}),
+            "workSchedule",
+            "График работы: нужно указать все семь дней недели",
+        ),
+        (
+            json!({"workSchedule": {"days": [{"open": "19:00", "close": "10:00"},
+                                               null, null, null, null, null, null]}}),
+            "workSchedule",
+            "Понедельник: время открытия должно быть раньше времени закрытия",
+        ),
+    ];
+    for (body, field, message) in refused {
+        let answer = app
+            .admin_with(&boss, Method::PUT, &path, Some(body.clone()))
+            .await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(answer.json()["field"], field, "{body}");
+        assert_eq!(answer.error(), message, "{body}");
+    }
+    let kept = app
+        .admin_with(&boss, Method::GET, "/api/admin/users", None)
+        .await;
+    let kept = kept.json();
+    let anna = kept
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["username"] == "anna");
+    assert_eq!(anna.unwrap()["workSchedule"], hours);
+    assert_eq!(anna.unwrap()["email"], "anna@salon.example");
+
+    // Absent keeps; null goes back to the salon's hours; empty removes the
+    // e-mail.
+    let renamed = app
+        .admin_with(&boss, Method::PUT, &path, Some(json!({"name": "Анна"})))
+        .await;
+    assert_eq!(renamed.json()["workSchedule"], hours);
+    let reset = app
+        .admin_with(
+            &boss,
+            Method::PUT,
+            &path,
+            Some(json!({"workSchedule": null, "email": ""})),
+        )
+        .await;
+    assert_eq!(reset.status, StatusCode::OK, "{}", reset.text());
+    assert_eq!(reset.json()["workSchedule"], Value::Null);
+    assert_eq!(reset.json()["email"], "");
+    let audit = app
+        .admin_with(&boss, Method::GET, "/api/admin/audit?objectType=user", None)
+        .await;
+    let entries = audit.json();
+    let changes = entries["items"][0]["changes"].clone();
+    assert_eq!(
+        changes,
+        json!([
+            {"field": "email", "from": "anna@salon.example", "to": ""},
+            {"field": "workSchedule",
+             "from": "Пн 10:00–19:00, Вт выходной, Ср выходной, Чт выходной, Пт выходной, \
+                      Сб выходной, Вс 11:00–16:00",
+             "to": "как у салона"}
+        ]),
+        "{entries:#}"
     );
 }

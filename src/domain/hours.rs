@@ -115,6 +115,16 @@ impl WorkSchedule {
         Ok(())
     }
 
+    /// The week in a line: "Пн 09:00–18:00, …, Вс выходной".
+    pub fn describe(&self) -> String {
+        const SHORT: [&str; 7] = ["Пн", "Вт", "Ср", "Чт", "Пт", "Сб", "Вс"];
+        let days = self.days.iter().zip(SHORT).map(|(day, name)| match day {
+            Some(day) => format!("{name} {}–{}", day.open, day.close),
+            None => format!("{name} выходной"),
+        });
+        days.collect::<Vec<_>>().join(", ")
+    }
+
     /// The opening and closing time of a date; `None` on a closed day (or a
     /// malformed entry, which validation never lets in).
     pub fn hours_of(&self, date: NaiveDate) -> Option<(NaiveTime, NaiveTime)> {
@@ -200,6 +210,18 @@ mod tests {
         DateTime::parse_from_rfc3339(text)
             .map(|m| m.with_timezone(&Utc))
             .unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn a_week_is_described_in_a_line() {
+        let mut week = WorkSchedule::default();
+        week.days[5] = day("10:00", "16:00");
+        week.days[6] = None;
+        assert_eq!(
+            week.describe(),
+            "Пн 09:00–21:00, Вт 09:00–21:00, Ср 09:00–21:00, Чт 09:00–21:00, \
+             Пт 09:00–21:00, Сб 10:00–16:00, Вс выходной"
+        );
     }
 
     fn day(open: &str, close: &str) -> Option<DayHours> {

@@ -13,6 +13,8 @@ pub mod credit_programs;
 pub mod form;
 pub mod hours;
 pub mod imports;
+pub mod lead_assignment;
+pub mod lead_comments;
 pub mod leads;
 pub mod money;
 pub mod outbox;

@@ -20,13 +20,15 @@ text_enum!(
 
 text_enum!(
     /// What a row delivers: a new lead to the staff, a reminder of a lead
-    /// still new past the response threshold, or a saved search's
-    /// confirmation or alert to a visitor (docs/notifications.md).
+    /// still new past the response threshold, a saved search's
+    /// confirmation or alert to a visitor, or a lead to the staff member
+    /// it was given to (docs/notifications.md).
     Kind {
         Lead = "lead",
         Reminder = "reminder",
         SearchConfirm = "search_confirm",
         SearchAlert = "search_alert",
+        Assigned = "assigned",
     }
 );
 

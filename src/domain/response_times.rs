@@ -73,7 +73,8 @@ pub fn nearest_rank(sorted: &[i64], percent: usize) -> Option<i64> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserResponseFigures {
-    /// The login of the user who made the leads' first status change.
+    /// The login of the leads' assignee (of an unassigned lead: of the
+    /// user who made its first status change).
     pub username: String,
     pub answered: i64,
     pub median_minutes: Option<i64>,
@@ -187,12 +188,15 @@ fn date_text(date: NaiveDate) -> String {
 }
 
 /// The leads that arrived in a range, each with its first status entry.
-const ANSWERED: &str = "SELECT l.created_at, a.at, a.username
+/// It counts for the lead's assignee; an unassigned lead for whoever
+/// answered it.
+const ANSWERED: &str = "SELECT l.created_at, a.at, coalesce(u.username, a.username)
     FROM leads l
     JOIN audit_log a ON a.id = (
         SELECT f.id FROM audit_log f
         WHERE f.object_type = 'lead' AND f.object_id = l.id AND f.action = 'status'
         ORDER BY f.at, f.id LIMIT 1)
+    LEFT JOIN users u ON u.id = l.assignee_id
     WHERE l.created_at >= ?1 AND l.created_at < ?2";
 
 /// The leads that arrived in `[from, to)` and were answered, with their

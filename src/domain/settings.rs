@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::hours::WorkSchedule;
+use super::lead_assignment::{self, AssignmentRule};
 use crate::error::AppResult;
 
 /// The twelve page-banner image URLs (desktop and mobile for six pages).
@@ -111,6 +112,10 @@ pub struct Settings {
     /// reminded once more, 1 to 480 (`docs/response-times.md`).
     #[schema(minimum = 1, maximum = 480, example = 15)]
     pub response_threshold_minutes: i64,
+    /// How a new lead finds its assignee: `none` (by hand), `round_robin`
+    /// or `least_loaded`, among the active managers at work
+    /// (`docs/leads.md`, "Who answers a lead").
+    pub lead_assignment: AssignmentRule,
 }
 
 /// The default response threshold, in working minutes.
@@ -147,6 +152,7 @@ impl Default for Settings {
             consent_text: DEFAULT_CONSENT_TEXT.into(),
             privacy_policy: DEFAULT_PRIVACY_POLICY.into(),
             response_threshold_minutes: DEFAULT_RESPONSE_THRESHOLD_MINUTES,
+            lead_assignment: AssignmentRule::Manual,
         }
     }
 }
@@ -161,7 +167,8 @@ const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_a
     new_cars_banner_mobile, used_cars_banner, used_cars_banner_mobile, trade_in_banner,
     trade_in_banner_mobile, auto_credit_banner, auto_credit_banner_mobile, auto_selection_banner,
     auto_selection_banner_mobile, updated_at, notification_email, from_email,
-    email_notifications_enabled, consent_text, privacy_policy, response_threshold_minutes
+    email_notifications_enabled, consent_text, privacy_policy, response_threshold_minutes,
+    lead_assignment
     FROM settings WHERE id = 1";
 
 fn from_row(row: &Row) -> rusqlite::Result<Settings> {
@@ -204,6 +211,7 @@ fn from_row(row: &Row) -> rusqlite::Result<Settings> {
         consent_text: row.get("consent_text")?,
         privacy_policy: row.get("privacy_policy")?,
         response_threshold_minutes: row.get("response_threshold_minutes")?,
+        lead_assignment: row.get("lead_assignment")?,
     })
 }
 
@@ -244,9 +252,11 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             used_cars_banner_mobile, trade_in_banner, trade_in_banner_mobile, auto_credit_banner,
             auto_credit_banner_mobile, auto_selection_banner, auto_selection_banner_mobile,
             updated_at, notification_email, from_email, email_notifications_enabled,
-            consent_text, privacy_policy, work_schedule, response_threshold_minutes)
+            consent_text, privacy_policy, work_schedule, response_threshold_minutes,
+            lead_assignment)
          VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)",
+            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34,
+            ?35)",
         rusqlite::params![
             p.salon_name,
             p.phone,
@@ -283,6 +293,7 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             serde_json::to_string(&p.work_schedule)
                 .map_err(|e| crate::error::AppError::Internal(e.into()))?,
             next.response_threshold_minutes,
+            next.lead_assignment,
         ],
     )?;
     get(conn)
@@ -317,6 +328,9 @@ pub struct SettingsPatch {
     pub privacy_policy: Option<String>,
     /// Working minutes, 1 to 480.
     pub response_threshold_minutes: Option<i64>,
+    /// `none`, `round_robin` or `least_loaded`.
+    #[schema(value_type = Option<AssignmentRule>)]
+    pub lead_assignment: Option<String>,
     pub home_banner: Option<String>,
     pub home_banner_mobile: Option<String>,
     pub new_cars_banner: Option<String>,
@@ -563,6 +577,11 @@ impl SettingsPatch {
             }
             to.response_threshold_minutes = minutes;
         }
+        if let Some(rule) = self.lead_assignment {
+            to.lead_assignment = AssignmentRule::parse(&rule).ok_or_else(|| {
+                AppError::invalid(lead_assignment::FIELD, lead_assignment::UNKNOWN_RULE)
+            })?;
+        }
         let required = [
             (
                 "salonName",
@@ -620,6 +639,7 @@ impl super::form::Form for SettingsPatch {
             Field::optional("privacyPolicy", Kind::Text),
             Field::optional("responseThresholdMinutes", Kind::Integer)
                 .invalid(RESPONSE_THRESHOLD_RANGE),
+            Field::optional("leadAssignment", Kind::Code).invalid(lead_assignment::UNKNOWN_RULE),
             Field::optional("homeBanner", Kind::Text),
             Field::optional("homeBannerMobile", Kind::Text),
             Field::optional("newCarsBanner", Kind::Text),

@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
+use super::hours::WorkSchedule;
+use super::lead_assignment::schedule_column;
 use super::roles::Role;
 use super::users;
 use crate::error::{AppError, AppResult};
@@ -23,6 +25,7 @@ pub const INVITATION_GONE: &str = "Приглашение недействите
 pub const WRONG_CURRENT_PASSWORD: &str = "Текущий пароль введён неверно";
 pub const NO_SUCH_USER: &str = "Пользователь не найден";
 const NAME_TOO_LONG: &str = "Имя: не длиннее 100 символов";
+const BAD_EMAIL: &str = "Неверный формат email";
 
 /// A staff account as the team screen lists it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -38,9 +41,18 @@ pub struct StaffUser {
     pub blocked_at: Option<String>,
     /// Logged in with a one-time password not yet changed.
     pub must_change_password: bool,
-    /// An unused invitation's expiry, RFC 3339 UTC.
+    /// The expiry of the invitation not yet used, RFC 3339 UTC; in the past
+    /// when it ran out unused (the person never set a password).
     pub invitation_expires_at: Option<String>,
     pub created_at: String,
+    /// Their own e-mail, where a lead given to them is announced; empty
+    /// when they have none.
+    pub email: String,
+    /// Their working hours, Moscow time; null: the salon's. A lead is
+    /// given out by the rule only to a manager within their hours.
+    pub work_schedule: Option<WorkSchedule>,
+    /// Leads assigned to them that are new or in progress.
+    pub open_leads: i64,
 }
 
 /// A new staff member: with `password` (a one-time password the person
@@ -54,6 +66,12 @@ pub struct NewStaff {
     pub role: Role,
     #[serde(default)]
     pub password: Option<String>,
+    /// Their own e-mail; may be empty.
+    #[serde(default)]
+    pub email: String,
+    /// Their own working hours; absent or null: the salon's.
+    #[serde(default)]
+    pub work_schedule: Option<WorkSchedule>,
 }
 
 /// A change of an account; absent fields stay.
@@ -63,6 +81,22 @@ pub struct StaffChange {
     pub name: Option<String>,
     pub role: Option<Role>,
     pub blocked: Option<bool>,
+    /// Their own e-mail; empty removes it.
+    pub email: Option<String>,
+    /// Their own working hours; null: the salon's from now on.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<WorkSchedule>, nullable)]
+    pub work_schedule: Option<Option<WorkSchedule>>,
+}
+
+/// A field that is present, even as null (`Some(None)`), unlike an absent
+/// one (`None`, by `default`).
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
 }
 
 fn at(offset: Duration) -> String {
@@ -81,15 +115,36 @@ fn check_name(name: &str) -> AppResult<String> {
     Ok(name.to_string())
 }
 
+fn check_email(email: &str) -> AppResult<String> {
+    let email = email.trim();
+    if !email.is_empty() && (email.len() > 255 || !super::leads::is_email(email)) {
+        return Err(AppError::invalid("email", BAD_EMAIL));
+    }
+    Ok(email.to_string())
+}
+
+/// A schedule checked and as stored: JSON, or NULL for the salon's.
+fn schedule_text(schedule: Option<&WorkSchedule>) -> AppResult<Option<String>> {
+    let Some(schedule) = schedule else {
+        return Ok(None);
+    };
+    schedule.validate()?;
+    serde_json::to_string(schedule)
+        .map(Some)
+        .map_err(|e| AppError::Internal(e.into()))
+}
+
 pub fn list(conn: &Connection) -> AppResult<Vec<StaffUser>> {
     let mut stmt = conn.prepare_cached(
         "SELECT u.id, u.username, u.display_name, u.role, u.blocked_at, u.must_change_password,
                 (SELECT max(i.expires_at) FROM invitations i
-                 WHERE i.user_id = u.id AND i.used_at IS NULL AND i.expires_at > ?1),
-                u.created_at
+                 WHERE i.user_id = u.id AND i.used_at IS NULL),
+                u.created_at, u.email, u.work_schedule,
+                (SELECT count(*) FROM leads l
+                 WHERE l.assignee_id = u.id AND l.status IN ('new', 'in_progress'))
          FROM users u ORDER BY u.username",
     )?;
-    let rows = stmt.query_map([super::now()], |r| {
+    let rows = stmt.query_map([], |r| {
         Ok(StaffUser {
             id: r.get(0)?,
             username: r.get(1)?,
@@ -99,6 +154,9 @@ pub fn list(conn: &Connection) -> AppResult<Vec<StaffUser>> {
             must_change_password: r.get(5)?,
             invitation_expires_at: r.get(6)?,
             created_at: r.get(7)?,
+            email: r.get(8)?,
+            work_schedule: schedule_column(r.get(9)?),
+            open_leads: r.get(10)?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -155,6 +213,8 @@ fn invite(conn: &Connection, user_id: &str) -> AppResult<String> {
 /// invitation token.
 pub fn add(conn: &Connection, input: NewStaff) -> AppResult<(StaffUser, Option<String>)> {
     let name = check_name(&input.name)?;
+    let email = check_email(&input.email)?;
+    let schedule = schedule_text(input.work_schedule.as_ref())?;
     // Invited: a random password nobody knows until the link sets one.
     let password = input
         .password
@@ -162,8 +222,10 @@ pub fn add(conn: &Connection, input: NewStaff) -> AppResult<(StaffUser, Option<S
         .unwrap_or_else(|| URL_SAFE_NO_PAD.encode(rand::random::<[u8; 24]>()));
     let user = users::create(conn, input.username.trim(), &password, input.role)?;
     conn.execute(
-        "UPDATE users SET display_name = ?2, must_change_password = ?3 WHERE id = ?1",
-        params![user.id, name, input.password.is_some()],
+        "UPDATE users SET display_name = ?2, must_change_password = ?3, email = ?4,
+             work_schedule = ?5
+         WHERE id = ?1",
+        params![user.id, name, input.password.is_some(), email, schedule],
     )?;
     let token = match input.password {
         Some(_) => None,
@@ -182,6 +244,18 @@ pub fn change(conn: &Connection, id: &str, change: StaffChange) -> AppResult<Sta
         conn.execute(
             "UPDATE users SET display_name = ?2 WHERE id = ?1",
             params![id, check_name(name)?],
+        )?;
+    }
+    if let Some(email) = &change.email {
+        conn.execute(
+            "UPDATE users SET email = ?2 WHERE id = ?1",
+            params![id, check_email(email)?],
+        )?;
+    }
+    if let Some(schedule) = &change.work_schedule {
+        conn.execute(
+            "UPDATE users SET work_schedule = ?2 WHERE id = ?1",
+            params![id, schedule_text(schedule.as_ref())?],
         )?;
     }
     if let Some(role) = change.role {

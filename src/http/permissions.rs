@@ -70,6 +70,8 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         ("GET", "/api/leads/{id}", Leads),
         ("PUT", "/api/leads/{id}/status", Leads),
         ("PUT", "/api/leads/{id}/assignee", Leads),
+        ("GET", "/api/leads/{id}/comments", Leads),
+        ("POST", "/api/leads/{id}/comments", Leads),
         ("GET", "/api/admin/leads/{id}/deliveries", Leads),
         ("POST", "/api/admin/leads/{id}/deliveries/retry", Leads),
         // Settings and integrations.

@@ -102,11 +102,26 @@ impl Mailer {
         settings: &Settings,
         message_id: String,
     ) -> Result<Message, MailError> {
+        let to = settings.notification_email.clone();
+        self.lead_message_to(&to, subject, lead, context, settings, message_id)
+    }
+
+    /// A lead's message under `subject` to the addresses of `to` (a staff
+    /// member's own, for a lead given to them).
+    pub fn lead_message_to(
+        &self,
+        to: &str,
+        subject: &str,
+        lead: &Lead,
+        context: &Context,
+        settings: &Settings,
+        message_id: String,
+    ) -> Result<Message, MailError> {
         let mut builder = Message::builder()
             .from(self.sender(settings, context.base_url)?)
             .subject(subject)
             .message_id(Some(message_id));
-        for to in recipients(&settings.notification_email)? {
+        for to in recipients(to)? {
             builder = builder.to(to);
         }
         if let Some(email) = &lead.email

@@ -150,6 +150,7 @@ pub fn lines(lead: &Lead, context: &Context) -> Vec<Line> {
     let mut lines = Lines::default();
     lines.text("Тип заявки", Some(type_label(lead.lead_type).into()));
     lines.text("Статус", Some(status_label(lead.status).into()));
+    lines.text("Ответственный", lead.assignee_name.clone());
     lines.text("Имя", Some(lead.name.clone()));
     lines.link("Телефон", format!("tel:{}", lead.phone), lead.phone.clone());
     if let Some(email) = &lead.email {
@@ -292,6 +293,7 @@ pub fn telegram(lead: &Lead, context: &Context) -> String {
 pub fn telegram_titled(title: &str, lead: &Lead, context: &Context) -> String {
     let mut out = format!("<b>{}</b>\n", escape(title));
     let essentials = [
+        "Ответственный",
         "Имя",
         "Телефон",
         "E-mail",
@@ -339,6 +341,34 @@ pub fn escape(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::domain::money::Money;
+
+    #[test]
+    fn every_message_names_the_assignee() {
+        let input = crate::domain::leads::LeadInput {
+            lead_type: Some("contact_form".into()),
+            name: Some("Иван".into()),
+            phone: Some("89991234567".into()),
+            consent: true,
+            ..Default::default()
+        };
+        let Ok(valid) = input.validate(1, "127.0.0.1", 2026) else {
+            panic!("a valid lead");
+        };
+        let mut lead = valid.into_unsaved();
+        let context = Context {
+            base_url: "https://salon.example",
+            car_slug: None,
+            salon_name: "Салон",
+        };
+        assert!(!telegram(&lead, &context).contains("Ответственный"));
+        lead.assignee_name = Some("Анна <Петрова>".into());
+        let short = telegram(&lead, &context);
+        assert!(
+            short.contains("Ответственный: Анна &lt;Петрова&gt;\nИмя: Иван"),
+            "{short}"
+        );
+        assert!(plain(&lead, &context).contains("Ответственный: Анна <Петрова>\n"));
+    }
 
     #[test]
     fn rubles_are_grouped() {

@@ -23,6 +23,7 @@
 //!   own while leads arrive.
 
 pub mod amocrm;
+pub mod assigned;
 pub mod email;
 pub mod message;
 pub mod reminder;
@@ -503,6 +504,7 @@ async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
         Kind::Lead => deliver_lead(db, channels, row).await,
         Kind::SearchConfirm | Kind::SearchAlert => saved_search::deliver(db, channels, row).await,
         Kind::Reminder => reminder::deliver(db, channels, row).await,
+        Kind::Assigned => assigned::deliver(db, channels, row).await,
     }
 }
 

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 pub mod smtp;
+pub mod time;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -362,10 +363,15 @@ impl TestApp {
 
     /// Logs `name` in (password `ADMIN_PASSWORD`) and gives the cookie.
     pub async fn login_as(&self, name: &str) -> String {
+        self.login_with(name, ADMIN_PASSWORD).await
+    }
+
+    /// Logs `name` in with `password` and gives the cookie.
+    pub async fn login_with(&self, name: &str, password: &str) -> String {
         let answer = self
             .post_json(
                 "/api/admin/login",
-                &serde_json::json!({"login": name, "password": ADMIN_PASSWORD}),
+                &serde_json::json!({"login": name, "password": password}),
             )
             .await;
         assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());

@@ -4,8 +4,61 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use dealership::http::AppState;
+use dealership::jobs::Supervisor;
 use serde_json::Value;
+
+use super::TestApp;
+
+/// A port free on loopback now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Waits up to `wait` for `check` to give something.
+pub async fn eventually<T>(what: &str, wait: Duration, check: impl Fn() -> Option<T>) -> T {
+    let deadline = Instant::now() + wait;
+    loop {
+        if let Some(value) = check() {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// An app mailing through `127.0.0.1:port` with quick retries, `prepare`d
+/// (settings, users) before its jobs (the outbox worker, the reminders)
+/// start, and its state (the clock).
+pub fn mailing_app(port: u16, prepare: impl FnOnce(&TestApp)) -> (TestApp, AppState, Supervisor) {
+    let mut captured = None;
+    let app = TestApp::with_state(|state| {
+        let mut config = (*state.config).clone();
+        config.notifications.retry_first_ms = 200;
+        config.notifications.retry_max_seconds = 1;
+        config.notifications.attempt_timeout_seconds = 5;
+        config.smtp.host = "127.0.0.1".into();
+        config.smtp.port = port;
+        config.smtp.security = "none".into();
+        state.config = Arc::new(config);
+        state.channels = Arc::new(dealership::notify::Channels::new(
+            state.config.clone(),
+            state.db.clone(),
+        ));
+        captured = Some(state.clone());
+    });
+    let state: AppState = captured.unwrap();
+    prepare(&app);
+    let jobs = dealership::server::start_jobs(&state);
+    (app, state, jobs)
+}
 
 /// The real SMTP server of a test; stopped when dropped.
 pub struct SmtpSink {

@@ -468,3 +468,81 @@ fn v9_leads_upgrade_to_v11_with_their_deliveries_and_indexes() {
     let schedule: crate::domain::hours::WorkSchedule = serde_json::from_str(&schedule).unwrap();
     assert_eq!(schedule, crate::domain::hours::WorkSchedule::default());
 }
+
+#[test]
+fn v21_deliveries_upgrade_to_v22_with_every_column_and_the_new_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("old.db")).unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    migrate_to(&mut conn, Some(21)).unwrap();
+    conn.execute_batch(&format!(
+        "INSERT INTO leads (id, type, name, phone, consent_version, consent_at, consent_ip,
+             created_at, updated_at)
+             VALUES ('lead-1', 'contact_form', 'Иван', '+79991234567', 1, '{T}', '127.0.0.1',
+             '{T}', '{T}');
+         INSERT INTO outbox (id, kind, channel, lead_id, payload, status, attempts,
+             next_attempt_at, last_error, created_at, sent_at, claimed_at, retry_since)
+             VALUES (7, 'reminder', 'telegram', 'lead-1', '{{\"waitingMinutes\":20}}', 'failed',
+             3, '{T}', 'timeout', '{T}', NULL, '{T}', '{T}');"
+    ))
+    .unwrap();
+    migrate(&mut conn).unwrap();
+    let row: (String, String, String, String, i64, String, String) = conn
+        .query_row(
+            "SELECT kind, channel, lead_id, payload, attempts, last_error, claimed_at
+             FROM outbox WHERE id = 7",
+            [],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                ))
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        row,
+        (
+            "reminder".into(),
+            "telegram".into(),
+            "lead-1".into(),
+            "{\"waitingMinutes\":20}".into(),
+            3,
+            "timeout".into(),
+            T.into()
+        )
+    );
+    let insert = |kind: &str| {
+        conn.execute(
+            "INSERT INTO outbox (kind, channel, lead_id, next_attempt_at, created_at)
+             VALUES (?1, 'email', 'lead-1', ?2, ?2)",
+            params![kind, T],
+        )
+    };
+    assert!(insert("assigned").is_ok());
+    assert!(insert("gossip").is_err());
+    let indexes: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'outbox' AND sql IS NOT NULL ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(indexes, ["outbox_due", "outbox_lead"]);
+    // Still detached when its lead goes.
+    conn.execute("DELETE FROM leads WHERE id = 'lead-1'", [])
+        .unwrap();
+    let detached: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM outbox WHERE lead_id IS NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(detached, 2);
+}

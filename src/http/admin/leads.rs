@@ -13,12 +13,14 @@ use super::audited;
 use crate::domain::audit::{self, AuditAction, AuditEntry, AuditFilter, AuditObject, NewEntry};
 use crate::domain::form::{Field, Form, Kind};
 use crate::domain::leads::{self, Assignees, Lead, LeadStatus, LeadType};
-use crate::domain::{brands, cars, reviews};
+use crate::domain::outbox::Channel;
+use crate::domain::{brands, cars, reviews, settings};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
 use crate::http::extract::{ApiJson, ApiQuery, FormJson};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
+use crate::notify;
 
 /// Leads and the dashboard.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -162,7 +164,8 @@ pub async fn set_assignee(
     let me = admin.user.id.clone();
     let every = admin.user.role.sees_every_lead();
     let viewer = admin.clone();
-    let lead = audited(&state, &admin, move |c| {
+    let config = state.config.clone();
+    let (lead, told) = audited(&state, &admin, move |c| {
         let before = lead_for(c, &viewer, &id)?;
         let to = input.assignee_id.filter(|a| !a.is_empty());
         if !every && to.as_deref().is_some_and(|a| a != me) {
@@ -177,7 +180,16 @@ pub async fn set_assignee(
         let after = leads::assign(c, &id, to.as_deref())?
             .ok_or_else(|| AppError::not_found(LEAD_NOT_FOUND))?;
         if before.assignee_id == after.assignee_id {
-            return Ok((after, None));
+            return Ok(((after, false), None));
+        }
+        // Someone given a lead by another is told; one who takes it is not.
+        let mut told = false;
+        if let Some(to) = to.as_deref().filter(|to| *to != me) {
+            let email: String =
+                c.query_row("SELECT email FROM users WHERE id = ?1", [to], |r| r.get(0))?;
+            let settings = settings::get(c)?;
+            let now = crate::domain::now();
+            told = notify::assigned::queue(c, &config, &settings, &id, (to, &email), &now)?;
         }
         let summary = match &after.assignee_name {
             Some(name) => format!("Заявка «{}» передана: {name}", after.name),
@@ -189,9 +201,12 @@ pub async fn set_assignee(
                 before.assignee_name.clone(),
                 after.assignee_name.clone(),
             )]);
-        Ok((after, Some(entry)))
+        Ok(((after, told), Some(entry)))
     })
     .await?;
+    if told && state.channels.any_ready(&[Channel::Email]) {
+        state.wake.notify_one();
+    }
     Ok(Json(lead))
 }
 

@@ -53,6 +53,8 @@ impl Form for LoginInput {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Me {
+    /// The account's id (the leads assigned to it carry it).
+    pub id: String,
     pub username: String,
     /// The person's name (empty when not given).
     pub name: String,
@@ -74,6 +76,7 @@ impl Me {
             role: user.role,
             must_change_password: user.must_change_password,
             name: user.name,
+            id: user.id,
             username: user.username,
             csrf_token,
         }

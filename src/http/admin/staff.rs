@@ -137,6 +137,12 @@ pub async fn change_user(
             }
         };
         change("blocked", state_of(&before).into(), state_of(&after).into());
+        change("email", before.email.clone(), after.email.clone());
+        let hours = |u: &StaffUser| match &u.work_schedule {
+            Some(own) => own.describe(),
+            None => "как у салона".to_string(),
+        };
+        change("workSchedule", hours(&before), hours(&after));
         let action = match (before.blocked_at.is_some(), after.blocked_at.is_some()) {
             (false, true) => AuditAction::Block,
             (true, false) => AuditAction::Unblock,

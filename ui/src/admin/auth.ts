@@ -19,6 +19,8 @@ export type AuthState = "checking" | "out" | "in" | "expired";
 
 export interface AuthSnapshot {
   state: AuthState;
+  /** The account's id (leads assigned to it carry it). */
+  id: string | null;
   username: string | null;
   /** The person's name ('' when not given). */
   name: string | null;
@@ -31,9 +33,10 @@ export interface AuthSnapshot {
 /** Who signed in: what `/api/admin/me` and the login answer (the name and
  * the one-time password's flag may be missing from an older server). */
 export type SignedInUser = Pick<Me, "username" | "role" | "capabilities"> &
-  Partial<Pick<Me, "name" | "mustChangePassword">>;
+  Partial<Pick<Me, "id" | "name" | "mustChangePassword">>;
 
 const NOBODY = {
+  id: null,
   username: null,
   name: null,
   role: null,
@@ -51,6 +54,7 @@ function sameCapabilities(a: readonly Capability[], b: readonly Capability[]): b
 function set(next: AuthSnapshot): void {
   if (
     next.state === snapshot.state &&
+    next.id === snapshot.id &&
     next.username === snapshot.username &&
     next.name === snapshot.name &&
     next.role === snapshot.role &&
@@ -75,6 +79,7 @@ export function subscribeAuth(listener: () => void): () => void {
 export function signedIn(me: SignedInUser): void {
   set({
     state: "in",
+    id: me.id ?? null,
     username: me.username,
     name: me.name ?? "",
     role: me.role ?? null,

@@ -1054,6 +1054,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/leads/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A lead's comments, oldest first. */
+        get: operations["list"];
+        put?: never;
+        /** Adds a comment under the caller's name. */
+        post: operations["add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/leads/{id}/status": {
         parameters: {
             query?: never;
@@ -1413,6 +1431,12 @@ export interface components {
             /** @description A user's id; null leaves the lead unassigned. */
             assigneeId?: string | null;
         };
+        /**
+         * @description How a new lead finds its assignee; `none`: nobody is picked
+         *     (managers take leads, the owner gives them).
+         * @enum {string}
+         */
+        AssignmentRule: "none" | "round_robin" | "least_loaded";
         /**
          * @description What was done.
          * @enum {string}
@@ -2031,11 +2055,12 @@ export interface components {
         };
         /**
          * @description What a row delivers: a new lead to the staff, a reminder of a lead
-         *     still new past the response threshold, or a saved search's
-         *     confirmation or alert to a visitor (docs/notifications.md).
+         *     still new past the response threshold, a saved search's
+         *     confirmation or alert to a visitor, or a lead to the staff member
+         *     it was given to (docs/notifications.md).
          * @enum {string}
          */
-        Kind: "lead" | "reminder" | "search_confirm" | "search_alert";
+        Kind: "lead" | "reminder" | "search_confirm" | "search_alert" | "assigned";
         Lead: {
             advertisingConsent: boolean;
             /**
@@ -2101,6 +2126,17 @@ export interface components {
             utmMedium?: string | null;
             utmSource?: string | null;
             utmTerm?: string | null;
+        };
+        LeadComment: {
+            /** @description The author's account; null once it was deleted. */
+            authorId?: string | null;
+            /** @description The author's name (or login) when they wrote it. */
+            authorName: string;
+            body: string;
+            createdAt: string;
+            /** Format: int64 */
+            id: number;
+            leadId: string;
         };
         /** @description What a visitor's form sends. Id, status and dates are the server's. */
         LeadInput: {
@@ -2180,6 +2216,8 @@ export interface components {
             capabilities: components["schemas"]["Capability"][];
             /** @description Send back as X-CSRF-Token on writes (Origin checks also pass). */
             csrfToken?: string | null;
+            /** @description The account's id (the leads assigned to it carry it). */
+            id: string;
             /**
              * @description Logged in with a one-time password: nothing but
              *     `PUT /api/admin/me/password` is allowed until it is changed.
@@ -2212,15 +2250,26 @@ export interface components {
             title: string;
             vin?: string | null;
         };
+        /** @description A new comment. */
+        NewComment: {
+            /**
+             * @description 1 to 2000 characters; spaces around are trimmed.
+             * @example Перезвонил, договорились о визите в субботу
+             */
+            body: string;
+        };
         /**
          * @description A new staff member: with `password` (a one-time password the person
          *     changes at first login) or without (an invitation link is made).
          */
         NewStaff: {
+            /** @description Their own e-mail; may be empty. */
+            email?: string;
             name?: string;
             password?: string | null;
             role: components["schemas"]["Role"];
             username: string;
+            workSchedule?: null | components["schemas"]["WorkSchedule"];
         };
         /** @description A lead still `new` past the threshold. */
         OverdueLead: {
@@ -2620,6 +2669,12 @@ export interface components {
             consentText: string;
             emailNotificationsEnabled: boolean;
             fromEmail: string;
+            /**
+             * @description How a new lead finds its assignee: `none` (by hand), `round_robin`
+             *     or `least_loaded`, among the active managers at work
+             *     (`docs/leads.md`, "Who answers a lead").
+             */
+            leadAssignment: components["schemas"]["AssignmentRule"];
             notificationEmail: string;
             privacyPolicy: string;
             /**
@@ -2656,6 +2711,7 @@ export interface components {
             heroTitle?: string | null;
             homeBanner?: string | null;
             homeBannerMobile?: string | null;
+            leadAssignment?: null | components["schemas"]["AssignmentRule"];
             legalEntity?: string | null;
             newCarsBanner?: string | null;
             newCarsBannerMobile?: string | null;
@@ -2700,24 +2756,41 @@ export interface components {
         /** @description A change of an account; absent fields stay. */
         StaffChange: {
             blocked?: boolean | null;
+            /** @description Their own e-mail; empty removes it. */
+            email?: string | null;
             name?: string | null;
             role?: null | components["schemas"]["Role"];
+            workSchedule?: null | components["schemas"]["WorkSchedule"];
         };
         /** @description A staff account as the team screen lists it. */
         StaffUser: {
             /** @description When blocked, RFC 3339 UTC; a blocked user cannot log in. */
             blockedAt?: string | null;
             createdAt: string;
+            /**
+             * @description Their own e-mail, where a lead given to them is announced; empty
+             *     when they have none.
+             */
+            email: string;
             id: string;
-            /** @description An unused invitation's expiry, RFC 3339 UTC. */
+            /**
+             * @description The expiry of the invitation not yet used, RFC 3339 UTC; in the past
+             *     when it ran out unused (the person never set a password).
+             */
             invitationExpiresAt?: string | null;
             /** @description Logged in with a one-time password not yet changed. */
             mustChangePassword: boolean;
             /** @description The person's name, for screens and the leads they take. */
             name: string;
+            /**
+             * Format: int64
+             * @description Leads assigned to them that are new or in progress.
+             */
+            openLeads: number;
             role: components["schemas"]["Role"];
             /** @description The login. */
             username: string;
+            workSchedule?: null | components["schemas"]["WorkSchedule"];
         };
         StatusInput: {
             status: string;
@@ -2821,7 +2894,10 @@ export interface components {
             medianMinutes?: number | null;
             /** Format: int64 */
             p90Minutes?: number | null;
-            /** @description The login of the user who made the leads' first status change. */
+            /**
+             * @description The login of the leads' assignee (of an unassigned lead: of the
+             *     user who made its first status change).
+             */
             username: string;
         };
         /** @description Seven days, Monday first; `null` is a closed day. */
@@ -5301,6 +5377,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Lead"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadComment"][];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewComment"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadComment"];
                 };
             };
             403: {

@@ -58,3 +58,13 @@ export type OwnPassword = Schemas["OwnPassword"];
 export type Invitation = Schemas["Invitation"];
 export type InvitationPassword = Schemas["InvitationPassword"];
 export type Uploaded = Schemas["Uploaded"];
+
+/** A person's own working hours (or the salon's settings `workSchedule`):
+ * seven days, Monday first, null a day off. */
+export type WorkSchedule = Schemas["WorkSchedule"];
+/** How a new lead finds its assignee (settings `leadAssignment`; docs/leads.md,
+ * "Who answers a lead"). */
+export type AssignmentRule = Schemas["AssignmentRule"];
+/** A staff comment on a lead and what adding one sends. */
+export type LeadComment = Schemas["LeadComment"];
+export type NewComment = Schemas["NewComment"];

@@ -14,6 +14,7 @@ import {
   RELEASED,
   seesEveryLead,
   TAKEN,
+  takeRequest,
 } from "../../src/admin/lib/lead-assignees";
 import { leadsUrl } from "../../src/admin/lib/leads";
 import type { StaffUser } from "../../src/api/types";
@@ -27,6 +28,9 @@ const user = (over: Partial<StaffUser> = {}): StaffUser => ({
   mustChangePassword: false,
   invitationExpiresAt: null,
   createdAt: "2026-11-20T10:00:00.000Z",
+  email: "",
+  workSchedule: null,
+  openLeads: 0,
   ...over,
 });
 
@@ -160,5 +164,23 @@ describe("what may be done with the assignee", () => {
       "Заявка передана",
       "Заявка снята с сотрудника",
     ]);
+  });
+});
+
+describe("taking a lead", () => {
+  it("answers a new lead, which assigns it to whoever answers", () => {
+    expect(takeRequest({ id: "l/1", status: "new" }, "u-1")).toEqual({
+      url: "/api/leads/l%2F1/status",
+      body: { status: "in_progress" },
+    });
+  });
+
+  it("takes an answered or closed lead without reopening it", () => {
+    for (const status of ["in_progress", "completed", "cancelled"] as const) {
+      expect(takeRequest({ id: "l-2", status }, "u-1")).toEqual({
+        url: "/api/leads/l-2/assignee",
+        body: { assigneeId: "u-1" },
+      });
+    }
   });
 });

@@ -17,6 +17,7 @@ import type { Me } from "../../src/api/types";
 import type { ToastMessage } from "../../src/components/ui/Toast";
 
 const ADMIN: Me = {
+  id: "u-admin",
   username: "admin",
   name: "Анна",
   role: "owner",
@@ -32,6 +33,7 @@ describe("the login gate's states", () => {
     sessionRefused();
     expect(authSnapshot()).toEqual({
       state: "out",
+      id: null,
       username: null,
       name: null,
       role: null,
@@ -47,6 +49,7 @@ describe("the login gate's states", () => {
     sessionRefused();
     expect(authSnapshot()).toEqual({
       state: "expired",
+      id: ADMIN.id,
       username: "admin",
       name: "Анна",
       role: "owner",

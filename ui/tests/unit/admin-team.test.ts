@@ -35,18 +35,31 @@ const user = (over: Partial<StaffUser> = {}): StaffUser => ({
   mustChangePassword: false,
   invitationExpiresAt: null,
   createdAt: "2026-11-20T10:00:00.000Z",
+  email: "",
+  workSchedule: null,
+  openLeads: 0,
   ...over,
 });
 
 describe("a staff account's state", () => {
+  const before = new Date("2026-11-20T00:00:00Z");
+
   it("active by default", () => {
     expect(userState(user())).toEqual({ kind: "active", label: "активен" });
   });
 
   it("an unused invitation with its expiry in Moscow time", () => {
-    expect(userState(user({ invitationExpiresAt: "2026-11-21T10:05:00.000Z" }))).toEqual({
+    expect(userState(user({ invitationExpiresAt: "2026-11-21T10:05:00.000Z" }), before)).toEqual({
       kind: "invited",
       label: "приглашение до 21.11.2026, 13:05",
+    });
+  });
+
+  it("an invitation that ran out unused", () => {
+    const after = new Date("2026-11-21T10:05:00.000Z");
+    expect(userState(user({ invitationExpiresAt: "2026-11-21T10:05:00.000Z" }), after)).toEqual({
+      kind: "expired",
+      label: "приглашение истекло",
     });
   });
 
@@ -68,7 +81,7 @@ describe("a staff account's state", () => {
 
   it("an invitation before a one-time password", () => {
     const both = user({ mustChangePassword: true, invitationExpiresAt: "2026-11-23T09:00:00Z" });
-    expect(userState(both).kind).toBe("invited");
+    expect(userState(both, before).kind).toBe("invited");
   });
 });
 
@@ -149,6 +162,7 @@ describe("what the team's forms send", () => {
   it("a one-time password as typed", () => {
     expect(
       newUserInput({
+        ...NEW_USER_VALUES,
         name: "",
         username: "ivan",
         role: "viewer",
@@ -169,10 +183,16 @@ describe("what the team's forms send", () => {
   it("a change: only what changed, nothing when nothing did", () => {
     const u = user();
     expect(staffChange(u, editUserValues(u))).toBeNull();
-    expect(staffChange(u, { name: " Анна Петрова ", role: "manager" })).toBeNull();
-    expect(staffChange(u, { name: "Анна", role: "manager" })).toEqual({ name: "Анна" });
-    expect(staffChange(u, { name: "Анна Петрова", role: "owner" })).toEqual({ role: "owner" });
-    expect(staffChange(u, { name: "", role: "viewer" })).toEqual({ name: "", role: "viewer" });
+    const same = editUserValues(u);
+    expect(staffChange(u, { ...same, name: " Анна Петрова ", role: "manager" })).toBeNull();
+    expect(staffChange(u, { ...same, name: "Анна", role: "manager" })).toEqual({ name: "Анна" });
+    expect(staffChange(u, { ...same, name: "Анна Петрова", role: "owner" })).toEqual({
+      role: "owner",
+    });
+    expect(staffChange(u, { ...same, name: "", role: "viewer" })).toEqual({
+      name: "",
+      role: "viewer",
+    });
   });
 });
 

@@ -16,6 +16,7 @@ import type { AuditEntry } from "../api";
 import { BANNER_SECTIONS } from "./banners";
 import { LEAD_STATUS_LABELS } from "./leads";
 import { APPLIED_COUNT_LABELS, MONEY_FIELDS } from "./parser";
+import { ASSIGNMENT_LABELS } from "./settings";
 
 export type AuditObject = AuditEntry["objectType"];
 export type AuditChange = AuditEntry["changes"][number];
@@ -88,6 +89,7 @@ export const FIELD_LABELS: Record<string, string> = {
   workSchedule: "График работы",
   legalEntity: "Реквизиты юридического лица",
   responseThresholdMinutes: "Порог ответа на заявку, рабочих минут",
+  leadAssignment: "Распределение новых заявок",
   heroTitle: "Заголовок",
   heroSubtitle: "Подзаголовок",
   favicon: "Иконка сайта (favicon)",
@@ -117,6 +119,13 @@ export const FIELD_LABELS: Record<string, string> = {
 const OBJECT_FIELD_LABELS: Partial<Record<AuditObject, Record<string, string>>> = {
   car: { status: "Состояние" },
   import: APPLIED_COUNT_LABELS,
+  user: {
+    name: "Имя",
+    role: "Роль",
+    blocked: "Состояние",
+    email: "E-mail",
+    workSchedule: "Рабочие часы",
+  },
 };
 
 /** A field's name as the panel says it. */
@@ -135,6 +144,7 @@ const VALUE_LABELS: Partial<Record<AuditObject, Record<string, Record<string, st
   },
   lead: { status: LEAD_STATUS_LABELS },
   review: { approved: { true: "Одобрен", false: "На модерации" } },
+  settings: { leadAssignment: ASSIGNMENT_LABELS },
 };
 
 /** One side of a change as the panel shows it: a code by its label, yes or

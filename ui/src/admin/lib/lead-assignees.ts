@@ -113,3 +113,20 @@ export const assigneeUrl = (id: string) => `/api/leads/${encodeURIComponent(id)}
 export function assigneeInput(value: string): { assigneeId: string | null } {
   return { assigneeId: value === "" ? null : value };
 }
+
+/** How a manager takes an unassigned lead: a new one by answering it (the
+ * status change assigns it to whoever makes it, and counts as the answer);
+ * one already answered or closed by assigning it to themselves, so its
+ * status stays as it is. */
+export function takeRequest(
+  lead: Pick<Lead, "id" | "status">,
+  me: string | null,
+): { url: string; body: { status: "in_progress" } | { assigneeId: string } } {
+  if (lead.status === "new" || !me) {
+    return {
+      url: `/api/leads/${encodeURIComponent(lead.id)}/status`,
+      body: { status: "in_progress" },
+    };
+  }
+  return { url: assigneeUrl(lead.id), body: { assigneeId: me } };
+}

@@ -55,6 +55,7 @@ export const DELIVERY_KIND_LABELS: Record<DeliveryKind, string | null> = {
   reminder: "Напоминание",
   search_confirm: "Подтверждение подписки",
   search_alert: "Письмо о подборке",
+  assigned: "Письмо ответственному",
 };
 
 export const DELIVERY_STATE_LABELS: Record<DeliveryState, string> = {

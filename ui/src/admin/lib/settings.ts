@@ -1,6 +1,7 @@
 /** The settings screens: what each form sends, and the consent-version
  * notice (a new consent text is a new edition; docs/leads.md). */
 import type { components } from "../../api/schema";
+import type { AssignmentRule } from "../../api/types";
 
 export type AdminSettings = components["schemas"]["Settings"];
 export type SettingsPatch = components["schemas"]["SettingsPatch"];
@@ -98,3 +99,22 @@ export const thresholdRules = {
   validate: (v: unknown) =>
     (typeof v === "string" && thresholdValue(v) !== null) || THRESHOLD_MESSAGE,
 };
+
+/** How a new lead finds its assignee (docs/leads.md, "Who answers a lead"),
+ * in the order the settings offer them. */
+export const ASSIGNMENT_RULES: readonly AssignmentRule[] = ["none", "round_robin", "least_loaded"];
+
+export const ASSIGNMENT_LABELS: Record<AssignmentRule, string> = {
+  none: "Вручную: менеджеры берут заявки сами, владелец передаёт",
+  round_robin: "По очереди между менеджерами на смене",
+  least_loaded: "Наименее загруженному менеджеру на смене",
+};
+
+/** Said under the choice: who gets leads by a rule, and when nobody does. */
+export const ASSIGNMENT_HINT =
+  "Автоматически заявки получают только действующие менеджеры в свои рабочие часы. Если на смене никого нет, заявка остаётся без ответственного.";
+
+/** The saved rule, or "none" (an older server without it). */
+export function assignmentForm(rule: AssignmentRule | null | undefined): AssignmentRule {
+  return rule && ASSIGNMENT_RULES.includes(rule) ? rule : "none";
+}

@@ -1,8 +1,17 @@
 /** The team's pure logic (docs/admin.md, "The team"): the API's addresses,
  * each account's state in words, the checks of the user, password and
  * invitation forms (the server's own messages) and what the forms send. */
-import type { NewStaff, ResetInput, Role, StaffChange, StaffUser } from "../../api/types";
+import type {
+  NewStaff,
+  ResetInput,
+  Role,
+  StaffChange,
+  StaffUser,
+  WorkSchedule,
+} from "../../api/types";
 import { shortDateTime } from "./dates";
+import { email } from "./rules";
+import { type HoursValues, hoursChange, hoursSchedule, hoursValues } from "./staff-hours";
 
 export const USERS_URL = "/api/admin/users";
 export const OWN_PASSWORD_URL = "/api/admin/me/password";
@@ -35,7 +44,7 @@ export const INVITATION_TERMS = "Ссылка работает один раз �
 
 // ---- the list ---------------------------------------------------------------
 
-export type UserStateKind = "blocked" | "invited" | "temporary" | "active";
+export type UserStateKind = "blocked" | "invited" | "expired" | "temporary" | "active";
 
 export interface UserState {
   kind: UserStateKind;
@@ -43,10 +52,14 @@ export interface UserState {
 }
 
 /** What the list says of an account: blocked first (nothing else matters
- * then), then an unused invitation, then a one-time password not yet
- * changed, otherwise active. */
-export function userState(user: StaffUser): UserState {
+ * then), then an unused invitation (or one that ran out unused: the person
+ * never set a password), then a one-time password not yet changed,
+ * otherwise active. */
+export function userState(user: StaffUser, now: Date = new Date()): UserState {
   if (user.blockedAt) return { kind: "blocked", label: "заблокирован" };
+  if (user.invitationExpiresAt && Date.parse(user.invitationExpiresAt) <= now.getTime()) {
+    return { kind: "expired", label: "приглашение истекло" };
+  }
   if (user.invitationExpiresAt) {
     return {
       kind: "invited",
@@ -127,6 +140,10 @@ export function checkPassword(value: string): true | string {
   return length(value) >= MIN_PASSWORD || TEAM_MESSAGES.password;
 }
 
+/** One's own e-mail (where a lead given to them is announced): empty, or
+ * an address the server accepts ('Неверный формат email'). */
+export const checkEmail: (value: string) => true | string = email(true);
+
 /** The repeated password must be the same. */
 export function checkRepeat(repeat: string, password: string): true | string {
   return repeat === password || TEAM_MESSAGES.mismatch;
@@ -137,7 +154,13 @@ export function checkRepeat(repeat: string, password: string): true | string {
 /** How the person gets in: an invitation link, or a one-time password. */
 export type AccessMethod = "invite" | "password";
 
-export interface NewUserValues {
+/** What the add and edit forms share besides the name and role: the
+ * person's e-mail and working hours. */
+export interface ContactValues extends HoursValues {
+  email: string;
+}
+
+export interface NewUserValues extends ContactValues {
   name: string;
   username: string;
   /** Empty until chosen. */
@@ -146,45 +169,76 @@ export interface NewUserValues {
   password: string;
 }
 
-export const NEW_USER_VALUES: NewUserValues = {
-  name: "",
-  username: "",
-  role: "",
-  method: "invite",
-  password: "",
-};
+/** The add form's start: the salon's hours (the editor prefilled with
+ * `salon`, the salon's schedule, when known). */
+export function newUserValues(salon?: WorkSchedule | null): NewUserValues {
+  return {
+    name: "",
+    username: "",
+    role: "",
+    email: "",
+    ...hoursValues(null, salon),
+    method: "invite",
+    password: "",
+  };
+}
+
+export const NEW_USER_VALUES: NewUserValues = newUserValues();
 
 /** The fields a refusal of the add form may name. */
-export const NEW_USER_FIELDS = ["name", "username", "role", "password"] as const;
+export const NEW_USER_FIELDS = [
+  "name",
+  "username",
+  "role",
+  "email",
+  "workSchedule",
+  "password",
+] as const;
 
-/** What POST /api/admin/users takes: a password only for a one-time one. */
+/** What POST /api/admin/users takes: a password only for a one-time one,
+ * the e-mail when given, the hours only when they are the person's own. */
 export function newUserInput(values: NewUserValues): NewStaff {
   const input: NewStaff = {
     username: values.username.trim(),
     name: values.name.trim(),
     role: values.role as Role,
   };
+  const address = values.email.trim();
+  if (address) input.email = address;
+  const hours = hoursSchedule(values);
+  if (hours) input.workSchedule = hours;
   if (values.method === "password") input.password = values.password;
   return input;
 }
 
-export interface EditUserValues {
+export interface EditUserValues extends ContactValues {
   name: string;
   role: Role;
 }
 
-export const EDIT_USER_FIELDS = ["name", "role"] as const;
+export const EDIT_USER_FIELDS = ["name", "role", "email", "workSchedule"] as const;
 
-export function editUserValues(user: StaffUser): EditUserValues {
-  return { name: user.name, role: user.role };
+export function editUserValues(user: StaffUser, salon?: WorkSchedule | null): EditUserValues {
+  return {
+    name: user.name,
+    role: user.role,
+    email: user.email ?? "",
+    ...hoursValues(user.workSchedule, salon),
+  };
 }
 
-/** Only what changed (absent fields stay); null when nothing did. */
+/** Only what changed (absent fields stay); null when nothing did. An
+ * emptied e-mail is sent empty (removed); going back to the salon's hours
+ * sends `workSchedule: null`. */
 export function staffChange(user: StaffUser, values: EditUserValues): StaffChange | null {
   const change: StaffChange = {};
   const name = values.name.trim();
   if (name !== user.name.trim()) change.name = name;
   if (values.role !== user.role) change.role = values.role;
+  const address = values.email.trim();
+  if (address !== (user.email ?? "").trim()) change.email = address;
+  const hours = hoursChange(user, values);
+  if (hours !== undefined) change.workSchedule = hours;
   return Object.keys(change).length > 0 ? change : null;
 }
 

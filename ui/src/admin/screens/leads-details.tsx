@@ -1,7 +1,8 @@
 /** A lead's details: contacts, type and message, who answers it (taking,
  * giving up or passing it), the blocks of its type, the car, the consent
- * record, the source (URL, UTM), its notifications (each channel's
- * delivery, with a retry) and its status history from the audit trail. */
+ * record, the source (URL, UTM), the staff's comments, its notifications
+ * (each channel's delivery, with a retry) and its status history from the
+ * audit trail. */
 import { ApiError } from "../../api/client";
 import type { BodyTypeInfo } from "../../api/types";
 import { type AuditPage, BODY_TYPES_URL } from "../api";
@@ -19,6 +20,7 @@ import {
 } from "../lib/leads";
 import { useAdminQuery } from "../query";
 import { AssigneeBlock, type AssigneeControls } from "./leads-assignee";
+import { LeadComments } from "./leads-comments";
 import { LeadDeliveries } from "./leads-deliveries";
 
 interface Props {
@@ -107,6 +109,7 @@ export function LeadDetails({ lead, onClose, assignee }: Props) {
           </dl>
         </section>
       ))}
+      <LeadComments lead={lead.id} />
       <LeadDeliveries lead={lead.id} />
       {canAudit && <StatusHistory id={lead.id} updatedAt={lead.updatedAt} />}
       <footer class="dialog-actions">

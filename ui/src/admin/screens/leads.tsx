@@ -27,6 +27,7 @@ import {
   RELEASED,
   seesEveryLead,
   TAKEN,
+  takeRequest,
 } from "../lib/lead-assignees";
 import {
   carLine,
@@ -128,10 +129,14 @@ export default function LeadsScreen() {
       apiPut<Lead>(`/api/leads/${lead.id}/status`, { status: to }),
     { success: "Статус обновлен", failure: "Не удалось обновить статус" },
   );
-  // A manager takes an unassigned lead by answering it: the status change
-  // assigns it to whoever makes it.
+  // A manager takes an unassigned lead: a new one by answering it, another
+  // without changing its status (takeRequest).
+  const me = useAuth().id;
   const take = useAdminMutation(
-    (lead: Lead) => apiPut<Lead>(`/api/leads/${lead.id}/status`, { status: "in_progress" }),
+    (lead: Lead) => {
+      const { url, body } = takeRequest(lead, me);
+      return apiPut<Lead>(url, body);
+    },
     { success: TAKEN, failure: "Не удалось взять заявку в работу", onSuccess: remember },
   );
   const assign = useAdminMutation(

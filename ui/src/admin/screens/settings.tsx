@@ -1,24 +1,32 @@
-/** Admin settings: company information, the working schedule and the
- * response-time threshold, the home page's hero texts and banner, favicon
- * and analytics ids, the consent text and the privacy policy (`#consent`
- * and `#privacy` in the address focus those two). Editing the consent text makes a new edition (its version goes up);
- * the form says so before saving. */
+/** Admin settings: company information, the working schedule, how new
+ * leads find their assignee and the response-time threshold, the home
+ * page's hero texts and banner, favicon and analytics ids, the consent text
+ * and the privacy policy (`#consent` and `#privacy` in the address focus
+ * those two). Editing the consent text makes a new edition (its version
+ * goes up); the form says so before saving. */
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { apiPost } from "../../api/client";
+import type { AssignmentRule } from "../../api/types";
 import { AdminPage } from "../components/AdminPage";
 import { applyServerError } from "../components/applyServerError";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
 import { ImageUpload } from "../components/ImageUpload";
+import { ScheduleFields } from "../components/ScheduleFields";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { TIME_ZONE_NOTE } from "../lib/dates";
 import { FAVICON_ACCEPT, FAVICON_RULES, HERO_RULES } from "../lib/files";
 import { settingsRules } from "../lib/rules";
-import { scheduleError, scheduleForm, schedulePatch } from "../lib/schedule";
+import { type DayForm, scheduleError, scheduleForm, schedulePatch } from "../lib/schedule";
 import {
   type AdminSettings,
+  ASSIGNMENT_HINT,
+  ASSIGNMENT_LABELS,
+  ASSIGNMENT_RULES,
+  assignmentForm,
   COMPANY_FIELDS,
+  type CompanyForm,
   companyForm,
   companyPatch,
   consentHint,
@@ -30,15 +38,22 @@ import {
   thresholdValue,
 } from "../lib/settings";
 import { useAdminMutation, useAdminQuery } from "../query";
-import { ScheduleFields, type SettingsValues } from "./settings-schedule";
 import "./content.css";
 
-const FIELDS = [...COMPANY_FIELDS, "workSchedule", "responseThresholdMinutes"];
+type SettingsValues = CompanyForm & {
+  workSchedule: DayForm[];
+  leadAssignment: AssignmentRule;
+  /** Whole working minutes, as typed. */
+  responseThresholdMinutes: string;
+};
+
+const FIELDS = [...COMPANY_FIELDS, "workSchedule", "leadAssignment", "responseThresholdMinutes"];
 
 function formValues(s: AdminSettings): SettingsValues {
   return {
     ...companyForm(s),
     workSchedule: scheduleForm(s.workSchedule),
+    leadAssignment: assignmentForm(s.leadAssignment),
     responseThresholdMinutes: thresholdForm(s.responseThresholdMinutes),
   };
 }
@@ -111,6 +126,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       apiPost<AdminSettings>("/api/settings", {
         ...companyPatch(v),
         workSchedule: schedulePatch(v.workSchedule),
+        leadAssignment: v.leadAssignment,
         responseThresholdMinutes: thresholdValue(v.responseThresholdMinutes),
       }),
     {
@@ -189,14 +205,31 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
 
       <ScheduleFields
         register={register}
-        watch={watch}
+        days={watch("workSchedule")}
+        legend="График работы"
+        hint="По нему сайт предлагает время тест-драйва: каждые 30 минут, последняя запись за 30 минут до закрытия."
         error={
           errors.workSchedule?.root ?? (errors.workSchedule as { message?: string } | undefined)
         }
       />
 
       <fieldset>
-        <legend>Скорость ответа</legend>
+        <legend>Заявки</legend>
+        <Field
+          label="Распределение новых заявок"
+          error={errors.leadAssignment}
+          hint={ASSIGNMENT_HINT}
+        >
+          {(a) => (
+            <select {...a} {...register("leadAssignment")}>
+              {ASSIGNMENT_RULES.map((r) => (
+                <option key={r} value={r}>
+                  {ASSIGNMENT_LABELS[r]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <Field
           label="Порог ответа на заявку, рабочих минут"
           error={errors.responseThresholdMinutes}

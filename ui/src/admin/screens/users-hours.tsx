@@ -1,0 +1,78 @@
+/** What the add and edit dialogs of the team share besides the name and
+ * role: the person's own e-mail (a lead given to them is announced there)
+ * and their working hours, the salon's or their own seven days (new leads
+ * are given out by the settings' rule only within them). */
+import { useId } from "react";
+import type { FieldErrors, UseFormRegister } from "react-hook-form";
+import { Field } from "../components/Field";
+import { ScheduleFields } from "../components/ScheduleFields";
+import type { DayForm } from "../lib/schedule";
+import { HOURS_LABELS, type HoursChoice } from "../lib/staff-hours";
+import { type ContactValues, checkEmail } from "../lib/team";
+
+const HOURS: readonly HoursChoice[] = ["salon", "own"];
+
+interface Props<T extends ContactValues> {
+  register: UseFormRegister<T>;
+  errors: FieldErrors<T>;
+  /** The watched choice and days. */
+  hours: HoursChoice;
+  days: DayForm[] | undefined;
+}
+
+export function ContactFields<T extends ContactValues>(props: Props<T>) {
+  // One form shape for both dialogs: the fields below are ContactValues'.
+  const register = props.register as unknown as UseFormRegister<ContactValues>;
+  const errors = props.errors as FieldErrors<ContactValues>;
+  const { hours, days } = props;
+  const hintId = useId();
+  const scheduleError =
+    errors.workSchedule?.root ?? (errors.workSchedule as { message?: string } | undefined);
+  return (
+    <>
+      <Field
+        label="E-mail"
+        error={errors.email}
+        hint="Сюда придёт письмо о заявке, переданной сотруднику"
+      >
+        {(a) => (
+          <input
+            {...a}
+            type="email"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellcheck={false}
+            {...register("email", { validate: checkEmail })}
+          />
+        )}
+      </Field>
+      <fieldset class="access-choice" aria-describedby={hintId} data-testid="user-hours-choice">
+        <legend>Рабочие часы</legend>
+        {HOURS.map((h) => (
+          <label key={h}>
+            <input type="radio" value={h} {...register("hours")} />
+            {HOURS_LABELS[h]}
+          </label>
+        ))}
+        <small id={hintId} class="muted">
+          Новые заявки распределяются менеджеру только в его рабочие часы, по московскому времени.
+        </small>
+      </fieldset>
+      {hours === "own" ? (
+        <ScheduleFields
+          register={register}
+          days={days}
+          legend="Свои рабочие часы"
+          error={scheduleError}
+          testId="user-schedule"
+        />
+      ) : (
+        scheduleError?.message && (
+          <p class="field-error" role="alert">
+            {scheduleError.message}
+          </p>
+        )
+      )}
+    </>
+  );
+}
