@@ -98,6 +98,24 @@ pub fn lock_data_dir(data_dir: &Path) -> anyhow::Result<Option<File>> {
     }
 }
 
+/// Records in the consent ledger what visitors agree to with this
+/// configuration (a processor set up since the last start is a new consent
+/// version: `docs/personal-data.md`).
+fn record_consent_documents(db: &Db, config: &Config) -> anyhow::Result<()> {
+    use crate::domain::{legal, settings};
+    let conn = db.conn()?;
+    let current = settings::get(&conn)?;
+    let processors = legal::processors(config, &current);
+    let kept = legal::record(&conn, &current, &processors)?;
+    if kept.version != current.public.consent_version {
+        tracing::info!(
+            "the consent texts changed with the set-up processors: consent version {}",
+            kept.version
+        );
+    }
+    Ok(())
+}
+
 pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     let addr = config.listen_addr()?;
     check_data_dir(&config)?;
@@ -112,6 +130,7 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
         }
     }
     warn_of_demo_user(&db)?;
+    record_consent_documents(&db, &config)?;
     let max_connections = max_connections(&config, open_file_limit());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -28,7 +28,27 @@ struct Site {
 }
 
 impl Site {
+    /// A site with an admin, its operator named.
     async fn new() -> Site {
+        let site = Site::bare().await;
+        // The operator named (its own check is in tests/personal_data.rs).
+        let named = site
+            .app
+            .admin_with(
+                &site.cookie,
+                Method::PUT,
+                "/api/settings",
+                Some(json!({"operatorName": "ООО «Невский Автоцентр»",
+                            "operatorInn": "7810453273", "operatorOgrn": "1177847123453",
+                            "operatorAddress": "Санкт-Петербург, Пулковское шоссе, 44к2"})),
+            )
+            .await;
+        assert_eq!(named.status, StatusCode::OK, "{}", named.text());
+        site
+    }
+
+    /// A site with an admin and nothing else.
+    async fn bare() -> Site {
         let mut held = None;
         let app = TestApp::with_state(|state| {
             held = Some((state.clock.clone(), state.checks.clone()));
@@ -688,7 +708,7 @@ async fn the_result_is_kept_until_a_change_or_midnight_and_the_dashboard_counts_
 
 #[tokio::test]
 async fn a_fresh_demo_shows_a_promotion_ending_tomorrow_and_no_error() {
-    let site = Site::new().await;
+    let site = Site::bare().await;
     assert!(dealership::demo::seed(&site.app.db, &site.app.dir.path().join("media")).unwrap());
     let report = site.report().await;
     let problems = report["problems"].as_array().unwrap();

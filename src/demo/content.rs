@@ -26,6 +26,10 @@ pub fn settings() -> Settings {
     p.legal_entity = "ООО «Невский Автоцентр», ИНН 7810453273, КПП 781001001, ОГРН 1177847123453, \
         196158, Санкт-Петербург, Пулковское шоссе, д. 44, корп. 2"
         .into();
+    s.operator_name = "Общество с ограниченной ответственностью «Невский Автоцентр»".into();
+    s.operator_inn = "7810453273".into();
+    s.operator_ogrn = "1177847123453".into();
+    s.operator_address = "196158, Санкт-Петербург, Пулковское шоссе, д. 44, корп. 2".into();
     s.notification_email = "sales@nevsky-avto.ru".into();
     s.from_email = "noreply@nevsky-avto.ru".into();
     s.email_notifications_enabled = true;

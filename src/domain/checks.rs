@@ -15,9 +15,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::credit_programs::percent_text;
-use super::settings;
 use super::text_enum;
+use super::{legal, settings};
 use crate::clock::Clock;
+use crate::config::Config;
 use crate::db::{Db, casefold};
 use crate::error::AppResult;
 
@@ -36,6 +37,9 @@ text_enum!(
         CarUnstatedFields = "car_unstated_fields",
         ConsentTextMissing = "consent_text_missing",
         PrivacyPolicyMissing = "privacy_policy_missing",
+        OperatorMissing = "operator_missing",
+        ProcessorsUnlisted = "processors_unlisted",
+        AnalyticsAbroad = "analytics_abroad",
     }
 );
 
@@ -49,7 +53,8 @@ impl CheckKind {
         match self {
             CheckKind::PromotionEnding
             | CheckKind::CarWithoutVin
-            | CheckKind::CarUnstatedFields => Severity::Warning,
+            | CheckKind::CarUnstatedFields
+            | CheckKind::AnalyticsAbroad => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -109,8 +114,9 @@ fn ru_date(date: NaiveDate) -> String {
     date.format("%d.%m.%Y").to_string()
 }
 
-/// Every problem on the Moscow date `today`: errors first, then warnings.
-pub fn run(conn: &Connection, today: NaiveDate) -> AppResult<Vec<Problem>> {
+/// Every problem on the Moscow date `today` with the set-up `config`:
+/// errors first, then warnings.
+pub fn run(conn: &Connection, today: NaiveDate, config: &Config) -> AppResult<Vec<Problem>> {
     let banks = active_bank_names(conn)?;
     let mut found = Vec::new();
     promotions(conn, today, &banks, &mut found)?;
@@ -153,9 +159,53 @@ pub fn run(conn: &Connection, today: NaiveDate) -> AppResult<Vec<Problem>> {
             None,
         ));
     }
+    personal_data(&s, config, &mut found);
     // Stable: within a severity, the order of the checks above.
     found.sort_by_key(|p| p.severity != Severity::Error);
     Ok(found)
+}
+
+/// The operator named, the processors in use told of, data kept at home
+/// (`docs/personal-data.md`).
+fn personal_data(s: &settings::Settings, config: &Config, found: &mut Vec<Problem>) {
+    let missing = legal::missing_operator_details(s);
+    if !missing.is_empty() {
+        found.push(problem(
+            CheckKind::OperatorMissing,
+            "Не указаны сведения об операторе персональных данных",
+            format!(
+                "Согласие и политика должны называть оператора (152-ФЗ): укажите {} в настройках",
+                missing.join(", ")
+            ),
+            "/admin/settings#operator".into(),
+            None,
+        ));
+    }
+    let processors = legal::processors(config, s);
+    let unlisted = legal::unlisted_processors(&s.privacy_policy, &processors);
+    if !unlisted.is_empty() {
+        let names: Vec<&str> = unlisted.iter().map(|p| p.name.as_str()).collect();
+        found.push(problem(
+            CheckKind::ProcessorsUnlisted,
+            "Политика не называет всех, кому передаются данные",
+            format!(
+                "Подключены, но не названы в политике: {}. Добавьте в политику подстановку                  {{обработчики}} — список составится сам",
+                names.join(", ")
+            ),
+            "/admin/settings#privacy".into(),
+            None,
+        ));
+    }
+    if s.google_analytics_enabled && !s.public.google_analytics_id.trim().is_empty() {
+        found.push(problem(
+            CheckKind::AnalyticsAbroad,
+            "Google Analytics передаёт данные посетителей за рубеж",
+            "Трансграничная передача требует уведомить Роскомнадзор до её начала (ст. 12              152-ФЗ). Если уведомления нет, выключите Google Analytics в настройках"
+                .into(),
+            "/admin/settings#analytics".into(),
+            None,
+        ));
+    }
 }
 
 /// Names of the shown partner banks, case folded.
@@ -724,6 +774,8 @@ fn quote(text: &str, start: usize, end: usize) -> String {
 /// changes.
 #[derive(Default)]
 pub struct SelfChecks {
+    /// What is set up (the processors in use); the defaults without one.
+    config: Arc<Config>,
     held: Mutex<Option<Held>>,
     /// The Moscow day the nightly job last logged.
     logged: Mutex<Option<NaiveDate>>,
@@ -736,6 +788,14 @@ struct Held {
 }
 
 impl SelfChecks {
+    /// The checks of a server set up by `config`.
+    pub fn for_config(config: Arc<Config>) -> SelfChecks {
+        SelfChecks {
+            config,
+            ..SelfChecks::default()
+        }
+    }
+
     /// The result for the content as it is now and the Moscow date, from
     /// the held one when neither changed. Gives whether it was recomputed.
     pub fn current_in(
@@ -756,7 +816,7 @@ impl SelfChecks {
                 return Ok((h.report.clone(), false));
             }
         }
-        let problems = run(&tx, today)?;
+        let problems = run(&tx, today, &self.config)?;
         drop(tx);
         let report = Arc::new(ChecksReport {
             checked_at: now.to_rfc3339_opts(SecondsFormat::Millis, true),

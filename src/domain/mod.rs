@@ -16,6 +16,7 @@ pub mod imports;
 pub mod lead_assignment;
 pub mod lead_comments;
 pub mod leads;
+pub mod legal;
 pub mod money;
 pub mod outbox;
 pub mod phone;

@@ -116,6 +116,18 @@ pub struct Settings {
     /// or `least_loaded`, among the active managers at work
     /// (`docs/leads.md`, "Who answers a lead").
     pub lead_assignment: AssignmentRule,
+    /// The operator of personal data (`docs/personal-data.md`): the legal
+    /// name, ИНН, ОГРН and legal address the consent texts and the privacy
+    /// policy name through their placeholders.
+    pub operator_name: String,
+    /// 10 digits (an organisation) or 12 (an entrepreneur); empty: not given.
+    pub operator_inn: String,
+    /// 13 digits (ОГРН) or 15 (ОГРНИП); empty: not given.
+    pub operator_ogrn: String,
+    pub operator_address: String,
+    /// Google Analytics sends data abroad: it starts (with the visitor's
+    /// consent) only when the owner turned it on here.
+    pub google_analytics_enabled: bool,
 }
 
 /// The default response threshold, in working minutes.
@@ -153,13 +165,18 @@ impl Default for Settings {
             privacy_policy: DEFAULT_PRIVACY_POLICY.into(),
             response_threshold_minutes: DEFAULT_RESPONSE_THRESHOLD_MINUTES,
             lead_assignment: AssignmentRule::Manual,
+            operator_name: String::new(),
+            operator_inn: String::new(),
+            operator_ogrn: String::new(),
+            operator_address: String::new(),
+            google_analytics_enabled: false,
         }
     }
 }
 
-pub const DEFAULT_CONSENT_TEXT: &str = "Я даю согласие оператору — автосалону, указанному на этом сайте, — на обработку моих персональных данных (фамилия, имя, отчество, номер телефона, адрес электронной почты, сведения об автомобиле и иные данные, которые я указал в заявке) с целью рассмотрения заявки, связи со мной и подготовки предложения по покупке, кредиту, трейд-ину или аренде автомобиля.\n\nОбработка включает сбор, запись, систематизацию, накопление, хранение, уточнение, использование, передачу банкам-партнёрам по моей заявке на кредит, обезличивание, блокирование, удаление и уничтожение, с использованием средств автоматизации и без них.\n\nСогласие действует до достижения целей обработки или до его отзыва. Я могу отозвать согласие, направив письменное заявление оператору по адресу, указанному на сайте, или на его электронную почту.\n\nСогласие дано в соответствии с Федеральным законом от 27.07.2006 № 152-ФЗ «О персональных данных».";
+pub const DEFAULT_CONSENT_TEXT: &str = "Я даю согласие оператору — {оператор} (ИНН {ИНН}, ОГРН {ОГРН}, адрес: {адрес оператора}) — на обработку моих персональных данных (фамилия, имя, отчество, номер телефона, адрес электронной почты, сведения об автомобиле и иные данные, которые я указал в заявке) с целью рассмотрения заявки, связи со мной и подготовки предложения по покупке, кредиту, трейд-ину или аренде автомобиля.\n\nОбработка включает сбор, запись, систематизацию, накопление, хранение, уточнение, использование, передачу банкам-партнёрам по моей заявке на кредит, обезличивание, блокирование, удаление и уничтожение, с использованием средств автоматизации и без них.\n\nОператор вправе поручить обработку:\n{обработчики}\n\nСогласие действует до достижения целей обработки или до его отзыва. Я могу отозвать согласие, направив письменное заявление оператору по адресу, указанному на сайте, или на его электронную почту.\n\nСогласие дано в соответствии с Федеральным законом от 27.07.2006 № 152-ФЗ «О персональных данных».";
 
-pub const DEFAULT_PRIVACY_POLICY: &str = "Политика обработки персональных данных\n\n1. Настоящая политика определяет порядок обработки персональных данных посетителей сайта автосалона и меры по их защите в соответствии с Федеральным законом № 152-ФЗ «О персональных данных».\n\n2. Мы обрабатываем данные, которые вы указываете в заявках: имя, номер телефона, адрес электронной почты, сведения об интересующем или вашем автомобиле, а также технические данные посещения (адрес IP, метки рекламных кампаний).\n\n3. Цели обработки: рассмотрение заявок, обратная связь, подготовка предложений по покупке, кредиту, трейд-ину и аренде автомобилей; с вашего отдельного согласия — информирование об акциях.\n\n4. Данные хранятся на серверах в Российской Федерации и не передаются третьим лицам, кроме банков-партнёров по вашей заявке на кредит и случаев, предусмотренных законом.\n\n5. Вы вправе получить сведения об обработке ваших данных, потребовать их уточнения или удаления и отозвать согласие, обратившись к оператору по контактам, указанным на сайте.";
+pub const DEFAULT_PRIVACY_POLICY: &str = "Политика обработки персональных данных\n\n1. Настоящая политика определяет порядок обработки персональных данных посетителей сайта автосалона и меры по их защите в соответствии с Федеральным законом № 152-ФЗ «О персональных данных». Оператор: {оператор}, ИНН {ИНН}, ОГРН {ОГРН}, адрес: {адрес оператора}.\n\n2. Мы обрабатываем данные, которые вы указываете в заявках: имя, номер телефона, адрес электронной почты, сведения об интересующем или вашем автомобиле, а также технические данные посещения (адрес IP, метки рекламных кампаний).\n\n3. Цели обработки: рассмотрение заявок, обратная связь, подготовка предложений по покупке, кредиту, трейд-ину и аренде автомобилей; с вашего отдельного согласия — информирование об акциях.\n\n4. Данные хранятся на серверах в Российской Федерации и не передаются третьим лицам, кроме банков-партнёров по вашей заявке на кредит и случаев, предусмотренных законом. Обработку по поручению оператора ведут:\n{обработчики}\n\n5. Вы вправе получить сведения об обработке ваших данных, потребовать их уточнения или удаления и отозвать согласие, обратившись к оператору по контактам, указанным на сайте.";
 
 const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_address, email,
     working_hours, work_schedule, hero_title, hero_subtitle, favicon, google_analytics_id, yandex_metrika_id,
@@ -168,7 +185,8 @@ const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_a
     trade_in_banner_mobile, auto_credit_banner, auto_credit_banner_mobile, auto_selection_banner,
     auto_selection_banner_mobile, updated_at, notification_email, from_email,
     email_notifications_enabled, consent_text, privacy_policy, response_threshold_minutes,
-    lead_assignment
+    lead_assignment, operator_name, operator_inn, operator_ogrn, operator_address,
+    google_analytics_enabled
     FROM settings WHERE id = 1";
 
 fn from_row(row: &Row) -> rusqlite::Result<Settings> {
@@ -212,7 +230,24 @@ fn from_row(row: &Row) -> rusqlite::Result<Settings> {
         privacy_policy: row.get("privacy_policy")?,
         response_threshold_minutes: row.get("response_threshold_minutes")?,
         lead_assignment: row.get("lead_assignment")?,
+        operator_name: row.get("operator_name")?,
+        operator_inn: row.get("operator_inn")?,
+        operator_ogrn: row.get("operator_ogrn")?,
+        operator_address: row.get("operator_address")?,
+        google_analytics_enabled: row.get("google_analytics_enabled")?,
     })
+}
+
+impl Settings {
+    /// What every visitor may read: Google Analytics' id only while the
+    /// owner has it turned on, so the browser never starts it otherwise.
+    pub fn published(self) -> PublicSettings {
+        let mut public = self.public;
+        if !self.google_analytics_enabled {
+            public.google_analytics_id.clear();
+        }
+        public
+    }
 }
 
 /// The stored settings, or the defaults before an admin saved any.
@@ -253,10 +288,11 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             auto_credit_banner_mobile, auto_selection_banner, auto_selection_banner_mobile,
             updated_at, notification_email, from_email, email_notifications_enabled,
             consent_text, privacy_policy, work_schedule, response_threshold_minutes,
-            lead_assignment)
+            lead_assignment, operator_name, operator_inn, operator_ogrn, operator_address,
+            google_analytics_enabled)
          VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34,
-            ?35)",
+            ?35, ?36, ?37, ?38, ?39, ?40)",
         rusqlite::params![
             p.salon_name,
             p.phone,
@@ -294,6 +330,11 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
                 .map_err(|e| crate::error::AppError::Internal(e.into()))?,
             next.response_threshold_minutes,
             next.lead_assignment,
+            next.operator_name,
+            next.operator_inn,
+            next.operator_ogrn,
+            next.operator_address,
+            next.google_analytics_enabled,
         ],
     )?;
     get(conn)
@@ -331,6 +372,11 @@ pub struct SettingsPatch {
     /// `none`, `round_robin` or `least_loaded`.
     #[schema(value_type = Option<AssignmentRule>)]
     pub lead_assignment: Option<String>,
+    pub operator_name: Option<String>,
+    pub operator_inn: Option<String>,
+    pub operator_ogrn: Option<String>,
+    pub operator_address: Option<String>,
+    pub google_analytics_enabled: Option<bool>,
     pub home_banner: Option<String>,
     pub home_banner_mobile: Option<String>,
     pub new_cars_banner: Option<String>,
@@ -361,7 +407,7 @@ impl SettingsPatch {
         ];
         let p = &mut to.public;
         let b = &mut p.banners;
-        let text_fields: [(&'static str, &str, Option<String>, &mut String, usize); 29] = [
+        let text_fields: [(&'static str, &str, Option<String>, &mut String, usize); 33] = [
             (
                 "salonName",
                 "Название салона",
@@ -434,6 +480,34 @@ impl SettingsPatch {
                 self.legal_entity,
                 &mut p.legal_entity,
                 1000,
+            ),
+            (
+                "operatorName",
+                "Полное наименование оператора",
+                self.operator_name,
+                &mut to.operator_name,
+                500,
+            ),
+            (
+                "operatorInn",
+                "ИНН оператора",
+                self.operator_inn,
+                &mut to.operator_inn,
+                12,
+            ),
+            (
+                "operatorOgrn",
+                "ОГРН оператора",
+                self.operator_ogrn,
+                &mut to.operator_ogrn,
+                15,
+            ),
+            (
+                "operatorAddress",
+                "Юридический адрес оператора",
+                self.operator_address,
+                &mut to.operator_address,
+                500,
             ),
             (
                 "notificationEmail",
@@ -568,6 +642,9 @@ impl SettingsPatch {
         if let Some(enabled) = self.email_notifications_enabled {
             to.email_notifications_enabled = enabled;
         }
+        if let Some(enabled) = self.google_analytics_enabled {
+            to.google_analytics_enabled = enabled;
+        }
         if let Some(minutes) = self.response_threshold_minutes {
             if !(1..=480).contains(&minutes) {
                 return Err(AppError::invalid(
@@ -596,6 +673,7 @@ impl SettingsPatch {
                 return Err(AppError::invalid(field, message));
             }
         }
+        super::legal::check_operator(to)?;
         // email must be an e-mail; the notification addresses may be empty.
         let emails = [
             ("email", &to.public.email, false),
@@ -640,6 +718,11 @@ impl super::form::Form for SettingsPatch {
             Field::optional("responseThresholdMinutes", Kind::Integer)
                 .invalid(RESPONSE_THRESHOLD_RANGE),
             Field::optional("leadAssignment", Kind::Code).invalid(lead_assignment::UNKNOWN_RULE),
+            Field::optional("operatorName", Kind::Text),
+            Field::optional("operatorInn", Kind::Text).invalid(super::legal::BAD_INN),
+            Field::optional("operatorOgrn", Kind::Text).invalid(super::legal::BAD_OGRN),
+            Field::optional("operatorAddress", Kind::Text),
+            Field::optional("googleAnalyticsEnabled", Kind::Bool),
             Field::optional("homeBanner", Kind::Text),
             Field::optional("homeBannerMobile", Kind::Text),
             Field::optional("newCarsBanner", Kind::Text),

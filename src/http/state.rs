@@ -55,7 +55,9 @@ impl AppState {
                 AnswerCache::open(&path, DEFAULT_CAPACITY_BYTES).with_clock(clock.clone()),
             ),
             clock,
-            checks: Arc::default(),
+            checks: Arc::new(crate::domain::checks::SelfChecks::for_config(
+                config.clone(),
+            )),
             renderer: Arc::new(super::pages::Renderer::for_config(&config.pages)),
             catalogue: Arc::default(),
             feeds: Arc::default(),

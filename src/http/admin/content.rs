@@ -13,6 +13,7 @@ use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::banks::{self, PartnerBank, PartnerBankInput};
 use crate::domain::body_types::{self, BodyTypeCreate, BodyTypeInfo, BodyTypeInput};
 use crate::domain::form::{Field, Form, Kind};
+use crate::domain::legal;
 use crate::domain::promotions::{self, Promotion, PromotionInput};
 use crate::domain::reviews::{self, Review, ReviewInput};
 use crate::domain::roles::Capability;
@@ -482,11 +483,15 @@ async fn save_settings(
 ) -> AppResult<Json<Settings>> {
     // An editor changes banners only; the rest of the settings is the owner's.
     let all_settings = admin.can(Capability::Settings);
+    let config = state.config.clone();
     let saved = audited(state, admin, move |c| {
         let before = settings::get(c)?;
         let mut next = before.clone();
         patch.apply(&mut next)?;
-        let after = settings::save(c, &next)?;
+        let saved = settings::save(c, &next)?;
+        // What visitors agree to from now on, in the consent ledger.
+        legal::record(c, &saved, &legal::processors(&config, &saved))?;
+        let after = settings::get(c)?;
         let changes = audit::diff(&before, &after, audit::NOT_AUDITED);
         if !all_settings && !changes.iter().all(|ch| is_banner_field(&ch.field)) {
             // Nothing is kept: the error rolls the transaction back.

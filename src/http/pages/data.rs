@@ -59,7 +59,7 @@ where
     let (settings, page) = state
         .db
         .call(move |c| {
-            let settings = settings::get(c)?.public;
+            let settings = settings::get(c)?.published();
             let mut page = build(c, &settings)?;
             page.put("/api/settings", &settings);
             // The footer's credit disclosure (38-FZ art. 28) on every page
@@ -584,18 +584,18 @@ pub async fn body_type(
 }
 
 fn legal_page(c: &Connection, path: &str, document: &str, title: &str) -> AppResult<Page> {
-    let all = settings::get(c)?;
+    let shown = crate::domain::legal::current(c, &settings::get(c)?)?;
     let text = if document == "consent" {
-        all.consent_text
+        shown.consent_text
     } else {
-        all.privacy_policy
+        shown.privacy_policy
     };
     let mut page = Page::new(path).title(title).description(format!(
         "{title}: на каких условиях мы обрабатываем данные посетителей сайта и заявок."
     ));
     page.put(
         format!("/api/legal/{document}"),
-        &json!({ "title": title, "text": text, "version": all.public.consent_version }),
+        &json!({ "title": title, "text": text, "version": shown.version }),
     );
     Ok(page)
 }

@@ -116,7 +116,7 @@ pub async fn not_found(State(state): State<AppState>, uri: Uri) -> AppResult<Res
         .db
         .call(move |c| {
             Ok((
-                settings::get(c)?.public,
+                settings::get(c)?.published(),
                 crate::domain::credit_programs::public(c, today)?,
             ))
         })
@@ -142,7 +142,7 @@ async fn admin(State(state): State<AppState>, _query: RawQuery) -> AppResult<Res
 }
 
 async fn public_settings(state: &AppState) -> AppResult<PublicSettings> {
-    Ok(state.db.call(|c| settings::get(c)).await?.public)
+    Ok(state.db.call(|c| settings::get(c)).await?.published())
 }
 
 /// Image URL variants made by the media store: `…-800.webp` has `-400` and

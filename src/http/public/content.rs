@@ -9,6 +9,7 @@ use utoipa_axum::routes;
 
 use crate::domain::banks::{self, PartnerBank};
 use crate::domain::body_types::{self, BodyTypeInfo};
+use crate::domain::legal;
 use crate::domain::promotions::{self, Promotion};
 use crate::domain::reviews::{self, Review};
 use crate::domain::settings::{self, PublicSettings};
@@ -39,7 +40,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/api/settings", tag = "settings",
     responses((status = 200, body = PublicSettings)))]
 pub async fn settings(State(state): State<AppState>) -> AppResult<Json<PublicSettings>> {
-    Ok(Json(state.db.call(|c| settings::get(c)).await?.public))
+    Ok(Json(state.db.call(|c| settings::get(c)).await?.published()))
 }
 
 /// One page banner's image URL; a missing mobile banner gives the desktop one.
@@ -76,16 +77,20 @@ pub async fn legal(
     State(state): State<AppState>,
     Path(document): Path<String>,
 ) -> AppResult<Json<LegalDocument>> {
-    let settings = state.db.call(|c| settings::get(c)).await?;
-    let version = settings.public.consent_version;
+    // As the consent ledger keeps them: the operator and processors named.
+    let shown = state
+        .db
+        .call(|c| legal::current(c, &settings::get(c)?))
+        .await?;
+    let version = shown.version;
     let (title, text) = match document.as_str() {
         "consent" => (
             "Согласие на обработку персональных данных",
-            settings.consent_text,
+            shown.consent_text,
         ),
         "privacy" => (
             "Политика обработки персональных данных",
-            settings.privacy_policy,
+            shown.privacy_policy,
         ),
         _ => return Err(AppError::not_found("Документ не найден")),
     };

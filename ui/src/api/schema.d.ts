@@ -1766,7 +1766,7 @@ export interface components {
          * @description Which check found the problem.
          * @enum {string}
          */
-        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "car_unstated_fields" | "consent_text_missing" | "privacy_policy_missing";
+        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "car_unstated_fields" | "consent_text_missing" | "privacy_policy_missing" | "operator_missing" | "processors_unlisted" | "analytics_abroad";
         /** @description `GET /api/admin/checks`. */
         ChecksReport: {
             /**
@@ -2670,12 +2670,28 @@ export interface components {
             emailNotificationsEnabled: boolean;
             fromEmail: string;
             /**
+             * @description Google Analytics sends data abroad: it starts (with the visitor's
+             *     consent) only when the owner turned it on here.
+             */
+            googleAnalyticsEnabled: boolean;
+            /**
              * @description How a new lead finds its assignee: `none` (by hand), `round_robin`
              *     or `least_loaded`, among the active managers at work
              *     (`docs/leads.md`, "Who answers a lead").
              */
             leadAssignment: components["schemas"]["AssignmentRule"];
             notificationEmail: string;
+            operatorAddress: string;
+            /** @description 10 digits (an organisation) or 12 (an entrepreneur); empty: not given. */
+            operatorInn: string;
+            /**
+             * @description The operator of personal data (`docs/personal-data.md`): the legal
+             *     name, ИНН, ОГРН and legal address the consent texts and the privacy
+             *     policy name through their placeholders.
+             */
+            operatorName: string;
+            /** @description 13 digits (ОГРН) or 15 (ОГРНИП); empty: not given. */
+            operatorOgrn: string;
             privacyPolicy: string;
             /**
              * Format: int64
@@ -2706,6 +2722,7 @@ export interface components {
             favicon?: string | null;
             fromEmail?: string | null;
             fullAddress?: string | null;
+            googleAnalyticsEnabled?: boolean | null;
             googleAnalyticsId?: string | null;
             heroSubtitle?: string | null;
             heroTitle?: string | null;
@@ -2716,6 +2733,10 @@ export interface components {
             newCarsBanner?: string | null;
             newCarsBannerMobile?: string | null;
             notificationEmail?: string | null;
+            operatorAddress?: string | null;
+            operatorInn?: string | null;
+            operatorName?: string | null;
+            operatorOgrn?: string | null;
             phone?: string | null;
             phoneSecondary?: string | null;
             privacyPolicy?: string | null;

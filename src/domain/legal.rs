@@ -1,0 +1,357 @@
+//! The operator of personal data and what visitors agree to
+//! (`docs/personal-data.md`): the dealer's legal name, ИНН, ОГРН and address
+//! (checked with their control digits), the processors in use (derived from
+//! what is set up), the consent text and privacy policy with their
+//! placeholders substituted, and the consent ledger that keeps what each
+//! consent version said.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::settings::Settings;
+use crate::config::Config;
+use crate::error::{AppError, AppResult};
+
+/// The placeholders the texts may hold, and what each becomes.
+pub const PLACEHOLDERS: [(&str, &str); 5] = [
+    ("{оператор}", "the operator's legal name"),
+    ("{ИНН}", "its ИНН"),
+    ("{ОГРН}", "its ОГРН"),
+    ("{адрес оператора}", "its legal address"),
+    ("{обработчики}", "the processors in use, one per line"),
+];
+
+/// What a missing detail reads as in a shown text (a self-check flags it).
+pub const NOT_STATED: &str = "[не указано]";
+
+pub const BAD_INN: &str = "ИНН: 10 цифр у организации или 12 у индивидуального предпринимателя, с верной контрольной цифрой";
+pub const BAD_OGRN: &str = "ОГРН: 13 цифр у организации (ОГРНИП — 15), с верной контрольной цифрой";
+
+fn digits(text: &str) -> Option<Vec<u32>> {
+    text.chars().map(|c| c.to_digit(10)).collect()
+}
+
+/// The control digit of `weights` over the first digits: the weighted sum
+/// modulo 11, then modulo 10.
+fn control(digits: &[u32], weights: &[u32]) -> u32 {
+    let sum: u32 = digits.iter().zip(weights).map(|(d, w)| d * w).sum();
+    sum % 11 % 10
+}
+
+/// An ИНН: 10 digits for an organisation, 12 for a person (an individual
+/// entrepreneur), with the tax service's control digits.
+pub fn is_inn(text: &str) -> bool {
+    const W10: [u32; 9] = [2, 4, 10, 3, 5, 9, 4, 6, 8];
+    const W11: [u32; 10] = [7, 2, 4, 10, 3, 5, 9, 4, 6, 8];
+    const W12: [u32; 11] = [3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8];
+    let Some(d) = digits(text) else { return false };
+    match d.len() {
+        10 => control(&d, &W10) == d[9],
+        12 => control(&d, &W11) == d[10] && control(&d, &W12) == d[11],
+        _ => false,
+    }
+}
+
+/// An ОГРН (13 digits: the first 12 as a number modulo 11, then modulo 10)
+/// or ОГРНИП (15 digits: the first 14 modulo 13, then modulo 10).
+pub fn is_ogrn(text: &str) -> bool {
+    let Some(d) = digits(text) else { return false };
+    let (len, modulus) = match d.len() {
+        13 => (12, 11),
+        15 => (14, 13),
+        _ => return false,
+    };
+    let rest = d[..len]
+        .iter()
+        .fold(0u64, |acc, digit| (acc * 10 + u64::from(*digit)) % modulus);
+    rest % 10 == u64::from(d[len])
+}
+
+/// Checks the operator fields the settings hold (empty is allowed: the
+/// self-check flags it).
+pub fn check_operator(settings: &Settings) -> AppResult<()> {
+    let inn = &settings.operator_inn;
+    if !inn.is_empty() && !is_inn(inn) {
+        return Err(AppError::invalid("operatorInn", BAD_INN));
+    }
+    let ogrn = &settings.operator_ogrn;
+    if !ogrn.is_empty() && !is_ogrn(ogrn) {
+        return Err(AppError::invalid("operatorOgrn", BAD_OGRN));
+    }
+    Ok(())
+}
+
+/// Which operator details are missing, by their labels.
+pub fn missing_operator_details(settings: &Settings) -> Vec<&'static str> {
+    [
+        ("полное наименование", &settings.operator_name),
+        ("ИНН", &settings.operator_inn),
+        ("ОГРН", &settings.operator_ogrn),
+        ("юридический адрес", &settings.operator_address),
+    ]
+    .into_iter()
+    .filter(|(_, value)| value.trim().is_empty())
+    .map(|(label, _)| label)
+    .collect()
+}
+
+/// A processor of the visitors' data: who, and what for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Processor {
+    /// The name a reader of the policy looks for (also what the self-check
+    /// looks for in a policy without the placeholder).
+    pub name: String,
+    pub line: String,
+}
+
+/// The owner of a well-known mail service, by its SMTP host.
+fn mail_owner(host: &str) -> Option<&'static str> {
+    let host = host.to_ascii_lowercase();
+    let is = |domain: &str| host == domain || host.ends_with(&format!(".{domain}"));
+    if is("yandex.ru") || is("yandex.com") {
+        Some("ООО «Яндекс»")
+    } else if is("mail.ru") {
+        Some("ООО «ВК»")
+    } else if is("gmail.com") || is("google.com") {
+        Some("Google LLC (США)")
+    } else {
+        None
+    }
+}
+
+/// The processors in use: the mail server when `[smtp]` is set up, amoCRM
+/// and Telegram when configured, the analytics whose ids are set (Google
+/// Analytics only when turned on).
+pub fn processors(config: &Config, settings: &Settings) -> Vec<Processor> {
+    let mut out = Vec::new();
+    let host = config.smtp.host.trim();
+    if !host.is_empty() {
+        let name = match mail_owner(host) {
+            Some(owner) => format!("{owner}, почтовый сервер {host}"),
+            None => format!("владелец почтового сервера {host}"),
+        };
+        out.push(Processor {
+            line: format!("{name} — отправка писем о заявках и подборках"),
+            name: host.to_string(),
+        });
+    }
+    if config.amocrm.is_configured() {
+        let domain = config.amocrm.domain.trim();
+        out.push(Processor {
+            name: "amoCRM".into(),
+            line: format!("amoCRM ({domain}) — учёт заявок в CRM салона"),
+        });
+    }
+    if config.telegram.is_configured() {
+        out.push(Processor {
+            name: "Telegram".into(),
+            line: "Telegram (серверы за пределами Российской Федерации) — уведомления \
+                   сотрудникам о заявках"
+                .into(),
+        });
+    }
+    if !settings.public.yandex_metrika_id.trim().is_empty() {
+        out.push(Processor {
+            name: "Яндекс Метрика".into(),
+            line: "ООО «Яндекс», Яндекс Метрика — статистика посещений, только с согласия \
+                   посетителя"
+                .into(),
+        });
+    }
+    if settings.google_analytics_enabled && !settings.public.google_analytics_id.trim().is_empty() {
+        out.push(Processor {
+            name: "Google Analytics".into(),
+            line: "Google LLC (США), Google Analytics — статистика посещений, трансграничная \
+                   передача, только с согласия посетителя"
+                .into(),
+        });
+    }
+    out
+}
+
+/// `text` with its placeholders substituted.
+pub fn render(text: &str, settings: &Settings, processors: &[Processor]) -> String {
+    let stated = |value: &str| {
+        let value = value.trim();
+        if value.is_empty() {
+            NOT_STATED.to_string()
+        } else {
+            value.to_string()
+        }
+    };
+    let list = if processors.is_empty() {
+        "— никому: данные обрабатываются только сотрудниками салона".to_string()
+    } else {
+        processors
+            .iter()
+            .map(|p| format!("— {}", p.line))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    text.replace("{оператор}", &stated(&settings.operator_name))
+        .replace("{ИНН}", &stated(&settings.operator_inn))
+        .replace("{ОГРН}", &stated(&settings.operator_ogrn))
+        .replace("{адрес оператора}", &stated(&settings.operator_address))
+        .replace("{обработчики}", &list)
+}
+
+/// The processors a policy does not tell of: none when it holds the
+/// `{обработчики}` placeholder, else those it never names.
+pub fn unlisted_processors<'a>(policy: &str, processors: &'a [Processor]) -> Vec<&'a Processor> {
+    if policy.contains("{обработчики}") {
+        return Vec::new();
+    }
+    let policy = policy.to_lowercase();
+    processors
+        .iter()
+        .filter(|p| !policy.contains(&p.name.to_lowercase()))
+        .collect()
+}
+
+/// The texts of one consent version, as shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConsentDocuments {
+    pub version: i64,
+    pub consent_text: String,
+    pub privacy_policy: String,
+}
+
+/// The ledger's entry of `version`.
+pub fn documents(conn: &Connection, version: i64) -> AppResult<Option<ConsentDocuments>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT version, consent_text, privacy_policy FROM consent_documents
+             WHERE version = ?1",
+        )?
+        .query_row([version], |r| {
+            Ok(ConsentDocuments {
+                version: r.get(0)?,
+                consent_text: r.get(1)?,
+                privacy_policy: r.get(2)?,
+            })
+        })
+        .optional()?)
+}
+
+/// Records what visitors agree to now: the settings' texts rendered with
+/// the operator and `processors`. Kept under the settings' consent version
+/// when that version has no entry yet or says the same; when the shown text
+/// changed (new operator details, a processor set up) the version goes up
+/// and the new text is its entry. Gives the current entry.
+pub fn record(
+    conn: &Connection,
+    settings: &Settings,
+    processors: &[Processor],
+) -> AppResult<ConsentDocuments> {
+    let shown = |version| ConsentDocuments {
+        version,
+        consent_text: render(&settings.consent_text, settings, processors),
+        privacy_policy: render(&settings.privacy_policy, settings, processors),
+    };
+    let mut version = settings.public.consent_version;
+    match documents(conn, version)? {
+        Some(kept) if kept == shown(version) => return Ok(kept),
+        Some(_) => {
+            let newest: i64 = conn.query_row(
+                "SELECT coalesce(max(version), 0) FROM consent_documents",
+                [],
+                |r| r.get(0),
+            )?;
+            version = version.max(newest) + 1;
+            conn.execute(
+                "UPDATE settings SET consent_version = ?1 WHERE id = 1",
+                [version],
+            )?;
+        }
+        None => {}
+    }
+    let entry = shown(version);
+    conn.execute(
+        "INSERT INTO consent_documents (version, consent_text, privacy_policy, recorded_at)
+         VALUES (?1, ?2, ?3, ?4)",
+        params![
+            entry.version,
+            entry.consent_text,
+            entry.privacy_policy,
+            super::now()
+        ],
+    )?;
+    Ok(entry)
+}
+
+/// The texts visitors are shown now: the ledger's entry of the settings'
+/// consent version, or (before any was recorded) the texts rendered
+/// without processors.
+pub fn current(conn: &Connection, settings: &Settings) -> AppResult<ConsentDocuments> {
+    let version = settings.public.consent_version;
+    Ok(match documents(conn, version)? {
+        Some(kept) => kept,
+        None => ConsentDocuments {
+            version,
+            consent_text: render(&settings.consent_text, settings, &[]),
+            privacy_policy: render(&settings.privacy_policy, settings, &[]),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inns_have_their_control_digits() {
+        // Published ИНН of ПАО «Сбербанк» and ООО «Яндекс».
+        assert!(is_inn("7707083893"));
+        assert!(is_inn("7736207543"));
+        // A person's 12 digits.
+        assert!(is_inn("500100732259"));
+        assert!(!is_inn("7707083894"));
+        assert!(!is_inn("500100732258"));
+        assert!(!is_inn("77070838"));
+        assert!(!is_inn("77070838 3"));
+        assert!(!is_inn("７７０７０８３８９３"));
+    }
+
+    #[test]
+    fn ogrns_have_their_control_digit() {
+        // Published ОГРН of ПАО «Сбербанк» and ООО «Яндекс».
+        assert!(is_ogrn("1027700132195"));
+        assert!(is_ogrn("1027700229193"));
+        // An ОГРНИП: 15 digits, modulo 13.
+        assert!(is_ogrn("304500116000157"));
+        assert!(!is_ogrn("1027700132196"));
+        assert!(!is_ogrn("304500116000158"));
+        assert!(!is_ogrn("10277001321"));
+    }
+
+    #[test]
+    fn placeholders_are_substituted_and_missing_details_said() {
+        let settings = Settings {
+            operator_name: "ООО «Нева Моторс»".into(),
+            operator_inn: "7707083893".into(),
+            ..Settings::default()
+        };
+        let processors = vec![Processor {
+            name: "Telegram".into(),
+            line: "Telegram — уведомления".into(),
+        }];
+        let text = render(
+            "{оператор}, ИНН {ИНН}, ОГРН {ОГРН}.\nПередаём:\n{обработчики}",
+            &settings,
+            &processors,
+        );
+        assert_eq!(
+            text,
+            "ООО «Нева Моторс», ИНН 7707083893, ОГРН [не указано].\nПередаём:\n— Telegram — уведомления"
+        );
+        assert_eq!(
+            missing_operator_details(&settings),
+            ["ОГРН", "юридический адрес"]
+        );
+        assert_eq!(
+            unlisted_processors("Мы передаём данные в telegram.", &processors),
+            Vec::<&Processor>::new()
+        );
+        assert_eq!(unlisted_processors("Никому.", &processors).len(), 1);
+        assert!(unlisted_processors("{обработчики}", &processors).is_empty());
+    }
+}

@@ -1,0 +1,283 @@
+//! Personal data by the law (issue 26, `docs/personal-data.md`), through
+//! the real router on a real SQLite file: the operator named and checked
+//! (ИНН and ОГРН with their control digits), the texts shown and kept in
+//! the consent ledger with the placeholders substituted, the processors
+//! derived from what is set up, Google Analytics off until turned on, and
+//! the self-checks of all this.
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::TestApp;
+use dealership::domain::legal::{self, BAD_INN, BAD_OGRN};
+use serde_json::{Value, json};
+
+const OPERATOR: &str = "ООО «Нева Моторс»";
+
+async fn put(app: &TestApp, cookie: &str, body: Value) -> common::Answer {
+    app.admin_with(cookie, Method::PUT, "/api/settings", Some(body))
+        .await
+}
+
+fn operator() -> Value {
+    json!({"operatorName": OPERATOR, "operatorInn": "7810453273",
+           "operatorOgrn": "1177847123453",
+           "operatorAddress": "196158, Санкт-Петербург, Пулковское шоссе, д. 44"})
+}
+
+async fn checks(app: &TestApp, cookie: &str) -> Vec<String> {
+    let report = app
+        .admin_with(cookie, Method::GET, "/api/admin/checks", None)
+        .await
+        .json();
+    report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["check"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_operators_inn_and_ogrn_are_checked_by_their_control_digits() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cookie = app.login().await;
+    for (body, field, message) in [
+        (json!({"operatorInn": "7810453274"}), "operatorInn", BAD_INN),
+        (json!({"operatorInn": "78104532"}), "operatorInn", BAD_INN),
+        (json!({"operatorInn": "78104532 3"}), "operatorInn", BAD_INN),
+        (
+            json!({"operatorOgrn": "1177847123454"}),
+            "operatorOgrn",
+            BAD_OGRN,
+        ),
+        (
+            json!({"operatorOgrn": "304500116000158"}),
+            "operatorOgrn",
+            BAD_OGRN,
+        ),
+    ] {
+        let answer = put(&app, &cookie, body.clone()).await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(answer.json()["field"], field, "{body}");
+        assert_eq!(answer.error(), message, "{body}");
+    }
+    // An entrepreneur: 12-digit ИНН, 15-digit ОГРНИП.
+    let entrepreneur = put(
+        &app,
+        &cookie,
+        json!({"operatorInn": "500100732259", "operatorOgrn": "304500116000157"}),
+    )
+    .await;
+    assert_eq!(
+        entrepreneur.status,
+        StatusCode::OK,
+        "{}",
+        entrepreneur.text()
+    );
+    let saved = put(&app, &cookie, operator()).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text());
+    assert_eq!(saved.json()["operatorInn"], "7810453273");
+    // Spaces around are dropped.
+    let spaced = put(&app, &cookie, json!({"operatorInn": " 7810453273 "})).await;
+    assert_eq!(spaced.json()["operatorInn"], "7810453273");
+}
+
+#[tokio::test]
+async fn visitors_see_the_operator_and_the_ledger_keeps_what_each_version_said() {
+    let app = TestApp::with_config(|config| {
+        config.telegram.bot_token = "123:abc".into();
+        config.telegram.chat_id = "-100".into();
+    });
+    app.create_admin();
+    let cookie = app.login().await;
+    // Before the operator is named, the texts say so.
+    let consent = app.get("/api/legal/consent").await.json();
+    let text = consent["text"].as_str().unwrap();
+    assert!(text.contains(legal::NOT_STATED), "{text}");
+    assert!(!text.contains("{оператор}"), "{text}");
+    assert_eq!(checks(&app, &cookie).await, ["operator_missing"]);
+
+    let before = put(&app, &cookie, json!({})).await.json()["consentVersion"]
+        .as_i64()
+        .unwrap();
+    let saved = put(&app, &cookie, operator()).await.json();
+    let version = saved["consentVersion"].as_i64().unwrap();
+    assert!(version > before, "{before} -> {version}");
+    // The raw texts keep their placeholders for editing.
+    assert!(
+        saved["consentText"]
+            .as_str()
+            .unwrap()
+            .contains("{оператор}")
+    );
+
+    let consent = app.get("/api/legal/consent").await.json();
+    assert_eq!(consent["version"], version);
+    let text = consent["text"].as_str().unwrap();
+    assert!(
+        text.contains("Я даю согласие оператору — ООО «Нева Моторс» (ИНН 7810453273, ОГРН 1177847123453, адрес: 196158, Санкт-Петербург, Пулковское шоссе, д. 44)"),
+        "{text}"
+    );
+    // The processors in use: Telegram is set up, nothing else.
+    assert!(text.contains("— Telegram (серверы за пределами"), "{text}");
+    assert!(!text.contains("Яндекс Метрика"), "{text}");
+    let policy = app.get("/api/legal/privacy").await.json();
+    let policy = policy["text"].as_str().unwrap();
+    assert!(
+        policy.contains("Оператор: ООО «Нева Моторс», ИНН 7810453273"),
+        "{policy}"
+    );
+    assert!(policy.contains("— Telegram"), "{policy}");
+    // The public page says the same.
+    let page = app.get("/consent").await.text();
+    assert!(page.contains("ООО «Нева Моторс»"), "the /consent page");
+
+    // A lead records the version, and the ledger says what it was.
+    let lead = app
+        .post_json(
+            "/api/leads",
+            &json!({"type": "contact_form", "name": "Иван", "phone": "89215551234",
+                    "consent": true}),
+        )
+        .await
+        .json();
+    assert_eq!(lead["consentVersion"], version);
+    let kept: String = app
+        .db
+        .conn()
+        .unwrap()
+        .query_row(
+            "SELECT consent_text FROM consent_documents WHERE version = ?1",
+            [version],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(kept, text);
+
+    // Metrika set up: the texts change, a new version; the old one's text
+    // is still in the ledger.
+    let metrika = put(&app, &cookie, json!({"yandexMetrikaId": "12345678"})).await;
+    let next = metrika.json()["consentVersion"].as_i64().unwrap();
+    assert_eq!(next, version + 1);
+    let policy = app.get("/api/legal/privacy").await.json();
+    assert!(
+        policy["text"]
+            .as_str()
+            .unwrap()
+            .contains("ООО «Яндекс», Яндекс Метрика"),
+        "{policy}"
+    );
+    let old: i64 = app.count(&format!(
+        "SELECT count(*) FROM consent_documents WHERE version = {version} AND consent_text NOT LIKE '%Метрика%'"
+    ));
+    assert_eq!(old, 1);
+    // Saving without a change makes no new version.
+    let same = put(&app, &cookie, json!({"yandexMetrikaId": "12345678"})).await;
+    assert_eq!(same.json()["consentVersion"], next);
+    assert!(checks(&app, &cookie).await.is_empty());
+}
+
+#[tokio::test]
+async fn google_analytics_starts_only_when_turned_on_and_the_policy_must_say_so() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cookie = app.login().await;
+    put(&app, &cookie, operator()).await;
+    let with_id = put(&app, &cookie, json!({"googleAnalyticsId": "G-TEST123"})).await;
+    assert_eq!(with_id.json()["googleAnalyticsEnabled"], false);
+    // An id alone: visitors' pages do not get it.
+    let public = app.get("/api/settings").await.json();
+    assert_eq!(public["googleAnalyticsId"], "");
+    assert!(checks(&app, &cookie).await.is_empty());
+
+    let on = put(&app, &cookie, json!({"googleAnalyticsEnabled": true})).await;
+    assert_eq!(on.status, StatusCode::OK);
+    let public = app.get("/api/settings").await.json();
+    assert_eq!(public["googleAnalyticsId"], "G-TEST123");
+    assert_eq!(checks(&app, &cookie).await, ["analytics_abroad"]);
+    let policy = app.get("/api/legal/privacy").await.json();
+    assert!(
+        policy["text"]
+            .as_str()
+            .unwrap()
+            .contains("Google LLC (США), Google Analytics"),
+        "{policy}"
+    );
+
+    // A policy of the dealer's own that does not name it.
+    let own = put(
+        &app,
+        &cookie,
+        json!({"privacyPolicy": "Политика. Данные обрабатывает только салон."}),
+    )
+    .await;
+    assert_eq!(own.status, StatusCode::OK);
+    let report = app
+        .admin_with(&cookie, Method::GET, "/api/admin/checks", None)
+        .await
+        .json();
+    let unlisted = report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["check"] == "processors_unlisted")
+        .unwrap()
+        .clone();
+    assert_eq!(unlisted["severity"], "error");
+    assert!(
+        unlisted["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("Подключены, но не названы в политике: Google Analytics."),
+        "{unlisted}"
+    );
+    // Named in its own words: the check is satisfied.
+    put(
+        &app,
+        &cookie,
+        json!({"privacyPolicy": "Политика. Статистику ведёт Google Analytics (Google LLC)."}),
+    )
+    .await;
+    assert_eq!(checks(&app, &cookie).await, ["analytics_abroad"]);
+}
+
+#[test]
+fn a_processor_set_up_after_the_last_start_is_a_new_consent_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dealership::db::Db::open(&dir.path().join("ledger.db")).unwrap();
+    let conn = db.conn().unwrap();
+    let mut settings = dealership::domain::settings::get(&conn).unwrap();
+    settings.operator_name = OPERATOR.into();
+    let settings = dealership::domain::settings::save(&conn, &settings).unwrap();
+    let mut config = dealership::config::Config::default();
+    let first = legal::record(&conn, &settings, &legal::processors(&config, &settings)).unwrap();
+    assert_eq!(first.version, settings.public.consent_version);
+    // The same set-up again: the same version.
+    let again = legal::record(&conn, &settings, &legal::processors(&config, &settings)).unwrap();
+    assert_eq!(again, first);
+    // A mail server configured before the next start.
+    config.smtp.host = "smtp.yandex.ru".into();
+    let settings = dealership::domain::settings::get(&conn).unwrap();
+    let next = legal::record(&conn, &settings, &legal::processors(&config, &settings)).unwrap();
+    assert_eq!(next.version, first.version + 1);
+    assert!(
+        next.privacy_policy
+            .contains("— ООО «Яндекс», почтовый сервер smtp.yandex.ru — отправка писем"),
+        "{}",
+        next.privacy_policy
+    );
+    assert_eq!(
+        dealership::domain::settings::get(&conn)
+            .unwrap()
+            .public
+            .consent_version,
+        next.version
+    );
+    assert_eq!(
+        legal::documents(&conn, first.version).unwrap().unwrap(),
+        first
+    );
+}
