@@ -542,6 +542,15 @@ async fn a_leads_status_history() {
             .to_string()
     };
     let (ivan, petr) = (id_of("Иван"), id_of("Пётр"));
+    let petr_arrived = leads
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == "Пётр")
+        .unwrap()["createdAt"]
+        .as_str()
+        .unwrap()
+        .to_string();
     for status in ["in_progress", "completed"] {
         admin
             .call(
@@ -603,7 +612,19 @@ async fn a_leads_status_history() {
         "delete",
         "lead",
         Some(&petr),
-        "Удалена заявка: Пётр, +79215551234",
+        // Which lead, never whose: no name, no phone.
+        &format!(
+            "Удалена заявка «{}» от {}",
+            dealership::notify::message::type_label(
+                dealership::domain::leads::LeadType::AutoCredit
+            ),
+            dealership::notify::message::moscow_time(&petr_arrived)
+        ),
+    );
+    let summary = items[0]["summary"].as_str().unwrap();
+    assert!(
+        !summary.contains("Пётр") && !summary.contains("79215551234"),
+        "{summary}"
     );
     assert_eq!(items[1]["action"], "status");
 

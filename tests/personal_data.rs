@@ -281,3 +281,46 @@ fn a_processor_set_up_after_the_last_start_is_a_new_consent_version() {
         first
     );
 }
+
+/// Whether `needle` is anywhere in the database file or its write-ahead log.
+fn on_disk(app: &TestApp, needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for suffix in ["", "-wal"] {
+        let path = format!("{}{suffix}", app.db_path.display());
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+            found.push(path);
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn a_deleted_lead_leaves_nothing_in_the_file_or_its_log() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cookie = app.login().await;
+    let marks = ["79215557788", "zoya.erased@example.ru", "Зоя Стираемая"];
+    let lead = app
+        .post_json(
+            "/api/leads",
+            &json!({"type": "contact_form", "name": marks[2], "phone": "+7 921 555-77-88",
+                    "email": marks[1], "message": "Перезвоните", "consent": true}),
+        )
+        .await
+        .json();
+    let id = lead["id"].as_str().unwrap();
+    // The lead is there: in the log (or the file, once checkpointed).
+    for mark in marks {
+        assert!(!on_disk(&app, mark).is_empty(), "{mark} stored");
+    }
+    let deleted = app
+        .admin_with(&cookie, Method::DELETE, &format!("/api/leads/{id}"), None)
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    for mark in marks {
+        assert_eq!(on_disk(&app, mark), Vec::<String>::new(), "{mark} gone");
+    }
+}

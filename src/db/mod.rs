@@ -48,13 +48,16 @@ impl Db {
         }
         // FULL: every commit syncs the WAL, so an acknowledged lead survives
         // a power cut, not only a killed process (docs/schema.md).
+        // secure_delete: what is deleted or overwritten is zeroed in the
+        // file, not left in free space (docs/personal-data.md, "Erased").
         let manager = SqliteConnectionManager::file(path).with_init(|c| {
             register_functions(c)?;
             c.execute_batch(
                 "PRAGMA foreign_keys = ON;
                  PRAGMA busy_timeout = 5000;
                  PRAGMA synchronous = FULL;
-                 PRAGMA temp_store = MEMORY;",
+                 PRAGMA temp_store = MEMORY;
+                 PRAGMA secure_delete = ON;",
             )?;
             // Negative: KiB.
             c.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
@@ -67,6 +70,22 @@ impl Db {
             .context("cannot open database pool")?;
         let group = group_commit::GroupCommit::new(pool.clone());
         Ok(Db { pool, group })
+    }
+
+    /// Moves what the write-ahead log holds into the database file and
+    /// empties the log, so an erased row's old versions are nowhere on disk
+    /// (with `secure_delete`). Best effort: a reader still on an older
+    /// snapshot keeps the log until the next checkpoint; gives whether the
+    /// log was emptied.
+    pub async fn forget_old_versions(&self) -> AppResult<bool> {
+        self.call(|c| {
+            let (busy, _, _): (i64, i64, i64) =
+                c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })?;
+            Ok(busy == 0)
+        })
+        .await
     }
 
     /// A pooled connection for synchronous callers (CLI, tests, start-up).

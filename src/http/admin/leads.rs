@@ -289,7 +289,13 @@ pub async fn delete(
             return Ok((false, None));
         };
         let found = leads::delete(c, &id)?;
-        let summary = format!("Удалена заявка: {}, {}", before.name, before.phone);
+        // The trail says which lead, never whose: a deletion is often the
+        // person's own request (docs/personal-data.md).
+        let summary = format!(
+            "Удалена заявка «{}» от {}",
+            crate::notify::message::type_label(before.lead_type),
+            crate::notify::message::moscow_time(&before.created_at)
+        );
         let entry = NewEntry::new(AuditAction::Delete, AuditObject::Lead, Some(&id), summary)
             .with_changes(vec![audit::change(
                 "status",
@@ -300,6 +306,10 @@ pub async fn delete(
     })
     .await?;
     if found {
+        // Its old versions leave the write-ahead log too.
+        if !state.db.forget_old_versions().await? {
+            tracing::info!("a reader held the log; the next checkpoint empties it");
+        }
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(AppError::not_found("Лид не найден"))
