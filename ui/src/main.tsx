@@ -4,7 +4,7 @@ import { cached, primeCache } from "./api/client";
 import type { Settings } from "./api/types";
 import { SETTINGS } from "./api/urls";
 import { markHydrated } from "./hooks/useHydrated";
-import { startAnalytics } from "./lib/analytics";
+import { initConsent } from "./lib/consent";
 import { beginHydration, releaseHeldBack } from "./lib/hydration";
 import { captureUtm } from "./lib/utm";
 import "./styles/app.css";
@@ -40,9 +40,10 @@ if (root?.firstElementChild) {
   render(<App />, root);
 }
 
-// Counters load once the page has painted.
+// Once the page has painted: the counters the visitor accepted start, or
+// the cookie notice asks (lib/consent.ts).
 window.addEventListener("load", () => {
   const settings = cached<Settings>(SETTINGS);
   if (settings)
-    setTimeout(() => startAnalytics(settings.yandexMetrikaId, settings.googleAnalyticsId), 0);
+    setTimeout(() => initConsent(settings.yandexMetrikaId, settings.googleAnalyticsId), 0);
 });

@@ -86,4 +86,18 @@ describe("the audit trail in the panel's words", () => {
     expect(valueLabel("car", "name", "  ")).toBe("—");
     expect(valueLabel("car", "description", "[не список")).toBe("[не список");
   });
+
+  it("says the operator's fields and the analytics switch by name", () => {
+    expect(changeLine("settings", change("operatorInn", "7810453273", "7707083893"))).toBe(
+      "ИНН оператора: 7810453273 → 7707083893",
+    );
+    expect(changeLine("settings", change("operatorOgrn", "", "1027700132195"))).toBe(
+      "ОГРН оператора: — → 1027700132195",
+    );
+    expect(fieldLabel("settings", "operatorName")).toBe("Полное наименование оператора");
+    expect(fieldLabel("settings", "operatorAddress")).toBe("Юридический адрес оператора");
+    expect(changeLine("settings", change("googleAnalyticsEnabled", "false", "true"))).toBe(
+      "Google Analytics включён: Нет → Да",
+    );
+  });
 });

@@ -20,6 +20,9 @@ interface Props {
   /** react-hook-form's error of the field, or a message. */
   error?: FieldError | string | null;
   hint?: ReactNode;
+  /** Ids of descriptions outside the field (a note of its section), read
+   * after its own hint. */
+  describedBy?: string;
   class?: string;
   children: (control: FieldControlProps) => ReactNode;
 }
@@ -33,6 +36,7 @@ export function Field({
   required,
   error,
   hint,
+  describedBy: more,
   class: className,
   children,
 }: Props) {
@@ -41,7 +45,7 @@ export function Field({
   const message = typeof error === "string" ? error : error?.message;
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = message ? `${id}-error` : undefined;
-  const describedBy = [errorId, hintId].filter(Boolean).join(" ") || undefined;
+  const describedBy = [errorId, hintId, more].filter(Boolean).join(" ") || undefined;
   return (
     <div class={`field${className ? ` ${className}` : ""}`}>
       <label for={id}>

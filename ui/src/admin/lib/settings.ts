@@ -22,22 +22,42 @@ export const COMPANY_FIELDS = [
   "favicon",
   "googleAnalyticsId",
   "yandexMetrikaId",
+  "operatorName",
+  "operatorInn",
+  "operatorOgrn",
+  "operatorAddress",
   "consentText",
   "privacyPolicy",
 ] as const;
 
 export type CompanyField = (typeof COMPANY_FIELDS)[number];
-export type CompanyForm = Record<CompanyField, string>;
+export type CompanyForm = Record<CompanyField, string> & {
+  /** Google Analytics starts only when this is on (docs/personal-data.md). */
+  googleAnalyticsEnabled: boolean;
+};
+
+/** Every field the company form sends, the switch included: a refusal
+ * naming one of them is shown at it. */
+export const COMPANY_FORM_FIELDS = [...COMPANY_FIELDS, "googleAnalyticsEnabled"] as const;
 
 export function companyForm(s: AdminSettings): CompanyForm {
-  return Object.fromEntries(COMPANY_FIELDS.map((f) => [f, s[f] ?? ""])) as CompanyForm;
+  return {
+    ...(Object.fromEntries(COMPANY_FIELDS.map((f) => [f, s[f] ?? ""])) as Record<
+      CompanyField,
+      string
+    >),
+    googleAnalyticsEnabled: s.googleAnalyticsEnabled ?? false,
+  };
 }
 
-/** What the company form sends: every field, trimmed. */
+/** What the company form sends: every text field trimmed, and the switch. */
 export function companyPatch(form: CompanyForm): SettingsPatch {
-  return Object.fromEntries(
-    COMPANY_FIELDS.map((f) => [f, (form[f] ?? "").trim()]),
-  ) as SettingsPatch;
+  return {
+    ...(Object.fromEntries(
+      COMPANY_FIELDS.map((f) => [f, (form[f] ?? "").trim()]),
+    ) as SettingsPatch),
+    googleAnalyticsEnabled: form.googleAnalyticsEnabled === true,
+  };
 }
 
 /** The e-mail notification form of the leads screen. */

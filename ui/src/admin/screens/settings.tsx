@@ -1,11 +1,14 @@
 /** Admin settings: company information, the working schedule, how new
  * leads find their assignee and the response-time threshold, the home
- * page's hero texts and banner, favicon and analytics ids, the consent text
- * and the privacy policy (`#consent` and `#privacy` in the address focus
- * those two). Editing the consent text makes a new edition (its version
- * goes up); the form says so before saving. */
+ * page's hero texts and banner, favicon and analytics ids (Google Analytics
+ * with its switch and the warning about sending data abroad), the operator
+ * of personal data, the consent text and the privacy policy with their
+ * placeholders (docs/personal-data.md). `#consent`, `#privacy`, `#operator`
+ * and `#analytics` in the address focus their field (the self-checks link
+ * them). Editing the consent text makes a new edition (its version goes
+ * up); the form says so before saving. */
 import { useEffect, useRef, useState } from "react";
-import { useForm } from "react-hook-form";
+import { type UseFormRegisterReturn, useForm } from "react-hook-form";
 import { apiPost } from "../../api/client";
 import type { AssignmentRule } from "../../api/types";
 import { AdminPage } from "../components/AdminPage";
@@ -17,6 +20,14 @@ import { ScheduleFields } from "../components/ScheduleFields";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { TIME_ZONE_NOTE } from "../lib/dates";
 import { FAVICON_ACCEPT, FAVICON_RULES, HERO_RULES } from "../lib/files";
+import {
+  ANALYTICS_WARNING,
+  OPERATOR_HINT,
+  type OperatorField,
+  operatorFocus,
+  operatorRules,
+  PLACEHOLDERS,
+} from "../lib/operator";
 import { settingsRules } from "../lib/rules";
 import { type DayForm, scheduleError, scheduleForm, schedulePatch } from "../lib/schedule";
 import {
@@ -25,7 +36,7 @@ import {
   ASSIGNMENT_LABELS,
   ASSIGNMENT_RULES,
   assignmentForm,
-  COMPANY_FIELDS,
+  COMPANY_FORM_FIELDS,
   type CompanyForm,
   companyForm,
   companyPatch,
@@ -47,7 +58,12 @@ type SettingsValues = CompanyForm & {
   responseThresholdMinutes: string;
 };
 
-const FIELDS = [...COMPANY_FIELDS, "workSchedule", "leadAssignment", "responseThresholdMinutes"];
+const FIELDS = [
+  ...COMPANY_FORM_FIELDS,
+  "workSchedule",
+  "leadAssignment",
+  "responseThresholdMinutes",
+];
 
 function formValues(s: AdminSettings): SettingsValues {
   return {
@@ -58,8 +74,31 @@ function formValues(s: AdminSettings): SettingsValues {
   };
 }
 
-/** The fields a link may point at: `/admin/settings#consent`. */
-const ANCHORS = ["consent", "privacy"];
+/** The operator's inputs, by field. */
+const OPERATOR_IDS: Record<OperatorField, string> = {
+  operatorName: "operator-name",
+  operatorInn: "operator-inn",
+  operatorOgrn: "operator-ogrn",
+  operatorAddress: "operator-address",
+};
+
+const ANALYTICS_SWITCH = "analytics-enabled";
+
+/** What a link may point at (`/admin/settings#consent`): the input it
+ * focuses. The section of the operator lands on its first empty field. */
+function anchorTarget(anchor: string, values: SettingsValues): string | null {
+  switch (anchor) {
+    case "consent":
+    case "privacy":
+      return anchor;
+    case "operator":
+      return OPERATOR_IDS[operatorFocus(values)];
+    case "analytics":
+      return ANALYTICS_SWITCH;
+    default:
+      return null;
+  }
+}
 
 const SETTINGS = "/api/admin/settings";
 
@@ -94,6 +133,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
     setError,
     clearErrors,
     setValue,
+    getValues,
     watch,
     formState: { errors, isDirty },
   } = useForm<SettingsValues>({ defaultValues: formValues(settings) });
@@ -101,17 +141,18 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
   const [uploads, setUploads] = useState(0);
   const busy = (b: boolean) => setUploads((n) => n + (b ? 1 : -1));
 
-  // A self-check's link (#consent, #privacy) brings its field into view, focused.
+  // A self-check's link (#consent, #privacy, #operator, #analytics) brings
+  // its field into view, focused.
   const anchored = useRef(false);
   useEffect(() => {
     if (anchored.current) return;
     anchored.current = true;
-    const anchor = window.location.hash.slice(1);
-    if (!ANCHORS.includes(anchor)) return;
-    const field = document.getElementById(anchor);
+    const target = anchorTarget(window.location.hash.slice(1), getValues());
+    if (!target) return;
+    const field = document.getElementById(target);
     field?.scrollIntoView({ block: "center" });
     field?.focus({ preventScroll: true });
-  }, []);
+  }, [getValues]);
 
   // A refetch (another tab saved) refills the form unless the admin is typing.
   useEffect(() => {
@@ -270,7 +311,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         />
       </fieldset>
 
-      <fieldset>
+      <fieldset id="analytics">
         <legend>SEO и аналитика</legend>
         <ImageUpload
           label="Иконка сайта (favicon)"
@@ -295,18 +336,85 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
             {(a) => <input {...a} spellcheck={false} {...register("yandexMetrikaId")} />}
           </Field>
         </div>
+        <AnalyticsSwitch
+          error={errors.googleAnalyticsEnabled?.message}
+          input={register("googleAnalyticsEnabled")}
+        />
+      </fieldset>
+
+      <fieldset id="operator" data-testid="operator-section">
+        <legend>Оператор персональных данных</legend>
+        <p id="operator-hint" class="muted">
+          {OPERATOR_HINT}
+        </p>
+        <Field
+          id={OPERATOR_IDS.operatorName}
+          label="Полное наименование оператора"
+          error={errors.operatorName}
+          hint="Например, Общество с ограниченной ответственностью «Невский Автоцентр»"
+          describedBy="operator-hint"
+        >
+          {(a) => <input {...a} {...register("operatorName", operatorRules.operatorName)} />}
+        </Field>
+        <div class="form-grid">
+          <Field
+            id={OPERATOR_IDS.operatorInn}
+            label="ИНН"
+            error={errors.operatorInn}
+            hint="10 цифр у организации, 12 у ИП"
+            describedBy="operator-hint"
+          >
+            {(a) => (
+              <input
+                {...a}
+                inputMode="numeric"
+                spellcheck={false}
+                autoComplete="off"
+                {...register("operatorInn", operatorRules.operatorInn)}
+              />
+            )}
+          </Field>
+          <Field
+            id={OPERATOR_IDS.operatorOgrn}
+            label="ОГРН / ОГРНИП"
+            error={errors.operatorOgrn}
+            hint="13 цифр у организации, 15 у ИП"
+            describedBy="operator-hint"
+          >
+            {(a) => (
+              <input
+                {...a}
+                inputMode="numeric"
+                spellcheck={false}
+                autoComplete="off"
+                {...register("operatorOgrn", operatorRules.operatorOgrn)}
+              />
+            )}
+          </Field>
+        </div>
+        <Field
+          id={OPERATOR_IDS.operatorAddress}
+          label="Юридический адрес"
+          error={errors.operatorAddress}
+          describedBy="operator-hint"
+        >
+          {(a) => <input {...a} {...register("operatorAddress", operatorRules.operatorAddress)} />}
+        </Field>
       </fieldset>
 
       <fieldset>
         <legend>Персональные данные</legend>
+        <PlaceholdersNote />
         <Field
           id="consent"
           label="Текст согласия на обработку персональных данных"
           error={errors.consentText}
           hint={consentHint(saved.consentVersion)}
+          describedBy={PLACEHOLDERS_NOTE}
         >
           {(a) => <textarea {...a} rows={8} {...register("consentText")} />}
         </Field>
+        <PreviewLink href="/consent" what="согласие на обработку персональных данных" />
         {notice && (
           <p class="notice" role="status" data-testid="consent-notice">
             {notice}
@@ -317,9 +425,11 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           label="Политика конфиденциальности"
           error={errors.privacyPolicy}
           hint="Страница /privacy; её изменение не меняет редакцию согласия"
+          describedBy={PLACEHOLDERS_NOTE}
         >
           {(a) => <textarea {...a} rows={8} {...register("privacyPolicy")} />}
         </Field>
+        <PreviewLink href="/privacy" what="политика конфиденциальности" />
       </fieldset>
 
       <div class="form-actions sticky-actions">
@@ -333,5 +443,72 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         {isDirty && <span class="muted">Есть несохранённые изменения</span>}
       </div>
     </form>
+  );
+}
+
+/** Google Analytics' switch, with the warning always in sight: the id alone
+ * starts nothing (docs/personal-data.md). */
+function AnalyticsSwitch({
+  input,
+  error,
+}: {
+  input: UseFormRegisterReturn<"googleAnalyticsEnabled">;
+  error?: string;
+}) {
+  const errorId = `${ANALYTICS_SWITCH}-error`;
+  return (
+    <div class="field">
+      <label>
+        <input
+          type="checkbox"
+          id={ANALYTICS_SWITCH}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${errorId} analytics-warning` : "analytics-warning"}
+          {...input}
+        />
+        Включить Google Analytics
+      </label>
+      {error && (
+        <small id={errorId} class="field-error" role="alert">
+          {error}
+        </small>
+      )}
+      <p id="analytics-warning" class="notice" role="note" data-testid="analytics-warning">
+        {ANALYTICS_WARNING}
+      </p>
+    </div>
+  );
+}
+
+const PLACEHOLDERS_NOTE = "legal-placeholders";
+
+/** The placeholders the consent text and the policy may hold. */
+function PlaceholdersNote() {
+  return (
+    <div id={PLACEHOLDERS_NOTE} class="muted placeholders-note" data-testid="placeholders-note">
+      <p>
+        В тексте согласия и в политике можно писать подстановки: сервер заменяет их, когда текст
+        читает посетитель. Посетители видят сохранённый текст.
+      </p>
+      <ul>
+        {PLACEHOLDERS.map((p) => (
+          <li key={p.code}>
+            <code>{p.code}</code> — {p.meaning}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The public page of a text, in a new tab (the form stays as it is). */
+function PreviewLink({ href, what }: { href: string; what: string }) {
+  return (
+    <p class="legal-preview">
+      <a href={href} target="_blank" rel="noopener" data-testid={`preview-${href.slice(1)}`}>
+        Посмотреть, как видят посетители
+        <span class="visually-hidden"> ({what}, откроется в новой вкладке)</span>
+      </a>
+    </p>
   );
 }

@@ -3,11 +3,13 @@ import type { Settings } from "../../api/types";
 import { CREDIT_PROGRAMS } from "../../api/urls";
 import { useApi } from "../../hooks/useApi";
 import { telHref, useSettings } from "../../hooks/useSettings";
+import { askConsent, hasCounters } from "../../lib/consent";
 import { type CreditProgramsAnswer, footerCreditText } from "../../lib/credit";
 import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { ROUTES } from "../../routes";
 
-/** Salon name, catalogue links, contacts, credit legal text, disclaimer, legal entity. */
+/** Salon name, catalogue links, contacts, credit legal text, disclaimer,
+ * legal entity; with a counter set, "Настройки cookie" asks again (lib/consent.ts). */
 export function Footer() {
   const settings = useSettings();
   const credit = useApi<CreditProgramsAnswer>(CREDIT_PROGRAMS).data;
@@ -85,6 +87,18 @@ function FooterMarkup({ settings: s, credit }: Props) {
         <p>
           <Link href={ROUTES.privacy}>Политика обработки персональных данных</Link> ·{" "}
           <Link href={ROUTES.consent}>Согласие на обработку персональных данных</Link>
+          {hasCounters(s.yandexMetrikaId, s.googleAnalyticsId) && (
+            <>
+              {" · "}
+              <button
+                type="button"
+                class="footer-link"
+                onClick={() => askConsent(s.yandexMetrikaId, s.googleAnalyticsId, true)}
+              >
+                Настройки cookie
+              </button>
+            </>
+          )}
         </p>
       </div>
     </footer>

@@ -2,6 +2,7 @@ import { type ReactNode, useState } from "react";
 import { apiPost } from "../../api/client";
 import type { LeadPayload, LeadType } from "../../api/types";
 import { LEADS } from "../../api/urls";
+import { reachLeadGoals } from "../../lib/analytics";
 import { contactErrors, LEAD_FAILED, withVisit } from "../../lib/leads";
 import { NeedsScript } from "../ui/NeedsScript";
 import { type ToastMessage, useToast } from "../ui/Toast";
@@ -81,6 +82,8 @@ export function LeadForm(props: Props) {
         honeypot,
       );
       await apiPost(LEADS, payload);
+      // Metrika's goals, while the visitor's accepted counters run.
+      reachLeadGoals(type);
       setName("");
       setPhone("");
       setConsent(false);

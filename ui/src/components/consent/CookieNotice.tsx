@@ -1,0 +1,114 @@
+/** The cookie notice (lib/consent.ts): a region at the bottom of the window,
+ * not a dialog: the page stays usable behind it, and the page gets room
+ * below its end so the notice covers nothing for good. First in the
+ * document, so Tab and a screen reader meet it first. A lazily loaded chunk,
+ * drawn in a root of its own (never by the server). */
+import { render } from "preact";
+import { useLayoutEffect, useRef } from "preact/hooks";
+// Types only: the chunk imports nothing but preact, so the bundler keeps
+// the always-loaded modules in their one chunk (npm run size).
+import type { ConsentChoice } from "../../lib/consent";
+import "./cookie-notice.css";
+
+/** ROUTES.privacy. */
+const PRIVACY = "/privacy";
+
+/** A plain click goes through the history, as wouter's links do (wouter
+ * hears every pushState); others (a new tab) are the browser's. */
+function openPrivacy(e: MouseEvent) {
+  if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  history.pushState(null, "", PRIVACY);
+}
+
+/** What the counters are called in the notice, by which ids are set. */
+export function noticeText(yandex: boolean, google: boolean): string {
+  const both = yandex && google;
+  const names = both
+    ? "Яндекс Метрику и Google Analytics"
+    : google
+      ? "Google Analytics"
+      : "Яндекс Метрику";
+  return `Мы используем cookie и ${names}, чтобы понимать, как работает сайт. ${
+    both ? "Счётчики включатся" : "Счётчик включится"
+  }, только если вы согласитесь.`;
+}
+
+interface Props {
+  text: string;
+  focus: boolean;
+  choose: (choice: ConsentChoice) => void;
+}
+
+export function CookieNotice({ text, focus, choose }: Props) {
+  const ref = useRef<HTMLElement>(null);
+  // Before the first paint: no frame with the page covered or focus elsewhere.
+  useLayoutEffect(() => {
+    const notice = ref.current;
+    if (!notice) return;
+    if (focus) notice.focus();
+    // Room below the page's end and for focused controls, as tall as the notice.
+    const place = () => {
+      const height = `${notice.offsetHeight}px`;
+      document.body.style.paddingBottom = height;
+      document.documentElement.style.scrollPaddingBottom = height;
+    };
+    place();
+    const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(place);
+    observer?.observe(notice);
+    return () => {
+      observer?.disconnect();
+      document.body.style.paddingBottom = "";
+      document.documentElement.style.scrollPaddingBottom = "";
+    };
+  }, [focus]);
+  return (
+    <section ref={ref} class="cookie-notice" aria-label="Согласие на cookie" tabIndex={-1}>
+      <div class="container">
+        <p>
+          {text}{" "}
+          <a href={PRIVACY} onClick={openPrivacy}>
+            Политика обработки персональных данных
+          </a>
+        </p>
+        <div class="cookie-notice-actions">
+          <button type="button" onClick={() => choose("accepted")}>
+            Принять
+          </button>
+          <button type="button" onClick={() => choose("refused")}>
+            Отказаться
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+let host: HTMLElement | null = null;
+let asked = 0;
+
+/** Shows the notice (again, when the footer's button asks) for the
+ * counters set; `choose` keeps the choice and starts or stops them. */
+export function showCookieNotice(
+  yandex: boolean,
+  google: boolean,
+  focus: boolean,
+  choose: (choice: ConsentChoice) => void,
+): void {
+  const root = host ?? document.createElement("div");
+  host = root;
+  if (!root.isConnected) document.body.prepend(root);
+  const opener = focus ? (document.activeElement as HTMLElement | null) : null;
+  const chosen = (choice: ConsentChoice) => {
+    choose(choice);
+    render(null, root);
+    root.remove();
+    // Back to the button that asked, as a dialog would.
+    if (opener?.isConnected) opener.focus();
+  };
+  asked += 1;
+  render(
+    <CookieNotice key={asked} text={noticeText(yandex, google)} focus={focus} choose={chosen} />,
+    root,
+  );
+}

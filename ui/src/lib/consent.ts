@@ -1,0 +1,63 @@
+/** The visitor's choice about the counters (152-FZ, docs/personal-data.md):
+ * kept in localStorage as `{"choice":"accepted"|"refused","date":ISO}`
+ * under `analytics-consent`. With a counter id set and no choice yet, the
+ * cookie notice (components/consent/CookieNotice.tsx, a lazily loaded chunk)
+ * asks; the footer's "Настройки cookie" asks again. Only "accepted" starts
+ * the counters (lib/analytics.ts). */
+import { counterIds, startAnalytics, stopAnalytics } from "./analytics";
+
+export const CONSENT_KEY = "analytics-consent";
+export type ConsentChoice = "accepted" | "refused";
+
+/** The stored choice, or null (none, unreadable, or no storage at all:
+ * Safari's private mode may throw). */
+export function readConsent(): ConsentChoice | null {
+  try {
+    const choice = JSON.parse(localStorage.getItem(CONSENT_KEY) ?? "{}").choice;
+    return choice === "accepted" || choice === "refused" ? choice : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveConsent(choice: ConsentChoice, now: Date = new Date()): void {
+  try {
+    localStorage.setItem(CONSENT_KEY, JSON.stringify({ choice, date: now.toISOString() }));
+  } catch {
+    // No storage: the choice holds for this page only.
+  }
+}
+
+/** Whether the settings name a counter the site would load. */
+export function hasCounters(yandexId: string, googleId: string): boolean {
+  const ids = counterIds(yandexId, googleId);
+  return !!(ids.ym || ids.ga);
+}
+
+/** The visitor chose: kept, and the counters start or stop. */
+export function choose(choice: ConsentChoice, yandexId: string, googleId: string): void {
+  saveConsent(choice);
+  if (choice === "accepted") startAnalytics(yandexId, googleId);
+  else stopAnalytics();
+}
+
+/** The notice, from its own chunk; `focus` moves focus into it (the
+ * footer's button asked for it). */
+export function askConsent(yandexId: string, googleId: string, focus = false): void {
+  const ids = counterIds(yandexId, googleId);
+  import("../components/consent/CookieNotice")
+    .then((m) =>
+      m.showCookieNotice(!!ids.ym, !!ids.ga, focus, (choice) => choose(choice, yandexId, googleId)),
+    )
+    // Not loaded (offline): nothing starts; the footer's button asks again.
+    .catch(() => {});
+}
+
+/** main.tsx, once the page has loaded: starts the counters the visitor
+ * accepted before, asks a visitor who has not chosen. */
+export function initConsent(yandexId: string, googleId: string): void {
+  if (!hasCounters(yandexId, googleId)) return;
+  const choice = readConsent();
+  if (choice === "accepted") startAnalytics(yandexId, googleId);
+  else if (!choice) askConsent(yandexId, googleId);
+}

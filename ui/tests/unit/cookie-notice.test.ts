@@ -1,0 +1,61 @@
+import { type ComponentChildren, h } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { describe, expect, it, vi } from "vitest";
+import { primeCache } from "../../src/api/client";
+import { CREDIT_PROGRAMS, SETTINGS } from "../../src/api/urls";
+import { CookieNotice, noticeText } from "../../src/components/consent/CookieNotice";
+import { Footer } from "../../src/components/layout/Footer";
+import { DEFAULT_SETTINGS } from "../../src/hooks/useSettings";
+
+// Outside the bundler wouter would find React itself: a link as it draws one.
+vi.mock("wouter", () => ({
+  Link: ({ href, children }: { href: string; children: ComponentChildren }) =>
+    h("a", { href }, children),
+}));
+
+describe("the cookie notice", () => {
+  it("names the counters that are set", () => {
+    expect(noticeText(true, false)).toBe(
+      "Мы используем cookie и Яндекс Метрику, чтобы понимать, как работает сайт. Счётчик включится, только если вы согласитесь.",
+    );
+    expect(noticeText(true, true)).toBe(
+      "Мы используем cookie и Яндекс Метрику и Google Analytics, чтобы понимать, как работает сайт. Счётчики включатся, только если вы согласитесь.",
+    );
+    expect(noticeText(false, true)).toBe(
+      "Мы используем cookie и Google Analytics, чтобы понимать, как работает сайт. Счётчик включится, только если вы согласитесь.",
+    );
+  });
+
+  it("is a labelled region with the policy's link and two equal buttons", () => {
+    const html = renderToString(
+      h(CookieNotice, { text: noticeText(true, false), focus: false, choose: () => {} }),
+    );
+    expect(html).toMatch(
+      /^<section aria-label="Согласие на cookie" tabindex="-1" class="cookie-notice">/,
+    );
+    expect(html).not.toContain("dialog");
+    expect(html).toContain('<a href="/privacy">Политика обработки персональных данных</a>');
+    expect(html).toContain('<button type="button">Принять</button>');
+    expect(html).toContain('<button type="button">Отказаться</button>');
+  });
+});
+
+describe("the footer's 'Настройки cookie'", () => {
+  const footer = (yandexMetrikaId: string, googleAnalyticsId: string) => {
+    primeCache({
+      [SETTINGS]: { ...DEFAULT_SETTINGS, yandexMetrikaId, googleAnalyticsId },
+      [CREDIT_PROGRAMS]: null,
+    });
+    return renderToString(h(Footer, {}));
+  };
+
+  it("is a real button beside the legal links when a counter is set", () => {
+    const button = '<button type="button" class="footer-link">Настройки cookie</button>';
+    expect(footer("12345678", "")).toContain(button);
+    expect(footer("", "G-ABC123")).toContain(button);
+  });
+
+  it("is not there without a counter", () => {
+    expect(footer("", "")).not.toContain("Настройки cookie");
+  });
+});
