@@ -324,3 +324,223 @@ async fn a_deleted_lead_leaves_nothing_in_the_file_or_its_log() {
         assert_eq!(on_disk(&app, mark), Vec::<String>::new(), "{mark} gone");
     }
 }
+
+/// Rows of any table, in any column, holding `needle` (ASCII letters in
+/// any case, as SQLite's `lower` folds them).
+fn anywhere(app: &TestApp, needle: &str) -> Vec<String> {
+    let conn = app.db.conn().unwrap();
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut found = Vec::new();
+    for table in tables {
+        let columns: Vec<String> = conn
+            .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        for column in columns {
+            let n: i64 = conn
+                .query_row(
+                    &format!(
+                        "SELECT count(*) FROM \"{table}\"
+                         WHERE instr(lower(CAST(\"{column}\" AS TEXT)), lower(?1)) > 0"
+                    ),
+                    [needle],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            if n > 0 {
+                found.push(format!("{table}.{column}: {n}"));
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn a_persons_data_is_found_and_erased_everywhere() {
+    let app = TestApp::with_config(|config| {
+        // Mail is set up (its rows wait: no worker runs here).
+        config.smtp.host = "127.0.0.1".into();
+        config.smtp.port = 9;
+    });
+    app.create_admin();
+    let cookie = app.login().await;
+    put(
+        &app,
+        &cookie,
+        json!({"notificationEmail": "sales@salon.example", "fromEmail": "robot@salon.example"}),
+    )
+    .await;
+    let (phone, email, name) = ("79215556677", "maria.person@example.ru", "Мария Заявкина");
+    let lead = |body: Value| {
+        let app = &app;
+        async move {
+            let answer = app.post_json("/api/leads", &body).await;
+            assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text());
+            answer.json()["id"].as_str().unwrap().to_string()
+        }
+    };
+    let first = lead(
+        json!({"type": "contact_form", "name": name, "phone": "8 (921) 555-66-77",
+                            "message": "Позвоните после 18:00", "consent": true}),
+    )
+    .await;
+    let second = lead(
+        json!({"type": "auto_credit", "name": name, "phone": "+79215556677",
+                             "email": "Maria.Person@Example.ru", "monthlyIncome": "120000",
+                             "consent": true}),
+    )
+    .await;
+    let other = lead(json!({"type": "contact_form", "name": "Другой Человек",
+                            "phone": "89210000001", "consent": true}))
+    .await;
+    let comment = app
+        .admin_with(
+            &cookie,
+            Method::POST,
+            &format!("/api/leads/{first}/comments"),
+            Some(json!({"body": "Мария просила перезвонить вечером"})),
+        )
+        .await;
+    assert_eq!(comment.status, StatusCode::CREATED);
+    for id in [&first, &other] {
+        let status = app
+            .admin_with(
+                &cookie,
+                Method::PUT,
+                &format!("/api/leads/{id}/status"),
+                Some(json!({"status": "in_progress"})),
+            )
+            .await;
+        assert_eq!(status.status, StatusCode::OK);
+    }
+    let subscribed = app
+        .post_json(
+            "/api/saved-searches",
+            &json!({"email": "MARIA.PERSON@example.ru", "filter": {"status": "new"},
+                    "pageUrl": "http://localhost:8080/new-cars", "consent": true,
+                    "advertisingConsent": true, "website": ""}),
+        )
+        .await;
+    assert_eq!(
+        subscribed.status,
+        StatusCode::ACCEPTED,
+        "{}",
+        subscribed.text()
+    );
+    assert!(!anywhere(&app, phone).is_empty());
+
+    // Found by either, in any spelling.
+    let find = |body: Value| {
+        let (app, cookie) = (&app, &cookie);
+        async move {
+            app.admin_with(
+                cookie,
+                Method::POST,
+                "/api/admin/personal-data/find",
+                Some(body),
+            )
+            .await
+        }
+    };
+    let held = find(json!({"phone": "+7 921 555 66 77", "email": "maria.person@EXAMPLE.ru"})).await;
+    assert_eq!(held.status, StatusCode::OK, "{}", held.text());
+    let held = held.json();
+    let ids: Vec<&str> = held["leads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert!(ids.contains(&first.as_str()) && ids.contains(&second.as_str()));
+    assert_eq!(held["comments"].as_array().unwrap().len(), 1);
+    assert_eq!(held["subscriptions"].as_array().unwrap().len(), 1);
+    assert_eq!(held["subscriptions"][0]["consentIp"], "203.0.113.7");
+    // Each lead's e-mail to the staff, the subscription's confirmation.
+    assert_eq!(held["deliveries"].as_array().unwrap().len(), 3, "{held:#}");
+    assert!(!held["audit"].as_array().unwrap().is_empty());
+    assert_eq!(held["consentVersions"].as_array().unwrap().len(), 1);
+    let by_email = find(json!({"email": "maria.person@example.ru"}))
+        .await
+        .json();
+    assert_eq!(by_email["leads"].as_array().unwrap().len(), 1);
+
+    // Refused: nobody named, a wrong phone or address.
+    for (body, field) in [
+        (json!({}), "phone"),
+        (json!({"phone": " "}), "phone"),
+        (json!({"phone": "12345"}), "phone"),
+        (json!({"email": "maria@"}), "email"),
+    ] {
+        let answer = find(body.clone()).await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(answer.json()["field"], field, "{body}");
+    }
+
+    let erased = app
+        .admin_with(
+            &cookie,
+            Method::POST,
+            "/api/admin/personal-data/erase",
+            Some(json!({"phone": "89215556677", "email": email})),
+        )
+        .await;
+    assert_eq!(erased.status, StatusCode::OK, "{}", erased.text());
+    let erased = erased.json();
+    assert_eq!(erased["leads"], 2);
+    assert_eq!(erased["comments"], 1);
+    assert_eq!(erased["subscriptions"], 1);
+    // Nothing of her is left, in any table or column, in the file or its log.
+    for mark in [phone, email, name, "Позвоните после 18:00", "120000"] {
+        assert_eq!(anywhere(&app, mark), Vec::<String>::new(), "{mark}");
+    }
+    for mark in [phone, email, "Мария"] {
+        assert_eq!(on_disk(&app, mark), Vec::<String>::new(), "{mark} on disk");
+    }
+    // What the figures need stays: her leads, their types, statuses, dates.
+    let kept = app
+        .admin_with(&cookie, Method::GET, &format!("/api/leads/{first}"), None)
+        .await
+        .json();
+    assert_eq!(kept["name"], "[удалено]");
+    assert_eq!(kept["phone"], "");
+    assert_eq!(kept["status"], "in_progress");
+    assert_eq!(kept["type"], "contact_form");
+    // The other person is untouched.
+    let untouched = app
+        .admin_with(&cookie, Method::GET, &format!("/api/leads/{other}"), None)
+        .await
+        .json();
+    assert_eq!(untouched["name"], "Другой Человек");
+    assert_eq!(untouched["phone"], "+79210000001");
+    assert!(!anywhere(&app, "Другой Человек").is_empty());
+    // Found again: nothing.
+    let again = find(json!({"phone": "+79215556677", "email": email}))
+        .await
+        .json();
+    assert_eq!(again["leads"], json!([]));
+    assert_eq!(again["subscriptions"], json!([]));
+    // The trail counts what was erased and names no one.
+    let trail = app
+        .admin_with(
+            &cookie,
+            Method::GET,
+            "/api/admin/audit?objectType=personal_data",
+            None,
+        )
+        .await
+        .json();
+    assert_eq!(
+        trail["items"][0]["summary"],
+        "Удалены персональные данные по запросу: заявок 2, подписок 1, записей журнала 1"
+    );
+}

@@ -25,6 +25,7 @@ text_enum!(
         Unblock = "unblock",
         Password = "password",
         Assign = "assign",
+        Erase = "erase",
     }
 );
 
@@ -43,6 +44,7 @@ text_enum!(
         Banner = "banner",
         Import = "import",
         User = "user",
+        PersonalData = "personal_data",
     }
 );
 
@@ -343,6 +345,18 @@ pub fn list(
         from_row,
     )?;
     Ok((rows.collect::<Result<_, _>>()?, total))
+}
+
+/// One entry by its number.
+pub fn by_id(conn: &Connection, id: i64) -> AppResult<Option<AuditEntry>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .prepare_cached(
+            "SELECT id, at, username, action, object_type, object_id, summary, changes
+             FROM audit_log WHERE id = ?1",
+        )?
+        .query_row([id], from_row)
+        .optional()?)
 }
 
 #[cfg(test)]

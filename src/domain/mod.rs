@@ -19,6 +19,7 @@ pub mod leads;
 pub mod legal;
 pub mod money;
 pub mod outbox;
+pub mod person_data;
 pub mod phone;
 pub mod price_changes;
 pub mod promotions;

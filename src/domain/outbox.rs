@@ -258,6 +258,28 @@ pub fn for_lead(conn: &Connection, lead_id: &str) -> AppResult<Vec<Delivery>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// The visitor mails of a saved-search subscription (their payload names
+/// it), oldest first.
+pub fn for_subscription(conn: &Connection, subscription_id: &str) -> AppResult<Vec<Delivery>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "{SELECT} WHERE o.lead_id IS NULL AND json_extract(o.payload, '$.subscriptionId') = ?1
+         ORDER BY o.id"
+    ))?;
+    let rows = stmt.query_map([subscription_id], delivery)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The visitor mails addressed to `email` (an alert's payload holds its
+/// address), oldest first.
+pub fn for_address(conn: &Connection, email: &str) -> AppResult<Vec<Delivery>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "{SELECT} WHERE o.lead_id IS NULL AND lower(json_extract(o.payload, '$.email')) = ?1
+         ORDER BY o.id"
+    ))?;
+    let rows = stmt.query_map([email], delivery)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// Failed deliveries, newest first.
 pub fn failed(conn: &Connection, limit: u32) -> AppResult<Vec<FailedDelivery>> {
     let mut stmt = conn.prepare_cached(&format!(

@@ -85,6 +85,8 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         ("POST", "/api/admin/amocrm/test", Settings),
         // Personal data beyond a lead's card.
         ("DELETE", "/api/leads/{id}", PersonalData),
+        ("POST", "/api/admin/personal-data/find", PersonalData),
+        ("POST", "/api/admin/personal-data/erase", PersonalData),
         ("GET", "/api/admin/audit", PersonalData),
         ("GET", "/api/admin/saved-searches", PersonalData),
         // The team.

@@ -16,7 +16,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 use super::admin::{
     catalogue, checks as admin_checks, content as admin_content, credit as admin_credit,
-    lead_comments, leads as admin_leads, notifications, parser, response_times,
+    lead_comments, leads as admin_leads, notifications, parser, person_data, response_times,
     saved_searches as admin_saved_searches, session, staff, uploads,
 };
 use super::openapi::ApiDoc;
@@ -67,6 +67,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(session::admin_routes())
         .merge(admin_leads::routes())
         .merge(lead_comments::routes())
+        .merge(person_data::routes())
         .merge(notifications::routes())
         .merge(catalogue::routes())
         .merge(admin_content::routes())

@@ -9,6 +9,7 @@ pub mod lead_comments;
 pub mod leads;
 pub mod notifications;
 pub mod parser;
+pub mod person_data;
 pub mod response_times;
 pub mod saved_searches;
 pub mod session;

@@ -435,6 +435,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/personal-data/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erases it: personal fields replaced, the rest kept for the figures; the
+         *     database's write-ahead log emptied after. The audit entry counts what
+         *     was erased and names no one.
+         */
+        post: operations["erase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/personal-data/find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Everything held about a phone number or an e-mail address: leads with
+         *     their consents, comments, subscriptions, deliveries, audit entries.
+         */
+        post: operations["find"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/price-changes": {
         parameters: {
             query?: never;
@@ -1441,7 +1482,7 @@ export interface components {
          * @description What was done.
          * @enum {string}
          */
-        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings" | "import" | "block" | "unblock" | "password" | "assign";
+        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings" | "import" | "block" | "unblock" | "password" | "assign" | "erase";
         /** @description A stored entry. */
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
@@ -1462,7 +1503,7 @@ export interface components {
          * @description What kind of object it was done to.
          * @enum {string}
          */
-        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "credit_program" | "settings" | "body_type" | "banner" | "import" | "user";
+        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "credit_program" | "settings" | "body_type" | "banner" | "import" | "user" | "personal_data";
         /** @description A page of the audit trail. */
         AuditPage: {
             items: components["schemas"]["AuditEntry"][];
@@ -1952,6 +1993,28 @@ export interface components {
         DeliveryState: "queued" | "sending" | "sent" | "failed";
         /** @enum {string} */
         Drivetrain: "front" | "rear" | "all";
+        /** @description What an erasure did, by how many rows. */
+        Erased: {
+            /**
+             * Format: int64
+             * @description Audit entries whose text named the person.
+             */
+            auditEntries: number;
+            /** Format: int64 */
+            comments: number;
+            /**
+             * Format: int64
+             * @description Notifications scrubbed or deleted.
+             */
+            deliveries: number;
+            /**
+             * Format: int64
+             * @description Leads whose personal fields were replaced (kept for the figures).
+             */
+            leads: number;
+            /** Format: int64 */
+            subscriptions: number;
+        };
         /** @description Failed deliveries, for the dashboard. */
         FailedDeliveries: {
             /**
@@ -2329,6 +2392,30 @@ export interface components {
             logo?: string;
             name: string;
             requirements?: string;
+        };
+        /** @description Everything held about a person. */
+        PersonData: {
+            /**
+             * @description Audit entries about their leads and subscriptions, or naming their
+             *     phone or address.
+             */
+            audit: components["schemas"]["AuditEntry"][];
+            /** @description The staff's comments on those leads. */
+            comments: components["schemas"]["LeadComment"][];
+            /**
+             * @description The consent versions they agreed to (texts in `/api/legal` terms:
+             *     `consent_documents`).
+             */
+            consentVersions: number[];
+            /** @description The notifications about their leads, and the mails to them. */
+            deliveries: components["schemas"]["Delivery"][];
+            /**
+             * @description Their leads, newest first, each with its consent (version, time,
+             *     address).
+             */
+            leads: components["schemas"]["Lead"][];
+            /** @description Their saved-search subscriptions, with their consents. */
+            subscriptions: components["schemas"]["Subscription"][];
         };
         PhotoError: {
             carTitle: string;
@@ -2816,6 +2903,12 @@ export interface components {
         StatusInput: {
             status: string;
         };
+        /** @description Whose data: a phone number, an e-mail address, or both. */
+        SubjectInput: {
+            email?: string | null;
+            /** @description Any spelling the lead forms take (+7 or 8, 11 digits). */
+            phone?: string | null;
+        };
         /** @description The answer to a request to follow a filter. */
         SubscribeAnswer: {
             /** @description "Новые · Haval · до 3 000 000 ₽" */
@@ -2850,6 +2943,20 @@ export interface components {
             createdAt: string;
             email: string;
             lastAlertAt?: string | null;
+        };
+        /** @description A saved-search subscription of the person. */
+        Subscription: {
+            advertisingConsent: boolean;
+            confirmedAt?: string | null;
+            consentAt: string;
+            consentIp: string;
+            /** Format: int64 */
+            consentVersion: number;
+            createdAt: string;
+            email: string;
+            id: string;
+            pageUrl: string;
+            unsubscribedAt?: string | null;
         };
         /** @description The result of a test (e-mail or amoCRM). */
         TestResult: {
@@ -3840,6 +3947,84 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    erase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubjectInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Erased"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    find: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubjectInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonData"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

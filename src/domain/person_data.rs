@@ -1,0 +1,324 @@
+//! A person's request under 152-FZ (`docs/personal-data.md`, "A person's
+//! request"): everything the site holds about a phone number or an e-mail
+//! address, found across the tables, and erased: personal fields replaced,
+//! what the figures need kept (a lead's type, status, dates, assignee and
+//! the car it was about), the rows that are only about the person (their
+//! subscriptions, tokens, visitor mails, comments on their leads) deleted.
+
+use rusqlite::{Connection, params};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::audit::{self, AuditEntry, AuditFilter, AuditObject};
+use super::lead_comments::{self, LeadComment};
+use super::leads::{self, Lead};
+use super::outbox::{self, Delivery};
+use super::phone;
+use crate::error::{AppError, AppResult};
+
+/// What erased personal text reads as.
+pub const ERASED: &str = "[удалено]";
+pub const NOTHING_ASKED: &str = "Укажите телефон или e-mail человека";
+pub const BAD_EMAIL: &str = "Неверный формат email";
+
+/// Whose data: a phone number, an e-mail address, or both.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SubjectInput {
+    /// Any spelling the lead forms take (+7 or 8, 11 digits).
+    #[serde(default)]
+    pub phone: Option<String>,
+    #[serde(default)]
+    pub email: Option<String>,
+}
+
+/// A checked subject: the phone normalised (`+7XXXXXXXXXX`), the address
+/// lower-cased.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subject {
+    pub phone: Option<String>,
+    pub email: Option<String>,
+}
+
+impl SubjectInput {
+    pub fn check(&self) -> AppResult<Subject> {
+        fn given(v: &Option<String>) -> Option<&str> {
+            v.as_deref().map(str::trim).filter(|v| !v.is_empty())
+        }
+        let phone = match given(&self.phone) {
+            Some(p) => Some(
+                phone::normalize(p)
+                    .ok_or_else(|| AppError::invalid("phone", phone::PHONE_RULE_MESSAGE))?,
+            ),
+            None => None,
+        };
+        let email = match given(&self.email) {
+            Some(e) if leads::is_email(e) => Some(e.to_lowercase()),
+            Some(_) => return Err(AppError::invalid("email", BAD_EMAIL)),
+            None => None,
+        };
+        if phone.is_none() && email.is_none() {
+            return Err(AppError::invalid("phone", NOTHING_ASKED));
+        }
+        Ok(Subject { phone, email })
+    }
+}
+
+/// A saved-search subscription of the person.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscription {
+    pub id: String,
+    pub email: String,
+    pub page_url: String,
+    pub consent_version: i64,
+    pub consent_at: String,
+    pub consent_ip: String,
+    pub advertising_consent: bool,
+    pub confirmed_at: Option<String>,
+    pub unsubscribed_at: Option<String>,
+    pub created_at: String,
+}
+
+/// Everything held about a person.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PersonData {
+    /// Their leads, newest first, each with its consent (version, time,
+    /// address).
+    pub leads: Vec<Lead>,
+    /// The staff's comments on those leads.
+    pub comments: Vec<LeadComment>,
+    /// Their saved-search subscriptions, with their consents.
+    pub subscriptions: Vec<Subscription>,
+    /// The notifications about their leads, and the mails to them.
+    pub deliveries: Vec<Delivery>,
+    /// Audit entries about their leads and subscriptions, or naming their
+    /// phone or address.
+    pub audit: Vec<AuditEntry>,
+    /// The consent versions they agreed to (texts in `/api/legal` terms:
+    /// `consent_documents`).
+    pub consent_versions: Vec<i64>,
+}
+
+impl PersonData {
+    pub fn is_empty(&self) -> bool {
+        self.leads.is_empty() && self.subscriptions.is_empty() && self.audit.is_empty()
+    }
+}
+
+/// What an erasure did, by how many rows.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Erased {
+    /// Leads whose personal fields were replaced (kept for the figures).
+    pub leads: i64,
+    pub comments: i64,
+    pub subscriptions: i64,
+    /// Notifications scrubbed or deleted.
+    pub deliveries: i64,
+    /// Audit entries whose text named the person.
+    pub audit_entries: i64,
+}
+
+fn lead_ids(conn: &Connection, who: &Subject) -> AppResult<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id FROM leads
+         WHERE (?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND lower(email) = ?2)
+         ORDER BY created_at DESC, id",
+    )?;
+    let rows = stmt.query_map(params![who.phone, who.email], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+fn subscriptions(conn: &Connection, who: &Subject) -> AppResult<Vec<Subscription>> {
+    let Some(email) = &who.email else {
+        return Ok(Vec::new());
+    };
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, email, page_url, consent_version, consent_at, consent_ip,
+                advertising_consent, confirmed_at, unsubscribed_at, created_at
+         FROM saved_search_subscriptions WHERE lower(email) = ?1 ORDER BY created_at, id",
+    )?;
+    let rows = stmt.query_map([email], |r| {
+        Ok(Subscription {
+            id: r.get(0)?,
+            email: r.get(1)?,
+            page_url: r.get(2)?,
+            consent_version: r.get(3)?,
+            consent_at: r.get(4)?,
+            consent_ip: r.get(5)?,
+            advertising_consent: r.get(6)?,
+            confirmed_at: r.get(7)?,
+            unsubscribed_at: r.get(8)?,
+            created_at: r.get(9)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The strings that identify the person in free text: the phone (as
+/// stored and its digits), the address, their leads' names.
+fn marks(who: &Subject, leads: &[Lead]) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(phone) = &who.phone {
+        out.push(phone.clone());
+        out.push(phone.trim_start_matches('+').to_string());
+    }
+    out.extend(who.email.clone());
+    for lead in leads {
+        if !lead.name.is_empty() && lead.name != ERASED && !out.contains(&lead.name) {
+            out.push(lead.name.clone());
+        }
+    }
+    out
+}
+
+/// Audit entries about the person's leads, and those whose text holds
+/// their phone or address (a subscription appears only so).
+fn audit_entries(
+    conn: &Connection,
+    who: &Subject,
+    lead_ids: &[String],
+) -> AppResult<Vec<AuditEntry>> {
+    let mut out: Vec<AuditEntry> = Vec::new();
+    for id in lead_ids {
+        let filter = AuditFilter {
+            object_type: Some(AuditObject::Lead),
+            object_id: Some(id.clone()),
+        };
+        out.extend(audit::list(conn, &filter, 1000, 0)?.0);
+    }
+    let mut direct = Vec::new();
+    for text in [who.phone.as_deref(), who.email.as_deref()]
+        .into_iter()
+        .flatten()
+    {
+        let mut stmt = conn.prepare_cached(
+            "SELECT id FROM audit_log
+             WHERE instr(lower(summary), ?1) > 0 OR instr(lower(changes), ?1) > 0",
+        )?;
+        let ids = stmt.query_map([text], |r| r.get::<_, i64>(0))?;
+        direct.extend(ids.collect::<Result<Vec<_>, _>>()?);
+    }
+    direct.retain(|id| !out.iter().any(|e| e.id == *id));
+    for id in direct {
+        out.extend(audit::by_id(conn, id)?);
+    }
+    out.sort_by(|a, b| b.at.cmp(&a.at).then(b.id.cmp(&a.id)));
+    out.dedup_by_key(|e| e.id);
+    Ok(out)
+}
+
+/// Everything held about `who`.
+pub fn find(conn: &Connection, who: &Subject) -> AppResult<PersonData> {
+    let ids = lead_ids(conn, who)?;
+    let mut found = Vec::new();
+    let mut comments = Vec::new();
+    let mut deliveries = Vec::new();
+    for id in &ids {
+        if let Some(lead) = leads::get(conn, id)? {
+            found.push(lead);
+        }
+        comments.extend(lead_comments::list(conn, id)?);
+        deliveries.extend(outbox::for_lead(conn, id)?);
+    }
+    let subscriptions = subscriptions(conn, who)?;
+    let subscription_ids: Vec<String> = subscriptions.iter().map(|s| s.id.clone()).collect();
+    for id in &subscription_ids {
+        deliveries.extend(outbox::for_subscription(conn, id)?);
+    }
+    if let Some(email) = &who.email {
+        deliveries.extend(outbox::for_address(conn, email)?);
+    }
+    let audit = audit_entries(conn, who, &ids)?;
+    let mut consent_versions: Vec<i64> = found
+        .iter()
+        .map(|l| l.consent_version)
+        .chain(subscriptions.iter().map(|s| s.consent_version))
+        .collect();
+    consent_versions.sort_unstable();
+    consent_versions.dedup();
+    Ok(PersonData {
+        leads: found,
+        comments,
+        subscriptions,
+        deliveries,
+        audit,
+        consent_versions,
+    })
+}
+
+/// Erases everything held about `who` (the caller empties the write-ahead
+/// log afterwards: `Db::forget_old_versions`).
+pub fn erase(conn: &Connection, who: &Subject) -> AppResult<Erased> {
+    let held = find(conn, who)?;
+    let marks = marks(who, &held.leads);
+    super::atomically(conn, || {
+        let mut erased = Erased::default();
+        for lead in &held.leads {
+            // Kept for the figures: type, status, dates, assignee, the car
+            // asked about, the consent's version and time, the campaign.
+            erased.leads += conn.execute(
+                "UPDATE leads SET name = ?2, phone = '', email = NULL, message = NULL,
+                     desired_amount_kopecks = NULL, monthly_income_kopecks = NULL,
+                     down_payment_kopecks = NULL, car_brand = NULL, car_model = NULL,
+                     car_year = NULL, car_mileage = NULL, car_condition = NULL,
+                     source_url = NULL, consent_ip = '', analytics_client_id = NULL,
+                     advertising_consent = 0
+                 WHERE id = ?1",
+                params![lead.id, ERASED],
+            )? as i64;
+            erased.comments +=
+                conn.execute("DELETE FROM lead_comments WHERE lead_id = ?1", [&lead.id])? as i64;
+            erased.deliveries += conn.execute(
+                "UPDATE outbox SET payload = '{}', last_error = NULL WHERE lead_id = ?1",
+                [&lead.id],
+            )? as i64;
+        }
+        for sub in &held.subscriptions {
+            erased.deliveries += conn.execute(
+                "DELETE FROM outbox
+                 WHERE lead_id IS NULL AND json_extract(payload, '$.subscriptionId') = ?1",
+                [&sub.id],
+            )? as i64;
+            conn.execute(
+                "DELETE FROM saved_search_tokens WHERE subscription_id = ?1",
+                [&sub.id],
+            )?;
+            conn.execute(
+                "DELETE FROM saved_search_seen WHERE subscription_id = ?1",
+                [&sub.id],
+            )?;
+            erased.subscriptions += conn.execute(
+                "DELETE FROM saved_search_subscriptions WHERE id = ?1",
+                [&sub.id],
+            )? as i64;
+        }
+        if let Some(email) = &who.email {
+            conn.execute(
+                "DELETE FROM saved_search_tokens WHERE lower(email) = ?1",
+                [email],
+            )?;
+            // Any mail still carrying the address (a payload of its own).
+            erased.deliveries += conn.execute(
+                "DELETE FROM outbox WHERE lead_id IS NULL AND instr(lower(payload), ?1) > 0",
+                [email],
+            )? as i64;
+        }
+        for entry in &held.audit {
+            let mut summary = entry.summary.clone();
+            let mut changes =
+                serde_json::to_string(&entry.changes).map_err(|e| AppError::Internal(e.into()))?;
+            for mark in &marks {
+                summary = summary.replace(mark.as_str(), ERASED);
+                changes = changes.replace(mark.as_str(), ERASED);
+            }
+            erased.audit_entries += conn.execute(
+                "UPDATE audit_log SET summary = ?2, changes = ?3 WHERE id = ?1",
+                params![entry.id, summary, changes],
+            )? as i64;
+        }
+        Ok(erased)
+    })
+}
