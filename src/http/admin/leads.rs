@@ -171,12 +171,14 @@ pub async fn set_assignee(
         if !every && to.as_deref().is_some_and(|a| a != me) {
             return Err(AppError::Forbidden(ANOTHERS_LEAD.into()));
         }
-        if let Some(to) = &to {
-            let taker = crate::domain::staff::get(c, to).ok();
-            if !taker.is_some_and(|u| u.blocked_at.is_none() && u.role.takes_leads()) {
-                return Err(AppError::invalid("assigneeId", NOT_A_TAKER));
-            }
-        }
+        // Who it goes to: an active member who takes leads.
+        let taker = match &to {
+            Some(to) => match crate::domain::staff::get(c, to).ok() {
+                Some(u) if u.blocked_at.is_none() && u.role.takes_leads() => Some(u),
+                _ => return Err(AppError::invalid("assigneeId", NOT_A_TAKER)),
+            },
+            None => None,
+        };
         let after = leads::assign(c, &id, to.as_deref())?
             .ok_or_else(|| AppError::not_found(LEAD_NOT_FOUND))?;
         if before.assignee_id == after.assignee_id {
@@ -184,12 +186,11 @@ pub async fn set_assignee(
         }
         // Someone given a lead by another is told; one who takes it is not.
         let mut told = false;
-        if let Some(to) = to.as_deref().filter(|to| *to != me) {
-            let email: String =
-                c.query_row("SELECT email FROM users WHERE id = ?1", [to], |r| r.get(0))?;
+        if let Some(taker) = taker.filter(|t| t.id != me) {
             let settings = settings::get(c)?;
             let now = crate::domain::now();
-            told = notify::assigned::queue(c, &config, &settings, &id, (to, &email), &now)?;
+            let user = (taker.id.as_str(), taker.email.as_str());
+            told = notify::assigned::queue(c, &config, &settings, &id, user, &now)?;
         }
         let summary = match &after.assignee_name {
             Some(name) => format!("Заявка «{}» передана: {name}", after.name),
