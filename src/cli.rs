@@ -198,7 +198,9 @@ fn backup(
         );
     }
     if let (Some(dir), Some(keep)) = (dir, keep) {
-        for removed in ops::backup::prune(&dir, keep as usize)? {
+        let years = u32::try_from(written.retention_years.clamp(1, 10)).unwrap_or(3);
+        let older_than = chrono::Utc::now().checked_sub_months(chrono::Months::new(12 * years));
+        for removed in ops::backup::prune(&dir, keep as usize, older_than)? {
             println!("Removed the old backup {}", removed.display());
         }
     }

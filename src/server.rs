@@ -399,6 +399,33 @@ pub const SELF_CHECKS_EVERY: Duration = Duration::from_secs(5 * 60);
 /// How often leads still new past the response threshold are looked for:
 /// a reminder goes out within a minute of the lead reaching it.
 pub const REMINDERS_EVERY: Duration = Duration::from_secs(60);
+/// How often the retention job looks at the Moscow clock: it erases once
+/// a night, from 03:00 (`docs/personal-data.md`, "Forgetting on time").
+pub const RETENTION_EVERY: Duration = Duration::from_secs(10 * 60);
+
+/// The nightly retention run: erases the people past their period, writes
+/// the act, empties the write-ahead log.
+async fn forget_on_time(db: Db, clock: Arc<crate::clock::Clock>) -> anyhow::Result<()> {
+    let now = clock.now();
+    let ran = db
+        .call(move |c| {
+            let settings = crate::domain::settings::get(c)?;
+            crate::domain::retention::nightly(c, &settings, now)
+        })
+        .await?;
+    if let Some(Some(act)) = ran {
+        tracing::info!(
+            act = act.id,
+            "retention: erased the data of {} people ({} leads, {} subscriptions)",
+            act.subjects,
+            act.leads,
+            act.subscriptions
+        );
+        db.forget_old_versions().await?;
+    }
+    Ok(())
+}
+
 /// How long an unused picture is kept: a form may still be about to save it.
 pub const PICTURE_GRACE: chrono::Duration = chrono::Duration::hours(1);
 
@@ -418,6 +445,10 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
             checks.nightly(&db, &clock).await?;
             Ok(())
         }
+    });
+    let (db, clock) = (state.db.clone(), state.clock.clone());
+    jobs.every("retention", RETENTION_EVERY, move || {
+        forget_on_time(db.clone(), clock.clone())
     });
     let (db, config) = (state.db.clone(), state.config.clone());
     jobs.every("feed import", crate::parser::SCHEDULE_TICK, move || {

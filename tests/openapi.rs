@@ -114,6 +114,29 @@ async fn every_documented_path_is_served() {
         .as_str()
         .unwrap()
         .to_string();
+    let act = {
+        use dealership::domain::destruction_acts::{self, ActReason, ActRecord};
+        let erased = dealership::domain::person_data::Erased {
+            leads: 1,
+            ..Default::default()
+        };
+        let record = ActRecord {
+            leads: vec![lead.clone()],
+            subscriptions: Vec::new(),
+        };
+        destruction_acts::record(
+            &app.db.conn().unwrap(),
+            ActReason::Request,
+            "Требование субъекта персональных данных об уничтожении",
+            "admin",
+            &[record],
+            &erased,
+            chrono::Utc::now(),
+        )
+        .unwrap()
+        .id
+        .to_string()
+    };
     let import_run = {
         use dealership::domain::imports::{self, RunSource, RunTrigger, SourceKind};
         let source = RunSource {
@@ -177,6 +200,8 @@ async fn every_documented_path_is_served() {
                         &lead
                     } else if path.contains("imports") {
                         &import_run
+                    } else if path.contains("/acts/") {
+                        &act
                     } else {
                         &car
                     },
@@ -199,7 +224,10 @@ async fn every_documented_path_is_served() {
                         "pageUrl": "/new-cars", "consent": true, "advertisingConsent": true});
                     app.post_json(&concrete, &body).await
                 }
-                "post" if concrete.starts_with("/api/saved-searches/") => {
+                "post"
+                    if concrete.starts_with("/api/saved-searches/")
+                        || concrete == "/api/personal-data/forget" =>
+                {
                     // A mailed link's token: an unknown one is answered by
                     // the handler (not the API's fallback) with its 404.
                     let answer = app.post_json(&concrete, &json!({"token": "unknown"})).await;

@@ -404,13 +404,17 @@ fn restore_refuses_a_running_server_and_keeps_the_data_it_replaces() {
 }
 
 #[test]
-fn backups_into_a_folder_keep_the_newest() {
+fn backups_into_a_folder_keep_the_newest_and_none_past_the_retention_period() {
     let dir = tempfile::tempdir().unwrap();
     let (data, _) = small_backup(dir.path());
     let backups = dir.path().join("backups");
     std::fs::create_dir(&backups).unwrap();
-    for old in ["20200101-000000", "20200102-000000", "20200103-000000"] {
-        std::fs::write(backups.join(format!("dealership-{old}.tar.gz")), b"old").unwrap();
+    let name = |days_ago: i64| {
+        let at = chrono::Utc::now() - chrono::Duration::days(days_ago);
+        format!("dealership-{}.tar.gz", at.format("%Y%m%d-%H%M%S"))
+    };
+    for days in [3, 2, 1] {
+        std::fs::write(backups.join(name(days)), b"old").unwrap();
     }
     std::fs::write(backups.join("notes.txt"), b"not a backup").unwrap();
     let out = run(
@@ -418,16 +422,37 @@ fn backups_into_a_folder_keep_the_newest() {
         &["backup", "--dir", backups.to_str().unwrap(), "--keep", "2"],
     );
     assert!(out.status.success(), "{}", text(&out));
-    let mut names: Vec<String> = std::fs::read_dir(&backups)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
+    let listing = || {
+        let mut names: Vec<String> = std::fs::read_dir(&backups)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    let names = listing();
     assert_eq!(names.len(), 3, "{names:?}");
-    assert_eq!(names[0], "dealership-20200103-000000.tar.gz");
+    assert_eq!(names[0], name(1));
     assert!(names[1].starts_with("dealership-20") && names[1] != names[0]);
     assert_eq!(names[2], "notes.txt");
     assert!(text(&out).contains("Removed the old backup"));
+
+    // Within the count, an archive older than the retention period (3
+    // years by default) is not kept: it holds what the site has forgotten.
+    let (past, within) = (name(3 * 366 + 1), name(2 * 365));
+    std::fs::write(backups.join(&past), b"old").unwrap();
+    std::fs::write(backups.join(&within), b"old").unwrap();
+    // A new second: archive names carry the time.
+    std::thread::sleep(Duration::from_millis(1100));
+    let out = run(
+        &data,
+        &["backup", "--dir", backups.to_str().unwrap(), "--keep", "10"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let names = listing();
+    assert!(!names.contains(&past), "{names:?}");
+    assert!(names.contains(&within), "{names:?}");
+    assert_eq!(names.len(), 5, "{names:?}");
 
     let out = run(&data, &["backup", "--keep", "2", "x.tar.gz"]);
     assert!(!out.status.success(), "--keep needs --dir");

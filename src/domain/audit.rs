@@ -26,6 +26,7 @@ text_enum!(
         Password = "password",
         Assign = "assign",
         Erase = "erase",
+        Export = "export",
     }
 );
 

@@ -40,6 +40,39 @@ pub struct Subject {
     pub email: Option<String>,
 }
 
+impl Subject {
+    /// "+79211234567, a@b.ru": who, while a request is open.
+    pub fn describe(&self) -> String {
+        [self.phone.clone(), self.email.clone()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// "+7 *** ***-45-67, a***@b.ru": who, once a request is answered.
+    pub fn masked(&self) -> String {
+        [
+            self.phone.as_deref().map(mask_phone),
+            self.email.as_deref().map(super::saved_searches::mask_email),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ")
+    }
+}
+
+/// "+7 *** ***-45-67": a normalised phone with its last four digits.
+pub fn mask_phone(phone: &str) -> String {
+    let digits: Vec<char> = phone.chars().filter(char::is_ascii_digit).collect();
+    if digits.len() < 4 {
+        return "***".into();
+    }
+    let tail = &digits[digits.len() - 4..];
+    format!("+7 *** ***-{}{}-{}{}", tail[0], tail[1], tail[2], tail[3])
+}
+
 impl SubjectInput {
     pub fn check(&self) -> AppResult<Subject> {
         fn given(v: &Option<String>) -> Option<&str> {
@@ -111,6 +144,12 @@ impl PersonData {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Erased {
+    /// The leads erased, by id (for the destruction act; not sent).
+    #[serde(skip)]
+    pub lead_ids: Vec<String>,
+    /// The subscriptions deleted, by id (for the act; not sent).
+    #[serde(skip)]
+    pub subscription_ids: Vec<String>,
     /// Leads whose personal fields were replaced (kept for the figures).
     pub leads: i64,
     pub comments: i64,
@@ -255,70 +294,130 @@ pub fn erase(conn: &Connection, who: &Subject) -> AppResult<Erased> {
     let held = find(conn, who)?;
     let marks = marks(who, &held.leads);
     super::atomically(conn, || {
-        let mut erased = Erased::default();
-        for lead in &held.leads {
-            // Kept for the figures: type, status, dates, assignee, the car
-            // asked about, the consent's version and time, the campaign.
-            erased.leads += conn.execute(
-                "UPDATE leads SET name = ?2, phone = '', email = NULL, message = NULL,
-                     desired_amount_kopecks = NULL, monthly_income_kopecks = NULL,
-                     down_payment_kopecks = NULL, car_brand = NULL, car_model = NULL,
-                     car_year = NULL, car_mileage = NULL, car_condition = NULL,
-                     source_url = NULL, consent_ip = '', analytics_client_id = NULL,
-                     advertising_consent = 0
-                 WHERE id = ?1",
-                params![lead.id, ERASED],
-            )? as i64;
-            erased.comments +=
-                conn.execute("DELETE FROM lead_comments WHERE lead_id = ?1", [&lead.id])? as i64;
-            erased.deliveries += conn.execute(
-                "UPDATE outbox SET payload = '{}', last_error = NULL WHERE lead_id = ?1",
-                [&lead.id],
-            )? as i64;
-        }
-        for sub in &held.subscriptions {
-            erased.deliveries += conn.execute(
-                "DELETE FROM outbox
-                 WHERE lead_id IS NULL AND json_extract(payload, '$.subscriptionId') = ?1",
-                [&sub.id],
-            )? as i64;
-            conn.execute(
-                "DELETE FROM saved_search_tokens WHERE subscription_id = ?1",
-                [&sub.id],
-            )?;
-            conn.execute(
-                "DELETE FROM saved_search_seen WHERE subscription_id = ?1",
-                [&sub.id],
-            )?;
-            erased.subscriptions += conn.execute(
-                "DELETE FROM saved_search_subscriptions WHERE id = ?1",
-                [&sub.id],
-            )? as i64;
-        }
+        let mut erased = erase_held(conn, &held, &marks)?;
         if let Some(email) = &who.email {
             conn.execute(
                 "DELETE FROM saved_search_tokens WHERE lower(email) = ?1",
                 [email],
             )?;
+            conn.execute("DELETE FROM forget_tokens WHERE lower(email) = ?1", [email])?;
             // Any mail still carrying the address (a payload of its own).
             erased.deliveries += conn.execute(
                 "DELETE FROM outbox WHERE lead_id IS NULL AND instr(lower(payload), ?1) > 0",
                 [email],
             )? as i64;
         }
-        for entry in &held.audit {
-            let mut summary = entry.summary.clone();
-            let mut changes =
-                serde_json::to_string(&entry.changes).map_err(|e| AppError::Internal(e.into()))?;
-            for mark in &marks {
-                summary = summary.replace(mark.as_str(), ERASED);
-                changes = changes.replace(mark.as_str(), ERASED);
-            }
-            erased.audit_entries += conn.execute(
-                "UPDATE audit_log SET summary = ?2, changes = ?3 WHERE id = ?1",
-                params![entry.id, summary, changes],
-            )? as i64;
-        }
+        // Requests still open about the person keep only a masked name.
+        conn.execute(
+            "UPDATE data_requests SET phone = NULL, email = NULL, subject = ?3
+             WHERE answered_at IS NULL
+               AND ((?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email = ?2))",
+            params![who.phone, who.email, who.masked()],
+        )?;
         Ok(erased)
     })
+}
+
+/// Erases one lead alone (a cancelled lead past its period, while the
+/// person's other leads are kept): its personal fields, comments and
+/// notifications, and its own audit entries' mentions of the person.
+pub fn erase_lead(conn: &Connection, id: &str) -> AppResult<Erased> {
+    let Some(lead) = leads::get(conn, id)? else {
+        return Ok(Erased::default());
+    };
+    let filter = AuditFilter {
+        object_type: Some(AuditObject::Lead),
+        object_id: Some(id.to_string()),
+    };
+    let who = Subject {
+        phone: Some(lead.phone.clone()).filter(|p| !p.is_empty()),
+        email: lead.email.clone(),
+    };
+    let held = PersonData {
+        comments: Vec::new(),
+        subscriptions: Vec::new(),
+        deliveries: Vec::new(),
+        audit: audit::list(conn, &filter, 1000, 0)?.0,
+        consent_versions: Vec::new(),
+        leads: vec![lead],
+    };
+    let marks = marks(&who, &held.leads);
+    super::atomically(conn, || erase_held(conn, &held, &marks))
+}
+
+/// Erases what `held` lists, replacing `marks` in its audit entries.
+fn erase_held(conn: &Connection, held: &PersonData, marks: &[String]) -> AppResult<Erased> {
+    let mut erased = Erased::default();
+    for lead in &held.leads {
+        // Kept for the figures: type, status, dates, assignee, the car
+        // asked about, the consent's version and time, the campaign.
+        erased.leads += conn.execute(
+            "UPDATE leads SET name = ?2, phone = '', email = NULL, message = NULL,
+                 desired_amount_kopecks = NULL, monthly_income_kopecks = NULL,
+                 down_payment_kopecks = NULL, car_brand = NULL, car_model = NULL,
+                 car_year = NULL, car_mileage = NULL, car_condition = NULL,
+                 source_url = NULL, consent_ip = '', analytics_client_id = NULL,
+                 advertising_consent = 0
+             WHERE id = ?1",
+            params![lead.id, ERASED],
+        )? as i64;
+        erased.lead_ids.push(lead.id.clone());
+        erased.comments +=
+            conn.execute("DELETE FROM lead_comments WHERE lead_id = ?1", [&lead.id])? as i64;
+        erased.deliveries += conn.execute(
+            "UPDATE outbox SET payload = '{}', last_error = NULL WHERE lead_id = ?1",
+            [&lead.id],
+        )? as i64;
+    }
+    for sub in &held.subscriptions {
+        erased.deliveries += conn.execute(
+            "DELETE FROM outbox
+             WHERE lead_id IS NULL AND json_extract(payload, '$.subscriptionId') = ?1",
+            [&sub.id],
+        )? as i64;
+        conn.execute(
+            "DELETE FROM saved_search_tokens WHERE subscription_id = ?1",
+            [&sub.id],
+        )?;
+        conn.execute(
+            "DELETE FROM saved_search_seen WHERE subscription_id = ?1",
+            [&sub.id],
+        )?;
+        erased.subscriptions += conn.execute(
+            "DELETE FROM saved_search_subscriptions WHERE id = ?1",
+            [&sub.id],
+        )? as i64;
+        erased.subscription_ids.push(sub.id.clone());
+    }
+    for entry in &held.audit {
+        let mut summary = entry.summary.clone();
+        let mut changes =
+            serde_json::to_string(&entry.changes).map_err(|e| AppError::Internal(e.into()))?;
+        for mark in marks {
+            summary = summary.replace(mark.as_str(), ERASED);
+            changes = changes.replace(mark.as_str(), ERASED);
+        }
+        erased.audit_entries += conn.execute(
+            "UPDATE audit_log SET summary = ?2, changes = ?3 WHERE id = ?1",
+            params![entry.id, summary, changes],
+        )? as i64;
+    }
+    Ok(erased)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_phone_is_masked_to_its_last_four_digits() {
+        assert_eq!(mask_phone("+79211234567"), "+7 *** ***-45-67");
+        assert_eq!(mask_phone("12"), "***");
+        let who = Subject {
+            phone: Some("+79211234567".into()),
+            email: Some("ivan@mail.ru".into()),
+        };
+        assert_eq!(who.describe(), "+79211234567, ivan@mail.ru");
+        assert_eq!(who.masked(), "+7 *** ***-45-67, i***@mail.ru");
+    }
 }

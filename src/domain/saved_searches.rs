@@ -387,6 +387,10 @@ pub struct ConfirmPayload {
     /// Removed once the mail is sent (only its hash stays).
     #[serde(default)]
     pub token: Option<String>,
+    /// The withdrawal link's token (`domain::withdrawal`); removed once the
+    /// mail is sent.
+    #[serde(default)]
+    pub forget_token: Option<String>,
 }
 
 /// What `subscribe` did.
@@ -484,6 +488,7 @@ pub fn subscribe(
         let payload = serde_json::to_value(ConfirmPayload {
             subscription_id: id,
             token: Some(token),
+            forget_token: Some(super::withdrawal::issue(conn, &valid.email, &at)?),
         })
         .map_err(anyhow::Error::from)?;
         // The outbox runs on the real time of its worker.
@@ -808,6 +813,9 @@ pub struct AlertPayload {
     /// List-Unsubscribe header); removed once the mail is sent.
     #[serde(default)]
     pub unsubscribe_all_token: Option<String>,
+    /// The withdrawal link's token; removed once the mail is sent.
+    #[serde(default)]
+    pub forget_token: Option<String>,
     pub sections: Vec<AlertSection>,
 }
 
@@ -884,6 +892,7 @@ pub fn queue_alerts(conn: &Connection, now: DateTime<Utc>, base_url: &str) -> Ap
                     &email,
                     &at,
                 )?),
+                forget_token: Some(super::withdrawal::issue(conn, &email, &at)?),
                 sections: Vec::new(),
             };
             for (sub, items) in &sections {
@@ -940,7 +949,7 @@ pub fn absolute(base_url: &str, path: &str) -> String {
 /// in the database.
 pub fn forget_tokens(conn: &Connection, outbox_id: i64) -> AppResult<()> {
     conn.prepare_cached(
-        "UPDATE outbox SET payload = json_remove(payload, '$.token', '$.unsubscribeAllToken')
+        "UPDATE outbox SET payload = json_remove(payload, '$.token', '$.unsubscribeAllToken', '$.forgetToken')
          WHERE id = ?1",
     )?
     .execute([outbox_id])?;

@@ -128,7 +128,19 @@ pub struct Settings {
     /// Google Analytics sends data abroad: it starts (with the visitor's
     /// consent) only when the owner turned it on here.
     pub google_analytics_enabled: bool,
+    /// Years a person's data is kept after their last contact, 1 to 10
+    /// (`docs/personal-data.md`, "Forgetting on time").
+    #[schema(minimum = 1, maximum = 10, example = 3)]
+    pub retention_years: i64,
+    /// Months a lead closed as cancelled is kept after it was closed, 1 to 36.
+    #[schema(minimum = 1, maximum = 36, example = 6)]
+    pub cancelled_retention_months: i64,
 }
+
+pub const RETENTION_YEARS_FIELD: &str = "retentionYears";
+pub const RETENTION_YEARS_RANGE: &str = "Срок хранения — от 1 до 10 лет";
+pub const CANCELLED_RETENTION_FIELD: &str = "cancelledRetentionMonths";
+pub const CANCELLED_RETENTION_RANGE: &str = "Срок для отменённых заявок — от 1 до 36 месяцев";
 
 /// The default response threshold, in working minutes.
 pub const DEFAULT_RESPONSE_THRESHOLD_MINUTES: i64 = 15;
@@ -170,6 +182,8 @@ impl Default for Settings {
             operator_ogrn: String::new(),
             operator_address: String::new(),
             google_analytics_enabled: false,
+            retention_years: 3,
+            cancelled_retention_months: 6,
         }
     }
 }
@@ -186,7 +200,7 @@ const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_a
     auto_selection_banner_mobile, updated_at, notification_email, from_email,
     email_notifications_enabled, consent_text, privacy_policy, response_threshold_minutes,
     lead_assignment, operator_name, operator_inn, operator_ogrn, operator_address,
-    google_analytics_enabled
+    google_analytics_enabled, retention_years, cancelled_retention_months
     FROM settings WHERE id = 1";
 
 fn from_row(row: &Row) -> rusqlite::Result<Settings> {
@@ -235,6 +249,8 @@ fn from_row(row: &Row) -> rusqlite::Result<Settings> {
         operator_ogrn: row.get("operator_ogrn")?,
         operator_address: row.get("operator_address")?,
         google_analytics_enabled: row.get("google_analytics_enabled")?,
+        retention_years: row.get("retention_years")?,
+        cancelled_retention_months: row.get("cancelled_retention_months")?,
     })
 }
 
@@ -289,10 +305,10 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             updated_at, notification_email, from_email, email_notifications_enabled,
             consent_text, privacy_policy, work_schedule, response_threshold_minutes,
             lead_assignment, operator_name, operator_inn, operator_ogrn, operator_address,
-            google_analytics_enabled)
+            google_analytics_enabled, retention_years, cancelled_retention_months)
          VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34,
-            ?35, ?36, ?37, ?38, ?39, ?40)",
+            ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42)",
         rusqlite::params![
             p.salon_name,
             p.phone,
@@ -335,6 +351,8 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             next.operator_ogrn,
             next.operator_address,
             next.google_analytics_enabled,
+            next.retention_years,
+            next.cancelled_retention_months,
         ],
     )?;
     get(conn)
@@ -377,6 +395,10 @@ pub struct SettingsPatch {
     pub operator_ogrn: Option<String>,
     pub operator_address: Option<String>,
     pub google_analytics_enabled: Option<bool>,
+    /// Years, 1 to 10.
+    pub retention_years: Option<i64>,
+    /// Months, 1 to 36.
+    pub cancelled_retention_months: Option<i64>,
     pub home_banner: Option<String>,
     pub home_banner_mobile: Option<String>,
     pub new_cars_banner: Option<String>,
@@ -644,6 +666,24 @@ impl SettingsPatch {
         }
         if let Some(enabled) = self.google_analytics_enabled {
             to.google_analytics_enabled = enabled;
+        }
+        if let Some(years) = self.retention_years {
+            if !(1..=10).contains(&years) {
+                return Err(AppError::invalid(
+                    RETENTION_YEARS_FIELD,
+                    RETENTION_YEARS_RANGE,
+                ));
+            }
+            to.retention_years = years;
+        }
+        if let Some(months) = self.cancelled_retention_months {
+            if !(1..=36).contains(&months) {
+                return Err(AppError::invalid(
+                    CANCELLED_RETENTION_FIELD,
+                    CANCELLED_RETENTION_RANGE,
+                ));
+            }
+            to.cancelled_retention_months = months;
         }
         if let Some(minutes) = self.response_threshold_minutes {
             if !(1..=480).contains(&minutes) {

@@ -87,6 +87,22 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         ("DELETE", "/api/leads/{id}", PersonalData),
         ("POST", "/api/admin/personal-data/find", PersonalData),
         ("POST", "/api/admin/personal-data/erase", PersonalData),
+        ("POST", "/api/admin/personal-data/export", PersonalData),
+        ("GET", "/api/admin/personal-data/requests", PersonalData),
+        ("POST", "/api/admin/personal-data/requests", PersonalData),
+        (
+            "POST",
+            "/api/admin/personal-data/requests/{id}/answer",
+            PersonalData,
+        ),
+        ("GET", "/api/admin/personal-data/acts", PersonalData),
+        ("GET", "/api/admin/personal-data/acts/{id}", PersonalData),
+        ("GET", "/api/admin/personal-data/retention", PersonalData),
+        (
+            "POST",
+            "/api/admin/personal-data/retention/run",
+            PersonalData,
+        ),
         ("GET", "/api/admin/audit", PersonalData),
         ("GET", "/api/admin/saved-searches", PersonalData),
         // The team.

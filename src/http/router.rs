@@ -21,7 +21,9 @@ use super::admin::{
 };
 use super::openapi::ApiDoc;
 use super::pages;
-use super::public::{brands, cars, content, credit, leads, saved_searches};
+use super::public::{
+    brands, cars, content, credit, leads, personal_data as public_personal_data, saved_searches,
+};
 use super::state::AppState;
 use super::{auth, cache, health, log};
 use crate::error::AppError;
@@ -58,6 +60,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let public_writes = OpenApiRouter::new()
         .merge(leads::routes())
         .merge(saved_searches::routes())
+        .merge(public_personal_data::routes())
         .merge(session::public_routes())
         .merge(staff::invitation_routes())
         .layer(DefaultBodyLimit::max(PUBLIC_BODY_LIMIT))

@@ -169,12 +169,13 @@ async fn confirm_message(
     let salon = salon(&settings);
     let link = page_link(base, "confirm", &token);
     let page = saved_searches::absolute(base, &sub.page_url);
+    let (forget_text, forget_html) = forget_lines(base, payload.forget_token.as_deref());
     let text = format!(
         "Здравствуйте!\n\nВы попросили сообщать вам о новых автомобилях и снижении цен \
          в салоне «{salon}» по поиску:\n{description}\n{page}\n\nЧтобы подтвердить подписку, \
          перейдите по ссылке:\n{link}\n\nСсылка действует {CONFIRM_VALID_DAYS} дней. Если вы \
          не подписывались, просто удалите это письмо: без подтверждения мы ничего \
-         не пришлём.\n",
+         не пришлём.\n{forget_text}",
         description = sub.description,
     );
     let html = format!(
@@ -183,7 +184,7 @@ async fn confirm_message(
          цен в салоне «{salon}» по поиску <a href=\"{page}\">{description}</a>.</p>\
          <p><a href=\"{link}\">Подтвердить подписку</a></p>\
          <p>Ссылка действует {CONFIRM_VALID_DAYS} дней. Если вы не подписывались, просто \
-         удалите это письмо: без подтверждения мы ничего не пришлём.</p>\
+         удалите это письмо: без подтверждения мы ничего не пришлём.</p>{forget_html}\
          </body></html>",
         salon = escape(&salon),
         page = escape(&page),
@@ -202,6 +203,22 @@ async fn confirm_message(
         .multipart(MultiPart::alternative_plain_html(text, html))
         .map_err(|e| Outcome::Permanent(format!("Письмо не собрано: {e}")))
 }
+
+/// The withdrawal link's lines (text, HTML) when the mail has its token
+/// (every visitor mail queued since it came: `domain::withdrawal`).
+fn forget_lines(base: &str, token: Option<&str>) -> (String, String) {
+    let Some(token) = token else {
+        return (String::new(), String::new());
+    };
+    let link = crate::domain::withdrawal::link(base, token);
+    (
+        format!("\n{FORGET_LABEL}: {link}\n"),
+        format!("<p><a href=\"{}\">{FORGET_LABEL}</a></p>", escape(&link)),
+    )
+}
+
+/// The withdrawal link's words in every visitor mail.
+pub const FORGET_LABEL: &str = "Отозвать согласие на обработку персональных данных и удалить их";
 
 fn price(kopecks: i64) -> String {
     saved_searches::rubles(Money(kopecks))
@@ -298,9 +315,11 @@ async fn alert_message(
     text.push_str(&format!(
         "\nМы пишем не чаще одного раза в день. Отписаться от всех уведомлений: {all_link}\n"
     ));
+    let (forget_text, forget_html) = forget_lines(base, payload.forget_token.as_deref());
+    text.push_str(&forget_text);
     html.push_str(&format!(
         "<p>Мы пишем не чаще одного раза в день. <a href=\"{}\">Отписаться от всех \
-         уведомлений</a></p></body></html>",
+         уведомлений</a></p>{forget_html}</body></html>",
         escape(&all_link)
     ));
     let subject = match payload.sections.as_slice() {

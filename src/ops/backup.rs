@@ -44,6 +44,9 @@ pub struct Written {
     /// Pictures the database names that were not in the media folder even
     /// before the backup began (a problem of the site, not of the backup).
     pub missing: Vec<String>,
+    /// The site's retention period in years (`docs/personal-data.md`):
+    /// archives older than it are not kept by the rotation.
+    pub retention_years: i64,
 }
 
 /// The archive name `--dir` uses for a backup made now.
@@ -94,12 +97,15 @@ fn attempts(
         crate::db::backup_to(database, db_copy)?;
         let created_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         snapshot.add(&media_dir)?;
-        let (used, schema_version) = {
+        let (used, schema_version, retention_years) = {
             let copy = Connection::open_with_flags(db_copy, OpenFlags::SQLITE_OPEN_READ_ONLY)
                 .context("cannot open the database copy")?;
             let used = crate::media::cleanup::used_hashes(&copy)
                 .map_err(|e| anyhow::anyhow!("cannot read the pictures the database uses: {e}"))?;
-            (used, crate::db::applied_version(&copy)?)
+            let retention_years = crate::domain::settings::get(&copy)
+                .map(|s| s.retention_years)
+                .unwrap_or(crate::domain::settings::Settings::default().retention_years);
+            (used, crate::db::applied_version(&copy)?, retention_years)
         };
         let manifest = Manifest {
             format: FORMAT,
@@ -149,6 +155,7 @@ fn attempts(
             pictures: manifest.files.len() - 1,
             bytes,
             missing,
+            retention_years,
         });
     }
     unreachable!("the last attempt returns")
@@ -394,9 +401,15 @@ fn sync_dir(file: &Path) {
     }
 }
 
-/// Deletes all but the `keep` newest archives `--dir` made in `dir`; gives
-/// the ones deleted. The names carry the time, so the newest sort last.
-pub fn prune(dir: &Path, keep: usize) -> anyhow::Result<Vec<PathBuf>> {
+/// Deletes all but the `keep` newest archives `--dir` made in `dir`, and
+/// any made before `older_than` (the retention period: a backup must not
+/// keep what the site has forgotten); gives the ones deleted. The names
+/// carry the time (UTC), so the newest sort last.
+pub fn prune(
+    dir: &Path,
+    keep: usize,
+    older_than: Option<chrono::DateTime<chrono::Utc>>,
+) -> anyhow::Result<Vec<PathBuf>> {
     let mut archives: Vec<String> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read {}", dir.display()))?
         .filter_map(|e| e.ok())
@@ -405,8 +418,16 @@ pub fn prune(dir: &Path, keep: usize) -> anyhow::Result<Vec<PathBuf>> {
         .collect();
     archives.sort();
     let surplus = archives.len().saturating_sub(keep);
+    let limit = older_than.map(|at| format!("{NAME_PREFIX}{}", at.format("%Y%m%d-%H%M%S")));
+    let expired = |name: &String| limit.as_ref().is_some_and(|limit| name < limit);
     let mut removed = Vec::new();
-    for name in archives.into_iter().take(surplus) {
+    let doomed: Vec<String> = archives
+        .iter()
+        .enumerate()
+        .filter(|(i, name)| *i < surplus || expired(name))
+        .map(|(_, name)| name.clone())
+        .collect();
+    for name in doomed {
         let path = dir.join(name);
         std::fs::remove_file(&path)
             .with_context(|| format!("cannot remove the old backup {}", path.display()))?;

@@ -3,6 +3,7 @@
 // Test helpers may unwrap: a failure here is a failed test.
 #![allow(clippy::unwrap_used)]
 
+pub mod scan;
 pub mod smtp;
 pub mod time;
 

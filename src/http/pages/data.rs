@@ -665,6 +665,20 @@ pub async fn saved_search_unsubscribe(State(state): State<AppState>) -> AppResul
     .await
 }
 
+/// The withdrawal link of a visitor mail (`?token=T`), as the saved
+/// searches' links: the page asks, then the UI sends the token.
+pub async fn personal_data_forget(State(state): State<AppState>) -> AppResult<Response> {
+    respond(state, |_, _| {
+        let mut page = Page::new("/personal-data/forget")
+            .title("Отзыв согласия на обработку персональных данных")
+            .description("Отзыв согласия и удаление персональных данных по ссылке из письма.");
+        page.noindex = true;
+        page.chunk = Some("src/pages/ForgetLink.tsx");
+        Ok(page)
+    })
+    .await
+}
+
 /// Cars side by side; the cars are in the page's query (`?cars=a,b`), the
 /// UI asks for them. One canonical address, not indexed.
 pub async fn compare(State(state): State<AppState>) -> AppResult<Response> {

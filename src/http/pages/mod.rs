@@ -69,6 +69,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             "/saved-searches/unsubscribe",
             get(data::saved_search_unsubscribe),
         )
+        .route("/personal-data/forget", get(data::personal_data_forget))
         .route_layer(middleware::from_fn_with_state(
             state.renderer.clone(),
             render::server_render,

@@ -5,6 +5,7 @@ pub mod cars;
 pub mod content;
 pub mod credit;
 pub mod leads;
+pub mod personal_data;
 pub mod saved_searches;
 
 use std::collections::{HashMap, HashSet};

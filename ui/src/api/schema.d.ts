@@ -435,6 +435,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/personal-data/acts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The destruction acts, newest first (at most 200). */
+        get: operations["list_acts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/personal-data/acts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One act as a printable page (attachment), with the extract of the
+         *     event log.
+         */
+        get: operations["download_act"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/personal-data/erase": {
         parameters: {
             query?: never;
@@ -446,10 +483,31 @@ export interface paths {
         put?: never;
         /**
          * Erases it: personal fields replaced, the rest kept for the figures; the
-         *     database's write-ahead log emptied after. The audit entry counts what
-         *     was erased and names no one.
+         *     database's write-ahead log emptied after. Writes a destruction act; the
+         *     audit entry counts what was erased and names no one.
          */
         post: operations["erase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/personal-data/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Everything held about the person as one file to send them: JSON, or a
+         *     readable page with the consent texts they agreed to. Audited (naming no
+         *     one).
+         */
+        post: operations["export"];
         delete?: never;
         options?: never;
         head?: never;
@@ -470,6 +528,87 @@ export interface paths {
          *     their consents, comments, subscriptions, deliveries, audit entries.
          */
         post: operations["find"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/personal-data/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The register of a person's requests: open ones first, the nearest
+         *     deadline first, then the answered, newest first (at most 200).
+         */
+        get: operations["list_requests"];
+        put?: never;
+        /**
+         * Registers a person's request (to know what is held, or to be
+         *     forgotten), due in 10 working days.
+         */
+        post: operations["create_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/personal-data/requests/{id}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Closes a request by hand: `provided`, `nothing_held`, or `refused`
+         *     with the reason in `note` (an erasure closes its own as `erased`).
+         */
+        post: operations["answer_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/personal-data/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the retention run would erase now. */
+        get: operations["retention_due"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/personal-data/retention/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Runs the retention now (as the nightly job does): erases what is past
+         *     its period and writes the act.
+         */
+        post: operations["run_retention"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1201,6 +1340,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/personal-data/forget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraws the consent of the mail's address and erases everything held
+         *     about it (leads by that address, subscriptions, mails, mentions in the
+         *     log); recorded as an answered request with a destruction act. A spent
+         *     or unknown token: 404.
+         */
+        post: operations["forget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/promotions": {
         parameters: {
             query?: never;
@@ -1405,6 +1566,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description Why the data was erased.
+         * @enum {string}
+         */
+        ActReason: "retention" | "request" | "withdrawal";
         /** @description One page of the admin cars list. */
         AdminCarPage: {
             items: components["schemas"]["Car"][];
@@ -1460,6 +1626,12 @@ export interface components {
             expiresAt?: string | null;
             redirectUri: string;
         };
+        /** @description How a request is closed by hand (an erasure closes its own). */
+        AnswerInput: {
+            note?: string | null;
+            /** @description `provided`, `nothing_held` or `refused` (with a reason in `note`). */
+            outcome: components["schemas"]["Outcome"];
+        };
         /** @description Every error answer. */
         ApiErrorBody: {
             /** @description What went wrong, in Russian where a visitor reads it. */
@@ -1482,7 +1654,7 @@ export interface components {
          * @description What was done.
          * @enum {string}
          */
-        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings" | "import" | "block" | "unblock" | "password" | "assign" | "erase";
+        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings" | "import" | "block" | "unblock" | "password" | "assign" | "erase" | "export";
         /** @description A stored entry. */
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
@@ -1959,6 +2131,29 @@ export interface components {
             /** Format: int64 */
             reviewsPending: number;
         };
+        /** @description A request, as the admin sees it. */
+        DataRequest: {
+            answeredAt?: string | null;
+            /** @description The login that registered it; empty for a withdrawal by link. */
+            createdBy: string;
+            /** @description YYYY-MM-DD: 10 working days (Monday to Friday) after `receivedOn`. */
+            dueOn: string;
+            /** @description Only while open. */
+            email?: string | null;
+            /** Format: int64 */
+            id: number;
+            kind: components["schemas"]["RequestKind"];
+            note: string;
+            outcome?: null | components["schemas"]["Outcome"];
+            /** @description Open, and today (Moscow) is past its day. */
+            overdue: boolean;
+            /** @description Only while open. */
+            phone?: string | null;
+            /** @description YYYY-MM-DD. */
+            receivedOn: string;
+            /** @description Who: "+79211234567, a@b.ru" while open, masked once answered. */
+            subject: string;
+        };
         /** @description One day's hours, "HH:MM" Moscow time, open before close. */
         DayHours: {
             /** @example 21:00 */
@@ -1991,8 +2186,46 @@ export interface components {
          * @enum {string}
          */
         DeliveryState: "queued" | "sending" | "sent" | "failed";
+        /** @description One act, as listed. */
+        DestructionAct: {
+            /** @description RFC 3339 UTC. */
+            at: string;
+            /** Format: int64 */
+            auditEntries: number;
+            /** @description The owner's login; empty for the nightly job or a visitor's link. */
+            by: string;
+            /** @description The categories of personal data erased, in Russian. */
+            categories: string[];
+            /** Format: int64 */
+            deliveries: number;
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            leads: number;
+            reason: components["schemas"]["ActReason"];
+            /** @description "Истёк срок хранения: …", in Russian. */
+            reasonText: string;
+            /**
+             * Format: int64
+             * @description The people whose data was erased.
+             */
+            subjects: number;
+            /** Format: int64 */
+            subscriptions: number;
+        };
         /** @enum {string} */
         Drivetrain: "front" | "rear" | "all";
+        /** @description Whose data to erase, and the request it answers. */
+        EraseInput: {
+            email?: string | null;
+            phone?: string | null;
+            /**
+             * Format: int64
+             * @description The request this erasure answers: closed as `erased`. Without a
+             *     phone and address, the request's own are erased.
+             */
+            requestId?: number | null;
+        };
         /** @description What an erasure did, by how many rows. */
         Erased: {
             /**
@@ -2014,6 +2247,17 @@ export interface components {
             leads: number;
             /** Format: int64 */
             subscriptions: number;
+        };
+        /**
+         * @description The file's format.
+         * @enum {string}
+         */
+        ExportFormat: "json" | "html";
+        /** @description Whose data, as which file. */
+        ExportInput: {
+            email?: string | null;
+            format: components["schemas"]["ExportFormat"];
+            phone?: string | null;
         };
         /** @description Failed deliveries, for the dashboard. */
         FailedDeliveries: {
@@ -2064,6 +2308,15 @@ export interface components {
             maxPrice?: number | null;
             /** @description new, used or lease. */
             status?: string | null;
+        };
+        /** @description The link's token. */
+        ForgetInput: {
+            token: string;
+        };
+        /** @description What was forgotten: the address, masked. */
+        Forgotten: {
+            /** @description "a***@b.ru" */
+            email: string;
         };
         /** @enum {string} */
         FuelType: "gasoline" | "diesel" | "hybrid" | "electric" | "gas";
@@ -2321,6 +2574,16 @@ export interface components {
              */
             body: string;
         };
+        /** @description A request to register. */
+        NewDataRequest: {
+            email?: string | null;
+            /** @description `access` or `erase`. */
+            kind: components["schemas"]["RequestKind"];
+            note?: string | null;
+            phone?: string | null;
+            /** @description YYYY-MM-DD, today by default. */
+            receivedOn?: string | null;
+        };
         /**
          * @description A new staff member: with `password` (a one-time password the person
          *     changes at first login) or without (an invitation link is made).
@@ -2334,6 +2597,11 @@ export interface components {
             username: string;
             workSchedule?: null | components["schemas"]["WorkSchedule"];
         };
+        /**
+         * @description How a request was answered.
+         * @enum {string}
+         */
+        Outcome: "provided" | "erased" | "nothing_held" | "refused";
         /** @description A lead still `new` past the threshold. */
         OverdueLead: {
             /** @description Who it is assigned to; null while unassigned. */
@@ -2579,6 +2847,11 @@ export interface components {
              */
             warnings: components["schemas"]["RowWarning"][];
         };
+        /**
+         * @description What the person asked.
+         * @enum {string}
+         */
+        RequestKind: "access" | "erase" | "withdrawal";
         /** @description A new password for a staff member. */
         ResetInput: {
             /** @description A one-time password; without it an invitation link is made. */
@@ -2656,6 +2929,23 @@ export interface components {
              * @description Settings `responseThresholdMinutes`.
              */
             thresholdMinutes: number;
+        };
+        /** @description What a run would erase now. */
+        RetentionDue: {
+            /** Format: int64 */
+            leads: number;
+            /**
+             * Format: int64
+             * @description People past the period (all their data), plus cancelled leads'
+             *     senders past theirs.
+             */
+            subjects: number;
+            /** Format: int64 */
+            subscriptions: number;
+        };
+        /** @description What a run did: its act, or none when nothing was due. */
+        RetentionRun: {
+            act?: null | components["schemas"]["DestructionAct"];
         };
         Review: {
             approved: boolean;
@@ -2753,6 +3043,12 @@ export interface components {
         };
         /** @description Everything, for the admin. */
         Settings: components["schemas"]["PublicSettings"] & {
+            /**
+             * Format: int64
+             * @description Months a lead closed as cancelled is kept after it was closed, 1 to 36.
+             * @example 6
+             */
+            cancelledRetentionMonths: number;
             consentText: string;
             emailNotificationsEnabled: boolean;
             fromEmail: string;
@@ -2787,6 +3083,13 @@ export interface components {
              * @example 15
              */
             responseThresholdMinutes: number;
+            /**
+             * Format: int64
+             * @description Years a person's data is kept after their last contact, 1 to 10
+             *     (`docs/personal-data.md`, "Forgetting on time").
+             * @example 3
+             */
+            retentionYears: number;
         };
         /**
          * @description A change to some settings: absent fields keep their value. The company
@@ -2798,6 +3101,11 @@ export interface components {
             autoCreditBannerMobile?: string | null;
             autoSelectionBanner?: string | null;
             autoSelectionBannerMobile?: string | null;
+            /**
+             * Format: int64
+             * @description Months, 1 to 36.
+             */
+            cancelledRetentionMonths?: number | null;
             consentText?: string | null;
             /**
              * Format: int64
@@ -2832,6 +3140,11 @@ export interface components {
              * @description Working minutes, 1 to 480.
              */
             responseThresholdMinutes?: number | null;
+            /**
+             * Format: int64
+             * @description Years, 1 to 10.
+             */
+            retentionYears?: number | null;
             salonName?: string | null;
             tradeInBanner?: string | null;
             tradeInBannerMobile?: string | null;
@@ -3956,6 +4269,71 @@ export interface operations {
             };
         };
     };
+    list_acts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestructionAct"][];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    download_act: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The act (attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     erase: {
         parameters: {
             query?: never;
@@ -3965,7 +4343,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SubjectInput"];
+                "application/json": components["schemas"]["EraseInput"];
             };
         };
         responses: {
@@ -3975,6 +4353,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Erased"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportInput"];
+            };
+        };
+        responses: {
+            /** @description The file (attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             403: {
@@ -4025,6 +4459,183 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    list_requests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataRequest"][];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    create_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewDataRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataRequest"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    answer_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataRequest"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    retention_due: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionDue"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    run_retention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionRun"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5944,6 +6555,46 @@ export interface operations {
                 content?: never;
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    forget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgetInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forgotten"];
+                };
+            };
+            /** @description Unknown or spent link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,105 @@
+//! The withdrawal link of a visitor mail (`docs/personal-data.md`,
+//! "Withdrawing by a link"): without logging in, the person withdraws the
+//! consent and everything held about the address is erased. The page
+//! (`/personal-data/forget?token=T`) asks before it sends the token: mail
+//! scanners open links, and a click is the person's own.
+
+use axum::Json;
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::domain::destruction_acts::{self, ActReason, ActRecord};
+use crate::domain::person_data::{self, Subject};
+use crate::domain::saved_searches::mask_email;
+use crate::domain::withdrawal::{self, LINK_INVALID};
+use crate::domain::{audit, data_requests};
+use crate::error::{AppError, AppResult};
+use crate::http::extract::ApiJson;
+use crate::http::openapi::ApiErrorBody;
+use crate::http::state::AppState;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(forget))
+}
+
+/// The link's token.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForgetInput {
+    pub token: String,
+}
+
+/// What was forgotten: the address, masked.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Forgotten {
+    /// "a***@b.ru"
+    pub email: String,
+}
+
+/// Withdraws the consent of the mail's address and erases everything held
+/// about it (leads by that address, subscriptions, mails, mentions in the
+/// log); recorded as an answered request with a destruction act. A spent
+/// or unknown token: 404.
+#[utoipa::path(post, path = "/api/personal-data/forget", tag = "personal-data",
+    request_body = ForgetInput,
+    responses(
+        (status = 200, body = Forgotten),
+        (status = 404, body = ApiErrorBody, description = "Unknown or spent link"),
+        (status = 422, body = ApiErrorBody),
+    ))]
+pub async fn forget(
+    State(state): State<AppState>,
+    ApiJson(input): ApiJson<ForgetInput>,
+) -> AppResult<Json<Forgotten>> {
+    let now = state.clock.now();
+    let today = state.clock.moscow_today();
+    let at = crate::notify::timestamp(now);
+    let email = state
+        .db
+        .call(move |c| {
+            let Some(email) = withdrawal::address(c, &input.token)? else {
+                return Err(AppError::not_found(LINK_INVALID));
+            };
+            let who = Subject {
+                phone: None,
+                email: Some(email.clone()),
+            };
+            audit::audited_at(c, &at, "", |c| {
+                let erased = person_data::erase(c, &who)?;
+                data_requests::record_withdrawal(c, &email, today)?;
+                let record = ActRecord::of(&erased);
+                if !record.is_empty() {
+                    destruction_acts::record(
+                        c,
+                        ActReason::Withdrawal,
+                        "Отзыв субъектом согласия на обработку персональных данных",
+                        "",
+                        &[record],
+                        &erased,
+                        now,
+                    )?;
+                }
+                let entry = audit::NewEntry::new(
+                    audit::AuditAction::Erase,
+                    audit::AuditObject::PersonalData,
+                    None,
+                    format!(
+                        "Согласие отозвано по ссылке из письма: удалено заявок {}, подписок {}",
+                        erased.leads, erased.subscriptions
+                    ),
+                );
+                Ok(((), Some(entry)))
+            })?;
+            Ok(email)
+        })
+        .await?;
+    if !state.db.forget_old_versions().await? {
+        tracing::info!("a reader held the log; the next checkpoint empties it");
+    }
+    Ok(Json(Forgotten {
+        email: mask_email(&email),
+    }))
+}
