@@ -24,8 +24,11 @@ async fn every_admin_and_write_route_needs_credentials() {
                 .as_array()
                 .is_some_and(|t| t.iter().any(|t| t == "admin"));
             let is_write = method != "get";
-            // The visitor's writes: a lead, a saved search and its links.
-            let visitors = path == "/api/leads" || path.starts_with("/api/saved-searches");
+            // The visitor's writes: a lead, a saved search and its links,
+            // the withdrawal link of a mail (its token is its credential).
+            let visitors = path == "/api/leads"
+                || path.starts_with("/api/saved-searches")
+                || path == "/api/personal-data/forget";
             let open = visitors && method == "post"
                 || path == "/api/admin/login"
                 || path == "/api/admin/logout"

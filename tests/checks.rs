@@ -154,8 +154,10 @@ impl Site {
     async fn bank(&self, name: &str) -> String {
         self.create(
             "/api/partner-banks",
+            // Marked as an ad (tests/ads.rs checks the unmarked).
             json!({"name": name, "logo": "/media/bank-800.webp",
-                "requirements": "Паспорт", "advantages": "Решение за час"}),
+                "requirements": "Паспорт", "advantages": "Решение за час",
+                "adErid": "LjN8Kaaxi"}),
         )
         .await
     }

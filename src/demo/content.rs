@@ -171,6 +171,9 @@ pub struct BankSpec {
     pub requirements: &'static str,
     pub advantages: &'static str,
     pub active: bool,
+    /// The offer's ad token (docs/advertising.md): made up, as the demo's
+    /// every other figure.
+    pub erid: &'static str,
 }
 
 pub const BANKS: &[BankSpec] = &[
@@ -182,6 +185,7 @@ pub const BANKS: &[BankSpec] = &[
         requirements: "Возраст от 21 до 65 лет, паспорт РФ и водительское удостоверение, постоянная регистрация, стаж на текущем месте работы от 3 месяцев.",
         advantages: "Госпрограммы льготного автокредита, Первый взнос от 0%, Решение за 30 минут, Срок до 8 лет",
         active: true,
+        erid: "2VtzqvWgr8K",
     },
     BankSpec {
         name: "ВТБ",
@@ -191,6 +195,7 @@ pub const BANKS: &[BankSpec] = &[
         requirements: "Возраст от 21 до 70 лет на момент погашения, паспорт РФ, водительское удостоверение, справка о доходах по форме банка или 2-НДФЛ.",
         advantages: "Без КАСКО, Досрочное погашение без комиссий, Одобрение онлайн",
         active: true,
+        erid: "2VtzquKcE9A",
     },
     BankSpec {
         name: "Альфа-Банк",
@@ -200,6 +205,7 @@ pub const BANKS: &[BankSpec] = &[
         requirements: "Возраст от 21 года, гражданство РФ, паспорт и второй документ на выбор, стаж на последнем месте работы от 3 месяцев.",
         advantages: "Решение за 15 минут, Кредит на автомобили с пробегом, Первый взнос от 10%, Срок до 7 лет",
         active: true,
+        erid: "2VtzqwdWzZL",
     },
     BankSpec {
         name: "Т-Банк",
@@ -209,6 +215,7 @@ pub const BANKS: &[BankSpec] = &[
         requirements: "Возраст от 18 до 70 лет, паспорт РФ, водительское удостоверение; подтверждение дохода не требуется при взносе от 20%.",
         advantages: "Оформление онлайн, Без справок о доходе, Страховка по желанию",
         active: true,
+        erid: "2VtzqxQ4Lfe",
     },
     BankSpec {
         name: "Газпромбанк",
@@ -218,6 +225,7 @@ pub const BANKS: &[BankSpec] = &[
         requirements: "Возраст от 20 до 70 лет, паспорт РФ, постоянная регистрация в регионе присутствия банка, стаж от 6 месяцев.",
         advantages: "Первый взнос от 15%, Срок до 7 лет, Кредит на новые и подержанные автомобили",
         active: true,
+        erid: "2VtzqyRm3Ph",
     },
     BankSpec {
         name: "Совкомбанк",
@@ -227,6 +235,7 @@ pub const BANKS: &[BankSpec] = &[
         requirements: "Возраст от 20 до 85 лет, паспорт РФ, стаж на последнем месте работы от 4 месяцев.",
         advantages: "Рассрочка от дилера, Без первого взноса, Одобрение за 1 час",
         active: false,
+        erid: "2VtzqzHs7Tn",
     },
 ];
 

@@ -211,6 +211,8 @@ fn insert_all(
                 discount: promo.discount.into(),
                 valid_until: last_day.to_string(),
                 is_active: promo.active,
+                ad_erid: String::new(),
+                ad_advertiser: String::new(),
             },
         )?;
     }
@@ -224,6 +226,8 @@ fn insert_all(
                 requirements: bank.requirements.into(),
                 advantages: bank.advantages.into(),
                 active: bank.active,
+                ad_erid: bank.erid.into(),
+                ad_advertiser: String::new(),
             },
         )?;
         bank_ids.push((bank.name, created.id));

@@ -16,6 +16,11 @@ pub struct PartnerBank {
     /// Comma-separated, shown as chips.
     pub advantages: String,
     pub active: bool,
+    /// The offer's ad token (erid), empty when none: a bank's offer is an
+    /// ad (`docs/advertising.md`).
+    pub ad_erid: String,
+    /// The advertiser as the mark names it; empty: the bank's name.
+    pub ad_advertiser: String,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -32,6 +37,10 @@ pub struct PartnerBankInput {
     pub advantages: String,
     #[serde(default = "yes")]
     pub active: bool,
+    #[serde(default)]
+    pub ad_erid: String,
+    #[serde(default)]
+    pub ad_advertiser: String,
 }
 
 fn yes() -> bool {
@@ -39,8 +48,8 @@ fn yes() -> bool {
 }
 
 const SELECT: &str =
-    "SELECT id, name, logo, requirements, advantages, active, created_at, updated_at
-    FROM partner_banks";
+    "SELECT id, name, logo, requirements, advantages, active, ad_erid, ad_advertiser,
+    created_at, updated_at FROM partner_banks";
 
 fn from_row(row: &Row) -> rusqlite::Result<PartnerBank> {
     Ok(PartnerBank {
@@ -50,6 +59,8 @@ fn from_row(row: &Row) -> rusqlite::Result<PartnerBank> {
         requirements: row.get("requirements")?,
         advantages: row.get("advantages")?,
         active: row.get("active")?,
+        ad_erid: row.get("ad_erid")?,
+        ad_advertiser: row.get("ad_advertiser")?,
         created_at: row.get("created_at")?,
         updated_at: row.get("updated_at")?,
     })
@@ -92,6 +103,8 @@ pub fn validate(input: &PartnerBankInput) -> AppResult<()> {
     super::check_len("requirements", "Требования", &input.requirements, 5000)?;
     super::check_len("advantages", "Преимущества", &input.advantages, 5000)?;
     super::check_len("logo", "Логотип", &input.logo, super::MAX_PICTURE_URL)?;
+    super::ads::check_erid("adErid", &input.ad_erid)?;
+    super::ads::check_advertiser("adAdvertiser", &input.ad_advertiser)?;
     Ok(())
 }
 
@@ -101,8 +114,8 @@ pub fn create(conn: &Connection, input: &PartnerBankInput) -> AppResult<PartnerB
     let now = super::now();
     conn.execute(
         "INSERT INTO partner_banks (id, name, logo, requirements, advantages, active, created_at,
-            updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+            updated_at, ad_erid, ad_advertiser)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9)",
         params![
             id,
             input.name.trim(),
@@ -110,7 +123,9 @@ pub fn create(conn: &Connection, input: &PartnerBankInput) -> AppResult<PartnerB
             input.requirements.trim(),
             input.advantages.trim(),
             input.active,
-            now
+            now,
+            super::ads::check_erid("adErid", &input.ad_erid)?,
+            input.ad_advertiser.trim(),
         ],
     )?;
     get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("bank vanished")))
@@ -124,7 +139,7 @@ pub fn update(
     validate(input)?;
     let changed = conn.execute(
         "UPDATE partner_banks SET name = ?2, logo = ?3, requirements = ?4, advantages = ?5,
-            active = ?6, updated_at = ?7
+            active = ?6, updated_at = ?7, ad_erid = ?8, ad_advertiser = ?9
          WHERE id = ?1",
         params![
             id,
@@ -133,7 +148,9 @@ pub fn update(
             input.requirements.trim(),
             input.advantages.trim(),
             input.active,
-            super::now()
+            super::now(),
+            super::ads::check_erid("adErid", &input.ad_erid)?,
+            input.ad_advertiser.trim(),
         ],
     )?;
     if changed == 0 {
@@ -167,6 +184,8 @@ impl super::form::Form for PartnerBankInput {
             Field::required("requirements", Kind::Text, "Требования обязательны"),
             Field::required("advantages", Kind::Text, "Преимущества обязательны"),
             Field::optional("active", Kind::Bool),
+            Field::optional("adErid", Kind::Text),
+            Field::optional("adAdvertiser", Kind::Text),
         ]
     };
 }

@@ -40,6 +40,7 @@ text_enum!(
         OperatorMissing = "operator_missing",
         ProcessorsUnlisted = "processors_unlisted",
         AnalyticsAbroad = "analytics_abroad",
+        AdWithoutToken = "ad_without_token",
     }
 );
 
@@ -135,6 +136,20 @@ pub fn run(conn: &Connection, today: NaiveDate, config: &Config) -> AppResult<Ve
             None,
         ));
     }
+    for ad in super::ads::unmarked(conn, &s, today)? {
+        found.push(problem(
+            CheckKind::AdWithoutToken,
+            "Реклама без токена (erid)",
+            format!(
+                "{}: реклама в интернете показывается с пометкой «Реклама», рекламодателем и \
+                 токеном от оператора рекламных данных (ст. 18.1 38-ФЗ). Получите токен и \
+                 впишите его",
+                ad.what
+            ),
+            ad.link,
+            ad.id.as_deref(),
+        ));
+    }
     brands(conn, &banks, &mut found)?;
     cars(conn, &banks, &mut found)?;
     gone_published(conn, &mut found)?;
@@ -189,7 +204,7 @@ fn personal_data(s: &settings::Settings, config: &Config, found: &mut Vec<Proble
             CheckKind::ProcessorsUnlisted,
             "Политика не называет всех, кому передаются данные",
             format!(
-                "Подключены, но не названы в политике: {}. Добавьте в политику подстановку                  {{обработчики}} — список составится сам",
+                "Подключены, но не названы в политике: {}. Добавьте в политику подстановку {{обработчики}} — список составится сам",
                 names.join(", ")
             ),
             "/admin/settings#privacy".into(),
@@ -200,7 +215,7 @@ fn personal_data(s: &settings::Settings, config: &Config, found: &mut Vec<Proble
         found.push(problem(
             CheckKind::AnalyticsAbroad,
             "Google Analytics передаёт данные посетителей за рубеж",
-            "Трансграничная передача требует уведомить Роскомнадзор до её начала (ст. 12              152-ФЗ). Если уведомления нет, выключите Google Analytics в настройках"
+            "Трансграничная передача требует уведомить Роскомнадзор до её начала (ст. 12 152-ФЗ). Если уведомления нет, выключите Google Analytics в настройках"
                 .into(),
             "/admin/settings#analytics".into(),
             None,

@@ -2,6 +2,7 @@
 //! owning its queries. Functions take a connection so callers can compose
 //! them in one transaction; HTTP handlers and CLI commands call them.
 
+pub mod ads;
 pub mod audit;
 pub mod banks;
 pub mod body_types;

@@ -22,6 +22,11 @@ pub struct Promotion {
     /// has no end.
     pub valid_until: String,
     pub is_active: bool,
+    /// The ad's token (erid), empty when none (`docs/advertising.md`).
+    pub ad_erid: String,
+    /// The advertiser, when the promotion is someone else's ad (a maker's
+    /// or a bank's campaign); empty for the salon's own.
+    pub ad_advertiser: String,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -40,6 +45,10 @@ pub struct PromotionInput {
     pub valid_until: String,
     #[serde(default = "yes")]
     pub is_active: bool,
+    #[serde(default)]
+    pub ad_erid: String,
+    #[serde(default)]
+    pub ad_advertiser: String,
 }
 
 fn yes() -> bool {
@@ -47,7 +56,7 @@ fn yes() -> bool {
 }
 
 const SELECT: &str = "SELECT id, title, description, image, discount, valid_until, is_active,
-    created_at, updated_at FROM promotions";
+    ad_erid, ad_advertiser, created_at, updated_at FROM promotions";
 
 fn from_row(row: &Row) -> rusqlite::Result<Promotion> {
     Ok(Promotion {
@@ -58,6 +67,8 @@ fn from_row(row: &Row) -> rusqlite::Result<Promotion> {
         discount: row.get("discount")?,
         valid_until: row.get("valid_until")?,
         is_active: row.get("is_active")?,
+        ad_erid: row.get("ad_erid")?,
+        ad_advertiser: row.get("ad_advertiser")?,
         created_at: row.get("created_at")?,
         updated_at: row.get("updated_at")?,
     })
@@ -161,6 +172,8 @@ pub fn validate(input: &PromotionInput) -> AppResult<()> {
     super::check_len("discount", "Скидка", &input.discount, 100)?;
     parse_valid_until(&input.valid_until)?;
     super::check_len("image", "Изображение", &input.image, super::MAX_PICTURE_URL)?;
+    super::ads::check_erid("adErid", &input.ad_erid)?;
+    super::ads::check_advertiser("adAdvertiser", &input.ad_advertiser)?;
     Ok(())
 }
 
@@ -171,8 +184,8 @@ pub fn create(conn: &Connection, input: &PromotionInput) -> AppResult<Promotion>
     let now = super::now();
     conn.execute(
         "INSERT INTO promotions (id, title, description, image, discount, valid_until, is_active,
-            created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
+            created_at, updated_at, ad_erid, ad_advertiser)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)",
         params![
             id,
             input.title.trim(),
@@ -181,7 +194,9 @@ pub fn create(conn: &Connection, input: &PromotionInput) -> AppResult<Promotion>
             input.discount.trim(),
             valid_until,
             input.is_active,
-            now
+            now,
+            super::ads::check_erid("adErid", &input.ad_erid)?,
+            input.ad_advertiser.trim(),
         ],
     )?;
     get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("promotion vanished")))
@@ -192,7 +207,7 @@ pub fn update(conn: &Connection, id: &str, input: &PromotionInput) -> AppResult<
     let valid_until = stored_valid_until(input)?;
     let changed = conn.execute(
         "UPDATE promotions SET title = ?2, description = ?3, image = ?4, discount = ?5,
-            valid_until = ?6, is_active = ?7, updated_at = ?8
+            valid_until = ?6, is_active = ?7, updated_at = ?8, ad_erid = ?9, ad_advertiser = ?10
          WHERE id = ?1",
         params![
             id,
@@ -202,7 +217,9 @@ pub fn update(conn: &Connection, id: &str, input: &PromotionInput) -> AppResult<
             input.discount.trim(),
             valid_until,
             input.is_active,
-            super::now()
+            super::now(),
+            super::ads::check_erid("adErid", &input.ad_erid)?,
+            input.ad_advertiser.trim(),
         ],
     )?;
     if changed == 0 {
@@ -225,6 +242,8 @@ impl super::form::Form for PromotionInput {
             Field::optional("discount", Kind::Text),
             Field::optional("validUntil", Kind::Text),
             Field::optional("isActive", Kind::Bool),
+            Field::optional("adErid", Kind::Text),
+            Field::optional("adAdvertiser", Kind::Text),
         ]
     };
 }

@@ -94,6 +94,10 @@ pub struct PublicSettings {
     pub consent_version: i64,
     #[serde(flatten)]
     pub banners: Banners,
+    /// The banners that are ads, marked (`docs/advertising.md`): by the
+    /// desktop picture's key ("homeBanner"), its token and advertiser.
+    #[serde(default)]
+    pub banner_ads: std::collections::BTreeMap<String, super::ads::AdMark>,
     pub updated_at: String,
 }
 
@@ -168,6 +172,7 @@ impl Default for Settings {
                 legal_entity: String::new(),
                 consent_version: 1,
                 banners: Banners::default(),
+                banner_ads: Default::default(),
                 updated_at: String::new(),
             },
             notification_email: String::new(),
@@ -200,7 +205,7 @@ const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_a
     auto_selection_banner_mobile, updated_at, notification_email, from_email,
     email_notifications_enabled, consent_text, privacy_policy, response_threshold_minutes,
     lead_assignment, operator_name, operator_inn, operator_ogrn, operator_address,
-    google_analytics_enabled, retention_years, cancelled_retention_months
+    google_analytics_enabled, retention_years, cancelled_retention_months, banner_ads
     FROM settings WHERE id = 1";
 
 fn from_row(row: &Row) -> rusqlite::Result<Settings> {
@@ -235,6 +240,7 @@ fn from_row(row: &Row) -> rusqlite::Result<Settings> {
                 auto_selection_banner: row.get("auto_selection_banner")?,
                 auto_selection_banner_mobile: row.get("auto_selection_banner_mobile")?,
             },
+            banner_ads: super::json_column(&row.get::<_, String>("banner_ads")?),
             updated_at: row.get("updated_at")?,
         },
         notification_email: row.get("notification_email")?,
@@ -305,10 +311,10 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             updated_at, notification_email, from_email, email_notifications_enabled,
             consent_text, privacy_policy, work_schedule, response_threshold_minutes,
             lead_assignment, operator_name, operator_inn, operator_ogrn, operator_address,
-            google_analytics_enabled, retention_years, cancelled_retention_months)
+            google_analytics_enabled, retention_years, cancelled_retention_months, banner_ads)
          VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34,
-            ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42)",
+            ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43)",
         rusqlite::params![
             p.salon_name,
             p.phone,
@@ -353,6 +359,8 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             next.google_analytics_enabled,
             next.retention_years,
             next.cancelled_retention_months,
+            serde_json::to_string(&p.banner_ads)
+                .map_err(|e| crate::error::AppError::Internal(e.into()))?,
         ],
     )?;
     get(conn)
@@ -399,6 +407,8 @@ pub struct SettingsPatch {
     pub retention_years: Option<i64>,
     /// Months, 1 to 36.
     pub cancelled_retention_months: Option<i64>,
+    /// The banners' ad marks, all of them (a page left out is unmarked).
+    pub banner_ads: Option<std::collections::BTreeMap<String, super::ads::AdMark>>,
     pub home_banner: Option<String>,
     pub home_banner_mobile: Option<String>,
     pub new_cars_banner: Option<String>,
@@ -666,6 +676,9 @@ impl SettingsPatch {
         }
         if let Some(enabled) = self.google_analytics_enabled {
             to.google_analytics_enabled = enabled;
+        }
+        if let Some(marks) = self.banner_ads {
+            to.public.banner_ads = super::ads::check_banner_ads(marks)?;
         }
         if let Some(years) = self.retention_years {
             if !(1..=10).contains(&years) {

@@ -313,6 +313,8 @@ pub fn seed_catalogue(app: &TestApp) -> Catalogue {
                 discount: "-10%".into(),
                 valid_until: "31.12.2099".into(),
                 is_active: active,
+                ad_erid: String::new(),
+                ad_advertiser: String::new(),
             },
         )
         .unwrap();
@@ -326,6 +328,9 @@ pub fn seed_catalogue(app: &TestApp) -> Catalogue {
                 requirements: "Паспорт, права".into(),
                 advantages: "Ставка от 5.6%, Решение за 30 минут".into(),
                 active,
+                // A bank's offer is an ad: marked (docs/advertising.md).
+                ad_erid: "LjN8Kaaxi".into(),
+                ad_advertiser: String::new(),
             },
         )
         .unwrap();

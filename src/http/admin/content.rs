@@ -304,6 +304,8 @@ pub struct PartnerBankChange {
     pub requirements: Option<String>,
     pub advantages: Option<String>,
     pub active: Option<bool>,
+    pub ad_erid: Option<String>,
+    pub ad_advertiser: Option<String>,
 }
 
 impl Form for PartnerBankChange {
@@ -313,6 +315,8 @@ impl Form for PartnerBankChange {
         Field::optional("requirements", Kind::Text),
         Field::optional("advantages", Kind::Text),
         Field::optional("active", Kind::Bool),
+        Field::optional("adErid", Kind::Text),
+        Field::optional("adAdvertiser", Kind::Text),
     ];
 }
 
@@ -332,6 +336,8 @@ pub async fn update_bank(
             requirements: None,
             advantages: None,
             active: Some(active),
+            ad_erid: None,
+            ad_advertiser: None,
         } => Err(active),
         full => Ok(PartnerBankInput {
             name: full.name.unwrap_or_default(),
@@ -339,6 +345,8 @@ pub async fn update_bank(
             requirements: full.requirements.unwrap_or_default(),
             advantages: full.advantages.unwrap_or_default(),
             active: full.active.unwrap_or(true),
+            ad_erid: full.ad_erid.unwrap_or_default(),
+            ad_advertiser: full.ad_advertiser.unwrap_or_default(),
         }),
     };
     audited(&state, &admin, move |c| {

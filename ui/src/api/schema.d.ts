@@ -1571,6 +1571,13 @@ export interface components {
          * @enum {string}
          */
         ActReason: "retention" | "request" | "withdrawal";
+        /** @description A banner's mark. */
+        AdMark: {
+            /** @description Who advertises ("ООО «Хавейл Мотор Рус»"), empty when none. */
+            advertiser?: string;
+            /** @description The token (erid), empty when none. */
+            erid?: string;
+        };
         /** @description One page of the admin cars list. */
         AdminCarPage: {
             items: components["schemas"]["Car"][];
@@ -1979,7 +1986,7 @@ export interface components {
          * @description Which check found the problem.
          * @enum {string}
          */
-        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "car_unstated_fields" | "consent_text_missing" | "privacy_policy_missing" | "operator_missing" | "processors_unlisted" | "analytics_abroad";
+        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "car_unstated_fields" | "consent_text_missing" | "privacy_policy_missing" | "operator_missing" | "processors_unlisted" | "analytics_abroad" | "ad_without_token";
         /** @description `GET /api/admin/checks`. */
         ChecksReport: {
             /**
@@ -2645,6 +2652,13 @@ export interface components {
         };
         PartnerBank: {
             active: boolean;
+            /** @description The advertiser as the mark names it; empty: the bank's name. */
+            adAdvertiser: string;
+            /**
+             * @description The offer's ad token (erid), empty when none: a bank's offer is an
+             *     ad (`docs/advertising.md`).
+             */
+            adErid: string;
             /** @description Comma-separated, shown as chips. */
             advantages: string;
             createdAt: string;
@@ -2656,6 +2670,8 @@ export interface components {
         };
         PartnerBankInput: {
             active?: boolean;
+            adAdvertiser?: string;
+            adErid?: string;
             advantages?: string;
             logo?: string;
             name: string;
@@ -2733,6 +2749,13 @@ export interface components {
             title: string;
         };
         Promotion: {
+            /**
+             * @description The advertiser, when the promotion is someone else's ad (a maker's
+             *     or a bank's campaign); empty for the salon's own.
+             */
+            adAdvertiser: string;
+            /** @description The ad's token (erid), empty when none (`docs/advertising.md`). */
+            adErid: string;
             createdAt: string;
             description: string;
             discount: string;
@@ -2749,6 +2772,8 @@ export interface components {
             validUntil: string;
         };
         PromotionInput: {
+            adAdvertiser?: string;
+            adErid?: string;
             description: string;
             discount?: string;
             image?: string;
@@ -2790,6 +2815,13 @@ export interface components {
         /** @description What every visitor may read. */
         PublicSettings: components["schemas"]["Banners"] & {
             address: string;
+            /**
+             * @description The banners that are ads, marked (`docs/advertising.md`): by the
+             *     desktop picture's key ("homeBanner"), its token and advertiser.
+             */
+            bannerAds?: {
+                [key: string]: components["schemas"]["AdMark"];
+            };
             /**
              * Format: int64
              * @description Version of the personal-data consent text the forms link to.
@@ -3101,6 +3133,10 @@ export interface components {
             autoCreditBannerMobile?: string | null;
             autoSelectionBanner?: string | null;
             autoSelectionBannerMobile?: string | null;
+            /** @description The banners' ad marks, all of them (a page left out is unmarked). */
+            bannerAds?: {
+                [key: string]: components["schemas"]["AdMark"];
+            } | null;
             /**
              * Format: int64
              * @description Months, 1 to 36.

@@ -3,7 +3,12 @@ import { renderToString } from "preact-render-to-string";
 import { describe, expect, it, vi } from "vitest";
 import { primeCache } from "../../src/api/client";
 import { CREDIT_PROGRAMS, SETTINGS } from "../../src/api/urls";
-import { CookieNotice, noticeText } from "../../src/components/consent/CookieNotice";
+import {
+  CookieNotice,
+  counterCookies,
+  dropCounterCookies,
+  noticeText,
+} from "../../src/components/consent/CookieNotice";
 import { Footer } from "../../src/components/layout/Footer";
 import { DEFAULT_SETTINGS } from "../../src/hooks/useSettings";
 
@@ -57,5 +62,35 @@ describe("the footer's 'Настройки cookie'", () => {
 
   it("is not there without a counter", () => {
     expect(footer("", "")).not.toContain("Настройки cookie");
+  });
+});
+
+describe("a refusal drops the counters' cookies", () => {
+  it("names Metrika's and Google's cookies and nothing else", () => {
+    expect(
+      counterCookies(
+        "_ym_uid=1700000000123; _ym_d=1700000000; theme=dark; _ga=GA1.1.5.6; _ga_ABC123=GS1; _gid=GA1.2; _gat_gtag=1; analytics-consent=x; _gads=1",
+      ),
+    ).toEqual(["_ym_uid", "_ym_d", "_ga", "_ga_ABC123", "_gid", "_gat_gtag"]);
+    expect(counterCookies("")).toEqual([]);
+  });
+
+  it("expires them on the host and its parent domains", () => {
+    const written: string[] = [];
+    const doc = {
+      location: { hostname: "www.salon.example" },
+      get cookie() {
+        return "_ym_uid=1; theme=dark";
+      },
+      set cookie(value: string) {
+        written.push(value);
+      },
+    } as unknown as Document;
+    dropCounterCookies(doc);
+    expect(written).toEqual([
+      "_ym_uid=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/",
+      "_ym_uid=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; domain=.www.salon.example",
+      "_ym_uid=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; domain=.salon.example",
+    ]);
   });
 });

@@ -34,6 +34,30 @@ export function noticeText(yandex: boolean, google: boolean): string {
   }, только если вы согласитесь.`;
 }
 
+/** The counters' cookies in `cookies` (document.cookie): Metrika's
+ * `_ym_*` (first-party ids), Google's `_ga`, `_ga_*`,
+ * `_gid` and `_gat*`. */
+export function counterCookies(cookies: string): string[] {
+  return cookies
+    .split(";")
+    .map((c) => c.split("=")[0].trim())
+    .filter((name) => /^(_ym_|_ga$|_ga_|_gid$|_gat)/.test(name));
+}
+
+/** A refusal after an acceptance: the counters' cookies go, on this host
+ * and on its parent domains (where the counters set them). */
+export function dropCounterCookies(doc: Document = document): void {
+  const parts = doc.location.hostname.split(".");
+  const domains = [""];
+  for (let i = 0; i < parts.length - 1; i += 1)
+    domains.push(`; domain=.${parts.slice(i).join(".")}`);
+  for (const name of counterCookies(doc.cookie)) {
+    for (const domain of domains) {
+      doc.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/${domain}`;
+    }
+  }
+}
+
 interface Props {
   text: string;
   focus: boolean;
@@ -101,6 +125,7 @@ export function showCookieNotice(
   const opener = focus ? (document.activeElement as HTMLElement | null) : null;
   const chosen = (choice: ConsentChoice) => {
     choose(choice);
+    if (choice === "refused") dropCounterCookies();
     render(null, root);
     root.remove();
     // Back to the button that asked, as a dialog would.
