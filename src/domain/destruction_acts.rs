@@ -15,7 +15,7 @@ use super::person_data::Erased;
 use super::settings::Settings;
 use super::text_enum;
 use crate::error::{AppError, AppResult};
-use crate::notify::message::escape;
+use crate::notify::message::{escape, moscow_time};
 
 text_enum!(
     /// Why the data was erased.
@@ -186,16 +186,6 @@ fn records(conn: &Connection, id: i64) -> AppResult<Vec<ActRecord>> {
     Ok(super::json_column(&text))
 }
 
-fn moscow(at: &str) -> String {
-    DateTime::parse_from_rfc3339(at)
-        .map(|t| {
-            t.with_timezone(&crate::clock::moscow())
-                .format("%d.%m.%Y %H:%M")
-                .to_string()
-        })
-        .unwrap_or_else(|_| at.to_string())
-}
-
 fn or_blank(value: &str) -> String {
     if value.trim().is_empty() {
         "[не указано]".into()
@@ -213,7 +203,7 @@ pub fn render(
     site: &str,
 ) -> AppResult<String> {
     let records = records(conn, act.id)?;
-    let when = moscow(&act.at);
+    let when = moscow_time(&act.at);
     let by = if act.by.is_empty() {
         match act.reason {
             ActReason::Retention => "автоматически, ежедневным заданием сайта".to_string(),
@@ -253,7 +243,7 @@ pub fn render(
          table{{border-collapse:collapse;width:100%}}td,th{{border:1px solid #444;padding:.25rem .5rem;\
          text-align:left;vertical-align:top}}</style></head><body>\
          <h1>Акт об уничтожении персональных данных № {id}</h1>\
-         <p>Дата и время уничтожения: {when} (московское время)</p>\
+         <p>Дата и время уничтожения: {when}</p>\
          <h2>Оператор</h2><p>{name}, ИНН {inn}, ОГРН {ogrn}<br>Адрес: {address}</p>\
          <h2>Информационная система</h2><p>Сайт автосалона {site} (база данных сайта)</p>\
          <h2>Основание</h2><p>{reason}</p>\

@@ -11,7 +11,7 @@ use super::legal;
 use super::person_data::{PersonData, Subject};
 use super::settings::Settings;
 use crate::error::{AppError, AppResult};
-use crate::notify::message::{escape, status_label, type_label};
+use crate::notify::message::{escape, moscow_time, status_label, type_label};
 
 /// The consent texts of one version, as the person saw them.
 #[derive(Debug, Serialize)]
@@ -88,16 +88,6 @@ pub fn json(
     serde_json::to_string_pretty(&export).map_err(|e| AppError::Internal(e.into()))
 }
 
-fn moscow(at: &str) -> String {
-    DateTime::parse_from_rfc3339(at)
-        .map(|t| {
-            t.with_timezone(&crate::clock::moscow())
-                .format("%d.%m.%Y %H:%M")
-                .to_string()
-        })
-        .unwrap_or_else(|_| at.to_string())
-}
-
 fn row(cells: &[String]) -> String {
     let cells: String = cells.iter().map(|c| format!("<td>{c}</td>")).collect();
     format!("<tr>{cells}</tr>")
@@ -139,7 +129,7 @@ pub fn html(
                 .collect::<Vec<_>>()
                 .join(" ");
             row(&[
-                moscow(&l.created_at),
+                moscow_time(&l.created_at),
                 escape(type_label(l.lead_type)),
                 escape(status_label(l.status)),
                 escape(&l.name),
@@ -154,7 +144,7 @@ pub fn html(
                 format!(
                     "версия {}, {}, IP {}{}",
                     l.consent_version,
-                    moscow(&l.consent_at),
+                    moscow_time(&l.consent_at),
                     escape(&l.consent_ip),
                     if l.advertising_consent {
                         "; согласие на рекламу"
@@ -170,17 +160,23 @@ pub fn html(
         .iter()
         .map(|s| {
             row(&[
-                moscow(&s.created_at),
+                moscow_time(&s.created_at),
                 escape(&s.email),
                 escape(&s.page_url),
                 format!(
                     "версия {}, {}, IP {}",
                     s.consent_version,
-                    moscow(&s.consent_at),
+                    moscow_time(&s.consent_at),
                     escape(&s.consent_ip)
                 ),
-                s.confirmed_at.as_deref().map(moscow).unwrap_or_default(),
-                s.unsubscribed_at.as_deref().map(moscow).unwrap_or_default(),
+                s.confirmed_at
+                    .as_deref()
+                    .map(moscow_time)
+                    .unwrap_or_default(),
+                s.unsubscribed_at
+                    .as_deref()
+                    .map(moscow_time)
+                    .unwrap_or_default(),
             ])
         })
         .collect();
@@ -189,7 +185,7 @@ pub fn html(
         .iter()
         .map(|c| {
             row(&[
-                moscow(&c.created_at),
+                moscow_time(&c.created_at),
                 escape(&c.author_name),
                 escape(&c.body),
             ])
@@ -200,7 +196,7 @@ pub fn html(
         .iter()
         .map(|d| {
             row(&[
-                moscow(&d.created_at),
+                moscow_time(&d.created_at),
                 escape(d.kind.as_str()),
                 escape(d.channel.as_str()),
                 escape(d.state.as_str()),
@@ -210,7 +206,7 @@ pub fn html(
     let audit: Vec<String> = data
         .audit
         .iter()
-        .map(|e| row(&[moscow(&e.at), escape(&e.username), escape(&e.summary)]))
+        .map(|e| row(&[moscow_time(&e.at), escape(&e.username), escape(&e.summary)]))
         .collect();
     let consents: String = consent_texts(conn, data)?
         .iter()
@@ -240,11 +236,11 @@ pub fn html(
          table{{border-collapse:collapse;width:100%}}td,th{{border:1px solid #888;\
          padding:.25rem .5rem;text-align:left;vertical-align:top}}</style></head><body>\
          <h1>Сведения о персональных данных</h1>\
-         <p>Составлено {when} (московское время) по запросу субъекта персональных данных: {who}.</p>\
+         <p>Составлено {when} по запросу субъекта персональных данных: {who}.</p>\
          <p>Оператор: {name}, ИНН {inn}, ОГРН {ogrn}, адрес: {address}.</p>\
          {leads}{subscriptions}{comments}{deliveries}{audit}\
          <h2>Тексты согласий</h2>{consents}</body></html>",
-        when = moscow(&now.to_rfc3339()),
+        when = moscow_time(&now.to_rfc3339()),
         who = escape(&who.describe()),
         name = blank(&settings.operator_name),
         inn = blank(&settings.operator_inn),
