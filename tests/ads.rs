@@ -135,6 +135,38 @@ async fn promotions_banks_and_banners_carry_their_mark_and_the_check_lists_those
         .json();
     assert_eq!(hidden["adErid"], "Kra23f3QL");
     assert_eq!(unmarked(&app, &cookie).await, Vec::<String>::new());
+    // Its programmes carry the mark to the credit calculator; the seeded
+    // bank names no advertiser: its own name stands.
+    let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
+    let programme = app
+        .admin_with(
+            &cookie,
+            Method::POST,
+            "/api/admin/credit-programs",
+            Some(
+                json!({"bankId": bank_id, "name": "Автокредит", "rateMin": 9.9,
+                "rateMax": 19.9, "pskMin": 10.5, "pskMax": 21.3, "termMinMonths": 12,
+                "termMaxMonths": 84, "validFrom": today, "conditions": "При КАСКО"}),
+            ),
+        )
+        .await;
+    assert_eq!(
+        programme.status,
+        StatusCode::CREATED,
+        "{}",
+        programme.text()
+    );
+    let offers = app.get("/api/credit-programs").await.json();
+    let marks: Vec<&Value> = offers["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["bankAd"])
+        .collect();
+    assert!(
+        marks.contains(&&json!({"erid": "Kra23f3QL", "advertiser": "АО «Банк Нева»"})),
+        "{offers}"
+    );
 
     // A banner naming an advertiser, shown without a token.
     let put = |body: Value| {
@@ -177,4 +209,32 @@ async fn promotions_banks_and_banners_carry_their_mark_and_the_check_lists_those
         public["bannerAds"],
         json!({"homeBanner": {"advertiser": "ООО «Хавейл Мотор Рус»", "erid": "LjN8Kaaxi"}})
     );
+}
+
+#[tokio::test]
+async fn an_editor_marks_the_banners_they_change() {
+    let app = TestApp::new();
+    app.create_admin();
+    app.create_user("editor", dealership::domain::roles::Role::Editor);
+    let editor = app.login_as("editor").await;
+    let marks = json!({"bannerAds": {"tradeInBanner":
+        {"advertiser": "ООО «Хавейл Мотор Рус»", "erid": "LjN8Kaaxi"}}});
+    let saved = app
+        .admin_with(&editor, Method::PUT, "/api/settings", Some(marks))
+        .await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text());
+    assert_eq!(
+        saved.json()["bannerAds"]["tradeInBanner"]["erid"],
+        "LjN8Kaaxi"
+    );
+    // The rest of the settings stays the owner's.
+    let refused = app
+        .admin_with(
+            &editor,
+            Method::PUT,
+            "/api/settings",
+            Some(json!({"bannerAds": {}, "salonName": "Другой"})),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
 }

@@ -48,13 +48,7 @@ impl AdMark {
 /// A token as the operator gave it: letters and digits (a stray
 /// "erid:" prefix and spaces are dropped); empty is none.
 pub fn check_erid(field: &'static str, value: &str) -> AppResult<String> {
-    let mut token = value.trim();
-    for prefix in ["erid:", "erid=", "ERID:", "ERID=", "erid", "ERID"] {
-        if let Some(rest) = token.strip_prefix(prefix) {
-            token = rest.trim();
-            break;
-        }
-    }
+    let token = strip_label(value.trim()).trim();
     if token.is_empty() {
         return Ok(String::new());
     }
@@ -62,6 +56,26 @@ pub fn check_erid(field: &'static str, value: &str) -> AppResult<String> {
         return Err(AppError::invalid(field, BAD_ERID));
     }
     Ok(token.to_string())
+}
+
+/// Drops a pasted label: "erid:", "ERID =", "erid " (a token that merely
+/// starts with the letters "erid" keeps them).
+fn strip_label(text: &str) -> &str {
+    if !text
+        .get(..4)
+        .is_some_and(|h| h.eq_ignore_ascii_case("erid"))
+    {
+        return text;
+    }
+    let rest = &text[4..];
+    let spaced = rest.trim_start();
+    if let Some(after) = spaced.strip_prefix([':', '=']) {
+        return after;
+    }
+    if spaced.len() < rest.len() {
+        return spaced;
+    }
+    text
 }
 
 /// An advertiser's name: up to 255 characters, trimmed.
@@ -164,6 +178,16 @@ mod tests {
             "Pb3XmBtzt5E9"
         );
         assert_eq!(check_erid("adErid", "").unwrap(), "");
+        assert_eq!(
+            check_erid("adErid", "erid 2VtzqwdWzZL").unwrap(),
+            "2VtzqwdWzZL"
+        );
+        assert_eq!(
+            check_erid("adErid", "ERID = Kra23f3QL").unwrap(),
+            "Kra23f3QL"
+        );
+        // A token that starts with the letters keeps them.
+        assert_eq!(check_erid("adErid", "eridA1b2").unwrap(), "eridA1b2");
         for bad in ["2Vtz qwd", "токен", "a-b", &"a".repeat(101)] {
             assert!(check_erid("adErid", bad).is_err(), "{bad}");
         }

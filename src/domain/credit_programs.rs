@@ -8,6 +8,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
+use super::ads::AdMark;
 use super::hours::parse_date;
 use crate::error::{AppError, AppResult};
 
@@ -20,6 +21,9 @@ pub struct CreditProgram {
     pub bank_name: String,
     /// Logo URL, "" when none.
     pub bank_logo: String,
+    /// The bank's offer is an ad: its mark (`docs/advertising.md`), the
+    /// advertiser being the bank's name unless the bank names another.
+    pub bank_ad: AdMark,
     pub name: String,
     /// Percent a year, up to 3 decimals.
     pub rate_min: f64,
@@ -52,6 +56,8 @@ pub struct PublicCreditProgram {
     pub bank_id: String,
     pub bank_name: String,
     pub bank_logo: String,
+    /// The offer's ad mark: `Реклама · {advertiser} · erid: {erid}`.
+    pub bank_ad: AdMark,
     pub name: String,
     pub rate_min: f64,
     pub rate_max: f64,
@@ -278,7 +284,8 @@ fn validate(conn: &Connection, input: &CreditProgramInput) -> AppResult<Valid> {
     })
 }
 
-const SELECT: &str = "SELECT p.id, p.bank_id, b.name AS bank_name, b.logo AS bank_logo, p.name,
+const SELECT: &str = "SELECT p.id, p.bank_id, b.name AS bank_name, b.logo AS bank_logo,
+    b.ad_erid AS bank_ad_erid, b.ad_advertiser AS bank_ad_advertiser, p.name,
     p.rate_min_milli, p.rate_max_milli, p.psk_min_milli, p.psk_max_milli, p.term_min_months,
     p.term_max_months, p.min_down_payment_percent, p.valid_from, p.valid_to, p.conditions,
     p.active, p.created_at, p.updated_at
@@ -294,6 +301,17 @@ fn from_row(row: &Row, today: &str) -> rusqlite::Result<CreditProgram> {
         bank_id: row.get("bank_id")?,
         bank_name: row.get("bank_name")?,
         bank_logo: row.get("bank_logo")?,
+        bank_ad: {
+            let advertiser: String = row.get("bank_ad_advertiser")?;
+            AdMark {
+                erid: row.get("bank_ad_erid")?,
+                advertiser: if advertiser.is_empty() {
+                    row.get("bank_name")?
+                } else {
+                    advertiser
+                },
+            }
+        },
         name: row.get("name")?,
         rate_min: percent_of(row.get("rate_min_milli")?),
         rate_max: percent_of(row.get("rate_max_milli")?),
@@ -337,6 +355,7 @@ impl From<CreditProgram> for PublicCreditProgram {
             bank_id: p.bank_id,
             bank_name: p.bank_name,
             bank_logo: p.bank_logo,
+            bank_ad: p.bank_ad,
             name: p.name,
             rate_min: p.rate_min,
             rate_max: p.rate_max,

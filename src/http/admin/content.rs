@@ -478,10 +478,14 @@ pub async fn get_settings(State(state): State<AppState>) -> AppResult<Json<Setti
 }
 
 /// Names of the page-banner fields, as the API speaks them.
+/// A banner's picture or its ad mark (`docs/advertising.md`): what an
+/// editor may change.
 fn is_banner_field(field: &str) -> bool {
-    settings::BANNER_FIELDS
-        .iter()
-        .any(|(name, _)| *name == field)
+    field == "bannerAds"
+        || field.starts_with("bannerAds.")
+        || settings::BANNER_FIELDS
+            .iter()
+            .any(|(name, _)| *name == field)
 }
 
 async fn save_settings(

@@ -2017,6 +2017,11 @@ export interface components {
         /** @description A programme as admins see it. */
         CreditProgram: {
             active: boolean;
+            /**
+             * @description The bank's offer is an ad: its mark (`docs/advertising.md`), the
+             *     advertiser being the bank's name unless the bank names another.
+             */
+            bankAd: components["schemas"]["AdMark"];
             bankId: string;
             /** @description Logo URL, "" when none. */
             bankLogo: string;
@@ -2784,6 +2789,8 @@ export interface components {
         };
         /** @description A programme as the public sees it. */
         PublicCreditProgram: {
+            /** @description The offer's ad mark: `Реклама · {advertiser} · erid: {erid}`. */
+            bankAd: components["schemas"]["AdMark"];
             bankId: string;
             bankLogo: string;
             bankName: string;

@@ -23,7 +23,9 @@ export type ProgramTerms = Pick<
   | "termMaxMonths"
   | "minDownPaymentPercent"
   | "conditions"
->;
+> &
+  /** The bank's ad mark (the server always sends it). */
+  Partial<Pick<PublicCreditProgram, "bankAd">>;
 
 /** The ranges over all valid programmes (the answer's summary). */
 export type ProgramsSummary = components["schemas"]["CreditSummary"];

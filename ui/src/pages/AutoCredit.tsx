@@ -3,6 +3,7 @@ import type { PartnerBank } from "../api/types";
 import { CREDIT_PROGRAMS, PARTNER_BANKS } from "../api/urls";
 import { CreditBlock } from "../components/credit/CreditBlock";
 import { LeadDialog } from "../components/leads/LeadDialog";
+import { AdLabel } from "../components/ui/AdLabel";
 import { Banner } from "../components/ui/Banner";
 import { BrandLogo } from "../components/ui/BrandLogo";
 import { useApi } from "../hooks/useApi";
@@ -63,6 +64,7 @@ export function AutoCredit() {
         desktop={settings.autoCreditBanner}
         mobile={settings.autoCreditBannerMobile}
         alt="Автокредит"
+        ad={settings.bannerAds?.autoCreditBanner}
       >
         <h1>Автокредит</h1>
         <p class="hero-subtitle">Оформите кредит на автомобиль за один визит</p>
@@ -118,6 +120,7 @@ export function AutoCredit() {
                       </span>
                     ))}
                 </p>
+                <AdLabel erid={bank.adErid} advertiser={bank.adAdvertiser || bank.name} />
               </article>
             ))}
           </div>

@@ -48,6 +48,7 @@ export function AutoSelection() {
         desktop={settings.autoSelectionBanner}
         mobile={settings.autoSelectionBannerMobile}
         alt="Подбор автомобиля"
+        ad={settings.bannerAds?.autoSelectionBanner}
       >
         <h1>Подбор автомобиля</h1>
         <p class="hero-subtitle">Расскажите, какой автомобиль вам нужен, — мы подберём варианты</p>

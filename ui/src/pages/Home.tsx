@@ -34,6 +34,7 @@ export function Home() {
         desktop={settings.homeBanner}
         mobile={settings.homeBannerMobile}
         alt={settings.salonName}
+        ad={settings.bannerAds?.homeBanner}
       >
         <h1>{settings.heroTitle || settings.salonName}</h1>
         {settings.heroSubtitle && <p class="hero-subtitle">{settings.heroSubtitle}</p>}

@@ -16,7 +16,11 @@ export function NewCars() {
     <CatalogueLayout
       catalogue={catalogue}
       title="Новые автомобили"
-      banner={{ desktop: settings.newCarsBanner, mobile: settings.newCarsBannerMobile }}
+      banner={{
+        desktop: settings.newCarsBanner,
+        mobile: settings.newCarsBannerMobile,
+        ad: settings.bannerAds?.newCarsBanner,
+      }}
       bodyTypes={catalogue.side.data ?? []}
       loadMore
       empty={(filtered) => <EmptyList filtered={filtered} onReset={catalogue.clear} />}

@@ -39,7 +39,12 @@ export function TradeIn() {
   };
   return (
     <>
-      <Banner desktop={settings.tradeInBanner} mobile={settings.tradeInBannerMobile} alt="Трейд-ин">
+      <Banner
+        desktop={settings.tradeInBanner}
+        mobile={settings.tradeInBannerMobile}
+        alt="Трейд-ин"
+        ad={settings.bannerAds?.tradeInBanner}
+      >
         <h1>Трейд-ин</h1>
         <p class="hero-subtitle">Обменяйте свой автомобиль на новый с выгодой</p>
       </Banner>

@@ -16,7 +16,11 @@ export function UsedCars() {
     <CatalogueLayout
       catalogue={catalogue}
       title="Автомобили с пробегом"
-      banner={{ desktop: settings.usedCarsBanner, mobile: settings.usedCarsBannerMobile }}
+      banner={{
+        desktop: settings.usedCarsBanner,
+        mobile: settings.usedCarsBannerMobile,
+        ad: settings.bannerAds?.usedCarsBanner,
+      }}
       bodyTypes={catalogue.side.data ?? []}
       empty={(filtered) => <EmptyList filtered={filtered} onReset={catalogue.clear} />}
     />

@@ -21,6 +21,7 @@ const program = (over: Partial<AdminCreditProgram> = {}): AdminCreditProgram => 
   bankId: "b1",
   bankName: "Сбербанк",
   bankLogo: "",
+  bankAd: { erid: "", advertiser: "Сбербанк" },
   name: "Автокредит",
   rateMin: 5.9,
   rateMax: 27.5,

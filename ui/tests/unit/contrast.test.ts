@@ -47,6 +47,7 @@ describe("the palette meets WCAG AA", () => {
       ["text", v["--pico-color"], bg],
       ["muted text", v["--pico-muted-color"], bg],
       ["muted text on surface", v["--pico-muted-color"], v["--surface"]],
+      ["ad mark on a card", v["--pico-muted-color"], v["--pico-card-background-color"] ?? bg],
       ["links", v["--pico-primary"], bg],
       ["primary button", v["--pico-primary-inverse"], v["--pico-primary-background"]],
       ["primary button hovered", v["--pico-primary-inverse"], v["--pico-primary-hover-background"]],

@@ -1,11 +1,12 @@
-/** Admin partner banks: cards with logo, name, shown or hidden, requirements
- * and the advantages as chips; a show / hide toggle, edit (dialog) and
- * delete. */
+/** Admin partner banks: cards with logo, name, shown or hidden, requirements,
+ * the advantages as chips and the offer's ad mark; a show / hide toggle, edit
+ * (dialog) and delete. */
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { apiDelete, apiPost, apiPut } from "../../api/client";
 import type { PartnerBank } from "../../api/types";
 import { useCan } from "../auth";
+import { AdFieldset, AdNote } from "../components/AdFieldset";
 import { AdminPage } from "../components/AdminPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
@@ -15,6 +16,7 @@ import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { errorMessage, isSilent, serverField } from "../errors";
 import { useEditLink } from "../hooks";
+import { ADVERTISER_HINTS, type AdValues, adPayload, adRules, adValues } from "../lib/ads";
 import { bankRules } from "../lib/rules";
 import { splitAdvantages } from "../lib/text";
 import { useAdminMutation, useAdminQuery } from "../query";
@@ -114,6 +116,7 @@ export default function BanksScreen() {
                   </li>
                 ))}
               </ul>
+              <AdNote {...bankAd(b)} />
               {canWrite && (
                 <footer class="card-actions">
                   <button
@@ -171,7 +174,14 @@ export default function BanksScreen() {
   );
 }
 
-interface BankValues {
+/** A bank's offer is always an ad: its advertiser is the bank when the form
+ * names none. */
+function bankAd(b: PartnerBank): AdValues {
+  const v = adValues(b);
+  return { ...v, adAdvertiser: v.adAdvertiser || b.name };
+}
+
+interface BankValues extends AdValues {
   name: string;
   logo: string;
   requirements: string;
@@ -179,7 +189,15 @@ interface BankValues {
   active: boolean;
 }
 
-const FIELDS = ["name", "logo", "requirements", "advantages", "active"] as const;
+const FIELDS = [
+  "name",
+  "logo",
+  "requirements",
+  "advantages",
+  "active",
+  "adErid",
+  "adAdvertiser",
+] as const;
 
 function BankDialog({ bank, onClose }: { bank: PartnerBank | null; onClose: () => void }) {
   const {
@@ -196,6 +214,7 @@ function BankDialog({ bank, onClose }: { bank: PartnerBank | null; onClose: () =
       requirements: bank?.requirements ?? "",
       advantages: bank?.advantages ?? "",
       active: bank?.active ?? true,
+      ...adValues(bank),
     },
   });
   // The logo is not a text input: its rule is registered by hand.
@@ -210,6 +229,7 @@ function BankDialog({ bank, onClose }: { bank: PartnerBank | null; onClose: () =
         requirements: v.requirements.trim(),
         advantages: v.advantages.trim(),
         active: v.active,
+        ...adPayload(v),
       };
       return bank
         ? apiPut<PartnerBank>(`/api/partner-banks/${bank.id}`, body)
@@ -287,6 +307,12 @@ function BankDialog({ bank, onClose }: { bank: PartnerBank | null; onClose: () =
           />
           Показывать на сайте
         </label>
+        <AdFieldset
+          advertiser={register("adAdvertiser", adRules.adAdvertiser)}
+          erid={register("adErid", adRules.adErid)}
+          errors={errors}
+          advertiserHint={ADVERTISER_HINTS.bank}
+        />
         <footer class="dialog-actions">
           <CancelButton />
           <button

@@ -1,15 +1,26 @@
 /** Admin page banners: six pages, each with a desktop and a mobile banner
- * (upload, preview, remove); "save all" sends what changed, "cancel" leaves
+ * (upload, preview, remove) and, when the banner is an ad, its mark
+ * (advertiser and erid); "save all" sends what changed, "cancel" leaves
  * without saving (asking first when something changed). */
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { apiPut } from "../../api/client";
 import { useCan } from "../auth";
+import { AdFieldset } from "../components/AdFieldset";
 import { AdminPage } from "../components/AdminPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
+import {
+  ADVERTISER_HINTS,
+  type BannerAds,
+  type BannerMark,
+  bannerAdsChanged,
+  bannerAdsForm,
+  bannerAdsPayload,
+  bannerAdsProblems,
+} from "../lib/ads";
 import {
   BANNER_SECTIONS,
   type Banners,
@@ -30,6 +41,10 @@ export default function BannersScreen() {
   const settings = useAdminQuery<Banners>(url, { refetchOnWindowFocus: false });
   const [loaded, setLoaded] = useState<Banners | null>(null);
   const [current, setCurrent] = useState<Banners | null>(null);
+  const [loadedAds, setLoadedAds] = useState<BannerAds>({});
+  const [ads, setAds] = useState<BannerAds>({});
+  // Shown after a save was tried: "homeBanner.erid" → the message.
+  const [problems, setProblems] = useState<Record<string, string>>({});
   const [uploads, setUploads] = useState(0);
   const [leaving, setLeaving] = useState(false);
   const [, navigate] = useLocation();
@@ -42,22 +57,35 @@ export default function BannersScreen() {
     const fresh = pickBanners(data);
     setLoaded(fresh);
     setCurrent(fresh);
+    setLoadedAds(bannerAdsForm(data));
+    setAds(bannerAdsForm(data));
   }, [data, current]);
 
-  const patch = loaded && current ? changedBanners(loaded, current) : {};
+  const patch: Partial<Banners> & { bannerAds?: BannerAds } =
+    loaded && current ? changedBanners(loaded, current) : {};
+  // The marks go only when they changed, and then all of them (a page left
+  // out is unmarked).
+  if (bannerAdsChanged(loadedAds, ads)) patch.bannerAds = bannerAdsPayload(ads);
   const dirty = Object.keys(patch).length > 0;
-  const save = useAdminMutation(
-    (p: Partial<Banners>) => apiPut<AdminSettings>("/api/settings", p),
-    {
-      success: "Баннеры обновлены",
-      failure: "Не удалось обновить баннеры",
-      onSuccess: (saved) => {
-        const fresh = pickBanners(saved);
-        setLoaded(fresh);
-        setCurrent(fresh);
-      },
+  const save = useAdminMutation((p: typeof patch) => apiPut<AdminSettings>("/api/settings", p), {
+    success: "Баннеры обновлены",
+    failure: "Не удалось обновить баннеры",
+    onSuccess: (saved) => {
+      const fresh = pickBanners(saved);
+      setLoaded(fresh);
+      setCurrent(fresh);
+      setLoadedAds(bannerAdsForm(saved));
+      setAds(bannerAdsForm(saved));
     },
-  );
+  });
+  const setMark = (key: string, part: keyof BannerMark, e: InputEvent) => {
+    const { value } = e.currentTarget as HTMLInputElement;
+    setAds((a) => ({
+      ...a,
+      [key]: { ...(a[key] ?? { erid: "", advertiser: "" }), [part]: value },
+    }));
+    setProblems(({ [`${key}.${part}`]: _, ...rest }) => rest);
+  };
 
   return (
     <AdminPage title="Баннеры страниц">
@@ -77,6 +105,13 @@ export default function BannersScreen() {
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
+            const found = bannerAdsProblems(ads);
+            setProblems(found);
+            const first = Object.keys(found)[0];
+            if (first) {
+              document.getElementById(`ad-${first.replace(".", "-")}`)?.focus();
+              return;
+            }
             if (dirty) save.mutate(patch);
           }}
         >
@@ -112,6 +147,22 @@ export default function BannersScreen() {
                     onBusyChange={(b) => setUploads((n) => n + (b ? 1 : -1))}
                   />
                 </div>
+                <AdFieldset
+                  id={`ad-${s.desktop}`}
+                  advertiser={{
+                    value: ads[s.desktop]?.advertiser ?? "",
+                    onInput: (e: InputEvent) => setMark(s.desktop, "advertiser", e),
+                  }}
+                  erid={{
+                    value: ads[s.desktop]?.erid ?? "",
+                    onInput: (e: InputEvent) => setMark(s.desktop, "erid", e),
+                  }}
+                  errors={{
+                    adAdvertiser: problems[`${s.desktop}.advertiser`],
+                    adErid: problems[`${s.desktop}.erid`],
+                  }}
+                  advertiserHint={ADVERTISER_HINTS.banner}
+                />
               </section>
             ))}
           </div>

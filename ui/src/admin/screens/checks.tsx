@@ -1,7 +1,7 @@
 /** "Проверка сайта": what the self-checks found (expired promotions, credit
  * offers without the bank or the ПСК, cars without photos, a VIN or a price,
- * missing consent or privacy texts; docs/self-checks.md), errors first, each with
- * a link to the screen that fixes it. */
+ * missing consent or privacy texts, ads without a token; docs/self-checks.md),
+ * errors first, each with a link to the screen that fixes it. */
 import { Link } from "wouter";
 import type { Capability } from "../../api/types";
 import { useAuth } from "../auth";
@@ -41,7 +41,7 @@ export default function ChecksScreen() {
       <p class="muted">
         Что может смутить покупателя или привести к штрафу: просроченные акции, ставки без названия
         банка, программы без ПСК, автомобили без фото, VIN или цены, пустые тексты согласия и
-        политики. Проверка идёт после каждого изменения и каждую ночь.
+        политики, реклама без токена (erid). Проверка идёт после каждого изменения и каждую ночь.
       </p>
       {checks.isError && !data ? (
         <ErrorPanel

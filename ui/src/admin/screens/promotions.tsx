@@ -1,12 +1,13 @@
 /** Admin promotions: a card grid (image, discount, title, description, valid
- * until, active or not) with edit and delete; the add / edit form takes the
- * list's place while it is open. */
+ * until, active or not, the ad's mark) with edit and delete; the add / edit
+ * form takes the list's place while it is open. */
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { apiDelete, apiPost, apiPut } from "../../api/client";
 import type { Promotion } from "../../api/types";
 import { formatDate } from "../../lib/format";
 import { useCan } from "../auth";
+import { AdFieldset, AdNote } from "../components/AdFieldset";
 import { AdminPage } from "../components/AdminPage";
 import { applyServerError } from "../components/applyServerError";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -15,6 +16,7 @@ import { Field } from "../components/Field";
 import { ImageUpload } from "../components/ImageUpload";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { useEditLink } from "../hooks";
+import { ADVERTISER_HINTS, type AdValues, adPayload, adRules, adValues } from "../lib/ads";
 import { moscowToday } from "../lib/creditPrograms";
 import { promotionState, promotionStateClass } from "../lib/promotions";
 import { promotionRules } from "../lib/rules";
@@ -105,6 +107,7 @@ export default function PromotionsScreen() {
                 </span>
                 <p class="admin-card-text">{p.description}</p>
                 {p.validUntil && <p class="muted">Действует до: {formatDate(p.validUntil)}</p>}
+                <AdNote {...adValues(p)} />
               </div>
               {canWrite && (
                 <footer class="card-actions">
@@ -144,7 +147,7 @@ export default function PromotionsScreen() {
   );
 }
 
-interface PromotionValues {
+interface PromotionValues extends AdValues {
   title: string;
   description: string;
   discount: string;
@@ -153,7 +156,16 @@ interface PromotionValues {
   isActive: boolean;
 }
 
-const FIELDS = ["title", "description", "discount", "validUntil", "image", "isActive"] as const;
+const FIELDS = [
+  "title",
+  "description",
+  "discount",
+  "validUntil",
+  "image",
+  "isActive",
+  "adErid",
+  "adAdvertiser",
+] as const;
 
 function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onDone: () => void }) {
   const {
@@ -171,6 +183,7 @@ function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onD
       validUntil: promotion?.validUntil ?? "",
       image: promotion?.image ?? "",
       isActive: promotion?.isActive ?? true,
+      ...adValues(promotion),
     },
   });
   const [uploading, setUploading] = useState(false);
@@ -185,6 +198,7 @@ function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onD
         validUntil: v.validUntil.trim(),
         image: v.image,
         isActive: v.isActive,
+        ...adPayload(v),
       };
       return promotion
         ? apiPut<Promotion>(`/api/promotions/${promotion.id}`, body)
@@ -243,6 +257,12 @@ function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onD
         />
         Активна (показывается на сайте)
       </label>
+      <AdFieldset
+        advertiser={register("adAdvertiser", adRules.adAdvertiser)}
+        erid={register("adErid", adRules.adErid)}
+        errors={errors}
+        advertiserHint={ADVERTISER_HINTS.promotion}
+      />
       <div class="form-actions">
         <button
           type="submit"

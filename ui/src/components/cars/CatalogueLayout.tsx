@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from "react";
 import type { BodyTypeInfo } from "../../api/types";
 import type { Catalogue } from "../../hooks/useCatalogue";
+import type { AdMark } from "../../lib/adMark";
 import { hasActiveFilters } from "../../lib/filters";
 import { foundCars } from "../../lib/format";
 import { SavedSearchButton } from "../alerts/SavedSearchButton";
@@ -15,7 +16,7 @@ import { FilterCard } from "./FilterCard";
 interface Props {
   catalogue: Catalogue<unknown>;
   title: string | null;
-  banner: { desktop: string; mobile: string };
+  banner: { desktop: string; mobile: string; ad?: AdMark };
   /** The body-type select's choices; left out on a body type's own page. */
   bodyTypes?: BodyTypeInfo[];
   /** The body-type page: Все/Новые/БУ buttons and, on phones, a filters toggle. */
@@ -77,7 +78,7 @@ export function CatalogueLayout(props: Props) {
 
   return (
     <>
-      <Banner desktop={banner.desktop} mobile={banner.mobile} alt={title ?? ""}>
+      <Banner {...banner} alt={title ?? ""}>
         <h1>{title}</h1>
       </Banner>
       <div class="container">

@@ -26,6 +26,7 @@ import {
 import { formatNumber } from "../../lib/format";
 import { creditPrice, toKopecks } from "../../lib/price";
 import { LeadDialog } from "../leads/LeadDialog";
+import { AdLabel } from "../ui/AdLabel";
 import "./credit.css";
 
 /** The credit page's starting price, rubles. */
@@ -252,6 +253,8 @@ function ProgramRow({ offer }: { offer: ProgramOffer }) {
       <p class="credit-program-payment" data-testid="program-payment">
         {offer.payment ? `Платёж ${paymentText(offer.payment)} в месяц` : offer.reason}
       </p>
+      {/* The bank's offer is an ad (docs/advertising.md). */}
+      {p.bankAd && <AdLabel {...p.bankAd} />}
     </li>
   );
 }

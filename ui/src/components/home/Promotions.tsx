@@ -1,9 +1,11 @@
 import type { Promotion } from "../../api/types";
 import { formatDate } from "../../lib/format";
 import { drawnOnceOnServer } from "../../lib/serverFragments";
+import { AdLabel } from "../ui/AdLabel";
 import { Img } from "../ui/Img";
 
-/** Up to three active promotions; nothing when there are none. */
+/** Up to three active promotions, an ad among them marked; nothing when
+ * there are none. */
 function PromotionsMarkup({
   items,
   title = "Популярные акции",
@@ -38,6 +40,7 @@ function PromotionsMarkup({
             <h3>{p.title}</h3>
             <p>{p.description}</p>
             {p.validUntil && <p class="muted">Действует до: {formatDate(p.validUntil)}</p>}
+            <AdLabel erid={p.adErid} advertiser={p.adAdvertiser} />
           </article>
         ))}
       </div>
