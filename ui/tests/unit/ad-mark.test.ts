@@ -2,7 +2,7 @@ import { h } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { describe, expect, it } from "vitest";
 import { AdLabel } from "../../src/components/ui/AdLabel";
-import { adLabel } from "../../src/lib/adMark";
+import { adLabel } from "../../src/lib/format";
 
 describe("an ad's mark (38-FZ art. 18.1)", () => {
   it("names the advertiser and the token after «Реклама»", () => {

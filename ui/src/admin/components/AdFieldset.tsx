@@ -1,5 +1,5 @@
 import type { FieldError } from "react-hook-form";
-import { adLabel } from "../../lib/adMark";
+import { adLabel } from "../../lib/format";
 import { AD_LEGEND, ADVERTISER_LABEL, type AdValues, ERID_HINT, ERID_LABEL } from "../lib/ads";
 import { Field } from "./Field";
 

@@ -1,8 +1,8 @@
 import { type ReactNode, useState } from "react";
 import type { BodyTypeInfo } from "../../api/types";
 import type { Catalogue } from "../../hooks/useCatalogue";
-import type { AdMark } from "../../lib/adMark";
 import { hasActiveFilters } from "../../lib/filters";
+import type { AdMark } from "../../lib/format";
 import { foundCars } from "../../lib/format";
 import { SavedSearchButton } from "../alerts/SavedSearchButton";
 import { Banner } from "../ui/Banner";

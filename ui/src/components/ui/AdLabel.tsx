@@ -1,6 +1,6 @@
-import { type AdMark, adLabel } from "../../lib/adMark";
+import { type AdMark, adLabel } from "../../lib/format";
 
-/** An ad's mark (src/lib/adMark.ts): small, muted text; nothing when not an ad. */
+/** An ad's mark (adLabel in src/lib/format.ts): small, muted text; nothing when not an ad. */
 export function AdLabel({ class: extra, ...mark }: AdMark & { class?: string }) {
   const text = adLabel(mark);
   return text ? (

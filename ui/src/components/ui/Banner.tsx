@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { AdMark } from "../../lib/adMark";
+import type { AdMark } from "../../lib/format";
 import { srcsetOf } from "../../lib/images";
 import { AdLabel } from "./AdLabel";
 
