@@ -2,14 +2,16 @@
 // static imports, never the lazily loaded admin panel: gzip-compressed they
 // must stay within 40 KB (the server draws the pages: docs/rendering.md). The admin panel (its chunk and every chunk it
 // imports or loads lazily, less what the public page already has) has a
-// budget of its own: 150 KB gzip. No admin module may end up in the public
+// budget of its own: 165 KB gzip (150 KB until the panel gained a person's
+// requests, retention and ad marking; each screen is a lazy chunk of its own,
+// so a screen opened downloads a fraction of it). No admin module may end up in the public
 // page's files.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const BUDGET = 40 * 1024;
-const ADMIN_BUDGET = 150 * 1024;
+const ADMIN_BUDGET = 165 * 1024;
 const dist = new URL("../dist/", import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(dist, ".vite/manifest.json"), "utf8"));
 const entry = manifest["src/main.tsx"];

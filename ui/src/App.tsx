@@ -33,6 +33,8 @@ const Favorites = lazy(() => import("./pages/Favorites"));
 const Compare = lazy(() => import("./pages/Compare"));
 /** The confirm and unsubscribe links of the saved-search mails. */
 const SavedSearchLink = lazy(() => import("./pages/SavedSearchLink"));
+/** The withdrawal link of every visitor mail. */
+const ForgetLink = lazy(() => import("./pages/ForgetLink"));
 
 function Lazy({ children }: { children: ReactNode }) {
   return (
@@ -131,6 +133,13 @@ function PublicSite() {
             {() => (
               <Lazy>
                 <SavedSearchLink action="unsubscribe" />
+              </Lazy>
+            )}
+          </Route>
+          <Route path={ROUTES.personalDataForget}>
+            {() => (
+              <Lazy>
+                <ForgetLink />
               </Lazy>
             )}
           </Route>

@@ -17,6 +17,8 @@ export const ROUTES = {
   /** The links of the saved-search mails (docs/saved-searches.md). */
   savedSearchConfirm: "/saved-searches/confirm",
   savedSearchUnsubscribe: "/saved-searches/unsubscribe",
+  /** The withdrawal link of every visitor mail (docs/personal-data.md). */
+  personalDataForget: "/personal-data/forget",
   admin: "/admin",
 } as const;
 

@@ -61,6 +61,12 @@ export const SCREENS: AdminScreen[] = [
     component: lazy(() => import("./screens/saved-searches")),
   },
   {
+    path: "/personal-data",
+    label: "Персональные данные",
+    capability: "personalData",
+    component: lazy(() => import("./screens/personal-data")),
+  },
+  {
     path: "/promotions",
     label: "Акции",
     capability: "catalogueRead",

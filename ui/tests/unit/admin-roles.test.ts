@@ -72,6 +72,7 @@ describe("the screens a role sees", () => {
       "/leads": "leads",
       "/amocrm": "settings",
       "/saved-searches": "personalData",
+      "/personal-data": "personalData",
       "/promotions": "catalogueRead",
       "/partner-banks": "catalogueRead",
       "/credit-programs": "catalogueRead",
@@ -257,6 +258,7 @@ describe("the dashboard's cards by role", () => {
       checks: true,
       responseTimes: true,
       changes: false,
+      dataRequests: false,
     });
   });
 
@@ -269,6 +271,7 @@ describe("the dashboard's cards by role", () => {
       checks: true,
       responseTimes: true,
       changes: false,
+      dataRequests: false,
     });
   });
 
@@ -281,6 +284,7 @@ describe("the dashboard's cards by role", () => {
       checks: true,
       responseTimes: true,
       changes: false,
+      dataRequests: false,
     });
   });
 });

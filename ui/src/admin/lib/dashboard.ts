@@ -17,6 +17,9 @@ export interface DashboardParts {
   responseTimes: boolean;
   /** The audit trail's latest entries (who changed what: personal data). */
   changes: boolean;
+  /** The open requests of people about their personal data, with their
+   * deadlines (docs/personal-data.md). */
+  dataRequests: boolean;
 }
 
 export function dashboardParts(capabilities: readonly Capability[]): DashboardParts {
@@ -29,5 +32,6 @@ export function dashboardParts(capabilities: readonly Capability[]): DashboardPa
     checks: has("figures"),
     responseTimes: has("figures"),
     changes: has("personalData"),
+    dataRequests: has("personalData"),
   };
 }

@@ -17,6 +17,17 @@ import {
   leadHref,
 } from "../lib/notifications";
 import { type ImportFailed, importReportHref } from "../lib/parser";
+import {
+  type DataRequest,
+  dayText,
+  dueLabel,
+  kindLabel,
+  maskedSubject,
+  moscowToday,
+  openRequests,
+  PERSONAL_DATA_SCREEN,
+  REQUESTS_URL,
+} from "../lib/personalData";
 import { useAdminQuery } from "../query";
 import { allowedScreens, DASHBOARD, linkAllowed, screenAt } from "../screens";
 import { ResponseTimesSection } from "./dashboard-response";
@@ -75,6 +86,7 @@ export default function DashboardScreen() {
           {show.imports && d.importFailed && <ImportFailedCard failed={d.importFailed} />}
         </section>
       )}
+      {show.dataRequests && <OpenDataRequests />}
       {show.deliveries && d && d.deliveriesFailed > 0 && <FailedDeliveries />}
       {show.responseTimes && <ResponseTimesSection />}
       <section aria-labelledby="sections-title">
@@ -174,6 +186,45 @@ function ImportFailedCard({ failed }: { failed: ImportFailed }) {
         <Link href="/parser">Открыть парсер</Link>
       </span>
     </article>
+  );
+}
+
+/** The open requests of people about their personal data, each with its
+ * deadline (overdue said in words, not only in colour); nothing while none
+ * is open. */
+function OpenDataRequests() {
+  const requests = useAdminQuery<DataRequest[]>(REQUESTS_URL);
+  const open = openRequests(requests.data ?? []);
+  if (open.length === 0) return null;
+  const today = moscowToday();
+  return (
+    <section aria-labelledby="data-requests-title" data-testid="data-requests-card">
+      <h2 id="data-requests-title">
+        <Link href={PERSONAL_DATA_SCREEN}>Запросы по персональным данным</Link>
+        <span class="admin-count"> ({open.length})</span>
+      </h2>
+      <ul class="failed-list">
+        {open.map((r) => {
+          const due = dueLabel(r, today);
+          const late = r.overdue || (due?.startsWith("просрочен") ?? false);
+          return (
+            <li key={r.id} data-testid="open-data-request">
+              {late && (
+                <>
+                  <span class="badge badge-red">Просрочен</span>{" "}
+                </>
+              )}
+              <strong>{kindLabel(r.kind)}</strong>
+              {" · "}
+              {maskedSubject(r)}
+              {" · "}
+              ответить до {dayText(r.dueOn)}
+              {due && ` (${due})`}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 

@@ -50,6 +50,7 @@ import {
 } from "../lib/settings";
 import { useAdminMutation, useAdminQuery } from "../query";
 import "./content.css";
+import { RetentionSettings } from "./settings-retention";
 
 type SettingsValues = CompanyForm & {
   workSchedule: DayForm[];
@@ -110,7 +111,10 @@ export default function SettingsScreen() {
         {TIME_ZONE_NOTE}
       </p>
       {settings.data ? (
-        <SettingsForm settings={settings.data} />
+        <>
+          <SettingsForm settings={settings.data} />
+          <RetentionSettings settings={settings.data} />
+        </>
       ) : settings.isError ? (
         <ErrorPanel
           error={settings.error}

@@ -1,0 +1,587 @@
+/** A person's requests about their personal data (152-FZ; docs/personal-data.md):
+ * the URLs of the screen "Персональные данные", the labels of request kinds
+ * and outcomes, the deadline (10 working days) as words, what each form
+ * sends, the masked subject, the export's file name, and the texts of what
+ * was found, erased and is due to be erased by the retention period. */
+import { ApiError, CSRF_HEADER, csrf, NetworkError } from "../../api/client";
+import type { components } from "../../api/schema";
+import { isEmail } from "../../lib/email";
+import { MONTHS, moscowParts, plural } from "../../lib/format";
+
+type Schemas = components["schemas"];
+
+export type DataRequest = Schemas["DataRequest"];
+export type DestructionAct = Schemas["DestructionAct"];
+export type RetentionDue = Schemas["RetentionDue"];
+export type RetentionRun = Schemas["RetentionRun"];
+export type NewDataRequest = Schemas["NewDataRequest"];
+export type AnswerInput = Schemas["AnswerInput"];
+export type ExportInput = Schemas["ExportInput"];
+export type EraseInput = Schemas["EraseInput"];
+export type PersonData = Schemas["PersonData"];
+export type Erased = Schemas["Erased"];
+export type SubjectInput = Schemas["SubjectInput"];
+
+export type RequestKind = DataRequest["kind"];
+export type RequestOutcome = NonNullable<DataRequest["outcome"]>;
+/** What closing a request by hand may say (erasing closes it as "erased"). */
+export type AnswerOutcome = AnswerInput["outcome"];
+/** What an owner registers (a withdrawal comes only by the mail's link). */
+export type NewRequestKind = NewDataRequest["kind"];
+export type ExportFormat = ExportInput["format"];
+
+// ---- URLs ---------------------------------------------------------------------
+
+const BASE = "/api/admin/personal-data";
+export const REQUESTS_URL = `${BASE}/requests`;
+export const FIND_URL = `${BASE}/find`;
+export const EXPORT_URL = `${BASE}/export`;
+export const ERASE_URL = `${BASE}/erase`;
+export const ACTS_URL = `${BASE}/acts`;
+export const RETENTION_URL = `${BASE}/retention`;
+export const RETENTION_RUN_URL = `${BASE}/retention/run`;
+export const SETTINGS_URL = "/api/admin/settings";
+/** The public page of the withdrawal link (and its call). */
+export const FORGET_URL = "/api/personal-data/forget";
+
+export const answerUrl = (id: number) => `${REQUESTS_URL}/${id}/answer`;
+export const actUrl = (id: number) => `${ACTS_URL}/${id}`;
+
+/** The screen in the panel, and where the settings edit the periods. */
+export const PERSONAL_DATA_SCREEN = "/personal-data";
+export const RETENTION_SETTINGS_HREF = "/settings#retention";
+
+// ---- labels -------------------------------------------------------------------
+
+export const KIND_LABELS: Record<RequestKind, string> = {
+  access: "О предоставлении сведений",
+  erase: "Об удалении",
+  withdrawal: "Отзыв согласия по ссылке из письма",
+};
+
+/** The kinds an owner registers, in the form's order. */
+export const NEW_REQUEST_KINDS: readonly NewRequestKind[] = ["access", "erase"];
+
+export const OUTCOME_LABELS: Record<RequestOutcome, string> = {
+  provided: "Сведения предоставлены",
+  erased: "Данные удалены",
+  nothing_held: "Данных нет",
+  refused: "Отказано",
+};
+
+/** The outcomes of closing a request by hand, in the dialog's order. */
+export const ANSWER_OUTCOMES: readonly AnswerOutcome[] = ["provided", "nothing_held", "refused"];
+
+export function kindLabel(kind: string): string {
+  return KIND_LABELS[kind as RequestKind] ?? kind;
+}
+
+export function outcomeLabel(outcome: string | null | undefined): string {
+  if (!outcome) return "";
+  return OUTCOME_LABELS[outcome as RequestOutcome] ?? outcome;
+}
+
+// ---- messages (the server's words) ---------------------------------------------
+
+export const SUBJECT_REQUIRED = "Укажите телефон или e-mail человека";
+export const BAD_EMAIL = "Неверный формат email";
+export const REFUSAL_NOTE_REQUIRED = "Укажите причину отказа";
+export const NOTE_MAX = 2000;
+export const NOTE_TOO_LONG = "Не длиннее 2000 символов";
+export const RECEIVED_ON_RANGE = "Дата обращения — не позже сегодняшней и не раньше чем год назад";
+export const NOTHING_FOUND = "Ничего не найдено";
+/** The deadline of an answer (152-FZ art. 20 as amended: 10 working days). */
+export const ANSWER_WORKING_DAYS = 10;
+
+// ---- dates ----------------------------------------------------------------------
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+/** Today's date in Moscow, "YYYY-MM-DD". */
+export function moscowToday(now: Date = new Date()): string {
+  const p = moscowParts(now);
+  return `${p.year}-${two(p.month + 1)}-${two(p.day)}`;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** "YYYY-MM-DD" as a day number (days since 1970-01-01), or null. */
+function dayNumber(day: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return null;
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return Number.isNaN(ms) ? null : Math.round(ms / DAY_MS);
+}
+
+/** Monday to Friday (1970-01-01 was a Thursday). */
+function isWorkingDay(n: number): boolean {
+  const weekday = (((n + 4) % 7) + 7) % 7; // 0 Sunday
+  return weekday !== 0 && weekday !== 6;
+}
+
+/** The working days (Mon–Fri) after `from` up to and including `to`; 0 when
+ * `to` is not later. */
+export function workingDaysBetween(from: string, to: string): number {
+  const a = dayNumber(from);
+  const b = dayNumber(to);
+  if (a === null || b === null) return 0;
+  let count = 0;
+  for (let d = a + 1; d <= b; d++) if (isWorkingDay(d)) count++;
+  return count;
+}
+
+/** Calendar days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  const a = dayNumber(from);
+  const b = dayNumber(to);
+  return a === null || b === null ? 0 : b - a;
+}
+
+/** The day `working` working days after `from` (the server's deadline). */
+export function addWorkingDays(from: string, working: number): string {
+  let d = dayNumber(from);
+  if (d === null) return from;
+  let left = working;
+  while (left > 0) {
+    d++;
+    if (isWorkingDay(d)) left--;
+  }
+  const date = new Date(d * DAY_MS);
+  return `${date.getUTCFullYear()}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}`;
+}
+
+/** "26 ноября 2026 г." for "2026-11-26" (text that is not a date stays). */
+export function dayText(day: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
+  if (!m) return day;
+  return `${Number(m[3])} ${MONTHS[Number(m[2]) - 1]} ${m[1]} г.`;
+}
+
+/** The Moscow date of a moment, "26 ноября 2026 г.". */
+export function momentDay(at: string): string {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? at : dayText(moscowToday(date));
+}
+
+const DAY_FORMS: [string, string, string] = ["день", "дня", "дней"];
+const WORKING_DAY_FORMS: [string, string, string] = ["рабочий день", "рабочих дня", "рабочих дней"];
+
+/** How an open request stands against its deadline: "осталось 3 рабочих
+ * дня", "срок истекает сегодня", "просрочен на 2 дня"; null once answered.
+ * The server's `overdue` wins when the browser's clock disagrees. */
+export function dueLabel(
+  r: Pick<DataRequest, "dueOn" | "answeredAt" | "overdue">,
+  today: string,
+): string | null {
+  if (r.answeredAt) return null;
+  const late = daysBetween(r.dueOn, today);
+  if (r.overdue || late > 0) {
+    const n = Math.max(1, late);
+    return `просрочен на ${n} ${plural(n, DAY_FORMS)}`;
+  }
+  const left = workingDaysBetween(today, r.dueOn);
+  if (left === 0) return "срок истекает сегодня";
+  const verb = plural(left, ["остался", "осталось", "осталось"]);
+  return `${verb} ${left} ${plural(left, WORKING_DAY_FORMS)}`;
+}
+
+/** Open requests (not yet answered), in the server's order. */
+export function openRequests<T extends Pick<DataRequest, "answeredAt">>(list: readonly T[]): T[] {
+  return list.filter((r) => r.answeredAt == null);
+}
+
+/** "Закрыт 26 ноября 2026 г.: Данные удалены". */
+export function closedText(r: Pick<DataRequest, "answeredAt" | "outcome">): string {
+  if (!r.answeredAt) return "";
+  const outcome = outcomeLabel(r.outcome);
+  return `Закрыт ${momentDay(r.answeredAt)}${outcome ? `: ${outcome}` : ""}`;
+}
+
+// ---- the subject, shown and masked ----------------------------------------------
+
+/** "+7 921 123-45-67" for "+79211234567" (anything else stays). */
+export function formatPhone(phone: string): string {
+  const m = /^\+7(\d{3})(\d{3})(\d{2})(\d{2})$/.exec(phone);
+  return m ? `+7 ${m[1]} ${m[2]}-${m[3]}-${m[4]}` : phone;
+}
+
+/** "+7 *** ***-45-67": only the last four digits, as the server masks an
+ * answered request. */
+export function maskPhone(phone: string): string {
+  const digits = phone.replace(/\D/g, "");
+  if (digits.length < 4) return "***";
+  return `+7 *** ***-${digits.slice(-4, -2)}-${digits.slice(-2)}`;
+}
+
+/** "a***@b.ru": the first letter and the domain. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return "***";
+  return `${email[0]}***${email.slice(at)}`;
+}
+
+/** Whom a request is about: an open one's phone and address as a person
+ * reads them ("+7 921 123-45-67, a@b.ru"), an answered one as the server
+ * masked it. */
+export function subjectText(r: Pick<DataRequest, "phone" | "email" | "subject">): string {
+  const parts = [r.phone ? formatPhone(r.phone) : null, r.email || null].filter(Boolean);
+  return parts.length > 0 ? parts.join(", ") : r.subject;
+}
+
+/** Whom a request is about, masked (the dashboard shows no one in full):
+ * an open one from its phone and address, an answered one as the server
+ * already masked it. */
+export function maskedSubject(r: Pick<DataRequest, "phone" | "email" | "subject">): string {
+  const parts = [r.phone ? maskPhone(r.phone) : null, r.email ? maskEmail(r.email) : null].filter(
+    Boolean,
+  );
+  return parts.length > 0 ? parts.join(", ") : r.subject;
+}
+
+// ---- forms and what they send ------------------------------------------------------
+
+export interface SubjectForm {
+  phone: string;
+  email: string;
+}
+
+export const SUBJECT_FIELDS = ["phone", "email"] as const;
+
+export const emptySubject = (): SubjectForm => ({ phone: "", email: "" });
+
+/** The subject trimmed; a blank field is left out. */
+export function subjectBody(form: SubjectForm): SubjectInput {
+  const body: SubjectInput = {};
+  const phone = form.phone.trim();
+  const email = form.email.trim();
+  if (phone) body.phone = phone;
+  if (email) body.email = email;
+  return body;
+}
+
+/** Whether two subjects are the same person's as typed (spaces and case of
+ * the address aside). */
+export function sameSubject(a: SubjectForm, b: SubjectForm): boolean {
+  const phone = (s: SubjectForm) => s.phone.replace(/\D/g, "").replace(/^8/, "7");
+  const email = (s: SubjectForm) => s.email.trim().toLowerCase();
+  return phone(a) === phone(b) && email(a) === email(b);
+}
+
+/** The subject's form filled from a request. */
+export function subjectOf(r: Pick<DataRequest, "phone" | "email">): SubjectForm {
+  return { phone: r.phone ? formatPhone(r.phone) : "", email: r.email ?? "" };
+}
+
+/** The client's check of a subject: something to search by, an address
+ * well formed. The phone's spelling is left to the server (its message lands
+ * on the field), so the panel does not carry the forms' phone rule. */
+export const subjectRules = {
+  phone: {
+    validate: (value: string, form: SubjectForm) =>
+      !!value.trim() || !!form.email.trim() || SUBJECT_REQUIRED,
+  },
+  email: {
+    validate: (value: string) => {
+      const email = value.trim();
+      return !email || isEmail(email) || BAD_EMAIL;
+    },
+  },
+};
+
+export interface RequestForm extends SubjectForm {
+  kind: NewRequestKind;
+  /** "YYYY-MM-DD"; blank: today (the server's default). */
+  receivedOn: string;
+  note: string;
+}
+
+export const REQUEST_FIELDS = ["kind", "phone", "email", "receivedOn", "note"] as const;
+
+export function requestFormDefaults(today: string): RequestForm {
+  return { kind: "access", phone: "", email: "", receivedOn: today, note: "" };
+}
+
+/** What registering a request sends: blanks are left out. */
+export function newRequestBody(form: RequestForm): NewDataRequest {
+  const body: NewDataRequest = { kind: form.kind, ...subjectBody(form) };
+  const receivedOn = form.receivedOn.trim();
+  const note = form.note.trim();
+  if (receivedOn) body.receivedOn = receivedOn;
+  if (note) body.note = note;
+  return body;
+}
+
+/** A received date the server takes: not after today, not over a year ago. */
+export function receivedOnError(value: string, today: string): string | null {
+  const day = value.trim();
+  if (!day) return null;
+  const back = daysBetween(day, today);
+  if (dayNumber(day) === null || back < 0 || back > 366) return RECEIVED_ON_RANGE;
+  // Exactly a year back is the earliest ("2025-11-26" on 2026-11-26).
+  const [y, m, d] = today.split("-");
+  const yearAgo = `${Number(y) - 1}-${m}-${d}`;
+  return day < yearAgo ? RECEIVED_ON_RANGE : null;
+}
+
+const noteTooLong = (note: string) => [...note.trim()].length > NOTE_MAX;
+
+export const noteRule = {
+  validate: (value: string) => !noteTooLong(value) || NOTE_TOO_LONG,
+};
+
+export interface AnswerForm {
+  outcome: AnswerOutcome | "";
+  note: string;
+}
+
+export const ANSWER_FIELDS = ["outcome", "note"] as const;
+
+/** The closing dialog's check: an outcome, and a reason for a refusal. */
+export function answerErrors(form: AnswerForm): Partial<Record<keyof AnswerForm, string>> {
+  const errors: Partial<Record<keyof AnswerForm, string>> = {};
+  if (!form.outcome) errors.outcome = "Выберите итог";
+  if (form.outcome === "refused" && !form.note.trim()) errors.note = REFUSAL_NOTE_REQUIRED;
+  else if (noteTooLong(form.note)) errors.note = NOTE_TOO_LONG;
+  return errors;
+}
+
+/** What closing a request sends; a blank note is left out. */
+export function answerBody(form: AnswerForm & { outcome: AnswerOutcome }): AnswerInput {
+  const note = form.note.trim();
+  return note ? { outcome: form.outcome, note } : { outcome: form.outcome };
+}
+
+export function exportBody(form: SubjectForm, format: ExportFormat): ExportInput {
+  return { ...subjectBody(form), format };
+}
+
+/** What erasing sends: with the request it answers, when the search came
+ * from one. */
+export function eraseBody(form: SubjectForm, requestId: number | null): EraseInput {
+  return requestId == null ? subjectBody(form) : { ...subjectBody(form), requestId };
+}
+
+// ---- what was found and erased --------------------------------------------------------
+
+const count = (n: number, forms: [string, string, string]) => `${n} ${plural(n, forms)}`;
+
+/** Whether nothing is held about the person. */
+export function nothingFound(data: PersonData): boolean {
+  return (
+    data.leads.length === 0 &&
+    data.subscriptions.length === 0 &&
+    data.deliveries.length === 0 &&
+    data.audit.length === 0 &&
+    data.comments.length === 0
+  );
+}
+
+/** "Найдено: заявок 2, подписок 1, уведомлений 3, записей журнала 4,
+ * комментариев 1" or "Ничего не найдено". */
+export function foundSummary(data: PersonData): string {
+  if (nothingFound(data)) return NOTHING_FOUND;
+  return `Найдено: заявок ${data.leads.length}, подписок ${data.subscriptions.length}, уведомлений ${data.deliveries.length}, записей журнала ${data.audit.length}, комментариев ${data.comments.length}`;
+}
+
+/** What the erase confirmation lists. */
+export function eraseWarning(data: PersonData): string {
+  return `Будут удалены: имя, телефон, e-mail и сообщения в ${count(data.leads.length, ["заявке", "заявках", "заявках"])} (останутся только тип, статус и даты), ${count(data.comments.length, ["комментарий", "комментария", "комментариев"])}, ${count(data.subscriptions.length, ["подписка", "подписки", "подписок"])} с их письмами, содержимое ${count(data.deliveries.length, ["уведомления", "уведомлений", "уведомлений"])}; в журнале имя, телефон и адрес будут заменены на «[удалено]».`;
+}
+
+export const ERASE_IRREVERSIBLE =
+  "Это действие нельзя отменить: восстановить данные будет невозможно.";
+
+/** "Удалено: заявок 1, комментариев 0, подписок 1, уведомлений 2, записей
+ * журнала 3", or that there was nothing to erase. */
+export function erasedSummary(e: Erased): string {
+  const total = e.leads + e.comments + e.subscriptions + e.deliveries + e.auditEntries;
+  if (total === 0) return "Ничего не удалено: данных об этом человеке нет";
+  return `Удалено: заявок ${e.leads}, комментариев ${e.comments}, подписок ${e.subscriptions}, уведомлений ${e.deliveries}, записей журнала ${e.auditEntries}`;
+}
+
+// ---- retention -----------------------------------------------------------------------
+
+const PEOPLE: [string, string, string] = ["человек", "человека", "человек"];
+/** "данные 1 человека, 2 человек, 5 человек" */
+const OF_PEOPLE: [string, string, string] = ["человека", "человек", "человек"];
+const YEARS: [string, string, string] = ["год", "года", "лет"];
+const MONTH_FORMS: [string, string, string] = ["месяц", "месяца", "месяцев"];
+
+/** "Сейчас к удалению: 2 человека (заявок 3, подписок 1)". */
+export function retentionDueText(due: RetentionDue): string {
+  if (due.subjects === 0) return "Сейчас к удалению: никого — сроки хранения ни у кого не истекли";
+  return `Сейчас к удалению: ${count(due.subjects, PEOPLE)} (заявок ${due.leads}, подписок ${due.subscriptions})`;
+}
+
+/** What a run by hand did. */
+export function retentionRunText(run: RetentionRun): string {
+  const act = run.act;
+  if (!act) return "Удалять было нечего: сроки хранения ни у кого не истекли";
+  return `Удалены данные ${act.subjects} ${plural(act.subjects, OF_PEOPLE)} (заявок ${act.leads}, подписок ${act.subscriptions}). Составлен акт № ${act.id}.`;
+}
+
+/** "3 года после последнего обращения; отменённые заявки — 6 месяцев после
+ * закрытия". */
+export function retentionPeriodText(years: number, months: number): string {
+  return `Данные хранятся ${count(years, YEARS)} после последнего обращения человека; отменённые заявки — ${count(months, MONTH_FORMS)} после закрытия.`;
+}
+
+export const RETENTION_YEARS_MIN = 1;
+export const RETENTION_YEARS_MAX = 10;
+export const RETENTION_YEARS_DEFAULT = 3;
+export const RETENTION_YEARS_MESSAGE = "Срок хранения — от 1 до 10 лет";
+export const CANCELLED_MONTHS_MIN = 1;
+export const CANCELLED_MONTHS_MAX = 36;
+export const CANCELLED_MONTHS_DEFAULT = 6;
+export const CANCELLED_MONTHS_MESSAGE = "Срок для отменённых заявок — от 1 до 36 месяцев";
+
+export interface RetentionForm {
+  retentionYears: string;
+  cancelledRetentionMonths: string;
+}
+
+export const RETENTION_FIELDS = ["retentionYears", "cancelledRetentionMonths"] as const;
+
+export function retentionForm(s: {
+  retentionYears?: number | null;
+  cancelledRetentionMonths?: number | null;
+}): RetentionForm {
+  return {
+    retentionYears: String(s.retentionYears ?? RETENTION_YEARS_DEFAULT),
+    cancelledRetentionMonths: String(s.cancelledRetentionMonths ?? CANCELLED_MONTHS_DEFAULT),
+  };
+}
+
+/** A typed whole number within `min`..`max`, or null. */
+export function wholeIn(input: string, min: number, max: number): number | null {
+  const text = input.trim();
+  if (!/^\d+$/.test(text)) return null;
+  const n = Number(text);
+  return n >= min && n <= max ? n : null;
+}
+
+export const retentionRules = {
+  retentionYears: {
+    validate: (v: string) =>
+      wholeIn(v, RETENTION_YEARS_MIN, RETENTION_YEARS_MAX) !== null || RETENTION_YEARS_MESSAGE,
+  },
+  cancelledRetentionMonths: {
+    validate: (v: string) =>
+      wholeIn(v, CANCELLED_MONTHS_MIN, CANCELLED_MONTHS_MAX) !== null || CANCELLED_MONTHS_MESSAGE,
+  },
+};
+
+/** What the retention section saves (its rules passed: numbers in range). */
+export function retentionPatch(form: RetentionForm): {
+  retentionYears: number;
+  cancelledRetentionMonths: number;
+} {
+  return {
+    retentionYears: Number(form.retentionYears.trim()),
+    cancelledRetentionMonths: Number(form.cancelledRetentionMonths.trim()),
+  };
+}
+
+// ---- destruction acts ------------------------------------------------------------------
+
+/** "2 человека; заявок 3, подписок 1, уведомлений 4, записей журнала 2". */
+export function actCountsText(
+  act: Pick<DestructionAct, "subjects" | "leads" | "subscriptions" | "deliveries" | "auditEntries">,
+): string {
+  return `${count(act.subjects, PEOPLE)}; заявок ${act.leads}, подписок ${act.subscriptions}, уведомлений ${act.deliveries}, записей журнала ${act.auditEntries}`;
+}
+
+/** Who destroyed: the login, the nightly job or the person by the link. */
+export function actByText(act: Pick<DestructionAct, "by" | "reason">): string {
+  if (act.by) return `Удалил: ${act.by}`;
+  return act.reason === "withdrawal"
+    ? "Удалено по ссылке из письма"
+    : "Удалено автоматически по сроку хранения";
+}
+
+// ---- the export download ----------------------------------------------------------------
+
+/** The file name of `Content-Disposition` (`filename*=UTF-8''…` or
+ * `filename="…"`), a plain name only; else "personal-data-<today>.<format>". */
+export function exportFileName(
+  disposition: string | null | undefined,
+  format: ExportFormat,
+  today: string,
+): string {
+  const fallback = `personal-data-${today}.${format}`;
+  if (!disposition) return fallback;
+  let name: string | null = null;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
+  if (star) {
+    try {
+      name = decodeURIComponent(star[1].trim());
+    } catch {
+      name = null;
+    }
+  }
+  if (!name) {
+    const plain = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/.exec(disposition);
+    name = plain ? (plain[1] ?? plain[2] ?? null) : null;
+  }
+  name = name?.trim() ?? null;
+  if (!name || /[/\\]/.test(name) || name.startsWith(".")) return fallback;
+  return name;
+}
+
+/** Fetches the export (a POST: the subject is never in a URL) as a file. */
+export async function fetchExport(
+  body: ExportInput,
+  today: string = moscowToday(),
+): Promise<{ blob: Blob; fileName: string }> {
+  const headers: Record<string, string> = {
+    Accept: body.format === "json" ? "application/json" : "text/html",
+    "Content-Type": "application/json",
+  };
+  const token = csrf();
+  if (token) headers[CSRF_HEADER] = token;
+  let response: Response;
+  try {
+    response = await fetch(EXPORT_URL, {
+      method: "POST",
+      credentials: "same-origin",
+      headers,
+      body: JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new NetworkError(EXPORT_URL, e);
+  }
+  if (!response.ok) {
+    const text = await response.text().catch(() => "");
+    let message = `Ошибка HTTP ${response.status}`;
+    let field: string | null = null;
+    try {
+      const parsed = JSON.parse(text) as { error?: unknown; field?: unknown };
+      if (typeof parsed.error === "string" && parsed.error) message = parsed.error;
+      if (typeof parsed.field === "string") field = parsed.field;
+    } catch {
+      // not our JSON
+    }
+    throw new ApiError(response.status, message, field, EXPORT_URL);
+  }
+  let blob: Blob;
+  try {
+    blob = await response.blob();
+  } catch (e) {
+    throw new NetworkError(EXPORT_URL, e);
+  }
+  const fileName = exportFileName(response.headers.get("Content-Disposition"), body.format, today);
+  return { blob, fileName };
+}
+
+/** Hands a fetched file to the browser's download. */
+export function saveFile(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = fileName;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
