@@ -285,13 +285,15 @@ describe("a person's request about their data", () => {
       assert.equal(await years.inputValue(), String(kept.saved.retentionYears));
       const section = page.getByTestId("retention-section");
       await years.fill("11");
-      await section.getByRole("button", { name: "Сохранить сроки хранения" }).click();
+      // Part of the settings form: its one "Сохранить" saves them.
+      const saveButton = page.getByRole("button", { name: "Сохранить", exact: true });
+      await saveButton.click();
       await section.getByText("Срок хранения — от 1 до 10 лет").waitFor();
       await expectNoViolations(page, "the retention settings with an error");
       await years.fill("4");
       await page.getByLabel("Отменённые заявки хранить, месяцев").fill("9");
-      await section.getByRole("button", { name: "Сохранить сроки хранения" }).click();
-      await toastText(page, "Сроки хранения сохранены");
+      await saveButton.click();
+      await toastText(page, "Настройки сохранены");
       const saved = await owner.get("/api/admin/settings");
       assert.equal(saved.retentionYears, 4);
       assert.equal(saved.cancelledRetentionMonths, 9);

@@ -3,12 +3,13 @@
  * page's hero texts and banner, favicon and analytics ids (Google Analytics
  * with its switch and the warning about sending data abroad), the operator
  * of personal data, the consent text and the privacy policy with their
- * placeholders (docs/personal-data.md). `#consent`, `#privacy`, `#operator`
- * and `#analytics` in the address focus their field (the self-checks link
+ * placeholders, the retention periods (docs/personal-data.md). `#consent`,
+ * `#privacy`, `#operator`, `#analytics` and `#retention` in the address
+ * focus their field (the self-checks and the personal-data screen link
  * them). Editing the consent text makes a new edition (its version goes
  * up); the form says so before saving. */
 import { useEffect, useRef, useState } from "react";
-import { type UseFormRegisterReturn, useForm } from "react-hook-form";
+import { type UseFormRegister, type UseFormRegisterReturn, useForm } from "react-hook-form";
 import { apiPost } from "../../api/client";
 import type { AssignmentRule } from "../../api/types";
 import { AdminPage } from "../components/AdminPage";
@@ -50,20 +51,28 @@ import {
 } from "../lib/settings";
 import { useAdminMutation, useAdminQuery } from "../query";
 import "./content.css";
-import { RetentionSettings } from "./settings-retention";
+import {
+  RETENTION_FIELDS,
+  type RetentionForm,
+  retentionForm,
+  retentionPatch,
+} from "../lib/personalData";
+import { RETENTION_ANCHOR, RETENTION_YEARS_ID, RetentionFields } from "./settings-retention";
 
-type SettingsValues = CompanyForm & {
-  workSchedule: DayForm[];
-  leadAssignment: AssignmentRule;
-  /** Whole working minutes, as typed. */
-  responseThresholdMinutes: string;
-};
+type SettingsValues = CompanyForm &
+  RetentionForm & {
+    workSchedule: DayForm[];
+    leadAssignment: AssignmentRule;
+    /** Whole working minutes, as typed. */
+    responseThresholdMinutes: string;
+  };
 
 const FIELDS = [
   ...COMPANY_FORM_FIELDS,
   "workSchedule",
   "leadAssignment",
   "responseThresholdMinutes",
+  ...RETENTION_FIELDS,
 ];
 
 function formValues(s: AdminSettings): SettingsValues {
@@ -72,6 +81,7 @@ function formValues(s: AdminSettings): SettingsValues {
     workSchedule: scheduleForm(s.workSchedule),
     leadAssignment: assignmentForm(s.leadAssignment),
     responseThresholdMinutes: thresholdForm(s.responseThresholdMinutes),
+    ...retentionForm(s),
   };
 }
 
@@ -96,6 +106,8 @@ function anchorTarget(anchor: string, values: SettingsValues): string | null {
       return OPERATOR_IDS[operatorFocus(values)];
     case "analytics":
       return ANALYTICS_SWITCH;
+    case RETENTION_ANCHOR:
+      return RETENTION_YEARS_ID;
     default:
       return null;
   }
@@ -111,10 +123,7 @@ export default function SettingsScreen() {
         {TIME_ZONE_NOTE}
       </p>
       {settings.data ? (
-        <>
-          <SettingsForm settings={settings.data} />
-          <RetentionSettings settings={settings.data} />
-        </>
+        <SettingsForm settings={settings.data} />
       ) : settings.isError ? (
         <ErrorPanel
           error={settings.error}
@@ -173,6 +182,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         workSchedule: schedulePatch(v.workSchedule),
         leadAssignment: v.leadAssignment,
         responseThresholdMinutes: thresholdValue(v.responseThresholdMinutes),
+        ...retentionPatch(v),
       }),
     {
       success: (s) =>
@@ -435,6 +445,12 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         </Field>
         <PreviewLink href="/privacy" what="политика конфиденциальности" />
       </fieldset>
+
+      <RetentionFields
+        // The form's values include the section's: its register is theirs.
+        register={register as unknown as UseFormRegister<RetentionForm>}
+        errors={errors}
+      />
 
       <div class="form-actions sticky-actions">
         <button
