@@ -79,9 +79,11 @@ export async function useSession(page, base, session) {
 export async function loginViaForm(page, base, path = "/admin", { login, password } = ADMIN) {
   await page.goto(base + path);
   await page.getByLabel("Логин").fill(login);
-  await page.getByLabel("Пароль").fill(password);
+  // Anchored: the users screen that may follow has buttons named
+  // "Сбросить пароль пользователя …", which a substring match would count.
+  await page.getByLabel(/^Пароль/).fill(password);
   await page.getByRole("button", { name: "Войти" }).click();
-  await page.getByLabel("Пароль").waitFor({ state: "detached" });
+  await page.getByLabel(/^Пароль/).waitFor({ state: "detached" });
 }
 
 /** A staff user made on the server's command line, as a dealer would
