@@ -16,10 +16,15 @@
 //!   RENDER_ITERATIONS  timed renders per page after the warm-up (default 300)
 //!   RENDER_WARMUP      untimed renders per page first (default 30)
 //!   RENDER_TSV         also append one tab-separated line per page to this file
+//!   RENDER_ENGINES     the rows to run, comma-separated (default
+//!                      quickjs,quickjs-cold)
 //!
 //! Each render is timed as the server's thread pays it: `Engine::render`
 //! calls `ssr.render(url, data)` and runs the job queue until the promise
-//! settles (QuickJS collects cycles by itself as its memory grows). Each
+//! settles. Between renders the engine collects its cycles untimed, as a
+//! rendering thread does while no other page waits (under a queue of pages
+//! the collections fall between them and QuickJS collects by itself past
+//! its headroom). Each
 //! page is measured twice: `quickjs` with a store of drawn fragments as the
 //! server's threads share (after the warm-up its cards and sections come
 //! from the store), `quickjs-cold` without one (everything drawn, as the
@@ -101,6 +106,8 @@ fn run() -> Result<(), String> {
         .map_or_else(|| root.join("bench/out/render-data"), PathBuf::from);
     let iterations = env_number("RENDER_ITERATIONS", 300)?.max(1);
     let warmup = env_number("RENDER_WARMUP", 30)?;
+    let engines =
+        std::env::var("RENDER_ENGINES").unwrap_or_else(|_| "quickjs,quickjs-cold".to_string());
 
     let script = std::fs::read_to_string(&script_path).map_err(|e| {
         format!(
@@ -151,6 +158,9 @@ fn run() -> Result<(), String> {
     let mut tsv = String::new();
     for case in &cases {
         for (name, engine) in [("quickjs", &warm), ("quickjs-cold", &cold)] {
+            if !engines.split(',').any(|e| e.trim() == name) {
+                continue;
+            }
             let mut html_len = 0;
             for _ in 0..warmup {
                 html_len = engine
@@ -166,6 +176,8 @@ fn run() -> Result<(), String> {
                     .map_err(|e| format!("{}: {e}", case.name))?;
                 samples.push(started.elapsed());
                 html_len = std::hint::black_box(html).len();
+                // As a rendering thread does when no other page waits.
+                engine.collect();
             }
             let memory = engine.memory_used();
             let total: Duration = samples.iter().sum();

@@ -19,6 +19,9 @@ function withoutAdmin(): Plugin {
 // src/http/pages/render.rs evaluates in QuickJS. It defines globalThis.ssr.
 export default defineConfig({
   plugins: [withoutAdmin(), preact()],
+  resolve: {
+    alias: { "use-sync-external-store/shim/index.js": "preact/compat" },
+  },
   ssr: { noExternal: true, target: "webworker" },
   build: {
     ssr: "src/server/render.tsx",

@@ -89,7 +89,7 @@ fn read_entry() -> Entry {
         for import in &chunk.imports {
             if let Some(dep) = manifest.get(import) {
                 let url = format!("/{}", dep.file);
-                if !preloads.contains(&url) && Some(import.as_str()) != Some(ENTRY) {
+                if !preloads.contains(&url) && import != ENTRY {
                     own.scripts.push(url);
                     own.styles.extend(dep.css.iter().map(|c| format!("/{c}")));
                 }
@@ -104,6 +104,32 @@ fn read_entry() -> Entry {
         preloads,
         lazy,
     }
+}
+
+/// The text of a stylesheet of ui/dist by its URL (`/assets/main-….css`),
+/// to be written into the page's head as a `<style>`: a page then paints
+/// without waiting for a second request (`docs/rendering.md`, "Styles in
+/// the page"). `None` for an unknown file or one that could end the
+/// element early.
+pub fn inline_style(url: &str) -> Option<&'static str> {
+    static TEXTS: OnceLock<HashMap<String, Option<String>>> = OnceLock::new();
+    let texts = TEXTS.get_or_init(|| {
+        let entry = entry();
+        entry
+            .styles
+            .iter()
+            .chain(entry.lazy.values().flat_map(|c| c.styles.iter()))
+            .map(|url| {
+                let text = url
+                    .strip_prefix("/assets/")
+                    .and_then(UiDist::get)
+                    .and_then(|file| String::from_utf8(file.data.into_owned()).ok())
+                    .filter(|css| !css.to_ascii_lowercase().contains("</style"));
+                (url.clone(), text)
+            })
+            .collect()
+    });
+    texts.get(url).and_then(|text| text.as_deref())
 }
 
 pub fn entry() -> &'static Entry {

@@ -14,8 +14,9 @@
 //! card is drawn once per its data and inserted as HTML into every later
 //! page that shows it (`ui/src/lib/serverFragments.tsx`).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -25,6 +26,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use rquickjs::{CatchResultExt, Context, Function, Object, Promise, Runtime};
 use rust_embed::RustEmbed;
+use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
@@ -47,6 +49,10 @@ pub const MEMORY_LIMIT_BYTES: usize = 64 * 1024 * 1024;
 const STACK_BYTES: usize = 1024 * 1024;
 /// Rendering threads at most (fewer on a machine with fewer cores).
 const MAX_THREADS: usize = 4;
+/// Garbage a runtime may gather past what it holds before QuickJS collects
+/// in the middle of a page: the threads collect between pages when idle
+/// ([`Engine::collect`]), so a page rarely pays for a collection.
+const GC_HEADROOM_BYTES: usize = 4 * 1024 * 1024;
 /// The fragment store's size unless `[pages] fragment_cache_mb` says.
 const FRAGMENTS_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -105,7 +111,11 @@ impl Fragments {
     }
 
     pub fn put(&self, key: &str, html: &str) {
-        self.cache.insert(Self::hash(key), Arc::from(html));
+        self.put_shared(key, Arc::from(html));
+    }
+
+    fn put_shared(&self, key: &str, html: Arc<str>) {
+        self.cache.insert(Self::hash(key), html);
     }
 
     /// Entries, their weight in bytes (after pending maintenance), lookups.
@@ -223,16 +233,35 @@ impl Renderer {
     }
 }
 
-/// One thread: its own runtime, rebuilt after any failure.
+/// One thread: its own runtime, rebuilt after any failure. When no page is
+/// waiting it collects what the pages before left, so that the next page
+/// does not pay for it.
 fn work(script: &str, fragments: Option<Arc<Fragments>>, jobs: &Mutex<Receiver<Job>>) {
-    let mut engine = None;
+    let mut engine: Option<Engine> = None;
     loop {
-        let job = match jobs.lock() {
-            Ok(rx) => match rx.recv() {
-                Ok(job) => job,
-                Err(_) => return,
+        let waiting = match jobs.lock() {
+            Ok(rx) => match rx.try_recv() {
+                Ok(job) => Some(job),
+                Err(TryRecvError::Empty) => None,
+                Err(TryRecvError::Disconnected) => return,
             },
             Err(_) => return,
+        };
+        let job = match waiting {
+            Some(job) => job,
+            None => {
+                // Every wait follows a page (the engine is made for the first).
+                if let Some(engine) = &engine {
+                    engine.collect();
+                }
+                match jobs.lock() {
+                    Ok(rx) => match rx.recv() {
+                        Ok(job) => job,
+                        Err(_) => return,
+                    },
+                    Err(_) => return,
+                }
+            }
         };
         if engine.is_none() {
             engine = Engine::with_fragments(script, fragments.clone())
@@ -260,6 +289,74 @@ pub struct Engine {
     runtime: Runtime,
     context: Context,
     deadline: Arc<Mutex<Option<Instant>>>,
+    /// The fragments the page being drawn has taken from the store: the
+    /// script holds a short token for each, and the page's markup gets
+    /// their HTML in Rust ([`Placed::expand`]), so no fragment's HTML is
+    /// copied into the runtime and back.
+    placed: Arc<Mutex<Placed>>,
+}
+
+/// Fragments placed in the page being drawn, named in its markup by tokens
+/// `\u{1}NONCE:INDEX\u{2}`. The nonce is random per runtime, so a text of
+/// the page cannot name a fragment.
+struct Placed {
+    nonce: String,
+    html: Vec<Arc<str>>,
+}
+
+impl Placed {
+    const OPEN: char = '\u{1}';
+    const CLOSE: char = '\u{2}';
+
+    fn new() -> Placed {
+        Placed {
+            nonce: format!("{:016x}", rand::random::<u64>()),
+            html: Vec::new(),
+        }
+    }
+
+    /// The token of `html`, placed.
+    fn place(&mut self, html: Arc<str>) -> String {
+        self.html.push(html);
+        format!(
+            "{}{}:{}{}",
+            Self::OPEN,
+            self.nonce,
+            self.html.len() - 1,
+            Self::CLOSE
+        )
+    }
+
+    /// `text` with each token of this page replaced by its fragment's HTML
+    /// (which holds no tokens: a fragment is expanded before it is kept).
+    fn expand(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find(Self::OPEN) {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + Self::OPEN.len_utf8()..];
+            let found = after.find(Self::CLOSE).and_then(|end| {
+                let (nonce, index) = after[..end].split_once(':')?;
+                let html = (nonce == self.nonce)
+                    .then(|| index.parse::<usize>().ok())
+                    .flatten()
+                    .and_then(|i| self.html.get(i))?;
+                Some((html, end + Self::CLOSE.len_utf8()))
+            });
+            match found {
+                Some((html, used)) => {
+                    out.push_str(html);
+                    rest = &after[used..];
+                }
+                None => {
+                    out.push(Self::OPEN);
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
 }
 
 impl Engine {
@@ -298,6 +395,7 @@ impl Engine {
             runtime,
             context,
             deadline,
+            placed: Arc::new(Mutex::new(Placed::new())),
         };
         engine.within_deadline(|| {
             engine.context.with(|ctx| {
@@ -311,18 +409,28 @@ impl Engine {
                     }
                     ctx.globals().set("console", console)?;
                     if let Some(store) = fragments {
+                        // get(key): the token of the kept fragment, or
+                        // undefined; put(key, html): keeps it (its own
+                        // tokens expanded) and gives its token.
                         let host = Object::new(ctx.clone())?;
-                        let read = store.clone();
+                        let (read, placed) = (store.clone(), engine.placed.clone());
                         host.set(
                             "get",
                             Function::new(ctx.clone(), move |key: String| {
-                                read.get(&key).map(|html| html.to_string())
+                                let html = read.get(&key)?;
+                                Some(placed.lock().ok()?.place(html))
                             })?,
                         )?;
+                        let placed = engine.placed.clone();
                         host.set(
                             "put",
                             Function::new(ctx.clone(), move |key: String, html: String| {
-                                store.put(&key, &html);
+                                let Ok(mut placed) = placed.lock() else {
+                                    return html;
+                                };
+                                let html: Arc<str> = Arc::from(placed.expand(&html));
+                                store.put_shared(&key, html.clone());
+                                placed.place(html)
                             })?,
                         )?;
                         ctx.globals().set("fragments", host)?;
@@ -334,6 +442,7 @@ impl Engine {
                     .map_err(|e| format!("loading the server build: {e}"))
             })
         })?;
+        engine.collect();
         Ok(engine)
     }
 
@@ -350,29 +459,63 @@ impl Engine {
 
     /// The markup of the page at `url` drawn from `data`.
     pub fn render(&self, url: &str, data: &str) -> Result<String, String> {
+        if let Ok(mut placed) = self.placed.lock() {
+            placed.html.clear();
+        }
         let html = self.within_deadline(|| {
             self.context.with(|ctx| {
                 let call = || -> rquickjs::Result<String> {
                     let ssr: Object = ctx.globals().get("ssr")?;
                     let render: Function = ssr.get("render")?;
                     // A promise: lazy pages resolve on the job queue.
-                    let page: Promise = render.call((url, data))?;
+                    let page: Promise = render.call((url, data, digests(data)))?;
                     page.finish()
                 };
                 call().catch(&ctx).map_err(|e| e.to_string())
             })
         });
         // No collection here: reference counting frees most of a page at
-        // once, and QuickJS collects the cycles (a tree's parent links) by
-        // itself as its memory grows; a collection after every page cost
-        // a few milliseconds each.
+        // once, and the cycles (a tree's parent links) are collected
+        // between pages ([`Engine::collect`]) or, past the headroom, by
+        // QuickJS itself.
+        let mut placed = self.placed.lock().map_err(|e| e.to_string())?;
+        let html = html.map(|markup| placed.expand(&markup));
+        placed.html.clear();
         html
+    }
+
+    /// Collects the cycles the pages before left, and lets the runtime
+    /// gather [`GC_HEADROOM_BYTES`] more before QuickJS collects by itself
+    /// (its own threshold is half of what it holds, which a page of a few
+    /// megabytes passes more than once).
+    pub fn collect(&self) {
+        self.runtime.run_gc();
+        let held = usize::try_from(self.runtime.memory_usage().malloc_size).unwrap_or(0);
+        self.runtime.set_gc_threshold(held + GC_HEADROOM_BYTES);
     }
 
     /// Bytes the runtime holds now.
     pub fn memory_used(&self) -> i64 {
         self.runtime.memory_usage().memory_used_size
     }
+}
+
+/// A digest of each answer of a page's data (its API answers by URL) as a
+/// JSON object: the keys of drawn fragments name a page's lists by them
+/// instead of spelling them out in the script (`ui/src/lib/serverFragments.tsx`).
+/// Equal answers have equal digests, whatever their URL.
+fn digests(data: &str) -> String {
+    let Ok(answers) = serde_json::from_str::<HashMap<String, &RawValue>>(data) else {
+        return "{}".to_string();
+    };
+    let named: HashMap<String, String> = answers
+        .into_iter()
+        .map(|(url, answer)| {
+            let digest = Sha256::digest(answer.get().as_bytes());
+            (url, hex::encode(&digest[..12]))
+        })
+        .collect();
+    serde_json::to_string(&named).unwrap_or_else(|_| "{}".to_string())
 }
 
 /// Middleware of the page routes: draws the page a handler left as a shell
@@ -417,6 +560,44 @@ mod tests {
     fn draws_what_the_script_returns_and_resolves_its_promises() {
         let e = engine("async (url, data) => `<p>${url} ${JSON.parse(data).n}</p>`");
         assert_eq!(e.render("/x?y=1", r#"{"n":7}"#).unwrap(), "<p>/x?y=1 7</p>");
+    }
+
+    #[test]
+    fn kept_fragments_come_back_as_tokens_the_page_gets_the_html_of() {
+        let store = Arc::new(Fragments::new(1024 * 1024));
+        let script = r#"globalThis.ssr = { render: async (url) => {
+            const card = fragments.get("card") ?? fragments.put("card", "<b>карта</b>");
+            const grid = fragments.get("grid") ?? fragments.put("grid", `<div>${card}</div>`);
+            if (url === "/forged") return "<p>\u0001" + "0000000000000000:0\u0002</p>";
+            return `<p>${grid}${card}|${card.length < 40}</p>`;
+        } };"#;
+        let e = Engine::with_fragments(script, Some(store.clone())).unwrap();
+        let page = "<p><div><b>карта</b></div><b>карта</b>|true</p>";
+        assert_eq!(e.render("/", "{}").unwrap(), page);
+        // The grid was kept with its card in it, not the card's token.
+        let grid = store.get("grid").unwrap();
+        assert_eq!(&*grid, "<div><b>карта</b></div>");
+        // Drawn again from the store: the same page.
+        assert_eq!(e.render("/", "{}").unwrap(), page);
+        assert_eq!(store.stats().hits, 1 + 2);
+        // A token the page's text makes up (another nonce) stays text.
+        assert_eq!(
+            e.render("/forged", "{}").unwrap(),
+            "<p>\u{1}0000000000000000:0\u{2}</p>"
+        );
+    }
+
+    #[test]
+    fn equal_answers_have_equal_digests_whatever_their_url() {
+        let named: HashMap<String, String> = serde_json::from_str(&digests(
+            r#"{"/api/a":[{"id":1}],"/api/b?x=1":[{"id":1}],"/api/c":{"items":[]}}"#,
+        ))
+        .unwrap();
+        assert_eq!(named.len(), 3);
+        assert_eq!(named["/api/a"], named["/api/b?x=1"]);
+        assert_ne!(named["/api/a"], named["/api/c"]);
+        assert_eq!(named["/api/a"].len(), 24);
+        assert_eq!(digests("not json"), "{}");
     }
 
     #[test]

@@ -55,7 +55,7 @@ pub struct Page {
     /// admin panel's shell is not.
     pub server_render: bool,
     /// The page's own lazily loaded code (`src/pages/Compare.tsx`): its
-    /// scripts are fetched at once and its styles link in the head, so the
+    /// scripts are fetched at once and its styles are in the head, so the
     /// drawn page is styled before its code arrives.
     pub chunk: Option<&'static str>,
 }
@@ -164,11 +164,14 @@ impl Page {
         };
         let entry = assets::entry();
         let own = self.chunk.and_then(|source| entry.lazy.get(source));
-        let styles: Vec<String> = entry
+        let styles: Vec<Style> = entry
             .styles
             .iter()
             .chain(own.iter().flat_map(|c| c.styles.iter()))
-            .cloned()
+            .map(|href| match assets::inline_style(href) {
+                Some(text) => Style::Inline(text, href.clone()),
+                None => Style::Linked(href.clone()),
+            })
             .collect();
         let preloads: Vec<String> = entry
             .preloads
@@ -265,13 +268,24 @@ struct Shell<'a> {
     og_image_width: Option<u32>,
     og_image_height: Option<u32>,
     favicon: String,
-    styles: &'a [String],
+    styles: &'a [Style],
     preloads: &'a [String],
     script: Option<&'a str>,
     preload_images: &'a [PreloadImage],
     json_ld: Option<String>,
     data: &'a str,
     noindex: bool,
+}
+
+/// A stylesheet of the page: written into the head (the built UI's own), or
+/// linked when its text is not at hand. A written one is also named by a
+/// `<link rel="stylesheet" disabled>`, which browsers neither fetch nor
+/// apply: the UI's loader of lazy chunks looks for that link and, finding
+/// none, would link the sheet again after the chunk's own styles, and its
+/// rules would then override theirs.
+enum Style {
+    Inline(&'static str, String),
+    Linked(String),
 }
 
 /// What an unrendered page says to a browser without JavaScript.

@@ -13,7 +13,7 @@ import { jsxTemplate } from "preact/jsx-runtime";
 
 export interface FragmentStore {
   /** The HTML of `draw()` for `key`, drawn with the page's `context` the
-   * first time. */
+   * first time (or a token the server replaces by that HTML). */
   html(key: string, context: object, draw: () => JSX.Element): string;
 }
 
@@ -21,6 +21,47 @@ let store: FragmentStore | null = null;
 
 export function installFragmentStore(next: FragmentStore | null) {
   store = next;
+}
+
+/** The page's API answers (and the lists and objects directly inside
+ * them) by a digest of their JSON, which the server computes natively
+ * (src/http/pages/render.rs): a key can name a list of twenty cars by 24
+ * characters instead of spelling it out. Only on the server, per page. */
+let digests: WeakMap<object, string> | null = null;
+
+/** Names each answer of `data` (the page's API answers by URL) by its
+ * digest in `byUrl`. */
+export function noteDigests(data: Record<string, unknown>, byUrl: Record<string, string>) {
+  digests = new WeakMap();
+  for (const [url, answer] of Object.entries(data)) {
+    const digest = byUrl[url];
+    if (digest === undefined || answer === null || typeof answer !== "object") continue;
+    digests.set(answer, digest);
+    if (Array.isArray(answer)) continue;
+    for (const [name, inner] of Object.entries(answer)) {
+      if (inner !== null && typeof inner === "object") digests.set(inner, `${digest}.${name}`);
+    }
+  }
+}
+
+/** What a key holds of `value`: its answer's digest when it is one of the
+ * page's answers (or directly inside one), otherwise its JSON. */
+export function fingerprint(value: unknown): string {
+  if (digests !== null && value !== null && typeof value === "object") {
+    const digest = digests.get(value);
+    if (digest !== undefined) return digest;
+  }
+  return JSON.stringify(value) ?? "";
+}
+
+/** A key of every prop of `props` (functions hold nothing), each by its
+ * [`fingerprint`]. */
+export function propsKey<P extends object>(props: P): string {
+  let key = "";
+  for (const [name, value] of Object.entries(props)) {
+    if (typeof value !== "function") key += `${name}=${fingerprint(value)}\u0001`;
+  }
+  return key;
 }
 
 /** `Component`, drawn once per `keyOf(props)` on the server. `keyOf` must

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { Car } from "../../api/types";
+import { drawnOnceOnServer, fingerprint } from "../../lib/serverFragments";
 import { LeadDialog } from "../leads/LeadDialog";
 import { CarCard } from "./CarCard";
 
@@ -9,21 +10,47 @@ interface Props {
   priorityFirst?: boolean;
 }
 
+interface CardsProps {
+  cars: Car[];
+  onRequest: (car: Car) => void;
+  priorityFirst?: boolean;
+}
+
+/** The grid's cards; the server draws a list it has drawn before as one
+ * piece (each card inside is drawn once too: docs/rendering.md). */
+const GridCards = drawnOnceOnServer(
+  "GridCards",
+  ({ cars, onRequest, priorityFirst }: CardsProps) => (
+    <div class="car-grid">
+      {cars.map((car, i) => (
+        <CarCard key={car.id} car={car} onRequest={onRequest} priority={priorityFirst && i === 0} />
+      ))}
+    </div>
+  ),
+  ({ cars, priorityFirst }) => `${priorityFirst ? 1 : 0}${fingerprint(cars)}`,
+);
+
+/** A carousel row's cards, drawn as one piece on the server like the grid's. */
+const RowCards = drawnOnceOnServer(
+  "RowCards",
+  ({ cars, onRequest }: CardsProps) => (
+    <>
+      {cars.map((car) => (
+        <div class="carousel-item car-item" role="listitem" key={car.id}>
+          <CarCard car={car} onRequest={onRequest} />
+        </div>
+      ))}
+    </>
+  ),
+  ({ cars }) => fingerprint(cars),
+);
+
 /** A grid of car cards with the dialog their Credit / booking buttons open. */
 export function CarGrid({ cars, priorityFirst }: Props) {
   const [selected, setSelected] = useState<Car | null>(null);
   return (
     <>
-      <div class="car-grid">
-        {cars.map((car, i) => (
-          <CarCard
-            key={car.id}
-            car={car}
-            onRequest={setSelected}
-            priority={priorityFirst && i === 0}
-          />
-        ))}
-      </div>
+      <GridCards cars={cars} onRequest={setSelected} priorityFirst={priorityFirst} />
       <LeadDialog
         kind={selected?.status === "lease" ? "lease" : "credit"}
         open={selected !== null}
@@ -39,11 +66,7 @@ export function CarRow({ cars }: { cars: Car[] }) {
   const [selected, setSelected] = useState<Car | null>(null);
   return (
     <>
-      {cars.map((car) => (
-        <div class="carousel-item car-item" role="listitem" key={car.id}>
-          <CarCard car={car} onRequest={setSelected} />
-        </div>
-      ))}
+      <RowCards cars={cars} onRequest={setSelected} />
       <LeadDialog
         kind={selected?.status === "lease" ? "lease" : "credit"}
         open={selected !== null}

@@ -2,7 +2,7 @@ import type { BodyTypeInfo, BrandBrief } from "../../api/types";
 import { knownBodyType } from "../../lib/catalogue";
 import { type CatalogueFilters, type Condition, hasActiveFilters } from "../../lib/filters";
 import { bodyTypeName } from "../../lib/labels";
-import { drawnOnceOnServer } from "../../lib/serverFragments";
+import { drawnOnceOnServer, fingerprint } from "../../lib/serverFragments";
 import { PriceSlider } from "../ui/PriceSlider";
 
 interface Props {
@@ -88,5 +88,9 @@ function FilterCardMarkup({ filters, brands, bodyTypes, conditions, update, clea
 /** The card; the server draws it once per filter state (the page number
  * changes nothing in it). */
 export const FilterCard = drawnOnceOnServer("FilterCard", FilterCardMarkup, (p) =>
-  JSON.stringify([{ ...p.filters, page: 1 }, p.brands, p.bodyTypes ?? null, p.conditions ?? false]),
+  [
+    JSON.stringify([{ ...p.filters, page: 1 }, p.conditions ?? false]),
+    fingerprint(p.brands),
+    fingerprint(p.bodyTypes ?? null),
+  ].join("\u0001"),
 );

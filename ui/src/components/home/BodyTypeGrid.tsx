@@ -1,6 +1,6 @@
 import { Link } from "wouter";
 import type { BodyTypeInfo } from "../../api/types";
-import { drawnOnceOnServer } from "../../lib/serverFragments";
+import { drawnOnceOnServer, propsKey } from "../../lib/serverFragments";
 import { bodyTypePath } from "../../routes";
 import { Img } from "../ui/Img";
 
@@ -50,6 +50,4 @@ function BodyTypeGridMarkup({ types }: { types: BodyTypeInfo[] }) {
   );
 }
 
-export const BodyTypeGrid = drawnOnceOnServer("BodyTypeGrid", BodyTypeGridMarkup, (props) =>
-  JSON.stringify(props),
-);
+export const BodyTypeGrid = drawnOnceOnServer("BodyTypeGrid", BodyTypeGridMarkup, propsKey);

@@ -1,6 +1,6 @@
 import { Link } from "wouter";
 import type { BrandBrief } from "../../api/types";
-import { drawnOnceOnServer } from "../../lib/serverFragments";
+import { drawnOnceOnServer, propsKey } from "../../lib/serverFragments";
 import { brandPath } from "../../routes";
 import { BrandLogo } from "../ui/BrandLogo";
 import { Carousel } from "../ui/Carousel";
@@ -24,6 +24,4 @@ function HomeBrandsMarkup({ brands }: { brands: BrandBrief[] }) {
   );
 }
 
-export const HomeBrands = drawnOnceOnServer("HomeBrands", HomeBrandsMarkup, (props) =>
-  JSON.stringify(props),
-);
+export const HomeBrands = drawnOnceOnServer("HomeBrands", HomeBrandsMarkup, propsKey);

@@ -1,6 +1,6 @@
 import type { Promotion } from "../../api/types";
 import { formatDate } from "../../lib/format";
-import { drawnOnceOnServer } from "../../lib/serverFragments";
+import { drawnOnceOnServer, propsKey } from "../../lib/serverFragments";
 import { AdLabel } from "../ui/AdLabel";
 import { Img } from "../ui/Img";
 
@@ -48,6 +48,4 @@ function PromotionsMarkup({
   );
 }
 
-export const Promotions = drawnOnceOnServer("Promotions", PromotionsMarkup, (props) =>
-  JSON.stringify(props),
-);
+export const Promotions = drawnOnceOnServer("Promotions", PromotionsMarkup, propsKey);

@@ -1,6 +1,6 @@
 import type { Review } from "../../api/types";
 import { formatDate } from "../../lib/format";
-import { drawnOnceOnServer } from "../../lib/serverFragments";
+import { drawnOnceOnServer, propsKey } from "../../lib/serverFragments";
 
 /** The first six approved reviews. */
 function ReviewsMarkup({ items }: { items: Review[] }) {
@@ -33,6 +33,4 @@ function ReviewsMarkup({ items }: { items: Review[] }) {
   );
 }
 
-export const Reviews = drawnOnceOnServer("Reviews", ReviewsMarkup, (props) =>
-  JSON.stringify(props),
-);
+export const Reviews = drawnOnceOnServer("Reviews", ReviewsMarkup, propsKey);
