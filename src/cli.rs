@@ -103,7 +103,8 @@ pub enum UserCommand {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
-    init_tracing(matches!(cli.command, Command::Serve { .. }));
+    // Held while the command runs: dropped, it writes the queued lines.
+    let _log = init_tracing(matches!(cli.command, Command::Serve { .. }));
     warn_of_unknown_env_vars();
     let mut config = Config::load(cli.config.as_deref())?;
     let config_file = cli.config.clone();
@@ -208,10 +209,12 @@ fn backup(
 }
 
 /// The server logs to standard output (journald keeps it under systemd) at
-/// info: its progress and one line per request. Other commands log only
-/// warnings, to standard error, beside what they print. Colours only on a
-/// terminal; under journald, which stamps each line itself, no time stamps.
-fn init_tracing(serving: bool) {
+/// info: its progress and one line per request, written by a thread of its
+/// own so that a full disk or a stalled journald never holds or fails a
+/// request (`crate::logging`). Other commands log only warnings, to standard
+/// error, beside what they print. Colours only on a terminal; under
+/// journald, which stamps each line itself, no time stamps.
+fn init_tracing(serving: bool) -> Option<tracing_appender::non_blocking::WorkerGuard> {
     let default = if serving {
         "info,tower_http=warn"
     } else {
@@ -220,22 +223,25 @@ fn init_tracing(serving: bool) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let builder = tracing_subscriber::fmt().with_env_filter(filter);
-    let journald = std::env::var_os("JOURNAL_STREAM").is_some();
-    let _ = match (serving, journald) {
-        (true, false) => builder
-            .with_ansi(std::io::stdout().is_terminal())
-            .with_writer(std::io::stdout)
-            .try_init(),
-        (true, true) => builder
-            .with_ansi(false)
-            .without_time()
-            .with_writer(std::io::stdout)
-            .try_init(),
-        (false, _) => builder
+    if !serving {
+        let _ = builder
             .with_ansi(std::io::stderr().is_terminal())
             .with_writer(std::io::stderr)
-            .try_init(),
+            .try_init();
+        return None;
+    }
+    let terminal = std::io::stdout().is_terminal();
+    let (writer, guard) = crate::logging::off_the_request_path(std::io::stdout());
+    let _ = if std::env::var_os("JOURNAL_STREAM").is_some() {
+        builder
+            .with_ansi(false)
+            .without_time()
+            .with_writer(writer)
+            .try_init()
+    } else {
+        builder.with_ansi(terminal).with_writer(writer).try_init()
     };
+    Some(guard)
 }
 
 /// A mistyped `DEALERSHIP_*` variable would be ignored without a word.

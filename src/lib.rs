@@ -12,6 +12,7 @@ pub mod domain;
 pub mod error;
 pub mod http;
 pub mod jobs;
+pub mod logging;
 pub mod media;
 pub mod notify;
 pub mod ops;

@@ -194,7 +194,9 @@ pub async fn serve_http(
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
-        .header_read_timeout(HEADER_READ_TIMEOUT);
+        .header_read_timeout(HEADER_READ_TIMEOUT)
+        .max_header_size(MAX_HEADER_BYTES)
+        .max_buf_size(MAX_BUFFER_BYTES);
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -334,6 +336,15 @@ fn lock(open: &Mutex<OpenConnections>) -> std::sync::MutexGuard<'_, OpenConnecti
 
 /// How long a client may take to send its request headers.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// Request headers in all (the request line included) beyond which a request
+/// is answered 431 at once and its connection closed: a page or an admin
+/// call sends 1-3 KB, a browser with many cookies some 8 (nginx allows 8 KB
+/// a line and 32 KB in all). hyper's own bound is its 400 KB buffer, which
+/// let 1,500 strangers hold 500 MB.
+pub const MAX_HEADER_BYTES: usize = 32 * 1024;
+/// What one connection's read buffer may grow to (a body is read through
+/// it in pieces of at most this).
+pub const MAX_BUFFER_BYTES: usize = 64 * 1024;
 /// How long open requests and running jobs get to finish after SIGTERM or
 /// Ctrl-C.
 pub const SHUTDOWN_WAIT: Duration = Duration::from_secs(3);

@@ -515,12 +515,44 @@ fn the_request_log_has_one_plain_line_per_request_without_personal_data() {
     assert!(!log.contains('\u{1b}'), "no colour codes in a pipe: {log}");
 }
 
+/// The log on a disk with no room (`/dev/full` answers every write with
+/// ENOSPC): every request is still answered, the lost lines are counted.
+#[test]
+fn a_log_that_cannot_be_written_takes_no_request_down() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut server = running::Server::start_logging_to(dir.path(), &[], full);
+    for n in 0..300 {
+        let path = ["/robots.txt", "/api/settings", "/no-such-page"][n % 3];
+        let answer = running::get_within(server.port, path, Duration::from_secs(5))
+            .unwrap_or_else(|| panic!("request {n} ({path}) got no answer: {}", server.log()));
+        assert!(answer.starts_with("HTTP/1.1 "), "{answer}");
+    }
+    let health = running::get(server.port, "/healthz").unwrap();
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    let body = &health[health.find("\r\n\r\n").unwrap() + 4..];
+    let lost = body
+        .split("\"logLinesLost\":")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no count of lost lines: {health}"));
+    assert!(lost >= 300, "{lost} lines counted lost: {health}");
+    let (status, _) = server.terminate(Duration::from_secs(10));
+    assert!(status.unwrap().success(), "{}", server.log());
+    assert!(!server.log().contains("panicked"), "{}", server.log());
+}
+
 #[tokio::test]
 async fn healthz_answers_while_the_database_is_usable() {
     let app = common::TestApp::new();
     let answer = app.get("/healthz").await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
     assert_eq!(answer.json()["status"], "ok");
+    assert!(answer.json()["logLinesLost"].is_u64(), "{}", answer.text());
     assert_eq!(answer.headers["cache-control"], "no-store");
 
     // A database that cannot answer the query.

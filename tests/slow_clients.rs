@@ -1,6 +1,7 @@
 //! Slow and idle clients cannot hold the server: request headers must come
 //! within the header timeout, the number of connections is bounded, and
-//! SIGTERM ends the process within a few seconds whatever clients do.
+//! SIGTERM ends the process within a few seconds whatever clients do; request
+//! headers past 32 KB are refused with 431 at once.
 #![cfg(unix)]
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
@@ -10,8 +11,66 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use dealership::server::{HEADER_READ_TIMEOUT, SHUTDOWN_WAIT};
+use dealership::server::{HEADER_READ_TIMEOUT, MAX_HEADER_BYTES, SHUTDOWN_WAIT};
 use running::{Server, closed_within, get_within, half_sent};
+
+/// The answer to `GET /robots.txt` with `extra` bytes of headers, sent at
+/// once, read until the server closes or 5 seconds pass.
+fn with_headers(port: u16, extra: usize) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut request = String::from("GET /robots.txt HTTP/1.1\r\nHost: localhost\r\n");
+    let mut n = 0;
+    while request.len() < extra {
+        request.push_str(&format!("X-Filler-{n}: {}\r\n", "a".repeat(1000)));
+        n += 1;
+    }
+    request.push_str("Connection: close\r\n\r\n");
+    // A server that has answered and closed may refuse the rest.
+    let _ = stream.write_all(request.as_bytes());
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[test]
+fn oversized_request_headers_are_refused_at_once_and_others_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start(dir.path(), &[]);
+    // 24 KB of cookies and the like: served.
+    let answer = with_headers(server.port, 24 * 1024);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // Past the bound: 431, without waiting for the header timeout.
+    let asked = Instant::now();
+    let answer = with_headers(server.port, MAX_HEADER_BYTES + 2048);
+    assert!(answer.starts_with("HTTP/1.1 431"), "{answer}");
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        asked.elapsed()
+    );
+    // Far past it (hyper's own buffer was 400 KB): refused as soon as the
+    // bound is passed (the 431 may be lost to the reset of a connection
+    // closed with the rest of the headers unread), never held.
+    let asked = Instant::now();
+    let answer = with_headers(server.port, 300 * 1024);
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 431"),
+        "{answer}"
+    );
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        asked.elapsed()
+    );
+    // The server still serves.
+    let answer = get_within(server.port, "/robots.txt", Duration::from_secs(5)).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let (status, _) = server.terminate(Duration::from_secs(10));
+    assert!(status.unwrap().success(), "{}", server.log());
+}
 
 #[test]
 fn half_sent_requests_do_not_hold_the_server() {

@@ -1,5 +1,7 @@
 //! `GET /healthz`: 200 while the database answers a query, 503 otherwise;
-//! never cached. For monitors and the proxy in front.
+//! never cached. For monitors and the proxy in front. Either way the body
+//! says how many log lines were lost (`logLinesLost`: writes that failed, a
+//! full queue; `crate::logging`).
 
 use std::time::Duration;
 
@@ -51,6 +53,8 @@ async fn healthz(State(state): State<AppState>) -> Response {
             )
         }
     };
+    let mut body = body;
+    body["logLinesLost"] = json!(crate::logging::lost_lines());
     (
         status,
         [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],

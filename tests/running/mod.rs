@@ -76,21 +76,44 @@ impl Server {
 
     /// Starts a server without waiting for it.
     pub fn spawn(data: &Path, env: &[(&str, &str)]) -> Server {
+        Server::spawn_logging_to(data, env, None)
+    }
+
+    /// Starts a server whose log (stdout) goes to `out` (`/dev/full`: a
+    /// disk with no room), and waits until it answers.
+    pub fn start_logging_to(data: &Path, env: &[(&str, &str)], out: std::fs::File) -> Server {
+        let server = Server::spawn_logging_to(data, env, Some(out));
+        let started = Instant::now();
+        while get_within(server.port, "/robots.txt", Duration::from_secs(5)).is_none() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the server did not start: {}",
+                server.log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    fn spawn_logging_to(data: &Path, env: &[(&str, &str)], out: Option<std::fs::File>) -> Server {
         let port = free_port();
+        let to_file = out.is_some();
         let mut child = command(data)
             .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
             .envs(env.iter().copied())
             .stdin(Stdio::null())
-            .stdout(Stdio::piped())
+            .stdout(out.map_or_else(Stdio::piped, Stdio::from))
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         // The log (stdout) and the errors (stderr), drained all along, so the
         // server never blocks on a full pipe.
         let log = Arc::new(Mutex::new(String::new()));
-        let stdout: Box<dyn Read + Send> = Box::new(child.stdout.take().unwrap());
-        let stderr: Box<dyn Read + Send> = Box::new(child.stderr.take().unwrap());
-        for mut stream in [stdout, stderr] {
+        let mut streams: Vec<Box<dyn Read + Send>> = vec![Box::new(child.stderr.take().unwrap())];
+        if !to_file {
+            streams.push(Box::new(child.stdout.take().unwrap()));
+        }
+        for mut stream in streams {
             std::thread::spawn({
                 let log = log.clone();
                 move || {
