@@ -344,11 +344,15 @@ describe("a page banner's mark", () => {
       assert.equal(await used.getByTestId("ad-label").count(), 0);
     }
 
-    // Emptied, the mark goes.
+    // Emptied, the mark goes (the answer awaited: the first save's toast
+    // may still be on screen).
     await fields.getByLabel("Рекламодатель").fill("");
     await eridInput.fill("");
+    const cleared = page.waitForResponse(
+      (r) => r.url().endsWith("/api/settings") && r.request().method() === "PUT",
+    );
     await save.click();
-    await toastText(page, "Баннеры обновлены");
+    assert.equal((await cleared).status(), 200);
     assert.equal((await owner.get("/api/admin/settings")).bannerAds.tradeInBanner, undefined);
     await site.reload();
     await site.getByTestId("banner").waitFor();
