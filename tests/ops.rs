@@ -515,8 +515,11 @@ fn the_request_log_has_one_plain_line_per_request_without_personal_data() {
     assert!(!log.contains('\u{1b}'), "no colour codes in a pipe: {log}");
 }
 
-/// The log on a disk with no room (`/dev/full` answers every write with
-/// ENOSPC): every request is still answered, the lost lines are counted.
+/// The log and the errors on a disk with no room (`/dev/full` answers every
+/// write with ENOSPC, as `dealership serve >> site.log 2>&1` on a full disk
+/// would): every request is still answered, the lost lines are counted.
+/// (Before the log had a thread of its own, the logger's fallback to stderr
+/// panicked in the request and no request was answered.)
 #[test]
 fn a_log_that_cannot_be_written_takes_no_request_down() {
     let dir = tempfile::tempdir().unwrap();
@@ -528,7 +531,7 @@ fn a_log_that_cannot_be_written_takes_no_request_down() {
     for n in 0..300 {
         let path = ["/robots.txt", "/api/settings", "/no-such-page"][n % 3];
         let answer = running::get_within(server.port, path, Duration::from_secs(5))
-            .unwrap_or_else(|| panic!("request {n} ({path}) got no answer: {}", server.log()));
+            .unwrap_or_else(|| panic!("request {n} ({path}) got no answer"));
         assert!(answer.starts_with("HTTP/1.1 "), "{answer}");
     }
     let health = running::get(server.port, "/healthz").unwrap();
@@ -542,8 +545,7 @@ fn a_log_that_cannot_be_written_takes_no_request_down() {
         .unwrap_or_else(|| panic!("no count of lost lines: {health}"));
     assert!(lost >= 300, "{lost} lines counted lost: {health}");
     let (status, _) = server.terminate(Duration::from_secs(10));
-    assert!(status.unwrap().success(), "{}", server.log());
-    assert!(!server.log().contains("panicked"), "{}", server.log());
+    assert!(status.unwrap().success());
 }
 
 #[tokio::test]

@@ -79,8 +79,9 @@ impl Server {
         Server::spawn_logging_to(data, env, None)
     }
 
-    /// Starts a server whose log (stdout) goes to `out` (`/dev/full`: a
-    /// disk with no room), and waits until it answers.
+    /// Starts a server whose log and errors (stdout and stderr, as `>> log
+    /// 2>&1` would) go to `out` (`/dev/full`: a disk with no room), and
+    /// waits until it answers. [`Server::log`] stays empty.
     pub fn start_logging_to(data: &Path, env: &[(&str, &str)], out: std::fs::File) -> Server {
         let server = Server::spawn_logging_to(data, env, Some(out));
         let started = Instant::now();
@@ -97,22 +98,34 @@ impl Server {
 
     fn spawn_logging_to(data: &Path, env: &[(&str, &str)], out: Option<std::fs::File>) -> Server {
         let port = free_port();
-        let to_file = out.is_some();
+        let (stdout, stderr) = match out {
+            Some(file) => (Stdio::from(file.try_clone().unwrap()), Stdio::from(file)),
+            None => (Stdio::piped(), Stdio::piped()),
+        };
         let mut child = command(data)
             .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
             .envs(env.iter().copied())
             .stdin(Stdio::null())
-            .stdout(out.map_or_else(Stdio::piped, Stdio::from))
-            .stderr(Stdio::piped())
+            .stdout(stdout)
+            .stderr(stderr)
             .spawn()
             .unwrap();
         // The log (stdout) and the errors (stderr), drained all along, so the
         // server never blocks on a full pipe.
         let log = Arc::new(Mutex::new(String::new()));
-        let mut streams: Vec<Box<dyn Read + Send>> = vec![Box::new(child.stderr.take().unwrap())];
-        if !to_file {
-            streams.push(Box::new(child.stdout.take().unwrap()));
-        }
+        let streams: Vec<Box<dyn Read + Send>> = [
+            child
+                .stdout
+                .take()
+                .map(|s| Box::new(s) as Box<dyn Read + Send>),
+            child
+                .stderr
+                .take()
+                .map(|s| Box::new(s) as Box<dyn Read + Send>),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
         for mut stream in streams {
             std::thread::spawn({
                 let log = log.clone();
