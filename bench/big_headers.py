@@ -29,7 +29,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from slow_clients import free_port, proc_figures, start, visit  # noqa: E402
+from slow_clients import free_port, half_sent, proc_figures, start, visit  # noqa: E402
 
 
 def filler(size):
@@ -60,19 +60,6 @@ class Peak:
         self.stop.set()
         self.thread.join()
         return max(self.peak, proc_figures(self.pid)[0])
-
-
-def held(port, count):
-    headers = filler(31 * 1024)
-    opened = []
-    for _ in range(count):
-        try:
-            s = socket.create_connection(("127.0.0.1", port), timeout=2)
-            s.sendall(headers)
-            opened.append(s)
-        except OSError:
-            break
-    return opened
 
 
 def refused(port, count):
@@ -115,7 +102,7 @@ def main():
         print(f"at rest: {rest} MB")
 
         peak = Peak(child.pid)
-        sockets = held(port, args.held)
+        sockets = half_sent(port, args.held, filler(31 * 1024))
         time.sleep(1)
         served = visit(port) is not None
         top = peak.done()

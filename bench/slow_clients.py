@@ -52,12 +52,13 @@ def visit(port, timeout=15.0):
     return time.monotonic() - started
 
 
-def half_sent(port, count):
+def half_sent(port, count, start=HALF):
+    """`count` connections that each send `start` (a request's beginning)."""
     opened = []
     for _ in range(count):
         try:
             s = socket.create_connection(("127.0.0.1", port), timeout=2)
-            s.sendall(HALF)
+            s.sendall(start)
             s.setblocking(False)
             opened.append(s)
         except OSError:

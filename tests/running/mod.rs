@@ -61,17 +61,21 @@ impl Server {
     /// Starts a server on `data` with extra environment variables and waits
     /// until it answers.
     pub fn start(data: &Path, env: &[(&str, &str)]) -> Server {
-        let server = Server::spawn(data, env);
+        Server::spawn(data, env).answering()
+    }
+
+    /// This server, once it answers (30 seconds at most).
+    fn answering(self) -> Server {
         let started = Instant::now();
-        while get_within(server.port, "/robots.txt", Duration::from_secs(5)).is_none() {
+        while get_within(self.port, "/robots.txt", Duration::from_secs(5)).is_none() {
             assert!(
                 started.elapsed() < Duration::from_secs(30),
                 "the server did not start: {}",
-                server.log()
+                self.log()
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        server
+        self
     }
 
     /// Starts a server without waiting for it.
@@ -83,17 +87,7 @@ impl Server {
     /// 2>&1` would) go to `out` (`/dev/full`: a disk with no room), and
     /// waits until it answers. [`Server::log`] stays empty.
     pub fn start_logging_to(data: &Path, env: &[(&str, &str)], out: std::fs::File) -> Server {
-        let server = Server::spawn_logging_to(data, env, Some(out));
-        let started = Instant::now();
-        while get_within(server.port, "/robots.txt", Duration::from_secs(5)).is_none() {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "the server did not start: {}",
-                server.log()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        server
+        Server::spawn_logging_to(data, env, Some(out)).answering()
     }
 
     fn spawn_logging_to(data: &Path, env: &[(&str, &str)], out: Option<std::fs::File>) -> Server {
