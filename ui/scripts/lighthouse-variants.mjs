@@ -13,6 +13,7 @@ import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_ARGS, startServer } from "../tests/e2e/harness.mjs";
+import { MOBILE } from "./lighthouse-settings.mjs";
 
 const s = await startServer();
 const arg = process.argv[2] ?? '{"base":[]}';
@@ -58,19 +59,9 @@ try {
     for (const [name, rules] of Object.entries(variants)) {
       rewrite = rules;
       const result = await lighthouse(base + path, {
+        ...MOBILE,
         port: chrome.port,
-        output: "json",
-        logLevel: "error",
         onlyCategories: ["performance"],
-        formFactor: "mobile",
-        screenEmulation: {
-          mobile: true,
-          width: 412,
-          height: 823,
-          deviceScaleFactor: 1.75,
-          disabled: false,
-        },
-        throttlingMethod: "simulate",
       });
       const a = result.lhr.audits;
       mkdirSync("/tmp/lcp", { recursive: true });

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_ARGS, start } from "../tests/e2e/harness.mjs";
+import { MOBILE } from "./lighthouse-settings.mjs";
 
 const MIN = 95;
 /** Accessibility has no slack: every audit of the category passes. */
@@ -25,19 +26,9 @@ let failed = false;
 try {
   for (const [name, path] of Object.entries(pages)) {
     const result = await lighthouse(s.base + path, {
+      ...MOBILE,
       port: chrome.port,
-      output: "json",
-      logLevel: "error",
       onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
-      formFactor: "mobile",
-      screenEmulation: {
-        mobile: true,
-        width: 412,
-        height: 823,
-        deviceScaleFactor: 1.75,
-        disabled: false,
-      },
-      throttlingMethod: "simulate",
     });
     writeFileSync(`${out}${name}.json`, result.report);
     const scores = Object.fromEntries(
