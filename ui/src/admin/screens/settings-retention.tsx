@@ -33,46 +33,65 @@ export function RetentionFields({
         сохраняются.
       </p>
       <div class="form-grid">
-        <Field
+        <PeriodField
           id={RETENTION_YEARS_ID}
+          name="retentionYears"
           label="Хранить данные после последнего обращения, лет"
-          error={errors.retentionYears}
+          min={RETENTION_YEARS_MIN}
+          max={RETENTION_YEARS_MAX}
           hint={`От ${RETENTION_YEARS_MIN} до ${RETENTION_YEARS_MAX}`}
-          describedBy="retention-hint"
-        >
-          {(a) => (
-            <input
-              {...a}
-              type="number"
-              inputMode="numeric"
-              min={RETENTION_YEARS_MIN}
-              max={RETENTION_YEARS_MAX}
-              step={1}
-              class="narrow-input"
-              {...register("retentionYears", retentionRules.retentionYears)}
-            />
-          )}
-        </Field>
-        <Field
+          register={register}
+          errors={errors}
+        />
+        <PeriodField
+          name="cancelledRetentionMonths"
           label="Отменённые заявки хранить, месяцев"
-          error={errors.cancelledRetentionMonths}
+          min={CANCELLED_MONTHS_MIN}
+          max={CANCELLED_MONTHS_MAX}
           hint={`От ${CANCELLED_MONTHS_MIN} до ${CANCELLED_MONTHS_MAX}, считая от закрытия заявки`}
-          describedBy="retention-hint"
-        >
-          {(a) => (
-            <input
-              {...a}
-              type="number"
-              inputMode="numeric"
-              min={CANCELLED_MONTHS_MIN}
-              max={CANCELLED_MONTHS_MAX}
-              step={1}
-              class="narrow-input"
-              {...register("cancelledRetentionMonths", retentionRules.cancelledRetentionMonths)}
-            />
-          )}
-        </Field>
+          register={register}
+          errors={errors}
+        />
       </div>
     </fieldset>
+  );
+}
+
+/** One period: a whole number between `min` and `max`, checked as the
+ * server checks it, its refusal shown at the field. */
+function PeriodField({
+  id,
+  name,
+  label,
+  min,
+  max,
+  hint,
+  register,
+  errors,
+}: {
+  id?: string;
+  name: keyof RetentionForm;
+  label: string;
+  min: number;
+  max: number;
+  hint: string;
+  register: UseFormRegister<RetentionForm>;
+  errors: FieldErrors<RetentionForm>;
+}) {
+  return (
+    <Field id={id} label={label} error={errors[name]} hint={hint} describedBy="retention-hint">
+      {(a) => (
+        <input
+          {...a}
+          type="number"
+          inputMode="numeric"
+          min={min}
+          max={max}
+          step={1}
+          class="narrow-input"
+          {...register(name, retentionRules[name])}
+        />
+      )}
+    </Field>
   );
 }
