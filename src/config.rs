@@ -32,6 +32,25 @@ pub struct Config {
     pub amocrm: AmoCrmConfig,
     pub parser: ParserConfig,
     pub pages: PagesConfig,
+    pub health: HealthConfig,
+}
+
+/// What `/healthz` counts as unhealthy (docs/operations.md, "Health").
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HealthConfig {
+    /// Free space under the data directory, in megabytes, below which the
+    /// site reports itself unhealthy (a full disk refuses leads); 0: not
+    /// checked.
+    pub min_free_disk_mb: u64,
+}
+
+impl Default for HealthConfig {
+    fn default() -> Self {
+        Self {
+            min_free_disk_mb: 200,
+        }
+    }
 }
 
 /// The public pages, drawn on the server (docs/rendering.md).
@@ -223,6 +242,7 @@ impl Default for Config {
             amocrm: AmoCrmConfig::default(),
             parser: ParserConfig::default(),
             pages: PagesConfig::default(),
+            health: HealthConfig::default(),
         }
     }
 }

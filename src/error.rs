@@ -42,6 +42,15 @@ pub enum AppError {
     /// 429
     #[error("{0}")]
     TooManyRequests(String),
+    /// 503 with `Retry-After`: the server cannot do it now (the database
+    /// refuses writes) and says when to try again; the message tells the
+    /// person what else to do. Its cause is logged.
+    #[error("{message}: {cause:#}")]
+    Unavailable {
+        message: String,
+        retry_after_seconds: u32,
+        cause: anyhow::Error,
+    },
     /// 500: logged, never shown.
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
@@ -79,6 +88,7 @@ impl AppError {
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -150,6 +160,19 @@ impl IntoResponse for AppError {
             AppError::Internal(cause) => {
                 tracing::error!(error = %format!("{cause:#}"), "request failed");
                 ("Внутренняя ошибка сервера", None)
+            }
+            AppError::Unavailable {
+                message,
+                retry_after_seconds,
+                cause,
+            } => {
+                tracing::error!(error = %format!("{cause:#}"), "request refused for now");
+                let retry = axum::http::HeaderValue::from(*retry_after_seconds);
+                let body = Json(ErrorBody {
+                    error: message,
+                    field: None,
+                });
+                return (status, [(axum::http::header::RETRY_AFTER, retry)], body).into_response();
             }
             AppError::Conflict { message, field } | AppError::Invalid { message, field } => {
                 (message.as_str(), *field)

@@ -12,10 +12,14 @@
 //!   cancelling it (on SIGTERM or Ctrl-C) stops scheduling new runs, and
 //!   [`Supervisor::stop`] waits a bounded time for runs in progress before
 //!   aborting them.
+//! - [`Workers`] knows which jobs are down: a worker from its failure until
+//!   it has run [`HEALTHY_AFTER`] again, a periodic job from a panic until a
+//!   run that ends. `/healthz` and the admin's system card show them.
 
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::task::JoinSet;
@@ -31,6 +35,41 @@ pub struct Supervisor {
     token: CancellationToken,
     tasks: JoinSet<&'static str>,
     restart: Restart,
+    workers: Arc<Workers>,
+}
+
+/// How long a restarted worker must run before it counts as up again (and
+/// its restart pause starts over from the first).
+pub const HEALTHY_AFTER: Duration = Duration::from_secs(30);
+
+/// The jobs that are down now, with why.
+#[derive(Debug, Default)]
+pub struct Workers(Mutex<BTreeMap<&'static str, String>>);
+
+impl Workers {
+    fn down(&self, name: &'static str, why: String) {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(name, why);
+    }
+
+    fn up(&self, name: &'static str) {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(name);
+    }
+
+    /// Each job that is down, by name, with why it stopped.
+    pub fn down_now(&self) -> Vec<(&'static str, String)> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .map(|(name, why)| (*name, why.clone()))
+            .collect()
+    }
 }
 
 /// The pause before a panicked job runs again: `first`, doubled after each
@@ -39,6 +78,8 @@ pub struct Supervisor {
 struct Restart {
     first: Duration,
     max: Duration,
+    /// A worker that runs this long after a restart is up again.
+    healthy: Duration,
 }
 
 impl Default for Supervisor {
@@ -62,8 +103,23 @@ impl Supervisor {
             restart: Restart {
                 first,
                 max: max.max(first),
+                healthy: HEALTHY_AFTER,
             },
+            workers: Arc::default(),
         }
+    }
+
+    /// A restarted worker counts as up again after `healthy` of running
+    /// (default [`HEALTHY_AFTER`]).
+    pub fn up_after(mut self, healthy: Duration) -> Supervisor {
+        self.restart.healthy = healthy;
+        self
+    }
+
+    /// Reports which jobs are down to `workers` (the site's health).
+    pub fn reporting_to(mut self, workers: Arc<Workers>) -> Supervisor {
+        self.workers = workers;
+        self
     }
 
     /// The stop signal: cancelling it stops every job (and whatever else
@@ -81,9 +137,9 @@ impl Supervisor {
     {
         let job: Job = Arc::new(move || Box::pin(job()) as Run);
         let token = self.token.clone();
-        let restart = self.restart;
+        let (restart, workers) = (self.restart, self.workers.clone());
         self.tasks
-            .spawn(supervise(name, period, job, token, restart));
+            .spawn(supervise(name, period, job, token, restart, workers));
     }
 
     /// Adds a long-running job (such as the outbox worker) that gets the
@@ -95,16 +151,26 @@ impl Supervisor {
         Fut: Future<Output = anyhow::Result<()>> + Send + 'static,
     {
         let token = self.token.clone();
-        let restart = self.restart;
+        let (restart, workers) = (self.restart, self.workers.clone());
         self.tasks.spawn(async move {
             let mut failures_in_a_row: u32 = 0;
             while !token.is_cancelled() {
-                let run = AbortOnDropHandle::new(tokio::spawn(job(token.clone())));
-                let failure = match run.await {
+                let mut run = AbortOnDropHandle::new(tokio::spawn(job(token.clone())));
+                let ended = tokio::select! {
+                    ended = &mut run => ended,
+                    () = tokio::time::sleep(restart.healthy) => {
+                        // Running well again: up, and a later failure
+                        // starts from the first pause.
+                        workers.up(name);
+                        failures_in_a_row = 0;
+                        run.await
+                    }
+                };
+                let failure = match ended {
                     Ok(Ok(())) => None,
                     Ok(Err(err)) => Some(format!("{err:#}")),
                     Err(err) if err.is_panic() => {
-                        Some(format!("panicked: {}", panic_message(err.into_panic())))
+                        Some(format!("panicked: {}", panic_message(&*err.into_panic())))
                     }
                     Err(err) => Some(format!("cancelled: {err}")),
                 };
@@ -113,11 +179,12 @@ impl Supervisor {
                 }
                 let pause = restart.after(failures_in_a_row);
                 failures_in_a_row = failures_in_a_row.saturating_add(1);
+                let why = failure.unwrap_or_else(|| "returned".into());
                 tracing::error!(
                     job = name,
-                    "worker stopped ({}); starting it again in {pause:?}",
-                    failure.as_deref().unwrap_or("returned")
+                    "worker stopped ({why}); starting it again in {pause:?}"
                 );
+                workers.down(name, why);
                 tokio::select! {
                     biased;
                     () = token.cancelled() => break,
@@ -170,6 +237,7 @@ async fn supervise(
     job: Job,
     token: CancellationToken,
     restart: Restart,
+    workers: Arc<Workers>,
 ) -> &'static str {
     let mut tick = tokio::time::interval(period);
     tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
@@ -187,20 +255,23 @@ async fn supervise(
         match run.await {
             Ok(Ok(())) => {
                 panics_in_a_row = 0;
+                workers.up(name);
                 tracing::debug!(job = name, "job ran in {:.1?}", started.elapsed());
             }
             Ok(Err(err)) => {
                 panics_in_a_row = 0;
+                workers.up(name);
                 tracing::warn!(job = name, "job failed: {err:#}");
             }
             Err(err) if err.is_panic() => {
                 let pause = restart.after(panics_in_a_row);
                 panics_in_a_row = panics_in_a_row.saturating_add(1);
+                let said = panic_message(&*err.into_panic());
                 tracing::error!(
                     job = name,
-                    "job panicked: {}; running it again in {pause:?}",
-                    panic_message(err.into_panic())
+                    "job panicked: {said}; running it again in {pause:?}"
                 );
+                workers.down(name, format!("panicked: {said}"));
                 tokio::select! {
                     biased;
                     () = token.cancelled() => break,
@@ -223,7 +294,8 @@ impl Restart {
     }
 }
 
-fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
+/// What a panic said, for the log.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(text) = payload.downcast_ref::<&str>() {
         (*text).to_string()
     } else if let Some(text) = payload.downcast_ref::<String>() {
@@ -242,6 +314,7 @@ mod tests {
         let restart = Restart {
             first: Duration::from_millis(100),
             max: Duration::from_secs(1),
+            healthy: HEALTHY_AFTER,
         };
         let pauses: Vec<u128> = (0..6).map(|n| restart.after(n).as_millis()).collect();
         assert_eq!(pauses, [100, 200, 400, 800, 1000, 1000]);
@@ -250,8 +323,8 @@ mod tests {
 
     #[test]
     fn panic_messages_are_read() {
-        assert_eq!(panic_message(Box::new("boom")), "boom");
-        assert_eq!(panic_message(Box::new(String::from("bang"))), "bang");
-        assert_eq!(panic_message(Box::new(7)), "(no message)");
+        assert_eq!(panic_message(&"boom"), "boom");
+        assert_eq!(panic_message(&String::from("bang")), "bang");
+        assert_eq!(panic_message(&7), "(no message)");
     }
 }

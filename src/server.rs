@@ -444,7 +444,7 @@ pub const PICTURE_GRACE: chrono::Duration = chrono::Duration::hours(1);
 /// a job is one [`Supervisor::every`] call here. The outbox worker runs when
 /// a notification channel is configured (docs/notifications.md).
 pub fn start_jobs(state: &AppState) -> Supervisor {
-    let mut jobs = Supervisor::new();
+    let mut jobs = Supervisor::new().reporting_to(state.workers.clone());
     let (db, media_dir) = (state.db.clone(), state.config.media_dir());
     jobs.every("picture cleanup", PICTURE_CLEANUP_EVERY, move || {
         remove_unused_pictures(db.clone(), media_dir.clone())

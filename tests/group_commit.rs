@@ -128,3 +128,45 @@ async fn a_burst_of_leads_is_stored_whole() {
     }
     assert_eq!(app.count("SELECT count(*) FROM leads"), 120);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_that_panics_fails_alone_and_the_writer_goes_on() {
+    let (_dir, db) = scratch_db();
+    let broken = db
+        .write_grouped(|c| {
+            c.execute("INSERT INTO notes (id, text) VALUES (1, 'lost')", [])?;
+            if c.is_autocommit() {
+                return Ok(());
+            }
+            panic!("a bug in a write");
+        })
+        .await;
+    assert!(
+        broken.is_err(),
+        "the panicking write is answered with an error"
+    );
+    let why = db
+        .last_write_failure()
+        .expect("the failed batch is remembered");
+    assert!(why.contains("a bug in a write"), "{why}");
+
+    let stored = db
+        .write_grouped(|c| {
+            c.execute("INSERT INTO notes (id, text) VALUES (2, 'kept')", [])?;
+            Ok(2)
+        })
+        .await
+        .unwrap();
+    assert_eq!(stored, 2);
+    assert_eq!(db.last_write_failure(), None, "a batch committed since");
+    let notes: Vec<i64> = db
+        .conn()
+        .unwrap()
+        .prepare("SELECT id FROM notes ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(notes, [2], "the panicking batch was rolled back");
+}

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use dealership::config::Config;
 use dealership::db::Db;
-use dealership::jobs::Supervisor;
+use dealership::jobs::{Supervisor, Workers};
 #[path = "common/logs.rs"]
 mod logs;
 use logs::Logs;
@@ -211,4 +211,58 @@ async fn the_server_jobs_remove_unused_pictures() {
         media.join(format!("{fresh}-800.webp")).exists(),
         "a fresh upload waits for its form"
     );
+}
+
+#[tokio::test]
+async fn a_worker_that_fails_is_down_until_it_has_run_again_for_a_while() {
+    let workers = Arc::new(Workers::default());
+    let mut jobs =
+        Supervisor::with_restart_delay(Duration::from_millis(20), Duration::from_millis(20))
+            .up_after(Duration::from_millis(300))
+            .reporting_to(workers.clone());
+    let starts = counter();
+    let seen = starts.clone();
+    // Fails twice at once (a disk that refuses writes), then keeps running.
+    jobs.worker("outbox", move |stop| {
+        let start = seen.fetch_add(1, Ordering::SeqCst) + 1;
+        async move {
+            if start <= 2 {
+                anyhow::bail!("database or disk is full");
+            }
+            stop.cancelled().await;
+            Ok(())
+        }
+    });
+    eventually("the restarts", || starts.load(Ordering::SeqCst) >= 3).await;
+    assert_eq!(
+        workers.down_now(),
+        [("outbox", "database or disk is full".to_string())],
+        "down while it has not run long enough since"
+    );
+    eventually("up again", || workers.down_now().is_empty()).await;
+    assert!(jobs.stop(Duration::from_secs(5)).await);
+}
+
+#[tokio::test]
+async fn a_periodic_job_that_panics_is_down_until_a_run_ends() {
+    let workers = Arc::new(Workers::default());
+    let mut jobs =
+        Supervisor::with_restart_delay(Duration::from_millis(200), Duration::from_millis(200))
+            .reporting_to(workers.clone());
+    let runs = counter();
+    let seen = runs.clone();
+    jobs.every("self-checks", HOUR, move || {
+        let run = seen.fetch_add(1, Ordering::SeqCst) + 1;
+        async move {
+            assert!(run > 1, "run {run} broke");
+            Ok(())
+        }
+    });
+    eventually("the panic", || !workers.down_now().is_empty()).await;
+    let (name, why) = workers.down_now().remove(0);
+    assert_eq!(name, "self-checks");
+    assert!(why.contains("run 1 broke"), "{why}");
+    eventually("the second run", || runs.load(Ordering::SeqCst) >= 2).await;
+    eventually("up again", || workers.down_now().is_empty()).await;
+    assert!(jobs.stop(Duration::from_secs(5)).await);
 }

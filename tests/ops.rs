@@ -557,6 +557,24 @@ async fn healthz_answers_while_the_database_is_usable() {
     assert!(answer.json()["logLinesLost"].is_u64(), "{}", answer.text());
     assert_eq!(answer.headers["cache-control"], "no-store");
 
+    // A database that reads but does not take the probe's write.
+    app.db
+        .conn()
+        .unwrap()
+        .execute_batch("DROP TABLE health_probe")
+        .unwrap();
+    tokio::time::sleep(dealership::http::health::PROBE_FRESH).await;
+    let answer = app.get("/healthz").await;
+    assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(
+        answer
+            .error()
+            .starts_with("База данных не принимает записи: no such table: health_probe"),
+        "{}",
+        answer.text()
+    );
+    assert_eq!(answer.json()["problems"].as_array().unwrap().len(), 1);
+
     // A database that cannot answer the query.
     app.db
         .conn()

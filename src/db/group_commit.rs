@@ -7,7 +7,13 @@
 //! Each write runs inside its own savepoint: a write that fails is rolled back
 //! alone and answered with its error, the others of its batch still commit.
 //! A write is answered only after its batch's COMMIT returned.
+//!
+//! The writer thread never dies for good: a batch that panics is rolled back
+//! and answered with an error, and should the thread end anyway, the next
+//! write starts a new one. A failed batch (a full disk, a read-only file) is
+//! remembered until a later one commits: `/healthz` reports it.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex, mpsc};
 
 use rusqlite::Connection;
@@ -22,7 +28,9 @@ const MAX_BATCH: usize = 256;
 /// One queued write: runs inside the batch's transaction, then hears how the
 /// batch ended.
 trait Job: Send {
-    fn run(&mut self, conn: &Connection);
+    /// Runs the write; gives why when the database failed it (not when the
+    /// write was refused for its data).
+    fn run(&mut self, conn: &Connection) -> Option<String>;
     fn finish(self: Box<Self>, committed: Result<(), &str>);
 }
 
@@ -37,10 +45,8 @@ where
     T: Send,
     F: FnOnce(&Connection) -> AppResult<T> + Send,
 {
-    fn run(&mut self, conn: &Connection) {
-        let Some(work) = self.work.take() else {
-            return;
-        };
+    fn run(&mut self, conn: &Connection) -> Option<String> {
+        let work = self.work.take()?;
         let outcome = match conn.execute_batch("SAVEPOINT group_write") {
             Err(e) => Err(e.into()),
             Ok(()) => {
@@ -56,7 +62,12 @@ where
                 }
             }
         };
+        let failed = match &outcome {
+            Err(AppError::Internal(cause)) => Some(format!("{cause:#}")),
+            _ => None,
+        };
         self.outcome = Some(outcome);
+        failed
     }
 
     fn finish(self: Box<Self>, committed: Result<(), &str>) {
@@ -80,6 +91,23 @@ where
 pub(crate) struct GroupCommit {
     pool: Pool,
     queue: Mutex<Option<mpsc::Sender<Box<dyn Job>>>>,
+    failure: Arc<Failure>,
+}
+
+/// Why the latest batch failed, until one commits.
+#[derive(Default)]
+struct Failure(Mutex<Option<String>>);
+
+impl Failure {
+    fn set(&self, why: Option<String>) {
+        if let Ok(mut last) = self.0.lock() {
+            *last = why;
+        }
+    }
+
+    fn get(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|last| last.clone())
+    }
 }
 
 impl GroupCommit {
@@ -87,7 +115,14 @@ impl GroupCommit {
         Arc::new(GroupCommit {
             pool,
             queue: Mutex::new(None),
+            failure: Arc::default(),
         })
+    }
+
+    /// Why the latest batch of writes failed, while no batch has committed
+    /// since.
+    pub(crate) fn last_failure(&self) -> Option<String> {
+        self.failure.get()
     }
 
     /// Runs `work` in the next batch and answers once the batch is on disk.
@@ -97,32 +132,46 @@ impl GroupCommit {
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
-        let job: Box<dyn Job> = Box::new(Pending {
+        let mut job: Box<dyn Job> = Box::new(Pending {
             work: Some(work),
             outcome: None,
             reply,
         });
-        self.sender()?
-            .send(job)
-            .map_err(|_| AppError::Internal(anyhow::anyhow!("group commit writer stopped")))?;
+        // A writer thread that ended is replaced once.
+        for attempt in 0..2 {
+            match self.sender(attempt > 0)?.send(job) {
+                Ok(()) => break,
+                Err(mpsc::SendError(back)) if attempt == 0 => job = back,
+                Err(_) => {
+                    return Err(AppError::Internal(anyhow::anyhow!(
+                        "group commit writer stopped"
+                    )));
+                }
+            }
+        }
         answer
             .await
             .map_err(|_| AppError::Internal(anyhow::anyhow!("group commit writer stopped")))?
     }
 
-    fn sender(&self) -> AppResult<mpsc::Sender<Box<dyn Job>>> {
+    /// The queue of the running writer thread; a new thread (and queue) when
+    /// none runs yet or `replace` says the last one ended.
+    fn sender(&self, replace: bool) -> AppResult<mpsc::Sender<Box<dyn Job>>> {
         let mut queue = self
             .queue
             .lock()
-            .map_err(|_| AppError::Internal(anyhow::anyhow!("group commit queue poisoned")))?;
-        if let Some(sender) = queue.as_ref() {
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(sender) = queue.as_ref().filter(|_| !replace) {
             return Ok(sender.clone());
         }
+        if replace {
+            tracing::error!("the group commit writer had ended; starting a new one");
+        }
         let (sender, jobs) = mpsc::channel();
-        let pool = self.pool.clone();
+        let (pool, failure) = (self.pool.clone(), self.failure.clone());
         std::thread::Builder::new()
             .name("group-commit".into())
-            .spawn(move || write_batches(&pool, &jobs))
+            .spawn(move || write_batches(&pool, &jobs, &failure))
             .map_err(|e| AppError::Internal(anyhow::anyhow!("cannot start writer: {e}")))?;
         *queue = Some(sender.clone());
         Ok(sender)
@@ -130,7 +179,7 @@ impl GroupCommit {
 }
 
 /// The writer thread: ends when the last handle to the queue is dropped.
-fn write_batches(pool: &Pool, jobs: &mpsc::Receiver<Box<dyn Job>>) {
+fn write_batches(pool: &Pool, jobs: &mpsc::Receiver<Box<dyn Job>>, failure: &Failure) {
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -140,11 +189,24 @@ fn write_batches(pool: &Pool, jobs: &mpsc::Receiver<Box<dyn Job>>) {
             }
         }
         let committed = match pool.get() {
-            Ok(conn) => commit(&conn, &mut batch),
+            Ok(conn) => {
+                // A write that panics fails its batch, not the thread.
+                let run = std::panic::catch_unwind(AssertUnwindSafe(|| commit(&conn, &mut batch)));
+                run.unwrap_or_else(|panic| {
+                    let _ = conn.execute_batch("ROLLBACK");
+                    let said = crate::jobs::panic_message(&*panic);
+                    Err(format!("a write panicked: {said}"))
+                })
+            }
             Err(e) => Err(e.to_string()),
         };
-        if let Err(why) = &committed {
-            tracing::error!(error = %why, writes = batch.len(), "group commit failed");
+        match &committed {
+            Ok(None) => failure.set(None),
+            Ok(Some(why)) => failure.set(Some(why.clone())),
+            Err(why) => {
+                tracing::error!(error = %why, writes = batch.len(), "group commit failed");
+                failure.set(Some(why.clone()));
+            }
         }
         for job in batch {
             job.finish(committed.as_ref().map(|_| ()).map_err(String::as_str));
@@ -152,14 +214,21 @@ fn write_batches(pool: &Pool, jobs: &mpsc::Receiver<Box<dyn Job>>) {
     }
 }
 
-fn commit(conn: &Connection, batch: &mut [Box<dyn Job>]) -> Result<(), String> {
+/// Runs the batch in one transaction. `Ok(Some(why))`: it committed, but the
+/// database failed one of its writes (a full disk fails the insert itself,
+/// the savepoint rolls it back and the empty batch commits).
+fn commit(conn: &Connection, batch: &mut [Box<dyn Job>]) -> Result<Option<String>, String> {
     conn.execute_batch("BEGIN IMMEDIATE")
         .map_err(|e| e.to_string())?;
+    let mut failed = None;
     for job in batch.iter_mut() {
-        job.run(conn);
+        if let Some(why) = job.run(conn) {
+            failed = Some(why);
+        }
     }
     conn.execute_batch("COMMIT").map_err(|e| {
         let _ = conn.execute_batch("ROLLBACK");
         e.to_string()
-    })
+    })?;
+    Ok(failed)
 }

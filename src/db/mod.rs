@@ -120,6 +120,26 @@ impl Db {
         self.group.call(work).await
     }
 
+    /// Why the latest grouped write failed (a full disk, a read-only file),
+    /// while none has committed since.
+    pub fn last_write_failure(&self) -> Option<String> {
+        self.group.last_failure()
+    }
+
+    /// Writes one tiny row through the same writer as the leads: fails when
+    /// the database cannot take writes (`/healthz`).
+    pub async fn probe_write(&self, at: String) -> AppResult<()> {
+        self.write_grouped(move |c| {
+            c.prepare_cached(
+                "INSERT INTO health_probe (id, written_at) VALUES (1, ?1)
+                 ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at",
+            )?
+            .execute([at])?;
+            Ok(())
+        })
+        .await
+    }
+
     /// Runs a short read (a page of a public list, well under a
     /// millisecond) on the calling thread when a connection is free at once,
     /// and on the blocking pool like [`Db::call`] otherwise. Handing the

@@ -1,21 +1,39 @@
-//! `GET /healthz`: 200 while the database answers a query, 503 otherwise;
-//! never cached. For monitors and the proxy in front. Either way the body
-//! says how many log lines were lost (`logLinesLost`: writes that failed, a
-//! full queue; `crate::logging`).
+//! `GET /healthz`: 200 while the site can do its work, 503 with the reasons
+//! otherwise; never cached. For monitors and the proxy in front; the admin
+//! dashboard's system card shows the same report (`docs/operations.md`,
+//! "Health"). Unhealthy when:
+//!
+//! - the database does not answer a read;
+//! - it does not take a write: a tiny write through the leads' own writer
+//!   (at most one per [`PROBE_FRESH`], the others reuse its answer), or the
+//!   latest grouped write failed and none has committed since;
+//! - the free space under the data directory is below the configured
+//!   threshold (`health.min_free_disk_mb`): a full disk refuses leads;
+//! - a background worker is down (`crate::jobs::Workers`).
+//!
+//! Either way the body says how many log lines were lost (`logLinesLost`:
+//! writes that failed, a full queue; `crate::logging`) and the free space.
 
-use std::time::Duration;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use serde::Serialize;
 use serde_json::json;
+use utoipa::ToSchema;
 
 use super::state::AppState;
 
 /// How long the database may take to answer before the site counts as down.
 const DATABASE_WAIT: Duration = Duration::from_secs(2);
+
+/// How long a write probe's answer stands: a monitor (or a stranger)
+/// calling often costs one write per this.
+pub const PROBE_FRESH: Duration = Duration::from_secs(5);
 
 pub const DATABASE_DOWN: &str = "База данных недоступна";
 
@@ -23,8 +41,59 @@ pub fn routes() -> Router<AppState> {
     Router::new().route("/healthz", get(healthz))
 }
 
-async fn healthz(State(state): State<AppState>) -> Response {
-    let probe = state.db.read(|c| {
+/// What the site's health is now.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SystemStatus {
+    /// Why the site is unhealthy, in Russian; empty when it is well.
+    pub problems: Vec<String>,
+    /// Free space under the data directory, in megabytes (absent when it
+    /// cannot be read).
+    pub free_disk_mb: Option<u64>,
+    /// The threshold below which free space is a problem; 0: not checked.
+    pub min_free_disk_mb: u64,
+    /// Log lines lost since the start (failed writes, a full queue).
+    pub log_lines_lost: u64,
+}
+
+/// The last write probe: when, and why it failed.
+#[derive(Default)]
+pub struct WriteProbe(tokio::sync::Mutex<Option<(Instant, Result<(), String>)>>);
+
+impl WriteProbe {
+    /// Why the database does not take a write, when it does not: a fresh
+    /// probe's answer, or a new probe (one at a time).
+    async fn failure(&self, state: &AppState) -> Option<String> {
+        let mut last = self.0.lock().await;
+        if let Some((at, answer)) = last.as_ref()
+            && at.elapsed() < PROBE_FRESH
+        {
+            return answer.clone().err();
+        }
+        let at = state.clock.now().to_rfc3339();
+        let answer = match tokio::time::timeout(DATABASE_WAIT, state.db.probe_write(at)).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(err)) => Err(cause(&err)),
+            Err(_) => Err(format!("no answer within {DATABASE_WAIT:?}")),
+        };
+        *last = Some((Instant::now(), answer.clone()));
+        answer.err()
+    }
+}
+
+/// The logged cause of an error (an internal one's text is never shown to
+/// a visitor, but this report is for the dealer and the monitor).
+fn cause(err: &crate::error::AppError) -> String {
+    match err {
+        crate::error::AppError::Internal(cause) => format!("{cause:#}"),
+        other => other.to_string(),
+    }
+}
+
+/// The site's health now: what `/healthz` answers and the admin sees.
+pub async fn report(state: &AppState) -> SystemStatus {
+    let mut problems = Vec::new();
+    let read = state.db.read(|c| {
         let version: Option<i64> = c.query_row(
             "SELECT max(version) FROM refinery_schema_history",
             [],
@@ -32,33 +101,95 @@ async fn healthz(State(state): State<AppState>) -> Response {
         )?;
         Ok(version)
     });
-    let (status, body) = match tokio::time::timeout(DATABASE_WAIT, probe).await {
-        Ok(Ok(Some(_))) => (StatusCode::OK, json!({"status": "ok"})),
-        Ok(Ok(None)) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            json!({"error": DATABASE_DOWN}),
-        ),
+    let readable = match tokio::time::timeout(DATABASE_WAIT, read).await {
+        Ok(Ok(Some(_))) => true,
+        Ok(Ok(None)) => false,
         Ok(Err(err)) => {
             tracing::error!("health check: the database failed: {err}");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                json!({"error": DATABASE_DOWN}),
-            )
+            false
         }
         Err(_) => {
             tracing::error!("health check: the database did not answer within {DATABASE_WAIT:?}");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                json!({"error": DATABASE_DOWN}),
-            )
+            false
         }
     };
-    let mut body = body;
-    body["logLinesLost"] = json!(crate::logging::lost_lines());
+    if !readable {
+        problems.push(DATABASE_DOWN.to_string());
+    } else if let Some(why) = state.write_probe.failure(state).await {
+        tracing::error!("health check: the database refused a write: {why}");
+        problems.push(format!("База данных не принимает записи: {why}"));
+    } else if let Some(why) = state.db.last_write_failure() {
+        problems.push(format!("Последняя запись в базу данных не удалась: {why}"));
+    }
+    let min = state.config.health.min_free_disk_mb;
+    let free_disk_mb = free_megabytes(&state.config.data_dir);
+    if let Some(free) = free_disk_mb
+        && free < min
+    {
+        problems.push(format!(
+            "Мало места на диске: свободно {free} МБ, нужно не меньше {min} МБ"
+        ));
+    }
+    for (name, why) in state.workers.down_now() {
+        problems.push(format!(
+            "Фоновая задача «{}» не работает: {why}",
+            job_title(name)
+        ));
+    }
+    SystemStatus {
+        problems,
+        free_disk_mb,
+        min_free_disk_mb: min,
+        log_lines_lost: crate::logging::lost_lines(),
+    }
+}
+
+async fn healthz(State(state): State<AppState>) -> Response {
+    let status = report(&state).await;
+    let mut body = match status.problems.first() {
+        None => json!({"status": "ok"}),
+        Some(first) => json!({"error": first, "problems": status.problems}),
+    };
+    body["freeDiskMb"] = json!(status.free_disk_mb);
+    body["logLinesLost"] = json!(status.log_lines_lost);
+    let code = if status.problems.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
     (
-        status,
+        code,
         [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],
         axum::Json(body),
     )
         .into_response()
+}
+
+/// Megabytes free for the server under `dir` (what an unprivileged writer
+/// may still use).
+fn free_megabytes(dir: &Path) -> Option<u64> {
+    match rustix::fs::statvfs(dir) {
+        Ok(fs) => Some(fs.f_bavail.saturating_mul(fs.f_frsize) / (1024 * 1024)),
+        Err(err) => {
+            tracing::warn!(
+                "health check: cannot read free space of {}: {err}",
+                dir.display()
+            );
+            None
+        }
+    }
+}
+
+/// A background job's name as the dealer reads it.
+fn job_title(name: &str) -> &str {
+    match name {
+        "outbox" => "отправка уведомлений",
+        "picture cleanup" => "удаление неиспользуемых изображений",
+        "self-checks" => "самопроверки",
+        "retention" => "удаление данных по сроку хранения",
+        "feed import" => "импорт фида по расписанию",
+        "response reminders" => "напоминания о заявках без ответа",
+        "saved-search alerts" => "письма по сохранённым поискам",
+        other => other,
+    }
 }

@@ -37,6 +37,10 @@ pub struct AppState {
     pub checks: Arc<crate::domain::checks::SelfChecks>,
     /// Draws the public pages' markup on the server (`docs/rendering.md`).
     pub renderer: Arc<super::pages::Renderer>,
+    /// The background jobs that are down now (`crate::jobs`), for `/healthz`.
+    pub workers: Arc<crate::jobs::Workers>,
+    /// The latest answer of `/healthz`'s write probe.
+    pub write_probe: Arc<super::health::WriteProbe>,
 }
 
 impl AppState {
@@ -69,6 +73,8 @@ impl AppState {
             saved_search_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
             password_checks: Arc::new(PasswordChecks::for_this_machine()),
             image_gate: Arc::new(crate::media::Gate::default()),
+            workers: Arc::default(),
+            write_probe: Arc::default(),
         }
     }
 }

@@ -21,13 +21,25 @@ pub fn free_port() -> u16 {
 /// A GET with `Connection: close`; the whole answer, or None when nothing
 /// answers within `wait`.
 pub fn get_within(port: u16, path: &str, wait: Duration) -> Option<String> {
+    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    exchange(port, request.as_bytes(), wait)
+}
+
+/// A POST of a JSON body with `Connection: close`; the whole answer, or
+/// None when nothing answers within `wait`.
+pub fn post_json_within(port: u16, path: &str, body: &str, wait: Duration) -> Option<String> {
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    exchange(port, request.as_bytes(), wait)
+}
+
+fn exchange(port: u16, request: &[u8], wait: Duration) -> Option<String> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
     stream.set_read_timeout(Some(wait)).unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
+    stream.write_all(request).ok()?;
     let mut answer = Vec::new();
     stream.read_to_end(&mut answer).ok()?;
     (!answer.is_empty()).then(|| String::from_utf8_lossy(&answer).into_owned())

@@ -338,6 +338,8 @@ pub struct Dashboard {
     pub import_failed: Option<ImportFailed>,
     /// Problems the self-checks find (`GET /api/admin/checks`, its `count`).
     pub checks_count: i64,
+    /// The site's health, as `/healthz` reports it: the system card.
+    pub system: crate::http::health::SystemStatus,
 }
 
 /// A failed import run, for the dashboard.
@@ -369,6 +371,7 @@ fn today_start() -> String {
 pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboard>> {
     let since = today_start();
     let checks_count = state.checks.current(&state.db, &state.clock).await?.count;
+    let system = crate::http::health::report(&state).await;
     let figures = state
         .db
         .call(move |c| {
@@ -393,6 +396,7 @@ pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboar
                     error: run.error,
                 }),
                 checks_count,
+                system,
             })
         })
         .await?;

@@ -17,6 +17,14 @@ use crate::notify;
 pub const RATE_LIMITED: &str =
     "Слишком много заявок с вашего адреса. Пожалуйста, подождите минуту и попробуйте снова.";
 
+/// A lead the database did not store (a full disk, a read-only file): the
+/// visitor is told to send it again or call; the phone follows.
+pub const NOT_STORED: &str = "Не удалось сохранить заявку из-за сбоя на сервере. \
+     Пожалуйста, отправьте её ещё раз через минуту или позвоните нам";
+
+/// Seconds after which a refused lead may be sent again (`Retry-After`).
+pub const RETRY_AFTER_SECONDS: u32 = 60;
+
 /// The one public write.
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(create))
@@ -30,6 +38,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
         (status = 413, body = ApiErrorBody), (status = 415, body = ApiErrorBody),
         (status = 422, body = ApiErrorBody, description = "A field breaks a rule; `field` names it"),
         (status = 429, body = ApiErrorBody, description = "Too many requests from this address"),
+        (status = 503, body = ApiErrorBody, description = "Not stored (the database refuses writes): \
+            send again after `Retry-After` seconds; the message gives the dealer's phone",
+            headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
 pub async fn create(
     State(state): State<AppState>,
@@ -46,7 +57,7 @@ pub async fn create(
     let config = state.config.clone();
     // Leads arriving together share one commit (and one disk sync). The
     // notifications are queued in it too (docs/notifications.md).
-    let (lead, queued) = state
+    let stored = state
         .db
         .write_grouped(move |c| {
             let settings = settings::get(c)?;
@@ -86,7 +97,12 @@ pub async fn create(
             }
             Ok((lead, channels))
         })
-        .await?;
+        .await;
+    let (lead, queued) = match stored {
+        Ok(stored) => stored,
+        Err(AppError::Internal(cause)) => return Err(not_stored(&state, cause).await),
+        Err(refused) => return Err(refused),
+    };
     // While every channel of the lead is paused after failures (its server
     // is down) the worker wakes by itself at the pause's end.
     if state.channels.any_ready(&queued) {
@@ -96,4 +112,26 @@ pub async fn create(
         tracing::info!(%ip, "honeypot filled; lead dropped");
     }
     Ok((StatusCode::CREATED, Json(lead)))
+}
+
+/// The answer to a lead the database failed to store: 503, when to send it
+/// again, and the dealer's phone (read from the settings, which a database
+/// that refuses writes still reads).
+async fn not_stored(state: &AppState, cause: anyhow::Error) -> AppError {
+    let phone = state
+        .db
+        .read(|c| Ok(settings::get(c)?.public.phone))
+        .await
+        .ok()
+        .map(|phone| phone.trim().to_string())
+        .filter(|phone| !phone.is_empty());
+    let message = match phone {
+        Some(phone) => format!("{NOT_STORED}: {phone}"),
+        None => format!("{NOT_STORED}."),
+    };
+    AppError::Unavailable {
+        message,
+        retry_after_seconds: RETRY_AFTER_SECONDS,
+        cause: cause.context("lead not stored"),
+    }
 }

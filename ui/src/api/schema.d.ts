@@ -2142,6 +2142,8 @@ export interface components {
             reviewsApproved: number;
             /** Format: int64 */
             reviewsPending: number;
+            /** @description The site's health, as `/healthz` reports it: the system card. */
+            system: components["schemas"]["SystemStatus"];
         };
         /** @description A request, as the admin sees it. */
         DataRequest: {
@@ -3313,6 +3315,27 @@ export interface components {
             id: string;
             pageUrl: string;
             unsubscribedAt?: string | null;
+        };
+        /** @description What the site's health is now. */
+        SystemStatus: {
+            /**
+             * Format: int64
+             * @description Free space under the data directory, in megabytes (absent when it
+             *     cannot be read).
+             */
+            freeDiskMb?: number | null;
+            /**
+             * Format: int64
+             * @description Log lines lost since the start (failed writes, a full queue).
+             */
+            logLinesLost: number;
+            /**
+             * Format: int64
+             * @description The threshold below which free space is a problem; 0: not checked.
+             */
+            minFreeDiskMb: number;
+            /** @description Why the site is unhealthy, in Russian; empty when it is well. */
+            problems: string[];
         };
         /** @description The result of a test (e-mail or amoCRM). */
         TestResult: {
@@ -6144,6 +6167,17 @@ export interface operations {
             /** @description Too many requests from this address */
             429: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Not stored (the database refuses writes): send again after `Retry-After` seconds; the message gives the dealer's phone */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -405,6 +405,9 @@ describe("admin brands", () => {
     const summary = await page.getByTestId("summary").innerText();
     assert.match(summary, /Опубликовано: \d+, черновиков: \d+/);
     assert.match(summary, /Новых: \d+, в работе: \d+/);
+    // The system card: the site is well, with the free disk space.
+    const system = await page.getByTestId("system-card").innerText();
+    assert.match(system, /^Состояние системы\s+В порядке\s+Свободно на диске: [\d\s\u00a0]+ МБ/);
     await page.getByTestId("audit").getByText("Добавлена марка: Е2Е Марка").first().waitFor();
     assert.match(await page.getByTestId("audit").innerText(), /demo/);
     await page.getByTestId("sections").getByRole("link", { name: "Марки" }).click();

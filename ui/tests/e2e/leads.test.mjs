@@ -190,6 +190,47 @@ describe("trade-in page", () => {
   });
 });
 
+describe("a lead the server cannot store", () => {
+  it("keeps what was typed, gives the phone to call and sends again", async () => {
+    const { phone } = await s.api("/api/settings");
+    const page = await s.open(PHONE, "/trade-in");
+    const form = page.locator('form[data-lead-type="trade_in"]');
+    await form.locator('input[name="carBrand"]').fill("Skoda");
+    await form.locator('input[name="carModel"]').fill("Octavia");
+    await fill(form, { name: "Анна Смирнова", phone: "+7 921 555-77-88" });
+    const before = leadCount();
+    // The database refuses the write (as a full disk would): the table the
+    // lead goes to is away.
+    s.write("ALTER TABLE leads RENAME TO leads_away");
+    try {
+      await form.getByRole("button", { name: "Оценить автомобиль" }).click();
+      const unsaved = form.getByRole("alert");
+      await unsaved.waitFor();
+      const said = await unsaved.innerText();
+      assert.match(said, /^Не удалось сохранить заявку из-за сбоя на сервере/);
+      assert.ok(said.includes(`позвоните нам: ${phone}`), said);
+      const call = unsaved.getByRole("link", { name: phone });
+      assert.equal(await call.getAttribute("href"), `tel:${phone.replace(/[^\d+]/g, "")}`);
+      await expectToast(page, "Ошибка", "Не удалось сохранить заявку");
+      assert.equal(await form.locator('input[name="carBrand"]').inputValue(), "Skoda");
+      assert.equal(await form.locator('input[name="name"]').inputValue(), "Анна Смирнова");
+      assert.equal(await form.locator('input[name="phone"]').inputValue(), "+7 921 555-77-88");
+      assert.equal(await form.locator('input[name="consent"]').isChecked(), true);
+    } finally {
+      s.write("ALTER TABLE leads_away RENAME TO leads");
+    }
+    assert.equal(leadCount(), before, "nothing stored");
+    await form.getByRole("button", { name: "Отправить ещё раз" }).click();
+    await expectToast(page, "Заявка отправлена!", "в течение 30 минут");
+    assert.equal(await form.getByRole("alert").count(), 0);
+    const lead = lastLead();
+    assert.equal(lead.car_brand, "Skoda");
+    assert.equal(lead.name, "Анна Смирнова");
+    assert.equal(lead.phone, "+79215557788");
+    await page.context().close();
+  });
+});
+
 describe("car page dialogs", () => {
   it("Trade-In, Кредит and Рассрочка each store their lead type with the car", async () => {
     const [car] = await s.api("/api/cars/fast?status=used&limit=1");

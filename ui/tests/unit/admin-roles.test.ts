@@ -11,7 +11,7 @@ import {
   signedOut,
 } from "../../src/admin/auth";
 import { NOT_ALLOWED, ScreenGate } from "../../src/admin/components/ScreenGate";
-import { dashboardParts } from "../../src/admin/lib/dashboard";
+import { dashboardParts, systemCard } from "../../src/admin/lib/dashboard";
 import { ROLE_LABELS, roleLabel } from "../../src/admin/roles";
 import {
   type AdminScreen,
@@ -259,6 +259,7 @@ describe("the dashboard's cards by role", () => {
       responseTimes: true,
       changes: false,
       dataRequests: false,
+      system: false,
     });
   });
 
@@ -272,6 +273,7 @@ describe("the dashboard's cards by role", () => {
       responseTimes: true,
       changes: false,
       dataRequests: false,
+      system: false,
     });
   });
 
@@ -285,6 +287,44 @@ describe("the dashboard's cards by role", () => {
       responseTimes: true,
       changes: false,
       dataRequests: false,
+      system: false,
     });
+  });
+});
+
+describe("the dashboard's system card", () => {
+  it("says all is well, with the free space; lost log lines only when some are", () => {
+    const card = systemCard({
+      problems: [],
+      freeDiskMb: 51234,
+      minFreeDiskMb: 200,
+      logLinesLost: 0,
+    });
+    expect(card.value).toBe("В порядке");
+    expect(card.notes).toEqual(["Свободно на диске: 51\u00a0234 МБ"]);
+  });
+
+  it("counts the problems and lists each, then the figures", () => {
+    const card = systemCard({
+      problems: [
+        "База данных не принимает записи: database or disk is full",
+        "Мало места на диске: свободно 12 МБ, нужно не меньше 200 МБ",
+      ],
+      freeDiskMb: 12,
+      minFreeDiskMb: 200,
+      logLinesLost: 1500,
+    });
+    expect(card.value).toBe("Проблем: 2");
+    expect(card.notes).toEqual([
+      "База данных не принимает записи: database or disk is full",
+      "Мало места на диске: свободно 12 МБ, нужно не меньше 200 МБ",
+      "Свободно на диске: 12 МБ",
+      "Потеряно строк журнала: 1\u00a0500",
+    ]);
+  });
+
+  it("leaves the free space out when it could not be read", () => {
+    const card = systemCard({ problems: [], freeDiskMb: null, minFreeDiskMb: 0, logLinesLost: 0 });
+    expect(card.notes).toEqual([]);
   });
 });

@@ -1,6 +1,9 @@
 /** The dashboard's parts by the role: each part's subject needs its
  * capability (docs/admin.md, "Roles"); the server refuses the rest. */
+import type { components } from "../../api/schema";
 import type { Capability } from "../../api/types";
+
+export type SystemStatus = components["schemas"]["SystemStatus"];
 
 export interface DashboardParts {
   /** Cars, brands and reviews counted. */
@@ -20,6 +23,9 @@ export interface DashboardParts {
   /** The open requests of people about their personal data, with their
    * deadlines (docs/personal-data.md). */
   dataRequests: boolean;
+  /** The site's health: database writes, free disk, workers, lost log
+   * lines (as /healthz reports it). */
+  system: boolean;
 }
 
 export function dashboardParts(capabilities: readonly Capability[]): DashboardParts {
@@ -33,5 +39,20 @@ export function dashboardParts(capabilities: readonly Capability[]): DashboardPa
     responseTimes: has("figures"),
     changes: has("personalData"),
     dataRequests: has("personalData"),
+    system: has("settings"),
   };
+}
+
+/** The system card's text: its value ("В порядке" or how many problems)
+ * and its notes (each problem, then free space and lost log lines). */
+export function systemCard(status: SystemStatus): { value: string; notes: string[] } {
+  const notes = [...status.problems];
+  if (status.freeDiskMb != null) {
+    notes.push(`Свободно на диске: ${status.freeDiskMb.toLocaleString("ru-RU")} МБ`);
+  }
+  if (status.logLinesLost > 0) {
+    notes.push(`Потеряно строк журнала: ${status.logLinesLost.toLocaleString("ru-RU")}`);
+  }
+  const count = status.problems.length;
+  return { value: count === 0 ? "В порядке" : `Проблем: ${count}`, notes };
 }

@@ -8,7 +8,7 @@ import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { changeLine } from "../lib/audit";
 import { problemsText } from "../lib/checks";
-import { dashboardParts } from "../lib/dashboard";
+import { dashboardParts, type SystemStatus, systemCard } from "../lib/dashboard";
 import { longDateTime } from "../lib/dates";
 import {
   CHANNEL_LABELS,
@@ -84,6 +84,7 @@ export default function DashboardScreen() {
           )}
           {show.deliveries && <FailedCard failed={d.deliveriesFailed} />}
           {show.imports && d.importFailed && <ImportFailedCard failed={d.importFailed} />}
+          {show.system && <SystemCard status={d.system} />}
         </section>
       )}
       {show.dataRequests && <OpenDataRequests />}
@@ -168,6 +169,24 @@ function ChecksBadge({ count }: { count: number }) {
         "проблем нет"
       )}
     </Link>
+  );
+}
+
+/** The site's health: "В порядке" or each problem (the database refuses
+ * writes, little free disk, a worker down), free space, lost log lines. */
+function SystemCard({ status }: { status: SystemStatus }) {
+  const card = systemCard(status);
+  const failing = status.problems.length > 0;
+  return (
+    <article data-testid="system-card" class={failing ? "system-card has-problems" : "system-card"}>
+      <h2 class="stat-title">Состояние системы</h2>
+      <span class="stat-value">{card.value}</span>
+      {card.notes.map((note) => (
+        <span class="stat-note" key={note}>
+          {note}
+        </span>
+      ))}
+    </article>
   );
 }
 

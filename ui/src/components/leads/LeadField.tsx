@@ -88,7 +88,9 @@ export function showRefusal(
   failed: string,
   setErrors: (errors: Record<string, string>) => void,
 ): string {
-  const refused = error instanceof ApiError && (error.status === 422 || error.status === 429);
+  const refused =
+    error instanceof ApiError &&
+    (error.status === 422 || error.status === 429 || error.status === 503);
   const message = refused ? error.message : failed;
   const field = error instanceof ApiError ? error.field : null;
   if (refused && field && field !== "website" && form.elements.namedItem(field)) {

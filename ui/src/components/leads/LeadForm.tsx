@@ -1,7 +1,8 @@
 import { type ReactNode, useState } from "react";
-import { apiPost } from "../../api/client";
+import { ApiError, apiPost } from "../../api/client";
 import type { LeadPayload, LeadType } from "../../api/types";
 import { LEADS } from "../../api/urls";
+import { telHref, useSettings } from "../../hooks/useSettings";
 import { reachLeadGoals } from "../../lib/analytics";
 import { contactErrors, LEAD_FAILED, withVisit } from "../../lib/leads";
 import { NeedsScript } from "../ui/NeedsScript";
@@ -51,6 +52,10 @@ export function LeadForm(props: Props) {
   const [honeypot, setHoneypot] = useState("");
   const [sending, setSending] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // The server could not store the lead (503): its message, shown in the
+  // form with the phone to call until the next try.
+  const [unsaved, setUnsaved] = useState<string | null>(null);
+  const phoneToCall = useSettings().phone.trim();
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -68,6 +73,7 @@ export function LeadForm(props: Props) {
       return;
     }
     setErrors({});
+    setUnsaved(null);
     setSending(true);
     try {
       const payload = withVisit(
@@ -91,6 +97,7 @@ export function LeadForm(props: Props) {
       toast({ ...success, variant: "success" });
       onSent?.();
     } catch (error) {
+      if (error instanceof ApiError && error.status === 503) setUnsaved(error.message);
       const message = showRefusal(error, form, LEAD_FAILED, setErrors);
       toast({ title: "Ошибка", description: message, variant: "error" });
     } finally {
@@ -154,8 +161,18 @@ export function LeadForm(props: Props) {
           onAdvertising={setAdvertising}
           error={errors.consent}
         />
+        {unsaved && (
+          <div class="lead-unsaved" role="alert" data-testid="lead-unsaved">
+            <p>{unsaved}</p>
+            {phoneToCall && (
+              <p>
+                Позвонить: <a href={telHref(phoneToCall)}>{phoneToCall}</a>
+              </p>
+            )}
+          </div>
+        )}
         <button type="submit" disabled={sending || blocked} aria-busy={sending}>
-          {sending ? "Отправка..." : submitLabel}
+          {sending ? "Отправка..." : unsaved ? "Отправить ещё раз" : submitLabel}
         </button>
       </form>
     </FieldErrors.Provider>
