@@ -18,6 +18,7 @@ use common::scan::anywhere;
 use common::{Answer, TestApp};
 use dealership::clock::Clock;
 use dealership::domain::person_data::{self, Subject};
+use dealership::domain::{retention, settings};
 use serde_json::{Value, json};
 
 /// An app and its clock.
@@ -269,4 +270,17 @@ async fn erasing_a_person_unlinks_the_ledger_and_keeps_the_figures() {
         (seen["heldLastDay"].clone(), seen["sentLastDay"].clone()),
         (json!(2), json!(3))
     );
+}
+
+#[tokio::test]
+async fn the_retention_run_clears_rows_past_the_day() {
+    let (app, clock) = app_with_clock();
+    ask(&app, &request("anna@example.ru", 1_000_000)).await;
+    let conn = app.db.conn().unwrap();
+    let settings = settings::get(&conn).unwrap();
+    retention::run(&conn, &settings, clock.now(), "").unwrap();
+    assert_eq!(app.count("SELECT count(*) FROM visitor_mail_ledger"), 1);
+    clock.advance(chrono::Duration::hours(25));
+    retention::run(&conn, &settings, clock.now(), "").unwrap();
+    assert_eq!(app.count("SELECT count(*) FROM visitor_mail_ledger"), 0);
 }
