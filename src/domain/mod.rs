@@ -20,6 +20,7 @@ pub mod lead_assignment;
 pub mod lead_comments;
 pub mod leads;
 pub mod legal;
+pub mod mail_cap;
 pub mod money;
 pub mod outbox;
 pub mod person_data;

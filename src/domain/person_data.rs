@@ -301,6 +301,8 @@ pub fn erase(conn: &Connection, who: &Subject) -> AppResult<Erased> {
                 [email],
             )?;
             conn.execute("DELETE FROM forget_tokens WHERE lower(email) = ?1", [email])?;
+            // The caps' ledger keeps its rows for the figures, unlinked.
+            super::mail_cap::forget_address(conn, email)?;
             // Any mail still carrying the address (a payload of its own).
             erased.deliveries += conn.execute(
                 "DELETE FROM outbox WHERE lead_id IS NULL AND instr(lower(payload), ?1) > 0",

@@ -211,6 +211,9 @@ pub fn run(
     by: &str,
 ) -> AppResult<Option<DestructionAct>> {
     super::atomically(conn, || {
+        // The mail caps' ledger needs no row past its 24 hours (rows left
+        // when no visitor wrote since to clear them).
+        super::mail_cap::forget_old(conn, now)?;
         let plan = plan(conn, settings, now)?;
         let mut totals = Erased::default();
         let mut records = Vec::new();

@@ -406,12 +406,15 @@ type SubscriptionState = (String, Option<String>, Option<String>, Option<String>
 
 /// Stores a request (a new pending subscription, or the same one again)
 /// and queues its confirmation mail in the same transaction, unless the
-/// address already follows the filter or a confirmation went out minutes
-/// ago. The answer is the same either way (docs/saved-searches.md).
+/// address already follows the filter, a confirmation went out minutes
+/// ago, or the caps on mail a stranger can trigger hold it
+/// (`mail_cap::admit`, with the site's `daily_limit`). The answer is the
+/// same either way (docs/saved-searches.md).
 pub fn subscribe(
     conn: &Connection,
     valid: ValidRequest,
     consent_version: i64,
+    daily_limit: i64,
     ip: &str,
     now: DateTime<Utc>,
 ) -> AppResult<Subscribed> {
@@ -480,6 +483,13 @@ pub fn subscribe(
                 id
             }
         };
+        if !super::mail_cap::admit(conn, &valid.email, Kind::SearchConfirm, daily_limit, now)? {
+            // Held by a cap: stored as asked, answered alike, not mailed.
+            return Ok(Subscribed {
+                description: valid.description,
+                queued: false,
+            });
+        }
         let token = issue_token(conn, "confirm", Some(&id), &valid.email, &at)?;
         conn.prepare_cached(
             "UPDATE saved_search_subscriptions SET confirm_sent_at = ?2 WHERE id = ?1",

@@ -139,6 +139,11 @@ pub struct Settings {
     /// Months a lead closed as cancelled is kept after it was closed, 1 to 36.
     #[schema(minimum = 1, maximum = 36, example = 6)]
     pub cancelled_retention_months: i64,
+    /// Mails visitors may trigger to any address (saved searches'
+    /// confirmations), for the whole site in any 24 hours, 1 to 10 000
+    /// (`docs/saved-searches.md`, "Mail a stranger can trigger").
+    #[schema(minimum = 1, maximum = 10000, example = 300)]
+    pub visitor_mail_daily_limit: i64,
 }
 
 pub const RETENTION_YEARS_FIELD: &str = "retentionYears";
@@ -189,6 +194,7 @@ impl Default for Settings {
             google_analytics_enabled: false,
             retention_years: 3,
             cancelled_retention_months: 6,
+            visitor_mail_daily_limit: super::mail_cap::DEFAULT_DAILY_LIMIT,
         }
     }
 }
@@ -205,7 +211,8 @@ const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_a
     auto_selection_banner_mobile, updated_at, notification_email, from_email,
     email_notifications_enabled, consent_text, privacy_policy, response_threshold_minutes,
     lead_assignment, operator_name, operator_inn, operator_ogrn, operator_address,
-    google_analytics_enabled, retention_years, cancelled_retention_months, banner_ads
+    google_analytics_enabled, retention_years, cancelled_retention_months, banner_ads,
+    visitor_mail_daily_limit
     FROM settings WHERE id = 1";
 
 fn from_row(row: &Row) -> rusqlite::Result<Settings> {
@@ -257,6 +264,7 @@ fn from_row(row: &Row) -> rusqlite::Result<Settings> {
         google_analytics_enabled: row.get("google_analytics_enabled")?,
         retention_years: row.get("retention_years")?,
         cancelled_retention_months: row.get("cancelled_retention_months")?,
+        visitor_mail_daily_limit: row.get("visitor_mail_daily_limit")?,
     })
 }
 
@@ -311,10 +319,11 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             updated_at, notification_email, from_email, email_notifications_enabled,
             consent_text, privacy_policy, work_schedule, response_threshold_minutes,
             lead_assignment, operator_name, operator_inn, operator_ogrn, operator_address,
-            google_analytics_enabled, retention_years, cancelled_retention_months, banner_ads)
+            google_analytics_enabled, retention_years, cancelled_retention_months, banner_ads,
+            visitor_mail_daily_limit)
          VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34,
-            ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43)",
+            ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44)",
         rusqlite::params![
             p.salon_name,
             p.phone,
@@ -361,6 +370,7 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             next.cancelled_retention_months,
             serde_json::to_string(&p.banner_ads)
                 .map_err(|e| crate::error::AppError::Internal(e.into()))?,
+            next.visitor_mail_daily_limit,
         ],
     )?;
     get(conn)
@@ -407,6 +417,8 @@ pub struct SettingsPatch {
     pub retention_years: Option<i64>,
     /// Months, 1 to 36.
     pub cancelled_retention_months: Option<i64>,
+    /// Visitor-triggered mails for the site in any 24 hours, 1 to 10 000.
+    pub visitor_mail_daily_limit: Option<i64>,
     /// The banners' ad marks, all of them (a page left out is unmarked).
     pub banner_ads: Option<std::collections::BTreeMap<String, super::ads::AdMark>>,
     pub home_banner: Option<String>,
@@ -698,6 +710,16 @@ impl SettingsPatch {
             }
             to.cancelled_retention_months = months;
         }
+        if let Some(limit) = self.visitor_mail_daily_limit {
+            use super::mail_cap::{DAILY_LIMIT_MAX, DAILY_LIMIT_MIN};
+            if !(DAILY_LIMIT_MIN..=DAILY_LIMIT_MAX).contains(&limit) {
+                return Err(AppError::invalid(
+                    super::mail_cap::DAILY_LIMIT_FIELD,
+                    super::mail_cap::DAILY_LIMIT_RANGE,
+                ));
+            }
+            to.visitor_mail_daily_limit = limit;
+        }
         if let Some(minutes) = self.response_threshold_minutes {
             if !(1..=480).contains(&minutes) {
                 return Err(AppError::invalid(
@@ -770,6 +792,8 @@ impl super::form::Form for SettingsPatch {
             Field::optional("privacyPolicy", Kind::Text),
             Field::optional("responseThresholdMinutes", Kind::Integer)
                 .invalid(RESPONSE_THRESHOLD_RANGE),
+            Field::optional("visitorMailDailyLimit", Kind::Integer)
+                .invalid(super::mail_cap::DAILY_LIMIT_RANGE),
             Field::optional("leadAssignment", Kind::Code).invalid(lead_assignment::UNKNOWN_RULE),
             Field::optional("operatorName", Kind::Text),
             Field::optional("operatorInn", Kind::Text).invalid(super::legal::BAD_INN),

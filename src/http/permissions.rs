@@ -105,6 +105,7 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         ),
         ("GET", "/api/admin/audit", PersonalData),
         ("GET", "/api/admin/saved-searches", PersonalData),
+        ("GET", "/api/admin/visitor-mails", PersonalData),
         // The team.
         ("GET", "/api/admin/users", Users),
         ("POST", "/api/admin/users", Users),

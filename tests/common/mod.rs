@@ -90,7 +90,29 @@ impl TestApp {
         cache_bytes: Option<u64>,
         change_state: impl FnOnce(&mut AppState),
     ) -> TestApp {
-        let dir = tempfile::tempdir().unwrap();
+        Self::build_in(
+            tempfile::tempdir().unwrap(),
+            change,
+            cache_bytes,
+            change_state,
+        )
+    }
+
+    /// A new app on this one's database file (a restart): what the old one
+    /// held in memory is gone, what it wrote is kept.
+    pub fn restart(self, change_state: impl FnOnce(&mut AppState)) -> TestApp {
+        let TestApp { dir, db, app, .. } = self;
+        drop(app);
+        drop(db);
+        Self::build_in(dir, |_| {}, None, change_state)
+    }
+
+    fn build_in(
+        dir: tempfile::TempDir,
+        change: impl FnOnce(&mut Config),
+        cache_bytes: Option<u64>,
+        change_state: impl FnOnce(&mut AppState),
+    ) -> TestApp {
         let mut config = Config {
             data_dir: dir.path().to_path_buf(),
             ..Config::default()

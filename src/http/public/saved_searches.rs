@@ -87,8 +87,15 @@ pub async fn create_saved_search(
                     queued: false,
                 });
             }
-            let consent_version = settings::get(c)?.public.consent_version;
-            saved_searches::subscribe(c, valid, consent_version, &ip_text, now)
+            let settings = settings::get(c)?;
+            saved_searches::subscribe(
+                c,
+                valid,
+                settings.public.consent_version,
+                settings.visitor_mail_daily_limit,
+                &ip_text,
+                now,
+            )
         })
         .await?;
     if subscribed.queued && state.channels.any_ready(&[Channel::Email]) {

@@ -817,6 +817,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/visitor-mails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mails visitors triggered in the last 24 hours (saved searches'
+         *     confirmations): queued, and held by the caps (3 per address, the
+         *     settings' total for the site), with the caps.
+         */
+        get: operations["visitor_mails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/body-types": {
         parameters: {
             query?: never;
@@ -3131,6 +3152,14 @@ export interface components {
              * @example 3
              */
             retentionYears: number;
+            /**
+             * Format: int64
+             * @description Mails visitors may trigger to any address (saved searches'
+             *     confirmations), for the whole site in any 24 hours, 1 to 10 000
+             *     (`docs/saved-searches.md`, "Mail a stranger can trigger").
+             * @example 300
+             */
+            visitorMailDailyLimit: number;
         };
         /**
          * @description A change to some settings: absent fields keep their value. The company
@@ -3197,6 +3226,11 @@ export interface components {
             updatedAt?: string | null;
             usedCarsBanner?: string | null;
             usedCarsBannerMobile?: string | null;
+            /**
+             * Format: int64
+             * @description Visitor-triggered mails for the site in any 24 hours, 1 to 10 000.
+             */
+            visitorMailDailyLimit?: number | null;
             workSchedule?: null | components["schemas"]["WorkSchedule"];
             workingHours?: string | null;
             yandexMetrikaId?: string | null;
@@ -3406,6 +3440,29 @@ export interface components {
              *     user who made its first status change).
              */
             username: string;
+        };
+        /** @description The caps' figures of the last 24 hours, for the admin. */
+        VisitorMailFigures: {
+            /**
+             * Format: int64
+             * @description The site's total in any 24 hours (the settings' `visitorMailDailyLimit`).
+             */
+            dailyLimit: number;
+            /**
+             * Format: int64
+             * @description Mails not queued because of a cap in the last 24 hours.
+             */
+            heldLastDay: number;
+            /**
+             * Format: int64
+             * @description Mails one address may get in any 24 hours.
+             */
+            perAddressLimit: number;
+            /**
+             * Format: int64
+             * @description Visitor-triggered mails queued in the last 24 hours.
+             */
+            sentLastDay: number;
         };
         /** @description Seven days, Monday first; `null` is a closed day. */
         WorkSchedule: {
@@ -5094,6 +5151,34 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    visitor_mails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorMailFigures"];
+                };
+            };
+            /** @description Not logged in */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

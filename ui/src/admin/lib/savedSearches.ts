@@ -4,6 +4,8 @@ import type { components } from "../../api/schema";
 import { plural } from "../../lib/format";
 
 export const SAVED_SEARCHES_URL = "/api/admin/saved-searches";
+/** The caps on mail a stranger can trigger, and what they held. */
+export const VISITOR_MAILS_URL = "/api/admin/visitor-mails";
 
 /** The catalogue's API filter (docs/catalogue.md). */
 export type SearchFilter = components["schemas"]["SearchFilter"];
@@ -11,6 +13,8 @@ export type SearchFilter = components["schemas"]["SearchFilter"];
 export type Subscriber = components["schemas"]["Subscriber"];
 /** A followed filter: `followers` confirmed, `pending` asked and not yet confirmed. */
 export type SavedSearch = components["schemas"]["AdminSavedSearch"];
+/** Visitor-triggered mails of the last 24 hours: queued, held by the caps. */
+export type VisitorMailFigures = components["schemas"]["VisitorMailFigures"];
 
 const FOLLOWER_FORMS: [string, string, string] = ["подписчик", "подписчика", "подписчиков"];
 
@@ -52,4 +56,16 @@ export function pagePath(pageUrl: string): string | null {
   } catch {
     return null;
   }
+}
+
+const MAIL_FORMS: [string, string, string] = ["письмо", "письма", "писем"];
+
+/** "Писем не отправлено из-за ограничения: 37 (за последние 24 часа)" */
+export function heldMailsText(f: VisitorMailFigures): string {
+  return `Писем не отправлено из-за ограничения: ${f.heldLastDay} (за последние 24 часа)`;
+}
+
+/** "Отправлено 3 письма из 300 в сутки; на один адрес — не больше 3" */
+export function mailCapText(f: VisitorMailFigures): string {
+  return `Отправлено ${f.sentLastDay} ${plural(f.sentLastDay, MAIL_FORMS)} из ${f.dailyLimit} в сутки; на один адрес — не больше ${f.perAddressLimit}`;
 }

@@ -120,6 +120,34 @@ export const thresholdRules = {
     (typeof v === "string" && thresholdValue(v) !== null) || THRESHOLD_MESSAGE,
 };
 
+/** The site's total of mails visitors may trigger to any address (saved
+ * searches' confirmations) in any 24 hours (docs/saved-searches.md, "Mail a
+ * stranger can trigger"). */
+export const MAIL_LIMIT_MIN = 1;
+export const MAIL_LIMIT_MAX = 10_000;
+export const DEFAULT_MAIL_LIMIT = 300;
+/** The server's words for a total out of range. */
+export const MAIL_LIMIT_MESSAGE = "Писем посетителям в сутки — от 1 до 10 000";
+
+/** The total's input: the saved number, or the default. */
+export function mailLimitForm(limit: number | null | undefined): string {
+  return String(limit ?? DEFAULT_MAIL_LIMIT);
+}
+
+/** The typed total as a whole number in range (spaces between digits
+ * allowed: "1 000"), or null. */
+export function mailLimitValue(input: string): number | null {
+  const text = input.replace(/[\s\u00a0]/g, "");
+  if (!/^\d+$/.test(text)) return null;
+  const n = Number(text);
+  return n >= MAIL_LIMIT_MIN && n <= MAIL_LIMIT_MAX ? n : null;
+}
+
+export const mailLimitRules = {
+  validate: (v: unknown) =>
+    (typeof v === "string" && mailLimitValue(v) !== null) || MAIL_LIMIT_MESSAGE,
+};
+
 /** How a new lead finds its assignee (docs/leads.md, "Who answers a lead"),
  * in the order the settings offer them. */
 export const ASSIGNMENT_RULES: readonly AssignmentRule[] = ["none", "round_robin", "least_loaded"];

@@ -9,10 +9,14 @@ import { longDateTime } from "../lib/dates";
 import {
   followersText,
   followerTotals,
+  heldMailsText,
+  mailCapText,
   pagePath,
   SAVED_SEARCHES_URL,
   type SavedSearch,
   sortSubscribers,
+  VISITOR_MAILS_URL,
+  type VisitorMailFigures,
 } from "../lib/savedSearches";
 import { useAdminQuery } from "../query";
 import "./content.css";
@@ -20,6 +24,7 @@ import "./staff.css";
 
 export default function SavedSearchesScreen() {
   const searches = useAdminQuery<SavedSearch[]>(SAVED_SEARCHES_URL);
+  const mails = useAdminQuery<VisitorMailFigures>(VISITOR_MAILS_URL);
   const list = searches.data ?? [];
   const totals = followerTotals(list);
   return (
@@ -29,6 +34,16 @@ export default function SavedSearchesScreen() {
         день о новых автомобилях и снижении цен. Адреса — персональные данные: не передавайте их за
         пределы салона.
       </p>
+      {mails.data && (
+        <p class="stat-note" data-testid="held-mails">
+          <strong>{heldMailsText(mails.data)}</strong>
+          <br />
+          <span class="muted">
+            {mailCapText(mails.data)}. Письма на адрес, который ввёл посетитель, ограничены, чтобы
+            через форму нельзя было засыпать чужой ящик; общее число меняется в настройках.
+          </span>
+        </p>
+      )}
       {searches.isPending ? (
         <SkeletonCards count={3} label="Загрузка подписок…" />
       ) : searches.isError ? (

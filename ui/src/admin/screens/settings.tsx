@@ -12,6 +12,7 @@ import { useEffect, useRef, useState } from "react";
 import { type UseFormRegister, type UseFormRegisterReturn, useForm } from "react-hook-form";
 import { apiPost } from "../../api/client";
 import type { AssignmentRule } from "../../api/types";
+import { formatNumber } from "../../lib/format";
 import { AdminPage } from "../components/AdminPage";
 import { applyServerError } from "../components/applyServerError";
 import { ErrorPanel } from "../components/ErrorPanel";
@@ -43,6 +44,11 @@ import {
   companyPatch,
   consentHint,
   consentNotice,
+  MAIL_LIMIT_MAX,
+  MAIL_LIMIT_MIN,
+  mailLimitForm,
+  mailLimitRules,
+  mailLimitValue,
   THRESHOLD_MAX,
   THRESHOLD_MIN,
   thresholdForm,
@@ -65,6 +71,8 @@ type SettingsValues = CompanyForm &
     leadAssignment: AssignmentRule;
     /** Whole working minutes, as typed. */
     responseThresholdMinutes: string;
+    /** The site's visitor mails in any 24 hours, as typed. */
+    visitorMailDailyLimit: string;
   };
 
 const FIELDS = [
@@ -72,6 +80,7 @@ const FIELDS = [
   "workSchedule",
   "leadAssignment",
   "responseThresholdMinutes",
+  "visitorMailDailyLimit",
   ...RETENTION_FIELDS,
 ];
 
@@ -81,6 +90,7 @@ function formValues(s: AdminSettings): SettingsValues {
     workSchedule: scheduleForm(s.workSchedule),
     leadAssignment: assignmentForm(s.leadAssignment),
     responseThresholdMinutes: thresholdForm(s.responseThresholdMinutes),
+    visitorMailDailyLimit: mailLimitForm(s.visitorMailDailyLimit),
     ...retentionForm(s),
   };
 }
@@ -182,6 +192,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         workSchedule: schedulePatch(v.workSchedule),
         leadAssignment: v.leadAssignment,
         responseThresholdMinutes: thresholdValue(v.responseThresholdMinutes),
+        visitorMailDailyLimit: mailLimitValue(v.visitorMailDailyLimit),
         ...retentionPatch(v),
       }),
     {
@@ -300,6 +311,28 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
               step={1}
               class="narrow-input"
               {...register("responseThresholdMinutes", thresholdRules)}
+            />
+          )}
+        </Field>
+      </fieldset>
+
+      <fieldset>
+        <legend>Письма посетителям</legend>
+        <Field
+          label="Писем посетителям в сутки, не больше"
+          error={errors.visitorMailDailyLimit}
+          hint={`От ${MAIL_LIMIT_MIN} до ${formatNumber(MAIL_LIMIT_MAX)}. Письма, которые посетитель может вызвать на любой адрес (подтверждение подписки на подборку), за любые 24 часа на весь сайт; на один адрес — не больше 3. Сверх ограничения письмо не отправляется, посетитель видит обычный ответ; сколько писем задержано, видно в разделе «Подписки на подборки».`}
+        >
+          {(a) => (
+            <input
+              {...a}
+              type="number"
+              inputMode="numeric"
+              min={MAIL_LIMIT_MIN}
+              max={MAIL_LIMIT_MAX}
+              step={1}
+              class="narrow-input"
+              {...register("visitorMailDailyLimit", mailLimitRules)}
             />
           )}
         </Field>
