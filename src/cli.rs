@@ -214,7 +214,7 @@ fn backup(
 /// request (`crate::logging`). Other commands log only warnings, to standard
 /// error, beside what they print. Colours only on a terminal; under
 /// journald, which stamps each line itself, no time stamps.
-fn init_tracing(serving: bool) -> Option<tracing_appender::non_blocking::WorkerGuard> {
+fn init_tracing(serving: bool) -> Option<crate::logging::WriterGuard> {
     let default = if serving {
         "info,tower_http=warn"
     } else {

@@ -413,8 +413,10 @@ fn backups_into_a_folder_keep_the_newest_and_none_past_the_retention_period() {
         let at = chrono::Utc::now() - chrono::Duration::days(days_ago);
         format!("dealership-{}.tar.gz", at.format("%Y%m%d-%H%M%S"))
     };
-    for days in [3, 2, 1] {
-        std::fs::write(backups.join(name(days)), b"old").unwrap();
+    // Named once: the time moves on while the backup runs.
+    let old = [3, 2, 1].map(name);
+    for file in &old {
+        std::fs::write(backups.join(file), b"old").unwrap();
     }
     std::fs::write(backups.join("notes.txt"), b"not a backup").unwrap();
     let out = run(
@@ -432,7 +434,7 @@ fn backups_into_a_folder_keep_the_newest_and_none_past_the_retention_period() {
     };
     let names = listing();
     assert_eq!(names.len(), 3, "{names:?}");
-    assert_eq!(names[0], name(1));
+    assert_eq!(names[0], old[2]);
     assert!(names[1].starts_with("dealership-20") && names[1] != names[0]);
     assert_eq!(names[2], "notes.txt");
     assert!(text(&out).contains("Removed the old backup"));

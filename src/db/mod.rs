@@ -8,6 +8,7 @@ mod migrate;
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -52,6 +53,7 @@ impl Db {
         // file, not left in free space (docs/personal-data.md, "Erased").
         let manager = SqliteConnectionManager::file(path).with_init(|c| {
             register_functions(c)?;
+            c.wal_hook(Some(after_commit));
             c.execute_batch(
                 "PRAGMA foreign_keys = ON;
                  PRAGMA busy_timeout = 5000;
@@ -158,6 +160,32 @@ impl Db {
             None => self.call(work).await,
         }
     }
+}
+
+/// Commits made by this process's pooled connections (of any database),
+/// counted once each is visible to readers. The answer cache reads the
+/// content version again only when this moved (or another process may have
+/// written: `docs/cache.md`).
+static COMMITS: AtomicU64 = AtomicU64::new(0);
+
+/// How many commits this process's pooled connections have made so far.
+pub fn commits() -> u64 {
+    COMMITS.load(Ordering::Acquire)
+}
+
+/// Pages in the write-ahead log past which a commit checkpoints it: what
+/// SQLite's automatic checkpoint does, which a WAL hook replaces.
+const AUTOCHECKPOINT_PAGES: std::ffi::c_int = 1000;
+
+/// SQLite's WAL hook: runs after each commit, once it is visible.
+fn after_commit(wal: &rusqlite::hooks::Wal, pages: std::ffi::c_int) -> rusqlite::Result<()> {
+    COMMITS.fetch_add(1, Ordering::Release);
+    if pages >= AUTOCHECKPOINT_PAGES {
+        // As SQLite's own: a passive checkpoint, its failure (a reader in
+        // the way) left to the next commit.
+        let _ = wal.checkpoint();
+    }
+    Ok(())
 }
 
 /// The content version now: moved by every write to what the public site

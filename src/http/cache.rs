@@ -7,7 +7,11 @@
 //! whoever writes (this server, the CLI, a background job, sqlite3). Each
 //! answer carries the version it was computed at; an older one is a miss.
 //! The version is read on a dedicated read-only connection, and only when
-//! `PRAGMA data_version` says another connection committed something.
+//! one of this process's connections has committed since the last read
+//! (`crate::db::commits`), or once per [`OTHER_WRITERS_SEEN_WITHIN`] for
+//! the writes of other processes; even then only when `PRAGMA
+//! data_version` says some connection committed something. A cached answer
+//! touches no SQLite and no lock.
 //! An answer also carries the Moscow date it was computed on and is not
 //! served on another day, so what depends on the date (credit programmes
 //! valid today) changes at midnight by itself.
@@ -19,6 +23,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{Request, State};
@@ -32,6 +37,10 @@ use tower_http::compression::Predicate;
 use chrono::Datelike;
 
 use crate::clock::Clock;
+
+/// The writes of another process (`sqlite3`, the command line) are seen
+/// within this; this process's own at once.
+pub const OTHER_WRITERS_SEEN_WITHIN: Duration = Duration::from_millis(100);
 
 /// Default bound of the whole cache: bodies, compressed forms and keys.
 pub const DEFAULT_CAPACITY_BYTES: u64 = 32 * 1024 * 1024;
@@ -341,6 +350,12 @@ pub struct AnswerCache {
     version: Option<Mutex<VersionReader>>,
     /// The last version read; only answers computed at it are kept.
     latest: AtomicI64,
+    /// This process's commits when `latest` was read, and when (in
+    /// milliseconds since `opened`): while neither moved on, `latest` is
+    /// the version.
+    read_at_commits: AtomicU64,
+    read_at_ms: AtomicU64,
+    opened: Instant,
     entries: moka::sync::Cache<String, Arc<Answer>>,
     hits: AtomicU64,
     misses: AtomicU64,
@@ -368,6 +383,10 @@ impl AnswerCache {
         AnswerCache {
             version: version.map(Mutex::new),
             latest: AtomicI64::new(latest),
+            // Nothing read yet: the first request reads.
+            read_at_commits: AtomicU64::new(u64::MAX),
+            read_at_ms: AtomicU64::new(0),
+            opened: Instant::now(),
             entries: moka::sync::Cache::builder()
                 .max_capacity(capacity_bytes)
                 .weigher(|key: &String, answer: &Arc<Answer>| answer.weight(key))
@@ -395,6 +414,15 @@ impl AnswerCache {
     /// The content version now; None when it cannot be read.
     fn current_version(&self) -> Option<i64> {
         let reader = self.version.as_ref()?;
+        // Loaded before reading: a commit after this is seen next time.
+        let commits = crate::db::commits();
+        let now = self.opened.elapsed().as_millis() as u64;
+        let other_writers = OTHER_WRITERS_SEEN_WITHIN.as_millis() as u64;
+        if commits == self.read_at_commits.load(Ordering::Acquire)
+            && now.saturating_sub(self.read_at_ms.load(Ordering::Acquire)) < other_writers
+        {
+            return Some(self.latest.load(Ordering::SeqCst));
+        }
         let mut reader = reader.lock().unwrap_or_else(|e| e.into_inner());
         match reader.current() {
             Ok((version, changed)) => {
@@ -403,6 +431,9 @@ impl AnswerCache {
                     // Older answers can never be served again: free them.
                     self.entries.invalidate_all();
                 }
+                // After `latest`: whoever sees these sees the version too.
+                self.read_at_ms.store(now, Ordering::Release);
+                self.read_at_commits.store(commits, Ordering::Release);
                 if self.failing.load(Ordering::Relaxed) {
                     self.failing.store(false, Ordering::Relaxed);
                     tracing::info!("answer cache: content version readable again");

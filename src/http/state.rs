@@ -8,9 +8,29 @@ use super::auth::PasswordChecks;
 use super::cache::{AnswerCache, DEFAULT_CAPACITY_BYTES};
 use super::rate_limit::RateLimiter;
 
-/// What every handler can reach.
+/// What every handler can reach: one shared allocation, so a request's copy
+/// is one reference count, not one per part (`Deref` gives the parts; a
+/// test changing one before serving gets its own copy).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for AppState {
+    fn deref_mut(&mut self) -> &mut Shared {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+/// The parts of [`AppState`].
+#[derive(Clone)]
+pub struct Shared {
     pub db: Db,
     pub config: Arc<Config>,
     /// Public GET answers kept in memory while the data they show is unchanged.
@@ -54,7 +74,7 @@ impl AppState {
             .unwrap_or_else(|| config.database_path());
         let config = Arc::new(config);
         let clock = Arc::new(crate::clock::Clock::default());
-        AppState {
+        AppState(Arc::new(Shared {
             answers: Arc::new(
                 AnswerCache::open(&path, DEFAULT_CAPACITY_BYTES).with_clock(clock.clone()),
             ),
@@ -75,6 +95,6 @@ impl AppState {
             image_gate: Arc::new(crate::media::Gate::default()),
             workers: Arc::default(),
             write_probe: Arc::default(),
-        }
+        }))
     }
 }
