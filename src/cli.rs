@@ -111,6 +111,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     if let Some(data) = cli.data {
         config.data_dir = data;
     }
+    if !matches!(cli.command, Command::Serve { .. } | Command::Restore { .. }) {
+        // A restore killed after its archive was checked is finished before
+        // anything reads the data directory (serve and restore do it under
+        // their own lock).
+        ops::restore::finish_interrupted(&config.data_dir)?;
+    }
     match cli.command {
         Command::Serve { listen, demo } => {
             if let Some(listen) = listen {

@@ -120,6 +120,7 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     let addr = config.listen_addr()?;
     check_data_dir(&config)?;
     let _lock = lock_data_dir(&config.data_dir)?;
+    crate::ops::restore::finish_interrupted_locked(&config.data_dir)?;
     let db = Db::open(&config.database_path())?;
     if demo {
         let seeded = crate::demo::seed(&db, &config.media_dir())?;

@@ -71,14 +71,101 @@ pub fn backup(config: &Config, target: &Path) -> anyhow::Result<Written> {
             target.display()
         );
     }
-    let partial = with_suffix(target, ".partial");
-    let db_copy = with_suffix(target, ".db.partial");
+    let partial = with_suffix(target, PARTIAL);
+    let db_copy = with_suffix(target, DB_PARTIAL);
+    remove_killed_partials(target);
+    // Locked while this process lives: a later backup leaves it alone.
+    let _running = claim(&partial, target)?;
     let result = attempts(config, &database, target, &partial, &db_copy);
-    let _ = std::fs::remove_file(&db_copy);
+    remove_db_copy(&db_copy);
     if result.is_err() {
         let _ = std::fs::remove_file(&partial);
     }
     result
+}
+
+/// The end of the name an archive is written under before it is complete
+/// (renamed to its own name only once it is whole and on disk).
+pub const PARTIAL: &str = ".partial";
+/// The end of the name of the database copy beside it.
+const DB_PARTIAL: &str = ".db.partial";
+
+/// Creates the partial archive and locks it (the lock ends with the
+/// process, however it ends).
+fn claim(partial: &Path, target: &Path) -> anyhow::Result<File> {
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(partial)
+        .with_context(|| format!("cannot create {}", partial.display()))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "another backup is writing {} now; wait for it or choose another file name",
+            target.display()
+        ),
+        // A file system without locks: go on.
+        Err(std::fs::TryLockError::Error(_)) => {}
+    }
+    file.set_len(0)
+        .with_context(|| format!("cannot write {}", partial.display()))?;
+    Ok(file)
+}
+
+/// The database copy and what SQLite wrote beside it.
+fn remove_db_copy(db_copy: &Path) {
+    for suffix in ["", "-journal", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(with_suffix(db_copy, suffix));
+    }
+}
+
+/// Removes what killed backups left beside `target`: partial archives no
+/// running backup holds (theirs and `--dir`'s `dealership-*` ones) and the
+/// database copies beside them.
+fn remove_killed_partials(target: &Path) {
+    let dir = match target.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let own = target
+        .file_name()
+        .and_then(|n| n.to_str())
+        .map(|n| format!("{n}{PARTIAL}"));
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(|e| e.ok()) {
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        // A database copy whose archive is gone: its backup ended.
+        if let Some(archive) = name.strip_suffix(DB_PARTIAL)
+            && name.starts_with(NAME_PREFIX)
+            && !dir.join(format!("{archive}{PARTIAL}")).exists()
+        {
+            remove_db_copy(&entry.path());
+            continue;
+        }
+        let Some(archive) = name.strip_suffix(PARTIAL) else {
+            continue;
+        };
+        let ours = Some(&name) == own.as_ref()
+            || (name.starts_with(NAME_PREFIX) && archive.ends_with(NAME_SUFFIX));
+        if !ours || archive.ends_with(".db") {
+            continue;
+        }
+        let path = entry.path();
+        let abandoned = File::open(&path).is_ok_and(|f| f.try_lock().is_ok());
+        if abandoned {
+            tracing::warn!(
+                "removing {}, left by a backup that did not finish",
+                path.display()
+            );
+            let _ = std::fs::remove_file(&path);
+            remove_db_copy(&dir.join(format!("{archive}{DB_PARTIAL}")));
+        }
+    }
 }
 
 fn attempts(
@@ -93,7 +180,7 @@ fn attempts(
     for attempt in 1..=ATTEMPTS {
         let mut snapshot = Snapshot::new(&config.data_dir);
         let before = snapshot.add(&media_dir)?;
-        let _ = std::fs::remove_file(db_copy);
+        remove_db_copy(db_copy);
         crate::db::backup_to(database, db_copy)?;
         let created_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         snapshot.add(&media_dir)?;
@@ -132,7 +219,8 @@ fn attempts(
             }
         }
         if !lost.is_empty() {
-            let _ = std::fs::remove_file(partial);
+            // The partial archive stays (locked, `claim`): the next attempt
+            // writes it again.
             if attempt < ATTEMPTS {
                 tracing::warn!(
                     "{} picture(s) were removed while the backup ran; starting again",
@@ -170,7 +258,13 @@ const SNAPSHOT_PREFIX: &str = ".backup-";
 struct Snapshot {
     dir: Option<PathBuf>,
     linked: BTreeSet<String>,
+    /// Its [`SNAPSHOT_LOCK`], locked while this process lives.
+    _lock: Option<File>,
 }
+
+/// A file in each snapshot folder, locked by the backup using it: a folder
+/// whose lock is free was left by a killed backup.
+const SNAPSHOT_LOCK: &str = ".lock";
 
 impl Snapshot {
     fn new(data_dir: &Path) -> Snapshot {
@@ -189,9 +283,15 @@ impl Snapshot {
                 None
             }
         };
+        let lock = dir.as_ref().and_then(|dir| {
+            let file = File::create(dir.join(SNAPSHOT_LOCK)).ok()?;
+            file.try_lock().ok()?;
+            Some(file)
+        });
         Snapshot {
             dir,
             linked: BTreeSet::new(),
+            _lock: lock,
         }
     }
 
@@ -240,7 +340,8 @@ impl Drop for Snapshot {
     }
 }
 
-/// Snapshots left by a backup that was killed.
+/// Snapshots left by a backup that was killed: their lock is free (or,
+/// made without one, they are a day old).
 fn remove_stale_snapshots(data_dir: &Path) {
     let Ok(entries) = std::fs::read_dir(data_dir) else {
         return;
@@ -257,7 +358,9 @@ fn remove_stale_snapshots(data_dir: &Path) {
             .file_name()
             .to_str()
             .is_some_and(|n| n.starts_with(SNAPSHOT_PREFIX));
-        if ours && stale {
+        let abandoned = ours
+            && File::open(entry.path().join(SNAPSHOT_LOCK)).is_ok_and(|f| f.try_lock().is_ok());
+        if ours && (stale || abandoned) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }

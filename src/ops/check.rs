@@ -1,6 +1,7 @@
 //! `dealership check`: looks over an installation (the configuration, the
 //! data directory and its permissions, the database) without changing
-//! anything, and says what is wrong.
+//! anything, and says what is wrong. (Before it, like every command, the CLI
+//! finishes a restore that was interrupted: `ops::restore::finish_interrupted`.)
 
 use std::fmt;
 use std::fs::File;

@@ -4,6 +4,12 @@
 //! database and media folder. The data it replaces is moved, not deleted,
 //! into `before-restore-<time>/` in the data directory. A running server
 //! holds the data directory's lock file, and restore refuses to run then.
+//!
+//! A restore killed at any moment leaves a whole database: before the
+//! archive is checked completely nothing outside its unpacked folder has
+//! changed (the next command removes the folder); after it, the folder is
+//! marked ready and the next command (`finish_interrupted`) finishes moving
+//! it in. The database itself is replaced by one rename.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
@@ -19,14 +25,6 @@ use crate::config::Config;
 
 /// The largest manifest read (a million pictures fit well within it).
 const MANIFEST_MAX_BYTES: u64 = 256 * 1024 * 1024;
-/// The files of a data directory that a restore replaces.
-const REPLACED: [&str; 4] = [
-    DB_ENTRY,
-    "dealership.db-wal",
-    "dealership.db-shm",
-    MEDIA_ENTRY,
-];
-
 /// What a restore did.
 #[derive(Debug)]
 pub struct Restored {
@@ -34,6 +32,17 @@ pub struct Restored {
     /// Where the data that was there before went (None: there was none).
     pub previous: Option<PathBuf>,
 }
+
+/// Start of the folder a restore unpacks its archive into, in the data
+/// directory (`.restore-<stamp>`).
+const STAGING_PREFIX: &str = ".restore-";
+/// Start of the folder the replaced data is moved into.
+const PREVIOUS_PREFIX: &str = "before-restore-";
+/// The mark, in the unpacked folder, that its archive was checked completely
+/// and may be put in place: a restore killed after it is finished by the
+/// next command; one killed before it changed nothing, and its folder is
+/// removed. Archive entries never start with a dot, so it cannot be one.
+const READY: &str = ".ready";
 
 /// Restores `archive` into the data directory of `config`.
 pub fn restore(config: &Config, archive: &Path) -> anyhow::Result<Restored> {
@@ -51,18 +60,142 @@ pub fn restore(config: &Config, archive: &Path) -> anyhow::Result<Restored> {
     })?;
     // Made by root, the lock file would keep the service user's server out.
     give_to_owner(data_dir, &data_dir.join(crate::server::LOCK_FILE))?;
-    let stamp = super::timestamp();
-    let staging = data_dir.join(format!(".restore-{stamp}"));
+    finish_interrupted_locked(data_dir)?;
+    let stamp = free_stamp(data_dir);
+    let staging = data_dir.join(format!("{STAGING_PREFIX}{stamp}"));
     std::fs::create_dir(&staging)
         .with_context(|| format!("cannot create {}", staging.display()))?;
-    let result = verify_into(reader, &staging)
+    let checked = verify_into(reader, &staging)
         .with_context(|| format!("{} cannot be restored", archive.display()))
         .and_then(|manifest| {
-            let previous = swap_in(data_dir, &staging, &stamp)?;
-            Ok(Restored { manifest, previous })
+            prepare(data_dir, &staging)?;
+            Ok(manifest)
         });
-    let _ = std::fs::remove_dir_all(&staging);
-    result
+    let manifest = match checked {
+        Ok(manifest) => manifest,
+        Err(err) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(err);
+        }
+    };
+    // From here on the restore is decided: should this process end before
+    // the end, the next command finishes it (`finish_interrupted`).
+    pause_for_tests();
+    let previous = data_dir.join(format!("{PREVIOUS_PREFIX}{stamp}"));
+    put_in_place(data_dir, &staging, &previous).with_context(|| {
+        format!(
+            "the restore stopped while it put the archive in place; run `dealership restore` \
+             again or start the server to finish it ({} holds what is left to move)",
+            staging.display()
+        )
+    })?;
+    remove_staging(&staging)?;
+    Ok(Restored {
+        manifest,
+        previous: previous.exists().then_some(previous),
+    })
+}
+
+/// A stamp no earlier restore's folders use (two restores in one second).
+fn free_stamp(data_dir: &Path) -> String {
+    let base = super::timestamp();
+    let free = |stamp: &String| {
+        !data_dir.join(format!("{STAGING_PREFIX}{stamp}")).exists()
+            && !data_dir.join(format!("{PREVIOUS_PREFIX}{stamp}")).exists()
+    };
+    (1..)
+        .map(|n| match n {
+            1 => base.clone(),
+            n => format!("{base}-{n}"),
+        })
+        .find(free)
+        .unwrap_or(base)
+}
+
+/// Finishes a restore that was killed (or failed) after its archive was
+/// checked, and removes what one killed before left unpacked. Every command
+/// on a data directory calls it first; it does nothing while a server holds
+/// the directory (the server did it when it started).
+pub fn finish_interrupted(data_dir: &Path) -> anyhow::Result<()> {
+    if staging_folders(data_dir).is_empty() {
+        return Ok(());
+    }
+    let Ok(_lock) = crate::server::lock_data_dir(data_dir) else {
+        return Ok(());
+    };
+    finish_interrupted_locked(data_dir)
+}
+
+/// [`finish_interrupted`] for a caller that holds the data directory's lock.
+pub fn finish_interrupted_locked(data_dir: &Path) -> anyhow::Result<()> {
+    for staging in staging_folders(data_dir) {
+        if staging.join(READY).exists() {
+            let name = staging.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let stamp = name.strip_prefix(STAGING_PREFIX).unwrap_or(name);
+            let previous = data_dir.join(format!("{PREVIOUS_PREFIX}{stamp}"));
+            put_in_place(data_dir, &staging, &previous).with_context(|| {
+                format!(
+                    "cannot finish the interrupted restore in {}",
+                    staging.display()
+                )
+            })?;
+            remove_staging(&staging)?;
+            tracing::warn!(
+                "finished a restore that was interrupted: the archive's data is in place{}",
+                if previous.exists() {
+                    format!(", the data it replaced is in {}", previous.display())
+                } else {
+                    String::new()
+                }
+            );
+        } else {
+            std::fs::remove_dir_all(&staging)
+                .with_context(|| format!("cannot remove {}", staging.display()))?;
+            tracing::warn!(
+                "removed {}, left by a restore interrupted before it changed anything",
+                staging.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The unpacked folders of restores in the data directory.
+fn staging_folders(data_dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(data_dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with(STAGING_PREFIX))
+        })
+        .map(|e| e.path())
+        .collect();
+    found.sort();
+    found
+}
+
+/// Removes the unpacked folder once everything moved out: its mark first,
+/// so that a kill meanwhile leaves a folder the next command just removes.
+fn remove_staging(staging: &Path) -> anyhow::Result<()> {
+    let _ = std::fs::remove_file(staging.join(READY));
+    std::fs::remove_dir_all(staging).with_context(|| format!("cannot remove {}", staging.display()))
+}
+
+/// In debug builds, `CRASH_TEST_RESTORE_PAUSE_MS` holds the restore this
+/// long at each step of putting the archive in place, so that the crash
+/// tests (`tests/crashes.rs`) can kill it at each one.
+fn pause_for_tests() {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("CRASH_TEST_RESTORE_PAUSE_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
 }
 
 /// Unpacks the archive into `staging` and checks everything it holds; gives
@@ -199,41 +332,134 @@ fn compare(listed: &[ManifestFile], found: &BTreeMap<String, (u64, String)>) -> 
     Ok(())
 }
 
-/// Moves the data directory's database and media aside, into
-/// `before-restore-<stamp>/`, and the checked copies in.
-fn swap_in(data_dir: &Path, staging: &Path, stamp: &str) -> anyhow::Result<Option<PathBuf>> {
-    let previous = data_dir.join(format!("before-restore-{stamp}"));
-    let mut moved = false;
-    for name in REPLACED {
-        let path = data_dir.join(name);
-        if path.symlink_metadata().is_err() {
-            continue;
+/// Makes the checked copy in `staging` ready to be put in place: the data
+/// directory's database gets its write-ahead log merged in (so that the
+/// log left beside it holds nothing it lacks), everything unpacked is on
+/// disk, then the mark [`READY`] is written.
+fn prepare(data_dir: &Path, staging: &Path) -> anyhow::Result<()> {
+    let live = data_dir.join(DB_ENTRY);
+    if live.exists() {
+        let merged = Connection::open_with_flags(&live, OpenFlags::SQLITE_OPEN_READ_WRITE)
+            .and_then(|c| {
+                c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                    r.get::<_, i64>(0)
+                })
+            });
+        if !matches!(merged, Ok(0)) {
+            tracing::warn!(
+                "the database being replaced could not merge its write-ahead log ({merged:?}); \
+                 it is kept with its log"
+            );
         }
-        if !moved {
-            std::fs::create_dir(&previous)
-                .with_context(|| format!("cannot create {}", previous.display()))?;
-            moved = true;
-        }
-        std::fs::rename(&path, previous.join(name))
-            .with_context(|| format!("cannot move {} aside", path.display()))?;
     }
     let media = staging.join(MEDIA_ENTRY);
     if !media.exists() {
         std::fs::create_dir(&media)?;
     }
-    for name in [DB_ENTRY, MEDIA_ENTRY] {
-        let to = data_dir.join(name);
-        std::fs::rename(staging.join(name), &to)
+    File::open(staging.join(DB_ENTRY))?.sync_all()?;
+    sync_tree(&media)?;
+    sync_dir(staging);
+    let ready = File::create(staging.join(READY))
+        .with_context(|| format!("cannot write {}", staging.join(READY).display()))?;
+    ready.sync_all()?;
+    sync_dir(staging);
+    Ok(())
+}
+
+/// Moves the data directory's database and media aside, into `previous`,
+/// and the checked copies from `staging` in. Each step can be done again
+/// after a kill, and what is still in `staging` says what is left: while
+/// the unpacked database is there, the data directory's is the old one.
+/// The database is replaced by one rename (the old one linked into
+/// `previous` first), so the data directory always holds one whole database,
+/// the old or the restored.
+fn put_in_place(data_dir: &Path, staging: &Path, previous: &Path) -> anyhow::Result<()> {
+    let staged_db = staging.join(DB_ENTRY);
+    let staged_media = staging.join(MEDIA_ENTRY);
+    let aside = |name: &str| -> anyhow::Result<()> {
+        let path = data_dir.join(name);
+        if path.symlink_metadata().is_err() {
+            return Ok(());
+        }
+        std::fs::create_dir_all(previous)
+            .with_context(|| format!("cannot create {}", previous.display()))?;
+        let to = previous.join(name);
+        if to.symlink_metadata().is_ok() {
+            bail!("{} is there already; move it away first", to.display());
+        }
+        std::fs::rename(&path, &to)
+            .with_context(|| format!("cannot move {} aside", path.display()))?;
+        pause_for_tests();
+        Ok(())
+    };
+    if staged_db.exists() {
+        // The old database's log, merged into it before (`prepare`), and its
+        // shared memory: a restored database must not start with them.
+        aside("dealership.db-wal")?;
+        aside("dealership.db-shm")?;
+    }
+    if staged_media.exists() {
+        aside(MEDIA_ENTRY)?;
+        let to = data_dir.join(MEDIA_ENTRY);
+        std::fs::rename(&staged_media, &to)
             .with_context(|| format!("cannot put {} in place", to.display()))?;
         give_to_owner(data_dir, &to)?;
+        pause_for_tests();
     }
-    if moved {
-        give_to_owner(data_dir, &previous)?;
+    if staged_db.exists() {
+        let live = data_dir.join(DB_ENTRY);
+        let kept = previous.join(DB_ENTRY);
+        if live.exists() && !kept.exists() {
+            std::fs::create_dir_all(previous)
+                .with_context(|| format!("cannot create {}", previous.display()))?;
+            if std::fs::hard_link(&live, &kept).is_err() {
+                std::fs::rename(&live, &kept)
+                    .with_context(|| format!("cannot move {} aside", live.display()))?;
+            }
+            pause_for_tests();
+        }
+        std::fs::rename(&staged_db, &live)
+            .with_context(|| format!("cannot put {} in place", live.display()))?;
+        give_to_owner(data_dir, &live)?;
     }
-    if let Ok(dir) = File::open(data_dir) {
+    if previous.exists() {
+        give_to_owner(data_dir, previous)?;
+    }
+    sync_dir(data_dir);
+    Ok(())
+}
+
+/// Makes the files under `dir` durable: on Linux one `syncfs` of its file
+/// system (far cheaper than a sync per picture).
+#[cfg(target_os = "linux")]
+fn sync_tree(dir: &Path) -> anyhow::Result<()> {
+    let dir = File::open(dir)?;
+    rustix::fs::syncfs(&dir)?;
+    Ok(())
+}
+
+/// Makes the files under `dir` durable, one by one.
+#[cfg(not(target_os = "linux"))]
+fn sync_tree(dir: &Path) -> anyhow::Result<()> {
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            if entry.file_type()?.is_dir() {
+                dirs.push(entry.path());
+            } else {
+                File::open(entry.path())?.sync_all()?;
+            }
+        }
+        sync_dir(&dir);
+    }
+    Ok(())
+}
+
+fn sync_dir(dir: &Path) {
+    if let Ok(dir) = File::open(dir) {
         let _ = dir.sync_all();
     }
-    Ok(moved.then_some(previous))
 }
 
 /// Files restored by root belong to the data directory's owner (the service
