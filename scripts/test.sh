@@ -87,6 +87,10 @@ step "ui: JavaScript budget"
 step "cargo build --release (for the boot test and the browser tests)"
 cargo build --release --locked
 
+step "contract test: the server answers as /api/openapi.json says (schemathesis)"
+# Every operation, every check, admin credentials; about 2.5 minutes.
+bash scripts/test-contract.sh "${CARGO_TARGET_DIR:-target}/release/dealership"
+
 step "boot test: install.sh and the unit under real systemd, pages drawn"
 # A Debian root booted with systemd-nspawn (needs root; debootstrap and
 # systemd-container are installed when missing): install.sh, the unit as

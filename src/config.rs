@@ -111,6 +111,12 @@ pub struct LeadsConfig {
 pub struct AdminConfig {
     /// An admin session ends after this many minutes without a request.
     pub session_idle_minutes: u32,
+    /// Failed login attempts for one login within the lockout window that
+    /// lock it (docs/admin.md, "Lockout"); 0 turns this lock off.
+    pub login_failures_per_login: u32,
+    /// Failed login attempts from one address within the window that lock
+    /// it; 0 turns this lock off.
+    pub login_failures_per_address: u32,
 }
 
 /// The outbox that delivers a lead to the staff (docs/notifications.md).
@@ -259,6 +265,8 @@ impl Default for AdminConfig {
     fn default() -> Self {
         Self {
             session_idle_minutes: 120,
+            login_failures_per_login: crate::domain::sessions::MAX_FAILURES_PER_LOGIN,
+            login_failures_per_address: crate::domain::sessions::MAX_FAILURES_PER_ADDRESS,
         }
     }
 }

@@ -10,10 +10,24 @@ use sha2::{Digest, Sha256};
 use super::users::{self, User};
 use crate::error::AppResult;
 
-/// Failed attempts for one login within the window that lock it.
-pub const MAX_FAILURES_PER_LOGIN: i64 = 5;
-/// Failed attempts from one address within the window that lock it.
-pub const MAX_FAILURES_PER_ADDRESS: i64 = 20;
+/// Failed attempts for one login within the window that lock it (the
+/// default of `admin.login_failures_per_login`).
+pub const MAX_FAILURES_PER_LOGIN: u32 = 5;
+/// Failed attempts from one address within the window that lock it (the
+/// default of `admin.login_failures_per_address`).
+pub const MAX_FAILURES_PER_ADDRESS: u32 = 20;
+
+/// How many failures lock a login and an address; 0: that lock is off.
+#[derive(Debug, Clone, Copy)]
+pub struct Lockout {
+    pub per_login: u32,
+    pub per_address: u32,
+}
+
+/// Whether `failures` reach a lock of `limit` (0: never).
+fn reaches(failures: i64, limit: u32) -> bool {
+    limit > 0 && failures >= i64::from(limit)
+}
 /// The window and the lockout, in minutes.
 pub const LOCKOUT_MINUTES: i64 = 15;
 
@@ -146,14 +160,15 @@ pub fn reserve_attempt(
     username: &str,
     ip: &str,
     clean_address_passes: bool,
+    lockout: Lockout,
 ) -> AppResult<Option<Reserved>> {
     let username: String = username.chars().take(255).collect();
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let by_address = failures(&tx, "ip_address", ip)?;
     let by_login = failures(&tx, "username", &username)?;
     let login_locked =
-        by_login >= MAX_FAILURES_PER_LOGIN && !(clean_address_passes && by_address == 0);
-    if by_address >= MAX_FAILURES_PER_ADDRESS || login_locked {
+        reaches(by_login, lockout.per_login) && !(clean_address_passes && by_address == 0);
+    if reaches(by_address, lockout.per_address) || login_locked {
         return Ok(None);
     }
     tx.execute(

@@ -160,9 +160,13 @@ pub async fn check_password(
 ) -> AppResult<User> {
     let checks = &state.password_checks;
     let _admitted = checks.admit()?;
+    let lockout = sessions::Lockout {
+        per_login: state.config.admin.login_failures_per_login,
+        per_address: state.config.admin.login_failures_per_address,
+    };
     let reserved = state
         .db
-        .call(move |c| sessions::reserve_attempt(c, &login, &ip, form))
+        .call(move |c| sessions::reserve_attempt(c, &login, &ip, form, lockout))
         .await?
         .ok_or_else(|| AppError::TooManyRequests(LOCKED_OUT.into()))?;
     let (user, hash) = reserved.found.unzip();

@@ -63,6 +63,45 @@ impl<T: DeserializeOwned + Form, S: Send + Sync> FromRequest<S> for FormJson<T> 
     }
 }
 
+/// The largest `offset` a list takes (the int32 range the document gives).
+pub const MAX_OFFSET: u32 = 2_147_483_647;
+
+/// A paging parameter (`limit`, `offset`, `page`, `perPage`): absent is
+/// `default`; outside `range`, the bounds its operation documents, it is 400
+/// naming the parameter and the bounds (`docs/api.md`, "Requests").
+pub fn paging(
+    name: &str,
+    value: Option<u32>,
+    default: u32,
+    range: std::ops::RangeInclusive<u32>,
+) -> Result<u32, AppError> {
+    let value = value.unwrap_or(default);
+    if range.contains(&value) {
+        Ok(value)
+    } else {
+        Err(AppError::BadRequest(format!(
+            "Неверный параметр запроса «{name}»: ожидается число от {} до {}",
+            range.start(),
+            range.end()
+        )))
+    }
+}
+
+/// Path parameters; one that cannot be read (a number too large for its
+/// type) is 400 in our error shape, not axum's plain text.
+pub struct ApiPath<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for ApiPath<T> {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(ApiPath(value)),
+            Err(_) => Err(AppError::BadRequest("Неверный адрес запроса".into())),
+        }
+    }
+}
+
 /// Query string; a bad value is 400 with the parameter named.
 pub struct ApiQuery<T>(pub T);
 

@@ -19,7 +19,7 @@ use super::admin::{
     lead_comments, leads as admin_leads, notifications, parser, person_data, response_times,
     saved_searches as admin_saved_searches, session, staff, uploads,
 };
-use super::openapi::ApiDoc;
+use super::openapi::{self, ApiDoc, Audience};
 use super::pages;
 use super::public::{
     brands, cars, content, credit, leads, personal_data as public_personal_data, saved_searches,
@@ -48,7 +48,7 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
 /// routes; here they are grouped by audience and given their layers.
 pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     // The same answer for everyone, kept in the answer cache.
-    let public_reads = OpenApiRouter::new()
+    let mut public_reads = OpenApiRouter::new()
         .merge(content::routes())
         .merge(brands::routes())
         .merge(cars::routes())
@@ -57,7 +57,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
             state.answers.clone(),
             cache::cached,
         ));
-    let public_writes = OpenApiRouter::new()
+    let mut public_writes = OpenApiRouter::new()
         .merge(leads::routes())
         .merge(saved_searches::routes())
         .merge(public_personal_data::routes())
@@ -66,7 +66,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .layer(DefaultBodyLimit::max(PUBLIC_BODY_LIMIT))
         .layer(no_store());
     // Every admin read and every write but a lead: 401 without credentials.
-    let admin = OpenApiRouter::new()
+    let mut admin = OpenApiRouter::new()
         .merge(session::admin_routes())
         .merge(admin_leads::routes())
         .merge(lead_comments::routes())
@@ -87,7 +87,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .layer(DefaultBodyLimit::max(ADMIN_BODY_LIMIT))
         .layer(no_store());
     // Uploads take bigger bodies than the other admin calls.
-    let uploads = uploads::routes()
+    let mut uploads = uploads::routes()
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_admin,
@@ -101,13 +101,24 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let feed_limit = usize::try_from(state.config.parser.max_feed_bytes)
         .unwrap_or(usize::MAX)
         .saturating_add(64 * 1024);
-    let imports = parser::upload_routes()
+    let mut imports = parser::upload_routes()
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_admin,
         ))
         .layer(DefaultBodyLimit::max(feed_limit))
         .layer(no_store());
+    // Each group's operations get the answers its layers give (400 for a
+    // request that cannot be read, 401/403/429 of the admin check, ...).
+    for (group, audience) in [
+        (&mut public_reads, Audience::Public),
+        (&mut public_writes, Audience::Public),
+        (&mut admin, Audience::Admin),
+        (&mut uploads, Audience::Admin),
+        (&mut imports, Audience::Admin),
+    ] {
+        openapi::common_answers(group.get_openapi_mut(), audience);
+    }
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(public_reads)
         .merge(public_writes)

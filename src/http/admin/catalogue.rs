@@ -17,7 +17,7 @@ use crate::domain::form::{Field, Form, Kind};
 use crate::domain::price_changes::{self, BAD_PERCENT, PriceChange, Undone};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
-use crate::http::extract::{ApiQuery, FormJson};
+use crate::http::extract::{ApiQuery, FormJson, MAX_OFFSET, paging};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::public::brands::BRAND_NOT_FOUND;
 use crate::http::public::cars::CAR_NOT_FOUND;
@@ -59,8 +59,10 @@ pub struct AdminCarQuery {
     /// (any case, Cyrillic too); every word must be found.
     pub q: Option<String>,
     /// From 1 (the default).
+    #[param(minimum = 1, maximum = 2147483647)]
     pub page: Option<u32>,
     /// 1 to 100, default 24.
+    #[param(minimum = 1, maximum = 100)]
     pub per_page: Option<u32>,
     /// all (default), new, used or lease.
     pub condition: Option<String>,
@@ -122,11 +124,13 @@ pub async fn list_cars(
         status: parse_condition(query.condition.as_deref())?,
         published: parse_published(query.published.as_deref())?,
     };
-    let per_page = query
-        .per_page
-        .unwrap_or(DEFAULT_PER_PAGE)
-        .clamp(1, MAX_PER_PAGE);
-    let page = query.page.unwrap_or(1).max(1);
+    let per_page = paging(
+        "perPage",
+        query.per_page,
+        DEFAULT_PER_PAGE,
+        1..=MAX_PER_PAGE,
+    )?;
+    let page = paging("page", query.page, 1, 1..=MAX_OFFSET)?;
     let offset = (page - 1).saturating_mul(per_page);
     let (items, total, stats) = state
         .db

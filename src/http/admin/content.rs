@@ -20,7 +20,7 @@ use crate::domain::roles::Capability;
 use crate::domain::settings::{self, Settings, SettingsPatch};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::{self, Admin};
-use crate::http::extract::{ApiQuery, FormJson};
+use crate::http::extract::{ApiQuery, FormJson, MAX_OFFSET, paging};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::public::cars::parse_body_type;
 use crate::http::state::AppState;
@@ -68,8 +68,11 @@ fn deleted(found: bool, message: &'static str) -> AppResult<StatusCode> {
 pub struct AdminReviewQuery {
     /// `true`: approved reviews only; otherwise pending ones too.
     pub approved: Option<bool>,
-    /// Page size, default 1000, at most 1000.
+    /// Page size, default 1000, 1 to 1000.
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<u32>,
+    /// Reviews to skip, default 0.
+    #[param(minimum = 0, maximum = 2147483647)]
     pub offset: Option<u32>,
 }
 
@@ -81,8 +84,8 @@ pub async fn list_reviews(
     ApiQuery(query): ApiQuery<AdminReviewQuery>,
 ) -> AppResult<Json<Vec<Review>>> {
     let approved_only = query.approved == Some(true);
-    let limit = query.limit.unwrap_or(1000).clamp(1, 1000);
-    let offset = query.offset.unwrap_or(0);
+    let limit = paging("limit", query.limit, 1000, 1..=1000)?;
+    let offset = paging("offset", query.offset, 0, 0..=MAX_OFFSET)?;
     Ok(Json(
         state
             .db

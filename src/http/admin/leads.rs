@@ -17,7 +17,7 @@ use crate::domain::outbox::Channel;
 use crate::domain::{brands, cars, reviews, settings};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
-use crate::http::extract::{ApiJson, ApiQuery, FormJson};
+use crate::http::extract::{ApiJson, ApiQuery, FormJson, MAX_OFFSET, paging};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 use crate::notify;
@@ -46,8 +46,11 @@ pub struct LeadQuery {
     /// sees their own and the unassigned (`all` is those), an owner every
     /// lead.
     pub assignee: Option<String>,
-    /// Page size, default 500, at most 1000.
+    /// Page size, default 500, 1 to 1000.
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<u32>,
+    /// Leads to skip, default 0.
+    #[param(minimum = 0, maximum = 2147483647)]
     pub offset: Option<u32>,
 }
 
@@ -116,8 +119,8 @@ pub async fn list(
     let status = parse_filter(query.status.as_deref(), LeadStatus::parse, "status")?;
     let lead_type = parse_filter(query.lead_type.as_deref(), LeadType::parse, "type")?;
     let assignees = assignees_for(&admin, query.assignee.as_deref())?;
-    let limit = query.limit.unwrap_or(500).clamp(1, 1000);
-    let offset = query.offset.unwrap_or(0);
+    let limit = paging("limit", query.limit, 500, 1..=1000)?;
+    let offset = paging("offset", query.offset, 0, 0..=MAX_OFFSET)?;
     Ok(Json(
         state
             .db
@@ -408,7 +411,10 @@ pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboar
 #[into_params(parameter_in = Query)]
 pub struct AuditQuery {
     /// Page size, default 20, 1 to 200.
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
+    /// Entries to skip, default 0.
+    #[param(minimum = 0, maximum = 2147483647)]
     pub offset: Option<u32>,
     /// car, brand, review, lead, promotion, partner_bank, settings, body_type or banner.
     pub object_type: Option<String>,
@@ -441,8 +447,8 @@ pub async fn audit_log(
         )?,
         object_id: query.object_id.filter(|id| !id.is_empty()),
     };
-    let limit = query.limit.unwrap_or(20).clamp(1, 200);
-    let offset = query.offset.unwrap_or(0);
+    let limit = paging("limit", query.limit, 20, 1..=200)?;
+    let offset = paging("offset", query.offset, 0, 0..=MAX_OFFSET)?;
     let (items, total) = state
         .db
         .call(move |c| audit::list(c, &filter, limit, offset))

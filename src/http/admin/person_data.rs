@@ -5,7 +5,7 @@
 //! so no phone or address is ever in a URL (or an access log).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -24,7 +24,7 @@ use crate::domain::retention::{self, RetentionDue, RetentionRun};
 use crate::domain::{person_export, settings};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
-use crate::http::extract::ApiJson;
+use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 
@@ -82,7 +82,8 @@ pub struct ExportInput {
 #[utoipa::path(post, path = "/api/admin/personal-data/export", tag = "admin",
     request_body = ExportInput,
     responses(
-        (status = 200, description = "The file (attachment)", content_type = "application/json"),
+        (status = 200, description = "The file (attachment): JSON or, with `format: html`, a page",
+            content((Object = "application/json"), (String = "text/html"))),
         (status = 403, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn export(
     State(state): State<AppState>,
@@ -285,7 +286,7 @@ pub async fn create_request(
 pub async fn answer_request(
     State(state): State<AppState>,
     admin: Admin,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
     ApiJson(input): ApiJson<AnswerInput>,
 ) -> AppResult<Json<DataRequest>> {
     if input.outcome == Outcome::Erased {
@@ -334,7 +335,7 @@ pub async fn list_acts(State(state): State<AppState>) -> AppResult<Json<Vec<Dest
         (status = 403, body = ApiErrorBody), (status = 404, body = ApiErrorBody)))]
 pub async fn download_act(
     State(state): State<AppState>,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> AppResult<Response> {
     let site = state.config.base().to_string();
     let page = state

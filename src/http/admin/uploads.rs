@@ -40,6 +40,16 @@ pub struct UploadQuery {
     pub kind: Option<String>,
 }
 
+/// The upload form (documentation only: the handler reads the multipart
+/// stream itself).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UploadForm {
+    /// The picture's bytes.
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+}
+
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Uploaded {
@@ -67,7 +77,8 @@ const BUSY_RETRY_AFTER: &str = "10";
 /// pictures take the server's image work, the upload waits briefly in a
 /// short queue; beyond it the answer is 429 with `Retry-After`.
 #[utoipa::path(post, path = "/api/objects/upload", tag = "admin", params(UploadQuery),
-    request_body(content_type = "multipart/form-data", description = "Field `file`: the picture"),
+    request_body(content = UploadForm, content_type = "multipart/form-data",
+        description = "Field `file`: the picture"),
     responses((status = 201, body = Uploaded), (status = 413, body = ApiErrorBody),
         (status = 415, body = ApiErrorBody), (status = 422, body = ApiErrorBody),
         (status = 429, body = ApiErrorBody)))]

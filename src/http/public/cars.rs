@@ -17,7 +17,7 @@ use crate::domain::cars::{self, BodyType, Car, CarFilter, CarSort, CarStatus};
 use crate::domain::money::Money;
 use crate::error::{AppError, AppResult};
 use crate::http::cache::ContentVersion;
-use crate::http::extract::ApiQuery;
+use crate::http::extract::{ApiQuery, MAX_OFFSET, paging};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 
@@ -56,8 +56,11 @@ pub struct CarQuery {
     pub model: Option<String>,
     /// newest (default), price_asc or price_desc.
     pub sort: Option<String>,
-    /// Page size, default 12, at most 100.
+    /// Page size, default 12, 1 to 100.
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<u32>,
+    /// Cars to skip, default 0.
+    #[param(minimum = 0, maximum = 2147483647)]
     pub offset: Option<u32>,
 }
 
@@ -74,9 +77,15 @@ impl CarQuery {
                     .ok_or_else(|| AppError::BadRequest(format!("Неизвестный статус «{code}»")))?,
             );
         }
+        // In the query an unknown code is a bad parameter (400); in the path
+        // (`/api/cars/body-type/{bodyType}/fast`) a page not found (404).
         let body_type = match self.body_type.as_deref() {
             None | Some("") | Some("all") => None,
-            Some(code) => Some(parse_body_type(code)?),
+            Some(code) => Some(BodyType::parse(code).ok_or_else(|| {
+                AppError::BadRequest(format!(
+                    "Неверный параметр запроса «bodyType»: неизвестный тип кузова «{code}»"
+                ))
+            })?),
         };
         let price = |value: &Option<String>, name: &str| -> AppResult<Option<Money>> {
             match value.as_deref() {
@@ -110,13 +119,17 @@ impl CarQuery {
         })
     }
 
-    fn page(&self) -> (u32, u32) {
-        (
-            self.limit
-                .unwrap_or(cars::DEFAULT_LIMIT)
-                .clamp(1, cars::MAX_LIMIT),
-            self.offset.unwrap_or(0),
-        )
+    /// `limit` and `offset`, checked against their documented bounds.
+    pub fn page(&self) -> AppResult<(u32, u32)> {
+        Ok((
+            paging(
+                "limit",
+                self.limit,
+                cars::DEFAULT_LIMIT,
+                1..=cars::MAX_LIMIT,
+            )?,
+            paging("offset", self.offset, 0, 0..=MAX_OFFSET)?,
+        ))
     }
 }
 
@@ -224,7 +237,7 @@ async fn list_with(
     query: &CarQuery,
     version: Option<Extension<ContentVersion>>,
 ) -> AppResult<JsonBytes> {
-    let (limit, offset) = query.page();
+    let (limit, offset) = query.page()?;
     if let Some(index) = held(state, &filter, version).await? {
         return Ok(JsonBytes(index.page_json(&filter, limit, offset)));
     }
@@ -260,6 +273,8 @@ pub async fn count(
     version: Option<Extension<ContentVersion>>,
     ApiQuery(query): ApiQuery<CarQuery>,
 ) -> AppResult<Json<CountAnswer>> {
+    // Paging does not change a count, but its bounds hold here too.
+    query.page()?;
     let filter = query.filter()?;
     if let Some(index) = held(&state, &filter, version).await? {
         return Ok(Json(CountAnswer {

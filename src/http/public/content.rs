@@ -14,7 +14,7 @@ use crate::domain::promotions::{self, Promotion};
 use crate::domain::reviews::{self, Review};
 use crate::domain::settings::{self, PublicSettings};
 use crate::error::{AppError, AppResult};
-use crate::http::extract::ApiQuery;
+use crate::http::extract::{ApiQuery, MAX_OFFSET, paging};
 use crate::http::openapi::{ApiErrorBody, ImageAnswer};
 use crate::http::public::cars::parse_body_type;
 use crate::http::state::AppState;
@@ -129,8 +129,11 @@ pub struct ReviewQuery {
     /// Accepted for the site's own URLs; the answer holds approved reviews
     /// whatever its value.
     pub approved: Option<bool>,
-    /// Page size, default 50, at most 100.
+    /// Page size, default 50, 1 to 100.
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<u32>,
+    /// Reviews to skip, default 0.
+    #[param(minimum = 0, maximum = 2147483647)]
     pub offset: Option<u32>,
 }
 
@@ -141,8 +144,8 @@ pub async fn reviews(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<ReviewQuery>,
 ) -> AppResult<Json<Vec<Review>>> {
-    let limit = query.limit.unwrap_or(50).clamp(1, 100);
-    let offset = query.offset.unwrap_or(0);
+    let limit = paging("limit", query.limit, 50, 1..=100)?;
+    let offset = paging("offset", query.offset, 0, 0..=MAX_OFFSET)?;
     Ok(Json(
         state
             .db

@@ -158,9 +158,15 @@ pub async fn unsubscribe_saved_search(
     let token = match query.token.filter(|t| !t.trim().is_empty()) {
         Some(token) => token,
         None => {
-            let body: TokenBody = serde_json::from_slice(&body)
-                .map_err(|_| AppError::BadRequest("Неверный JSON".into()))?;
-            body.token.unwrap_or_default()
+            // No body, or JSON `null`, is a body without a token (the
+            // document makes the body optional): an unknown link.
+            let body: Option<TokenBody> = if body.trim_ascii().is_empty() {
+                None
+            } else {
+                serde_json::from_slice(&body)
+                    .map_err(|_| AppError::BadRequest("Неверный JSON".into()))?
+            };
+            body.and_then(|b| b.token).unwrap_or_default()
         }
     };
     let now = state.clock.now();

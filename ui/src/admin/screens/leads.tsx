@@ -62,6 +62,8 @@ const adminLeadUrl = (id: string) => `/api/leads/${encodeURIComponent(id)}`;
 
 /** Leads per page of the list; "Показать ещё" asks for the next ones. */
 const PAGE = 50;
+/** The largest `limit` GET /api/leads takes (more is 400, docs/api.md). */
+const MAX_LIMIT = 1000;
 
 export default function LeadsScreen() {
   // Deleting a lead is a personal-data right; the e-mail settings are the
@@ -286,12 +288,12 @@ export default function LeadsScreen() {
               />
             ))}
           </ul>
-          {list.length >= limit && (
+          {list.length >= limit && limit < MAX_LIMIT && (
             <button
               type="button"
               class="secondary outline"
               aria-busy={leads.isFetching || undefined}
-              onClick={() => setLimit((n) => n + PAGE)}
+              onClick={() => setLimit((n) => Math.min(n + PAGE, MAX_LIMIT))}
             >
               Показать ещё
             </button>
