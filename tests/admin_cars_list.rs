@@ -93,12 +93,16 @@ async fn pages_counts_and_stats() {
     let beyond = get("/api/admin/cars?page=9&perPage=3".into()).await;
     assert!(slugs(&beyond).is_empty());
     assert_eq!(beyond["total"], 7);
-    // perPage is kept within 1..=100.
-    assert_eq!(get("/api/admin/cars?perPage=0".into()).await["perPage"], 1);
-    assert_eq!(
-        get("/api/admin/cars?perPage=500".into()).await["perPage"],
-        100
-    );
+    // perPage outside 1..=100 is refused, as every paging bound (docs/api.md).
+    for per_page in ["0", "500"] {
+        let path = format!("/api/admin/cars?perPage={per_page}");
+        let answer = app.admin_with(&cookie, Method::GET, &path, None).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{path}");
+        assert_eq!(
+            answer.error(),
+            "Неверный параметр запроса «perPage»: ожидается число от 1 до 100"
+        );
+    }
 
     // Filters; the stats still count every car.
     let used = get("/api/admin/cars?condition=used".into()).await;
