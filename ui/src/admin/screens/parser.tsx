@@ -5,7 +5,7 @@
  * site's own feeds for the marketplaces. `/admin/parser?run={id}` opens that
  * run's report (the dashboard's failed-import card links there). The rules:
  * docs/admin.md. */
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useLocation, useSearch } from "wouter";
 import { ApiError, apiDelete, apiPost, apiPut, NetworkError, upload } from "../../api/client";
@@ -684,10 +684,12 @@ function ScheduleEditor({ settings }: { settings: ParserSettings }) {
     reset,
     formState: { errors, isDirty },
   } = useForm<ScheduleForm>({ defaultValues: formValues(settings) });
-  // The saved values, once they come back from the server.
+  // The saved values, once they come back from the server: put in the form
+  // before the new state is painted, so nothing typed after the state shows
+  // is undone by a late reset.
   const saved = `${settings.feedUrl ?? ""}|${settings.intervalHours}`;
   const lastSaved = useRef(saved);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (lastSaved.current !== saved) {
       lastSaved.current = saved;
       reset(formValues(settings));
