@@ -14,26 +14,10 @@ mod running;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Output, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use running::Server;
-
-fn run(data: &Path, args: &[&str]) -> Output {
-    running::command(data)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use running::{Server, run, text};
 
 fn spawn(data: &Path, args: &[&str], env: &[(&str, &str)]) -> Child {
     running::command(data)

@@ -13,33 +13,16 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::Output;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use running::Server;
+use running::{Server, run, text};
 
 const NAME: &str = "Иван Петров";
 const PHONE: &str = "+7 (921) 555-12-34";
 const PHONE_DIGITS: &str = "9215551234";
-
-fn run(data: &Path, args: &[&str]) -> Output {
-    running::command(data)
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 /// Sends a lead; gives its id when the server acknowledged it (201).
 fn post_lead(port: u16) -> Option<String> {

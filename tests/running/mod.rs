@@ -62,6 +62,24 @@ pub fn command(data: &Path) -> Command {
     command
 }
 
+/// Runs a `dealership` command on `data` to its end, with no input.
+pub fn run(data: &Path, args: &[&str]) -> std::process::Output {
+    command(data)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// What a command printed, standard output then standard error.
+pub fn text(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
 /// A running `dealership serve`; killed when dropped.
 pub struct Server {
     pub child: Child,
