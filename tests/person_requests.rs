@@ -399,8 +399,15 @@ async fn people_past_the_period_are_forgotten_by_the_nightly_run() {
             .unwrap()
             .is_none()
     );
-    // The lead dates count from the real now; the run's clock is a day on.
-    let ran = retention::nightly(&conn, &settings, now + chrono::Duration::days(1))
+    // The lead dates count from the real now; the run's clock is noon of
+    // the next Moscow day, whatever the hour the test runs at.
+    let tomorrow = now
+        .with_timezone(&dealership::clock::moscow())
+        .date_naive()
+        .succ_opt()
+        .unwrap();
+    let night = msk(tomorrow, 12, 0);
+    let ran = retention::nightly(&conn, &settings, night)
         .unwrap()
         .expect("ran");
     let act = ran.expect("erased something");
@@ -412,13 +419,9 @@ async fn people_past_the_period_are_forgotten_by_the_nightly_run() {
         "Истёк срок хранения: 3 года после последнего обращения; отменённые заявки — 6 мес. после закрытия"
     );
     assert!(
-        retention::nightly(
-            &conn,
-            &settings,
-            now + chrono::Duration::days(1) + chrono::Duration::hours(2)
-        )
-        .unwrap()
-        .is_none(),
+        retention::nightly(&conn, &settings, night + chrono::Duration::hours(2))
+            .unwrap()
+            .is_none(),
         "once a night"
     );
     drop(conn);
