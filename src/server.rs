@@ -192,6 +192,7 @@ pub async fn serve_http(
 ) {
     let slots = Arc::new(Semaphore::new(max_connections.max(1)));
     let open = Arc::new(Mutex::new(OpenConnections::default()));
+    tokio::spawn(trim_after_closes(open.clone(), stop.clone()));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -285,6 +286,8 @@ pub async fn serve_http(
 struct OpenConnections {
     last_id: u64,
     open: BTreeMap<u64, OpenConnection>,
+    /// The most open at once since [`trim_after_closes`] last looked.
+    most: usize,
 }
 
 struct OpenConnection {
@@ -302,6 +305,15 @@ impl OpenConnections {
 
     fn add(&mut self, id: u64, connection: OpenConnection) {
         self.open.insert(id, connection);
+        self.most = self.most.max(self.open.len());
+    }
+
+    /// How many fewer are open now than at the most since the last call.
+    fn closed_since_last_look(&mut self) -> usize {
+        let now = self.open.len();
+        let closed = self.most.saturating_sub(now);
+        self.most = now;
+        closed
     }
 
     /// Takes off the list the oldest connection that has not sent a whole
@@ -326,6 +338,45 @@ struct Forget {
 impl Drop for Forget {
     fn drop(&mut self) {
         lock(&self.open).open.remove(&self.id);
+    }
+}
+
+/// How often [`trim_after_closes`] looks at the open connections.
+const TRIM_LOOK_EVERY: Duration = Duration::from_secs(2);
+/// Connections closed between two looks from which the memory they held is
+/// given back to the system.
+const TRIM_AFTER_CLOSED: usize = 200;
+
+/// Gives the memory of many closed connections back to the system. Each
+/// connection's buffers (up to [`MAX_BUFFER_BYTES`]) are freed when it ends,
+/// but glibc keeps freed memory in its per-thread arenas for reuse, so after
+/// 2,000 connections holding 31 KB of headers the server stayed at 87 MB
+/// against 28 MB at rest (bench/big_headers.py). After a wave of closes,
+/// `malloc_trim` hands the free pages back; between waves it is not called,
+/// so a steady load pays nothing.
+async fn trim_after_closes(open: Arc<Mutex<OpenConnections>>, stop: CancellationToken) {
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(TRIM_LOOK_EVERY) => {}
+            () = stop.cancelled() => return,
+        }
+        let closed = lock(&open).closed_since_last_look();
+        if closed >= TRIM_AFTER_CLOSED {
+            let _ = tokio::task::spawn_blocking(give_memory_back).await;
+        }
+    }
+}
+
+/// Returns the allocator's free memory to the system (glibc only; other
+/// allocators return it themselves or not at all).
+fn give_memory_back() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[allow(unsafe_code)]
+    // SAFETY: malloc_trim takes no pointer and only works on the
+    // allocator's own free lists, under its own locks; glibc documents it
+    // as thread-safe (MT-Safe).
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
@@ -561,4 +612,45 @@ async fn shutdown_signal() {
         _ = terminate => {},
     }
     tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn connection(task: &tokio::task::JoinHandle<()>) -> OpenConnection {
+        OpenConnection {
+            peer: SocketAddr::from(([127, 0, 0, 1], 1)),
+            requested: Arc::new(AtomicBool::new(false)),
+            task: task.abort_handle(),
+        }
+    }
+
+    #[tokio::test]
+    async fn closes_are_counted_from_the_most_open_since_the_last_look() {
+        let task = tokio::spawn(async {});
+        let mut open = OpenConnections::default();
+        for _ in 0..5 {
+            let id = open.next_id();
+            open.add(id, connection(&task));
+        }
+        // Still open at the look: nothing closed yet.
+        assert_eq!(open.closed_since_last_look(), 0);
+        // Three close, one opens and closes between two looks.
+        for id in 1..=3 {
+            open.open.remove(&id);
+        }
+        let id = open.next_id();
+        open.add(id, connection(&task));
+        open.open.remove(&id);
+        assert_eq!(open.closed_since_last_look(), 3);
+        assert_eq!(open.closed_since_last_look(), 0);
+        // A wave that opens and closes between looks is seen whole.
+        for _ in 0..4 {
+            let id = open.next_id();
+            open.add(id, connection(&task));
+        }
+        open.open.clear();
+        assert_eq!(open.closed_since_last_look(), 6);
+    }
 }
