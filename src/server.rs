@@ -13,8 +13,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use axum::Router;
-use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -27,6 +25,7 @@ use tower::ServiceExt;
 
 use crate::config::Config;
 use crate::db::Db;
+use crate::http::router::Site;
 use crate::http::{AppState, router};
 use crate::jobs::Supervisor;
 
@@ -183,10 +182,10 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
 /// served at once. When all are taken, a new connection closes the oldest
 /// one that has not sent a whole request yet (so half-sent requests cannot
 /// keep visitors out); when every one is in a request, it waits for one to
-/// end. Handlers see the peer as `ConnectInfo<SocketAddr>`.
+/// end. Handlers see the peer as `ConnectInfo<SocketAddr>` (`Site::from_peer`).
 pub async fn serve_http(
     listener: TcpListener,
-    app: Router,
+    app: Site,
     max_connections: usize,
     stop: CancellationToken,
 ) {
@@ -233,11 +232,10 @@ pub async fn serve_http(
         };
         let _ = stream.set_nodelay(true);
         let requested = Arc::new(AtomicBool::new(false));
-        let service = app.clone().map_request({
+        let service = app.clone().from_peer(peer).map_request({
             let requested = requested.clone();
-            move |mut request: axum::http::Request<Incoming>| {
+            move |request: axum::http::Request<Incoming>| {
                 requested.store(true, Ordering::Relaxed);
-                request.extensions_mut().insert(ConnectInfo(peer));
                 request
             }
         });

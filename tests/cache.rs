@@ -590,3 +590,59 @@ async fn compressed_forms_are_made_when_first_asked_for() {
     assert_eq!(stats(&app).misses, 1);
     assert_eq!(stats(&app).hits, 3);
 }
+
+/// A kept answer is served before routing (`router::Site`): with the same
+/// headers, security headers included, as the routed answer it repeats, on
+/// the API, a page and a feed; over https with HSTS too.
+#[tokio::test]
+async fn a_hit_served_before_routing_has_the_routed_answers_headers() {
+    let app = TestApp::with_config(|c| c.base_url = "https://salon.example".into());
+    seed_catalogue(&app);
+    for path in [
+        "/api/cars/fast?limit=20&status=new",
+        "/api/cars/count",
+        VESTA,
+        "/new-cars",
+        "/feeds/avito.xml",
+    ] {
+        let before = stats(&app);
+        let routed = app.get(path).await;
+        assert_eq!(routed.status, StatusCode::OK, "{path}");
+        let kept = app.get(path).await;
+        let after = stats(&app);
+        assert_eq!(after.misses, before.misses + 1, "{path}");
+        assert_eq!(after.hits, before.hits + 1, "{path}");
+        assert_eq!(kept.status, StatusCode::OK, "{path}");
+        assert_eq!(kept.body, routed.body, "{path}");
+        let names = |answer: &common::Answer| {
+            let mut names: Vec<String> = answer
+                .headers
+                .keys()
+                .map(|name| name.as_str().to_string())
+                .collect();
+            names.sort();
+            names
+        };
+        assert_eq!(names(&kept), names(&routed), "{path}");
+        for name in [
+            header::STRICT_TRANSPORT_SECURITY,
+            header::CONTENT_SECURITY_POLICY,
+            header::X_CONTENT_TYPE_OPTIONS,
+            header::REFERRER_POLICY,
+            header::X_FRAME_OPTIONS,
+            header::CONTENT_TYPE,
+            header::ETAG,
+            header::CACHE_CONTROL,
+        ] {
+            assert_eq!(
+                kept.headers.get(&name),
+                routed.headers.get(&name),
+                "{path} {name}"
+            );
+            assert!(kept.headers.contains_key(&name), "{path} {name}");
+        }
+    }
+    // A POST to a kept path is routed, never answered from the cache.
+    let post = app.post_json("/api/cars/count", &json!({})).await;
+    assert_eq!(post.status, StatusCode::METHOD_NOT_ALLOWED);
+}

@@ -9,7 +9,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{Method, Request, StatusCode, header};
@@ -18,6 +17,7 @@ use common::{ADMIN, ADMIN_PASSWORD};
 use dealership::config::Config;
 use dealership::db::Db;
 use dealership::http::auth::{LOCKED_OUT, PASSWORDS_BUSY, PasswordChecks, WRONG_CREDENTIALS};
+use dealership::http::router::Site;
 use dealership::http::{AppState, router};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
@@ -28,7 +28,7 @@ struct App {
     _dir: tempfile::TempDir,
     db: Db,
     checks: Arc<PasswordChecks>,
-    router: Router,
+    router: Site,
 }
 
 struct Answer {
@@ -105,7 +105,7 @@ fn basic(login: &str, password: &str, ip: &str) -> Request<Body> {
     )
 }
 
-async fn send(router: Router, request: Request<Body>) -> Answer {
+async fn send(router: Site, request: Request<Body>) -> Answer {
     let started = Instant::now();
     let response = router.oneshot(request).await.unwrap();
     let status = response.status();

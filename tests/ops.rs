@@ -480,9 +480,13 @@ fn the_request_log_has_one_plain_line_per_request_without_personal_data() {
     )
     .unwrap();
     running::get(server.port, "/api/brands/slug/ivan-9215551234").unwrap();
+    // The second is a kept answer, served before routing: logged all the same.
+    running::get(server.port, "/api/cars/count").unwrap();
+    running::get(server.port, "/api/cars/count").unwrap();
     let (status, _) = server.terminate(Duration::from_secs(10));
     assert!(status.unwrap().success());
     let log = server.log();
+    assert_eq!(log.matches(" GET /api/cars/count 200 ").count(), 2, "{log}");
     let line = |needle: &str| {
         log.lines()
             .find(|l| l.contains(needle))

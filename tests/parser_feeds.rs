@@ -9,6 +9,7 @@ mod parser_support;
 
 use std::collections::BTreeMap;
 
+use axum::ServiceExt;
 use axum::http::{Method, StatusCode};
 use common::{TestApp, seed_catalogue};
 use dealership::domain::cars::{BodyType, Car};
@@ -174,7 +175,9 @@ async fn the_demo_stock_goes_out_and_back_in_as_autoru_and_avito() {
     tokio::spawn(async move {
         axum::serve(
             tcp,
-            app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+            ServiceExt::<axum::extract::Request>::into_make_service_with_connect_info::<
+                std::net::SocketAddr,
+            >(app),
         )
         .await
         .unwrap();

@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes, HttpBody};
-use axum::extract::{Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -68,6 +68,9 @@ struct Answer {
     day: i32,
     content_type: HeaderValue,
     etag: HeaderValue,
+    /// The route that made it (`/api/cars/{id}`), for the log line of a hit
+    /// served before routing.
+    route: Option<MatchedPath>,
     identity: Bytes,
     /// Made the first time a client asks for it; `None` inside when the
     /// body is too small to compress or the encoded form would not be smaller.
@@ -76,7 +79,13 @@ struct Answer {
 }
 
 impl Answer {
-    fn new(version: i64, day: i32, content_type: HeaderValue, body: Bytes) -> Answer {
+    fn new(
+        version: i64,
+        day: i32,
+        content_type: HeaderValue,
+        route: Option<MatchedPath>,
+        body: Bytes,
+    ) -> Answer {
         let digest = Sha256::digest(&body);
         // Weak: the gzip and brotli forms are the same answer.
         let etag = HeaderValue::from_str(&format!("W/\"{}\"", hex::encode(&digest[..16])))
@@ -86,6 +95,7 @@ impl Answer {
             day,
             content_type,
             etag,
+            route,
             identity: body,
             gzip: OnceLock::new(),
             brotli: OnceLock::new(),
@@ -189,6 +199,8 @@ impl Answer {
             };
             let mut r = Response::new(Body::from(body.unwrap_or(&self.identity).clone()));
             let headers = r.headers_mut();
+            // Room at once for these and the site's security headers.
+            headers.reserve(16);
             headers.insert(header::CONTENT_TYPE, self.content_type.clone());
             if let Some(encoding) = encoding {
                 headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
@@ -568,6 +580,7 @@ pub async fn cached(
     cache.misses.fetch_add(1, Ordering::Relaxed);
     request.extensions_mut().insert(ContentVersion(version));
     let request_headers = request.headers().clone();
+    let route = request.extensions().get::<MatchedPath>().cloned();
     let response = next.run(request).await;
     if response.status() != StatusCode::OK
         || response.headers().contains_key(header::CONTENT_ENCODING)
@@ -595,10 +608,42 @@ pub async fn cached(
     // much larger than its bytes (a list's room for 100 cars holding `[]`),
     // and the cache's bound counts bytes, not capacity.
     let body = Bytes::copy_from_slice(&body);
-    let answer = Arc::new(Answer::new(version, day, content_type, body));
+    let answer = Arc::new(Answer::new(version, day, content_type, route, body));
     prepare(&answer, &request_headers).await;
     cache.put(key, answer.clone());
     answer.reply(&request_headers)
+}
+
+impl AnswerCache {
+    /// The kept answer to `request` when one is ready to go as it is: a GET
+    /// whose key holds an answer of the current version and day, in the
+    /// form the client prefers. Only [`cached`] keeps answers, and only on
+    /// the routes it is a layer of after they answered 200, so a key found
+    /// here was routed there before; the site serves it without routing it
+    /// again (`router::Site`). Anything else, a form still to be made
+    /// included, is `None` and goes the usual way. Gives the answer and the
+    /// route that made it, for the log line.
+    pub fn answer_before_routing<B>(
+        &self,
+        request: &axum::http::Request<B>,
+    ) -> Option<(Response, Option<MatchedPath>)> {
+        if request.method() != Method::GET
+            || request
+                .uri()
+                .path_and_query()
+                .is_none_or(|p| p.as_str().len() > MAX_URI_BYTES)
+        {
+            return None;
+        }
+        let version = self.current_version()?;
+        let answer = self.get(&key_of(request.uri()), version, self.today())?;
+        let headers = request.headers();
+        if !answer.not_modified(headers) && !answer.ready(preferred_encoding(headers)) {
+            return None;
+        }
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        Some((answer.reply(headers), answer.route.clone()))
+    }
 }
 
 #[cfg(test)]
@@ -638,7 +683,13 @@ mod tests {
     #[test]
     fn small_or_incompressible_bodies_keep_no_forms() {
         let json = HeaderValue::from_static("application/json");
-        let small = Answer::new(1, 1, json.clone(), Bytes::from_static(b"{\"count\":12}"));
+        let small = Answer::new(
+            1,
+            1,
+            json.clone(),
+            None,
+            Bytes::from_static(b"{\"count\":12}"),
+        );
         small.prepare(Encoding::Brotli);
         assert!(small.ready(Encoding::Brotli) && small.ready(Encoding::Gzip));
         assert!(Answer::kept(&small.brotli).is_none() && Answer::kept(&small.gzip).is_none());
@@ -676,12 +727,12 @@ mod tests {
     fn the_etag_follows_the_body_only() {
         let body = Bytes::from(vec![b'a'; 1000]);
         let json = HeaderValue::from_static("application/json");
-        let a = Answer::new(1, 1, json.clone(), body.clone());
-        let b = Answer::new(7, 1, json.clone(), body);
+        let a = Answer::new(1, 1, json.clone(), None, body.clone());
+        let b = Answer::new(7, 1, json.clone(), None, body);
         assert_eq!(a.etag, b.etag);
         assert_ne!(
             a.etag,
-            Answer::new(1, 1, json, Bytes::from_static(b"other")).etag
+            Answer::new(1, 1, json, None, Bytes::from_static(b"other")).etag
         );
         // The compressed forms are made when a client first asks for them.
         let plain = a.weight("/k");

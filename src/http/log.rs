@@ -6,6 +6,7 @@
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request};
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 
@@ -16,18 +17,23 @@ pub const TARGET: &str = "dealership::http";
 /// the matched route is known (`-` when none matched).
 pub async fn log_request(request: Request, next: Next) -> Response {
     let method = request.method().clone();
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|p| p.as_str().to_owned());
+    let route = request.extensions().get::<MatchedPath>().cloned();
     let started = Instant::now();
     let response = next.run(request).await;
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    line(&method, route.as_ref(), response.status(), started);
+    response
+}
+
+/// Writes the line of one request answered with `status`, begun at `started`.
+pub fn line(method: &Method, route: Option<&MatchedPath>, status: StatusCode, started: Instant) {
+    // Tenths of a millisecond, in whole numbers: cheaper than a float.
+    let tenths = started.elapsed().as_micros() / 100;
     tracing::info!(
         target: TARGET,
-        "{method} {} {} {ms:.1}ms",
-        route.as_deref().unwrap_or("-"),
-        response.status().as_u16()
+        "{method} {} {} {}.{}ms",
+        route.map_or("-", MatchedPath::as_str),
+        status.as_u16(),
+        tenths / 10,
+        tenths % 10
     );
-    response
 }

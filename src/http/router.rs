@@ -1,11 +1,19 @@
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
-use std::time::Duration;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::body::{Bytes, HttpBody};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware;
+use axum::response::Response;
+use axum::routing::future::RouteFuture;
 use axum::routing::get;
+use tower::Service;
 use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::services::ServeDir;
@@ -19,6 +27,7 @@ use super::admin::{
     lead_comments, leads as admin_leads, notifications, parser, person_data, response_times,
     saved_searches as admin_saved_searches, session, staff, uploads,
 };
+use super::cache::AnswerCache;
 use super::openapi::{self, ApiDoc, Audience};
 use super::pages;
 use super::public::{
@@ -139,8 +148,9 @@ fn no_store() -> SetResponseHeaderLayer<HeaderValue> {
 pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000; includeSubDomains";
 
 /// The whole application.
-pub fn router(state: AppState) -> Router {
+pub fn router(state: AppState) -> Site {
     let https = state.config.is_https();
+    let answers = state.answers.clone();
     let (api, doc) = api(&state);
     let doc = Arc::new(doc);
     let media = ServeDir::new(state.config.media_dir());
@@ -169,13 +179,103 @@ pub fn router(state: AppState) -> Router {
         .with_state(state);
     // The cache's answers come encoded already.
     let compress_when = DefaultPredicate::new().and(cache::NotFromCache);
-    with_security_headers(app, https)
+    let router = app
+        .layer(middleware::map_response(
+            move |mut response: Response| async move {
+                add_security_headers(response.headers_mut(), https);
+                response
+            },
+        ))
         .layer(CompressionLayer::new().compress_when(compress_when))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             Duration::from_secs(30),
         ))
-        .layer(middleware::from_fn(log::log_request))
+        .layer(middleware::from_fn(log::log_request));
+    Site {
+        router,
+        answers,
+        https,
+        peer: None,
+    }
+}
+
+/// The site as one service: the router, and before it the answer cache.
+/// A public GET whose answer is kept and ready (see
+/// [`AnswerCache::answer_before_routing`]) is answered at once, with the
+/// security headers and its log line, and none of the router's layers: they
+/// would add nothing to it (it is encoded already, it cannot time out) and
+/// cost more than the answer. Everything else is routed.
+#[derive(Clone)]
+pub struct Site {
+    router: Router,
+    answers: Arc<AnswerCache>,
+    https: bool,
+    /// The client of this connection, given to routed requests as
+    /// `ConnectInfo` (a kept answer is the same for everyone).
+    peer: Option<SocketAddr>,
+}
+
+impl Site {
+    /// The site serving one connection from `peer`.
+    pub fn from_peer(mut self, peer: SocketAddr) -> Site {
+        self.peer = Some(peer);
+        self
+    }
+}
+
+impl<B> Service<Request<B>> for Site
+where
+    B: HttpBody<Data = Bytes> + Send + 'static,
+    B::Error: Into<axum::BoxError>,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = SiteFuture;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> SiteFuture {
+        let started = Instant::now();
+        if let Some((mut response, route)) = self.answers.answer_before_routing(&request) {
+            add_security_headers(response.headers_mut(), self.https);
+            // As the router sets it for a body of known size.
+            if let Some(length) = response.body().size_hint().exact() {
+                response
+                    .headers_mut()
+                    .insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+            }
+            log::line(request.method(), route.as_ref(), response.status(), started);
+            return SiteFuture::Kept(Some(response));
+        }
+        let mut request = request;
+        if let Some(peer) = self.peer {
+            request.extensions_mut().insert(ConnectInfo(peer));
+        }
+        SiteFuture::Routed(Box::pin(self.router.call(request)))
+    }
+}
+
+/// The answer of [`Site`]: a kept one at once, or the router's.
+pub enum SiteFuture {
+    Kept(Option<Response>),
+    Routed(Pin<Box<RouteFuture<Infallible>>>),
+}
+
+impl Future for SiteFuture {
+    type Output = Result<Response, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            SiteFuture::Kept(response) => match response.take() {
+                Some(response) => Poll::Ready(Ok(response)),
+                None => Poll::Pending,
+            },
+            SiteFuture::Routed(routed) => routed.as_mut().poll(cx),
+        }
+    }
 }
 
 async fn method_not_allowed() -> (StatusCode, axum::Json<serde_json::Value>) {
@@ -194,27 +294,16 @@ async fn api_not_found() -> AppError {
 
 /// Security headers on every answer (a handler may set its own first). HSTS
 /// only when the public URL is https: over plain http a browser ignores it.
-fn with_security_headers(router: Router, https: bool) -> Router {
-    let set = |name: HeaderName, value: &'static str| {
-        SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
-    };
-    let router = if https {
-        router.layer(set(
-            header::STRICT_TRANSPORT_SECURITY,
-            STRICT_TRANSPORT_SECURITY,
-        ))
-    } else {
-        router
-    };
-    router
-        .layer(set(
-            header::CONTENT_SECURITY_POLICY,
-            CONTENT_SECURITY_POLICY,
-        ))
-        .layer(set(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .layer(set(
-            header::REFERRER_POLICY,
-            "strict-origin-when-cross-origin",
-        ))
-        .layer(set(header::X_FRAME_OPTIONS, "DENY"))
+fn add_security_headers(headers: &mut HeaderMap, https: bool) {
+    let hsts = https.then_some((header::STRICT_TRANSPORT_SECURITY, STRICT_TRANSPORT_SECURITY));
+    for (name, value) in hsts.into_iter().chain([
+        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "strict-origin-when-cross-origin"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+    ]) {
+        if let header::Entry::Vacant(entry) = headers.entry(name) {
+            entry.insert(HeaderValue::from_static(value));
+        }
+    }
 }

@@ -11,7 +11,6 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
@@ -26,6 +25,7 @@ use dealership::domain::money::Money;
 use dealership::domain::promotions::{self, PromotionInput};
 use dealership::domain::reviews::{self, ReviewInput};
 use dealership::http::cache::AnswerCache;
+use dealership::http::router::Site;
 use dealership::http::{AppState, router};
 use http_body_util::BodyExt;
 use serde_json::Value;
@@ -38,7 +38,7 @@ pub struct TestApp {
     pub db_path: PathBuf,
     /// The router's answer cache, to read its figures.
     pub answers: Arc<AnswerCache>,
-    pub app: Router,
+    pub app: Site,
 }
 
 pub struct Answer {
