@@ -150,7 +150,10 @@ describe("a promotion that is someone else's ad", () => {
     const label = `Реклама · ${advertiser} · erid: ${erid}`;
     const adminCard = page.getByTestId("promotion-card").filter({ hasText: title });
     // The list is read again after the save: its card shows the token then.
-    await adminCard.getByTestId("ad-note").filter({ hasText: `erid: ${erid}` }).waitFor();
+    await adminCard
+      .getByTestId("ad-note")
+      .filter({ hasText: `erid: ${erid}` })
+      .waitFor();
     assert.equal(await adminCard.getByTestId("ad-note").innerText(), label);
     assert.deepEqual(await unmarked(promotion.id), [], "the check is satisfied");
     await page.goto(`${s.base}/admin/checks`);
