@@ -125,7 +125,7 @@ fn at_the_connection_limit_a_visitor_takes_the_place_of_a_half_sent_request() {
     let dir = tempfile::tempdir().unwrap();
     let mut server = Server::start(dir.path(), &[("DEALERSHIP_MAX_CONNECTIONS", "20")]);
     assert!(
-        server.log().contains("at most 20 connections at once"),
+        server.logs_within("at most 20 connections at once", Duration::from_secs(2)),
         "{}",
         server.log()
     );

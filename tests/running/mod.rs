@@ -174,6 +174,22 @@ impl Server {
         self.log.lock().unwrap().clone()
     }
 
+    /// Whether the log holds `needle` within `wait`: the server writes its
+    /// log lines from a queue every 50 ms (`dealership::logging`), so a line
+    /// logged before the port answered may not be written yet.
+    pub fn logs_within(&self, needle: &str, wait: Duration) -> bool {
+        let started = Instant::now();
+        loop {
+            if self.log().contains(needle) {
+                return true;
+            }
+            if started.elapsed() >= wait {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Waits up to `wait` for the process to end.
     pub fn wait(&mut self, wait: Duration) -> Option<ExitStatus> {
         let started = Instant::now();
