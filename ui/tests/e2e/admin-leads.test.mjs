@@ -241,7 +241,9 @@ describe("admin leads", () => {
     const measure = () =>
       details.evaluate((d) => {
         const a = d.querySelector("article");
-        return a.scrollWidth > a.clientWidth + 1 || a.getBoundingClientRect().right > innerWidth + 1;
+        return (
+          a.scrollWidth > a.clientWidth + 1 || a.getBoundingClientRect().right > innerWidth + 1
+        );
       });
     // Measured once the opened details have settled (up to 2 s): a panel
     // still coming in may stand past the edge for a frame.
