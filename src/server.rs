@@ -515,6 +515,10 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
     jobs.every("feed import", crate::parser::SCHEDULE_TICK, move || {
         crate::parser::schedule_tick(db.clone(), config.clone())
     });
+    let (db, config) = (state.db.clone(), state.config.clone());
+    jobs.every("imported photos", crate::parser::PHOTOS_EVERY, move || {
+        crate::parser::fetch_photos(db.clone(), config.clone())
+    });
     let remind = crate::notify::reminder::CHANNELS;
     if remind.iter().any(|c| state.channels.configured(*c)) {
         // Leads still new past the response threshold (docs/response-times.md).

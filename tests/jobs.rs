@@ -191,10 +191,10 @@ async fn the_server_jobs_remove_unused_pictures() {
         db.clone(),
         config.clone(),
     ));
-    // The picture cleanup, the feed import schedule (docs/parser.md), the
-    // self-checks (docs/self-checks.md) and the retention run
-    // (docs/personal-data.md).
-    assert_eq!(jobs.len(), 4);
+    // The picture cleanup, the feed import schedule and the imported photos
+    // (docs/parser.md), the self-checks (docs/self-checks.md) and the
+    // retention run (docs/personal-data.md).
+    assert_eq!(jobs.len(), 5);
     let probe = db.clone();
     eventually("the unused picture removed", || {
         probe

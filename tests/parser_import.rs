@@ -546,6 +546,78 @@ async fn photos_come_from_the_feed_and_a_failed_one_is_retried_next_run() {
     assert_eq!(run["status"], "applied");
 }
 
+/// A photo the site could not store (its media directory unusable, as on a
+/// full disk) is not a failed photo: it waits untried, and a later pass of
+/// the job `imported photos` fetches it and counts it in the same run.
+#[tokio::test]
+async fn photos_the_site_could_not_store_are_fetched_by_a_later_pass() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    let files = Files::default();
+    files.put("/a.png", "image/png", png(640, 480, 10));
+    files.put("/b.png", "image/png", png(320, 240, 90));
+    let base = file_server(files.clone()).await;
+    let config = std::sync::Arc::new(config_of(&app));
+    let media = config.media_dir();
+    let _ = std::fs::remove_dir_all(&media);
+    std::fs::write(&media, b"not a directory").unwrap();
+
+    let row = format!("{JOLION}{base}/a.png|{base}/b.png");
+    let applied = admin.import("feed.csv", &csv(&[&row])).await;
+    let id = applied["id"].as_str().unwrap().to_string();
+    // The pass after apply ends before this one starts (one at a time).
+    dealership::parser::fetch_photos(app.db.clone(), config.clone())
+        .await
+        .unwrap();
+    let run = admin
+        .call(Method::GET, &format!("/api/admin/imports/{id}"), None)
+        .await
+        .json();
+    assert_eq!(
+        run["photos"],
+        json!({"total": 2, "done": 0, "failed": 0}),
+        "{run}"
+    );
+    assert_eq!(run["photoErrors"], json!([]));
+    assert_eq!(count(&app, "SELECT count(*) FROM car_images"), 0);
+    assert_eq!(
+        count(
+            &app,
+            "SELECT count(*) FROM car_photo_sources WHERE error IS NULL AND media_url IS NULL"
+        ),
+        2
+    );
+
+    // Space again: the next pass stores both, in the same run.
+    std::fs::remove_file(&media).unwrap();
+    dealership::parser::fetch_photos(app.db.clone(), config.clone())
+        .await
+        .unwrap();
+    let run = admin
+        .call(Method::GET, &format!("/api/admin/imports/{id}"), None)
+        .await
+        .json();
+    assert_eq!(
+        run["photos"],
+        json!({"total": 2, "done": 2, "failed": 0}),
+        "{run}"
+    );
+    assert_eq!(count(&app, "SELECT count(*) FROM car_images"), 2);
+    // Nothing is left for a pass to do: the run's figures stay as they are.
+    dealership::parser::fetch_photos(app.db.clone(), config.clone())
+        .await
+        .unwrap();
+    let run = admin
+        .call(Method::GET, &format!("/api/admin/imports/{id}"), None)
+        .await
+        .json();
+    assert_eq!(
+        run["photos"],
+        json!({"total": 2, "done": 2, "failed": 0}),
+        "{run}"
+    );
+}
+
 fn config_of(app: &TestApp) -> Config {
     let mut config = Config {
         data_dir: app.dir.path().to_path_buf(),

@@ -1077,6 +1077,12 @@ pub fn apply(conn: &Connection, id: &str, current_year: i32) -> AppResult<Option
         .execute(params![car_id, id])?;
     }
     let report = serde_json::to_string(&plan.report).map_err(internal)?;
+    // Every photo still missing is this run's to fetch, the ones an earlier
+    // run failed to get included.
+    conn.execute(
+        "UPDATE car_photo_sources SET error = NULL WHERE media_url IS NULL AND error IS NOT NULL",
+        [],
+    )?;
     let pending = pending_photo_count(conn)?;
     conn.execute(
         "UPDATE import_runs SET status = 'applied', finished_at = ?2, report = ?3, rows = '[]',
@@ -1104,14 +1110,27 @@ fn pending_photo_count(conn: &Connection) -> AppResult<i64> {
     )?)
 }
 
-/// Every feed picture not stored yet (new, changed or failed before).
-pub fn pending_photos(conn: &Connection) -> AppResult<Vec<PendingPhoto>> {
+/// The most recently applied run: the one the photos being fetched count in.
+pub fn last_applied_run(conn: &Connection) -> AppResult<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT id FROM import_runs WHERE status = 'applied'
+             ORDER BY finished_at DESC, rowid DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+/// Every feed picture not stored and not yet tried since the last apply
+/// (which makes the ones that failed before untried again).
+pub fn untried_photos(conn: &Connection) -> AppResult<Vec<PendingPhoto>> {
     let mut stmt = conn.prepare(
         "SELECT s.car_id, s.position, s.source_url,
             coalesce(b.name, '') || ' ' || c.name || ' ' || c.year
          FROM car_photo_sources s JOIN cars c ON c.id = s.car_id
          LEFT JOIN brands b ON b.id = c.brand_id
-         WHERE s.media_url IS NULL ORDER BY s.car_id, s.position",
+         WHERE s.media_url IS NULL AND s.error IS NULL ORDER BY s.car_id, s.position",
     )?;
     let rows = stmt.query_map([], |r| {
         Ok(PendingPhoto {
@@ -1122,15 +1141,6 @@ pub fn pending_photos(conn: &Connection) -> AppResult<Vec<PendingPhoto>> {
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// Sets a run's photo total (before the fetch starts).
-pub fn start_photos(conn: &Connection, run_id: &str, total: i64) -> AppResult<()> {
-    conn.execute(
-        "UPDATE import_runs SET photos_total = ?2, photos_done = 0, photos_failed = 0 WHERE id = ?1",
-        params![run_id, total],
-    )?;
-    Ok(())
 }
 
 /// Records a fetched picture (when its source is still the same) and

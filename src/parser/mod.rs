@@ -131,19 +131,34 @@ pub fn audit_entry(run: &ImportRun) -> NewEntry {
     ])
 }
 
-/// Starts fetching the applied run's photos in the background.
-pub fn spawn_photos(db: &Db, config: &Config, run_id: &str) -> tokio::task::JoinHandle<()> {
-    let (db, media_dir, allow, run) = (
+/// Starts fetching the applied run's photos in the background, at once.
+/// What this task leaves (a restart, a full disk) the job `imported photos`
+/// ([`fetch_photos`], every [`PHOTOS_EVERY`]) fetches.
+pub fn spawn_photos(db: &Db, config: &Config) -> tokio::task::JoinHandle<()> {
+    let (db, media_dir, allow) = (
         db.clone(),
         config.media_dir(),
         config.parser.allow_private_hosts,
-        run_id.to_string(),
     );
     tokio::spawn(async move {
-        if let Err(err) = photos::fetch_pending(db, media_dir, allow, run).await {
+        if let Err(err) = photos::fetch_untried(db, media_dir, allow).await {
             tracing::warn!("imported photos: {err}");
         }
     })
+}
+
+/// How often the job `imported photos` looks for photos not yet tried.
+pub const PHOTOS_EVERY: Duration = Duration::from_secs(60);
+
+/// The job `imported photos` that `start_jobs` registers: fetches the
+/// photos an interrupted or refused fetch left, counted in their run.
+pub async fn fetch_photos(db: Db, config: std::sync::Arc<Config>) -> anyhow::Result<()> {
+    // A photo the site could not store is logged by the pass and waits for
+    // the next one; only a failed pass is the job's failure.
+    photos::fetch_untried(db, config.media_dir(), config.parser.allow_private_hosts)
+        .await
+        .map_err(|e| anyhow::anyhow!("imported photos: {e}"))?;
+    Ok(())
 }
 
 /// Who a scheduled run is recorded as in the audit trail.
@@ -191,8 +206,8 @@ pub async fn run_schedule_if_due(
             })
         })
         .await?;
-    if let Some(run) = &applied {
-        spawn_photos(db, config, &run.summary.id);
+    if applied.is_some() {
+        spawn_photos(db, config);
     }
     Ok(applied)
 }

@@ -194,7 +194,7 @@ pub async fn apply_import(
     })
     .await?
     .ok_or_else(|| AppError::not_found(RUN_NOT_FOUND))?;
-    parser::spawn_photos(&state.db, &state.config, &run.summary.id);
+    parser::spawn_photos(&state.db, &state.config);
     Ok(Json(run))
 }
 
