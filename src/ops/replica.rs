@@ -107,8 +107,8 @@ impl Replication {
         }))
     }
 
-    /// Stops Litestream (SIGTERM, SIGKILL after [`STOP_WAIT`]) and waits for
-    /// the supervisor to end.
+    /// Stops Litestream (a last sync, SIGTERM, SIGKILL after [`STOP_WAIT`])
+    /// and waits for the supervisor to end.
     pub fn stop(mut self) {
         self.stop_now();
     }
