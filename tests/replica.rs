@@ -634,3 +634,53 @@ fn a_site_killed_during_writes_loses_no_acknowledged_lead_once_replicated() {
         assert_eq!(copy.get(table), Some(rows), "table {table} differs");
     }
 }
+
+#[test]
+fn a_secret_others_can_read_or_a_missing_litestream_refuses_the_start() {
+    let site = Site::new();
+    std::fs::set_permissions(site.secret(), std::fs::Permissions::from_mode(0o640)).unwrap();
+    let env = [
+        ("DEALERSHIP_REPLICA_BUCKET", BUCKET.to_string()),
+        ("DEALERSHIP_REPLICA_ACCESS_KEY_ID", "test-key".to_string()),
+        (
+            "DEALERSHIP_REPLICA_SECRET_ACCESS_KEY_FILE",
+            site.secret().display().to_string(),
+        ),
+        (
+            "DEALERSHIP_REPLICA_LITESTREAM_BIN",
+            "/nonexistent/litestream".to_string(),
+        ),
+    ];
+    let run_with = |args: &[&str]| {
+        running::command(&site.data())
+            .args(args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let mode = "can be read by others (mode 0640)";
+    let out = run_with(&["serve", "--listen", "127.0.0.1:0"]);
+    assert!(!out.status.success());
+    assert!(
+        running::text(&out).contains(mode),
+        "{}",
+        running::text(&out)
+    );
+    assert!(!running::text(&out).contains("test-secret"));
+    let out = run_with(&["check"]);
+    assert!(!out.status.success());
+    let report = running::text(&out);
+    assert!(report.contains(mode), "{report}");
+    assert!(
+        report.contains("replica.litestream_bin /nonexistent/litestream: no such program"),
+        "{report}"
+    );
+
+    std::fs::set_permissions(site.secret(), std::fs::Permissions::from_mode(0o600)).unwrap();
+    let out = run_with(&["serve", "--listen", "127.0.0.1:0"]);
+    assert!(!out.status.success());
+    let said = running::text(&out);
+    assert!(said.contains("no such program"), "{said}");
+    assert!(!site.data().join("litestream.pid").exists());
+}
