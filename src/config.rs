@@ -33,6 +33,94 @@ pub struct Config {
     pub parser: ParserConfig,
     pub pages: PagesConfig,
     pub health: HealthConfig,
+    pub replica: ReplicaConfig,
+}
+
+/// Continuous replication of the database to S3 by Litestream, run and
+/// watched by `serve` (`src/ops/replica.rs`, docs/operations.md,
+/// "Replication"). Off while `bucket` is empty.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReplicaConfig {
+    /// The S3 service's address, e.g. "https://storage.yandexcloud.net";
+    /// empty: Amazon S3.
+    pub endpoint: String,
+    /// The bucket; empty: no replication.
+    pub bucket: String,
+    /// The folder inside the bucket; empty: "dealership".
+    pub path: String,
+    /// The bucket's region; empty: Litestream's default (us-east-1).
+    pub region: String,
+    pub access_key_id: String,
+    /// A file holding the secret access key, readable by the service user
+    /// alone (mode 600 or 400): the secret is never in this file or a log.
+    pub secret_access_key_file: PathBuf,
+    /// The Litestream program; empty: `litestream` on `PATH`.
+    pub litestream_bin: PathBuf,
+}
+
+impl ReplicaConfig {
+    /// Whether the database is replicated.
+    pub fn is_enabled(&self) -> bool {
+        !self.bucket.trim().is_empty()
+    }
+
+    /// The folder inside the bucket.
+    pub fn bucket_path(&self) -> &str {
+        match self.path.trim().trim_matches('/') {
+            "" => "dealership",
+            path => path,
+        }
+    }
+
+    /// The keys set without a bucket, or a bucket without credentials: a
+    /// half-written section would otherwise leave the site unreplicated
+    /// without a word.
+    fn validate(&self) -> Result<(), ConfigError> {
+        let set = |value: &str| !value.trim().is_empty();
+        if !self.is_enabled() {
+            let stray: Vec<&str> = [
+                ("endpoint", set(&self.endpoint)),
+                ("path", set(&self.path)),
+                ("region", set(&self.region)),
+                ("access_key_id", set(&self.access_key_id)),
+                (
+                    "secret_access_key_file",
+                    !self.secret_access_key_file.as_os_str().is_empty(),
+                ),
+                (
+                    "litestream_bin",
+                    !self.litestream_bin.as_os_str().is_empty(),
+                ),
+            ]
+            .into_iter()
+            .filter_map(|(key, given)| given.then_some(key))
+            .collect();
+            if stray.is_empty() {
+                return Ok(());
+            }
+            return Err(ConfigError::Invalid(format!(
+                "replica.bucket: required to replicate (replica.{} given); \
+                 or remove the [replica] keys to run without replication",
+                stray.join(", replica.")
+            )));
+        }
+        if !set(&self.access_key_id) || self.secret_access_key_file.as_os_str().is_empty() {
+            return Err(ConfigError::Invalid(
+                "replica: access_key_id and secret_access_key_file are required with a bucket \
+                 (the secret key in a file only the service user can read, mode 600)"
+                    .into(),
+            ));
+        }
+        let endpoint = self.endpoint.trim();
+        let scheme = endpoint.starts_with("http://") || endpoint.starts_with("https://");
+        if !endpoint.is_empty() && !scheme {
+            return Err(ConfigError::Invalid(format!(
+                "replica.endpoint: must start with http:// or https://, got {endpoint:?}"
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// What `/healthz` counts as unhealthy (docs/operations.md, "Health").
@@ -249,6 +337,7 @@ impl Default for Config {
             parser: ParserConfig::default(),
             pages: PagesConfig::default(),
             health: HealthConfig::default(),
+            replica: ReplicaConfig::default(),
         }
     }
 }
@@ -431,6 +520,7 @@ impl Config {
                     .into(),
             ));
         }
+        self.replica.validate()?;
         Ok(())
     }
 
@@ -775,6 +865,78 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("listen"), "{err}");
+    }
+
+    #[test]
+    fn replication_is_off_without_a_bucket_and_set_by_the_environment() {
+        let c = Config::load_with_env(None, |_| None).unwrap();
+        assert!(!c.replica.is_enabled());
+        let c = Config::load_with_env(
+            None,
+            env_of(&[
+                ("DEALERSHIP_REPLICA_BUCKET", "backups"),
+                (
+                    "DEALERSHIP_REPLICA_ENDPOINT",
+                    "https://storage.yandexcloud.net",
+                ),
+                ("DEALERSHIP_REPLICA_REGION", "ru-central1"),
+                ("DEALERSHIP_REPLICA_ACCESS_KEY_ID", "AKIA1"),
+                (
+                    "DEALERSHIP_REPLICA_SECRET_ACCESS_KEY_FILE",
+                    "/etc/dealership/replica-secret",
+                ),
+                ("DEALERSHIP_REPLICA_LITESTREAM_BIN", "/opt/litestream"),
+            ]),
+        )
+        .unwrap();
+        assert!(c.replica.is_enabled());
+        assert_eq!(c.replica.bucket, "backups");
+        assert_eq!(c.replica.bucket_path(), "dealership");
+        assert_eq!(c.replica.region, "ru-central1");
+        assert_eq!(
+            c.replica.secret_access_key_file,
+            PathBuf::from("/etc/dealership/replica-secret")
+        );
+        assert_eq!(c.replica.litestream_bin, PathBuf::from("/opt/litestream"));
+    }
+
+    #[test]
+    fn a_half_written_replica_section_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.toml");
+        std::fs::write(
+            &path,
+            "[replica]\nendpoint = \"https://s3.example.ru\"\naccess_key_id = \"k\"\n",
+        )
+        .unwrap();
+        let err = Config::load_with_env(Some(&path), |_| None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("replica.bucket: required"), "{err}");
+        assert!(
+            err.contains("replica.endpoint, replica.access_key_id"),
+            "{err}"
+        );
+
+        std::fs::write(&path, "[replica]\nbucket = \"b\"\naccess_key_id = \"k\"\n").unwrap();
+        let err = Config::load_with_env(Some(&path), |_| None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("secret_access_key_file"), "{err}");
+
+        std::fs::write(
+            &path,
+            "[replica]\nbucket = \"b\"\naccess_key_id = \"k\"\n\
+             secret_access_key_file = \"/s\"\nendpoint = \"s3.example.ru\"\n",
+        )
+        .unwrap();
+        let err = Config::load_with_env(Some(&path), |_| None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("replica.endpoint: must start with http"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -24,10 +24,11 @@ use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
 use crate::config::Config;
-use crate::db::Db;
+use crate::db::{Checkpoints, Db};
 use crate::http::router::Site;
 use crate::http::{AppState, router};
 use crate::jobs::Supervisor;
+use crate::ops::replica::Replication;
 
 /// Checks that the data directory and its `media/` folder exist (creating
 /// them) and can be written; the error names the folder that cannot.
@@ -120,7 +121,13 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     check_data_dir(&config)?;
     let _lock = lock_data_dir(&config.data_dir)?;
     crate::ops::restore::finish_interrupted_locked(&config.data_dir)?;
-    let db = Db::open(&config.database_path())?;
+    // Under replication Litestream checkpoints the log (src/db/mod.rs).
+    let checkpoints = if config.replica.is_enabled() {
+        Checkpoints::LeftToReplication
+    } else {
+        Checkpoints::Own
+    };
+    let db = Db::open_with(&config.database_path(), checkpoints)?;
     if demo {
         let seeded = crate::demo::seed(&db, &config.media_dir())?;
         if seeded {
@@ -132,6 +139,8 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     warn_of_demo_user(&db)?;
     record_consent_documents(&db, &config)?;
     let max_connections = max_connections(&config, open_file_limit());
+    // On a thread of its own: stopped after everything else below.
+    let replication = Replication::start(&config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -171,6 +180,10 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     })?;
     // Database work still running on the blocking pool gets a moment too.
     runtime.shutdown_timeout(BLOCKING_WAIT);
+    // Last: Litestream syncs what the site wrote up to its end.
+    if let Some(replication) = replication {
+        replication.stop();
+    }
     Ok(())
 }
 

@@ -170,3 +170,50 @@ async fn a_write_that_panics_fails_alone_and_the_writer_goes_on() {
         .unwrap();
     assert_eq!(notes, [2], "the panicking batch was rolled back");
 }
+
+/// Under replication Litestream holds a read transaction on the log nearly
+/// all the time: the TRUNCATE after an erasure must not wait for it, since
+/// waiting holds every write (leads) for the busy timeout and fails anyway.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_replication_forgetting_old_versions_never_holds_the_writes() {
+    use dealership::db::Checkpoints;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data.db");
+    for checkpoints in [Checkpoints::LeftToReplication, Checkpoints::Own] {
+        let _ = std::fs::remove_file(&path);
+        let db = Db::open_with(&path, checkpoints).unwrap();
+        assert_eq!(db.checkpoints(), checkpoints);
+        db.conn()
+            .unwrap()
+            .execute_batch("CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, text TEXT)")
+            .unwrap();
+        // A reader on a snapshot, as Litestream is.
+        let reader = rusqlite::Connection::open(&path).unwrap();
+        reader.execute_batch("BEGIN").unwrap();
+        let _: i64 = reader
+            .query_row("SELECT count(*) FROM notes", [], |r| r.get(0))
+            .unwrap();
+        db.write_grouped(|c| Ok(c.execute("INSERT INTO notes (text) VALUES ('a')", [])?))
+            .await
+            .unwrap();
+        let started = Instant::now();
+        let truncated = db.forget_old_versions().await.unwrap();
+        let took = started.elapsed();
+        assert!(!truncated, "{checkpoints:?}: the reader keeps the log");
+        match checkpoints {
+            Checkpoints::LeftToReplication => {
+                assert!(took < Duration::from_secs(1), "waited {took:?}")
+            }
+            // The site's own TRUNCATE waits for the reader for the busy timeout.
+            Checkpoints::Own => assert!(took >= Duration::from_secs(4), "waited {took:?}"),
+        }
+        // Still writable, and the reader still reads its snapshot.
+        db.write_grouped(|c| Ok(c.execute("INSERT INTO notes (text) VALUES ('b')", [])?))
+            .await
+            .unwrap();
+        reader.execute_batch("COMMIT").unwrap();
+        drop(reader);
+        assert!(db.forget_old_versions().await.unwrap(), "{checkpoints:?}");
+    }
+}

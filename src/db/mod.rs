@@ -22,16 +22,44 @@ pub use migrate::{applied_version, known_version, migrate, refuse_newer};
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 
+/// Who checkpoints the write-ahead log into the database file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checkpoints {
+    /// The site alone: a passive checkpoint once the log holds
+    /// [`AUTOCHECKPOINT_PAGES`] (SQLite's default), and a TRUNCATE after an
+    /// erasure that waits for readers up to the busy timeout.
+    Own,
+    /// Litestream replicates the log (`src/ops/replica.rs`) and checkpoints
+    /// it itself, between two copies, while it holds a read transaction
+    /// the rest of the time. As its documentation asks, the site then
+    /// leaves checkpoints to it: its own passive checkpoint waits until
+    /// the log holds [`REPLICATED_AUTOCHECKPOINT_PAGES`] (a bound for when
+    /// Litestream is down; a passive checkpoint never waits and never
+    /// passes a reader, so it cannot take a frame Litestream has not
+    /// copied), and the TRUNCATE after an erasure is tried without waiting:
+    /// waiting for Litestream's read transaction would hold every write,
+    /// leads included, for the whole busy timeout and fail anyway.
+    LeftToReplication,
+}
+
 /// Shared handle to the database.
 #[derive(Clone)]
 pub struct Db {
     pool: Pool,
     group: Arc<group_commit::GroupCommit>,
+    checkpoints: Checkpoints,
 }
 
 impl Db {
-    /// Opens (creating if needed) the database file and migrates it.
+    /// Opens (creating if needed) the database file and migrates it; the
+    /// site checkpoints the log itself.
     pub fn open(path: &Path) -> anyhow::Result<Db> {
+        Db::open_with(path, Checkpoints::Own)
+    }
+
+    /// Opens the database of a site whose log `checkpoints` are made as
+    /// said there (`serve` with `[replica]`: [`Checkpoints::LeftToReplication`]).
+    pub fn open_with(path: &Path, checkpoints: Checkpoints) -> anyhow::Result<Db> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create {}", parent.display()))?;
@@ -44,23 +72,26 @@ impl Db {
                 .with_context(|| format!("cannot open database {}", path.display()))?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
             conn.pragma_update(None, "synchronous", "FULL")?;
-            conn.busy_timeout(Duration::from_secs(5))?;
+            conn.busy_timeout(BUSY_TIMEOUT)?;
             migrate(&mut conn)?;
         }
         // FULL: every commit syncs the WAL, so an acknowledged lead survives
         // a power cut, not only a killed process (docs/schema.md).
         // secure_delete: what is deleted or overwritten is zeroed in the
         // file, not left in free space (docs/personal-data.md, "Erased").
-        let manager = SqliteConnectionManager::file(path).with_init(|c| {
+        let manager = SqliteConnectionManager::file(path).with_init(move |c| {
             register_functions(c)?;
-            c.wal_hook(Some(after_commit));
+            c.wal_hook(Some(match checkpoints {
+                Checkpoints::Own => after_commit,
+                Checkpoints::LeftToReplication => after_commit_replicated,
+            }));
             c.execute_batch(
                 "PRAGMA foreign_keys = ON;
-                 PRAGMA busy_timeout = 5000;
                  PRAGMA synchronous = FULL;
                  PRAGMA temp_store = MEMORY;
                  PRAGMA secure_delete = ON;",
             )?;
+            c.busy_timeout(BUSY_TIMEOUT)?;
             // Negative: KiB.
             c.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
             statement_settings(c)
@@ -71,23 +102,52 @@ impl Db {
             .build(manager)
             .context("cannot open database pool")?;
         let group = group_commit::GroupCommit::new(pool.clone());
-        Ok(Db { pool, group })
+        Ok(Db {
+            pool,
+            group,
+            checkpoints,
+        })
     }
 
     /// Moves what the write-ahead log holds into the database file and
     /// empties the log, so an erased row's old versions are nowhere on disk
     /// (with `secure_delete`). Best effort: a reader still on an older
     /// snapshot keeps the log until the next checkpoint; gives whether the
-    /// log was emptied.
+    /// log was emptied. Under replication it does not wait for readers
+    /// ([`Checkpoints::LeftToReplication`]): Litestream's read transaction
+    /// usually keeps the log, which its own next checkpoint empties, and
+    /// the erased rows' old versions stay in the replica's history until
+    /// its retention drops them (docs/personal-data.md).
     pub async fn forget_old_versions(&self) -> AppResult<bool> {
-        self.call(|c| {
-            let (busy, _, _): (i64, i64, i64) =
-                c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-                })?;
-            Ok(busy == 0)
+        let checkpoints = self.checkpoints;
+        self.call(move |c| {
+            if checkpoints == Checkpoints::LeftToReplication {
+                c.busy_timeout(Duration::ZERO)?;
+            }
+            let truncated = c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                r.get::<_, i64>(0)
+            });
+            if checkpoints == Checkpoints::LeftToReplication {
+                c.busy_timeout(BUSY_TIMEOUT)?;
+            }
+            match truncated {
+                Ok(busy) => Ok(busy == 0),
+                // Without waiting, a writer or Litestream's own checkpoint
+                // in the way is an answer, not a failure.
+                Err(rusqlite::Error::SqliteFailure(e, _))
+                    if e.code == rusqlite::ErrorCode::DatabaseBusy =>
+                {
+                    Ok(false)
+                }
+                Err(e) => Err(e.into()),
+            }
         })
         .await
+    }
+
+    /// Who checkpoints the log.
+    pub fn checkpoints(&self) -> Checkpoints {
+        self.checkpoints
     }
 
     /// A pooled connection for synchronous callers (CLI, tests, start-up).
@@ -173,14 +233,41 @@ pub fn commits() -> u64 {
     COMMITS.load(Ordering::Acquire)
 }
 
+/// How long a statement waits for a lock another connection (or
+/// Litestream, during its checkpoint) holds: the 5 seconds Litestream's
+/// documentation asks for.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Pages in the write-ahead log past which a commit checkpoints it: what
 /// SQLite's automatic checkpoint does, which a WAL hook replaces.
 const AUTOCHECKPOINT_PAGES: std::ffi::c_int = 1000;
 
+/// The same under replication ([`Checkpoints::LeftToReplication`]):
+/// Litestream checkpoints at 1000 pages (and once a minute), so the site's
+/// own comes only when Litestream has not run for a while (about 40 MB of
+/// log with 4 KB pages).
+const REPLICATED_AUTOCHECKPOINT_PAGES: std::ffi::c_int = 10 * AUTOCHECKPOINT_PAGES;
+
 /// SQLite's WAL hook: runs after each commit, once it is visible.
 fn after_commit(wal: &rusqlite::hooks::Wal, pages: std::ffi::c_int) -> rusqlite::Result<()> {
+    committed(wal, pages, AUTOCHECKPOINT_PAGES)
+}
+
+/// The WAL hook under replication.
+fn after_commit_replicated(
+    wal: &rusqlite::hooks::Wal,
+    pages: std::ffi::c_int,
+) -> rusqlite::Result<()> {
+    committed(wal, pages, REPLICATED_AUTOCHECKPOINT_PAGES)
+}
+
+fn committed(
+    wal: &rusqlite::hooks::Wal,
+    pages: std::ffi::c_int,
+    checkpoint_from: std::ffi::c_int,
+) -> rusqlite::Result<()> {
     COMMITS.fetch_add(1, Ordering::Release);
-    if pages >= AUTOCHECKPOINT_PAGES {
+    if pages >= checkpoint_from {
         // As SQLite's own: a passive checkpoint, its failure (a reader in
         // the way) left to the next commit.
         let _ = wal.checkpoint();

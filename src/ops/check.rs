@@ -98,7 +98,36 @@ pub fn check(config: &Config, file: Option<&Path>) -> Report {
         database(config, &mut report);
         server(config, &mut report);
     }
+    replication(config, &mut report);
     report
+}
+
+/// With `[replica]`: the secret key's file and Litestream, as `serve`
+/// checks them before it starts.
+fn replication(config: &Config, report: &mut Report) {
+    use crate::ops::replica;
+    let replica = &config.replica;
+    if !replica.is_enabled() {
+        report.add(Level::Note, "replication is off (no [replica] bucket)");
+        return;
+    }
+    match replica::read_secret(&replica.secret_access_key_file) {
+        Ok(_) => report.add(
+            Level::Ok,
+            format!(
+                "replication: the secret key's file {} is the service user's alone",
+                replica.secret_access_key_file.display()
+            ),
+        ),
+        Err(err) => report.add(Level::Problem, format!("{err:#}")),
+    }
+    match replica::find_litestream(&replica.litestream_bin) {
+        Ok(program) => report.add(
+            Level::Ok,
+            format!("replication: Litestream is {}", program.display()),
+        ),
+        Err(err) => report.add(Level::Problem, format!("{err:#}")),
+    }
 }
 
 /// A configuration holding passwords must not be readable by everyone.

@@ -3,6 +3,7 @@
 
 pub mod backup;
 pub mod check;
+pub mod replica;
 pub mod restore;
 
 use std::io::{self, Read, Write};

@@ -1,0 +1,686 @@
+//! Replication to S3 by Litestream under `serve` (`[replica]`,
+//! `src/ops/replica.rs`, docs/operations.md "Replication (Litestream)"),
+//! against a real S3 server (moto's server mode) and the real Litestream:
+//! a lost data directory restores with every row; a wrong key, an
+//! unreachable endpoint or a dying Litestream never stops the site; a site
+//! killed with SIGKILL during writes loses no acknowledged lead once
+//! replication has caught up.
+//!
+//! The programs come from `scripts/test-replica-tools.sh` (LITESTREAM_BIN,
+//! MOTO_SERVER), which scripts/test.sh runs first; without them these tests
+//! fail and say so.
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
+
+mod running;
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use running::Server;
+
+const BUCKET: &str = "dealership-replica";
+const FOLDER: &str = "site";
+
+/// The programs the tests run, from the environment.
+struct Tools {
+    litestream: PathBuf,
+    moto: PathBuf,
+}
+
+fn tools() -> Tools {
+    let find = |name: &str| -> PathBuf {
+        let path = std::env::var_os(name)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                panic!(
+                    "{name} is not set: tests/replica.rs runs a real Litestream and moto's S3 \
+                 server; run `eval \"$(scripts/test-replica-tools.sh)\"` first (scripts/test.sh \
+                 does)"
+                )
+            });
+        assert!(
+            path.is_file(),
+            "{name}={} is not a program: run `eval \"$(scripts/test-replica-tools.sh)\"`",
+            path.display()
+        );
+        path
+    };
+    Tools {
+        litestream: find("LITESTREAM_BIN"),
+        moto: find("MOTO_SERVER"),
+    }
+}
+
+/// moto's S3 server on a port of its own; stopped when dropped.
+struct S3 {
+    child: Child,
+    port: u16,
+}
+
+impl S3 {
+    /// A server that takes any key.
+    fn start(tools: &Tools) -> S3 {
+        S3::spawn(tools, &[])
+    }
+
+    /// A server that checks signatures against the keys it knows, and
+    /// knows none: every key is wrong.
+    fn refusing_every_key(tools: &Tools) -> S3 {
+        S3::spawn(tools, &[("INITIAL_NO_AUTH_ACTION_COUNT", "0")])
+    }
+
+    fn spawn(tools: &Tools, env: &[(&str, &str)]) -> S3 {
+        let port = running::free_port();
+        let child = Command::new(&tools.moto)
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .env_remove("AWS_CA_BUNDLE")
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let s3 = S3 { child, port };
+        let started = Instant::now();
+        while running::get_within(port, "/", Duration::from_secs(2)).is_none() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "moto's server did not start on port {port}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        s3
+    }
+
+    fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    fn create_bucket(&self) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        write!(
+            stream,
+            "PUT /{BUCKET} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+}
+
+impl Drop for S3 {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A data directory and the secret key's file beside it.
+struct Site {
+    dir: tempfile::TempDir,
+}
+
+impl Site {
+    fn new() -> Site {
+        let site = Site {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir(site.data()).unwrap();
+        std::fs::write(site.secret(), "test-secret\n").unwrap();
+        std::fs::set_permissions(site.secret(), std::fs::Permissions::from_mode(0o600)).unwrap();
+        // A CA bundle Litestream 0.5 cannot use: it refuses to start its S3
+        // client when AWS_CA_BUNDLE is set, so the site must not pass it on.
+        std::fs::write(site.dir.path().join("ca.pem"), "not a certificate\n").unwrap();
+        site
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    fn secret(&self) -> PathBuf {
+        self.dir.path().join("secret")
+    }
+
+    /// The site's settings for replicating to `endpoint`.
+    fn env(&self, tools: &Tools, endpoint: &str) -> Vec<(String, String)> {
+        [
+            ("DEALERSHIP_LEADS_RATE_LIMIT_PER_MINUTE", "0".to_string()),
+            ("DEALERSHIP_REPLICA_ENDPOINT", endpoint.to_string()),
+            ("DEALERSHIP_REPLICA_BUCKET", BUCKET.to_string()),
+            ("DEALERSHIP_REPLICA_PATH", FOLDER.to_string()),
+            ("DEALERSHIP_REPLICA_REGION", "us-east-1".to_string()),
+            ("DEALERSHIP_REPLICA_ACCESS_KEY_ID", "test-key".to_string()),
+            (
+                "DEALERSHIP_REPLICA_SECRET_ACCESS_KEY_FILE",
+                self.secret().display().to_string(),
+            ),
+            (
+                "DEALERSHIP_REPLICA_LITESTREAM_BIN",
+                tools.litestream.display().to_string(),
+            ),
+            (
+                "AWS_CA_BUNDLE",
+                self.dir.path().join("ca.pem").display().to_string(),
+            ),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+
+    fn start(&self, tools: &Tools, endpoint: &str) -> Server {
+        let env = self.env(tools, endpoint);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        Server::start(&self.data(), &env)
+    }
+
+    /// The process id of the Litestream the site runs, once it runs.
+    fn litestream_pid(&self, wait: Duration) -> Option<i32> {
+        let started = Instant::now();
+        loop {
+            let pid = std::fs::read_to_string(self.data().join("litestream.pid"))
+                .ok()
+                .and_then(|text| text.trim().parse().ok());
+            if pid.is_some_and(is_running) {
+                return pid;
+            }
+            if started.elapsed() > wait {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+fn is_running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X")
+    })
+}
+
+fn lead(n: usize) -> (String, String) {
+    let phone = format!("+7921{n:07}");
+    let body = serde_json::json!({
+        "type": "auto_selection",
+        "name": format!("Посетитель {n}"),
+        "phone": phone,
+        "sourceUrl": "https://auto.example.ru/",
+        "consent": true
+    })
+    .to_string();
+    (phone, body)
+}
+
+fn status(answer: &str) -> u16 {
+    answer[9..12].parse().unwrap()
+}
+
+/// Sends leads `from..to`, each answered 201.
+fn send_leads(port: u16, from: usize, to: usize) -> Vec<String> {
+    (from..to)
+        .map(|n| {
+            let (phone, body) = lead(n);
+            let answer =
+                running::post_json_within(port, "/api/leads", &body, Duration::from_secs(10))
+                    .unwrap_or_else(|| panic!("lead {n}: no answer"));
+            assert_eq!(status(&answer), 201, "lead {n}: {answer}");
+            phone
+        })
+        .collect()
+}
+
+/// Restores the replica into `out` with `litestream restore`, as
+/// docs/operations.md says: a configuration naming the replica, the
+/// credentials in the environment, and nothing else in it.
+fn restore(tools: &Tools, endpoint: &str, out: &Path) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("restore.yml");
+    let original = "/var/lib/dealership/dealership.db";
+    std::fs::write(
+        &config,
+        format!(
+            "dbs:\n  - path: {original}\n    replica:\n      type: s3\n      bucket: {BUCKET}\n      \
+             path: {FOLDER}\n      region: us-east-1\n      endpoint: {endpoint}\n      \
+             force-path-style: true\n"
+        ),
+    )
+    .unwrap();
+    let _ = std::fs::remove_file(out);
+    Command::new(&tools.litestream)
+        .arg("restore")
+        .arg("-config")
+        .arg(&config)
+        .arg("-o")
+        .arg(out)
+        .arg(original)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("LITESTREAM_ACCESS_KEY_ID", "test-key")
+        .env("LITESTREAM_SECRET_ACCESS_KEY", "test-secret")
+        .output()
+        .unwrap()
+}
+
+/// Every row of every table, and the schema, of the database at `path`.
+fn dump(path: &Path) -> BTreeMap<String, Vec<String>> {
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok", "{}", path.display());
+    let schema: Vec<(String, String)> = conn
+        .prepare("SELECT name, coalesce(sql, '') FROM sqlite_master ORDER BY name")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut rows = BTreeMap::new();
+    rows.insert(
+        "sqlite_master".to_string(),
+        schema.iter().map(|(n, s)| format!("{n}: {s}")).collect(),
+    );
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for table in tables {
+        let mut statement = conn.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+        let columns = statement.column_count();
+        let mut values: Vec<String> = statement
+            .query_map([], |r| {
+                let row: Vec<String> = (0..columns)
+                    .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                    .collect();
+                Ok(row.join("|"))
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        values.sort();
+        rows.insert(table, values);
+    }
+    rows
+}
+
+fn phones(path: &Path) -> Vec<String> {
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    conn.prepare("SELECT phone FROM leads")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn a_lost_data_directory_is_restored_from_the_replica_with_every_row() {
+    let tools = tools();
+    let s3 = S3::start(&tools);
+    s3.create_bucket();
+    let site = Site::new();
+    let mut server = site.start(&tools, &s3.endpoint());
+    let litestream = site
+        .litestream_pid(Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
+
+    // Its configuration: the site's alone, without the secret.
+    let config_file = site.data().join("litestream.yml");
+    let mode = std::fs::metadata(&config_file)
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o600);
+    let config = std::fs::read_to_string(&config_file).unwrap();
+    assert!(
+        config.contains(&format!("bucket: \"{BUCKET}\"")),
+        "{config}"
+    );
+    assert!(!config.contains("test-secret"), "{config}");
+    // Its environment: the credentials and PATH, nothing of the site's.
+    let environ = std::fs::read(format!("/proc/{litestream}/environ")).unwrap();
+    let mut names: Vec<String> = environ
+        .split(|b| *b == 0)
+        .filter(|v| !v.is_empty())
+        .map(|v| {
+            String::from_utf8_lossy(v)
+                .split('=')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "LITESTREAM_ACCESS_KEY_ID",
+            "LITESTREAM_SECRET_ACCESS_KEY",
+            "PATH"
+        ]
+    );
+
+    let mut sent = send_leads(server.port, 0, 30);
+    // Writes from several senders at once, grouped into shared commits.
+    let senders: Vec<_> = (0..4)
+        .map(|sender| {
+            let port = server.port;
+            std::thread::spawn(move || {
+                send_leads(port, 1000 * (sender + 1), 1000 * (sender + 1) + 20)
+            })
+        })
+        .collect();
+    for sender in senders {
+        sent.extend(sender.join().unwrap());
+    }
+    assert!(
+        server.logs_within("litestream: ", Duration::from_secs(5)),
+        "Litestream's output is not in the site's log: {}",
+        server.log()
+    );
+
+    // A clean stop: the site stops Litestream last, after its final sync.
+    let (exit, took) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+    assert!(took < Duration::from_secs(12), "stopping took {took:?}");
+    assert!(
+        server.log().contains("Litestream stopped"),
+        "{}",
+        server.log()
+    );
+    assert!(!is_running(litestream), "Litestream outlived the site");
+    let original = dump(&site.data().join("dealership.db"));
+    assert_eq!(original["leads"].len(), sent.len());
+
+    // The disk is lost; a fresh one is filled from the replica.
+    std::fs::remove_dir_all(site.data()).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let restored = fresh.path().join("dealership.db");
+    let out = restore(&tools, &s3.endpoint(), &restored);
+    assert!(
+        out.status.success(),
+        "litestream restore failed: {}\nthe site's log: {}",
+        running::text(&out),
+        server.log()
+    );
+    let copy = dump(&restored);
+    assert_eq!(
+        copy.keys().collect::<Vec<_>>(),
+        original.keys().collect::<Vec<_>>()
+    );
+    for (table, rows) in &original {
+        assert_eq!(
+            &copy[table], rows,
+            "table {table} differs after the restore"
+        );
+    }
+    let mut restored_phones = phones(&restored);
+    restored_phones.sort();
+    sent.sort();
+    assert_eq!(restored_phones, sent);
+    // The site takes the restored database as its own.
+    let check = running::run(fresh.path(), &["check"]);
+    let report = running::text(&check);
+    assert!(
+        report.contains("passes SQLite's integrity check"),
+        "{report}"
+    );
+    assert!(report.contains("the one this binary knows"), "{report}");
+}
+
+/// The site serves and takes leads, and says in its log what Litestream
+/// reports, whatever the storage does.
+fn keeps_serving(server: &Server, from: usize, complaint: &[&str]) {
+    let sent = send_leads(server.port, from, from + 20);
+    assert_eq!(sent.len(), 20);
+    for path in ["/", "/healthz", "/api/settings"] {
+        let answer = running::get(server.port, path).unwrap();
+        assert_eq!(status(&answer), 200, "{path}: {answer}");
+    }
+    assert!(
+        complaint
+            .iter()
+            .any(|c| server.logs_within(c, Duration::from_secs(60))),
+        "no complaint {complaint:?} in the log: {}",
+        server.log()
+    );
+    send_leads(server.port, from + 100, from + 110);
+}
+
+#[test]
+fn a_wrong_key_or_an_unreachable_storage_never_stops_the_site() {
+    let tools = tools();
+    // Every key is wrong for this server.
+    let strict = S3::refusing_every_key(&tools);
+    let site = Site::new();
+    let mut server = site.start(&tools, &strict.endpoint());
+    site.litestream_pid(Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
+    keeps_serving(&server, 0, &["StatusCode: 403"]);
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+
+    // Nothing listens there.
+    let site = Site::new();
+    let nowhere = format!("http://127.0.0.1:{}", running::free_port());
+    let mut server = site.start(&tools, &nowhere);
+    site.litestream_pid(Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
+    keeps_serving(&server, 1000, &["replication: the storage at 127.0.0.1:"]);
+    assert!(
+        server.log().contains("cannot be reached"),
+        "{}",
+        server.log()
+    );
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+}
+
+#[test]
+fn a_litestream_that_dies_is_started_again_with_growing_pauses() {
+    let tools = tools();
+    let s3 = S3::start(&tools);
+    s3.create_bucket();
+    let site = Site::new();
+    let mut server = site.start(&tools, &s3.endpoint());
+    let mut pid = site.litestream_pid(Duration::from_secs(10)).unwrap();
+    for (round, pause) in ["1 s", "2 s", "4 s"].into_iter().enumerate() {
+        let killed = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let said =
+            format!("Litestream ended (killed by signal 9); starting Litestream again in {pause}");
+        assert!(
+            server.logs_within(&said, Duration::from_secs(5)),
+            "round {round}: {}",
+            server.log()
+        );
+        // Meanwhile the site takes leads.
+        send_leads(server.port, round * 100, round * 100 + 5);
+        let started = Instant::now();
+        let again = loop {
+            match site.litestream_pid(Duration::from_secs(10)) {
+                Some(new) if new != pid => break new,
+                _ => assert!(
+                    started.elapsed() < Duration::from_secs(15),
+                    "round {round}: not started again: {}",
+                    server.log()
+                ),
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        pid = again;
+    }
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+    assert!(!is_running(pid));
+}
+
+#[test]
+fn a_site_killed_during_writes_loses_no_acknowledged_lead_once_replicated() {
+    let tools = tools();
+    let s3 = S3::start(&tools);
+    s3.create_bucket();
+    let site = Site::new();
+    let mut server = site.start(&tools, &s3.endpoint());
+    let orphan = site.litestream_pid(Duration::from_secs(10)).unwrap();
+
+    // Four senders write until the site dies under them.
+    let acknowledged = Arc::new(Mutex::new(Vec::new()));
+    let dead = Arc::new(AtomicBool::new(false));
+    let senders: Vec<_> = (0..4)
+        .map(|sender| {
+            let (acknowledged, dead, port) = (acknowledged.clone(), dead.clone(), server.port);
+            std::thread::spawn(move || {
+                for n in 0.. {
+                    let (phone, body) = lead(100_000 * (sender + 1) + n);
+                    let answer = running::post_json_within(
+                        port,
+                        "/api/leads",
+                        &body,
+                        Duration::from_secs(10),
+                    );
+                    match answer {
+                        Some(answer) if status(&answer) == 201 => {
+                            acknowledged.lock().unwrap().push(phone)
+                        }
+                        _ if dead.load(Ordering::SeqCst) => return,
+                        other => panic!("lead refused before the kill: {other:?}"),
+                    }
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(3));
+    dead.store(true, Ordering::SeqCst);
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    for sender in senders {
+        sender.join().unwrap();
+    }
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(acknowledged.len() > 20, "only {} leads", acknowledged.len());
+
+    // The Litestream the killed site left is stopped by the next start.
+    assert!(is_running(orphan), "Litestream died with the site");
+    let mut server = site.start(&tools, &s3.endpoint());
+    assert!(
+        server.logs_within("left by an earlier run", Duration::from_secs(10)),
+        "{}",
+        server.log()
+    );
+    let started = Instant::now();
+    while is_running(orphan) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the orphan runs on"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    // Replication catches up: every acknowledged lead is in the replica.
+    let fresh = tempfile::tempdir().unwrap();
+    let restored = fresh.path().join("dealership.db");
+    let started = Instant::now();
+    let missing = loop {
+        let out = restore(&tools, &s3.endpoint(), &restored);
+        let missing: Vec<&String> = if out.status.success() {
+            let there = phones(&restored);
+            acknowledged.iter().filter(|p| !there.contains(p)).collect()
+        } else {
+            acknowledged.iter().collect()
+        };
+        if missing.is_empty() || started.elapsed() > Duration::from_secs(60) {
+            break missing.len();
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    };
+    assert_eq!(
+        missing,
+        0,
+        "acknowledged leads missing from the replica: {}",
+        server.log()
+    );
+
+    // Stopped cleanly, the replica holds the database row for row.
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+    let out = restore(&tools, &s3.endpoint(), &restored);
+    assert!(out.status.success(), "{}", running::text(&out));
+    let original = dump(&site.data().join("dealership.db"));
+    let copy = dump(&restored);
+    for (table, rows) in &original {
+        assert_eq!(copy.get(table), Some(rows), "table {table} differs");
+    }
+}
+
+#[test]
+fn a_secret_others_can_read_or_a_missing_litestream_refuses_the_start() {
+    let site = Site::new();
+    std::fs::set_permissions(site.secret(), std::fs::Permissions::from_mode(0o640)).unwrap();
+    let env = [
+        ("DEALERSHIP_REPLICA_BUCKET", BUCKET.to_string()),
+        ("DEALERSHIP_REPLICA_ACCESS_KEY_ID", "test-key".to_string()),
+        (
+            "DEALERSHIP_REPLICA_SECRET_ACCESS_KEY_FILE",
+            site.secret().display().to_string(),
+        ),
+        (
+            "DEALERSHIP_REPLICA_LITESTREAM_BIN",
+            "/nonexistent/litestream".to_string(),
+        ),
+    ];
+    let run_with = |args: &[&str]| {
+        running::command(&site.data())
+            .args(args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let mode = "can be read by others (mode 0640)";
+    let out = run_with(&["serve", "--listen", "127.0.0.1:0"]);
+    assert!(!out.status.success());
+    assert!(
+        running::text(&out).contains(mode),
+        "{}",
+        running::text(&out)
+    );
+    assert!(!running::text(&out).contains("test-secret"));
+    let out = run_with(&["check"]);
+    assert!(!out.status.success());
+    let report = running::text(&out);
+    assert!(report.contains(mode), "{report}");
+    assert!(
+        report.contains("replica.litestream_bin /nonexistent/litestream: no such program"),
+        "{report}"
+    );
+
+    std::fs::set_permissions(site.secret(), std::fs::Permissions::from_mode(0o600)).unwrap();
+    let out = run_with(&["serve", "--listen", "127.0.0.1:0"]);
+    assert!(!out.status.success());
+    let said = running::text(&out);
+    assert!(said.contains("no such program"), "{said}");
+    assert!(!site.data().join("litestream.pid").exists());
+}
