@@ -97,5 +97,11 @@ step "boot test: install.sh and the unit under real systemd, pages drawn"
 # shipped, server-drawn / and /new-cars. About 3 minutes.
 bash scripts/test-boot.sh "${CARGO_TARGET_DIR:-target}/release/dealership"
 
+step "package test: the .deb built from that binary (cargo-deb), inspected, lintian; installed, set up, upgraded, removed and purged under real systemd"
+# scripts/package.sh --no-build packages the release binary above (no second
+# build); the boot test's debootstrapped root is reused. About 3 minutes, and
+# cargo install cargo-deb the first time (about 4).
+bash scripts/test-package.sh "${CARGO_TARGET_DIR:-target}/release/dealership"
+
 step "browser tests (release binary, demo data, chromium)"
 (cd ui && CHROME_PATH="$CHROMIUM" npm run --silent e2e)
