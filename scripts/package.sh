@@ -11,7 +11,8 @@
 #   /usr/lib/systemd/system/       the units of systemd/, the program in /usr/bin
 #   /etc/dealership/dealership.toml  the default configuration, a conffile (as
 #                                  `dealership setup --system` writes it)
-#   /usr/share/doc/dealership/     README.md, operations.md, CHANGELOG.md
+#   /usr/share/doc/dealership/     README.md, operations.md, changelog.gz
+#                                  (CHANGELOG.md), changelog.Debian.gz
 # and the maintainer scripts of packaging/deb/ with cargo-deb's systemd parts
 # (Cargo.toml, [package.metadata.deb]). Version: Cargo.toml's with the
 # revision 1 (0.1.0-1); --deb-version replaces it (the upgrade test packages
@@ -90,11 +91,13 @@ install -m 0640 "$scratch/etc/dealership/dealership.toml" "$stage/dealership.tom
 {
     echo "dealership ($deb_version) unstable; urgency=medium"
     echo
-    echo "  * dealership $version; the changes are in /usr/share/doc/dealership/CHANGELOG.md."
+    echo "  * dealership $version; the changes are in /usr/share/doc/dealership/changelog.gz."
     echo
     echo " -- $(sed -n 's/^maintainer = "\(.*\)"/\1/p' Cargo.toml | head -n 1)  $(date -R -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")"
 } >"$stage/changelog.Debian"
 gzip -9 -n -f "$stage/changelog.Debian"
+# The project's own changelog, under the name Debian gives it.
+gzip -9 -n -c CHANGELOG.md >"$stage/changelog.gz"
 
 # ---------------------------------------------------------------- the package
 echo "--- cargo deb --no-build --deb-version $deb_version"

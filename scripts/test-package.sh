@@ -109,7 +109,7 @@ expect_entry -rw-r----- ./etc/dealership/dealership.toml
 for unit in dealership.service dealership-backup.service dealership-backup.timer; do
     expect_entry -rw-r--r-- "./usr/lib/systemd/system/$unit"
 done
-for doc in README.md operations.md CHANGELOG.md copyright changelog.Debian.gz; do
+for doc in README.md operations.md changelog.gz copyright changelog.Debian.gz; do
     expect_entry -rw-r--r-- "./usr/share/doc/dealership/$doc"
 done
 files="$(grep -c '^-' <<<"$listing")"
@@ -139,8 +139,8 @@ if readelf -S "$work/x/usr/bin/dealership" | grep -q -E '\.symtab|\.debug_'; the
     fail "the packaged program is not stripped"
 fi
 # The built UI is inside: the name of its entry script (with its content hash).
-asset="$(grep -o 'assets/index-[^"]*\.js' ui/dist/index.html | head -n 1)"
-[ -n "$asset" ] || fail "no entry script in ui/dist/index.html"
+asset="$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); print(next(v["file"] for v in m.values() if v.get("isEntry")))' \
+    ui/dist/.vite/manifest.json)" || fail "no entry script in ui/dist/.vite/manifest.json: build the UI"
 grep -q -a -F "$asset" "$work/x/usr/bin/dealership" || fail "the packaged program lacks the UI ($asset)"
 echo "    /usr/bin/dealership: $said, stripped, $(stat -c %s "$work/x/usr/bin/dealership") bytes, UI $asset inside"
 
@@ -156,7 +156,7 @@ echo "    maintainer scripts: valid sh, setup --system, units enabled and stoppe
 
 echo "--- lintian (errors fail)"
 linted=$SECONDS
-lint="$(lintian --fail-on error --no-tag-display-limit "$deb" 2>&1)" || {
+lint="$(lintian --fail-on error --tag-display-limit 0 "$deb" 2>&1)" || {
     echo "$lint" >&2
     fail "lintian found errors (above)"
 }
@@ -178,7 +178,7 @@ import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 db.execute("INSERT INTO refinery_schema_history (version, name, applied_on, checksum) VALUES (999, 'future', '2030-01-01T00:00:00Z', '0')")
 db.commit()
-db.execute("PRAGMA journal_mode = DELETE")
+db.execute("PRAGMA journal_mode = WAL")  # as a live database is
 db.execute("PRAGMA user_version = 9009009")
 db.close()
 PY
