@@ -65,7 +65,8 @@ said="$("$binary" --version)" || die "$binary does not run here"
 
 if ! cargo deb --version 2>/dev/null | grep -q "^cargo-deb $CARGO_DEB\$"; then
     echo "--- cargo install cargo-deb $CARGO_DEB (crates.io)"
-    cargo install cargo-deb --version "$CARGO_DEB" --locked
+    # Built in a folder of its own, not in this project's target folder.
+    env -u CARGO_TARGET_DIR cargo install cargo-deb --version "$CARGO_DEB" --locked
 fi
 
 # ---------------------------------------------------------------- staged files
