@@ -54,7 +54,7 @@ deb_version="${deb_version:-$version-1}"
 
 binary="$target/release/dealership"
 if [ "$build" = yes ]; then
-    [ -f ui/dist/index.html ] || die "the UI is not built: cd ui && npm install --no-audit --no-fund && npm run build"
+    [ -f ui/dist/.vite/manifest.json ] || die "the UI is not built: cd ui && npm install --no-audit --no-fund && npm run build"
     echo "--- cargo build --release --locked"
     cargo build --release --locked
 fi

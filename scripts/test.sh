@@ -3,7 +3,8 @@
 # and what CI runs (through .ci/run). On a fresh machine it first installs
 # what the tests need: the UI's npm packages, Debian's Chromium for the
 # browser tests and systemd's systemd-analyze for the unit checks (with
-# apt-get when run as root; otherwise it says what to run).
+# apt-get when run as root; otherwise it says what to run); the package test
+# installs lintian and cargo-deb when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
