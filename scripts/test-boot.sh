@@ -80,7 +80,8 @@ env -i PATH="$PATH" "$binary" --config dealership.toml --data "$work/seed" \
 
 # ---------------------------------------------------------------- the project
 # Laid out as an admin has it after building: install.sh finds the program in
-# target/release/ and the configuration template and units next to it.
+# target/release/ and the units next to it (the configuration comes from the
+# program: dealership setup --system).
 src="$root/root/dealership"
 install -d "$src/target/release" "$src/systemd" "$src/docs"
 install -m 0755 "$binary" "$src/target/release/dealership"
