@@ -137,7 +137,7 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
         if !root.is_dir() {
             bail!("--root {} is not a directory", root.display());
         }
-    } else if !rustix::process::geteuid().is_root() {
+    } else if effective_uid()? != 0 {
         bail!(
             "run me as root: sudo dealership setup ... (I make the system user {SERVICE_USER}, \
              {CONF_DIR}, {DATA_DIR} and {BACKUP_DIR})"
@@ -253,6 +253,18 @@ fn ensure_user(tell: bool) -> anyhow::Result<Ids> {
         bail!("cannot create the system user {SERVICE_USER}: useradd {status}");
     }
     lookup_user()?.with_context(|| format!("useradd made no user {SERVICE_USER}"))
+}
+
+/// The user this program runs as (`id -u`).
+fn effective_uid() -> anyhow::Result<u32> {
+    let out = Command::new("id")
+        .arg("-u")
+        .output()
+        .context("cannot run id")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.trim()
+        .parse()
+        .with_context(|| format!("id -u said {text:?}"))
 }
 
 fn lookup_user() -> anyhow::Result<Option<Ids>> {
