@@ -156,11 +156,13 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
     if let Some(proxy) = setup.proxy {
         write_site(&host, proxy)?;
     }
-    if let Some((name, password)) = &setup.admin {
-        create_admin(&host, ids, name, password)?;
-    }
+    // The running site reads the new configuration before the admin is made,
+    // so a refused admin (the name taken) leaves no change unapplied.
     if changed && setup.restart && !host.scratch() {
         restart_if_running()?;
+    }
+    if let Some((name, password)) = &setup.admin {
+        create_admin(&host, ids, name, password)?;
     }
     let (base_url, _) = site_of(&host)?;
     if asked {
