@@ -6,7 +6,10 @@
 #   sudo ./install.sh --base-url https://auto.example.ru --admin manager --proxy caddy
 #
 # Run it again with a newer binary to upgrade in place: the configuration and
-# the data are kept. docs/operations.md explains every step and option.
+# the data are kept. docs/operations.md explains every step and option. A
+# server that should not compile installs the Debian package instead
+# (scripts/package.sh; README); both use `dealership setup` for the user,
+# the folders, the configuration and what only the admin can say.
 set -euo pipefail
 umask 077
 
@@ -240,59 +243,30 @@ folders "$root/usr" "$root/usr/local" "$root$(dirname "$BIN")"
 install -m 0755 "$binary" "$root$BIN.new"
 mv -f "$root$BIN.new" "$root$BIN"
 
-# ---------------------------------------------------------------- the user
-if [ -z "$root" ]; then
-    if id -u "$SERVICE_USER" >/dev/null 2>&1; then
-        note "system user $SERVICE_USER exists"
-    else
-        say "Creating the system user $SERVICE_USER"
-        useradd --system --user-group --home-dir "$DATA_DIR" --no-create-home \
-            --shell /usr/sbin/nologin --comment "dealership site" "$SERVICE_USER" ||
-            die "cannot create the user $SERVICE_USER"
-    fi
-else
-    note "(scratch root: not running) useradd --system --user-group $SERVICE_USER"
+# ---------------------------------------------------------------- user, folders, configuration
+# The system user, the folders with their owners and modes, and the
+# configuration when there is none: `dealership setup --system`, the same
+# code the package's postinst runs (src/ops/setup.rs).
+at_root=()
+if [ -n "$root" ]; then
+    at_root=(--root "$root")
 fi
+new_config=no
+if [ ! -e "$root$CONF" ]; then
+    new_config=yes
+fi
+"$root$BIN" setup --system "${at_root[@]}" || die "dealership setup --system failed (above)"
 
-# Gives a path to root and the service group, or says so in a scratch root.
-own() {
-    local owner="$1" path="$2"
-    if [ -z "$root" ]; then
-        chown "$owner" "$path"
-    fi
-}
-
-# ---------------------------------------------------------------- folders
-say "Data in $DATA_DIR, backups in $BACKUP_DIR"
-folders "$root/var" "$root/var/lib" "$root/var/backups"
-install -d -m 0750 "$root$DATA_DIR"
-own "$SERVICE_USER:$SERVICE_USER" "$root$DATA_DIR"
-install -d -m 0700 "$root$BACKUP_DIR"
-own "$SERVICE_USER:$SERVICE_USER" "$root$BACKUP_DIR"
-
-# ---------------------------------------------------------------- configuration
-folders "$root/etc"
-install -d -m 0750 "$root$CONF_DIR"
-own "root:$SERVICE_USER" "$root$CONF_DIR"
-if [ -e "$root$CONF" ]; then
-    say "Keeping the configuration $CONF"
-    if [ -n "$base_url" ]; then
-        note "--base-url is only used for a new configuration: edit base_url in $CONF"
-    fi
-    base_url="$(sed -n 's/^base_url *= *"\(.*\)".*/\1/p' "$root$CONF" | head -n 1)"
-else
+# What only a person can say, asked for here on a terminal and set by
+# `dealership setup` below: the public address (a new configuration only),
+# the proxy in front, the first admin.
+if [ "$new_config" = yes ]; then
     if [ -z "$base_url" ] && [ "$ask" = yes ]; then
         read -r -p "Public address of the site (e.g. https://auto.example.ru): " base_url
     fi
     if [ -z "$base_url" ]; then
-        base_url="http://localhost:8080"
-        note "no --base-url given: using $base_url; set base_url in $CONF before going live"
+        note "no --base-url given: the site is http://localhost:8080 until you set it: dealership setup --base-url URL"
     fi
-    case "$base_url" in
-    http://* | https://*) ;;
-    *) die "--base-url must start with http:// or https://, not '$base_url'" ;;
-    esac
-    base_url="${base_url%/}"
     if [ -z "$proxy" ] && [ "$ask" = yes ]; then
         case "$base_url" in
         https://*)
@@ -304,22 +278,9 @@ else
             ;;
         esac
     fi
-    trusted='[]'
-    if [ -n "$proxy" ]; then
-        trusted='["127.0.0.1", "::1"]'
-    fi
-    say "Writing the configuration $CONF"
-    template="$HERE/dealership.toml"
-    [ -e "$template" ] || die "no $template to start the configuration from: run install.sh from the project folder"
-    sed -e "s|^listen = .*|listen = \"$listen\"|" \
-        -e "s|^base_url = .*|base_url = \"$base_url\"|" \
-        -e "s|^data_dir = .*|data_dir = \"$DATA_DIR\"|" \
-        -e "s|^trusted_proxies = .*|trusted_proxies = $trusted|" \
-        "$template" >"$root$CONF.new"
-    chmod 0640 "$root$CONF.new"
-    own "root:$SERVICE_USER" "$root$CONF.new"
-    mv "$root$CONF.new" "$root$CONF"
-    note "listen = \"$listen\", base_url = \"$base_url\", data_dir = \"$DATA_DIR\", trusted_proxies = $trusted"
+elif [ -n "$base_url" ]; then
+    note "--base-url is only used for a new configuration: change it with dealership setup --base-url URL"
+    base_url=""
 fi
 
 # ---------------------------------------------------------------- units and docs
@@ -334,81 +295,6 @@ if [ -e "$HERE/docs/operations.md" ]; then
     install -m 0644 "$HERE/docs/operations.md" "$root$DOC_DIR/operations.md"
 fi
 
-# ---------------------------------------------------------------- proxy
-if [ -n "$proxy" ]; then
-    host="${base_url#*://}"
-    host="${host%%/*}"
-    host="${host%%:*}"
-    case "$base_url" in
-    https://*) ;;
-    *) die "--proxy writes an HTTPS site: the configuration's base_url ($base_url) must start with https://" ;;
-    esac
-    port="$(sed -n 's/^listen = "[^"]*:\([0-9]*\)".*/\1/p' "$root$CONF" | head -n 1)"
-    port="${port:-8080}"
-    if [ "$proxy" = caddy ]; then
-        site="/etc/caddy/dealership.caddy"
-    else
-        site="/etc/nginx/sites-available/dealership"
-    fi
-    if [ -e "$root$site" ]; then
-        say "Keeping the $proxy site file $site"
-    else
-        say "Writing the $proxy site file $site for $host"
-        folders "$root/etc" "$root$(dirname "$site")"
-        if [ "$proxy" = caddy ]; then
-            cat >"$root$site" <<EOF
-# dealership: HTTPS for $host (certificate from Let's Encrypt, automatic).
-# Include it from /etc/caddy/Caddyfile with:  import $site
-$host {
-	encode zstd gzip
-	header Strict-Transport-Security "max-age=31536000; includeSubDomains"
-	reverse_proxy 127.0.0.1:$port
-}
-EOF
-        else
-            cat >"$root$site" <<EOF
-# dealership: HTTPS for $host. Get the certificate first:
-#   certbot certonly --webroot -w /var/www/html -d $host
-server {
-    listen 80;
-    listen [::]:80;
-    server_name $host;
-    location /.well-known/acme-challenge/ { root /var/www/html; }
-    location / { return 301 https://\$host\$request_uri; }
-}
-
-server {
-    listen 443 ssl http2;
-    listen [::]:443 ssl http2;
-    server_name $host;
-    ssl_certificate /etc/letsencrypt/live/$host/fullchain.pem;
-    ssl_certificate_key /etc/letsencrypt/live/$host/privkey.pem;
-    add_header Strict-Transport-Security "max-age=31536000; includeSubDomains" always;
-    # Pictures are uploaded up to 5 MB each.
-    client_max_body_size 12m;
-
-    location / {
-        proxy_pass http://127.0.0.1:$port;
-        proxy_set_header Host \$host;
-        proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
-        proxy_set_header X-Forwarded-Proto \$scheme;
-        proxy_read_timeout 60s;
-    }
-}
-EOF
-        fi
-        chmod 0644 "$root$site"
-    fi
-    if ! grep -q '^trusted_proxies = \[.*127\.0\.0\.1' "$root$CONF"; then
-        note "the proxy connects from 127.0.0.1: set trusted_proxies = [\"127.0.0.1\", \"::1\"] in $CONF"
-    fi
-    if [ "$proxy" = caddy ]; then
-        note "next: add 'import $site' to /etc/caddy/Caddyfile, then: systemctl reload caddy"
-    else
-        note "next: ln -s $site /etc/nginx/sites-enabled/ && nginx -t && systemctl reload nginx"
-    fi
-fi
-
 # ---------------------------------------------------------------- backup before an upgrade
 if [ "$upgrade" = yes ] && [ -e "$root$DATA_DIR/dealership.db" ]; then
     say "Backing up the data before the upgrade, into $BACKUP_DIR"
@@ -418,6 +304,31 @@ if [ "$upgrade" = yes ] && [ -e "$root$DATA_DIR/dealership.db" ]; then
     else
         note "(scratch root: not running) runuser -u $SERVICE_USER -- $BIN --config $CONF backup --dir $BACKUP_DIR"
     fi
+fi
+
+# ---------------------------------------------------------------- what a person says
+if [ -z "$admin" ] && [ "$ask" = yes ]; then
+    read -r -p "Name of an admin user to create now (empty: skip): " admin
+fi
+person=()
+if [ "$new_config" = yes ] && [ -n "$base_url" ]; then
+    person+=(--base-url "$base_url")
+fi
+if [ "$new_config" = yes ] && [ "$listen" != 127.0.0.1:8080 ]; then
+    person+=(--listen "$listen")
+fi
+if [ -n "$proxy" ]; then
+    person+=(--proxy "$proxy")
+fi
+if [ -n "$admin" ] && [ -z "$root" ]; then
+    person+=(--admin "$admin")
+    if [ "$admin_stdin" = yes ]; then
+        person+=(--password-stdin)
+    fi
+fi
+if [ ${#person[@]} -gt 0 ]; then
+    # install.sh (re)starts the service itself, below.
+    "$root$BIN" setup --no-restart "${at_root[@]}" "${person[@]}" || die "dealership setup failed (above)"
 fi
 
 # ---------------------------------------------------------------- systemd
@@ -445,20 +356,9 @@ else
 fi
 
 # ---------------------------------------------------------------- first admin
-as_service=(runuser -u "$SERVICE_USER" -- "$BIN" --config "$CONF")
-if [ -z "$admin" ] && [ "$ask" = yes ]; then
-    read -r -p "Name of an admin user to create now (empty: skip): " admin
-fi
-if [ -n "$admin" ] && [ -z "$root" ]; then
-    say "Creating the admin user $admin"
-    if [ "$admin_stdin" = yes ]; then
-        "${as_service[@]}" user create "$admin" --password-stdin || die "cannot create the user $admin"
-    else
-        "${as_service[@]}" user create "$admin" || die "cannot create the user $admin"
-    fi
-else
+if [ -z "$admin" ] || [ -n "$root" ]; then
     say "Create an admin user with:"
-    note "sudo runuser -u $SERVICE_USER -- $BIN --config $CONF user create ${admin:-NAME}"
+    note "sudo dealership setup --admin ${admin:-NAME}   (or: sudo runuser -u $SERVICE_USER -- $BIN --config $CONF user create ${admin:-NAME})"
 fi
 
 say "Done. Check the installation any time with:"

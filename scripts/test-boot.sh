@@ -4,10 +4,11 @@
 # and the rest of its confinement), serves public pages drawn on the server by
 # the embedded JavaScript interpreter.
 #
-# It builds a minimal Debian 12 root with debootstrap, puts the release binary
+# It takes a minimal Debian 12 root (debootstrap, cached and shared with
+# scripts/test-package.sh: scripts/lib/container.sh), puts the release binary
 # and the project's install files into it, and boots it with systemd-nspawn
 # (a real systemd as PID 1, its own network with only loopback). In there a
-# one-shot unit, boot-check.service, does what an admin does:
+# one-shot unit, check.service, does what an admin does:
 #   - runs install.sh (user, configuration, units; it starts the service),
 #   - moves a demo dealership in as an admin moves a site: `dealership
 #     restore` of a backup, run as the service user with the service stopped,
@@ -20,13 +21,14 @@
 #     runs under a seccomp filter, / and /new-cars arrive with <div id="app">
 #     drawn (an <h1, car links) and without the "enable JavaScript" notice,
 #     and the service's journal has no page-renderer errors;
-# writes PASS/FAIL lines to /boot-check.result and powers the container off.
+# writes PASS/FAIL lines to /check.result and powers the container off.
 # This script then prints those lines (and the journal on failure) and exits 0
 # only when every check passed.
 #   sudo scripts/test-boot.sh BINARY        (the release build)
 # Needs root, debootstrap and systemd-nspawn (installed with apt-get when
-# missing), and a Debian mirror (the one apt uses; DEBOOTSTRAP_MIRROR overrides).
-# BOOT_TIMEOUT (seconds, default 300) bounds the boot; nothing is left behind.
+# missing), and a Debian mirror the first time (the one apt uses;
+# DEBOOTSTRAP_MIRROR overrides). BOOT_TIMEOUT (seconds, default 300) bounds
+# the boot; nothing is left behind but the cached root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,52 +42,10 @@ fail() {
 }
 [ "$(id -u)" = 0 ] || fail "run me as root (debootstrap and systemd-nspawn need it): sudo $0 $*"
 
-# ---------------------------------------------------------------- tools
-missing=()
-command -v debootstrap >/dev/null || missing+=(debootstrap)
-command -v systemd-nspawn >/dev/null || missing+=(systemd-container)
-if [ ${#missing[@]} -gt 0 ]; then
-    command -v apt-get >/dev/null || fail "the boot test needs ${missing[*]}, and there is no apt-get"
-    echo "--- apt-get install ${missing[*]}"
-    apt-get update
-    DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
-fi
-
-# The Debian mirror apt uses here (deb.debian.org when none is named).
-mirror="${DEBOOTSTRAP_MIRROR:-}"
-if [ -z "$mirror" ]; then
-    mirror="$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
-        grep -v '^[[:space:]]*#' | grep -o -E 'https?://[^[:space:]]+/debian/?([[:space:]]|$)' |
-        head -n 1 | tr -d '[:space:]' || true)"
-    mirror="${mirror:-http://deb.debian.org/debian}"
-fi
-
-# ---------------------------------------------------------------- scratch space
-work="$(mktemp -d "${TMPDIR:-/var/tmp}/dealership-boot.XXXXXX")"
+# shellcheck source=scripts/lib/container.sh
+. scripts/lib/container.sh
+container_init boot
 root="$work/root"
-# The long steps run in the background and are waited for, so that an
-# interrupt reaches the trap at once (a background job of a script ignores
-# SIGINT, and debootstrap carries on after one): the trap stops them with TERM
-# (to timeout, TERM has nspawn shut the container down in order).
-seeder="" bootstrap="" nspawn=""
-stop() {
-    if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
-        kill -TERM "$1" 2>/dev/null || true
-        wait "$1" 2>/dev/null || true
-    fi
-}
-cleanup() {
-    stop "$seeder"
-    stop "$bootstrap"
-    stop "$nspawn"
-    # What an interrupted debootstrap left mounted (/proc, /sys), deepest first.
-    awk -v w="$work/" 'index($2, w) == 1 { print $2 }' /proc/self/mounts | sort -r |
-        while read -r mount; do umount -l "$mount" 2>/dev/null || true; done
-    # --one-file-system: never follow a mount into the host.
-    rm -rf --one-file-system "$work" || echo "test-boot: could not remove $work" >&2
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 started=$SECONDS
 # The demo data, drawn while debootstrap runs: `serve --demo` seeds an empty
@@ -97,28 +57,16 @@ install -d -m 0700 "$work/seed"
 env -i PATH="$PATH" "$binary" --config dealership.toml --data "$work/seed" \
     serve --demo --listen 127.0.0.1:0 >"$work/seed.log" 2>&1 </dev/null &
 seeder=$!
+container_track "$seeder"
 
-echo "--- debootstrap bookworm (minbase, systemd, dbus, curl) from $mirror"
-debootstrap --variant=minbase --include=systemd,systemd-sysv,dbus,curl \
-    bookworm "$root" "$mirror" >"$work/debootstrap.log" 2>&1 </dev/null &
-bootstrap=$!
-rc=0
-wait "$bootstrap" || rc=$?
-bootstrap=""
-if [ "$rc" != 0 ]; then
-    tail -n 30 "$work/debootstrap.log" >&2
-    fail "debootstrap could not build the root (exit $rc, log above)"
-fi
-echo "    root built in $((SECONDS - started)) s"
+container_root "$root"
 
 for _ in $(seq 1 600); do
     grep -q 'demo data created' "$work/seed.log" && break
     kill -0 "$seeder" 2>/dev/null || break
     sleep 0.5
 done
-kill -TERM "$seeder" 2>/dev/null || true
-wait "$seeder" 2>/dev/null || true
-seeder=""
+container_stop "$seeder"
 grep -q 'demo data created' "$work/seed.log" || {
     tail -n 20 "$work/seed.log" >&2
     fail "serve --demo did not create the demo data (its log above)"
@@ -132,7 +80,8 @@ env -i PATH="$PATH" "$binary" --config dealership.toml --data "$work/seed" \
 
 # ---------------------------------------------------------------- the project
 # Laid out as an admin has it after building: install.sh finds the program in
-# target/release/ and the configuration template and units next to it.
+# target/release/ and the units next to it (the configuration comes from the
+# program: dealership setup --system).
 src="$root/root/dealership"
 install -d "$src/target/release" "$src/systemd" "$src/docs"
 install -m 0755 "$binary" "$src/target/release/dealership"
@@ -142,52 +91,17 @@ install -m 0644 systemd/* "$src/systemd/"
 install -m 0644 docs/operations.md "$src/docs/operations.md"
 # Where the service user can read it (/root cannot be).
 install -m 0644 "$work/demo.tar.gz" "$root/srv/demo-backup.tar.gz"
-# The journal kept on disk, so it can be read here after the container stops.
-install -d "$root/var/log/journal"
-rm -f "$root/boot-check.result"
-
 # ---------------------------------------------------------------- the check, inside
 cat >"$root/usr/local/sbin/boot-check" <<'CHECK'
 #!/bin/bash
-# Runs once at boot (boot-check.service): install, demo data, checks; writes
-# PASS/FAIL lines to /boot-check.result, then powers off. Never stops early:
+# Runs once at boot (check.service): install, demo data, checks; writes
+# PASS/FAIL lines to /check.result, then powers off. Never stops early:
 # every failure is a FAIL line.
 set -uo pipefail
-RESULT=/boot-check.result
+. /usr/local/lib/container-check.sh
 SRC=/root/dealership
 BIN=/usr/local/bin/dealership
 CONF=/etc/dealership/dealership.toml
-URL=http://127.0.0.1:8080
-failed=0
-: >"$RESULT.partial"
-pass() { echo "PASS $*" | tee -a "$RESULT.partial"; }
-bad() { echo "FAIL $*" | tee -a "$RESULT.partial"; failed=1; }
-info() { echo "INFO $*" | tee -a "$RESULT.partial"; }
-finish() {
-    if [ "$failed" = 0 ]; then echo "RESULT PASS" >>"$RESULT.partial"; else echo "RESULT FAIL" >>"$RESULT.partial"; fi
-    # For the report on failure: the service's journal as the container saw it.
-    journalctl -b -u dealership.service --no-pager -o short-monotonic >/boot-check.journal 2>&1 || true
-    mv -f "$RESULT.partial" "$RESULT"
-    sync
-    systemctl --no-block poweroff
-}
-trap finish EXIT
-
-# Waits up to $2 seconds for $1/healthz to answer 200; gives up at once when
-# $3 names a process that has ended or a unit that systemd keeps restarting.
-healthy() {
-    local i
-    for i in $(seq 1 "$(($2 * 4))"); do
-        curl -fsS -o /dev/null --max-time 2 "$1/healthz" 2>/dev/null && return 0
-        case "${3:-}" in
-        "") ;;
-        *.service) [ "$(systemctl show "$3" -p NRestarts --value)" -lt 2 ] || return 1 ;;
-        *) kill -0 "$3" 2>/dev/null || return 1 ;;
-        esac
-        sleep 0.25
-    done
-    return 1
-}
 
 # Fetches $1 and checks that <div id="app"> holds drawn markup: an <h1 and,
 # with $2 = yes, a link to a car; no "enable JavaScript" notice. With $3 =
@@ -229,7 +143,7 @@ if out="$(echo 'boot-test-password-1' |
     ./install.sh --base-url http://localhost:8080 --admin manager --admin-password-stdin 2>&1)"; then
     pass "install.sh --base-url http://localhost:8080 --admin manager --admin-password-stdin: exit 0, service started"
 else
-    printf '%s\n' "$out" | tail -n 15 | sed 's/^/    /' >>"$RESULT.partial"
+    evidence "$out"
     bad "install.sh failed (its last lines above)"
 fi
 printf '%s\n' "$out"
@@ -313,56 +227,10 @@ others="$(grep -E '(WARN|ERROR)' <<<"$log" | grep -v -E 'page render|rendering /
 CHECK
 chmod 0755 "$root/usr/local/sbin/boot-check"
 
-cat >"$root/etc/systemd/system/boot-check.service" <<'UNIT'
-[Unit]
-Description=dealership boot test: install.sh, demo data, server-drawn pages
-After=network.target
-# Stopped one way or another, the container goes down with it.
-FailureAction=poweroff
-
-[Service]
-Type=oneshot
-ExecStart=/usr/local/sbin/boot-check
-TimeoutStartSec=240
-StandardOutput=journal+console
-StandardError=journal+console
-
-[Install]
-WantedBy=multi-user.target
-UNIT
-ln -sf /etc/systemd/system/boot-check.service "$root/etc/systemd/system/multi-user.target.wants/boot-check.service"
+container_check "$root" /usr/local/sbin/boot-check \
+    "dealership boot test: install.sh, demo data, server-drawn pages" 240
 
 # ---------------------------------------------------------------- boot
-boot_timeout="${BOOT_TIMEOUT:-300}"
-echo "--- booting the root with systemd-nspawn (at most $boot_timeout s)"
-booted=$SECONDS
-timeout -k 20 "$boot_timeout" systemd-nspawn -D "$root" -b --register=no --keep-unit \
-    --console=pipe --private-network >"$work/console.log" 2>&1 </dev/null &
-nspawn=$!
-rc=0
-wait "$nspawn" || rc=$?
-nspawn=""
-echo "    container ran $((SECONDS - booted)) s (systemd-nspawn exit $rc)"
-
-journal() {
-    echo "--- journal of the container: dealership.service (last 40 lines)" >&2
-    journalctl -D "$root/var/log/journal" -u dealership.service --no-pager -n 40 >&2 2>&1 ||
-        tail -n 40 "$root/boot-check.journal" >&2 2>/dev/null || true
-    echo "--- journal of the container: boot-check.service (last 40 lines)" >&2
-    journalctl -D "$root/var/log/journal" -u boot-check.service --no-pager -n 40 -o cat >&2 2>&1 || true
-    echo "--- systemd-nspawn output (last 20 lines)" >&2
-    tail -n 20 "$work/console.log" >&2 || true
-}
-
-if [ ! -s "$root/boot-check.result" ]; then
-    [ "$rc" != 124 ] || echo "test-boot: the container did not stop within $boot_timeout s" >&2
-    journal
-    fail "no result: boot-check.service did not finish in the container"
-fi
-echo "--- evidence (/boot-check.result)"
-cat "$root/boot-check.result"
-if grep -q '^FAIL' "$root/boot-check.result" || ! grep -qx 'RESULT PASS' "$root/boot-check.result"; then
-    journal
-    fail "checks failed under systemd (FAIL lines above)"
-fi
+container_boot "$root" "${BOOT_TIMEOUT:-300}"
+container_verdict "$root" test-boot
 echo "boot test: all checks passed in $((SECONDS - started)) s"

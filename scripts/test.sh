@@ -3,7 +3,8 @@
 # and what CI runs (through .ci/run). On a fresh machine it first installs
 # what the tests need: the UI's npm packages, Debian's Chromium for the
 # browser tests and systemd's systemd-analyze for the unit checks (with
-# apt-get when run as root; otherwise it says what to run).
+# apt-get when run as root; otherwise it says what to run); the package test
+# installs lintian and cargo-deb when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -100,6 +101,12 @@ step "boot test: install.sh and the unit under real systemd, pages drawn"
 # systemd-container are installed when missing): install.sh, the unit as
 # shipped, server-drawn / and /new-cars. About 3 minutes.
 bash scripts/test-boot.sh "${CARGO_TARGET_DIR:-target}/release/dealership"
+
+step "package test: the .deb built from that binary (cargo-deb), inspected, lintian; installed, set up, upgraded, removed and purged under real systemd"
+# scripts/package.sh --no-build packages the release binary above (no second
+# build); the boot test's debootstrapped root is reused. About 3 minutes, and
+# cargo install cargo-deb the first time (about 4).
+bash scripts/test-package.sh "${CARGO_TARGET_DIR:-target}/release/dealership"
 
 step "browser tests (release binary, demo data, chromium)"
 (cd ui && CHROME_PATH="$CHROMIUM" npm run --silent e2e)

@@ -1,5 +1,5 @@
 //! The command line: `serve`, `migrate`, `user ...`, `backup`, `restore`,
-//! `check`.
+//! `check`, `setup`.
 
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
@@ -74,6 +74,47 @@ pub enum Command {
     ///
     /// Prints what it finds; exits with an error when something is wrong.
     Check,
+    /// Set up this server, as root: the system user, the folders and the
+    /// configuration, then what only you can say.
+    ///
+    /// Makes the user `dealership`, /var/lib/dealership (0750),
+    /// /var/backups/dealership (0700) and /etc/dealership/dealership.toml
+    /// (0640, kept when it exists), then sets what is given: the public
+    /// address, the HTTPS proxy's site file, the first admin. Restarts the
+    /// running service when the configuration changed. Works on the system's
+    /// paths: --config and --data are not used.
+    #[command(after_help = "Example, after `apt install ./dealership_*.deb`:\n  \
+        sudo dealership setup --base-url https://auto.example.ru --admin manager --proxy caddy")]
+    Setup {
+        /// The site's public address, e.g. https://auto.example.ru.
+        #[arg(long, value_name = "URL")]
+        base_url: Option<String>,
+        /// Create the first admin user NAME (role owner); the password is
+        /// asked for twice.
+        #[arg(long, value_name = "NAME")]
+        admin: Option<String>,
+        /// With --admin: read the password from the first line of standard input.
+        #[arg(long, requires = "admin")]
+        password_stdin: bool,
+        /// Write an HTTPS site file for this proxy in front (kept when it
+        /// exists) and trust it for X-Forwarded-For.
+        #[arg(long, value_enum)]
+        proxy: Option<ops::setup::Proxy>,
+        /// The address the server listens on (default 127.0.0.1:8080).
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
+        /// Only the system part (user, folders, modes, the configuration when
+        /// there is none): what the package's postinst and install.sh run.
+        #[arg(long, conflicts_with_all = ["base_url", "admin", "proxy", "listen"])]
+        system: bool,
+        /// Do not restart the service after changing the configuration.
+        #[arg(long)]
+        no_restart: bool,
+        /// Set up inside DIR instead of / (tests): no user is made, nothing
+        /// changes owner, nothing is restarted.
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -106,6 +147,17 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     // Held while the command runs: dropped, it writes the queued lines.
     let _log = init_tracing(matches!(cli.command, Command::Serve { .. }));
     warn_of_unknown_env_vars();
+    if let Command::Setup { .. } = cli.command {
+        // Before any configuration is read: setup may be what writes it.
+        if cli.config.is_some() || cli.data.is_some() {
+            bail!(
+                "setup works on {} and {}: --config and --data are not used (--root DIR sets up inside DIR)",
+                ops::setup::CONF,
+                ops::setup::DATA_DIR
+            );
+        }
+        return setup(cli.command);
+    }
     let mut config = Config::load(cli.config.as_deref())?;
     let config_file = cli.config.clone();
     if let Some(data) = cli.data {
@@ -168,7 +220,47 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 n => bail!("{n} problem(s) found"),
             }
         }
+        Command::Setup { .. } => setup(cli.command),
     }
+}
+
+fn setup(command: Command) -> anyhow::Result<()> {
+    let Command::Setup {
+        base_url,
+        admin,
+        password_stdin,
+        proxy,
+        listen,
+        system,
+        no_restart,
+        root,
+    } = command
+    else {
+        bail!("not the setup command");
+    };
+    // Asked for before anything changes, so a mistyped one changes nothing.
+    let admin = match admin {
+        Some(name) if root.is_none() => {
+            if !password_stdin && !std::io::stdin().is_terminal() {
+                bail!("the password of {name}: give it on standard input with --password-stdin");
+            }
+            if !password_stdin {
+                eprintln!("The password of the admin user {name}:");
+            }
+            Some((name, read_password(password_stdin, true)?))
+        }
+        Some(name) => Some((name, String::new())),
+        None => None,
+    };
+    ops::setup::run(&ops::setup::Setup {
+        root,
+        system_only: system,
+        base_url,
+        listen,
+        proxy,
+        admin,
+        restart: !no_restart,
+    })
 }
 
 fn backup(

@@ -55,6 +55,7 @@ fn help_on_every_command() {
         vec!["backup", "--help"],
         vec!["restore", "--help"],
         vec!["check", "--help"],
+        vec!["setup", "--help"],
     ] {
         let out = dealership(dir.path(), &args, None);
         assert!(out.status.success(), "{args:?}");
@@ -235,19 +236,218 @@ fn migrate_and_bad_config() {
     assert!(stderr(&out).contains("/no/such/file.toml"));
 }
 
+/// The newest migration this source tree has, from the names of its files.
+fn newest_migration() -> i32 {
+    std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_prefix('V')?.split("__").next()?.parse().ok()
+        })
+        .max()
+        .unwrap()
+}
+
+fn user_version(db: &Path) -> i32 {
+    rusqlite::Connection::open(db)
+        .unwrap()
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap()
+}
+
+/// An older program (a package installed over a newer one) refuses the
+/// database a newer one migrated, naming both versions, and leaves it as it
+/// was; serve refuses the same way instead of starting.
 #[test]
 fn refuses_a_database_from_a_newer_version() {
     let dir = tempfile::tempdir().unwrap();
+    let db_path = dir.path().join("dealership.db");
     assert!(dealership(dir.path(), &["migrate"], None).status.success());
-    let db = rusqlite::Connection::open(dir.path().join("dealership.db")).unwrap();
+    // The program that migrated it is recorded: 0.1.0 as 1000.
+    let this = env!("CARGO_PKG_VERSION");
+    let mut parts = this.split(['.', '-']).map(|p| p.parse::<i32>().unwrap());
+    let (major, minor, patch) = (
+        parts.next().unwrap(),
+        parts.next().unwrap(),
+        parts.next().unwrap(),
+    );
+    assert_eq!(
+        user_version(&db_path),
+        major * 1_000_000 + minor * 1_000 + patch
+    );
+    let db = rusqlite::Connection::open(&db_path).unwrap();
     db.execute(
         "INSERT INTO refinery_schema_history (version, name, applied_on, checksum) VALUES (999, 'future', '2030-01-01T00:00:00.000000000Z', '0')",
         [],
     )
     .unwrap();
+    db.pragma_update(None, "user_version", 9_012_003).unwrap();
+    drop(db);
+    let before = std::fs::read(&db_path).unwrap();
+
+    let newest = newest_migration();
+    for args in [&["migrate"][..], &["serve", "--listen", "127.0.0.1:0"]] {
+        let out = dealership(dir.path(), args, None);
+        assert!(!out.status.success(), "{args:?} accepted a newer database");
+        let said = stderr(&out);
+        assert!(
+            said.contains(&format!(
+                "the database is at schema version 999 (migrated by dealership 9.12.3), \
+                 but this dealership {this} knows versions up to {newest}"
+            )),
+            "{args:?}: {said}"
+        );
+        assert!(
+            said.contains("install that version (or a newer one)"),
+            "{said}"
+        );
+    }
+    let out = dealership(dir.path(), &["check"], None);
+    assert!(!out.status.success());
+    assert!(
+        stdout(&out).contains(&format!(
+            "database schema is at version 999 (migrated by dealership 9.12.3), but this \
+             dealership {this} knows versions up to {newest}"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        std::fs::read(&db_path).unwrap(),
+        before,
+        "the database changed"
+    );
+
+    // Not recorded (a database from before the version was kept): both
+    // versions are still named, the schema's and this program's.
+    let db = rusqlite::Connection::open(&db_path).unwrap();
+    db.pragma_update(None, "user_version", 0).unwrap();
+    drop(db);
     let out = dealership(dir.path(), &["migrate"], None);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("newer version"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!(
+            "the database is at schema version 999, but this dealership {this} knows versions up to {newest}"
+        )),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `dealership setup ...`, without the `--data` the other commands get.
+fn setup(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dealership"))
+        .arg("setup")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+/// `setup` in a scratch root: the folders with their modes, the
+/// configuration written once and then edited in place (comments kept), the
+/// proxy's site file; what it cannot do there it says.
+#[test]
+fn setup_prepares_a_server_and_sets_what_a_person_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let root_arg = root.to_str().unwrap();
+    let out = setup(dir.path(), &["--system", "--root", root_arg]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("Writing the configuration /etc/dealership/dealership.toml"));
+    let conf = root.join("etc/dealership/dealership.toml");
+    assert_eq!(mode(&conf), 0o640);
+    assert_eq!(mode(&root.join("etc/dealership")), 0o750);
+    assert_eq!(mode(&root.join("var/lib/dealership")), 0o750);
+    assert_eq!(mode(&root.join("var/backups/dealership")), 0o700);
+    let text = std::fs::read_to_string(&conf).unwrap();
+    assert!(
+        text.contains("\ndata_dir = \"/var/lib/dealership\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nbase_url = \"http://localhost:8080\"\n"),
+        "{text}"
+    );
+
+    // An https address is needed for a proxy: refused, nothing changed.
+    let out = setup(dir.path(), &["--root", root_arg, "--proxy", "caddy"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("must start with https://"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&conf).unwrap(), text);
+    assert!(!root.join("etc/caddy/dealership.caddy").exists());
+
+    std::fs::write(&conf, format!("{text}# the owner's note\n")).unwrap();
+    let out = setup(
+        dir.path(),
+        &[
+            "--root",
+            root_arg,
+            "--base-url",
+            "https://auto.example.ru/",
+            "--proxy",
+            "nginx",
+            "--listen",
+            "127.0.0.1:8090",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(
+            "Configuration /etc/dealership/dealership.toml: base_url = \"https://auto.example.ru\""
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let text = std::fs::read_to_string(&conf).unwrap();
+    assert!(
+        text.contains("\nbase_url = \"https://auto.example.ru\"\n"),
+        "{text}"
+    );
+    assert!(text.contains("\nlisten = \"127.0.0.1:8090\"\n"), "{text}");
+    assert!(
+        text.contains("\ntrusted_proxies = [\"127.0.0.1\", \"::1\"]\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("# the owner's note\n"), "{text}");
+    assert!(
+        text.contains("# Public URL of the site"),
+        "comments kept: {text}"
+    );
+    assert_eq!(mode(&conf), 0o640);
+    let site = std::fs::read_to_string(root.join("etc/nginx/sites-available/dealership")).unwrap();
+    assert!(site.contains("server_name auto.example.ru;"), "{site}");
+    assert!(site.contains("proxy_pass http://127.0.0.1:8090;"), "{site}");
+    assert!(site.contains("Strict-Transport-Security"), "{site}");
+
+    // The configuration it wrote is one the server reads.
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    let out = dealership(
+        &dir.path().join("data"),
+        &["--config", conf.to_str().unwrap(), "migrate"],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // --config and --data are not what setup works on.
+    let out = dealership(dir.path(), &["setup", "--root", root_arg], None);
+    assert!(!out.status.success(), "setup with --data");
+    assert!(
+        stderr(&out).contains("--config and --data are not used"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -1,3 +1,4 @@
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -74,18 +75,96 @@ pub fn applied_version(conn: &Connection) -> anyhow::Result<Option<i32>> {
     .context("cannot read the database's schema version")
 }
 
-/// Fails when the database was migrated past what this binary knows.
-pub fn refuse_newer(conn: &Connection) -> anyhow::Result<()> {
-    let known = known_version();
-    match applied_version(conn)? {
-        Some(applied) if applied > known => anyhow::bail!(
-            "the database is at schema version {applied}, but this dealership {} knows \
-             versions up to {known}: it was migrated by a newer version of dealership; \
-             install that version (or a newer one) instead of this one",
-            env!("CARGO_PKG_VERSION")
-        ),
-        _ => Ok(()),
+/// The versions of schema this binary knows.
+fn known_versions() -> BTreeSet<i32> {
+    embedded::migrations::runner()
+        .get_migrations()
+        .iter()
+        .map(refinery::Migration::version)
+        .collect()
+}
+
+/// The program version that applied the database's newest migration, kept
+/// in SQLite's `user_version` (docs/schema.md, "Which program migrated
+/// it"); None when it was not recorded (databases migrated before 0.1.0's
+/// package, or never migrated).
+pub fn migrated_by(conn: &Connection) -> anyhow::Result<Option<String>> {
+    let code: i32 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .context("cannot read the database's user_version")?;
+    Ok(decode_version(code))
+}
+
+/// `major.minor.patch` as one number, `major * 1_000_000 + minor * 1_000 +
+/// patch` (a pre-release or build suffix is left out); None when a part is
+/// not a number or too large for it.
+fn encode_version(version: &str) -> Option<i32> {
+    let core = version.split(['-', '+']).next()?;
+    let mut parts = core.split('.').map(|p| p.parse::<i32>().ok());
+    let (major, minor, patch) = (parts.next()??, parts.next()??, parts.next()??);
+    if parts.next().is_some() || !(0..2000).contains(&major) || minor >= 1000 || patch >= 1000 {
+        return None;
     }
+    Some(major * 1_000_000 + minor * 1_000 + patch)
+}
+
+fn decode_version(code: i32) -> Option<String> {
+    (code > 0).then(|| {
+        format!(
+            "{}.{}.{}",
+            code / 1_000_000,
+            code / 1_000 % 1_000,
+            code % 1_000
+        )
+    })
+}
+
+/// Fails when the database holds a migration this binary does not know (a
+/// newer program migrated it), naming this program's version, the
+/// database's schema version and, when recorded, the program that migrated
+/// it.
+pub fn refuse_newer(conn: &Connection) -> anyhow::Result<()> {
+    if applied_version(conn)?.is_none() {
+        return Ok(());
+    }
+    let applied: Vec<i32> = conn
+        .prepare("SELECT version FROM refinery_schema_history ORDER BY version")
+        .and_then(|mut stmt| stmt.query_map([], |r| r.get(0))?.collect())
+        .context("cannot read the database's schema history")?;
+    let known = known_versions();
+    let unknown: Vec<i32> = applied
+        .iter()
+        .copied()
+        .filter(|v| !known.contains(v))
+        .collect();
+    let (Some(&last), Some(&newest_known)) = (applied.last(), known.last()) else {
+        return Ok(());
+    };
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let by = match migrated_by(conn)? {
+        Some(version) => format!(" (migrated by dealership {version})"),
+        None => String::new(),
+    };
+    let this = env!("CARGO_PKG_VERSION");
+    if last > newest_known {
+        anyhow::bail!(
+            "the database is at schema version {last}{by}, but this dealership {this} knows \
+             versions up to {newest_known}: it was migrated by a newer version of dealership; \
+             install that version (or a newer one) instead of this one"
+        );
+    }
+    let unknown = unknown
+        .iter()
+        .map(i32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    anyhow::bail!(
+        "the database has schema version(s) {unknown} that this dealership {this} does not \
+         know (it knows versions up to {newest_known}; the database is at {last}{by}): another \
+         version of dealership migrated it; install that version instead of this one"
+    )
 }
 
 fn run_and_check(conn: &mut Connection, version: Option<i32>) -> anyhow::Result<()> {
@@ -117,6 +196,12 @@ fn run_and_check(conn: &mut Connection, version: Option<i32>) -> anyhow::Result<
     }
     let broken = broken_references(conn)?;
     if broken.is_empty() {
+        // Which program applied the newest migration, for the refusal of an
+        // older one (`refuse_newer`).
+        if let Some(code) = encode_version(env!("CARGO_PKG_VERSION")) {
+            conn.pragma_update(None, "user_version", code)
+                .context("PRAGMA user_version")?;
+        }
         return Ok(());
     }
     let shown = broken

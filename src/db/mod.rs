@@ -18,7 +18,7 @@ use rusqlite::Connection;
 use crate::error::{AppError, AppResult};
 
 pub use backup::backup_to;
-pub use migrate::{applied_version, known_version, migrate, refuse_newer};
+pub use migrate::{applied_version, known_version, migrate, migrated_by, refuse_newer};
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 

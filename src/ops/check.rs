@@ -329,10 +329,14 @@ fn database(config: &Config, report: &mut Report) {
         }
     }
     let known = crate::db::known_version();
+    let by = match crate::db::migrated_by(&conn) {
+        Ok(Some(version)) => format!(" (migrated by dealership {version})"),
+        _ => String::new(),
+    };
     match crate::db::applied_version(&conn) {
         Ok(Some(applied)) if applied == known => report.add(
             Level::Ok,
-            format!("database schema is at version {applied}, the one this binary knows"),
+            format!("database schema is at version {applied}{by}, the one this binary knows"),
         ),
         Ok(Some(applied)) if applied < known => report.add(
             Level::Note,
@@ -344,7 +348,7 @@ fn database(config: &Config, report: &mut Report) {
         Ok(Some(applied)) => report.add(
             Level::Problem,
             format!(
-                "database schema is at version {applied}, but this dealership {} knows \
+                "database schema is at version {applied}{by}, but this dealership {} knows \
                  versions up to {known}: a newer version of dealership migrated it",
                 env!("CARGO_PKG_VERSION")
             ),

@@ -1,10 +1,12 @@
-//! Running the site for real: backups of the data directory that restore,
-//! and the `check` of an installation (`docs/operations.md`).
+//! Running the site for real: setting up a server (`setup`), backups of the
+//! data directory that restore, and the `check` of an installation
+//! (`docs/operations.md`).
 
 pub mod backup;
 pub mod check;
 pub mod replica;
 pub mod restore;
+pub mod setup;
 
 use std::io::{self, Read, Write};
 

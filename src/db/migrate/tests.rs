@@ -546,3 +546,19 @@ fn v21_deliveries_upgrade_to_v22_with_every_column_and_the_new_kind() {
         .unwrap();
     assert_eq!(detached, 2);
 }
+
+#[test]
+fn program_versions_are_kept_as_one_number() {
+    use super::{decode_version, encode_version};
+    assert_eq!(encode_version("0.1.0"), Some(1_000));
+    assert_eq!(encode_version("2.13.7-rc.1"), Some(2_013_007));
+    assert_eq!(decode_version(2_013_007).as_deref(), Some("2.13.7"));
+    assert_eq!(encode_version("1.1000.0"), None);
+    assert_eq!(encode_version("1.2"), None);
+    assert_eq!(decode_version(0), None);
+    let this = env!("CARGO_PKG_VERSION");
+    assert_eq!(
+        decode_version(encode_version(this).unwrap()).as_deref(),
+        Some(this.split('-').next().unwrap())
+    );
+}
