@@ -337,7 +337,11 @@ fn init_tracing(serving: bool) -> Option<crate::logging::WriterGuard> {
             .with_writer(writer)
             .try_init()
     } else {
-        builder.with_ansi(terminal).with_writer(writer).try_init()
+        builder
+            .with_ansi(terminal)
+            .with_timer(crate::logging::Stamps)
+            .with_writer(writer)
+            .try_init()
     };
     Some(guard)
 }
