@@ -4,7 +4,8 @@
 #
 # Environment (all optional):
 #   BENCH_DURATION       length of each wrk run, wrk syntax (default 10s)
-#   BENCH_ROUNDS         dealership/nginx alternations per case (default 2)
+#   BENCH_ROUNDS         dealership/nginx alternations per case (default 5: one
+#                        run of either server moves by up to 20 %)
 #   BENCH_CONNECTIONS    wrk connections (default 64; the budget is defined at 64)
 #   BENCH_THREADS        wrk threads (default 2)
 #   BENCH_CARS           cars to load (default 10000)
@@ -15,7 +16,7 @@ set -euo pipefail
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$BENCH_DIR")
 DURATION=${BENCH_DURATION:-10s}
-ROUNDS=${BENCH_ROUNDS:-2}
+ROUNDS=${BENCH_ROUNDS:-5}
 CONNECTIONS=${BENCH_CONNECTIONS:-64}
 THREADS=${BENCH_THREADS:-2}
 CARS=${BENCH_CARS:-10000}
