@@ -2,8 +2,10 @@
 //! and the `check` of an installation (`docs/operations.md`).
 
 pub mod backup;
+pub mod bucket;
 pub mod check;
 pub mod replica;
+pub mod replica_state;
 pub mod restore;
 
 use std::io::{self, Read, Write};
