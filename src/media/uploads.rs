@@ -94,6 +94,13 @@ pub fn copied(conn: &Connection, hash: &str, now: &str) -> AppResult<()> {
     Ok(())
 }
 
+/// Picture `hash` has nothing to copy: off the queue.
+pub fn forget(conn: &Connection, hash: &str) -> AppResult<()> {
+    conn.prepare_cached("DELETE FROM media_uploads WHERE hash = ?1")?
+        .execute([hash])?;
+    Ok(())
+}
+
 /// The pause before the next try of a picture that failed `attempts` times
 /// (this failure included).
 pub fn retry_pause(attempts: i64) -> Duration {
@@ -198,6 +205,15 @@ pub async fn drain(
                 () = stop.cancelled() => break,
             };
             match copy {
+                Ok(0) => {
+                    // Its files are gone (lost with a disk, restored without
+                    // them): nothing to copy, ever.
+                    tracing::warn!(
+                        "replication: picture {hash} has no file in the media folder; \
+                         not copied to the bucket"
+                    );
+                    db.call(move |c| forget(c, &hash)).await?;
+                }
                 Ok(_) => {
                     let now = crate::domain::now();
                     db.call(move |c| copied(c, &hash, &now)).await?;

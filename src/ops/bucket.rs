@@ -141,12 +141,9 @@ impl Bucket {
 
     /// Copies a picture's files to the bucket: its original when the media
     /// folder keeps one, else every file of the picture (`<hash>*`). Gives
-    /// how many files went; an error when there is none to send.
+    /// how many files went (0: the media folder has none of it).
     pub async fn put_picture(&self, media_dir: &Path, hash: &str) -> anyhow::Result<usize> {
         let files = picture_files(media_dir, hash)?;
-        if files.is_empty() {
-            anyhow::bail!("picture {hash}: no file of it in {}", media_dir.display());
-        }
         for (relative, path) in &files {
             let bytes = tokio::fs::read(path)
                 .await

@@ -123,7 +123,7 @@ pub struct LocalLtx {
 
 /// Litestream's own folder beside the database `dealership.db`.
 pub fn litestream_folder(data_dir: &Path) -> std::path::PathBuf {
-    data_dir.join(format!(".{}-litestream", super::DB_ENTRY))
+    data_dir.join(super::LITESTREAM_STATE)
 }
 
 /// Litestream's level-0 files in the data directory: what it took from the
