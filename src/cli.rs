@@ -71,7 +71,10 @@ pub enum Command {
     /// (docs/operations.md, "Restore from the replica").
     Restore {
         /// The archive written by `dealership backup`.
-        #[arg(required_unless_present = "from_replica", conflicts_with = "from_replica")]
+        #[arg(
+            required_unless_present = "from_replica",
+            conflicts_with = "from_replica"
+        )]
         archive: Option<PathBuf>,
         /// Restore the latest database and its pictures from the replica's
         /// bucket ([replica] settings), into an empty data directory.

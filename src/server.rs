@@ -631,8 +631,12 @@ pub fn start_replica_jobs(
         "replica status",
         crate::ops::replica_state::LOOK_EVERY,
         move || {
-            let (db, monitor, data_dir, bucket) =
-                (db.clone(), monitor.clone(), data_dir.clone(), bucket.clone());
+            let (db, monitor, data_dir, bucket) = (
+                db.clone(),
+                monitor.clone(),
+                data_dir.clone(),
+                bucket.clone(),
+            );
             async move {
                 let queue = db.read(|c| crate::media::uploads::state(c)).await?;
                 let status = crate::ops::replica_state::look(

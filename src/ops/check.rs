@@ -151,13 +151,11 @@ fn replication_state(config: &Config, secret: &str, report: &mut Report) {
             return;
         }
     };
-    let queue = Connection::open_with_flags(
-        config.database_path(),
-        OpenFlags::SQLITE_OPEN_READ_ONLY,
-    )
-    .ok()
-    .and_then(|conn| crate::media::uploads::state(&conn).ok())
-    .unwrap_or_default();
+    let queue =
+        Connection::open_with_flags(config.database_path(), OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .ok()
+            .and_then(|conn| crate::media::uploads::state(&conn).ok())
+            .unwrap_or_default();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -211,11 +209,19 @@ fn replication_state(config: &Config, secret: &str, report: &mut Report) {
                 english_duration(LAG_LIMIT)
             ),
         ),
+        Some(0) => report.add(
+            Level::Ok,
+            format!(
+                "replication: the bucket has every change Litestream took from the database \
+                 here (its last: {})",
+                status.local_txid.as_deref().unwrap_or("none kept")
+            ),
+        ),
         Some(lag) => report.add(
             Level::Ok,
             format!(
                 "replication: the bucket has every change but those of the last {} \
-                 (local transaction {})",
+                 (the database's transaction {} here)",
                 english_duration(std::time::Duration::from_secs(lag as u64)),
                 status.local_txid.as_deref().unwrap_or("none")
             ),
@@ -224,7 +230,9 @@ fn replication_state(config: &Config, secret: &str, report: &mut Report) {
     }
     let pictures = match (status.media_pending, status.media_failing) {
         (0, _) => "replication: every picture is in the bucket".to_string(),
-        (pending, 0) => format!("replication: {pending} picture(s) wait to be copied to the bucket"),
+        (pending, 0) => {
+            format!("replication: {pending} picture(s) wait to be copied to the bucket")
+        }
         (pending, failing) => format!(
             "replication: {pending} picture(s) wait to be copied to the bucket, {failing} of them \
              failed last time: {}",

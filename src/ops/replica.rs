@@ -547,7 +547,11 @@ pub fn find_litestream(litestream_bin: &Path) -> anyhow::Result<PathBuf> {
 /// Litestream's configuration for the database at `database`, with its
 /// control socket at `socket`: no secret in it (the key comes through the
 /// environment), every value quoted.
-pub(super) fn litestream_config(database: &Path, socket: Option<&Path>, replica: &ReplicaConfig) -> String {
+pub(super) fn litestream_config(
+    database: &Path,
+    socket: Option<&Path>,
+    replica: &ReplicaConfig,
+) -> String {
     let quoted = |text: &str| serde_json::Value::from(text).to_string();
     let mut yaml = String::from(
         "# Written by `dealership serve` from the [replica] section of its\n\

@@ -234,8 +234,12 @@ async fn fill(
         if files.is_empty() {
             continue;
         }
-        let (bucket, media_dir, hash, slots) =
-            (bucket.clone(), media_dir.clone(), hash.clone(), slots.clone());
+        let (bucket, media_dir, hash, slots) = (
+            bucket.clone(),
+            media_dir.clone(),
+            hash.clone(),
+            slots.clone(),
+        );
         fetches.spawn(async move {
             let _slot = slots.acquire_owned().await?;
             fetch_picture(&bucket, &media_dir, &hash, &files).await
@@ -344,6 +348,12 @@ async fn restore_database(
         .await
         .with_context(|| format!("cannot run {}", litestream.display()))?;
     let _ = std::fs::remove_file(&restore_config);
+    if out.status.success() && database.is_file() {
+        // It holds personal data (leads): the service user's alone.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(database, std::fs::Permissions::from_mode(0o600))
+            .with_context(|| format!("cannot make {} private", database.display()))?;
+    }
     if !out.status.success() || !database.is_file() {
         let said = String::from_utf8_lossy(&out.stderr);
         bail!(

@@ -111,7 +111,9 @@ impl ReplicaMonitor {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// One of Litestream's files beside the database, not uploaded or kept.
@@ -279,6 +281,9 @@ mod tests {
     fn durations_read_as_russian() {
         assert_eq!(ru_duration(Duration::from_secs(42)), "42 с");
         assert_eq!(ru_duration(Duration::from_secs(6 * 60 + 5)), "6 мин");
-        assert_eq!(ru_duration(Duration::from_secs(3 * 3600 + 120)), "3 ч 2 мин");
+        assert_eq!(
+            ru_duration(Duration::from_secs(3 * 3600 + 120)),
+            "3 ч 2 мин"
+        );
     }
 }
