@@ -6,7 +6,7 @@
 #
 # It builds a minimal Debian 12 root with debootstrap, puts the release binary
 # and the project's install files into it, and boots it with systemd-nspawn
-# (a real systemd as PID 1, its own network with only loopback). In there a
+# (a real systemd as PID 1, on the host's network). In there a
 # one-shot unit, boot-check.service, does what an admin does:
 #   - runs install.sh (user, configuration, units; it starts the service),
 #   - moves a demo dealership in as an admin moves a site: `dealership
@@ -20,13 +20,18 @@
 #     runs under a seccomp filter, / and /new-cars arrive with <div id="app">
 #     drawn (an <h1, car links) and without the "enable JavaScript" notice,
 #     and the service's journal has no page-renderer errors;
+#   - replication (issue 28): sets [replica] to moto's S3 server on the
+#     host's loopback (the container shares the host's network for it, so the
+#     site listens on a free port, not 8080), with Litestream installed by
+#     install.sh --litestream; a lead and the demo pictures reach the bucket,
+#     and `dealership restore --from-replica` into a new directory has them;
 # writes PASS/FAIL lines to /boot-check.result and powers the container off.
 # This script then prints those lines (and the journal on failure) and exits 0
 # only when every check passed.
 #   sudo scripts/test-boot.sh BINARY        (the release build)
 # Needs root, debootstrap and systemd-nspawn (installed with apt-get when
 # missing), and a Debian mirror (the one apt uses; DEBOOTSTRAP_MIRROR overrides).
-# BOOT_TIMEOUT (seconds, default 300) bounds the boot; nothing is left behind.
+# BOOT_TIMEOUT (seconds, default 400) bounds the boot; nothing is left behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -75,6 +80,7 @@ stop() {
     fi
 }
 cleanup() {
+    stop "${moto:-}"
     stop "$seeder"
     stop "$bootstrap"
     stop "$nspawn"
@@ -146,6 +152,25 @@ install -m 0644 "$work/demo.tar.gz" "$root/srv/demo-backup.tar.gz"
 install -d "$root/var/log/journal"
 rm -f "$root/boot-check.result"
 
+# ---------------------------------------------------------------- replication (issue 28)
+# moto's S3 server on the host's loopback, reached from the container (it
+# shares the host's network), and the Litestream program install.sh takes.
+eval "$(bash scripts/test-replica-tools.sh)"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+replica_port="$(free_port)"
+site_port="$(free_port)"
+env -u AWS_CA_BUNDLE "$MOTO_SERVER" -H 127.0.0.1 -p "$replica_port" >"$work/moto.log" 2>&1 </dev/null &
+moto=$!
+for _ in $(seq 1 120); do
+    curl -fsS -o /dev/null "http://127.0.0.1:$replica_port/" 2>/dev/null && break
+    sleep 0.25
+done
+curl -fsS -o /dev/null -X PUT "http://127.0.0.1:$replica_port/boot-replica" ||
+    fail "moto's S3 server did not start on port $replica_port ($(tail -n 5 "$work/moto.log"))"
+install -m 0755 "$LITESTREAM_BIN" "$root/srv/litestream"
+printf 'SITE_PORT=%s\nREPLICA_ENDPOINT=http://127.0.0.1:%s\n' "$site_port" "$replica_port" \
+    >"$root/srv/boot-replica.env"
+
 # ---------------------------------------------------------------- the check, inside
 cat >"$root/usr/local/sbin/boot-check" <<'CHECK'
 #!/bin/bash
@@ -157,7 +182,9 @@ RESULT=/boot-check.result
 SRC=/root/dealership
 BIN=/usr/local/bin/dealership
 CONF=/etc/dealership/dealership.toml
-URL=http://127.0.0.1:8080
+# SITE_PORT, REPLICA_ENDPOINT (written by the host, see "replication").
+. /srv/boot-replica.env
+URL=http://127.0.0.1:$SITE_PORT
 failed=0
 : >"$RESULT.partial"
 pass() { echo "PASS $*" | tee -a "$RESULT.partial"; }
@@ -226,8 +253,9 @@ page() {
 echo "=== install.sh, as an admin runs it"
 cd "$SRC"
 if out="$(echo 'boot-test-password-1' |
-    ./install.sh --base-url http://localhost:8080 --admin manager --admin-password-stdin 2>&1)"; then
-    pass "install.sh --base-url http://localhost:8080 --admin manager --admin-password-stdin: exit 0, service started"
+    ./install.sh --base-url "http://localhost:$SITE_PORT" --listen "127.0.0.1:$SITE_PORT" \
+        --litestream /srv/litestream --admin manager --admin-password-stdin 2>&1)"; then
+    pass "install.sh --base-url http://localhost:$SITE_PORT --listen 127.0.0.1:$SITE_PORT --litestream /srv/litestream --admin manager --admin-password-stdin: exit 0, service started"
 else
     printf '%s\n' "$out" | tail -n 15 | sed 's/^/    /' >>"$RESULT.partial"
     bad "install.sh failed (its last lines above)"
@@ -310,6 +338,62 @@ fi
 # Anything else the service warned about, for the record.
 others="$(grep -E '(WARN|ERROR)' <<<"$log" | grep -v -E 'page render|rendering /' | sort -u | head -n 5 || true)"
 [ -z "$others" ] || info "other warnings in the journal: $(tr '\n' '|' <<<"$others")"
+
+echo "=== replication: [replica] to the host's S3 server, under the unit as shipped"
+replication() {
+    local bucket="$REPLICA_ENDPOINT/boot-replica" phone="+79215550199" out i listing
+    systemctl stop dealership.service
+    install -m 0600 -o dealership -g dealership /dev/null /etc/dealership/replica-secret
+    echo 'boot-secret' >/etc/dealership/replica-secret
+    sed -i "/^\[replica\]/a endpoint = \"$REPLICA_ENDPOINT\"\nbucket = \"boot-replica\"\npath = \"site\"\nregion = \"us-east-1\"\naccess_key_id = \"boot-key\"\nsecret_access_key_file = \"/etc/dealership/replica-secret\"" "$CONF"
+    systemctl start dealership.service
+    if ! healthy "$URL" 60 dealership.service; then
+        bad "with [replica]: no /healthz ($(systemctl is-active dealership.service))"
+        return
+    fi
+    if out="$(curl -fsS --max-time 10 -H 'Content-Type: application/json' -d \
+        "{\"type\":\"auto_selection\",\"name\":\"Репликация\",\"phone\":\"$phone\",\"sourceUrl\":\"http://localhost/\",\"consent\":true}" \
+        "$URL/api/leads" 2>&1)"; then
+        pass "with [replica]: /healthz 200, a lead taken ($phone)"
+    else
+        bad "with [replica]: the lead was refused: $out"
+    fi
+    # Litestream's files and the demo pictures in the bucket.
+    for i in $(seq 1 120); do
+        out="$(runuser -u dealership -- "$BIN" --config "$CONF" check 2>&1 || true)"
+        grep -q 'every picture is in the bucket' <<<"$out" && break
+        sleep 0.5
+    done
+    listing="$(curl -fsS "$bucket?list-type=2&prefix=site/" || true)"
+    if grep -q '<Key>site/0000/' <<<"$listing" && grep -q '<Key>site/media/' <<<"$listing"; then
+        pass "the bucket holds Litestream's files and the pictures ($(grep -o '<Key>' <<<"$listing" | wc -l) keys)"
+    else
+        bad "the bucket lacks Litestream's files or the pictures: ${listing:0:300}"
+    fi
+    if grep -q 'PROBLEM' <<<"$out" || ! grep -q 'every picture is in the bucket' <<<"$out"; then
+        bad "dealership check with [replica]: $(grep -E 'PROBLEM|replication' <<<"$out" | tr '\n' '|')"
+    else
+        pass "dealership check: $(grep -o 'replication: the bucket .* answers' <<<"$out" | head -n 1), every picture in the bucket"
+    fi
+    if journalctl -b -u dealership.service --no-pager -o cat | grep -q 'litestream: .*level=ERROR'; then
+        info "Litestream logged errors: $(journalctl -b -u dealership.service --no-pager -o cat | grep 'litestream: .*level=ERROR' | head -n 3 | tr '\n' '|')"
+    fi
+    # A clean stop sends the last writes; a new directory is filled from the bucket.
+    systemctl stop dealership.service
+    install -d -m 0750 -o dealership -g dealership /var/lib/dealership-restored
+    if out="$(runuser -u dealership -- "$BIN" --config "$CONF" --data /var/lib/dealership-restored \
+        restore --from-replica 2>&1)"; then
+        if grep -q -a -F "$phone" /var/lib/dealership-restored/dealership.db && ! grep -q WARNING <<<"$out"; then
+            pass "restore --from-replica: the lead is there, every picture: $(head -n 1 <<<"$out")"
+        else
+            bad "restore --from-replica lacks the lead or pictures: $(tr '\n' ' ' <<<"$out")"
+        fi
+    else
+        bad "restore --from-replica failed: $(tr '\n' ' ' <<<"$out")"
+    fi
+    systemctl start dealership.service
+}
+replication
 CHECK
 chmod 0755 "$root/usr/local/sbin/boot-check"
 
@@ -323,7 +407,7 @@ FailureAction=poweroff
 [Service]
 Type=oneshot
 ExecStart=/usr/local/sbin/boot-check
-TimeoutStartSec=240
+TimeoutStartSec=330
 StandardOutput=journal+console
 StandardError=journal+console
 
@@ -333,11 +417,12 @@ UNIT
 ln -sf /etc/systemd/system/boot-check.service "$root/etc/systemd/system/multi-user.target.wants/boot-check.service"
 
 # ---------------------------------------------------------------- boot
-boot_timeout="${BOOT_TIMEOUT:-300}"
+boot_timeout="${BOOT_TIMEOUT:-400}"
 echo "--- booting the root with systemd-nspawn (at most $boot_timeout s)"
 booted=$SECONDS
+# The host's network (no --private-network): moto listens on its loopback.
 timeout -k 20 "$boot_timeout" systemd-nspawn -D "$root" -b --register=no --keep-unit \
-    --console=pipe --private-network >"$work/console.log" 2>&1 </dev/null &
+    --console=pipe >"$work/console.log" 2>&1 </dev/null &
 nspawn=$!
 rc=0
 wait "$nspawn" || rc=$?
