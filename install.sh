@@ -66,6 +66,11 @@ Options:
                        or "download" to fetch the release from GitHub; its
                        SHA-256 is checked against the pinned one
   --no-start           install but do not (re)start anything
+  --restore-from-replica [--restore-at TIME]
+                       on a new host, before the site first starts: fill
+                       $DATA_DIR from the replica named by [replica] in $CONF
+                       (dealership restore --from-replica; TIME: "YYYY-MM-DD HH:MM"
+                       Moscow time or RFC 3339, default the latest)
   --root DIR           install into DIR instead of / (for tests and packaging:
                        no user is created, systemctl is not called)
   --uninstall          remove the program and the units; the configuration,
@@ -99,6 +104,8 @@ proxy=""
 start=yes
 root=""
 litestream=""
+restore_from_replica=no
+restore_at=""
 uninstall=no
 ask=yes
 
@@ -112,6 +119,8 @@ while [ $# -gt 0 ]; do
     --proxy) proxy="${2:?--proxy needs caddy or nginx}"; shift 2 ;;
     --litestream) litestream="${2:?--litestream needs a tarball, a program or download}"; shift 2 ;;
     --no-start) start=no; shift ;;
+    --restore-from-replica) restore_from_replica=yes; shift ;;
+    --restore-at) restore_at="${2:?--restore-at needs a time}"; shift 2 ;;
     --root) root="${2:?--root needs a directory}"; shift 2 ;;
     --uninstall) uninstall=yes; shift ;;
     -y | --yes) ask=no; shift ;;
@@ -329,6 +338,24 @@ fi
 if [ ${#person[@]} -gt 0 ]; then
     # install.sh (re)starts the service itself, below.
     "$root$BIN" setup --no-restart "${at_root[@]}" "${person[@]}" || die "dealership setup failed (above)"
+fi
+# ---------------------------------------------------------------- restore from the replica
+# Before the service first starts: a site started on an empty directory
+# would replicate its empty database into the replica's folder.
+if [ -n "$restore_at" ] && [ "$restore_from_replica" = no ]; then
+    die "--restore-at goes with --restore-from-replica"
+fi
+if [ "$restore_from_replica" = yes ]; then
+    restore_args=(restore --from-replica)
+    [ -n "$restore_at" ] && restore_args+=(--at "$restore_at")
+    say "Restoring $DATA_DIR from the replica ([replica] in $CONF)"
+    if [ -z "$root" ]; then
+        system systemctl stop dealership.service 2>/dev/null || true
+        runuser -u "$SERVICE_USER" -- "$BIN" --config "$CONF" "${restore_args[@]}" ||
+            die "the restore from the replica failed (above); nothing was started"
+    else
+        note "(scratch root: not running) runuser -u $SERVICE_USER -- $BIN --config $CONF ${restore_args[*]}"
+    fi
 fi
 
 # ---------------------------------------------------------------- systemd

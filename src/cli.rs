@@ -61,14 +61,33 @@ pub enum Command {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         keep: Option<u32>,
     },
-    /// Restore an archive of `backup` (the server must be stopped).
+    /// Restore an archive of `backup`, or the replica (the server must be
+    /// stopped).
     ///
     /// Checks the whole archive first, then puts it in place of the data
     /// directory's database and pictures; the data there before is moved to
-    /// before-restore-<time>/ in the data directory.
+    /// before-restore-<time>/ in the data directory. With --from-replica,
+    /// the database and pictures come from the bucket of [replica] instead
+    /// (docs/operations.md, "Restore from the replica").
     Restore {
         /// The archive written by `dealership backup`.
-        archive: PathBuf,
+        #[arg(
+            required_unless_present = "from_replica",
+            conflicts_with = "from_replica"
+        )]
+        archive: Option<PathBuf>,
+        /// Restore the latest database and its pictures from the replica's
+        /// bucket ([replica] settings), into an empty data directory.
+        #[arg(long)]
+        from_replica: bool,
+        /// With --from-replica: the state at this moment, "YYYY-MM-DD HH:MM"
+        /// in Moscow time, or RFC 3339 (2026-11-24T12:00:00Z).
+        #[arg(long, value_name = "TIME", requires = "from_replica")]
+        at: Option<String>,
+        /// With --from-replica: restore into a data directory that holds
+        /// data, moving it into before-restore-<time>/ first.
+        #[arg(long, requires = "from_replica")]
+        force: bool,
     },
     /// Check the configuration, the data directory and the database.
     ///
@@ -187,7 +206,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::User(command) => user(&config, command),
         Command::Backup { file, dir, keep } => backup(&config, file, dir, keep),
-        Command::Restore { archive } => {
+        Command::Restore {
+            archive: None,
+            at,
+            force,
+            ..
+        } => restore_from_replica(&config, at.as_deref(), force),
+        Command::Restore {
+            archive: Some(archive),
+            ..
+        } => {
             let restored = ops::restore::restore(&config, &archive)?;
             let manifest = &restored.manifest;
             println!(
@@ -261,6 +289,47 @@ fn setup(command: Command) -> anyhow::Result<()> {
         admin,
         restart: !no_restart,
     })
+}
+
+fn restore_from_replica(config: &Config, at: Option<&str>, force: bool) -> anyhow::Result<()> {
+    use ops::replica_restore::{parse_moment, restore_from_replica};
+    let at = at.map(parse_moment).transpose()?;
+    let restored = restore_from_replica(config, at, force)?;
+    let moment = match restored.at {
+        Some(at) => format!(
+            "as it was at {} Moscow time ({})",
+            at.with_timezone(&chrono::FixedOffset::east_opt(3 * 3600).expect("valid offset"))
+                .format("%Y-%m-%d %H:%M:%S"),
+            at.to_rfc3339()
+        ),
+        None => "its latest state".to_string(),
+    };
+    println!(
+        "Restored the replica {moment} into {} in {:.1} s: the database ({} leads) passes \
+         SQLite's integrity check; {} pictures, {} rebuilt from their originals",
+        config.data_dir.display(),
+        restored.took.as_secs_f64(),
+        restored.leads,
+        restored.pictures,
+        restored.rebuilt
+    );
+    if !restored.missing.is_empty() {
+        println!(
+            "WARNING: {} picture(s) the database uses are not in the bucket (their pages show \
+             no image until they are uploaded again): {}",
+            restored.missing.len(),
+            restored.missing.join(", ")
+        );
+    }
+    match restored.previous {
+        Some(previous) => println!(
+            "The data that was there is kept in {}; delete it once the site works.",
+            previous.display()
+        ),
+        None => println!("There was no data there before."),
+    }
+    println!("Ready: start the site (systemctl start dealership, or dealership serve).");
+    Ok(())
 }
 
 fn backup(

@@ -140,7 +140,16 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     record_consent_documents(&db, &config)?;
     let max_connections = max_connections(&config, open_file_limit());
     // On a thread of its own: stopped after everything else below.
-    let replication = Replication::start(&config)?;
+    let replica_monitor = Arc::new(crate::ops::replica_state::ReplicaMonitor::default());
+    let replication = Replication::start(&config, replica_monitor.clone())?;
+    // The pictures' copies go to the same bucket (src/media/uploads.rs).
+    let bucket = if config.replica.is_enabled() {
+        Some(Arc::new(crate::ops::bucket::Bucket::from_config(
+            &config.replica,
+        )?))
+    } else {
+        None
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -152,8 +161,12 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
             "listening on http://{addr} (public URL {}), at most {max_connections} connections at once",
             config.base_url
         );
-        let state = AppState::new(db, config);
-        let jobs = start_jobs(&state);
+        let mut state = AppState::new(db, config);
+        state.replica = replica_monitor;
+        let mut jobs = start_jobs(&state);
+        if let Some(bucket) = bucket {
+            start_replica_jobs(&state, &mut jobs, bucket);
+        }
         let stop = jobs.token();
         tokio::spawn({
             let stop = stop.clone();
@@ -595,6 +608,49 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
         }
     }
     jobs
+}
+
+/// Under `[replica]`: the worker that copies queued pictures to the bucket,
+/// and the look at how replication stands (`crate::ops::replica_state`).
+pub fn start_replica_jobs(
+    state: &AppState,
+    jobs: &mut Supervisor,
+    bucket: Arc<crate::ops::bucket::Bucket>,
+) {
+    let (db, media_dir) = (state.db.clone(), state.config.media_dir());
+    let copier = bucket.clone();
+    jobs.worker("media upload", move |stop| {
+        crate::media::uploads::drain(db.clone(), copier.clone(), media_dir.clone(), stop)
+    });
+    let (db, monitor, data_dir) = (
+        state.db.clone(),
+        state.replica.clone(),
+        state.config.data_dir.clone(),
+    );
+    jobs.every(
+        "replica status",
+        crate::ops::replica_state::LOOK_EVERY,
+        move || {
+            let (db, monitor, data_dir, bucket) = (
+                db.clone(),
+                monitor.clone(),
+                data_dir.clone(),
+                bucket.clone(),
+            );
+            async move {
+                let queue = db.read(|c| crate::media::uploads::state(c)).await?;
+                let status = crate::ops::replica_state::look(
+                    &bucket,
+                    &data_dir,
+                    queue,
+                    monitor.litestream_down_since(),
+                )
+                .await;
+                monitor.set(status);
+                Ok(())
+            }
+        },
+    );
 }
 
 /// Removes pictures no entity has used for [`PICTURE_GRACE`].

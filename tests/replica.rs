@@ -472,20 +472,25 @@ fn a_wrong_key_or_an_unreachable_storage_never_stops_the_site() {
     // Every key is wrong for this server.
     let strict = S3::refusing_every_key(&tools);
     let site = Site::new();
+    create_manager(&site.data());
     let mut server = site.start(&tools, &strict.endpoint());
     site.litestream_pid(Duration::from_secs(10))
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
     keeps_serving(&server, 0, &["StatusCode: 403"]);
+    upload_photo(server.port, 1);
+    replication_is_red(&server, &site, &tools, &strict.endpoint());
     let (exit, _) = server.terminate(Duration::from_secs(20));
     assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
 
     // Nothing listens there.
     let site = Site::new();
+    create_manager(&site.data());
     let nowhere = format!("http://127.0.0.1:{}", running::free_port());
     let mut server = site.start(&tools, &nowhere);
     site.litestream_pid(Duration::from_secs(10))
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
     keeps_serving(&server, 1000, &["replication: the storage at 127.0.0.1:"]);
+    replication_is_red(&server, &site, &tools, &nowhere);
     assert!(
         server.log().contains("cannot be reached"),
         "{}",
@@ -493,6 +498,70 @@ fn a_wrong_key_or_an_unreachable_storage_never_stops_the_site() {
     );
     let (exit, _) = server.terminate(Duration::from_secs(20));
     assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+}
+
+/// A bucket the site cannot use shows: a red self-check and the system
+/// card's replication, `dealership check` says PROBLEM; `/healthz` stays
+/// 200 and the site serves.
+fn replication_is_red(server: &Server, site: &Site, tools: &Tools, endpoint: &str) {
+    let started = Instant::now();
+    let checks = loop {
+        let checks = admin_get(server.port, "/api/admin/checks");
+        if checks["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["check"] == "replication_failing")
+        {
+            break checks;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no replication_failing self-check: {checks}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    let problem = checks["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["check"] == "replication_failing")
+        .unwrap();
+    assert_eq!(problem["severity"], "error", "{problem}");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("Хранилище реплики недоступно"),
+        "{problem}"
+    );
+    let dashboard = admin_get(server.port, "/api/admin/dashboard");
+    let replication = &dashboard["system"]["replication"];
+    assert!(replication["bucketError"].is_string(), "{dashboard}");
+    assert!(
+        dashboard["checksCount"].as_i64().unwrap() >= 1,
+        "{dashboard}"
+    );
+    assert_eq!(
+        dashboard["system"]["problems"],
+        serde_json::json!([]),
+        "{dashboard}"
+    );
+    let health = running::get(server.port, "/healthz").unwrap();
+    assert_eq!(status(&health), 200, "{health}");
+    let out = running::command(&site.data())
+        .arg("check")
+        .envs(site.env(tools, endpoint))
+        .output()
+        .unwrap();
+    let report = running::text(&out);
+    assert!(!out.status.success(), "{report}");
+    assert!(
+        report.contains("PROBLEM: replication: the bucket")
+            && report.contains("cannot be read with the key"),
+        "{report}"
+    );
+    assert!(!report.contains("test-secret"), "{report}");
 }
 
 #[test]
@@ -683,4 +752,396 @@ fn a_secret_others_can_read_or_a_missing_litestream_refuses_the_start() {
     let said = running::text(&out);
     assert!(said.contains("no such program"), "{said}");
     assert!(!site.data().join("litestream.pid").exists());
+}
+
+const MANAGER_PASSWORD: &str = "replica-test-password";
+
+/// Makes the admin `manager` on the site's data directory.
+fn create_manager(data: &Path) {
+    let mut child = running::command(data)
+        .args(["user", "create", "manager", "--password-stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(child.stdin.take().unwrap(), "{MANAGER_PASSWORD}").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", running::text(&out));
+}
+
+fn basic() -> String {
+    use base64::Engine;
+    let credential =
+        base64::engine::general_purpose::STANDARD.encode(format!("manager:{MANAGER_PASSWORD}"));
+    format!("Basic {credential}")
+}
+
+/// An HTTP exchange with the site; the whole answer.
+fn exchange(port: u16, head: &str, body: &[u8]) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// The JSON body of an answer.
+fn json_body(answer: &str) -> serde_json::Value {
+    let (_, body) = answer.split_once("\r\n\r\n").unwrap();
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}"))
+}
+
+/// A GET of the admin API as the manager.
+fn admin_get(port: u16, path: &str) -> serde_json::Value {
+    let answer = exchange(
+        port,
+        &format!(
+            "GET {path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: {}\r\nConnection: close\r\n\r\n",
+            basic()
+        ),
+        b"",
+    );
+    assert_eq!(status(&answer), 200, "{path}: {answer}");
+    json_body(&answer)
+}
+
+/// A photo the admin uploads (a JPEG whose pixels depend on `seed`); gives
+/// the picture's hash.
+fn upload_photo(port: u16, seed: u32) -> String {
+    let img = image::RgbImage::from_fn(640, 480, |x, y| {
+        image::Rgb([
+            ((x + seed * 37) % 256) as u8,
+            ((y * 3 + seed) % 256) as u8,
+            ((x ^ y) % 256) as u8,
+        ])
+    });
+    let mut jpeg = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img)
+        .write_to(&mut jpeg, image::ImageFormat::Jpeg)
+        .unwrap();
+    let boundary = "----replica-test-boundary";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"car{seed}.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(&jpeg.into_inner());
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let answer = exchange(
+        port,
+        &format!(
+            "POST /api/objects/upload HTTP/1.1\r\nHost: localhost\r\nAuthorization: {}\r\n\
+             Content-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n",
+            basic(),
+            body.len()
+        ),
+        &body,
+    );
+    assert_eq!(status(&answer), 201, "upload: {answer}");
+    json_body(&answer)["hash"].as_str().unwrap().to_string()
+}
+
+impl S3 {
+    /// The keys under `prefix` in the bucket.
+    fn keys(&self, prefix: &str) -> Vec<String> {
+        let answer = running::get(
+            self.port,
+            &format!("/{BUCKET}?list-type=2&prefix={prefix}&max-keys=1000"),
+        )
+        .unwrap();
+        answer
+            .split("<Key>")
+            .skip(1)
+            .filter_map(|part| part.split_once("</Key>").map(|(key, _)| key.to_string()))
+            .collect()
+    }
+
+    /// Waits until every one of `hashes` has its original in the bucket.
+    fn wait_for_originals(&self, hashes: &[String], server: &Server) {
+        let started = Instant::now();
+        loop {
+            let keys = self.keys(&format!("{FOLDER}/media/originals/"));
+            let missing: Vec<&String> = hashes
+                .iter()
+                .filter(|h| !keys.contains(&format!("{FOLDER}/media/originals/{h}")))
+                .collect();
+            if missing.is_empty() {
+                return;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "pictures {missing:?} not copied to the bucket: {}",
+                server.log()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+/// Every file under `dir`, by its path below it, with its bytes.
+fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name().into_string().unwrap();
+            if name.starts_with('.') {
+                continue;
+            }
+            if entry.file_type().unwrap().is_dir() {
+                folders.push(entry.path());
+            } else {
+                let relative = entry
+                    .path()
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .display()
+                    .to_string();
+                files.insert(relative, std::fs::read(entry.path()).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// `dealership restore --from-replica` with the site's settings.
+fn restore_from_replica(
+    site: &Site,
+    tools: &Tools,
+    endpoint: &str,
+    data: &Path,
+    extra: &[&str],
+) -> std::process::Output {
+    running::command(data)
+        .args(["restore", "--from-replica"])
+        .args(extra)
+        .envs(site.env(tools, endpoint))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn count(db: &Path, sql: &str) -> i64 {
+    rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .unwrap()
+        .query_row(sql, [], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn a_lost_site_comes_back_from_the_replica_with_its_leads_and_photos() {
+    let tools = tools();
+    let s3 = S3::start(&tools);
+    s3.create_bucket();
+    let site = Site::new();
+    create_manager(&site.data());
+    let mut server = site.start(&tools, &s3.endpoint());
+    site.litestream_pid(Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
+
+    // The first part of the day: leads and three photos.
+    let mut early = send_leads(server.port, 0, 20);
+    let early_photos: Vec<String> = (0..3).map(|n| upload_photo(server.port, n)).collect();
+    s3.wait_for_originals(&early_photos, &server);
+    // The originals are the site's, never served.
+    let answer = running::get(
+        server.port,
+        &format!("/media/originals/{}", early_photos[0]),
+    )
+    .unwrap();
+    assert_eq!(status(&answer), 404, "{answer}");
+    // Replicated: the moment a point-in-time restore goes back to.
+    std::thread::sleep(Duration::from_secs(3));
+    let middle = chrono::Utc::now();
+    std::thread::sleep(Duration::from_secs(3));
+
+    // The rest of the day.
+    let late = send_leads(server.port, 100, 110);
+    let late_photo = upload_photo(server.port, 7);
+    s3.wait_for_originals(std::slice::from_ref(&late_photo), &server);
+    // The system card tells how replication stands.
+    let started = Instant::now();
+    let replication = loop {
+        let dashboard = admin_get(server.port, "/api/admin/dashboard");
+        let replication = dashboard["system"]["replication"].clone();
+        if replication["mediaPending"] == 0 && replication["replicatedTxid"].is_string() {
+            break replication;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(45),
+            "the system card does not show replication caught up: {dashboard}"
+        );
+        std::thread::sleep(Duration::from_secs(1));
+    };
+    assert_eq!(
+        replication["problems"],
+        serde_json::json!([]),
+        "{replication}"
+    );
+    assert!(
+        replication["target"].as_str().unwrap().contains(BUCKET),
+        "{replication}"
+    );
+    assert!(replication["snapshotAt"].is_string(), "{replication}");
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+    let original = dump(&site.data().join("dealership.db"));
+    let original_files = files_under(&site.data().join("media"));
+    for hash in early_photos.iter().chain([&late_photo]) {
+        assert!(original_files.contains_key(&format!("originals/{hash}")));
+        assert!(original_files.contains_key(&format!("{hash}-800.webp")));
+    }
+
+    // `restore ARCHIVE` moves Litestream's state of the old database aside.
+    let archive = site.dir.path().join("site.tar.gz");
+    let out = running::run(&site.data(), &["backup", archive.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", running::text(&out));
+    assert!(site.data().join(".dealership.db-litestream").is_dir());
+    let out = running::run(&site.data(), &["restore", archive.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", running::text(&out));
+    assert!(!site.data().join(".dealership.db-litestream").exists());
+    let aside: Vec<PathBuf> = std::fs::read_dir(site.data())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("before-restore-")
+        })
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert!(aside[0].join(".dealership.db-litestream").is_dir());
+
+    // The disk is lost; a new host restores with one command.
+    std::fs::remove_dir_all(site.data()).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let data = fresh.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let started = Instant::now();
+    let out = restore_from_replica(&site, &tools, &s3.endpoint(), &data, &[]);
+    let took = started.elapsed();
+    let said = running::text(&out);
+    assert!(out.status.success(), "{said}");
+    eprintln!("restore --from-replica took {took:?}: {said}");
+    assert!(
+        said.contains("Restored the replica its latest state"),
+        "{said}"
+    );
+    assert!(
+        said.contains("4 pictures, 4 rebuilt from their originals"),
+        "{said}"
+    );
+    assert!(!said.contains("WARNING"), "{said}");
+    let copy = dump(&data.join("dealership.db"));
+    assert_eq!(
+        copy.keys().collect::<Vec<_>>(),
+        original.keys().collect::<Vec<_>>()
+    );
+    for (table, rows) in &original {
+        assert_eq!(
+            &copy[table], rows,
+            "table {table} differs after the restore"
+        );
+    }
+    let mut sent: Vec<String> = early.iter().chain(&late).cloned().collect();
+    sent.sort();
+    let mut restored_phones = phones(&data.join("dealership.db"));
+    restored_phones.sort();
+    assert_eq!(restored_phones, sent);
+    // Every file of every picture, the variants made again from originals.
+    let restored_files = files_under(&data.join("media"));
+    assert_eq!(
+        restored_files.keys().collect::<Vec<_>>(),
+        original_files.keys().collect::<Vec<_>>()
+    );
+    for (name, bytes) in &original_files {
+        if name.starts_with("originals/") {
+            assert_eq!(&restored_files[name], bytes, "{name} differs");
+        }
+    }
+    // The directory is ready: check passes, and the site serves the photos.
+    let out = running::command(&data)
+        .arg("check")
+        .envs(site.env(&tools, &s3.endpoint()))
+        .output()
+        .unwrap();
+    let report = running::text(&out);
+    assert!(out.status.success(), "{report}");
+    assert!(
+        report.contains("passes SQLite's integrity check"),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!("the bucket {}", s3.endpoint())),
+        "{report}"
+    );
+    let restored_site = Server::start(&data, &[]);
+    for hash in early_photos.iter().chain([&late_photo]) {
+        let answer = running::get(restored_site.port, &format!("/media/{hash}-400.webp")).unwrap();
+        assert_eq!(status(&answer), 200, "{hash}: {answer}");
+    }
+    drop(restored_site);
+
+    // A data directory that holds data is refused, unless told.
+    let out = restore_from_replica(&site, &tools, &s3.endpoint(), &data, &[]);
+    assert!(!out.status.success());
+    assert!(
+        running::text(&out).contains("holds data"),
+        "{}",
+        running::text(&out)
+    );
+    let out = restore_from_replica(&site, &tools, &s3.endpoint(), &data, &["--force"]);
+    assert!(out.status.success(), "{}", running::text(&out));
+    assert!(
+        running::text(&out).contains("is kept in"),
+        "{}",
+        running::text(&out)
+    );
+
+    // The state at a moment: the first part of the day only.
+    let earlier = tempfile::tempdir().unwrap();
+    let data = earlier.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let at = middle.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let out = restore_from_replica(&site, &tools, &s3.endpoint(), &data, &["--at", &at]);
+    let said = running::text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("as it was at"), "{said}");
+    let mut then = phones(&data.join("dealership.db"));
+    then.sort();
+    early.sort();
+    assert_eq!(then, early);
+    assert_eq!(
+        count(&data.join("dealership.db"), "SELECT count(*) FROM media"),
+        3
+    );
+    let files = files_under(&data.join("media"));
+    for hash in &early_photos {
+        assert!(files.contains_key(&format!("{hash}-800.webp")), "{hash}");
+    }
+    assert!(!files.keys().any(|name| name.contains(&late_photo)));
+    // In Moscow time, as the admin types it.
+    let moscow = middle
+        .with_timezone(&chrono::FixedOffset::east_opt(3 * 3600).unwrap())
+        .format("%Y-%m-%d %H:%M:%S")
+        .to_string();
+    let out = restore_from_replica(
+        &site,
+        &tools,
+        &s3.endpoint(),
+        &data,
+        &["--at", &moscow, "--force"],
+    );
+    assert!(out.status.success(), "{}", running::text(&out));
+    let mut then = phones(&data.join("dealership.db"));
+    then.sort();
+    assert_eq!(then, early);
 }

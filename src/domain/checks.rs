@@ -41,6 +41,7 @@ text_enum!(
         ProcessorsUnlisted = "processors_unlisted",
         AnalyticsAbroad = "analytics_abroad",
         AdWithoutToken = "ad_without_token",
+        ReplicationFailing = "replication_failing",
     }
 );
 
@@ -783,6 +784,43 @@ fn quote(text: &str, start: usize, end: usize) -> String {
     format!("{before}{}{after}", &text[start..end])
         .trim()
         .to_string()
+}
+
+/// The held report with replication's problems first (they are errors):
+/// those are looked at every half minute by `serve`
+/// (`crate::ops::replica_state`), not held with the content.
+pub fn with_replication(
+    report: &ChecksReport,
+    replica: Option<&crate::ops::replica_state::ReplicaStatus>,
+) -> ChecksReport {
+    let mut problems: Vec<Problem> = replica
+        .map(|status| {
+            status
+                .problems
+                .iter()
+                .map(|why| {
+                    problem(
+                        CheckKind::ReplicationFailing,
+                        "Резервная копия в хранилище не обновляется",
+                        format!(
+                            "{why}. Сайт работает, но новые заявки и изображения не попадают \
+                             в хранилище ({}): проверьте ключ доступа, хранилище и журнал \
+                             сервера (journalctl -u dealership | grep replication)",
+                            status.target
+                        ),
+                        "/admin".into(),
+                        None,
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    problems.extend(report.problems.iter().cloned());
+    ChecksReport {
+        checked_at: report.checked_at.clone(),
+        count: problems.len() as i64,
+        problems,
+    }
 }
 
 /// The last result, kept until the content version or the Moscow date

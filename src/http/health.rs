@@ -54,6 +54,11 @@ pub struct SystemStatus {
     pub min_free_disk_mb: u64,
     /// Log lines lost since the start (failed writes, a full queue).
     pub log_lines_lost: u64,
+    /// How replication stands (`[replica]`); null without replication or
+    /// before its first look. Its problems are not the site's: they show
+    /// here and in the self-checks, never in `/healthz`'s answer.
+    #[schema(required = true)]
+    pub replication: Option<crate::ops::replica_state::ReplicaStatus>,
 }
 
 /// The last write probe: when, and why it failed.
@@ -141,6 +146,7 @@ pub async fn report(state: &AppState) -> SystemStatus {
         free_disk_mb,
         min_free_disk_mb: min,
         log_lines_lost: crate::logging::lost_lines(),
+        replication: state.replica.last(),
     }
 }
 
@@ -190,6 +196,8 @@ fn job_title(name: &str) -> &str {
         "feed import" => "импорт фида по расписанию",
         "response reminders" => "напоминания о заявках без ответа",
         "saved-search alerts" => "письма по сохранённым поискам",
+        "media upload" => "копирование изображений в хранилище реплики",
+        "replica status" => "проверка репликации",
         other => other,
     }
 }

@@ -155,6 +155,12 @@ pub fn router(state: AppState) -> Site {
     let doc = Arc::new(doc);
     let media = ServeDir::new(state.config.media_dir());
     let media = Router::new()
+        // The originals kept for the replica are never served: they may
+        // carry the camera's location (src/media/mod.rs).
+        .route(
+            &format!("/{}/{{*rest}}", crate::media::ORIGINALS_FOLDER),
+            axum::routing::any(|| async { StatusCode::NOT_FOUND }),
+        )
         .fallback_service(media)
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,

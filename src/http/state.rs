@@ -61,6 +61,8 @@ pub struct Shared {
     pub workers: Arc<crate::jobs::Workers>,
     /// The latest answer of `/healthz`'s write probe.
     pub write_probe: Arc<super::health::WriteProbe>,
+    /// How replication stands, under `[replica]` (`crate::ops::replica_state`).
+    pub replica: Arc<crate::ops::replica_state::ReplicaMonitor>,
 }
 
 impl AppState {
@@ -95,6 +97,7 @@ impl AppState {
             image_gate: Arc::new(crate::media::Gate::default()),
             workers: Arc::default(),
             write_probe: Arc::default(),
+            replica: Arc::default(),
         }))
     }
 }

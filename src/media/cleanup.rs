@@ -1,5 +1,8 @@
 //! Removes stored pictures that no entity uses any more. A grace period
-//! keeps fresh uploads that a form has not saved yet.
+//! keeps fresh uploads that a form has not saved yet. A picture's files go
+//! with it (its variants and its original); its copy in the replica's
+//! bucket stays: a point-in-time restore may still name it
+//! (`crate::ops::bucket`).
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -71,6 +74,13 @@ pub fn collect_garbage(conn: &Connection, media_dir: &Path, grace: Duration) -> 
                 tracing::warn!(%name, %err, "cannot remove unused picture");
             }
         }
+        let original = super::original_path(media_dir, hash);
+        match std::fs::remove_file(&original) {
+            Ok(()) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => tracing::warn!(%hash, %err, "cannot remove an unused picture's original"),
+        }
+        // Its place in the upload queue goes with the row (ON DELETE CASCADE).
         conn.execute("DELETE FROM media WHERE hash = ?1", [hash])?;
         removed += 1;
     }

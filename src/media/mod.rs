@@ -3,10 +3,17 @@
 //! `<data_dir>/media`, named by the hash of its source, and recorded in the
 //! `media` table. The public URL of a picture is its 800 px variant,
 //! `/media/<hash>-800.webp`; [`srcset`] derives the others from it.
+//!
+//! The file as it was uploaded or imported is kept too, in
+//! `media/originals/<hash>` (never served: it may carry the camera's
+//! location in its EXIF): the upload queue ([`uploads`]) copies it to the
+//! replica's bucket, and a restore from the replica rebuilds the variants
+//! from it.
 
 pub mod cleanup;
 mod decode;
 pub mod gate;
+pub mod uploads;
 mod variants;
 
 use std::io::Cursor;
@@ -118,6 +125,7 @@ pub fn process_image(media_dir: &Path, bytes: &[u8]) -> AppResult<StoredImage> {
     let done = variants::all_exist(media_dir, &hash);
     let (orientation, pixels) = decode::open(bytes, format, !done)?;
     let (shown_width, shown_height) = variants::oriented(width, height, orientation);
+    keep_original(media_dir, &hash, bytes)?;
     if let Some(decoded) = pixels {
         variants::write_all(
             media_dir,
@@ -226,20 +234,57 @@ fn pixels_hash(kind: &[u8], width: u32, height: u32, layout: Layout, pixels: &[u
     hex_prefix(&hasher.finalize())
 }
 
-/// Records a processed picture in the `media` table (once per hash).
+/// Records a processed picture in the `media` table (once per hash) and,
+/// in the same transaction, queues it for the replica's bucket
+/// ([`uploads`]).
 pub fn record(conn: &Connection, image: &StoredImage) -> AppResult<()> {
-    conn.prepare_cached(
-        "INSERT OR IGNORE INTO media (hash, source_mime, width, height, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![
-        image.hash,
-        image.source_mime,
-        image.width,
-        image.height,
-        crate::domain::now()
-    ])?;
+    let now = crate::domain::now();
+    let added = conn
+        .prepare_cached(
+            "INSERT OR IGNORE INTO media (hash, source_mime, width, height, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![
+            image.hash,
+            image.source_mime,
+            image.width,
+            image.height,
+            now
+        ])?;
+    if added > 0 {
+        uploads::queue(conn, &image.hash, &now)?;
+    }
     Ok(())
+}
+
+/// The folder of originals inside the media folder.
+pub const ORIGINALS_FOLDER: &str = crate::ops::bucket::ORIGINALS_FOLDER;
+
+/// Where the original of a picture is kept.
+pub fn original_path(media_dir: &Path, hash: &str) -> PathBuf {
+    media_dir.join(ORIGINALS_FOLDER).join(hash)
+}
+
+/// Keeps the file a picture was made from (once; written whole or not at
+/// all), so that it can be copied to the replica and its variants rebuilt.
+fn keep_original(media_dir: &Path, hash: &str, bytes: &[u8]) -> AppResult<()> {
+    let path = original_path(media_dir, hash);
+    if path.exists() {
+        return Ok(());
+    }
+    let folder = media_dir.join(ORIGINALS_FOLDER);
+    let write = || -> std::io::Result<()> {
+        std::fs::create_dir_all(&folder)?;
+        let partial = folder.join(format!(".{hash}.{}.partial", crate::domain::new_id()));
+        std::fs::write(&partial, bytes)?;
+        std::fs::rename(&partial, &path)
+    };
+    write().map_err(|err| {
+        AppError::Internal(anyhow::Error::new(err).context(format!(
+            "cannot keep the original of picture {hash} in {}",
+            folder.display()
+        )))
+    })
 }
 
 /// Whether a picture is recorded.

@@ -111,22 +111,151 @@ fn replication(config: &Config, report: &mut Report) {
         report.add(Level::Note, "replication is off (no [replica] bucket)");
         return;
     }
-    match replica::read_secret(&replica.secret_access_key_file) {
-        Ok(_) => report.add(
-            Level::Ok,
-            format!(
-                "replication: the secret key's file {} is the service user's alone",
-                replica.secret_access_key_file.display()
-            ),
-        ),
-        Err(err) => report.add(Level::Problem, format!("{err:#}")),
-    }
+    let secret = match replica::read_secret(&replica.secret_access_key_file) {
+        Ok(secret) => {
+            report.add(
+                Level::Ok,
+                format!(
+                    "replication: the secret key's file {} is the service user's alone",
+                    replica.secret_access_key_file.display()
+                ),
+            );
+            Some(secret)
+        }
+        Err(err) => {
+            report.add(Level::Problem, format!("{err:#}"));
+            None
+        }
+    };
     match replica::find_litestream(&replica.litestream_bin) {
         Ok(program) => report.add(
             Level::Ok,
             format!("replication: Litestream is {}", program.display()),
         ),
         Err(err) => report.add(Level::Problem, format!("{err:#}")),
+    }
+    if let Some(secret) = secret {
+        replication_state(config, &secret, report);
+    }
+}
+
+/// How far replication got, as the bucket and the data directory show it
+/// (`crate::ops::replica_state`): the bucket must answer to the key, and no
+/// change may have waited more than its limit to reach it.
+fn replication_state(config: &Config, secret: &str, report: &mut Report) {
+    use crate::ops::replica_state::{LAG_LIMIT, look};
+    let bucket = match crate::ops::bucket::Bucket::open(&config.replica, secret) {
+        Ok(bucket) => bucket,
+        Err(err) => {
+            report.add(Level::Problem, format!("replication: {err:#}"));
+            return;
+        }
+    };
+    let queue =
+        Connection::open_with_flags(config.database_path(), OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .ok()
+            .and_then(|conn| crate::media::uploads::state(&conn).ok())
+            .unwrap_or_default();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            report.add(Level::Problem, format!("replication: no runtime: {err}"));
+            return;
+        }
+    };
+    let status = runtime.block_on(look(&bucket, &config.data_dir, queue, None));
+    if let Some(why) = &status.bucket_error {
+        report.add(
+            Level::Problem,
+            format!(
+                "replication: the bucket {} cannot be read with the key: {why}",
+                status.target
+            ),
+        );
+        return;
+    }
+    let age = |at: &Option<String>| {
+        at.as_deref()
+            .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+            .map(|at| {
+                let age = (chrono::Utc::now() - at.with_timezone(&chrono::Utc))
+                    .to_std()
+                    .unwrap_or_default();
+                format!("{at} ({} ago)", english_duration(age))
+            })
+            .unwrap_or_else(|| "none yet".to_string())
+    };
+    report.add(
+        Level::Ok,
+        format!(
+            "replication: the bucket {} answers; last replicated transaction {} uploaded {}; \
+             last snapshot {}",
+            status.target,
+            status.replicated_txid.as_deref().unwrap_or("none"),
+            age(&status.replicated_at),
+            age(&status.snapshot_at)
+        ),
+    );
+    match status.lag_seconds {
+        Some(lag) if lag > LAG_LIMIT.as_secs() as i64 => report.add(
+            Level::Problem,
+            format!(
+                "replication lags: a change has waited {} to reach the bucket (limit {}); \
+                 see journalctl -u dealership | grep litestream",
+                english_duration(std::time::Duration::from_secs(lag as u64)),
+                english_duration(LAG_LIMIT)
+            ),
+        ),
+        Some(0) => report.add(
+            Level::Ok,
+            format!(
+                "replication: the bucket has every change Litestream took from the database \
+                 here (its last: {})",
+                status.local_txid.as_deref().unwrap_or("none kept")
+            ),
+        ),
+        Some(lag) => report.add(
+            Level::Ok,
+            format!(
+                "replication: the bucket has every change but those of the last {} \
+                 (the database's transaction {} here)",
+                english_duration(std::time::Duration::from_secs(lag as u64)),
+                status.local_txid.as_deref().unwrap_or("none")
+            ),
+        ),
+        None => {}
+    }
+    let pictures = match (status.media_pending, status.media_failing) {
+        (0, _) => "replication: every picture is in the bucket".to_string(),
+        (pending, 0) => {
+            format!("replication: {pending} picture(s) wait to be copied to the bucket")
+        }
+        (pending, failing) => format!(
+            "replication: {pending} picture(s) wait to be copied to the bucket, {failing} of them \
+             failed last time: {}",
+            status.media_last_error.as_deref().unwrap_or("")
+        ),
+    };
+    report.add(
+        if status.media_failing > 0 {
+            Level::Note
+        } else {
+            Level::Ok
+        },
+        pictures,
+    );
+}
+
+/// A duration for the report: "42 s", "6 min", "3 h 2 min".
+fn english_duration(duration: std::time::Duration) -> String {
+    let seconds = duration.as_secs();
+    match seconds {
+        0..60 => format!("{seconds} s"),
+        60..3600 => format!("{} min", seconds / 60),
+        _ => format!("{} h {} min", seconds / 3600, seconds % 3600 / 60),
     }
 }
 

@@ -3,8 +3,11 @@
 //! (`docs/operations.md`).
 
 pub mod backup;
+pub mod bucket;
 pub mod check;
 pub mod replica;
+pub mod replica_restore;
+pub mod replica_state;
 pub mod restore;
 pub mod setup;
 
@@ -15,6 +18,9 @@ use sha2::{Digest, Sha256};
 
 /// The database's name inside an archive (and in the data directory).
 pub const DB_ENTRY: &str = "dealership.db";
+/// Litestream's own folder beside the database (its position in the
+/// database's history and the files it has not uploaded yet).
+pub const LITESTREAM_STATE: &str = ".dealership.db-litestream";
 /// The folder of pictures inside an archive (and in the data directory).
 pub const MEDIA_ENTRY: &str = "media";
 /// The list of files and their checksums, the archive's last entry.

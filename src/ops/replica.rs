@@ -23,6 +23,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -30,6 +31,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::process::{Child, Command};
 use tokio_util::sync::CancellationToken;
 
+use super::replica_state::ReplicaMonitor;
 use crate::config::{Config, ReplicaConfig};
 
 /// Litestream's configuration, written by `serve` into the data directory.
@@ -66,12 +68,16 @@ impl Replication {
     /// writes its configuration, stops a Litestream an earlier run left, and
     /// starts the supervisor on a thread of its own, so it outlives the
     /// server's runtime and stops Litestream after it.
-    pub fn start(config: &Config) -> anyhow::Result<Option<Replication>> {
+    /// Whether Litestream runs is told to `monitor`.
+    pub fn start(
+        config: &Config,
+        monitor: Arc<ReplicaMonitor>,
+    ) -> anyhow::Result<Option<Replication>> {
         let replica = &config.replica;
         if !replica.is_enabled() {
             return Ok(None);
         }
-        let litestream = Litestream::prepare(config)?;
+        let litestream = Litestream::prepare(config, monitor)?;
         let stop = CancellationToken::new();
         let supervisor = std::thread::Builder::new()
             .name("replica".into())
@@ -141,10 +147,12 @@ struct Litestream {
     secret_access_key: String,
     /// The storage's `host:port`, looked at by [`watch_storage`].
     storage_address: Option<String>,
+    /// Told whether Litestream runs.
+    monitor: Arc<ReplicaMonitor>,
 }
 
 impl Litestream {
-    fn prepare(config: &Config) -> anyhow::Result<Litestream> {
+    fn prepare(config: &Config, monitor: Arc<ReplicaMonitor>) -> anyhow::Result<Litestream> {
         let replica = &config.replica;
         let secret_access_key = read_secret(&replica.secret_access_key_file)?;
         let program = find_litestream(&replica.litestream_bin)?;
@@ -179,6 +187,7 @@ impl Litestream {
             access_key_id: replica.access_key_id.trim().to_string(),
             secret_access_key,
             storage_address: storage_address(replica),
+            monitor,
         })
     }
 
@@ -216,13 +225,17 @@ impl Litestream {
         loop {
             let started = Instant::now();
             let ended = match self.command().spawn() {
-                Ok(child) => self.watch(child, &stop).await,
+                Ok(child) => {
+                    self.monitor.litestream_up();
+                    self.watch(child, &stop).await
+                }
                 Err(err) => Some(format!("cannot start {}: {err}", self.program.display())),
             };
             let Some(why) = ended else {
                 // Stopped on purpose.
                 return;
             };
+            self.monitor.litestream_down(&why);
             if stop.is_cancelled() {
                 return;
             }
@@ -534,7 +547,11 @@ pub fn find_litestream(litestream_bin: &Path) -> anyhow::Result<PathBuf> {
 /// Litestream's configuration for the database at `database`, with its
 /// control socket at `socket`: no secret in it (the key comes through the
 /// environment), every value quoted.
-fn litestream_config(database: &Path, socket: Option<&Path>, replica: &ReplicaConfig) -> String {
+pub(super) fn litestream_config(
+    database: &Path,
+    socket: Option<&Path>,
+    replica: &ReplicaConfig,
+) -> String {
     let quoted = |text: &str| serde_json::Value::from(text).to_string();
     let mut yaml = String::from(
         "# Written by `dealership serve` from the [replica] section of its\n\

@@ -35,9 +35,9 @@ pub struct Restored {
 
 /// Start of the folder a restore unpacks its archive into, in the data
 /// directory (`.restore-<stamp>`).
-const STAGING_PREFIX: &str = ".restore-";
+pub(super) const STAGING_PREFIX: &str = ".restore-";
 /// Start of the folder the replaced data is moved into.
-const PREVIOUS_PREFIX: &str = "before-restore-";
+pub(super) const PREVIOUS_PREFIX: &str = "before-restore-";
 /// The mark, in the unpacked folder, that its archive was checked completely
 /// and may be put in place: a restore killed after it is finished by the
 /// next command; one killed before it changed nothing, and its folder is
@@ -97,7 +97,7 @@ pub fn restore(config: &Config, archive: &Path) -> anyhow::Result<Restored> {
 }
 
 /// A stamp no earlier restore's folders use (two restores in one second).
-fn free_stamp(data_dir: &Path) -> String {
+pub(super) fn free_stamp(data_dir: &Path) -> String {
     let base = super::timestamp();
     let free = |stamp: &String| {
         !data_dir.join(format!("{STAGING_PREFIX}{stamp}")).exists()
@@ -180,7 +180,7 @@ fn staging_folders(data_dir: &Path) -> Vec<PathBuf> {
 
 /// Removes the unpacked folder once everything moved out: its mark first,
 /// so that a kill meanwhile leaves a folder the next command just removes.
-fn remove_staging(staging: &Path) -> anyhow::Result<()> {
+pub(super) fn remove_staging(staging: &Path) -> anyhow::Result<()> {
     let _ = std::fs::remove_file(staging.join(READY));
     std::fs::remove_dir_all(staging).with_context(|| format!("cannot remove {}", staging.display()))
 }
@@ -336,7 +336,7 @@ fn compare(listed: &[ManifestFile], found: &BTreeMap<String, (u64, String)>) -> 
 /// directory's database gets its write-ahead log merged in (so that the
 /// log left beside it holds nothing it lacks), everything unpacked is on
 /// disk, then the mark [`READY`] is written.
-fn prepare(data_dir: &Path, staging: &Path) -> anyhow::Result<()> {
+pub(super) fn prepare(data_dir: &Path, staging: &Path) -> anyhow::Result<()> {
     let live = data_dir.join(DB_ENTRY);
     if live.exists() {
         let merged = Connection::open_with_flags(&live, OpenFlags::SQLITE_OPEN_READ_WRITE)
@@ -373,7 +373,7 @@ fn prepare(data_dir: &Path, staging: &Path) -> anyhow::Result<()> {
 /// The database is replaced by one rename (the old one linked into
 /// `previous` first), so the data directory always holds one whole database,
 /// the old or the restored.
-fn put_in_place(data_dir: &Path, staging: &Path, previous: &Path) -> anyhow::Result<()> {
+pub(super) fn put_in_place(data_dir: &Path, staging: &Path, previous: &Path) -> anyhow::Result<()> {
     let staged_db = staging.join(DB_ENTRY);
     let staged_media = staging.join(MEDIA_ENTRY);
     let aside = |name: &str| -> anyhow::Result<()> {
@@ -394,9 +394,13 @@ fn put_in_place(data_dir: &Path, staging: &Path, previous: &Path) -> anyhow::Res
     };
     if staged_db.exists() {
         // The old database's log, merged into it before (`prepare`), and its
-        // shared memory: a restored database must not start with them.
+        // shared memory: a restored database must not start with them. Nor
+        // with Litestream's state of the old one (its position in the old
+        // database's history): Litestream asks for it to go whenever a
+        // database is replaced, and starts afresh without it.
         aside("dealership.db-wal")?;
         aside("dealership.db-shm")?;
+        aside(super::LITESTREAM_STATE)?;
     }
     if staged_media.exists() {
         aside(MEDIA_ENTRY)?;
@@ -465,7 +469,7 @@ fn sync_dir(dir: &Path) {
 /// Files restored by root belong to the data directory's owner (the service
 /// user), or the server could not write them.
 #[cfg(unix)]
-fn give_to_owner(data_dir: &Path, path: &Path) -> anyhow::Result<()> {
+pub(super) fn give_to_owner(data_dir: &Path, path: &Path) -> anyhow::Result<()> {
     use std::os::unix::fs::MetadataExt;
     let owner = std::fs::metadata(data_dir)?;
     let (uid, gid) = (owner.uid(), owner.gid());
@@ -491,6 +495,6 @@ fn give_to_owner(data_dir: &Path, path: &Path) -> anyhow::Result<()> {
 }
 
 #[cfg(not(unix))]
-fn give_to_owner(_data_dir: &Path, _path: &Path) -> anyhow::Result<()> {
+pub(super) fn give_to_owner(_data_dir: &Path, _path: &Path) -> anyhow::Result<()> {
     Ok(())
 }

@@ -17,10 +17,14 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// The problems the self-checks find now, errors first. The result is kept
 /// until the content changes or the Moscow date does; `checkedAt` says when
-/// it was computed.
+/// it was computed. Replication's problems (`replication_failing`) come
+/// first, from its last look (every 30 s).
 #[utoipa::path(get, path = "/api/admin/checks", tag = "admin",
     responses((status = 200, body = ChecksReport), (status = 401, body = ApiErrorBody)))]
 pub async fn self_checks(State(state): State<AppState>) -> AppResult<Json<ChecksReport>> {
     let report = state.checks.current(&state.db, &state.clock).await?;
-    Ok(Json(ChecksReport::clone(&report)))
+    Ok(Json(crate::domain::checks::with_replication(
+        &report,
+        state.replica.last().as_ref(),
+    )))
 }

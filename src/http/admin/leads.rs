@@ -373,8 +373,12 @@ fn today_start() -> String {
 #[utoipa::path(get, path = "/api/admin/dashboard", tag = "admin", responses((status = 200, body = Dashboard)))]
 pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboard>> {
     let since = today_start();
-    let checks_count = state.checks.current(&state.db, &state.clock).await?.count;
     let system = crate::http::health::report(&state).await;
+    let checks_count = state.checks.current(&state.db, &state.clock).await?.count
+        + system
+            .replication
+            .as_ref()
+            .map_or(0, |status| status.problems.len() as i64);
     let figures = state
         .db
         .call(move |c| {

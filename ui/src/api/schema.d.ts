@@ -148,7 +148,8 @@ export interface paths {
         /**
          * The problems the self-checks find now, errors first. The result is kept
          *     until the content changes or the Moscow date does; `checkedAt` says when
-         *     it was computed.
+         *     it was computed. Replication's problems (`replication_failing`) come
+         *     first, from its last look (every 30 s).
          */
         get: operations["self_checks"];
         put?: never;
@@ -2007,7 +2008,7 @@ export interface components {
          * @description Which check found the problem.
          * @enum {string}
          */
-        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "car_unstated_fields" | "consent_text_missing" | "privacy_policy_missing" | "operator_missing" | "processors_unlisted" | "analytics_abroad" | "ad_without_token";
+        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "car_unstated_fields" | "consent_text_missing" | "privacy_policy_missing" | "operator_missing" | "processors_unlisted" | "analytics_abroad" | "ad_without_token" | "replication_failing";
         /** @description `GET /api/admin/checks`. */
         ChecksReport: {
             /**
@@ -2878,6 +2879,49 @@ export interface components {
             workingHours: string;
             yandexMetrikaId: string;
         };
+        /** @description Replication's state, as the system card shows it. */
+        ReplicaStatus: {
+            /** @description Why the bucket could not be read, when it could not. */
+            bucketError: string | null;
+            /** @description When this was looked at (RFC 3339). */
+            checkedAt: string;
+            /**
+             * Format: int64
+             * @description How long the oldest change not in the bucket yet has waited, in
+             *     seconds: 0 when the bucket has everything; null when unknown.
+             */
+            lagSeconds: number | null;
+            /** @description Why Litestream does not run now, when it does not (`serve` only). */
+            litestreamDown: string | null;
+            /** @description The last transaction Litestream has taken from the database here. */
+            localTxid: string | null;
+            /** @description When a picture was last copied. */
+            mediaCopiedAt: string | null;
+            /** Format: int64 */
+            mediaFailing: number;
+            mediaLastError: string | null;
+            /**
+             * Format: int64
+             * @description Pictures waiting to be copied to the bucket, and of them those whose
+             *     last try failed, with the latest failure.
+             */
+            mediaPending: number;
+            /**
+             * @description What is wrong, in Russian (a self-check shows each); empty when
+             *     replication is well.
+             */
+            problems: string[];
+            replicatedAt: string | null;
+            /**
+             * @description The last transaction in the bucket (Litestream's TXID, 16 hex
+             *     digits) and when it was uploaded; null: none yet (or unknown).
+             */
+            replicatedTxid: string | null;
+            /** @description When the newest snapshot was uploaded. */
+            snapshotAt: string | null;
+            /** @description The storage: `endpoint bucket/folder`. */
+            target: string;
+        };
         /** @description What a feed would do to the catalogue. */
         Report: {
             /** @default [] */
@@ -3370,6 +3414,7 @@ export interface components {
             minFreeDiskMb: number;
             /** @description Why the site is unhealthy, in Russian; empty when it is well. */
             problems: string[];
+            replication: null | components["schemas"]["ReplicaStatus"];
         };
         /** @description The result of a test (e-mail or amoCRM). */
         TestResult: {

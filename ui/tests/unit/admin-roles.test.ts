@@ -299,6 +299,7 @@ describe("the dashboard's system card", () => {
       freeDiskMb: 51234,
       minFreeDiskMb: 200,
       logLinesLost: 0,
+      replication: null,
     });
     expect(card.value).toBe("В порядке");
     expect(card.notes).toEqual(["Свободно на диске: 51\u00a0234 МБ"]);
@@ -313,6 +314,7 @@ describe("the dashboard's system card", () => {
       freeDiskMb: 12,
       minFreeDiskMb: 200,
       logLinesLost: 1500,
+      replication: null,
     });
     expect(card.value).toBe("Проблем: 2");
     expect(card.notes).toEqual([
@@ -324,7 +326,72 @@ describe("the dashboard's system card", () => {
   });
 
   it("leaves the free space out when it could not be read", () => {
-    const card = systemCard({ problems: [], freeDiskMb: null, minFreeDiskMb: 0, logLinesLost: 0 });
+    const card = systemCard({
+      problems: [],
+      freeDiskMb: null,
+      minFreeDiskMb: 0,
+      logLinesLost: 0,
+      replication: null,
+    });
     expect(card.notes).toEqual([]);
+  });
+
+  const replica = {
+    target: "https://storage.yandexcloud.net auto-backups/dealership",
+    checkedAt: "2026-11-24T12:00:30Z",
+    bucketError: null,
+    replicatedTxid: "00000000000003e8",
+    replicatedAt: "2026-11-24T11:55:00Z",
+    snapshotAt: "2026-11-24T00:10:00Z",
+    localTxid: "00000000000003e8",
+    lagSeconds: 0,
+    mediaPending: 0,
+    mediaFailing: 0,
+    mediaLastError: null,
+    mediaCopiedAt: "2026-11-24T11:50:00Z",
+    litestreamDown: null,
+    problems: [],
+  };
+  const now = new Date("2026-11-24T12:01:00Z");
+
+  it("shows replication caught up: the last write to the storage and its age, the snapshot", () => {
+    const card = systemCard(
+      { problems: [], freeDiskMb: 900, minFreeDiskMb: 200, logLinesLost: 0, replication: replica },
+      now,
+    );
+    expect(card.value).toBe("В порядке");
+    expect(card.notes).toEqual([
+      "Свободно на диске: 900 МБ",
+      "Резервная копия в хранилище: https://storage.yandexcloud.net auto-backups/dealership",
+      "Последняя запись в хранилище: 24 ноября 2026 г. в 14:55 (6 мин назад), позиция 00000000000003e8",
+      "Последний снимок базы: 24 ноября 2026 г. в 03:10",
+      "Все изображения в хранилище",
+    ]);
+  });
+
+  it("counts replication's problems, though /healthz does not, and says what waits", () => {
+    const card = systemCard(
+      {
+        problems: [],
+        freeDiskMb: 900,
+        minFreeDiskMb: 200,
+        logLinesLost: 0,
+        replication: {
+          ...replica,
+          bucketError: "403 Forbidden",
+          lagSeconds: null,
+          mediaPending: 3,
+          problems: ["Хранилище реплики недоступно: 403 Forbidden"],
+        },
+      },
+      now,
+    );
+    expect(card.value).toBe("Проблем: 1");
+    expect(card.notes).toEqual([
+      "Хранилище реплики недоступно: 403 Forbidden",
+      "Свободно на диске: 900 МБ",
+      "Резервная копия в хранилище: https://storage.yandexcloud.net auto-backups/dealership",
+      "Изображений ждут отправки: 3",
+    ]);
   });
 });

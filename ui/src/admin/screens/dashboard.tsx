@@ -173,10 +173,11 @@ function ChecksBadge({ count }: { count: number }) {
 }
 
 /** The site's health: "В порядке" or each problem (the database refuses
- * writes, little free disk, a worker down), free space, lost log lines. */
+ * writes, little free disk, a worker down, replication failing), free
+ * space, lost log lines, replication's state. */
 function SystemCard({ status }: { status: SystemStatus }) {
   const card = systemCard(status);
-  const failing = status.problems.length > 0;
+  const failing = card.value !== "В порядке";
   return (
     <article data-testid="system-card" class={failing ? "system-card has-problems" : "system-card"}>
       <h2 class="stat-title">Состояние системы</h2>
