@@ -80,7 +80,9 @@ pub fn collect_garbage(conn: &Connection, media_dir: &Path, grace: Duration) -> 
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
             Err(err) => tracing::warn!(%hash, %err, "cannot remove an unused picture's original"),
         }
-        // Its place in the upload queue goes with the row (ON DELETE CASCADE).
+        // Its place in the upload queue goes with it (the foreign key
+        // cascades too; said here for connections without foreign keys).
+        conn.execute("DELETE FROM media_uploads WHERE hash = ?1", [hash])?;
         conn.execute("DELETE FROM media WHERE hash = ?1", [hash])?;
         removed += 1;
     }

@@ -50,8 +50,41 @@ fn stores_three_webp_variants() {
     assert_eq!(variant_size(dir.path(), &stored.hash, 800), (800, 400));
     assert_eq!(variant_size(dir.path(), &stored.hash, 1600), (1600, 800));
     assert!(is_recorded(&conn, &stored.hash).unwrap());
-    // Only the three variants, no temporary files left behind.
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+    // Only the three variants and the folder of originals, no temporary
+    // files left behind.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4);
+    // The original as it came, for the replica and to make the variants again.
+    let originals: Vec<_> = std::fs::read_dir(dir.path().join(ORIGINALS_FOLDER))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(originals, [stored.hash.clone()]);
+    assert_eq!(
+        std::fs::read(original_path(dir.path(), &stored.hash)).unwrap(),
+        jpeg
+    );
+    // Queued for the replica's bucket with its row.
+    let queued: String = conn
+        .query_row("SELECT hash FROM media_uploads", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(queued, stored.hash);
+}
+
+#[test]
+fn the_cleanup_removes_an_unused_pictures_original_and_its_place_in_the_queue() {
+    let dir = tempfile::tempdir().unwrap();
+    let conn = conn();
+    let jpeg = encode(&gradient(300, 200), ImageFormat::Jpeg);
+    let stored = store_image(&conn, dir.path(), &jpeg).unwrap();
+    assert!(original_path(dir.path(), &stored.hash).exists());
+    let removed = cleanup::collect_garbage(&conn, dir.path(), chrono::Duration::zero()).unwrap();
+    assert_eq!(removed, 1);
+    assert!(!original_path(dir.path(), &stored.hash).exists());
+    assert!(!variant_path(dir.path(), &stored.hash, 800).exists());
+    let queued: i64 = conn
+        .query_row("SELECT count(*) FROM media_uploads", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(queued, 0);
 }
 
 #[test]
