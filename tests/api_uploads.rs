@@ -288,7 +288,10 @@ async fn pictures_nothing_uses_are_removed() {
         .await;
     assert_eq!(brand.status, StatusCode::CREATED);
     let media = app.dir.path().join("media");
-    assert_eq!(std::fs::read_dir(&media).unwrap().count(), 6);
+    // Three variants each, and the folder of their originals.
+    assert_eq!(std::fs::read_dir(&media).unwrap().count(), 7);
+    let originals = media.join(dealership::media::ORIGINALS_FOLDER);
+    assert_eq!(std::fs::read_dir(&originals).unwrap().count(), 2);
     // Fresh uploads are kept for a while, a form may not have saved them yet.
     let conn = app.db.conn().unwrap();
     let none =
@@ -302,8 +305,15 @@ async fn pictures_nothing_uses_are_removed() {
     let left: Vec<String> = std::fs::read_dir(&media)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name != dealership::media::ORIGINALS_FOLDER)
         .collect();
     assert_eq!(left.len(), 3);
+    // The unused picture's original went with it.
+    let originals_left: Vec<String> = std::fs::read_dir(&originals)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(originals_left, [kept["hash"].as_str().unwrap()]);
     let kept_hash = kept["hash"].as_str().unwrap();
     assert!(left.iter().all(|n| n.starts_with(kept_hash)), "{left:?}");
     assert!(

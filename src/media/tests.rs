@@ -58,7 +58,7 @@ fn stores_three_webp_variants() {
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    assert_eq!(originals, [stored.hash.clone()]);
+    assert_eq!(originals, std::slice::from_ref(&stored.hash));
     assert_eq!(
         std::fs::read(original_path(dir.path(), &stored.hash)).unwrap(),
         jpeg
