@@ -356,7 +356,13 @@ describe("admin parser", () => {
     await address.fill("dealer.example/stock.xml");
     await page.getByRole("button", { name: "Проверить" }).click();
     assert.equal(await fileError.innerText(), "Адрес должен начинаться с http:// или https://");
-    assert.equal(await page.evaluate(() => document.activeElement?.type), "url");
+    // Focus goes to the refused field once the message is painted (a flake
+    // in a full run read it a moment before).
+    await eventually(
+      "the refused address focused",
+      async () => (await page.evaluate(() => document.activeElement?.type)) === "url",
+      5_000,
+    );
     await address.fill(`${site.base}/no-such-feed.xml`);
     await page.getByRole("button", { name: "Проверить" }).click();
     await eventually("the refusal", async () =>
