@@ -546,6 +546,23 @@ async fn photos_come_from_the_feed_and_a_failed_one_is_retried_next_run() {
     assert_eq!(run["status"], "applied");
 }
 
+/// One pass of the job `imported photos`, then the run `id` as the admin
+/// reads it.
+async fn photo_pass(
+    app: &TestApp,
+    admin: &AdminSession<'_>,
+    config: &std::sync::Arc<Config>,
+    id: &str,
+) -> Value {
+    dealership::parser::fetch_photos(app.db.clone(), config.clone())
+        .await
+        .unwrap();
+    admin
+        .call(Method::GET, &format!("/api/admin/imports/{id}"), None)
+        .await
+        .json()
+}
+
 /// A photo the site could not store (its media directory unusable, as on a
 /// full disk) is not a failed photo: it waits untried, and a later pass of
 /// the job `imported photos` fetches it and counts it in the same run.
@@ -566,13 +583,7 @@ async fn photos_the_site_could_not_store_are_fetched_by_a_later_pass() {
     let applied = admin.import("feed.csv", &csv(&[&row])).await;
     let id = applied["id"].as_str().unwrap().to_string();
     // The pass after apply ends before this one starts (one at a time).
-    dealership::parser::fetch_photos(app.db.clone(), config.clone())
-        .await
-        .unwrap();
-    let run = admin
-        .call(Method::GET, &format!("/api/admin/imports/{id}"), None)
-        .await
-        .json();
+    let run = photo_pass(&app, &admin, &config, &id).await;
     assert_eq!(
         run["photos"],
         json!({"total": 2, "done": 0, "failed": 0}),
@@ -590,13 +601,7 @@ async fn photos_the_site_could_not_store_are_fetched_by_a_later_pass() {
 
     // Space again: the next pass stores both, in the same run.
     std::fs::remove_file(&media).unwrap();
-    dealership::parser::fetch_photos(app.db.clone(), config.clone())
-        .await
-        .unwrap();
-    let run = admin
-        .call(Method::GET, &format!("/api/admin/imports/{id}"), None)
-        .await
-        .json();
+    let run = photo_pass(&app, &admin, &config, &id).await;
     assert_eq!(
         run["photos"],
         json!({"total": 2, "done": 2, "failed": 0}),
@@ -604,13 +609,7 @@ async fn photos_the_site_could_not_store_are_fetched_by_a_later_pass() {
     );
     assert_eq!(count(&app, "SELECT count(*) FROM car_images"), 2);
     // Nothing is left for a pass to do: the run's figures stay as they are.
-    dealership::parser::fetch_photos(app.db.clone(), config.clone())
-        .await
-        .unwrap();
-    let run = admin
-        .call(Method::GET, &format!("/api/admin/imports/{id}"), None)
-        .await
-        .json();
+    let run = photo_pass(&app, &admin, &config, &id).await;
     assert_eq!(
         run["photos"],
         json!({"total": 2, "done": 2, "failed": 0}),
