@@ -401,3 +401,62 @@ async fn the_admin_shell_is_not_drawn_on_the_server() {
         "{html}"
     );
 }
+
+/// The inline script between `<script data-entry=…>` and `</script>`, with
+/// the entry it names and the modules it preloads.
+fn loader(html: &str) -> Option<(&str, &str, &str)> {
+    let start = html.find("<script data-entry=\"")?;
+    let tag = &html[start..];
+    let entry = tag["<script data-entry=\"".len()..].split('"').next()?;
+    let preload = tag.split("data-preload=\"").nth(1)?.split('"').next()?;
+    let body = tag[tag.find('>')? + 1..].split("</script>").next()?;
+    Some((entry, preload, body))
+}
+
+#[tokio::test]
+async fn a_drawn_pages_code_is_started_by_the_loader_the_policy_allows() {
+    use base64::Engine;
+    use sha2::{Digest, Sha256};
+    needs_the_server_build();
+    let app = TestApp::new();
+    for path in ["/", "/new-cars", "/trade-in", "/no-such-page"] {
+        let answer = app.get(path).await;
+        let html = answer.text();
+        let head = &html[..html.find("</head>").expect("a head")];
+        // Nothing the browser would fetch before the first paint: no module
+        // script, no module preload.
+        assert!(!head.contains("<script type=\"module\""), "{path}: {head}");
+        assert!(
+            !head.contains("<link rel=\"modulepreload\""),
+            "{path}: {head}"
+        );
+        let (entry, preload, body) = loader(head).unwrap_or_else(|| panic!("{path}: no loader"));
+        // The policy lets the browser run it: its hash is in script-src.
+        let csp = answer.headers[axum::http::header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .unwrap();
+        let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(body));
+        let script_src = csp
+            .split(';')
+            .find(|d| d.trim_start().starts_with("script-src"))
+            .unwrap();
+        assert!(
+            script_src.contains(&format!("'sha256-{hash}'")),
+            "{path}: {script_src}"
+        );
+        assert!(!script_src.contains("unsafe-inline"), "{script_src}");
+        // What it starts is served.
+        for url in std::iter::once(entry).chain(preload.split(' ')) {
+            assert!(url.starts_with("/assets/") && url.ends_with(".js"), "{url}");
+            assert_eq!(app.get(url).await.status, StatusCode::OK, "{url}");
+        }
+        assert!(
+            !preload.is_empty(),
+            "{path}: the entry's modules are preloaded"
+        );
+    }
+    // The admin panel is drawn by its code: linked at once.
+    let html = app.get("/admin").await.text();
+    assert!(loader(&html).is_none());
+    assert!(html.contains("<script type=\"module\" src=\"/assets/"));
+}

@@ -42,8 +42,12 @@ const PUBLIC_BODY_LIMIT: usize = 64 * 1024;
 /// Largest JSON body an admin may send (settings carry long legal texts).
 const ADMIN_BODY_LIMIT: usize = 1024 * 1024;
 
+/// Scripts run from the site itself, the two counters, and the one inline
+/// script of a drawn page (`pages::shell::LOADER`) by its SHA-256: a test
+/// (`loader_hash_allows_the_loader`) says the new hash when loader.js changes.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
-    script-src 'self' https://mc.yandex.ru https://www.googletagmanager.com; \
+    script-src 'self' 'sha256-2NWyq5JM5oryrMaqeTLVVnAQRVO3AyUQibDVqOO6f1U=' \
+    https://mc.yandex.ru https://www.googletagmanager.com; \
     style-src 'self' 'unsafe-inline'; \
     img-src 'self' data: blob: https://mc.yandex.ru https://*.google-analytics.com \
     https://*.googletagmanager.com; \
@@ -326,5 +330,24 @@ fn add_security_headers(headers: &mut HeaderMap, https: bool) {
         if let header::Entry::Vacant(entry) = headers.entry(name) {
             entry.insert(value);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use base64::Engine;
+    use sha2::{Digest, Sha256};
+
+    #[test]
+    fn loader_hash_allows_the_loader() {
+        let digest = Sha256::digest(super::super::pages::LOADER.as_bytes());
+        let source = format!(
+            "'sha256-{}'",
+            base64::engine::general_purpose::STANDARD.encode(digest)
+        );
+        assert!(
+            super::CONTENT_SECURITY_POLICY.contains(&source),
+            "loader.js changed: put {source} in CONTENT_SECURITY_POLICY's script-src"
+        );
     }
 }

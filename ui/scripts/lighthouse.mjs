@@ -2,8 +2,9 @@
 // a car page, against the release binary with demo data. Not part of CI:
 //   cargo build --release && (cd ui && npm run lighthouse)
 // Prints the four category scores per page and writes the JSON reports to
-// ui/lighthouse/ (ignored by git). Exits 1 when a score is under 95, or
-// the accessibility score under 100 (docs/accessibility.md).
+// ui/lighthouse/ (ignored by git). Exits 1 when a score is under 95, the
+// accessibility score under 100 (docs/accessibility.md), LCP 1.5 s or more
+// or total blocking time 100 ms or more (docs/rendering.md).
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -11,6 +12,8 @@ import { CHROMIUM_ARGS, start } from "../tests/e2e/harness.mjs";
 import { MOBILE } from "./lighthouse-settings.mjs";
 
 const MIN = 95;
+const MAX_LCP_MS = 1500;
+const MAX_TBT_MS = 100;
 /** Accessibility has no slack: every audit of the category passes. */
 const MIN_SCORE = { accessibility: 100 };
 const s = await start();
@@ -38,6 +41,13 @@ try {
     console.log(
       `${name.padEnd(9)} ${path.padEnd(40)} ${JSON.stringify(scores)} LCP ${audits["largest-contentful-paint"].displayValue} CLS ${audits["cumulative-layout-shift"].displayValue} TBT ${audits["total-blocking-time"].displayValue}`,
     );
+    // Issue 24's budgets: LCP under 1.5 s and total blocking time under 100 ms.
+    const lcp = audits["largest-contentful-paint"].numericValue;
+    const tbt = audits["total-blocking-time"].numericValue;
+    if (lcp >= MAX_LCP_MS || tbt >= MAX_TBT_MS) {
+      failed = true;
+      console.log(`  over budget: LCP ${Math.round(lcp)} ms, TBT ${Math.round(tbt)} ms`);
+    }
     for (const [category, score] of Object.entries(scores)) {
       if (score < (MIN_SCORE[category] ?? MIN)) {
         failed = true;

@@ -5,7 +5,7 @@ import type { Settings } from "./api/types";
 import { SETTINGS } from "./api/urls";
 import { markHydrated } from "./hooks/useHydrated";
 import { initConsent } from "./lib/consent";
-import { beginHydration, releaseHeldBack } from "./lib/hydration";
+import { beginHydration, goLive, releaseHeldBack } from "./lib/hydration";
 import { captureUtm } from "./lib/utm";
 import "./styles/app.css";
 
@@ -33,17 +33,21 @@ if (root?.firstElementChild) {
   beginHydration();
   hydrate(<App />, root);
   markHydrated();
-  releaseHeldBack();
+  goLive(releaseHeldBack());
 } else if (root) {
   markHydrated();
   root.textContent = "";
   render(<App />, root);
+  goLive(() => {});
 }
 
 // Once the page has painted: the counters the visitor accepted start, or
-// the cookie notice asks (lib/consent.ts).
-window.addEventListener("load", () => {
+// the cookie notice asks (lib/consent.ts). A drawn page's code starts after
+// its first paint (src/http/pages/loader.js), often after `load`.
+const startConsent = () => {
   const settings = cached<Settings>(SETTINGS);
   if (settings)
     setTimeout(() => initConsent(settings.yandexMetrikaId, settings.googleAnalyticsId), 0);
-});
+};
+if (document.readyState === "complete") startConsent();
+else window.addEventListener("load", startConsent);

@@ -20,7 +20,7 @@ use crate::error::AppResult;
 use crate::http::state::AppState;
 
 pub use render::Renderer;
-pub use shell::{Page, script_json};
+pub use shell::{LOADER, Page, script_json};
 
 /// The query parameters a page reads (`ui/src/lib/filters.ts`,
 /// `ui/src/lib/saved.ts`); any other (`utm_source`, a typo) changes nothing

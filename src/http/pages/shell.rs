@@ -60,6 +60,17 @@ pub struct Page {
     pub chunk: Option<&'static str>,
 }
 
+/// The inline script that starts a drawn page's code once its first screen
+/// is painted (docs/rendering.md, "Code after the first paint"): after the
+/// first contentful paint and the load of the page's hero picture (its
+/// `fetchpriority="high"` image), at the first press, key or focus, or at
+/// the latest 3 seconds after the document is parsed; at once when the page
+/// arrived undrawn. A click on a button or a form's submit before the code
+/// is live is held and done again once it is (`dealership:live`, main.tsx).
+/// Allowed by its hash in the Content-Security-Policy
+/// (`router::LOADER_HASH`, checked by a test).
+pub const LOADER: &str = include_str!("loader.js");
+
 /// Where the page's markup goes in the shell.
 const APP_SLOT: &str = "<!--app-->";
 
@@ -199,6 +210,7 @@ impl Page {
             styles: &styles,
             preloads: &preloads,
             script: entry.script.as_deref(),
+            loader: self.server_render.then_some(LOADER),
             preload_images: &self.preload_images,
             json_ld: self.json_ld.as_ref().map(script_json),
             data: &data,
@@ -271,6 +283,9 @@ struct Shell<'a> {
     styles: &'a [Style],
     preloads: &'a [String],
     script: Option<&'a str>,
+    /// On a drawn page, the script that fetches `script` and `preloads` once
+    /// the first screen is painted ([`LOADER`]); otherwise they are linked.
+    loader: Option<&'static str>,
     preload_images: &'a [PreloadImage],
     json_ld: Option<String>,
     data: &'a str,

@@ -53,3 +53,25 @@ export function releaseHeldBack(
   schedule(one);
   return all;
 }
+
+/** main.tsx, once the page's code has taken the page over: the page says
+ * so (`data-live` on `<html>`) and the drawn page's loader
+ * (src/http/pages/loader.js) is told (`dealership:live`). When the loader
+ * held a press that came before the code (`data-early`), every part still
+ * waiting is taken at once (`takeAll`, from `releaseHeldBack`) and the
+ * press is done again a task later, once those parts have their handlers. */
+export function goLive(
+  takeAll: () => void,
+  schedule: (step: () => void) => void = (step) => setTimeout(step, 0),
+  root: HTMLElement = document.documentElement,
+): void {
+  root.setAttribute("data-live", "");
+  const tell = () => root.ownerDocument.dispatchEvent(new Event("dealership:live"));
+  if (!root.hasAttribute("data-early")) {
+    tell();
+    return;
+  }
+  root.removeAttribute("data-early");
+  takeAll();
+  schedule(tell);
+}

@@ -98,6 +98,26 @@ export async function startServer({ env = {}, demo = true } = {}) {
   return { base, data, stop };
 }
 
+/** A drawn page's code starts after its first paint (src/http/pages/loader.js,
+ * docs/rendering.md): the page's own loads (`goto`, `reload`, back and
+ * forward) return once the code has taken the page over, as they did when
+ * the code was linked in the page. A press before that is held and done
+ * again by the loader (rendered.test.mjs tests it on a page of its own). */
+function untilLiveAfterLoads(page) {
+  for (const name of ["goto", "reload", "goBack", "goForward"]) {
+    const load = page[name].bind(page);
+    page[name] = async (...args) => {
+      const response = await load(...args);
+      await page.waitForFunction(
+        () =>
+          !document.querySelector("script[data-entry]") ||
+          document.documentElement.hasAttribute("data-live"),
+      );
+      return response;
+    };
+  }
+}
+
 /** The browser and helpers, on the server of the run (E2E_BASE and E2E_DATA,
  * set by run.mjs) or on one of its own (always with `server` options). */
 export async function start(server) {
@@ -153,6 +173,10 @@ export async function start(server) {
       if (m.type() === "error" && !m.text().includes("404")) errors.push(m.text());
     });
     page.errors = errors;
+    if (options.javaScriptEnabled !== false) {
+      untilLiveAfterLoads(page);
+      context.on("page", untilLiveAfterLoads);
+    }
     if (path) await page.goto(base + path);
     return page;
   }

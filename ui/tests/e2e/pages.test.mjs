@@ -42,7 +42,7 @@ describe("raw HTML from the server", () => {
 
   it("hashed assets are cached for a year, HTML never", async () => {
     const html = await (await fetch(`${s.base}/`)).text();
-    const script = html.match(/<script type="module" src="([^"]+)"/)[1];
+    const script = html.match(/<script (?:type="module" src|data-entry)="([^"]+)"/)[1];
     const r = await fetch(s.base + script);
     assert.equal(r.status, 200);
     assert.equal(r.headers.get("cache-control"), "public, max-age=31536000, immutable");

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { beginHydration, holdBack, releaseHeldBack } from "../../src/lib/hydration";
+import { beginHydration, goLive, holdBack, releaseHeldBack } from "../../src/lib/hydration";
 
 /** A scheduler the test steps by hand. */
 function manual() {
@@ -98,5 +98,45 @@ describe("taking the page over in steps", () => {
     clock.run();
     expect(added.sort()).toEqual(["focusin", "keydown", "pointerdown", "touchstart"]);
     expect(removed.sort()).toEqual(added);
+  });
+});
+
+/** `<html>` as goLive sees it: its attributes and its document's events. */
+function fakeRoot(attributes: string[]) {
+  const names = new Set(attributes);
+  const told: string[] = [];
+  const document = new EventTarget();
+  document.addEventListener("dealership:live", () => told.push([...names].sort().join(" ")));
+  const root = {
+    setAttribute: (name: string) => names.add(name),
+    hasAttribute: (name: string) => names.has(name),
+    removeAttribute: (name: string) => names.delete(name),
+    ownerDocument: document,
+  } as unknown as HTMLElement;
+  return { root, told, names };
+}
+
+describe("going live after the loader", () => {
+  it("says the page is live and tells the loader at once when nothing was pressed", () => {
+    const { root, told } = fakeRoot([]);
+    const clock = manual();
+    let taken = 0;
+    goLive(() => (taken += 1), clock.schedule, root);
+    expect(told).toEqual(["data-live"]);
+    expect(taken).toBe(0);
+    expect(clock.pending).toBe(0);
+  });
+
+  it("takes every waiting part before a held press is done again", () => {
+    const { root, told, names } = fakeRoot(["data-early"]);
+    const clock = manual();
+    let taken = 0;
+    goLive(() => (taken += 1), clock.schedule, root);
+    // The parts are taken at once; the loader hears a task later.
+    expect(taken).toBe(1);
+    expect(names.has("data-early")).toBe(false);
+    expect(told).toEqual([]);
+    clock.run();
+    expect(told).toEqual(["data-live"]);
   });
 });

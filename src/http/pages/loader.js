@@ -1,0 +1,10 @@
+(()=>{const me=document.currentScript,root=document.documentElement;let started=false,pressed=null;
+const start=()=>{if(started)return;started=true;for(const href of me.dataset.preload.split(" ")){if(!href)continue;const l=document.createElement("link");l.rel="modulepreload";l.href=href;document.head.append(l)}const s=document.createElement("script");s.type="module";s.src=me.dataset.entry;document.head.append(s)};
+const soon=()=>requestAnimationFrame(()=>setTimeout(start,0));
+const painted=()=>{const hero=[...document.querySelectorAll("img[fetchpriority=high]")].find((i)=>i.offsetParent!==null&&!i.complete);if(!hero)return soon();hero.addEventListener("load",soon);hero.addEventListener("error",soon);setTimeout(start,2000)};
+for(const type of ["pointerdown","touchstart","keydown","focusin"])addEventListener(type,start,{capture:true,passive:true});
+const hold=(e)=>{if(root.hasAttribute("data-live"))return;const t=e.target.closest?.(e.type==="submit"?"form":"button,summary,label,[role=button],input[type=checkbox],input[type=radio]");if(!t||t.closest("a[href]"))return;e.preventDefault();e.stopImmediatePropagation();pressed=t;root.setAttribute("data-early","");start()};
+addEventListener("click",hold,true);addEventListener("submit",hold,true);
+document.addEventListener("dealership:live",()=>{removeEventListener("click",hold,true);removeEventListener("submit",hold,true);const t=pressed;pressed=null;if(!t?.isConnected)return;if(t.tagName==="FORM")t.requestSubmit();else t.click()});
+document.addEventListener("DOMContentLoaded",()=>{if(!document.querySelector("#app > :not(noscript)"))start();setTimeout(start,3000)});
+try{new PerformanceObserver((list,observer)=>{if(list.getEntriesByName("first-contentful-paint").length){observer.disconnect();painted()}}).observe({type:"paint",buffered:true})}catch{document.addEventListener("DOMContentLoaded",start)}})();
