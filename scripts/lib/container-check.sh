@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers of a check run once at boot inside the test container
 # (scripts/lib/container.sh puts this file at /usr/local/lib/ and the check
 # script sources it). A check never stops early: every failure is a FAIL

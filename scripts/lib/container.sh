@@ -1,5 +1,7 @@
+# shellcheck shell=bash
 # A Debian 12 root booted under a real systemd (systemd-nspawn, systemd as
-# PID 1, its own network with only loopback), for the tests that need one:
+# PID 1, its own network with only loopback, or the host's), for the tests
+# that need one:
 # scripts/test-boot.sh (install.sh) and scripts/test-package.sh (the .deb).
 # Sourced by them, which have `set -euo pipefail` and a fail() function.
 #
@@ -13,7 +15,13 @@
 #   container_check ROOT SCRIPT DESCRIPTION SECONDS
 #                             makes SCRIPT run once at boot (check.service),
 #                             with the helpers of container-check.sh
-#   container_boot ROOT SECONDS    boots ROOT until the check powers it off
+#   container_boot ROOT SECONDS [host]
+#                             boots ROOT until the check powers it off: on
+#                             its own network with only loopback, or with
+#                             host on the host's (no --private-network), so
+#                             that it reaches a server on the host's
+#                             loopback (and anything it listens on is on
+#                             the host's: use a free port, not 8080)
 #   container_verdict ROOT NAME    prints the check's PASS/FAIL lines and
 #                             fails unless all passed (journals on failure)
 #
@@ -171,12 +179,18 @@ UNIT
     ln -sf /etc/systemd/system/check.service "$root/etc/systemd/system/multi-user.target.wants/check.service"
 }
 
-# Boots $1 until it powers off (at most $2 seconds).
+# Boots $1 until it powers off (at most $2 seconds); $3 = host: on the
+# host's network.
 container_boot() {
-    local root="$1" seconds="$2" booted=$SECONDS pid rc=0
-    echo "--- booting the root with systemd-nspawn (at most $seconds s)"
+    local root="$1" seconds="$2" network="${3:-private}" booted=$SECONDS pid rc=0 private=()
+    case "$network" in
+    private) private=(--private-network) ;;
+    host) ;;
+    *) fail "container_boot: the network is private or host, not $network" ;;
+    esac
+    echo "--- booting the root with systemd-nspawn (at most $seconds s, $network network)"
     timeout -k 20 "$seconds" systemd-nspawn -D "$root" -b --register=no --keep-unit \
-        --console=pipe --private-network >"$work/console.log" 2>&1 </dev/null &
+        --console=pipe "${private[@]}" >"$work/console.log" 2>&1 </dev/null &
     pid=$!
     container_track "$pid"
     container_wait "$pid" || rc=$?
