@@ -8,11 +8,13 @@ interface Props {
   height: number;
   /** The first screen's largest image: loaded at once, first. */
   priority?: boolean;
+  /** Decoration (a logo): fetched after the page's own pictures. */
+  low?: boolean;
   class?: string;
 }
 
 /** A picture from the media store with its width variants. */
-export function Img({ src, alt, sizes, width, height, priority, class: className }: Props) {
+export function Img({ src, alt, sizes, width, height, priority, low, class: className }: Props) {
   const srcset = srcsetOf(src);
   return (
     <img
@@ -24,7 +26,7 @@ export function Img({ src, alt, sizes, width, height, priority, class: className
       height={height}
       loading={priority ? "eager" : "lazy"}
       decoding={priority ? "sync" : "async"}
-      fetchpriority={priority ? "high" : "auto"}
+      fetchpriority={priority ? "high" : low ? "low" : "auto"}
       class={className}
     />
   );
