@@ -88,6 +88,16 @@ pub(super) fn percent_pattern() -> &'static Regex {
     })
 }
 
+/// Whether `c` (followed by `next`) ends a clause: ".", "!", "?" or "…"
+/// before a space or the end; ";" or a new line.
+fn ends_clause(c: char, next: Option<char>) -> bool {
+    match c {
+        ';' | '\n' => true,
+        '.' | '!' | '?' | '…' => next.is_none_or(char::is_whitespace),
+        _ => false,
+    }
+}
+
 /// Where the clause holding byte `at` starts: after the last sentence end
 /// (".", "!", "?", "…" followed by a space; ";" or a new line).
 pub(super) fn clause_start(text: &str, at: usize) -> usize {
@@ -95,13 +105,7 @@ pub(super) fn clause_start(text: &str, at: usize) -> usize {
     let mut start = 0;
     let mut chars = before.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
-        let next = chars.peek().map(|&(_, n)| n);
-        let ends = match c {
-            ';' | '\n' => true,
-            '.' | '!' | '?' | '…' => next.is_none_or(char::is_whitespace),
-            _ => false,
-        };
-        if ends {
+        if ends_clause(c, chars.peek().map(|&(_, n)| n)) {
             start = i + c.len_utf8();
         }
     }
@@ -112,13 +116,7 @@ pub(super) fn clause_end(text: &str, from: usize) -> usize {
     let after = &text[from..];
     let mut chars = after.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
-        let next = chars.peek().map(|&(_, n)| n);
-        let ends = match c {
-            ';' | '\n' => true,
-            '.' | '!' | '?' | '…' => next.is_none_or(char::is_whitespace),
-            _ => false,
-        };
-        if ends {
+        if ends_clause(c, chars.peek().map(|&(_, n)| n)) {
             return from + i;
         }
     }

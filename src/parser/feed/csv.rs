@@ -186,14 +186,7 @@ pub(super) fn csv_car(
     let vin = parse_vin(record.first(&["vin"]).map(|(_, v)| v), &mut warnings);
     let external_id = external_id("id", record.first(&["id"]).map(|(_, v)| v))?;
     let discounts = if has_discounts {
-        let mut d = Discounts {
-            credit: optional_money(record, "credit_discount")?,
-            tradein: optional_money(record, "tradein_discount")?,
-            insurance: optional_money(record, "insurance_discount")?,
-            max: optional_money(record, "max_discount")?,
-        };
-        check_discounts(price, &mut d, &mut warnings);
-        Some(d)
+        Some(discounts_of(record, price, &mut warnings)?)
     } else {
         None
     };

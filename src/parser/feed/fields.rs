@@ -172,6 +172,23 @@ pub(super) fn status_of(record: &Record, names: &[&str], mileage: i64) -> RowRes
     )
 }
 
+/// The conditional discounts of a record (Auto.ru's and the CSV's columns
+/// of the same names), checked against the price.
+pub(super) fn discounts_of(
+    record: &Record,
+    price: Money,
+    warnings: &mut Vec<FieldWarning>,
+) -> RowResult<Discounts> {
+    let mut discounts = Discounts {
+        credit: optional_money(record, "credit_discount")?,
+        tradein: optional_money(record, "tradein_discount")?,
+        insurance: optional_money(record, "insurance_discount")?,
+        max: optional_money(record, "max_discount")?,
+    };
+    check_discounts(price, &mut discounts, warnings);
+    Ok(discounts)
+}
+
 /// A discount above the price is a feed's slip: dropped, with a warning.
 pub(super) fn check_discounts(
     price: Money,

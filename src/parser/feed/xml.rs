@@ -258,13 +258,7 @@ pub(super) fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCa
     let status = status_of(record, &["section", "status"], mileage)?;
     let vin = parse_vin(record.first(&["vin"]).map(|(_, v)| v), &mut warnings);
     let external_id = external_id("unique_id", record.first(&["unique_id"]).map(|(_, v)| v))?;
-    let mut discounts = Discounts {
-        credit: optional_money(record, "credit_discount")?,
-        tradein: optional_money(record, "tradein_discount")?,
-        insurance: optional_money(record, "insurance_discount")?,
-        max: optional_money(record, "max_discount")?,
-    };
-    check_discounts(price, &mut discounts, &mut warnings);
+    let discounts = discounts_of(record, price, &mut warnings)?;
     let mut urls = record.all("images/image");
     if urls.is_empty() {
         urls = record.all("images");
