@@ -1,3 +1,8 @@
+//! What every handler reaches (`AppState`): the database, the config and the
+//! holders shared by every request. The state is the foundation of `http`:
+//! it names no module that answers a request; its holders live below it in
+//! `http::held` (checked by a unit test there).
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
