@@ -5,31 +5,27 @@
 //! or carry the session's CSRF token. Only admin routes look at credentials:
 //! public routes answer the same for everyone.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
-
-use argon2::Block;
 use axum::extract::{FromRequestParts, MatchedPath, Request, State};
 use axum::http::request::Parts;
 use axum::http::{Method, header};
 use axum::middleware::Next;
 use axum::response::Response;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::credentials::Credentials;
 use super::extract::ClientIp;
 use super::state::AppState;
-use crate::db::blocking;
 use crate::domain::roles::Capability;
 use crate::domain::sessions;
-use crate::domain::users::{self, User};
+use crate::domain::users::User;
 use crate::error::{AppError, AppResult};
+
+/// The limiter of password checks, kept by the state.
+pub use super::held::passwords::{PASSWORDS_BUSY, PasswordChecks};
 
 pub const CSRF_HEADER: &str = "x-csrf-token";
 pub const WRONG_CREDENTIALS: &str = "Неверный логин или пароль";
 pub const LOCKED_OUT: &str =
     "Слишком много неудачных попыток входа. Попробуйте снова через 15 минут.";
-pub const PASSWORDS_BUSY: &str = "Сервер занят проверкой паролей. Попробуйте войти через минуту.";
 pub const LOGIN_REQUIRED: &str = "Требуется вход в панель администратора";
 pub const CSRF_REFUSED: &str = "Запрос отклонён: он пришёл не со страницы сайта";
 pub const NOT_FOR_YOUR_ROLE: &str = "Недостаточно прав: вашей роли это действие недоступно";
@@ -57,91 +53,6 @@ impl Admin {
         } else {
             Err(AppError::Forbidden(NOT_FOR_YOUR_ROLE.into()))
         }
-    }
-}
-
-/// How many password checks run at once and how many may wait: each argon2
-/// check works in about 19 MiB, so a flood of logins must not start one per
-/// request. Beyond the queue an attempt is answered at once with 429
-/// (`PASSWORDS_BUSY`), without a check and without being recorded.
-pub struct PasswordChecks {
-    /// Checks running or waiting.
-    admission: Arc<Semaphore>,
-    /// Checks running.
-    running: Arc<Semaphore>,
-    /// argon2 work areas, one per running check, reused.
-    memory: Arc<Mutex<Vec<Vec<Block>>>>,
-    /// Passwords hashed so far (for tests and benchmarks).
-    checked: Arc<AtomicU64>,
-}
-
-impl PasswordChecks {
-    /// `parallel` checks at once (at least 1), `queue` more waiting.
-    pub fn new(parallel: usize, queue: usize) -> PasswordChecks {
-        let parallel = parallel.max(1);
-        PasswordChecks {
-            admission: Arc::new(Semaphore::new(parallel + queue)),
-            running: Arc::new(Semaphore::new(parallel)),
-            memory: Arc::new(Mutex::new(Vec::new())),
-            checked: Arc::new(AtomicU64::new(0)),
-        }
-    }
-
-    /// One check per two cores (at least 1, at most 4), so pages keep a core
-    /// during a flood of logins; four times as many waiting.
-    pub fn for_this_machine() -> PasswordChecks {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let parallel = (cores / 2).clamp(1, 4);
-        PasswordChecks::new(parallel, parallel * 4)
-    }
-
-    /// How many passwords were hashed.
-    pub fn checked(&self) -> u64 {
-        self.checked.load(Ordering::Relaxed)
-    }
-
-    fn admit(&self) -> AppResult<OwnedSemaphorePermit> {
-        self.admission
-            .clone()
-            .try_acquire_owned()
-            .map_err(|_| AppError::TooManyRequests(PASSWORDS_BUSY.into()))
-    }
-
-    /// Hashes `password` against `hash` in a reused work area.
-    async fn verify(&self, password: String, hash: Option<String>) -> AppResult<bool> {
-        let running = self
-            .running
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| AppError::Internal(anyhow::anyhow!("password checks: {e}")))?;
-        let memory = self.memory.clone();
-        let checked = self.checked.clone();
-        // The permit moves into the work: a request dropped by its client
-        // still counts until its hash is done.
-        blocking(move || {
-            let _running = running;
-            let mut area = memory
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .pop()
-                .unwrap_or_default();
-            let ok = match hash {
-                Some(hash) => users::verify_password_in(&password, &hash, &mut area),
-                None => {
-                    // Same work for an unknown login, so timing tells nothing.
-                    users::verify_password_in(&password, &DUMMY_HASH, &mut area);
-                    false
-                }
-            };
-            checked.fetch_add(1, Ordering::Relaxed);
-            memory
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(area);
-            Ok(ok)
-        })
-        .await
     }
 }
 
@@ -183,11 +94,6 @@ pub async fn check_password(
         _ => Err(AppError::Unauthorized(WRONG_CREDENTIALS.into())),
     }
 }
-
-/// An argon2id hash of a random password, for unknown logins.
-static DUMMY_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    users::hash_password(&uuid::Uuid::new_v4().to_string()).unwrap_or_default()
-});
 
 fn origin_of(url: &str) -> &str {
     let after_scheme = url.find("://").map(|i| i + 3).unwrap_or(0);
@@ -315,10 +221,5 @@ mod tests {
             "https://auto.example.ru"
         );
         assert_eq!(origin_of("http://localhost:8080"), "http://localhost:8080");
-    }
-
-    #[test]
-    fn the_dummy_hash_is_a_valid_argon2_hash() {
-        assert!(argon2::password_hash::PasswordHash::new(&DUMMY_HASH).is_ok());
     }
 }

@@ -8,7 +8,6 @@
 //! rendering and a compression each time.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -19,6 +18,7 @@ use axum::routing::get;
 use axum::{Extension, Router};
 
 use super::cache::{self, ContentVersion};
+use super::held::feeds::{Kind, Rendered};
 use super::state::AppState;
 use crate::error::{AppError, AppResult};
 use crate::parser::export;
@@ -32,36 +32,6 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             state.answers.clone(),
             cache::cached,
         ))
-}
-
-#[derive(Clone, Copy)]
-enum Kind {
-    Avito = 0,
-    Autoru = 1,
-    Yandex = 2,
-}
-
-/// One rendering of a feed.
-struct Rendered {
-    /// The content version it was read at (or an older one).
-    version: i64,
-    plain: Bytes,
-    gzip: Option<Bytes>,
-}
-
-/// The latest rendering of each feed; a request for a newer version renders
-/// again while the others asking for that feed wait for it.
-#[derive(Default)]
-pub struct FeedStore {
-    feeds: [tokio::sync::Mutex<Option<Arc<Rendered>>>; 3],
-    renders: AtomicU64,
-}
-
-impl FeedStore {
-    /// Feeds rendered so far.
-    pub fn renders(&self) -> u64 {
-        self.renders.load(Ordering::Relaxed)
-    }
 }
 
 async fn avito(
@@ -94,7 +64,7 @@ async fn yandex(
 /// Reads the stock and writes one feed, plain and gzipped (on the blocking
 /// pool). The version is read first: the feed is never older than it says.
 async fn render(state: &AppState, kind: Kind) -> AppResult<Rendered> {
-    state.feeds.renders.fetch_add(1, Ordering::Relaxed);
+    state.feeds.count_render();
     let base = state.config.base().to_string();
     state
         .db
@@ -134,7 +104,7 @@ async fn feed(
     }
     let rendered = match version {
         Some(Extension(ContentVersion(version))) => {
-            let mut slot = state.feeds.feeds[kind as usize].lock().await;
+            let mut slot = state.feeds.slot(kind).lock().await;
             match slot.as_ref().filter(|r| r.version >= version) {
                 Some(kept) => kept.clone(),
                 None => {

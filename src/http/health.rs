@@ -15,7 +15,6 @@
 //! writes that failed, a full queue; `crate::logging`) and the free space.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::State;
@@ -26,14 +25,9 @@ use serde::Serialize;
 use serde_json::json;
 use utoipa::ToSchema;
 
+use super::held::write_probe::DATABASE_WAIT;
+pub use super::held::write_probe::PROBE_FRESH;
 use super::state::AppState;
-
-/// How long the database may take to answer before the site counts as down.
-const DATABASE_WAIT: Duration = Duration::from_secs(2);
-
-/// How long a write probe's answer stands: a monitor (or a stranger)
-/// calling often costs one write per this.
-pub const PROBE_FRESH: Duration = Duration::from_secs(5);
 
 pub const DATABASE_DOWN: &str = "База данных недоступна";
 
@@ -61,40 +55,6 @@ pub struct SystemStatus {
     pub replication: Option<crate::ops::replica_state::ReplicaStatus>,
 }
 
-/// The last write probe: when, and why it failed.
-#[derive(Default)]
-pub struct WriteProbe(tokio::sync::Mutex<Option<(Instant, Result<(), String>)>>);
-
-impl WriteProbe {
-    /// Why the database does not take a write, when it does not: a fresh
-    /// probe's answer, or a new probe (one at a time).
-    async fn failure(&self, state: &AppState) -> Option<String> {
-        let mut last = self.0.lock().await;
-        if let Some((at, answer)) = last.as_ref()
-            && at.elapsed() < PROBE_FRESH
-        {
-            return answer.clone().err();
-        }
-        let at = state.clock.now().to_rfc3339();
-        let answer = match tokio::time::timeout(DATABASE_WAIT, state.db.probe_write(at)).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(err)) => Err(cause(&err)),
-            Err(_) => Err(format!("no answer within {DATABASE_WAIT:?}")),
-        };
-        *last = Some((Instant::now(), answer.clone()));
-        answer.err()
-    }
-}
-
-/// The logged cause of an error (an internal one's text is never shown to
-/// a visitor, but this report is for the dealer and the monitor).
-fn cause(err: &crate::error::AppError) -> String {
-    match err {
-        crate::error::AppError::Internal(cause) => format!("{cause:#}"),
-        other => other.to_string(),
-    }
-}
-
 /// The site's health now: what `/healthz` answers and the admin sees.
 pub async fn report(state: &AppState) -> SystemStatus {
     let mut problems = Vec::new();
@@ -120,7 +80,7 @@ pub async fn report(state: &AppState) -> SystemStatus {
     };
     if !readable {
         problems.push(DATABASE_DOWN.to_string());
-    } else if let Some(why) = state.write_probe.failure(state).await {
+    } else if let Some(why) = state.write_probe.failure(&state.db, &state.clock).await {
         tracing::error!("health check: the database refused a write: {why}");
         problems.push(format!("База данных не принимает записи: {why}"));
     } else if let Some(why) = state.db.last_write_failure() {

@@ -7,6 +7,7 @@ pub mod credentials;
 pub mod extract;
 pub mod feeds;
 pub mod health;
+pub mod held;
 pub mod log;
 pub mod openapi;
 pub mod pages;

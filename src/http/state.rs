@@ -1,11 +1,20 @@
+//! What every handler reaches (`AppState`): the database, the config and the
+//! holders shared by every request. The state is the foundation of `http`:
+//! it names no module that answers a request; its holders live below it in
+//! `http::held` (checked by a unit test there).
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::config::Config;
 use crate::db::Db;
 
-use super::auth::PasswordChecks;
 use super::cache::{AnswerCache, DEFAULT_CAPACITY_BYTES};
+use super::held::catalogue::HeldCatalogue;
+use super::held::feeds::FeedStore;
+use super::held::passwords::PasswordChecks;
+use super::held::render::Renderer;
+use super::held::write_probe::WriteProbe;
 use super::rate_limit::RateLimiter;
 
 /// What every handler can reach: one shared allocation, so a request's copy
@@ -36,9 +45,9 @@ pub struct Shared {
     /// Public GET answers kept in memory while the data they show is unchanged.
     pub answers: Arc<AnswerCache>,
     /// The published catalogue in memory, for the public car lists.
-    pub catalogue: Arc<super::public::cars::HeldCatalogue>,
+    pub catalogue: Arc<HeldCatalogue>,
     /// The marketplace feeds, one rendering per content version.
-    pub feeds: Arc<super::feeds::FeedStore>,
+    pub feeds: Arc<FeedStore>,
     pub lead_limiter: Arc<RateLimiter>,
     /// The saved-search form's own limit, as many a minute as leads.
     pub saved_search_limiter: Arc<RateLimiter>,
@@ -56,11 +65,11 @@ pub struct Shared {
     /// The self-checks' last result (`docs/self-checks.md`).
     pub checks: Arc<crate::domain::checks::SelfChecks>,
     /// Draws the public pages' markup on the server (`docs/rendering.md`).
-    pub renderer: Arc<super::pages::Renderer>,
+    pub renderer: Arc<Renderer>,
     /// The background jobs that are down now (`crate::jobs`), for `/healthz`.
     pub workers: Arc<crate::jobs::Workers>,
     /// The latest answer of `/healthz`'s write probe.
-    pub write_probe: Arc<super::health::WriteProbe>,
+    pub write_probe: Arc<WriteProbe>,
     /// How replication stands, under `[replica]` (`crate::ops::replica_state`).
     pub replica: Arc<crate::ops::replica_state::ReplicaMonitor>,
 }
@@ -84,7 +93,7 @@ impl AppState {
             checks: Arc::new(crate::domain::checks::SelfChecks::for_config(
                 config.clone(),
             )),
-            renderer: Arc::new(super::pages::Renderer::for_config(&config.pages)),
+            renderer: Arc::new(Renderer::for_config(&config.pages)),
             catalogue: Arc::default(),
             feeds: Arc::default(),
             wake: Arc::default(),

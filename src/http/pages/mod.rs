@@ -4,7 +4,6 @@
 
 mod assets;
 mod data;
-pub mod render;
 mod seo;
 mod shell;
 
@@ -19,7 +18,8 @@ use crate::domain::settings::{self, PublicSettings};
 use crate::error::AppResult;
 use crate::http::state::AppState;
 
-pub use render::Renderer;
+/// The renderer the state keeps (`http::held::render`), under its old path.
+pub use crate::http::held::render::{self, Renderer};
 pub use shell::{LOADER, Page, script_json};
 
 /// The query parameters a page reads (`ui/src/lib/filters.ts`,

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::assets;
 use crate::domain::settings::PublicSettings;
+use crate::http::held::render::PendingMarkup;
 
 /// An image worth fetching before the scripts run (the first screen's LCP).
 pub struct PreloadImage {
@@ -73,18 +74,6 @@ pub const LOADER: &str = include_str!("loader.js");
 
 /// Where the page's markup goes in the shell.
 const APP_SLOT: &str = "<!--app-->";
-
-/// A shell waiting for its markup: `render::server_render` draws the page
-/// from `data` and puts it between `before` and `after`. The response's body
-/// is already the complete shell with the no-script line, sent as it is when
-/// the page cannot be drawn.
-#[derive(Clone)]
-pub struct PendingMarkup {
-    pub before: String,
-    pub after: String,
-    /// The page's embedded JSON (API URL → answer).
-    pub data: String,
-}
 
 impl Page {
     /// Reads the size of the page's image when it is one of our stored

@@ -1,6 +1,6 @@
 //! Public car lists and pages.
 
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, header};
@@ -11,8 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::db::Db;
-use crate::domain::car_index::{CarIndex, MAX_CARS};
+use crate::domain::car_index::CarIndex;
 use crate::domain::cars::{self, BodyType, Car, CarFilter, CarSort, CarStatus};
 use crate::domain::money::Money;
 use crate::error::{AppError, AppResult};
@@ -154,63 +153,6 @@ impl IntoResponse for JsonBytes {
             self.0,
         )
             .into_response()
-    }
-}
-
-/// The catalogue in memory (`CarIndex`), rebuilt by the first request that
-/// needs a newer content version while the others wait for it.
-#[derive(Default)]
-pub struct HeldCatalogue {
-    current: RwLock<Option<Arc<CarIndex>>>,
-    /// The version at which the catalogue was too large to hold.
-    too_large_at: RwLock<Option<i64>>,
-    building: tokio::sync::Mutex<()>,
-}
-
-impl HeldCatalogue {
-    fn fresh(&self, version: i64) -> Option<Arc<CarIndex>> {
-        let current = self.current.read().unwrap_or_else(|e| e.into_inner());
-        current.as_ref().filter(|i| i.version >= version).cloned()
-    }
-
-    fn too_large(&self, version: i64) -> bool {
-        *self.too_large_at.read().unwrap_or_else(|e| e.into_inner()) == Some(version)
-    }
-
-    /// The version and size of the catalogue held now.
-    pub fn held(&self) -> Option<(i64, usize)> {
-        let current = self.current.read().unwrap_or_else(|e| e.into_inner());
-        current.as_ref().map(|i| (i.version, i.len()))
-    }
-
-    /// The catalogue at `version` or newer; None when it is too large to hold.
-    pub async fn at(&self, version: i64, db: &Db) -> AppResult<Option<Arc<CarIndex>>> {
-        if let Some(index) = self.fresh(version) {
-            return Ok(Some(index));
-        }
-        if self.too_large(version) {
-            return Ok(None);
-        }
-        let _building = self.building.lock().await;
-        if let Some(index) = self.fresh(version) {
-            return Ok(Some(index));
-        }
-        if self.too_large(version) {
-            return Ok(None);
-        }
-        match db.call(|c| CarIndex::build(c, MAX_CARS)).await? {
-            Some(index) => {
-                let index = Arc::new(index);
-                *self.current.write().unwrap_or_else(|e| e.into_inner()) = Some(index.clone());
-                Ok(Some(index))
-            }
-            None => {
-                // Free the old one: it cannot be served again.
-                *self.current.write().unwrap_or_else(|e| e.into_inner()) = None;
-                *self.too_large_at.write().unwrap_or_else(|e| e.into_inner()) = Some(version);
-                Ok(None)
-            }
-        }
     }
 }
 

@@ -13,6 +13,9 @@
 //! The threads share one store of drawn fragments ([`Fragments`]): a car's
 //! card is drawn once per its data and inserted as HTML into every later
 //! page that shows it (`ui/src/lib/serverFragments.tsx`).
+//!
+//! The state keeps the [`Renderer`] (`AppState::renderer`); the page routes
+//! (`http::pages`) leave a [`PendingMarkup`] for [`server_render`] to fill.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,8 +32,6 @@ use rust_embed::RustEmbed;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
-
-use super::shell::PendingMarkup;
 
 /// A missing ui/dist-server (a clean clone before `npm run build`) embeds
 /// nothing: pages are then sent as their shells.
@@ -128,6 +129,18 @@ impl Fragments {
             misses: self.misses.load(Ordering::Relaxed),
         }
     }
+}
+
+/// A shell waiting for its markup: [`server_render`] draws the page
+/// from `data` and puts it between `before` and `after`. The response's body
+/// is already the complete shell with the no-script line, sent as it is when
+/// the page cannot be drawn.
+#[derive(Clone)]
+pub struct PendingMarkup {
+    pub before: String,
+    pub after: String,
+    /// The page's embedded JSON (API URL → answer).
+    pub data: String,
 }
 
 struct Job {

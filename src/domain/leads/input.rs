@@ -1,193 +1,11 @@
-//! Requests from visitors. A lead is stored before anything else happens
-//! (notifications come later through the outbox), so nothing accepted is lost.
+//! The rules of a lead's form: every field checked (names, phone, e-mail,
+//! amounts, a test drive's day and time, control characters) into a
+//! [`ValidLead`].
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
-
-use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveTime};
-
-use super::hours::WorkSchedule;
-use super::money::Money;
-use super::{check_len, phone, text_enum};
-use crate::error::{AppError, AppResult};
-
-text_enum!(
-    /// contact_form is shown as an instalment request.
-    LeadType {
-        AutoCredit = "auto_credit",
-        TradeIn = "trade_in",
-        AutoSelection = "auto_selection",
-        LeaseBooking = "lease_booking",
-        ContactForm = "contact_form",
-        TestDrive = "test_drive",
-    }
-);
-text_enum!(
-    LeadStatus {
-        New = "new",
-        InProgress = "in_progress",
-        Completed = "completed",
-        Cancelled = "cancelled",
-    }
-);
-
-/// A visitor's own car (trade-in): the oldest year taken. The trade-in form
-/// checks the same range (`ui/src/lib/leads.ts`, `tradeInProblems`).
-pub const CAR_YEAR_MIN: i32 = 1950;
-/// A visitor's own car: the largest mileage taken, km.
-pub const CAR_MILEAGE_MAX: i64 = 10_000_000;
-
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Lead {
-    pub id: String,
-    #[serde(rename = "type")]
-    pub lead_type: LeadType,
-    pub status: LeadStatus,
-    pub name: String,
-    /// +7XXXXXXXXXX
-    pub phone: String,
-    pub email: Option<String>,
-    pub message: Option<String>,
-    pub desired_amount: Option<Money>,
-    pub monthly_income: Option<Money>,
-    pub car_brand: Option<String>,
-    pub car_model: Option<String>,
-    pub car_year: Option<i32>,
-    pub car_mileage: Option<i64>,
-    pub car_condition: Option<String>,
-    pub budget: Option<Money>,
-    pub preferred_brand: Option<String>,
-    pub body_type: Option<String>,
-    pub transmission: Option<String>,
-    pub fuel_types: Option<String>,
-    pub source_url: Option<String>,
-    pub car_id: Option<String>,
-    pub car_info: Option<String>,
-    pub car_price: Option<String>,
-    pub car_status: Option<String>,
-    pub consent_version: i64,
-    pub consent_at: String,
-    pub consent_ip: String,
-    pub advertising_consent: bool,
-    pub utm_source: Option<String>,
-    pub utm_medium: Option<String>,
-    pub utm_campaign: Option<String>,
-    pub utm_term: Option<String>,
-    pub utm_content: Option<String>,
-    pub analytics_client_id: Option<String>,
-    /// The lead's id in amoCRM, once it was pushed there.
-    pub amocrm_lead_id: Option<i64>,
-    /// Test drive: the day asked for, "YYYY-MM-DD" (Moscow); null for other types.
-    pub preferred_date: Option<String>,
-    /// Test drive: the slot's start, "HH:MM" (Moscow); null for other types.
-    pub preferred_time: Option<String>,
-    /// Credit from the calculator: the term in months.
-    pub term_months: Option<i64>,
-    /// Credit from the calculator: the down payment.
-    pub down_payment: Option<Money>,
-    pub created_at: String,
-    pub updated_at: String,
-    /// The staff member the lead is assigned to (`docs/leads.md`, "Who
-    /// answers a lead"); none while unassigned.
-    pub assignee_id: Option<String>,
-    /// Their name, or login when they have none.
-    pub assignee_name: Option<String>,
-    /// When it was assigned, RFC 3339 UTC.
-    pub assigned_at: Option<String>,
-}
-
-/// What a visitor's form sends. Id, status and dates are the server's.
-#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LeadInput {
-    #[serde(rename = "type")]
-    #[schema(value_type = String)]
-    pub lead_type: Option<String>,
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub phone: Option<String>,
-    #[serde(default)]
-    pub email: Option<String>,
-    #[serde(default)]
-    pub message: Option<String>,
-    #[serde(default)]
-    pub desired_amount: Option<Money>,
-    #[serde(default)]
-    pub monthly_income: Option<Money>,
-    #[serde(default)]
-    pub car_brand: Option<String>,
-    #[serde(default)]
-    pub car_model: Option<String>,
-    #[serde(default)]
-    pub car_year: Option<i32>,
-    #[serde(default)]
-    pub car_mileage: Option<i64>,
-    #[serde(default)]
-    pub car_condition: Option<String>,
-    #[serde(default)]
-    pub budget: Option<Money>,
-    #[serde(default)]
-    pub preferred_brand: Option<String>,
-    #[serde(default)]
-    pub body_type: Option<String>,
-    #[serde(default)]
-    pub transmission: Option<String>,
-    #[serde(default)]
-    pub fuel_types: Option<String>,
-    #[serde(default)]
-    pub source_url: Option<String>,
-    #[serde(default)]
-    pub car_id: Option<String>,
-    #[serde(default)]
-    pub car_info: Option<String>,
-    #[serde(default)]
-    pub car_price: Option<String>,
-    #[serde(default)]
-    pub car_status: Option<String>,
-    /// Consent to personal data processing: must be true.
-    #[serde(default)]
-    pub consent: bool,
-    /// Optional consent to advertising contact.
-    #[serde(default)]
-    pub advertising_consent: bool,
-    #[serde(default)]
-    pub utm_source: Option<String>,
-    #[serde(default)]
-    pub utm_medium: Option<String>,
-    #[serde(default)]
-    pub utm_campaign: Option<String>,
-    #[serde(default)]
-    pub utm_term: Option<String>,
-    #[serde(default)]
-    pub utm_content: Option<String>,
-    /// Google Analytics or Yandex Metrika client id.
-    #[serde(default)]
-    pub analytics_client_id: Option<String>,
-    /// Test drive (required there): the day, "YYYY-MM-DD", Moscow date.
-    #[serde(default)]
-    pub preferred_date: Option<String>,
-    /// Test drive (required there): a slot start, "HH:MM", Moscow time;
-    /// slots every 30 minutes within the working hours.
-    #[serde(default)]
-    pub preferred_time: Option<String>,
-    /// Credit: the term chosen in the calculator, 1..=360 months.
-    #[serde(default)]
-    pub term_months: Option<i64>,
-    /// Credit: the down payment chosen in the calculator.
-    #[serde(default)]
-    pub down_payment: Option<Money>,
-    /// Honeypot: hidden from people; a filled one marks a bot.
-    #[serde(default)]
-    pub website: Option<String>,
-}
-
-pub const CONSENT_REQUIRED: &str = "Необходимо согласие на обработку персональных данных";
+use super::*;
 
 /// The message a form shows when name or phone is empty.
-fn required_message(lead_type: LeadType) -> &'static str {
+pub(super) fn required_message(lead_type: LeadType) -> &'static str {
     match lead_type {
         LeadType::LeaseBooking => "Пожалуйста, заполните все поля",
         LeadType::AutoSelection => "Пожалуйста, заполните все обязательные поля",
@@ -197,7 +15,7 @@ fn required_message(lead_type: LeadType) -> &'static str {
 
 /// A lead that passed validation, ready to store.
 pub struct ValidLead {
-    lead: Lead,
+    pub(super) lead: Lead,
 }
 
 impl LeadInput {
@@ -240,7 +58,7 @@ impl LeadInput {
         self.check(consent_version, ip, now.year(), now, schedule)
     }
 
-    fn check(
+    pub(super) fn check(
         self,
         consent_version: i64,
         ip: &str,
@@ -289,7 +107,7 @@ impl LeadInput {
             )?;
             Some((
                 date.format("%Y-%m-%d").to_string(),
-                super::hours::format_time(time),
+                crate::domain::hours::format_time(time),
             ))
         } else {
             None
@@ -372,7 +190,7 @@ impl LeadInput {
             ("budget", self.budget),
             ("downPayment", self.down_payment),
         ] {
-            if amount.is_some_and(|m| m > super::money::MAX_DECIMAL_12_2) {
+            if amount.is_some_and(|m| m > crate::domain::money::MAX_DECIMAL_12_2) {
                 return Err(AppError::invalid(field, "Сумма слишком большая"));
             }
         }
@@ -385,7 +203,7 @@ impl LeadInput {
             .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         Ok(ValidLead {
             lead: Lead {
-                id: super::new_ordered_id(),
+                id: crate::domain::new_ordered_id(),
                 lead_type,
                 status: LeadStatus::New,
                 name,
@@ -438,7 +256,7 @@ impl LeadInput {
     /// Refuses control characters in every text field: none at all in a
     /// one-line field, only line breaks (LF, CRLF) in `message`
     /// (docs/leads.md).
-    fn check_controls(&self) -> AppResult<()> {
+    pub(super) fn check_controls(&self) -> AppResult<()> {
         if let Some(message) = &self.message
             && has_control(message, true)
         {
@@ -498,7 +316,7 @@ pub fn test_drive_slot(
 ) -> AppResult<(NaiveDate, NaiveTime)> {
     let date = date
         .map(str::trim)
-        .and_then(super::hours::parse_date)
+        .and_then(crate::domain::hours::parse_date)
         .ok_or_else(|| AppError::invalid("preferredDate", NO_DATE))?;
     let today = now.date_naive();
     if date < today {
@@ -515,14 +333,14 @@ pub fn test_drive_slot(
             "preferredTime",
             format!(
                 "Выберите время с {} до {}",
-                super::hours::format_time(first),
-                super::hours::format_time(last)
+                crate::domain::hours::format_time(first),
+                crate::domain::hours::format_time(last)
             ),
         )
     };
     let time = time
         .map(str::trim)
-        .and_then(super::hours::parse_time)
+        .and_then(crate::domain::hours::parse_time)
         .ok_or_else(outside)?;
     if !schedule.slots(date).contains(&time) {
         return Err(outside());
@@ -547,7 +365,7 @@ pub fn control_in_line(field: &str) -> String {
 /// Whether a text holds a control character (C0, DEL, C1) or, in a
 /// one-line text, a line or paragraph separator. A multi-line text may
 /// hold LF and CR LF, not a lone CR.
-fn has_control(value: &str, multi_line: bool) -> bool {
+pub(super) fn has_control(value: &str, multi_line: bool) -> bool {
     let mut chars = value.chars().peekable();
     while let Some(c) = chars.next() {
         let refused = match c {
@@ -580,7 +398,7 @@ pub fn is_invisible(c: char) -> bool {
 /// A text without the invisible characters around it; `None` when nothing
 /// visible is left, so a name of only spaces or zero-width characters
 /// counts as empty.
-fn non_empty(value: Option<String>) -> Option<String> {
+pub(super) fn non_empty(value: Option<String>) -> Option<String> {
     value
         .map(|v| v.trim_matches(is_invisible).to_string())
         .filter(|v| !v.is_empty())
@@ -604,254 +422,4 @@ pub fn is_email(value: &str) -> bool {
         && !domain.starts_with('.')
         && !domain.ends_with('.')
         && !value.chars().any(char::is_whitespace)
-}
-
-/// Stores a validated lead. A car id that no longer exists is kept as text
-/// in `carInfo` only, so a lead from a stale page is never refused.
-pub fn insert(conn: &Connection, valid: ValidLead) -> AppResult<Lead> {
-    let mut lead = valid.lead;
-    if let Some(car_id) = &lead.car_id {
-        let exists = conn
-            .prepare_cached("SELECT 1 FROM cars WHERE id = ?1")?
-            .query_row([car_id], |_| Ok(()))
-            .optional()?
-            .is_some();
-        if !exists {
-            lead.car_id = None;
-        }
-    }
-    let l = &lead;
-    conn.prepare_cached(
-        "INSERT INTO leads (id, type, status, name, phone, email, message,
-            desired_amount_kopecks, monthly_income_kopecks, car_brand, car_model, car_year,
-            car_mileage, car_condition, budget_kopecks, preferred_brand, body_type, transmission,
-            fuel_types, source_url, car_id, car_info, car_price, car_status, consent_version,
-            consent_at, consent_ip, advertising_consent, utm_source, utm_medium, utm_campaign,
-            utm_term, utm_content, analytics_client_id, created_at, updated_at, preferred_date,
-            preferred_time, term_months, down_payment_kopecks)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-            ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35,
-            ?36, ?37, ?38, ?39, ?40)",
-    )?
-    .execute(params![
-        l.id,
-        l.lead_type,
-        l.status,
-        l.name,
-        l.phone,
-        l.email,
-        l.message,
-        l.desired_amount,
-        l.monthly_income,
-        l.car_brand,
-        l.car_model,
-        l.car_year,
-        l.car_mileage,
-        l.car_condition,
-        l.budget,
-        l.preferred_brand,
-        l.body_type,
-        l.transmission,
-        l.fuel_types,
-        l.source_url,
-        l.car_id,
-        l.car_info,
-        l.car_price,
-        l.car_status,
-        l.consent_version,
-        l.consent_at,
-        l.consent_ip,
-        l.advertising_consent,
-        l.utm_source,
-        l.utm_medium,
-        l.utm_campaign,
-        l.utm_term,
-        l.utm_content,
-        l.analytics_client_id,
-        l.created_at,
-        l.updated_at,
-        l.preferred_date,
-        l.preferred_time,
-        l.term_months,
-        l.down_payment,
-    ])?;
-    Ok(lead)
-}
-
-const SELECT: &str = "SELECT id, type, status, name, phone, email, message, desired_amount_kopecks,
-    monthly_income_kopecks, car_brand, car_model, car_year, car_mileage, car_condition,
-    budget_kopecks, preferred_brand, body_type, transmission, fuel_types, source_url, car_id,
-    car_info, car_price, car_status, consent_version, consent_at, consent_ip, advertising_consent,
-    utm_source, utm_medium, utm_campaign, utm_term, utm_content, analytics_client_id, amocrm_lead_id,
-    preferred_date, preferred_time, term_months, down_payment_kopecks, created_at, updated_at,
-    assignee_id, assigned_at,
-    (SELECT CASE WHEN u.display_name <> '' THEN u.display_name ELSE u.username END
-     FROM users u WHERE u.id = leads.assignee_id) AS assignee_name
-    FROM leads";
-
-fn from_row(row: &Row) -> rusqlite::Result<Lead> {
-    Ok(Lead {
-        id: row.get("id")?,
-        lead_type: row.get("type")?,
-        status: row.get("status")?,
-        name: row.get("name")?,
-        phone: row.get("phone")?,
-        email: row.get("email")?,
-        message: row.get("message")?,
-        desired_amount: row.get("desired_amount_kopecks")?,
-        monthly_income: row.get("monthly_income_kopecks")?,
-        car_brand: row.get("car_brand")?,
-        car_model: row.get("car_model")?,
-        car_year: row.get("car_year")?,
-        car_mileage: row.get("car_mileage")?,
-        car_condition: row.get("car_condition")?,
-        budget: row.get("budget_kopecks")?,
-        preferred_brand: row.get("preferred_brand")?,
-        body_type: row.get("body_type")?,
-        transmission: row.get("transmission")?,
-        fuel_types: row.get("fuel_types")?,
-        source_url: row.get("source_url")?,
-        car_id: row.get("car_id")?,
-        car_info: row.get("car_info")?,
-        car_price: row.get("car_price")?,
-        car_status: row.get("car_status")?,
-        consent_version: row.get("consent_version")?,
-        consent_at: row.get("consent_at")?,
-        consent_ip: row.get("consent_ip")?,
-        advertising_consent: row.get("advertising_consent")?,
-        utm_source: row.get("utm_source")?,
-        utm_medium: row.get("utm_medium")?,
-        utm_campaign: row.get("utm_campaign")?,
-        utm_term: row.get("utm_term")?,
-        utm_content: row.get("utm_content")?,
-        analytics_client_id: row.get("analytics_client_id")?,
-        amocrm_lead_id: row.get("amocrm_lead_id")?,
-        preferred_date: row.get("preferred_date")?,
-        preferred_time: row.get("preferred_time")?,
-        term_months: row.get("term_months")?,
-        down_payment: row.get("down_payment_kopecks")?,
-        created_at: row.get("created_at")?,
-        updated_at: row.get("updated_at")?,
-        assignee_id: row.get("assignee_id")?,
-        assignee_name: row.get("assignee_name")?,
-        assigned_at: row.get("assigned_at")?,
-    })
-}
-
-pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Lead>> {
-    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE id = ?1"))?;
-    Ok(stmt.query_row([id], from_row).optional()?)
-}
-
-/// Whose leads a list holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Assignees {
-    /// Every lead.
-    All,
-    /// Leads assigned to this user.
-    Of(String),
-    /// Leads assigned to no one.
-    Nobody,
-    /// A manager's view: their own and the unassigned.
-    OwnAndUnassigned(String),
-}
-
-/// Leads newest first, optionally of one status, one type and some
-/// assignees.
-pub fn list(
-    conn: &Connection,
-    status: Option<LeadStatus>,
-    lead_type: Option<LeadType>,
-    assignees: &Assignees,
-    limit: u32,
-    offset: u32,
-) -> AppResult<Vec<Lead>> {
-    // ?5: 0 all, 1 of ?6, 2 nobody's, 3 ?6's and nobody's.
-    let (scope, user) = match assignees {
-        Assignees::All => (0, None),
-        Assignees::Of(id) => (1, Some(id.as_str())),
-        Assignees::Nobody => (2, None),
-        Assignees::OwnAndUnassigned(id) => (3, Some(id.as_str())),
-    };
-    let mut stmt = conn.prepare_cached(&format!(
-        "{SELECT} WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR type = ?2)
-           AND (?5 = 0
-                OR (?5 = 1 AND assignee_id = ?6)
-                OR (?5 = 2 AND assignee_id IS NULL)
-                OR (?5 = 3 AND (assignee_id = ?6 OR assignee_id IS NULL)))
-         ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4"
-    ))?;
-    let rows = stmt.query_map(
-        params![status, lead_type, limit, offset, scope, user],
-        from_row,
-    )?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// Assigns a lead to `assignee` (a user id) or to no one; the lead after,
-/// `None` when there is no such lead.
-pub fn assign(conn: &Connection, id: &str, assignee: Option<&str>) -> AppResult<Option<Lead>> {
-    let changed = conn.execute(
-        "UPDATE leads SET assignee_id = ?2,
-             assigned_at = CASE WHEN ?2 IS NULL THEN NULL ELSE ?3 END
-         WHERE id = ?1",
-        params![id, assignee, super::now()],
-    )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
-}
-
-pub fn count(conn: &Connection) -> AppResult<i64> {
-    Ok(conn.query_row("SELECT count(*) FROM leads", [], |r| r.get(0))?)
-}
-
-pub fn set_status(conn: &Connection, id: &str, status: LeadStatus) -> AppResult<Option<Lead>> {
-    let changed = conn.execute(
-        "UPDATE leads SET status = ?2, updated_at = ?3 WHERE id = ?1",
-        params![id, status, super::now()],
-    )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
-}
-
-/// Keeps the lead's id in amoCRM.
-pub fn set_amocrm_id(conn: &Connection, id: &str, amocrm_lead_id: i64) -> AppResult<()> {
-    conn.execute(
-        "UPDATE leads SET amocrm_lead_id = ?2 WHERE id = ?1",
-        params![id, amocrm_lead_id],
-    )?;
-    Ok(())
-}
-
-pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
-    Ok(conn.execute("DELETE FROM leads WHERE id = ?1", [id])? > 0)
-}
-
-/// Lead counters of the admin: (total, new, in progress, created since `since`).
-pub fn counters(conn: &Connection, since: &str) -> AppResult<(i64, i64, i64, i64)> {
-    Ok(conn.query_row(
-        "SELECT count(*), coalesce(sum(status = 'new'), 0), coalesce(sum(status = 'in_progress'), 0),
-            coalesce(sum(created_at >= ?1), 0)
-         FROM leads",
-        [since],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-    )?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn emails() {
-        assert!(is_email("a@b.ru"));
-        assert!(!is_email("a@b"));
-        assert!(!is_email("a b@c.ru"));
-        assert!(!is_email("@c.ru"));
-        assert!(!is_email("a@@c.ru"));
-    }
 }

@@ -1,0 +1,172 @@
+//! Cars written as JSON straight from the rows (the public lists' answer
+//! encoded on the database thread, without building a `Car` first) and the
+//! cards the server rendering draws.
+
+use super::*;
+
+/// One published car as the in-memory catalogue keeps it
+/// (`crate::domain::car_index`): what the public filters look at, and its JSON.
+pub struct RenderedCar {
+    pub rowid: i64,
+    pub created_at: Box<str>,
+    pub price: i64,
+    pub status: CarStatus,
+    pub body_type: BodyType,
+    pub brand_id: Box<str>,
+    pub model: Box<str>,
+    pub featured: bool,
+    pub in_stock: bool,
+    /// Exactly what [`list_json`] writes for this car.
+    pub json: Box<[u8]>,
+}
+
+/// Every published car, newest first (the order of [`CarSort::Newest`]),
+/// rendered once; at most `limit` of them (None when there are more).
+pub fn published_rendered(conn: &Connection, limit: usize) -> AppResult<Option<Vec<RenderedCar>>> {
+    let sql = format!(
+        "{} WHERE c.published = 1 ORDER BY {} LIMIT ?1",
+        SELECT.replacen("\n    FROM cars c", ", c.rowid\n    FROM cars c", 1),
+        CarSort::Newest.order_by()
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut rows = stmt.query([limit as i64 + 1])?;
+    let mut cars = Vec::new();
+    let mut json = Vec::with_capacity(2048);
+    while let Some(row) = rows.next()? {
+        if cars.len() == limit {
+            return Ok(None);
+        }
+        json.clear();
+        write_json(row, &mut json)?;
+        cars.push(RenderedCar {
+            rowid: row.get(35)?,
+            created_at: text(row, 25)?.into(),
+            price: row.get(8)?,
+            status: row.get(11)?,
+            body_type: row.get(12)?,
+            brand_id: text(row, 1)?.into(),
+            model: text(row, 6)?.into(),
+            featured: row.get(19)?,
+            in_stock: row.get(18)?,
+            json: json.as_slice().into(),
+        });
+    }
+    Ok(Some(cars))
+}
+
+/// Appends one row of [`SELECT`] to `out` as the JSON of its [`Car`].
+pub(super) fn write_json(row: &Row, out: &mut Vec<u8>) -> AppResult<()> {
+    // As `json_column`, but borrowing from the row.
+    let images: Vec<Text> = serde_json::from_str(text(row, 27)?).unwrap_or_default();
+    let trim_levels: Vec<TrimLevelView> = serde_json::from_str(text(row, 20)?).unwrap_or_default();
+    let view = CarView {
+        id: text(row, 0)?,
+        brand_id: text(row, 1)?,
+        brand_name: text(row, 2)?,
+        brand_slug: text(row, 3)?,
+        name: text(row, 4)?,
+        slug: text(row, 5)?,
+        model: text(row, 6)?,
+        year: row.get(7)?,
+        price: row.get(8)?,
+        monthly_payment: row.get(9)?,
+        daily_price: row.get(10)?,
+        status: row.get(11)?,
+        body_type: row.get(12)?,
+        transmission: row.get(13)?,
+        drivetrain: row.get(14)?,
+        fuel_type: row.get(15)?,
+        engine: text(row, 16)?,
+        mileage: row.get(17)?,
+        main_image: images.first().map_or("", |t| &t.0),
+        has_images: !images.is_empty(),
+        images: &images,
+        in_stock: row.get(18)?,
+        featured: row.get(19)?,
+        trim_levels: &trim_levels,
+        published: row.get(21)?,
+        vin: optional_text(row, 22)?,
+        color: optional_text(row, 23)?,
+        external_id: optional_text(row, 24)?,
+        created_at: text(row, 25)?,
+        updated_at: text(row, 26)?,
+        credit_discount: row.get(28)?,
+        tradein_discount: row.get(29)?,
+        insurance_discount: row.get(30)?,
+        max_discount: row.get(31)?,
+        trim: optional_text(row, 32)?,
+        generation: optional_text(row, 33)?,
+        doors: row.get(34)?,
+    };
+    serde_json::to_writer(out, &view)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("car JSON: {e}")))?;
+    Ok(())
+}
+
+pub(super) fn text<'r>(row: &'r Row, index: usize) -> rusqlite::Result<&'r str> {
+    Ok(row.get_ref(index)?.as_str()?)
+}
+
+pub(super) fn optional_text<'r>(row: &'r Row, index: usize) -> rusqlite::Result<Option<&'r str>> {
+    Ok(row.get_ref(index)?.as_str_or_null()?)
+}
+
+/// A text of a JSON column, borrowed from the row when it has no escapes.
+#[derive(Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub(super) struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
+
+/// [`TrimLevel`] borrowed from the row.
+#[derive(Default, Serialize, Deserialize)]
+pub(super) struct TrimLevelView<'a> {
+    #[serde(default, borrow)]
+    pub(super) name: Text<'a>,
+    #[serde(default, borrow)]
+    pub(super) description: Text<'a>,
+    #[serde(default, borrow)]
+    pub(super) link: Text<'a>,
+}
+
+/// [`Car`] borrowed from a result row: the same fields in the same order,
+/// serialized alike (`tests/api_public.rs` compares the bytes of both).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct CarView<'a> {
+    pub(super) id: &'a str,
+    pub(super) brand_id: &'a str,
+    pub(super) brand_name: &'a str,
+    pub(super) brand_slug: &'a str,
+    pub(super) name: &'a str,
+    pub(super) slug: &'a str,
+    pub(super) model: &'a str,
+    pub(super) year: i32,
+    pub(super) price: Money,
+    pub(super) monthly_payment: Option<Money>,
+    pub(super) daily_price: Option<Money>,
+    pub(super) status: CarStatus,
+    pub(super) body_type: BodyType,
+    pub(super) transmission: Transmission,
+    pub(super) drivetrain: Option<Drivetrain>,
+    pub(super) fuel_type: FuelType,
+    pub(super) engine: &'a str,
+    pub(super) mileage: i64,
+    pub(super) main_image: &'a str,
+    pub(super) images: &'a [Text<'a>],
+    pub(super) has_images: bool,
+    pub(super) in_stock: bool,
+    pub(super) featured: bool,
+    pub(super) trim_levels: &'a [TrimLevelView<'a>],
+    pub(super) published: bool,
+    pub(super) vin: Option<&'a str>,
+    pub(super) color: Option<&'a str>,
+    pub(super) external_id: Option<&'a str>,
+    pub(super) created_at: &'a str,
+    pub(super) updated_at: &'a str,
+    pub(super) credit_discount: Option<Money>,
+    pub(super) tradein_discount: Option<Money>,
+    pub(super) insurance_discount: Option<Money>,
+    pub(super) max_discount: Option<Money>,
+    pub(super) trim: Option<&'a str>,
+    pub(super) generation: Option<&'a str>,
+    pub(super) doors: Option<i64>,
+}

@@ -1,0 +1,371 @@
+//! Reading cars from storage: the public filter and sort as SQL, lists,
+//! counts, the admin's list and figures, one car by id or slug.
+
+use super::*;
+
+/// A car with its brand, and its pictures in order (one JSON array per row,
+/// built from `car_images` by primary key: a page of cars is one query).
+pub(super) const SELECT: &str =
+    "SELECT c.id, c.brand_id, coalesce(b.name, 'Unknown') AS brand_name,
+        coalesce(b.slug, '') AS brand_slug, c.name, c.slug, c.model, c.year, c.price_kopecks,
+        c.monthly_payment_kopecks, c.daily_price_kopecks, c.status, c.body_type, c.transmission,
+        c.drivetrain, c.fuel_type, c.engine, c.mileage, c.in_stock, c.featured, c.trim_levels,
+        c.published, c.vin, c.color, c.external_id, c.created_at, c.updated_at,
+        (SELECT json_group_array(i.url ORDER BY i.position) FROM car_images i
+            WHERE i.car_id = c.id) AS images,
+        c.credit_discount_kopecks, c.tradein_discount_kopecks, c.insurance_discount_kopecks,
+        c.max_discount_kopecks, c.trim, c.generation, c.doors
+    FROM cars c LEFT JOIN brands b ON b.id = c.brand_id";
+
+// The columns of [`SELECT`] are read by position (a lookup by name costs a
+// scan of the names per value); `tests` checks the positions.
+pub(super) fn from_row(row: &Row) -> rusqlite::Result<Car> {
+    let images: Vec<String> = crate::domain::json_column(text(row, 27)?);
+    Ok(Car {
+        id: row.get(0)?,
+        brand_id: row.get(1)?,
+        brand_name: row.get(2)?,
+        brand_slug: row.get(3)?,
+        name: row.get(4)?,
+        slug: row.get(5)?,
+        model: row.get(6)?,
+        year: row.get(7)?,
+        price: row.get(8)?,
+        monthly_payment: row.get(9)?,
+        daily_price: row.get(10)?,
+        status: row.get(11)?,
+        body_type: row.get(12)?,
+        transmission: row.get(13)?,
+        drivetrain: row.get(14)?,
+        fuel_type: row.get(15)?,
+        engine: row.get(16)?,
+        mileage: row.get(17)?,
+        main_image: images.first().cloned().unwrap_or_default(),
+        has_images: !images.is_empty(),
+        images,
+        in_stock: row.get(18)?,
+        featured: row.get(19)?,
+        trim_levels: crate::domain::json_column(text(row, 20)?),
+        published: row.get(21)?,
+        vin: row.get(22)?,
+        color: row.get(23)?,
+        external_id: row.get(24)?,
+        created_at: row.get(25)?,
+        updated_at: row.get(26)?,
+        credit_discount: row.get(28)?,
+        tradein_discount: row.get(29)?,
+        insurance_discount: row.get(30)?,
+        max_discount: row.get(31)?,
+        trim: row.get(32)?,
+        generation: row.get(33)?,
+        doors: row.get(34)?,
+    })
+}
+
+/// How a query may use the price limits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum PriceTerms {
+    /// As an index range (counts, lists sorted by price).
+    Range,
+    /// Checked on each row, not as a range: a list in date order then walks
+    /// a `cars_newest_*` index (`migrations/V5__car_newest_indexes.sql`)
+    /// and stops after its page, instead of sorting every car in the range.
+    Checked,
+}
+
+/// The WHERE clause and its parameters for a filter.
+pub(super) fn where_clause(filter: &CarFilter, prices: PriceTerms) -> (String, Vec<Value>) {
+    let mut clauses: Vec<String> = Vec::new();
+    let mut values: Vec<Value> = Vec::new();
+    if !filter.include_drafts {
+        clauses.push("c.published = 1".into());
+    }
+    if !filter.statuses.is_empty() {
+        let marks = vec!["?"; filter.statuses.len()].join(", ");
+        clauses.push(format!("c.status IN ({marks})"));
+        values.extend(
+            filter
+                .statuses
+                .iter()
+                .map(|s| Value::Text(s.as_str().into())),
+        );
+    }
+    if let Some(brand) = &filter.brand_id {
+        clauses.push("c.brand_id = ?".into());
+        values.push(Value::Text(brand.clone()));
+    }
+    if let Some(body) = &filter.body_type {
+        clauses.push("c.body_type = ?".into());
+        values.push(Value::Text(body.as_str().into()));
+    }
+    if let Some(featured) = filter.featured {
+        clauses.push("c.featured = ?".into());
+        values.push(Value::Integer(featured.into()));
+    }
+    if let Some(in_stock) = filter.in_stock {
+        clauses.push("c.in_stock = ?".into());
+        values.push(Value::Integer(in_stock.into()));
+    }
+    // A unary plus keeps SQLite from using the column as an index range.
+    let price = match prices {
+        PriceTerms::Range => "c.price_kopecks",
+        PriceTerms::Checked => "+c.price_kopecks",
+    };
+    if let Some(min) = filter.min_price {
+        clauses.push(format!("{price} >= ?"));
+        values.push(Value::Integer(min.kopecks()));
+    }
+    if let Some(max) = filter.max_price {
+        clauses.push(format!("{price} <= ?"));
+        values.push(Value::Integer(max.kopecks()));
+    }
+    if let Some(model) = &filter.model {
+        clauses.push("c.model = ?".into());
+        values.push(Value::Text(model.clone()));
+    }
+    let sql = if clauses.is_empty() {
+        String::new()
+    } else {
+        format!(" WHERE {}", clauses.join(" AND "))
+    };
+    (sql, values)
+}
+
+/// The SQL of a page of a list and its parameters.
+pub fn list_query(filter: &CarFilter, limit: u32, offset: u32) -> (String, Vec<Value>) {
+    let prices = match filter.sort {
+        CarSort::Newest => PriceTerms::Checked,
+        CarSort::PriceAsc | CarSort::PriceDesc => PriceTerms::Range,
+    };
+    let (clause, mut values) = where_clause(filter, prices);
+    // The page is chosen from a covering index first, in the list's order;
+    // only its rows are then read and joined.
+    let order = filter.sort.order_by();
+    let sql = format!(
+        "{SELECT} WHERE c.rowid IN (SELECT c.rowid FROM cars c{clause} ORDER BY {order} LIMIT ? OFFSET ?)
+         ORDER BY {order}"
+    );
+    values.push(Value::Integer(limit.min(MAX_LIMIT).into()));
+    values.push(Value::Integer(offset.into()));
+    (sql, values)
+}
+
+pub fn list(conn: &Connection, filter: &CarFilter, limit: u32, offset: u32) -> AppResult<Vec<Car>> {
+    let (sql, values) = list_query(filter, limit, offset);
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(values), from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The page [`list`] gives, as the JSON array its `Vec<Car>` serializes to,
+/// written straight from the rows into one buffer: no `Car` (with its thirty
+/// strings) per row, no second pass over the values.
+pub fn list_json(
+    conn: &Connection,
+    filter: &CarFilter,
+    limit: u32,
+    offset: u32,
+) -> AppResult<Vec<u8>> {
+    let (sql, values) = list_query(filter, limit, offset);
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut rows = stmt.query(params_from_iter(values))?;
+    // About 1.2 KB a car.
+    let mut out = Vec::with_capacity(limit.min(MAX_LIMIT) as usize * 1280 + 2);
+    out.push(b'[');
+    while let Some(row) = rows.next()? {
+        if out.len() > 1 {
+            out.push(b',');
+        }
+        write_json(row, &mut out)?;
+    }
+    out.push(b']');
+    Ok(out)
+}
+
+/// Every car matching the filter, for the admin list and exports.
+pub fn list_all(conn: &Connection, filter: &CarFilter) -> AppResult<Vec<Car>> {
+    let (clause, values) = where_clause(filter, PriceTerms::Range);
+    let sql = format!("{SELECT}{clause} ORDER BY {}", filter.sort.order_by());
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(values), from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The SQL of a count and its parameters.
+pub fn count_query(filter: &CarFilter) -> (String, Vec<Value>) {
+    let (clause, values) = where_clause(filter, PriceTerms::Range);
+    (format!("SELECT count(*) FROM cars c{clause}"), values)
+}
+
+pub fn count(conn: &Connection, filter: &CarFilter) -> AppResult<i64> {
+    let (sql, values) = count_query(filter);
+    let mut stmt = conn.prepare_cached(&sql)?;
+    Ok(stmt.query_row(params_from_iter(values), |r| r.get(0))?)
+}
+
+/// Which cars the admin list shows; empty fields do not filter.
+#[derive(Debug, Clone, Default)]
+pub struct AdminCarFilter {
+    /// Words that must each appear in the brand's name, the car's name,
+    /// model or year, in any case and script (`docs/admin.md`).
+    pub words: Vec<String>,
+    pub status: Option<CarStatus>,
+    pub published: Option<bool>,
+}
+
+impl AdminCarFilter {
+    /// Splits a search box's text into folded words.
+    pub fn search(text: &str) -> Vec<String> {
+        crate::db::casefold(text)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    }
+
+    pub(super) fn where_clause(&self) -> (String, Vec<Value>) {
+        let mut clauses: Vec<String> = Vec::new();
+        let mut values: Vec<Value> = Vec::new();
+        for word in &self.words {
+            clauses.push(format!(
+                "instr({}(coalesce(b.name, '') || ' ' || c.name || ' ' || c.model || ' ' || c.year), ?) > 0",
+                crate::db::CASEFOLD
+            ));
+            values.push(Value::Text(word.clone()));
+        }
+        if let Some(status) = self.status {
+            clauses.push("c.status = ?".into());
+            values.push(Value::Text(status.as_str().into()));
+        }
+        if let Some(published) = self.published {
+            clauses.push("c.published = ?".into());
+            values.push(Value::Integer(published.into()));
+        }
+        let sql = if clauses.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", clauses.join(" AND "))
+        };
+        (sql, values)
+    }
+
+    /// The tables, the WHERE clause and its values of the cars this filter
+    /// finds (`c` is the cars table).
+    pub fn selection(&self) -> (&'static str, String, Vec<Value>) {
+        let (clause, values) = self.where_clause();
+        (self.tables(), clause, values)
+    }
+
+    /// Whether any field filters.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty() && self.status.is_none() && self.published.is_none()
+    }
+
+    /// What the filter finds, for people: "поиск «lada», с пробегом,
+    /// черновики"; empty for all cars.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.words.is_empty() {
+            parts.push(format!("поиск «{}»", self.words.join(" ")));
+        }
+        if let Some(status) = self.status {
+            parts.push(
+                match status {
+                    CarStatus::New => "новые",
+                    CarStatus::Used => "с пробегом",
+                    CarStatus::Lease => "аренда с выкупом",
+                }
+                .to_string(),
+            );
+        }
+        if let Some(published) = self.published {
+            parts.push(
+                if published {
+                    "опубликованные"
+                } else {
+                    "черновики"
+                }
+                .to_string(),
+            );
+        }
+        parts.join(", ")
+    }
+
+    /// The brands join, needed only to search by the brand's name.
+    pub(super) fn tables(&self) -> &'static str {
+        if self.words.is_empty() {
+            "FROM cars c"
+        } else {
+            "FROM cars c LEFT JOIN brands b ON b.id = c.brand_id"
+        }
+    }
+}
+
+/// One page of the admin list, newest first, drafts included, and how many
+/// cars match in all. Needs the connection's [`crate::db::CASEFOLD`].
+pub fn admin_page(
+    conn: &Connection,
+    filter: &AdminCarFilter,
+    limit: u32,
+    offset: u32,
+) -> AppResult<(Vec<Car>, i64)> {
+    let (clause, mut values) = filter.where_clause();
+    let from = filter.tables();
+    let total: i64 = conn
+        .prepare_cached(&format!("SELECT count(*) {from}{clause}"))?
+        .query_row(params_from_iter(values.iter()), |r| r.get(0))?;
+    let order = CarSort::Newest.order_by();
+    let sql = format!(
+        "{SELECT} WHERE c.rowid IN (SELECT c.rowid {from}{clause} ORDER BY {order} LIMIT ? OFFSET ?)
+         ORDER BY {order}"
+    );
+    values.push(Value::Integer(limit.into()));
+    values.push(Value::Integer(offset.into()));
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(values), from_row)?;
+    Ok((rows.collect::<Result<_, _>>()?, total))
+}
+
+/// Counts of all cars, drafts included, for the admin statistics card.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CarStats {
+    pub all: i64,
+    pub new: i64,
+    pub used: i64,
+    pub lease: i64,
+    pub in_stock: i64,
+}
+
+pub fn stats(conn: &Connection) -> AppResult<CarStats> {
+    Ok(conn.query_row(
+        "SELECT count(*), coalesce(sum(status = 'new'), 0), coalesce(sum(status = 'used'), 0),
+            coalesce(sum(status = 'lease'), 0), coalesce(sum(in_stock = 1), 0) FROM cars",
+        [],
+        |r| {
+            Ok(CarStats {
+                all: r.get(0)?,
+                new: r.get(1)?,
+                used: r.get(2)?,
+                lease: r.get(3)?,
+                in_stock: r.get(4)?,
+            })
+        },
+    )?)
+}
+
+/// A car by id; drafts only when `include_drafts`.
+pub fn get(conn: &Connection, id: &str, include_drafts: bool) -> AppResult<Option<Car>> {
+    let sql = format!("{SELECT} WHERE c.id = ?1 AND (c.published = 1 OR ?2)");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    Ok(stmt
+        .query_row(rusqlite::params![id, include_drafts], from_row)
+        .optional()?)
+}
+
+pub fn get_by_slug(conn: &Connection, slug: &str, include_drafts: bool) -> AppResult<Option<Car>> {
+    let sql = format!("{SELECT} WHERE c.slug = ?1 AND (c.published = 1 OR ?2)");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    Ok(stmt
+        .query_row(rusqlite::params![slug, include_drafts], from_row)
+        .optional()?)
+}

@@ -1,0 +1,152 @@
+//! Writing cars: create, update and delete, with their pictures, and the
+//! counts of published and draft cars.
+
+use super::*;
+
+/// Stores a new car and gives it back.
+pub fn create(conn: &Connection, input: &CarInput, current_year: i32) -> AppResult<Car> {
+    validate(input, current_year)?;
+    check_references(conn, input)?;
+    let id = crate::domain::new_id();
+    let now = crate::domain::now();
+    let marks = vec!["?"; WRITTEN_COLUMNS.len() + 3].join(", ");
+    let sql = format!(
+        "INSERT INTO cars (id, slug, created_at, {}) VALUES ({marks})",
+        WRITTEN_COLUMNS.join(", ")
+    );
+    let mut values = vec![
+        Value::from(id.clone()),
+        Value::from(input.slug.clone()),
+        Value::from(now.clone()),
+    ];
+    values.extend(written_values(input, now));
+    crate::domain::atomically(conn, || {
+        conn.execute(&sql, params_from_iter(values))?;
+        set_images(conn, &id, &pictures(input))
+    })?;
+    get(conn, &id, true)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("car vanished")))
+}
+
+/// The columns an admin form or an import writes (all but id, slug and
+/// created_at), in the order of [`written_values`]. The pictures go to
+/// `car_images` ([`set_images`]).
+pub(super) const WRITTEN_COLUMNS: [&str; 29] = [
+    "brand_id",
+    "name",
+    "model",
+    "year",
+    "price_kopecks",
+    "monthly_payment_kopecks",
+    "daily_price_kopecks",
+    "status",
+    "body_type",
+    "transmission",
+    "drivetrain",
+    "fuel_type",
+    "engine",
+    "mileage",
+    "in_stock",
+    "featured",
+    "trim_levels",
+    "published",
+    "vin",
+    "color",
+    "external_id",
+    "credit_discount_kopecks",
+    "tradein_discount_kopecks",
+    "insurance_discount_kopecks",
+    "max_discount_kopecks",
+    "trim",
+    "generation",
+    "doors",
+    "updated_at",
+];
+
+pub(super) fn written_values(input: &CarInput, now: String) -> Vec<Value> {
+    let text = |t: &str| Value::from(t.trim().to_string());
+    let optional_text =
+        |t: &Option<String>| crate::domain::non_empty(t.clone()).map_or(Value::Null, Value::from);
+    let money = |m: Option<Money>| m.map_or(Value::Null, |m| Value::Integer(m.kopecks()));
+    let json = |v: String| Value::from(v);
+    vec![
+        text(&input.brand_id),
+        text(&input.name),
+        text(&input.model),
+        Value::Integer(input.year.into()),
+        Value::Integer(input.price.kopecks()),
+        money(input.monthly_payment),
+        money(input.daily_price),
+        text(input.status.as_str()),
+        text(input.body_type.as_str()),
+        text(input.transmission.as_str()),
+        input
+            .drivetrain
+            .map_or(Value::Null, |d| Value::from(d.as_str().to_string())),
+        text(input.fuel_type.as_str()),
+        text(&input.engine),
+        Value::Integer(input.mileage),
+        Value::Integer(input.in_stock.into()),
+        Value::Integer(input.featured.into()),
+        json(serde_json::to_string(&input.trim_levels).unwrap_or_else(|_| "[]".into())),
+        Value::Integer(input.published.into()),
+        optional_text(&input.vin),
+        optional_text(&input.color),
+        optional_text(&input.external_id),
+        money(input.credit_discount),
+        money(input.tradein_discount),
+        money(input.insurance_discount),
+        money(input.max_discount),
+        optional_text(&input.trim),
+        optional_text(&input.generation),
+        input.doors.map_or(Value::Null, Value::Integer),
+        Value::from(now),
+    ]
+}
+
+/// Distinct models of a brand's published cars, for the brand page's filter.
+pub fn models_of_brand(conn: &Connection, brand_id: &str) -> AppResult<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT model FROM cars WHERE brand_id = ?1 AND published = 1 ORDER BY model",
+    )?;
+    let rows = stmt.query_map([brand_id], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Changes a car. The slug is fixed once set: a different one is refused.
+pub fn update(
+    conn: &Connection,
+    id: &str,
+    input: &CarInput,
+    current_year: i32,
+) -> AppResult<Option<Car>> {
+    let Some(current) = get(conn, id, true)? else {
+        return Ok(None);
+    };
+    validate(input, current_year)?;
+    if current.slug != input.slug {
+        return Err(AppError::invalid("slug", "Slug автомобиля нельзя изменить"));
+    }
+    check_references(conn, input)?;
+    let assignments: Vec<String> = WRITTEN_COLUMNS.iter().map(|c| format!("{c} = ?")).collect();
+    let sql = format!("UPDATE cars SET {} WHERE id = ?", assignments.join(", "));
+    let mut values = written_values(input, crate::domain::now());
+    values.push(Value::from(id.to_string()));
+    crate::domain::atomically(conn, || {
+        conn.execute(&sql, params_from_iter(values))?;
+        set_images(conn, id, &pictures(input))
+    })?;
+    get(conn, id, true)
+}
+
+pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
+    Ok(conn.execute("DELETE FROM cars WHERE id = ?1", [id])? > 0)
+}
+
+/// Counts for the dashboard: (published, drafts).
+pub fn publication_counts(conn: &Connection) -> AppResult<(i64, i64)> {
+    Ok(conn.query_row(
+        "SELECT coalesce(sum(published = 1), 0), coalesce(sum(published = 0), 0) FROM cars",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}

@@ -1,0 +1,278 @@
+//! Applying a preview: the comparison made again on the current catalogue
+//! and written in the caller's transaction (new cars, changes, pictures to
+//! fetch, cars the feed no longer has).
+
+use super::*;
+
+/// A unique slug for a new car.
+pub(super) fn unique_slug(base: &str, taken: &mut HashSet<String>) -> String {
+    let base: String = crate::domain::slug::slugify(base)
+        .chars()
+        .take(200)
+        .collect();
+    let base = if base.is_empty() { "car".into() } else { base };
+    let mut slug = base.clone();
+    let mut n = 2;
+    while taken.contains(&slug) {
+        slug = format!("{base}-{n}");
+        n += 1;
+    }
+    taken.insert(slug.clone());
+    slug
+}
+
+/// The car an import writes: the fields' values (`merged`, or a new car's
+/// stated ones), and for the rest what the car has (`base`) or a new car's
+/// defaults.
+pub(super) fn input_for(
+    values: &Values,
+    brand_id: &str,
+    base: Option<&Car>,
+    slug: String,
+) -> CarInput {
+    let text = |k: &str| values.get(k).cloned().unwrap_or_default();
+    let optional = |k: &str| crate::domain::non_empty(values.get(k).cloned());
+    let money = |k: &str| optional(k).and_then(|m| Money::parse(&m).ok());
+    CarInput {
+        brand_id: brand_id.to_string(),
+        name: text("name"),
+        slug,
+        model: text("model"),
+        year: text("year").parse().unwrap_or_default(),
+        price: money("price").unwrap_or_default(),
+        monthly_payment: base.and_then(|c| c.monthly_payment),
+        daily_price: base.and_then(|c| c.daily_price),
+        status: CarStatus::parse(&text("status")).unwrap_or(CarStatus::Used),
+        body_type: BodyType::parse(&text("bodyType")).unwrap_or(BodyType::SEDAN),
+        transmission: Transmission::parse(&text("transmission")).unwrap_or(Transmission::Automatic),
+        drivetrain: Drivetrain::parse(&text("drivetrain")),
+        fuel_type: FuelType::parse(&text("fuelType")).unwrap_or(FuelType::Gasoline),
+        engine: text("engine"),
+        mileage: text("mileage").parse().unwrap_or_default(),
+        main_image: String::new(),
+        images: base.map(|c| c.images.clone()).unwrap_or_default(),
+        trim_levels: base.map(|c| c.trim_levels.clone()).unwrap_or_default(),
+        in_stock: true,
+        featured: base.is_some_and(|c| c.featured),
+        published: base.is_none_or(|c| c.published),
+        vin: optional("vin"),
+        color: optional("color"),
+        external_id: optional("externalId"),
+        credit_discount: money("creditDiscount"),
+        tradein_discount: money("tradeinDiscount"),
+        insurance_discount: money("insuranceDiscount"),
+        max_discount: money("maxDiscount"),
+        trim: optional("trim"),
+        generation: optional("generation"),
+        doors: optional("doors").and_then(|d| d.parse().ok()),
+    }
+}
+
+/// Gives a car the feed's picture URLs: a position keeps its stored picture
+/// while its URL is the same; a new URL waits for the photo fetch. The car's
+/// pictures become the stored ones, in order.
+pub(super) fn set_sources(conn: &Connection, car_id: &str, urls: &[String]) -> AppResult<()> {
+    let current: Vec<(String, Option<String>)> = conn
+        .prepare_cached(
+            "SELECT source_url, media_url FROM car_photo_sources WHERE car_id = ?1 ORDER BY position",
+        )?
+        .query_map([car_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    conn.prepare_cached("DELETE FROM car_photo_sources WHERE car_id = ?1")?
+        .execute([car_id])?;
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO car_photo_sources (car_id, position, source_url, media_url)
+         VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (position, url) in (0_i64..).zip(urls) {
+        let kept = current
+            .iter()
+            .find(|(source, _)| source == url)
+            .and_then(|(_, media)| media.clone());
+        insert.execute(params![car_id, position, url, kept])?;
+    }
+    rebuild_images(conn, car_id)
+}
+
+/// A car's pictures from its fetched feed photos, in the feed's order.
+pub fn rebuild_images(conn: &Connection, car_id: &str) -> AppResult<()> {
+    let urls: Vec<String> = conn
+        .prepare_cached(
+            "SELECT media_url FROM car_photo_sources
+             WHERE car_id = ?1 AND media_url IS NOT NULL ORDER BY position",
+        )?
+        .query_map([car_id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let current: Vec<String> = conn
+        .prepare_cached("SELECT url FROM car_images WHERE car_id = ?1 ORDER BY position")?
+        .query_map([car_id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    if current != urls {
+        cars::set_images(conn, car_id, &urls)?;
+        conn.prepare_cached("UPDATE cars SET updated_at = ?2 WHERE id = ?1")?
+            .execute(params![car_id, crate::domain::now()])?;
+    }
+    Ok(())
+}
+
+/// Applies a preview in the caller's transaction: the comparison is made
+/// again on the current catalogue and written. Gives the run as applied.
+pub fn apply(conn: &Connection, id: &str, current_year: i32) -> AppResult<Option<ImportRun>> {
+    let Some(run) = get(conn, id)? else {
+        return Ok(None);
+    };
+    if run.summary.status != RunStatus::Preview {
+        return Err(not_a_preview(run.summary.status));
+    }
+    let rows_text: String =
+        conn.query_row("SELECT rows FROM import_runs WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })?;
+    let rows: Vec<FeedCar> = serde_json::from_str(&rows_text).map_err(internal)?;
+    let feed_errors: Vec<RowError> = run
+        .report
+        .errors
+        .iter()
+        .filter(|e| !rows.iter().any(|r| r.row == e.row))
+        .cloned()
+        .collect();
+    let plan = plan(conn, run.summary.format, &rows, feed_errors)?;
+    for body in &plan.report.new_body_types {
+        body_types::create(
+            conn,
+            &BodyTypeCreate {
+                body_type: body.body_type.to_string(),
+                label_plural: body.label_plural.clone(),
+                label_single: body.label_single.clone(),
+                image_url: String::new(),
+                image_url_mobile: String::new(),
+            },
+        )?;
+    }
+
+    // Brands: the catalogue's, and the feed's new ones created.
+    let mut brand_ids: HashMap<String, String> = brands::list_for_admin(conn)?
+        .into_iter()
+        .map(|b| (brand_key(&b.name), b.id))
+        .collect();
+    let mut taken_brand_slugs: HashSet<String> = brands::list_for_admin(conn)?
+        .into_iter()
+        .map(|b| b.slug)
+        .collect();
+    for name in &plan.report.new_brands {
+        let slug = unique_slug(name, &mut taken_brand_slugs);
+        let brand = brands::create(
+            conn,
+            &BrandInput {
+                name: name.clone(),
+                slug: slug.chars().take(100).collect(),
+                logo: String::new(),
+                description: String::new(),
+            },
+        )?;
+        brand_ids.insert(brand_key(name), brand.id);
+    }
+    let brand_of = |feed: &FeedCar| -> AppResult<String> {
+        brand_ids
+            .get(&brand_key(&feed.brand))
+            .cloned()
+            .ok_or_else(|| internal(format!("brand {} missing", feed.brand)))
+    };
+    let mut taken: HashSet<String> = conn
+        .prepare("SELECT slug FROM cars")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut mark = conn.prepare_cached(
+        "INSERT INTO imported_cars (car_id, unpublished_by_import, last_run_id, feed_values)
+         VALUES (?1, 0, ?2, ?3)
+         ON CONFLICT (car_id) DO UPDATE SET unpublished_by_import = 0, last_run_id = ?2,
+            feed_values = ?3",
+    )?;
+    let base_of = |feed: &FeedCar| -> String {
+        plan.stated
+            .get(&feed.key())
+            .and_then(|v| serde_json::to_string(v).ok())
+            .unwrap_or_else(|| "{}".into())
+    };
+    let fail_row = |feed: &FeedCar, err: AppError| -> AppError {
+        AppError::conflict(
+            None,
+            format!("Строка {}: {}: {err}", feed.row, feed.title()),
+        )
+    };
+    for step in &plan.steps {
+        match step {
+            Step::New { feed, values } => {
+                let brand_id = brand_of(feed)?;
+                let slug = unique_slug(
+                    &format!("{} {} {}", feed.brand, feed.name, feed.year),
+                    &mut taken,
+                );
+                let input = input_for(values, &brand_id, None, slug);
+                let car =
+                    cars::create(conn, &input, current_year).map_err(|e| fail_row(feed, e))?;
+                mark.execute(params![car.id, id, base_of(feed)])?;
+                if !feed.photos.is_empty() {
+                    set_sources(conn, &car.id, &feed.photos)?;
+                }
+            }
+            Step::Changed {
+                feed,
+                car_id,
+                target,
+                photos,
+                republish,
+            } => {
+                if target.is_some() || *republish {
+                    let Some(current) = cars::get(conn, car_id, true)? else {
+                        continue;
+                    };
+                    let values = target.clone().unwrap_or_else(|| car_values(&current));
+                    let brand_id = if values.get("brandName") == Some(&current.brand_name) {
+                        current.brand_id.clone()
+                    } else {
+                        brand_of(feed)?
+                    };
+                    let mut input =
+                        input_for(&values, &brand_id, Some(&current), current.slug.clone());
+                    if *republish {
+                        input.published = true;
+                    }
+                    cars::update(conn, car_id, &input, current_year)
+                        .map_err(|e| fail_row(feed, e))?;
+                }
+                mark.execute(params![car_id, id, base_of(feed)])?;
+                if *photos {
+                    set_sources(conn, car_id, &feed.photos)?;
+                }
+            }
+            Step::Unchanged { feed, car_id } => {
+                mark.execute(params![car_id, id, base_of(feed)])?;
+            }
+        }
+    }
+    let now = crate::domain::now();
+    for car_id in &plan.gone {
+        conn.prepare_cached("UPDATE cars SET published = 0, updated_at = ?2 WHERE id = ?1")?
+            .execute(params![car_id, now])?;
+        conn.prepare_cached(
+            "UPDATE imported_cars SET unpublished_by_import = 1, last_run_id = ?2 WHERE car_id = ?1",
+        )?
+        .execute(params![car_id, id])?;
+    }
+    let report = serde_json::to_string(&plan.report).map_err(internal)?;
+    // Every photo still missing is this run's to fetch, the ones an earlier
+    // run failed to get included.
+    conn.execute(
+        "UPDATE car_photo_sources SET error = NULL WHERE media_url IS NULL AND error IS NOT NULL",
+        [],
+    )?;
+    let pending = pending_photo_count(conn)?;
+    conn.execute(
+        "UPDATE import_runs SET status = 'applied', finished_at = ?2, report = ?3, rows = '[]',
+            photos_total = ?4, photos_done = 0, photos_failed = 0
+         WHERE id = ?1",
+        params![id, now, report, pending],
+    )?;
+    get(conn, id)
+}
