@@ -13,7 +13,7 @@ import type { Resource } from "./types";
 import { textOf } from "./view";
 
 /** The add / edit form: in a dialog, or in the list's place (`inline`). */
-export function ResourceFormView<T extends { id: string }, V extends FieldValues>({
+export function ResourceFormView<T extends object, V extends FieldValues>({
   resource: r,
   item,
   onClose,
@@ -32,7 +32,7 @@ export function ResourceFormView<T extends { id: string }, V extends FieldValues
       return item ? apiPut<T>(r.itemUrl(item), body) : apiPost<T>(r.createUrl, body);
     },
     {
-      success: item ? r.text.updated : r.text.created,
+      success: (saved) => textOf(item ? r.text.updated : r.text.created, saved),
       onSuccess: onClose,
       onFailure: (e) =>
         applyServerError(methods.setError, e, {
@@ -50,7 +50,7 @@ export function ResourceFormView<T extends { id: string }, V extends FieldValues
       aria-busy={save.isPending || undefined}
       disabled={save.isPending || uploads > 0}
     >
-      Сохранить
+      {r.form.submit ?? "Сохранить"}
     </button>
   );
   const onSubmit = methods.handleSubmit((v) => save.mutate(v));

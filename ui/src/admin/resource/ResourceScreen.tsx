@@ -26,7 +26,7 @@ import { initialView, isNarrowed, shownItems, textOf, type ViewState } from "./v
 
 export type { CardContext, FieldsProps, Resource, ResourceForm } from "./types";
 
-interface Props<T extends { id: string }, V extends FieldValues> {
+interface Props<T extends object, V extends FieldValues> {
   resource: Resource<T, V>;
   /** One card. */
   card: (item: T, context: CardContext<T>) => ReactNode;
@@ -38,7 +38,7 @@ interface Props<T extends { id: string }, V extends FieldValues> {
   layout?: (items: T[], card: (item: T) => ReactNode) => ReactNode;
 }
 
-export function ResourceScreen<T extends { id: string }, V extends FieldValues>({
+export function ResourceScreen<T extends object, V extends FieldValues>({
   resource: r,
   card,
   extraActions,
@@ -46,7 +46,9 @@ export function ResourceScreen<T extends { id: string }, V extends FieldValues>(
   layout,
 }: Props<T, V>) {
   const canWrite = useCan(r.writeCapability ?? "catalogueWrite");
-  const answer = useAdminQuery<unknown>(r.listUrl);
+  const answer = useAdminQuery<unknown>(r.listUrl, {
+    refetchOnWindowFocus: r.refetchOnFocus ?? true,
+  });
   const items = answer.data === undefined ? undefined : listOf(r, answer.data);
   const view = r.view ?? {};
   const [state, setState] = useState<ViewState>(() => initialView(view));
@@ -60,7 +62,7 @@ export function ResourceScreen<T extends { id: string }, V extends FieldValues>(
   const dropEditLink = useEditLink({
     path: r.editLink?.path ?? "",
     // Only a role that may change the item opens one from a link.
-    items: canWrite && r.editLink ? items : undefined,
+    items: canWrite && r.editLink ? (items as (T & { id: string })[] | undefined) : undefined,
     open: useCallback((item: T) => setEditing(item), []),
     missing: r.editLink?.missing ?? "",
   });
@@ -71,7 +73,7 @@ export function ResourceScreen<T extends { id: string }, V extends FieldValues>(
   const editedItem = editing === "new" ? null : editing;
   const form = editing && canWrite && (
     <ResourceFormView
-      key={editedItem?.id ?? "new"}
+      key={editedItem ? keyOf(r, editedItem) : "new"}
       resource={r}
       item={editedItem}
       onClose={close}
@@ -106,7 +108,11 @@ export function ResourceScreen<T extends { id: string }, V extends FieldValues>(
       count={items ? items.length : null}
       actions={
         canWrite ? (
-          <button type="button" onClick={() => setEditing("new")}>
+          <button
+            type="button"
+            onClick={() => setEditing("new")}
+            disabled={(r.text.addWaitsForList && !items) || undefined}
+          >
             {r.text.add}
           </button>
         ) : null
@@ -133,9 +139,9 @@ export function ResourceScreen<T extends { id: string }, V extends FieldValues>(
         <List class={r.list?.class ?? "admin-grid"} data-testid={r.list?.testId}>
           {shown.map((item) =>
             List === "ul" ? (
-              <li key={item.id}>{renderCard(item)}</li>
+              <li key={keyOf(r, item)}>{renderCard(item)}</li>
             ) : (
-              <Fragment key={item.id}>{renderCard(item)}</Fragment>
+              <Fragment key={keyOf(r, item)}>{renderCard(item)}</Fragment>
             ),
           )}
         </List>
@@ -153,15 +159,16 @@ export function ResourceScreen<T extends { id: string }, V extends FieldValues>(
   );
 }
 
-function listOf<T extends { id: string }, V extends FieldValues>(
-  r: Resource<T, V>,
-  answer: unknown,
-): T[] {
+function listOf<T extends object, V extends FieldValues>(r: Resource<T, V>, answer: unknown): T[] {
   return r.items ? r.items(answer as never) : (answer as T[]);
 }
 
+function keyOf<T extends object, V extends FieldValues>(r: Resource<T, V>, item: T): string {
+  return r.key ? r.key(item) : (item as unknown as { id: string }).id;
+}
+
 /** "Изменить" and "Удалить" of a card, named with the item. */
-function CardActions<T extends { id: string }, V extends FieldValues>({
+function CardActions<T extends object, V extends FieldValues>({
   resource: r,
   item,
   extra,

@@ -29,7 +29,7 @@ export interface CardContext<T> {
 
 /** One resource of the admin: where it lives, what it says, how a card and
  * the form look. */
-export interface Resource<T extends { id: string }, V extends FieldValues> {
+export interface Resource<T extends object, V extends FieldValues> {
   /** The page's heading (and the browser tab's title). */
   title: string;
   /** GET of the list. */
@@ -40,6 +40,11 @@ export interface Resource<T extends { id: string }, V extends FieldValues> {
   createUrl: string;
   /** PUT and DELETE of one. */
   itemUrl: (item: T) => string;
+  /** What tells one item from another (its `id` by default). */
+  key?: (item: T) => string;
+  /** Read the list again when the window gets focus (yes by default; no
+   * where cards hold forms of their own). */
+  refetchOnFocus?: boolean;
   /** The capability a change needs (catalogueWrite by default). */
   writeCapability?: Capability;
   /** The screen's path: a self-check's link (?edit=<id>) opens that item. */
@@ -50,6 +55,8 @@ export interface Resource<T extends { id: string }, V extends FieldValues> {
   text: {
     /** The button beside the heading, e.g. "Добавить марку". */
     add: string;
+    /** The button waits for the list (the form checks against it). */
+    addWaitsForList?: boolean;
     /** The skeletons' text for screen readers ("Загрузка…" by default). */
     loading?: string;
     loadFailed: string;
@@ -64,8 +71,9 @@ export interface Resource<T extends { id: string }, V extends FieldValues> {
     /** The failed delete's toast title ('Ошибка' by default). */
     deleteFailedTitle?: string;
     formTitle: Text<T | null>;
-    created: string;
-    updated: string;
+    /** The 'Успешно' toasts, made from the item the server answered. */
+    created: Text<T>;
+    updated: Text<T>;
     saveFailed: Text<T | null>;
     /** The failed save's toast title ('Ошибка' by default). */
     saveFailedTitle?: Text<T | null>;
@@ -90,6 +98,8 @@ export interface Resource<T extends { id: string }, V extends FieldValues> {
     /** What is sent. */
     body: (values: V, item: T | null) => unknown;
     mode?: Mode;
+    /** The submit button's text ("Сохранить" by default). */
+    submit?: string;
     Fields: ComponentType<FieldsProps<T, V>>;
   };
 }
