@@ -11,6 +11,7 @@ import { splitAdvantages } from "../lib/text";
 import { useAdminMutation } from "../query";
 import { ImageField } from "../resource/ImageField";
 import { type FieldsProps, type Resource, ResourceScreen } from "../resource/ResourceScreen";
+import { SwitchField } from "../resource/SwitchField";
 import "./content.css";
 
 interface BankValues extends AdValues {
@@ -165,15 +166,9 @@ function BankFields({ form }: FieldsProps<PartnerBank, BankValues>) {
         {(a) => <textarea {...a} rows={2} {...register("advantages", bankRules.advantages)} />}
       </Field>
       {chips.length > 0 && <Chips label="Так преимущества будут показаны" items={chips} />}
-      <label>
-        <input
-          type="checkbox"
-          role="switch"
-          aria-checked={watch("active")}
-          {...register("active")}
-        />
+      <SwitchField form={form} name="active">
         Показывать на сайте
-      </label>
+      </SwitchField>
       <AdFieldset
         advertiser={register("adAdvertiser", adRules.adAdvertiser)}
         erid={register("adErid", adRules.adErid)}

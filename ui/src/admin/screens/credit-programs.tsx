@@ -24,6 +24,7 @@ import {
 import { filled } from "../lib/rules";
 import { useAdminQuery } from "../query";
 import { type FieldsProps, type Resource, ResourceScreen } from "../resource/ResourceScreen";
+import { SwitchField } from "../resource/SwitchField";
 import "./content.css";
 import "./credit-programs.css";
 
@@ -131,7 +132,7 @@ function ProgramCard({ program: p, actions }: { program: AdminCreditProgram; act
 
 function ProgramFields({ form }: FieldsProps<AdminCreditProgram, ProgramValues>) {
   const banks = useAdminQuery<PartnerBank[]>(BANKS, { refetchOnWindowFocus: false });
-  const { register, watch } = form;
+  const { register } = form;
   const { errors } = form.formState;
   const number = { inputMode: "decimal" as const, autocomplete: "off" };
   return (
@@ -286,15 +287,9 @@ function ProgramFields({ form }: FieldsProps<AdminCreditProgram, ProgramValues>)
       >
         {(a) => <textarea {...a} rows={4} maxLength={5000} {...register("conditions")} />}
       </Field>
-      <label>
-        <input
-          type="checkbox"
-          role="switch"
-          aria-checked={watch("active")}
-          {...register("active")}
-        />
+      <SwitchField form={form} name="active">
         Показывать на сайте
-      </label>
+      </SwitchField>
     </>
   );
 }

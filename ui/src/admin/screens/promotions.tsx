@@ -12,6 +12,7 @@ import { promotionState, promotionStateClass } from "../lib/promotions";
 import { promotionRules } from "../lib/rules";
 import { ImageField } from "../resource/ImageField";
 import { type FieldsProps, type Resource, ResourceScreen } from "../resource/ResourceScreen";
+import { SwitchField } from "../resource/SwitchField";
 import "./content.css";
 
 interface PromotionValues extends AdValues {
@@ -111,7 +112,7 @@ export default function PromotionsScreen() {
 }
 
 function PromotionFields({ form }: FieldsProps<Promotion, PromotionValues>) {
-  const { register, watch } = form;
+  const { register } = form;
   const { errors } = form.formState;
   return (
     <>
@@ -138,15 +139,9 @@ function PromotionFields({ form }: FieldsProps<Promotion, PromotionValues>) {
         </Field>
       </div>
       <ImageField form={form} name="image" label="Изображение" />
-      <label>
-        <input
-          type="checkbox"
-          role="switch"
-          aria-checked={watch("isActive")}
-          {...register("isActive")}
-        />
+      <SwitchField form={form} name="isActive">
         Активна (показывается на сайте)
-      </label>
+      </SwitchField>
       <AdFieldset
         advertiser={register("adAdvertiser", adRules.adAdvertiser)}
         erid={register("adErid", adRules.adErid)}

@@ -11,6 +11,7 @@ import { reviewRules } from "../lib/rules";
 import { useAdminMutation } from "../query";
 import { ImageField } from "../resource/ImageField";
 import { type FieldsProps, type Resource, ResourceScreen } from "../resource/ResourceScreen";
+import { SwitchField } from "../resource/SwitchField";
 import "./content.css";
 
 interface ReviewValues {
@@ -180,15 +181,9 @@ function ReviewFields({ form, item: review }: FieldsProps<Review, ReviewValues>)
       </Field>
       <ImageField form={form} name="photo" label="Фото" />
       {review && (
-        <label>
-          <input
-            type="checkbox"
-            role="switch"
-            aria-checked={watch("approved")}
-            {...register("approved")}
-          />
+        <SwitchField form={form} name="approved">
           Одобрен (показывается на сайте)
-        </label>
+        </SwitchField>
       )}
     </>
   );
