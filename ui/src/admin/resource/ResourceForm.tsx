@@ -8,7 +8,7 @@ import { apiPost, apiPut } from "../../api/client";
 import { applyServerError } from "../components/applyServerError";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { CancelButton, FormDialog } from "../components/FormDialog";
-import { useAdminMutation } from "../query";
+import { queryClient, useAdminMutation } from "../query";
 import type { Resource } from "./types";
 import { textOf } from "./view";
 
@@ -27,9 +27,13 @@ export function ResourceFormView<T extends object, V extends FieldValues>({
   const busy = useCallback((b: boolean) => setUploads((n) => n + (b ? 1 : -1)), []);
   const [asking, setAsking] = useState(false);
   const save = useAdminMutation(
-    (v: V) => {
+    async (v: V) => {
       const body = r.form.body(v, item);
-      return item ? apiPut<T>(r.itemUrl(item), body) : apiPost<T>(r.createUrl, body);
+      const saved = await (item ? apiPut<T>(r.itemUrl(item), body) : apiPost<T>(r.createUrl, body));
+      // The list is read again before the form closes: the cards show what
+      // was saved the moment it is gone (a failed read keeps the old list).
+      await queryClient.refetchQueries({ queryKey: [r.listUrl] });
+      return saved;
     },
     {
       success: (saved) => textOf(item ? r.text.updated : r.text.created, saved),
