@@ -3,7 +3,8 @@
  * loaded nor its API asked. */
 import { Link } from "wouter";
 import { useAuth } from "../auth";
-import { type AdminScreen, screenAllowed } from "../screens";
+import { screenAllowed } from "../navigation";
+import type { AdminScreen } from "../screens";
 import { AdminPage } from "./AdminPage";
 
 export const NOT_ALLOWED = "Недостаточно прав: вашей роли этот раздел недоступен";

@@ -7,6 +7,8 @@ export interface ServerErrorOptions {
   fallback?: string;
   /** The form's fields: a refusal naming another field becomes a toast. */
   fields?: readonly string[];
+  /** The toast's title ('Ошибка' by default). */
+  title?: string;
 }
 
 /** Shows a failed save where it belongs: a refusal that names a field of the
@@ -28,6 +30,6 @@ export function applyServerError<T extends FieldValues>(
     );
     return true;
   }
-  toastError(errorMessage(error, options.fallback ?? "Не удалось сохранить"));
+  toastError(errorMessage(error, options.fallback ?? "Не удалось сохранить"), options.title);
   return false;
 }

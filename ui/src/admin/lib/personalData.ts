@@ -3,10 +3,10 @@
  * and outcomes, the deadline (10 working days) as words, what each form
  * sends, the masked subject, the export's file name, and the texts of what
  * was found, erased and is due to be erased by the retention period. */
-import { ApiError, CSRF_HEADER, csrf, NetworkError } from "../../api/client";
 import type { components } from "../../api/schema";
 import { isEmail } from "../../lib/email";
-import { MONTHS, moscowParts, plural } from "../../lib/format";
+import { plural } from "../../lib/format";
+import { dayNumber, daysBetween, momentDay, workingDaysBetween } from "./personalDataDates";
 
 type Schemas = components["schemas"];
 
@@ -35,7 +35,6 @@ export type ExportFormat = ExportInput["format"];
 const BASE = "/api/admin/personal-data";
 export const REQUESTS_URL = `${BASE}/requests`;
 export const FIND_URL = `${BASE}/find`;
-export const EXPORT_URL = `${BASE}/export`;
 export const ERASE_URL = `${BASE}/erase`;
 export const ACTS_URL = `${BASE}/acts`;
 export const RETENTION_URL = `${BASE}/retention`;
@@ -93,79 +92,10 @@ export const NOTHING_FOUND = "Ничего не найдено";
 /** The deadline of an answer (152-FZ art. 20 as amended: 10 working days). */
 export const ANSWER_WORKING_DAYS = 10;
 
-// ---- dates ----------------------------------------------------------------------
-
-const two = (n: number) => String(n).padStart(2, "0");
-
-/** Today's date in Moscow, "YYYY-MM-DD". */
-export function moscowToday(now: Date = new Date()): string {
-  const p = moscowParts(now);
-  return `${p.year}-${two(p.month + 1)}-${two(p.day)}`;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** "YYYY-MM-DD" as a day number (days since 1970-01-01), or null. */
-function dayNumber(day: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!m) return null;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return Number.isNaN(ms) ? null : Math.round(ms / DAY_MS);
-}
-
-/** Monday to Friday (1970-01-01 was a Thursday). */
-function isWorkingDay(n: number): boolean {
-  const weekday = (((n + 4) % 7) + 7) % 7; // 0 Sunday
-  return weekday !== 0 && weekday !== 6;
-}
-
-/** The working days (Mon–Fri) after `from` up to and including `to`; 0 when
- * `to` is not later. */
-export function workingDaysBetween(from: string, to: string): number {
-  const a = dayNumber(from);
-  const b = dayNumber(to);
-  if (a === null || b === null) return 0;
-  let count = 0;
-  for (let d = a + 1; d <= b; d++) if (isWorkingDay(d)) count++;
-  return count;
-}
-
-/** Calendar days from `from` to `to` (negative when `to` is earlier). */
-export function daysBetween(from: string, to: string): number {
-  const a = dayNumber(from);
-  const b = dayNumber(to);
-  return a === null || b === null ? 0 : b - a;
-}
-
-/** The day `working` working days after `from` (the server's deadline). */
-export function addWorkingDays(from: string, working: number): string {
-  let d = dayNumber(from);
-  if (d === null) return from;
-  let left = working;
-  while (left > 0) {
-    d++;
-    if (isWorkingDay(d)) left--;
-  }
-  const date = new Date(d * DAY_MS);
-  return `${date.getUTCFullYear()}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}`;
-}
-
-/** "26 ноября 2026 г." for "2026-11-26" (text that is not a date stays). */
-export function dayText(day: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
-  if (!m) return day;
-  return `${Number(m[3])} ${MONTHS[Number(m[2]) - 1]} ${m[1]} г.`;
-}
-
-/** The Moscow date of a moment, "26 ноября 2026 г.". */
-export function momentDay(at: string): string {
-  const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? at : dayText(moscowToday(date));
-}
+// ---- deadlines (the dates themselves: personalDataDates.ts) -------------------------
 
 const DAY_FORMS: [string, string, string] = ["день", "дня", "дней"];
 const WORKING_DAY_FORMS: [string, string, string] = ["рабочий день", "рабочих дня", "рабочих дней"];
-
 /** How an open request stands against its deadline: "осталось 3 рабочих
  * дня", "срок истекает сегодня", "просрочен на 2 дня"; null once answered.
  * The server's `overdue` wins when the browser's clock disagrees. */
@@ -399,189 +329,6 @@ export function erasedSummary(e: Erased): string {
   return `Удалено: заявок ${e.leads}, комментариев ${e.comments}, подписок ${e.subscriptions}, уведомлений ${e.deliveries}, записей журнала ${e.auditEntries}`;
 }
 
-// ---- retention -----------------------------------------------------------------------
-
-const PEOPLE: [string, string, string] = ["человек", "человека", "человек"];
-/** "данные 1 человека, 2 человек, 5 человек" */
-const OF_PEOPLE: [string, string, string] = ["человека", "человек", "человек"];
-const YEARS: [string, string, string] = ["год", "года", "лет"];
-const MONTH_FORMS: [string, string, string] = ["месяц", "месяца", "месяцев"];
-
-/** "Сейчас к удалению: 2 человека (заявок 3, подписок 1)". */
-export function retentionDueText(due: RetentionDue): string {
-  if (due.subjects === 0) return "Сейчас к удалению: никого — сроки хранения ни у кого не истекли";
-  return `Сейчас к удалению: ${count(due.subjects, PEOPLE)} (заявок ${due.leads}, подписок ${due.subscriptions})`;
-}
-
-/** What a run by hand did. */
-export function retentionRunText(run: RetentionRun): string {
-  const act = run.act;
-  if (!act) return "Удалять было нечего: сроки хранения ни у кого не истекли";
-  return `Удалены данные ${act.subjects} ${plural(act.subjects, OF_PEOPLE)} (заявок ${act.leads}, подписок ${act.subscriptions}). Составлен акт № ${act.id}.`;
-}
-
-/** "3 года после последнего обращения; отменённые заявки — 6 месяцев после
- * закрытия". */
-export function retentionPeriodText(years: number, months: number): string {
-  return `Данные хранятся ${count(years, YEARS)} после последнего обращения человека; отменённые заявки — ${count(months, MONTH_FORMS)} после закрытия.`;
-}
-
-export const RETENTION_YEARS_MIN = 1;
-export const RETENTION_YEARS_MAX = 10;
-export const RETENTION_YEARS_DEFAULT = 3;
-export const RETENTION_YEARS_MESSAGE = "Срок хранения — от 1 до 10 лет";
-export const CANCELLED_MONTHS_MIN = 1;
-export const CANCELLED_MONTHS_MAX = 36;
-export const CANCELLED_MONTHS_DEFAULT = 6;
-export const CANCELLED_MONTHS_MESSAGE = "Срок для отменённых заявок — от 1 до 36 месяцев";
-
-export interface RetentionForm {
-  retentionYears: string;
-  cancelledRetentionMonths: string;
-}
-
-export const RETENTION_FIELDS = ["retentionYears", "cancelledRetentionMonths"] as const;
-
-export function retentionForm(s: {
-  retentionYears?: number | null;
-  cancelledRetentionMonths?: number | null;
-}): RetentionForm {
-  return {
-    retentionYears: String(s.retentionYears ?? RETENTION_YEARS_DEFAULT),
-    cancelledRetentionMonths: String(s.cancelledRetentionMonths ?? CANCELLED_MONTHS_DEFAULT),
-  };
-}
-
-/** A typed whole number within `min`..`max`, or null. */
-export function wholeIn(input: string, min: number, max: number): number | null {
-  const text = input.trim();
-  if (!/^\d+$/.test(text)) return null;
-  const n = Number(text);
-  return n >= min && n <= max ? n : null;
-}
-
-export const retentionRules = {
-  retentionYears: {
-    validate: (v: string) =>
-      wholeIn(v, RETENTION_YEARS_MIN, RETENTION_YEARS_MAX) !== null || RETENTION_YEARS_MESSAGE,
-  },
-  cancelledRetentionMonths: {
-    validate: (v: string) =>
-      wholeIn(v, CANCELLED_MONTHS_MIN, CANCELLED_MONTHS_MAX) !== null || CANCELLED_MONTHS_MESSAGE,
-  },
-};
-
-/** What the retention section saves (its rules passed: numbers in range). */
-export function retentionPatch(form: RetentionForm): {
-  retentionYears: number;
-  cancelledRetentionMonths: number;
-} {
-  return {
-    retentionYears: Number(form.retentionYears.trim()),
-    cancelledRetentionMonths: Number(form.cancelledRetentionMonths.trim()),
-  };
-}
-
-// ---- destruction acts ------------------------------------------------------------------
-
-/** "2 человека; заявок 3, подписок 1, уведомлений 4, записей журнала 2". */
-export function actCountsText(
-  act: Pick<DestructionAct, "subjects" | "leads" | "subscriptions" | "deliveries" | "auditEntries">,
-): string {
-  return `${count(act.subjects, PEOPLE)}; заявок ${act.leads}, подписок ${act.subscriptions}, уведомлений ${act.deliveries}, записей журнала ${act.auditEntries}`;
-}
-
-/** Who destroyed: the login, the nightly job or the person by the link. */
-export function actByText(act: Pick<DestructionAct, "by" | "reason">): string {
-  if (act.by) return `Удалил: ${act.by}`;
-  return act.reason === "withdrawal"
-    ? "Удалено по ссылке из письма"
-    : "Удалено автоматически по сроку хранения";
-}
-
-// ---- the export download ----------------------------------------------------------------
-
-/** The file name of `Content-Disposition` (`filename*=UTF-8''…` or
- * `filename="…"`), a plain name only; else "personal-data-<today>.<format>". */
-export function exportFileName(
-  disposition: string | null | undefined,
-  format: ExportFormat,
-  today: string,
-): string {
-  const fallback = `personal-data-${today}.${format}`;
-  if (!disposition) return fallback;
-  let name: string | null = null;
-  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
-  if (star) {
-    try {
-      name = decodeURIComponent(star[1].trim());
-    } catch {
-      name = null;
-    }
-  }
-  if (!name) {
-    const plain = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/.exec(disposition);
-    name = plain ? (plain[1] ?? plain[2] ?? null) : null;
-  }
-  name = name?.trim() ?? null;
-  if (!name || /[/\\]/.test(name) || name.startsWith(".")) return fallback;
-  return name;
-}
-
-/** Fetches the export (a POST: the subject is never in a URL) as a file. */
-export async function fetchExport(
-  body: ExportInput,
-  today: string = moscowToday(),
-): Promise<{ blob: Blob; fileName: string }> {
-  const headers: Record<string, string> = {
-    Accept: body.format === "json" ? "application/json" : "text/html",
-    "Content-Type": "application/json",
-  };
-  const token = csrf();
-  if (token) headers[CSRF_HEADER] = token;
-  let response: Response;
-  try {
-    response = await fetch(EXPORT_URL, {
-      method: "POST",
-      credentials: "same-origin",
-      headers,
-      body: JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new NetworkError(EXPORT_URL, e);
-  }
-  if (!response.ok) {
-    const text = await response.text().catch(() => "");
-    let message = `Ошибка HTTP ${response.status}`;
-    let field: string | null = null;
-    try {
-      const parsed = JSON.parse(text) as { error?: unknown; field?: unknown };
-      if (typeof parsed.error === "string" && parsed.error) message = parsed.error;
-      if (typeof parsed.field === "string") field = parsed.field;
-    } catch {
-      // not our JSON
-    }
-    throw new ApiError(response.status, message, field, EXPORT_URL);
-  }
-  let blob: Blob;
-  try {
-    blob = await response.blob();
-  } catch (e) {
-    throw new NetworkError(EXPORT_URL, e);
-  }
-  const fileName = exportFileName(response.headers.get("Content-Disposition"), body.format, today);
-  return { blob, fileName };
-}
-
-/** Hands a fetched file to the browser's download. */
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  a.hidden = true;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+export * from "./personalDataDates";
+export * from "./personalDataExport";
+export * from "./personalDataRetention";

@@ -1,6 +1,6 @@
 /** The reviews screen: totals, search and the status filter. */
 import type { Review } from "../../api/types";
-import { matches } from "../lists";
+import { shownItems, type ViewSpec } from "../resource/view";
 
 export type ReviewFilter = "all" | "approved" | "pending";
 
@@ -21,16 +21,32 @@ export function reviewTotals(reviews: Pick<Review, "approved">[]): ReviewTotals 
   return { all: reviews.length, approved, pending: reviews.length - approved };
 }
 
+type Reviewed = Pick<Review, "approved" | "customerName" | "text" | "carModel">;
+
+/** The list's search (customer name, text, car model) and status filter. */
+export const REVIEW_VIEW: ViewSpec<Reviewed> = {
+  search: {
+    label: "Поиск",
+    id: "reviews-search",
+    placeholder: "Имя клиента, текст или модель автомобиля",
+    text: (r) => [r.customerName, r.text, r.carModel],
+  },
+  filter: {
+    id: "reviews-status-filter",
+    label: "Статус",
+    options: REVIEW_FILTERS,
+    test: (r, status) => r.approved === (status === "approved"),
+  },
+};
+
 /** Reviews whose customer name, text or car model contains the query, of
  * the chosen status. */
-export function filterReviews<
-  T extends Pick<Review, "approved" | "customerName" | "text" | "carModel">,
->(reviews: T[], query: string, status: ReviewFilter): T[] {
-  return reviews.filter(
-    (r) =>
-      (status === "all" || r.approved === (status === "approved")) &&
-      matches(query, r.customerName, r.text, r.carModel),
-  );
+export function filterReviews<T extends Reviewed>(
+  reviews: T[],
+  query: string,
+  status: ReviewFilter,
+): T[] {
+  return shownItems(reviews, REVIEW_VIEW, { query, filter: status });
 }
 
 /** "★★★★☆" for 4 of 5. */

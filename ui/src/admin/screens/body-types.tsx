@@ -1,22 +1,18 @@
 /** Admin body types: the dealership's own list. For each, its labels (list
- * and single) and its catalogue page's banners (desktop and mobile); a type
- * can be added (code, names, banners) and one that is not built in deleted
- * (the server refuses while it has cars). */
+ * and single) and its catalogue page's banners (desktop and mobile), saved
+ * in place on its card; a type can be added (code, names, banners) and one
+ * that is not built in deleted (the server refuses while it has cars).
+ * Without `catalogueWrite` every type is shown as it is, without fields,
+ * uploads, save, add or delete. */
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
-import { apiDelete, apiPost, apiPut } from "../../api/client";
+import { useForm } from "react-hook-form";
+import { apiPut } from "../../api/client";
 import type { BodyTypeInfo } from "../../api/types";
 import { bodyTypePath } from "../../routes";
 import { BODY_TYPES_URL } from "../api";
-import { useCan } from "../auth";
-import { AdminPage } from "../components/AdminPage";
 import { applyServerError } from "../components/applyServerError";
-import { ConfirmDialog } from "../components/ConfirmDialog";
-import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
-import { CancelButton, FormDialog } from "../components/FormDialog";
 import { ImageUpload } from "../components/ImageUpload";
-import { SkeletonCards } from "../components/SkeletonCards";
 import { RECOMMENDED_BANNER, RECOMMENDED_MOBILE_BANNER } from "../lib/banners";
 import {
   BODY_TYPE_CODE_HINT,
@@ -30,68 +26,57 @@ import {
 } from "../lib/bodyTypes";
 import { bodyTypeRules } from "../lib/rules";
 import { useAdminMutation, useAdminQuery } from "../query";
+import { ImageField } from "../resource/ImageField";
+import { type FieldsProps, type Resource, ResourceScreen } from "../resource/ResourceScreen";
 import "./content.css";
 
 const LIST = BODY_TYPES_URL;
 const typeUrl = (code: string) => `${LIST}/${encodeURIComponent(code)}`;
 
-/** Without `catalogueWrite` every type is shown as it is, without fields,
- * uploads, save, add or delete. */
-export default function BodyTypesScreen() {
-  const canWrite = useCan("catalogueWrite");
-  const types = useAdminQuery<BodyTypeInfo[]>(LIST, { refetchOnWindowFocus: false });
-  const [adding, setAdding] = useState(false);
-  const [deleting, setDeleting] = useState<BodyTypeInfo | null>(null);
-  const remove = useAdminMutation((t: BodyTypeInfo) => apiDelete(typeUrl(t.bodyType)), {
-    success: (_, t) => `Тип кузова «${t.labelSingle}» удалён`,
+const BODY_TYPES: Resource<BodyTypeInfo, BodyTypeNewValues> = {
+  title: "Типы кузова",
+  listUrl: LIST,
+  createUrl: LIST,
+  itemUrl: (t) => typeUrl(t.bodyType),
+  key: (t) => t.bodyType,
+  // Each card holds a form: a refetch on focus would not reset it anyway.
+  refetchOnFocus: false,
+  name: (t) => `тип кузова ${t.labelPlural}`,
+  text: {
+    add: "Добавить тип кузова",
+    addWaitsForList: true,
+    loading: "Загрузка типов кузова…",
+    loadFailed: "Не удалось загрузить типы кузова",
+    empty: "Типы кузова не добавлены",
+    deleteTitle: "Удалить тип кузова?",
+    deleteMessage,
+    deleted: (t) => `Тип кузова «${t.labelSingle}» удалён`,
     // A refusal (built in, has cars) is told in the server's words.
-    failure: "Не удалось удалить тип кузова",
-    onSuccess: () => setDeleting(null),
-  });
+    deleteFailed: "Не удалось удалить тип кузова",
+    formTitle: "Добавить тип кузова",
+    created: (t) => `Тип кузова «${t.labelSingle}» добавлен`,
+    updated: (t) => `Тип кузова «${t.labelSingle}» сохранён`,
+    saveFailed: "Не удалось добавить тип кузова",
+  },
+  list: { class: "body-type-list" },
+  form: {
+    testId: "body-type-dialog",
+    submit: "Добавить",
+    values: () => EMPTY_BODY_TYPE,
+    fields: BODY_TYPE_CREATE_FIELDS,
+    body: bodyTypeCreatePayload,
+    Fields: NewBodyTypeFields,
+  },
+};
+
+export default function BodyTypesScreen() {
   return (
-    <AdminPage
-      title="Типы кузова"
-      count={types.data?.length ?? null}
-      actions={
-        canWrite ? (
-          <button type="button" onClick={() => setAdding(true)} disabled={!types.data}>
-            Добавить тип кузова
-          </button>
-        ) : null
+    <ResourceScreen
+      resource={BODY_TYPES}
+      card={(t, { canWrite, remove }) =>
+        canWrite ? <BodyTypeForm info={t} onDelete={() => remove(t)} /> : <BodyTypeView info={t} />
       }
-    >
-      {types.isPending ? (
-        <SkeletonCards count={6} label="Загрузка типов кузова…" />
-      ) : types.isError ? (
-        <ErrorPanel
-          error={types.error}
-          title="Не удалось загрузить типы кузова"
-          url={LIST}
-          onRetry={() => void types.refetch()}
-        />
-      ) : (
-        <div class="body-type-list">
-          {types.data.map((t) =>
-            canWrite ? (
-              <BodyTypeForm key={t.bodyType} info={t} onDelete={() => setDeleting(t)} />
-            ) : (
-              <BodyTypeView key={t.bodyType} info={t} />
-            ),
-          )}
-        </div>
-      )}
-      {adding && canWrite && types.data && (
-        <AddBodyTypeDialog existing={types.data} onClose={() => setAdding(false)} />
-      )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Удалить тип кузова?"
-        message={deleting ? deleteMessage(deleting) : null}
-        busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
-    </AdminPage>
+    />
   );
 }
 
@@ -154,6 +139,7 @@ function BannerView({ label, url }: { label: string; url: string }) {
   );
 }
 
+/** A type's own form (its names and banners), saved in place. */
 function BodyTypeForm({ info, onDelete }: { info: BodyTypeInfo; onDelete: () => void }) {
   const {
     register,
@@ -253,102 +239,44 @@ function BodyTypeForm({ info, onDelete }: { info: BodyTypeInfo; onDelete: () => 
   );
 }
 
-/** "Добавить тип кузова": the code (the page's address), the two names and
- * the banners. */
-function AddBodyTypeDialog({
-  existing,
-  onClose,
-}: {
-  existing: BodyTypeInfo[];
-  onClose: () => void;
-}) {
-  const {
-    register,
-    handleSubmit,
-    control,
-    setError,
-    formState: { errors, isDirty },
-  } = useForm<BodyTypeNewValues>({ defaultValues: EMPTY_BODY_TYPE });
-  const [uploads, setUploads] = useState(0);
-  const busy = (b: boolean) => setUploads((n) => n + (b ? 1 : -1));
-  const create = useAdminMutation(
-    (v: BodyTypeNewValues) => apiPost<BodyTypeInfo>(LIST, bodyTypeCreatePayload(v)),
-    {
-      success: (t) => `Тип кузова «${t.labelSingle}» добавлен`,
-      onSuccess: onClose,
-      onFailure: (e) =>
-        applyServerError(setError, e, {
-          fallback: "Не удалось добавить тип кузова",
-          fields: BODY_TYPE_CREATE_FIELDS,
-        }),
-    },
-  );
+/** "Добавить тип кузова": the code (the page's address, checked against
+ * the list), the two names and the banners. */
+function NewBodyTypeFields({ form }: FieldsProps<BodyTypeInfo, BodyTypeNewValues>) {
+  const types = useAdminQuery<BodyTypeInfo[]>(LIST, { refetchOnWindowFocus: false });
+  const { register } = form;
+  const { errors } = form.formState;
   return (
-    <FormDialog
-      open
-      title="Добавить тип кузова"
-      dirty={isDirty}
-      onClose={onClose}
-      testId="body-type-dialog"
-    >
-      <form noValidate onSubmit={handleSubmit((v) => create.mutate(v))}>
-        <Field label="Код" required error={errors.bodyType} hint={BODY_TYPE_CODE_HINT}>
-          {(a) => (
-            <input
-              {...a}
-              {...register("bodyType", { validate: bodyTypeCodeRule(existing) })}
-              autoCapitalize="none"
-              autoComplete="off"
-              spellcheck={false}
-              maxLength={50}
-            />
-          )}
-        </Field>
-        <Field label="Название во множественном числе" required error={errors.labelPlural}>
-          {(a) => <input {...a} {...register("labelPlural", bodyTypeRules.labelPlural)} />}
-        </Field>
-        <Field label="Название в единственном числе" required error={errors.labelSingle}>
-          {(a) => <input {...a} {...register("labelSingle", bodyTypeRules.labelSingle)} />}
-        </Field>
-        <Controller
-          control={control}
-          name="imageUrl"
-          render={({ field }) => (
-            <ImageUpload
-              label="Баннер для компьютера"
-              value={field.value}
-              onChange={field.onChange}
-              hint={RECOMMENDED_BANNER}
-              error={errors.imageUrl}
-              onBusyChange={busy}
-            />
-          )}
-        />
-        <Controller
-          control={control}
-          name="imageUrlMobile"
-          render={({ field }) => (
-            <ImageUpload
-              label="Баннер для телефона"
-              value={field.value}
-              onChange={field.onChange}
-              hint={RECOMMENDED_MOBILE_BANNER}
-              error={errors.imageUrlMobile}
-              onBusyChange={busy}
-            />
-          )}
-        />
-        <footer class="dialog-actions">
-          <CancelButton />
-          <button
-            type="submit"
-            aria-busy={create.isPending || undefined}
-            disabled={create.isPending || uploads > 0}
-          >
-            Добавить
-          </button>
-        </footer>
-      </form>
-    </FormDialog>
+    <>
+      <Field label="Код" required error={errors.bodyType} hint={BODY_TYPE_CODE_HINT}>
+        {(a) => (
+          <input
+            {...a}
+            {...register("bodyType", { validate: bodyTypeCodeRule(types.data ?? []) })}
+            autoCapitalize="none"
+            autoComplete="off"
+            spellcheck={false}
+            maxLength={50}
+          />
+        )}
+      </Field>
+      <Field label="Название во множественном числе" required error={errors.labelPlural}>
+        {(a) => <input {...a} {...register("labelPlural", bodyTypeRules.labelPlural)} />}
+      </Field>
+      <Field label="Название в единственном числе" required error={errors.labelSingle}>
+        {(a) => <input {...a} {...register("labelSingle", bodyTypeRules.labelSingle)} />}
+      </Field>
+      <ImageField
+        form={form}
+        name="imageUrl"
+        label="Баннер для компьютера"
+        hint={RECOMMENDED_BANNER}
+      />
+      <ImageField
+        form={form}
+        name="imageUrlMobile"
+        label="Баннер для телефона"
+        hint={RECOMMENDED_MOBILE_BANNER}
+      />
+    </>
   );
 }

@@ -1,33 +1,25 @@
+/** The car form in its dialog: every field, photos, discounts and trims,
+ * saved with the server's refusals under their fields (cars-dialog.tsx
+ * loads what it needs first). */
 import { useState } from "react";
-import {
-  type Control,
-  Controller,
-  type FieldErrors,
-  type UseFormRegister,
-  useFieldArray,
-  useForm,
-  useWatch,
-} from "react-hook-form";
+import { Controller, useForm } from "react-hook-form";
 import { apiPost, apiPut } from "../../api/client";
 import type { BodyTypeInfo, Brand, Car } from "../../api/types";
 import {
-  bodyTypeName,
   DRIVETRAIN_LABELS,
   FUEL_LABELS,
   STATUS_LABELS,
   TRANSMISSION_LABELS,
 } from "../../lib/labels";
-import { adminCarUrl, BODY_TYPES_URL, BRANDS_URL, carUrl } from "../api";
+import { carUrl } from "../api";
 import {
   CAR_FIELDS,
   type CarValues,
-  carDiscountPreview,
   carInput,
   carSlug,
   carValues,
   DOORS_MAX,
   DOORS_MIN,
-  discountRule,
   doorsRule,
   GENERATION_MAX,
   generationRule,
@@ -43,124 +35,17 @@ import {
   yearRule,
 } from "../carForm";
 import { applyServerError } from "../components/applyServerError";
-import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
 import { CancelButton, FormDialog } from "../components/FormDialog";
 import { MultiImageUpload } from "../components/MultiImageUpload";
-import { useAdminMutation, useAdminQuery } from "../query";
-
-const DISCOUNTS = [
-  [
-    "creditDiscount",
-    "Скидка при кредите, ₽",
-    "Только при кредите в банке-партнёре; калькулятор на странице вычитает её из цены",
-  ],
-  ["tradeinDiscount", "Скидка при трейд-ин, ₽", "При сдаче автомобиля покупателя в трейд-ин"],
-  ["insuranceDiscount", "Скидка при страховании, ₽", "При покупке страхового полиса в салоне"],
-  [
-    "maxDiscount",
-    "Максимальная скидка, ₽",
-    "Сколько все скидки вместе снимают самое большее; пусто — без ограничения",
-  ],
-] as const;
-
-interface DiscountProps {
-  register: UseFormRegister<CarValues>;
-  errors: FieldErrors<CarValues>;
-  control: Control<CarValues>;
-}
-
-/** The conditional discounts and their cap (docs/pricing.md), each no
- * greater than the price, and the lowest price they give. */
-function DiscountFields({ register, errors, control }: DiscountProps) {
-  // Watched here, not in the form: typing elsewhere does not redraw this.
-  const [price, creditDiscount, tradeinDiscount, insuranceDiscount, maxDiscount] = useWatch({
-    control,
-    name: ["price", "creditDiscount", "tradeinDiscount", "insuranceDiscount", "maxDiscount"],
-  });
-  const preview = carDiscountPreview({
-    price,
-    creditDiscount,
-    tradeinDiscount,
-    insuranceDiscount,
-    maxDiscount,
-  });
-  return (
-    <fieldset class="discounts" data-testid="discounts">
-      <legend>Скидки при условиях</legend>
-      <p class="muted">
-        Цена выше — без условий. Каждая скидка показывается на странице автомобиля со своим
-        условием; пусто — скидки нет.
-      </p>
-      <div class="form-grid">
-        {DISCOUNTS.map(([name, label, hint]) => (
-          <Field key={name} label={label} error={errors[name]} hint={hint}>
-            {(a) => (
-              <input
-                {...a}
-                inputMode="decimal"
-                {...register(name, { validate: (x, all) => discountRule(x, all.price) })}
-              />
-            )}
-          </Field>
-        ))}
-      </div>
-      {preview && (
-        <p data-testid="discount-preview">
-          Цена со всеми скидками: <strong>{preview}</strong>
-        </p>
-      )}
-    </fieldset>
-  );
-}
-
-/** The add (id null) or edit dialog of a car. */
-export function CarDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
-  const car = useAdminQuery<Car>(id ? adminCarUrl(id) : null, {
-    // The form keeps its own copy once open: no refetch under the admin's hands.
-    refetchOnWindowFocus: false,
-    staleTime: Number.POSITIVE_INFINITY,
-    // Dropped when the dialog closes: the next edit starts from the server.
-    gcTime: 0,
-  });
-  const brands = useAdminQuery<Brand[]>(BRANDS_URL, { refetchOnWindowFocus: false });
-  // The dealership's own body types (docs/admin.md).
-  const bodyTypes = useAdminQuery<BodyTypeInfo[]>(BODY_TYPES_URL, { refetchOnWindowFocus: false });
-  const title = id ? "Изменить автомобиль" : "Добавить автомобиль";
-  const failure =
-    (id && car.isError && car.error) ||
-    (brands.isError && brands.error) ||
-    (bodyTypes.isError && bodyTypes.error);
-  const ready = brands.data && bodyTypes.data && (!id || car.data);
-  if (failure || !ready) {
-    return (
-      <FormDialog open title={title} dirty={false} onClose={onClose} testId="car-dialog">
-        {failure ? (
-          <ErrorPanel
-            error={failure}
-            title="Не удалось загрузить автомобиль"
-            onRetry={() => {
-              void car.refetch();
-              void brands.refetch();
-              void bodyTypes.refetch();
-            }}
-          />
-        ) : (
-          <p aria-busy="true">Загрузка…</p>
-        )}
-      </FormDialog>
-    );
-  }
-  return (
-    <CarForm
-      title={title}
-      car={id ? (car.data ?? null) : null}
-      brands={brands.data ?? []}
-      bodyTypes={bodyTypes.data ?? []}
-      onClose={onClose}
-    />
-  );
-}
+import { useAdminMutation } from "../query";
+import {
+  bodyTypeChoices,
+  DISCOUNTS,
+  DiscountFields,
+  required,
+  TrimFields,
+} from "./cars-form-parts";
 
 interface FormProps {
   title: string;
@@ -170,20 +55,7 @@ interface FormProps {
   onClose: () => void;
 }
 
-/** The body-type select's choices: the table's, in its order, and the car's
- * own type should the table lack it. */
-function bodyTypeChoices(types: BodyTypeInfo[], car: Car | null): [string, string][] {
-  const choices: [string, string][] = types.map((t) => [
-    t.bodyType,
-    bodyTypeName(t.bodyType, types) ?? t.bodyType,
-  ]);
-  if (car && !types.some((t) => t.bodyType === car.bodyType)) {
-    choices.push([car.bodyType, bodyTypeName(car.bodyType, types) ?? car.bodyType]);
-  }
-  return choices;
-}
-
-function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
+export function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
   const {
     register,
     handleSubmit,
@@ -195,7 +67,6 @@ function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
     getFieldState,
     formState: { errors, isDirty },
   } = useForm<CarValues>({ defaultValues: carValues(car), mode: "onTouched" });
-  const trims = useFieldArray({ control, name: "trimLevels" });
   const [uploading, setUploading] = useState(false);
   const status = watch("status");
   // A saved slug is the car's address: it is never regenerated.
@@ -223,9 +94,6 @@ function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
     if (slug) setValue("slug", slug, { shouldValidate: true });
   };
 
-  const required = (message: string) => ({
-    validate: (x: string) => x.trim() !== "" || message,
-  });
   const yearHigh = maxYear();
 
   return (
@@ -472,50 +340,7 @@ function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
             />
           )}
         />
-        <fieldset class="trims" data-testid="trims">
-          <legend>Комплектации</legend>
-          {trims.fields.map((t, i) => (
-            <div key={t.id} class="trim-row form-grid" data-testid="trim">
-              <Field
-                label={`Комплектация ${i + 1}: название`}
-                required
-                error={errors.trimLevels?.[i]?.name}
-              >
-                {(a) => (
-                  <input
-                    {...a}
-                    {...register(`trimLevels.${i}.name`, required(MESSAGES.trimName))}
-                  />
-                )}
-              </Field>
-              <Field label="Описание" error={errors.trimLevels?.[i]?.description}>
-                {(a) => <input {...a} {...register(`trimLevels.${i}.description`)} />}
-              </Field>
-              <Field label="Ссылка" error={errors.trimLevels?.[i]?.link}>
-                {(a) => (
-                  <input {...a} type="url" inputMode="url" {...register(`trimLevels.${i}.link`)} />
-                )}
-              </Field>
-              <div class="trim-remove">
-                <button
-                  type="button"
-                  class="secondary outline"
-                  aria-label={`Удалить комплектацию ${i + 1}`}
-                  onClick={() => trims.remove(i)}
-                >
-                  Удалить
-                </button>
-              </div>
-            </div>
-          ))}
-          <button
-            type="button"
-            class="secondary outline"
-            onClick={() => trims.append({ name: "", description: "", link: "" })}
-          >
-            Добавить комплектацию
-          </button>
-        </fieldset>
+        <TrimFields register={register} errors={errors} control={control} />
         <footer class="dialog-actions">
           <CancelButton />
           <button

@@ -40,7 +40,7 @@ import {
 import { shortDateTime } from "../lib/dates";
 import { useAdminMutation, useAdminQuery } from "../query";
 import { toastError } from "../toast";
-import { CarDialog } from "./cars-form";
+import { CarDialog } from "./cars-dialog";
 
 type Editing = { id: string | null } | null;
 

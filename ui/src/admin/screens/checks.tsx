@@ -10,8 +10,8 @@ import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { CHECKS_URL, type Checks, groupProblems, panelHref, problemsText } from "../lib/checks";
 import { longDateTime } from "../lib/dates";
+import { screenAllowed, screenAt } from "../navigation";
 import { useAdminQuery } from "../query";
-import { screenAllowed, screenAt } from "../screens";
 import "./content.css";
 import "./staff.css";
 

@@ -28,8 +28,8 @@ import {
   PERSONAL_DATA_SCREEN,
   REQUESTS_URL,
 } from "../lib/personalData";
+import { allowedScreens, DASHBOARD, linkAllowed, screenAt } from "../navigation";
 import { useAdminQuery } from "../query";
-import { allowedScreens, DASHBOARD, linkAllowed, screenAt } from "../screens";
 import { ResponseTimesSection } from "./dashboard-response";
 import "./content.css";
 

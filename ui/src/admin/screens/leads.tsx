@@ -17,7 +17,6 @@ import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { errorMessage } from "../errors";
-import { shortDateTime } from "../lib/dates";
 import {
   assignedToast,
   assigneeFilterOptions,
@@ -30,13 +29,10 @@ import {
   takeRequest,
 } from "../lib/lead-assignees";
 import {
-  carLine,
   isLeadStatus,
   isLeadType,
-  LEAD_STATUS_BADGES,
   LEAD_STATUS_LABELS,
   LEAD_STATUSES,
-  LEAD_TYPE_BADGES,
   LEAD_TYPE_LABELS,
   LEAD_TYPES,
   type Lead,
@@ -44,16 +40,15 @@ import {
   leadsUrl,
   type StatusFilter,
   type TypeFilter,
-  testDriveLine,
 } from "../lib/leads";
 import { leadParam } from "../lib/notifications";
 import { USERS_URL } from "../lib/team";
-import { truncate } from "../lib/text";
 import { queryClient, useAdminMutation, useAdminQuery } from "../query";
 import { toastError } from "../toast";
-import { type AssigneeControls, AssigneeText, actionOf, TakeReleaseButton } from "./leads-assignee";
+import type { AssigneeControls } from "./leads-assignee";
 import { LeadDetails } from "./leads-details";
 import { EmailSettings } from "./leads-email";
+import { LeadRow } from "./leads-row";
 import "./content.css";
 
 type Dashboard = components["schemas"]["Dashboard"];
@@ -315,96 +310,5 @@ export default function LeadsScreen() {
 
       {canSettings && <EmailSettings />}
     </AdminPage>
-  );
-}
-
-interface RowProps {
-  lead: Lead;
-  busy: boolean;
-  onStatus: (to: LeadStatus) => void;
-  onOpen: () => void;
-  /** Absent for a role that may not delete leads. */
-  onDelete?: () => void;
-  assignee: AssigneeControls;
-}
-
-function LeadRow({ lead, busy, onStatus, onOpen, onDelete, assignee }: RowProps) {
-  // The owner passes a lead to someone in its details; a manager takes or
-  // gives it up right here.
-  const action = actionOf(lead, assignee);
-  const car = carLine(lead);
-  const testDrive = testDriveLine(lead);
-  const message = truncate(lead.message, 140);
-  return (
-    <li>
-      <article class="lead-row admin-card" data-testid="lead-row" data-id={lead.id}>
-        <div class="lead-row-head">
-          <h2 class="admin-card-title">{lead.name}</h2>
-          <span class={`badge badge-${LEAD_STATUS_BADGES[lead.status]}`} data-testid="lead-status">
-            {LEAD_STATUS_LABELS[lead.status]}
-          </span>
-          <span class={`badge badge-${LEAD_TYPE_BADGES[lead.type]}`}>
-            {LEAD_TYPE_LABELS[lead.type]}
-          </span>
-        </div>
-        <p class="lead-row-meta">
-          <a href={`tel:${lead.phone}`}>{lead.phone}</a>
-          <span class="muted">
-            <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
-          </span>
-        </p>
-        <p class="lead-row-assignee">
-          <AssigneeText lead={lead} />
-        </p>
-        {testDrive && (
-          <p class="lead-row-car" data-testid="lead-test-drive">
-            {testDrive}
-          </p>
-        )}
-        {car && <p class="lead-row-car">{car}</p>}
-        {message && <p class="lead-row-message muted">{message}</p>}
-        <div class="lead-row-actions">
-          <label class="lead-status-select">
-            <span class="visually-hidden">{`Статус заявки: ${lead.name}`}</span>
-            <select
-              value={lead.status}
-              aria-busy={busy || undefined}
-              disabled={busy}
-              onChange={(e) => {
-                const v = e.currentTarget.value;
-                if (isLeadStatus(v) && v !== lead.status) onStatus(v);
-              }}
-            >
-              {LEAD_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {LEAD_STATUS_LABELS[s]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button
-            type="button"
-            class="secondary outline"
-            aria-label={`Подробнее о заявке: ${lead.name}`}
-            onClick={onOpen}
-          >
-            Подробнее
-          </button>
-          {(action === "take" || action === "release") && (
-            <TakeReleaseButton lead={lead} action={action} controls={assignee} named />
-          )}
-          {onDelete && (
-            <button
-              type="button"
-              class="danger outline"
-              aria-label={`Удалить заявку: ${lead.name}`}
-              onClick={onDelete}
-            >
-              Удалить
-            </button>
-          )}
-        </div>
-      </article>
-    </li>
   );
 }

@@ -1,151 +1,19 @@
 /** Admin promotions: a card grid (image, discount, title, description, valid
  * until, active or not, the ad's mark) with edit and delete; the add / edit
- * form takes the list's place while it is open. */
-import { useState } from "react";
-import { useForm } from "react-hook-form";
-import { apiDelete, apiPost, apiPut } from "../../api/client";
+ * form takes the list's place while it is open. Without `catalogueWrite`:
+ * the list only. */
 import type { Promotion } from "../../api/types";
 import { formatDate } from "../../lib/format";
-import { useCan } from "../auth";
 import { AdFieldset, AdNote } from "../components/AdFieldset";
-import { AdminPage } from "../components/AdminPage";
-import { applyServerError } from "../components/applyServerError";
-import { ConfirmDialog } from "../components/ConfirmDialog";
-import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
-import { ImageUpload } from "../components/ImageUpload";
-import { SkeletonCards } from "../components/SkeletonCards";
-import { useEditLink } from "../hooks";
 import { ADVERTISER_HINTS, type AdValues, adPayload, adRules, adValues } from "../lib/ads";
 import { moscowToday } from "../lib/creditPrograms";
 import { promotionState, promotionStateClass } from "../lib/promotions";
 import { promotionRules } from "../lib/rules";
-import { useAdminMutation, useAdminQuery } from "../query";
+import { ImageField } from "../resource/ImageField";
+import { type FieldsProps, type Resource, ResourceScreen } from "../resource/ResourceScreen";
+import { SwitchField } from "../resource/SwitchField";
 import "./content.css";
-
-const LIST = "/api/admin/promotions";
-
-/** Without `catalogueWrite`: the list only (no add, edit or delete). */
-export default function PromotionsScreen() {
-  const canWrite = useCan("catalogueWrite");
-  const promotions = useAdminQuery<Promotion[]>(LIST);
-  const today = moscowToday();
-  const [editing, setEditing] = useState<Promotion | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Promotion | null>(null);
-  const remove = useAdminMutation((p: Promotion) => apiDelete(`/api/promotions/${p.id}`), {
-    success: "Акция удалена",
-    failure: "Не удалось удалить акцию",
-    onSuccess: () => setDeleting(null),
-  });
-  // A self-check's link (?edit=<id>) opens that promotion.
-  const dropEditLink = useEditLink({
-    path: "/promotions",
-    // Only a role that may change promotions opens one from a link.
-    items: canWrite ? promotions.data : undefined,
-    open: setEditing,
-    missing: "Акция не найдена: возможно, её удалили",
-  });
-
-  if (editing && canWrite) {
-    return (
-      <AdminPage title={editing === "new" ? "Новая акция" : "Редактировать акцию"}>
-        <PromotionForm
-          promotion={editing === "new" ? null : editing}
-          onDone={() => {
-            setEditing(null);
-            dropEditLink();
-          }}
-        />
-      </AdminPage>
-    );
-  }
-
-  const list = promotions.data ?? [];
-  return (
-    <AdminPage
-      title="Акции"
-      count={promotions.data ? list.length : null}
-      actions={
-        canWrite ? (
-          <button type="button" onClick={() => setEditing("new")}>
-            Добавить акцию
-          </button>
-        ) : null
-      }
-    >
-      {promotions.isPending ? (
-        <SkeletonCards count={6} label="Загрузка акций…" />
-      ) : promotions.isError ? (
-        <ErrorPanel
-          error={promotions.error}
-          title="Не удалось загрузить акции"
-          url={LIST}
-          onRetry={() => void promotions.refetch()}
-        />
-      ) : list.length === 0 ? (
-        <p class="empty-state" data-testid="empty">
-          Акции не найдены
-        </p>
-      ) : (
-        <div class="admin-grid">
-          {list.map((p) => (
-            <article key={p.id} class="admin-card promo-admin-card" data-testid="promotion-card">
-              <div class="admin-card-media">
-                {p.image ? (
-                  <img src={p.image} alt={p.title} loading="lazy" />
-                ) : (
-                  <span class="admin-placeholder" aria-hidden="true">
-                    🎁
-                  </span>
-                )}
-                {p.discount && <span class="badge badge-red media-badge">{p.discount}</span>}
-              </div>
-              <div class="admin-card-body">
-                <h2 class="admin-card-title">{p.title}</h2>
-                <span class={`badge ${promotionStateClass(p, today)}`}>
-                  {promotionState(p, today)}
-                </span>
-                <p class="admin-card-text">{p.description}</p>
-                {p.validUntil && <p class="muted">Действует до: {formatDate(p.validUntil)}</p>}
-                <AdNote {...adValues(p)} />
-              </div>
-              {canWrite && (
-                <footer class="card-actions">
-                  <button
-                    type="button"
-                    class="secondary outline"
-                    aria-label={`Изменить акцию: ${p.title}`}
-                    onClick={() => setEditing(p)}
-                  >
-                    Изменить
-                  </button>
-                  <button
-                    type="button"
-                    class="danger outline"
-                    aria-label={`Удалить акцию: ${p.title}`}
-                    onClick={() => setDeleting(p)}
-                  >
-                    Удалить
-                  </button>
-                </footer>
-              )}
-            </article>
-          ))}
-        </div>
-      )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Удалить акцию?"
-        message={
-          deleting && `Акция «${deleting.title}» будет удалена без возможности восстановления.`
-        }
-        busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
-    </AdminPage>
-  );
-}
 
 interface PromotionValues extends AdValues {
   title: string;
@@ -156,69 +24,98 @@ interface PromotionValues extends AdValues {
   isActive: boolean;
 }
 
-const FIELDS = [
-  "title",
-  "description",
-  "discount",
-  "validUntil",
-  "image",
-  "isActive",
-  "adErid",
-  "adAdvertiser",
-] as const;
+const PROMOTIONS: Resource<Promotion, PromotionValues> = {
+  title: "Акции",
+  listUrl: "/api/admin/promotions",
+  createUrl: "/api/promotions",
+  itemUrl: (p) => `/api/promotions/${p.id}`,
+  editLink: { path: "/promotions", missing: "Акция не найдена: возможно, её удалили" },
+  name: (p) => `акцию: ${p.title}`,
+  text: {
+    add: "Добавить акцию",
+    loading: "Загрузка акций…",
+    loadFailed: "Не удалось загрузить акции",
+    empty: "Акции не найдены",
+    deleteTitle: "Удалить акцию?",
+    deleteMessage: (p) => `Акция «${p.title}» будет удалена без возможности восстановления.`,
+    deleted: "Акция удалена",
+    deleteFailed: "Не удалось удалить акцию",
+    formTitle: (p) => (p ? "Редактировать акцию" : "Новая акция"),
+    created: "Акция добавлена",
+    updated: "Акция обновлена",
+    saveFailed: (p) => (p ? "Не удалось обновить акцию" : "Не удалось создать акцию"),
+  },
+  form: {
+    testId: "promotion-form",
+    inline: true,
+    values: (p) => ({
+      title: p?.title ?? "",
+      description: p?.description ?? "",
+      discount: p?.discount ?? "",
+      validUntil: p?.validUntil ?? "",
+      image: p?.image ?? "",
+      isActive: p?.isActive ?? true,
+      ...adValues(p),
+    }),
+    fields: [
+      "title",
+      "description",
+      "discount",
+      "validUntil",
+      "image",
+      "isActive",
+      "adErid",
+      "adAdvertiser",
+    ],
+    body: (v) => ({
+      title: v.title.trim(),
+      description: v.description.trim(),
+      discount: v.discount.trim(),
+      validUntil: v.validUntil.trim(),
+      image: v.image,
+      isActive: v.isActive,
+      ...adPayload(v),
+    }),
+    Fields: PromotionFields,
+  },
+};
 
-function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onDone: () => void }) {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setValue,
-    watch,
-    formState: { errors, isDirty },
-  } = useForm<PromotionValues>({
-    defaultValues: {
-      title: promotion?.title ?? "",
-      description: promotion?.description ?? "",
-      discount: promotion?.discount ?? "",
-      validUntil: promotion?.validUntil ?? "",
-      image: promotion?.image ?? "",
-      isActive: promotion?.isActive ?? true,
-      ...adValues(promotion),
-    },
-  });
-  const [uploading, setUploading] = useState(false);
-  const [asking, setAsking] = useState(false);
-  const failure = promotion ? "Не удалось обновить акцию" : "Не удалось создать акцию";
-  const save = useAdminMutation(
-    (v: PromotionValues) => {
-      const body = {
-        title: v.title.trim(),
-        description: v.description.trim(),
-        discount: v.discount.trim(),
-        validUntil: v.validUntil.trim(),
-        image: v.image,
-        isActive: v.isActive,
-        ...adPayload(v),
-      };
-      return promotion
-        ? apiPut<Promotion>(`/api/promotions/${promotion.id}`, body)
-        : apiPost<Promotion>("/api/promotions", body);
-    },
-    {
-      success: promotion ? "Акция обновлена" : "Акция добавлена",
-      onSuccess: onDone,
-      onFailure: (e) => applyServerError(setError, e, { fallback: failure, fields: FIELDS }),
-    },
-  );
-  const image = watch("image");
-
+export default function PromotionsScreen() {
+  const today = moscowToday();
   return (
-    <form
-      class="admin-form"
-      noValidate
-      data-testid="promotion-form"
-      onSubmit={handleSubmit((v) => save.mutate(v))}
-    >
+    <ResourceScreen
+      resource={PROMOTIONS}
+      card={(p, { actions }) => (
+        <article class="admin-card promo-admin-card" data-testid="promotion-card">
+          <div class="admin-card-media">
+            {p.image ? (
+              <img src={p.image} alt={p.title} loading="lazy" />
+            ) : (
+              <span class="admin-placeholder" aria-hidden="true">
+                🎁
+              </span>
+            )}
+            {p.discount && <span class="badge badge-red media-badge">{p.discount}</span>}
+          </div>
+          <div class="admin-card-body">
+            <h2 class="admin-card-title">{p.title}</h2>
+            <span class={`badge ${promotionStateClass(p, today)}`}>{promotionState(p, today)}</span>
+            <p class="admin-card-text">{p.description}</p>
+            {p.validUntil && <p class="muted">Действует до: {formatDate(p.validUntil)}</p>}
+            <AdNote {...adValues(p)} />
+          </div>
+          {actions}
+        </article>
+      )}
+    />
+  );
+}
+
+function PromotionFields({ form }: FieldsProps<Promotion, PromotionValues>) {
+  const { register } = form;
+  const { errors } = form.formState;
+  return (
+    <>
       <Field label="Название" required error={errors.title}>
         {(a) => <input {...a} {...register("title", promotionRules.title)} />}
       </Field>
@@ -241,53 +138,16 @@ function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onD
           )}
         </Field>
       </div>
-      <ImageUpload
-        label="Изображение"
-        value={image}
-        onChange={(url) => setValue("image", url, { shouldDirty: true })}
-        error={errors.image}
-        onBusyChange={setUploading}
-      />
-      <label>
-        <input
-          type="checkbox"
-          role="switch"
-          aria-checked={watch("isActive")}
-          {...register("isActive")}
-        />
+      <ImageField form={form} name="image" label="Изображение" />
+      <SwitchField form={form} name="isActive">
         Активна (показывается на сайте)
-      </label>
+      </SwitchField>
       <AdFieldset
         advertiser={register("adAdvertiser", adRules.adAdvertiser)}
         erid={register("adErid", adRules.adErid)}
         errors={errors}
         advertiserHint={ADVERTISER_HINTS.promotion}
       />
-      <div class="form-actions">
-        <button
-          type="submit"
-          aria-busy={save.isPending || undefined}
-          disabled={save.isPending || uploading}
-        >
-          Сохранить
-        </button>
-        <button
-          type="button"
-          class="secondary outline"
-          onClick={() => (isDirty ? setAsking(true) : onDone())}
-        >
-          Отмена
-        </button>
-      </div>
-      <ConfirmDialog
-        open={asking}
-        title="Закрыть без сохранения?"
-        message="Введённые данные будут потеряны."
-        confirmLabel="Закрыть"
-        cancelLabel="Продолжить редактирование"
-        onConfirm={onDone}
-        onCancel={() => setAsking(false)}
-      />
-    </form>
+    </>
   );
 }

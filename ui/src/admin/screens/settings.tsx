@@ -9,9 +9,8 @@
  * them). Editing the consent text makes a new edition (its version goes
  * up); the form says so before saving. */
 import { useEffect, useRef, useState } from "react";
-import { type UseFormRegister, type UseFormRegisterReturn, useForm } from "react-hook-form";
+import { type UseFormRegister, useForm } from "react-hook-form";
 import { apiPost } from "../../api/client";
-import type { AssignmentRule } from "../../api/types";
 import { formatNumber } from "../../lib/format";
 import { AdminPage } from "../components/AdminPage";
 import { applyServerError } from "../components/applyServerError";
@@ -22,106 +21,38 @@ import { ScheduleFields } from "../components/ScheduleFields";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { TIME_ZONE_NOTE } from "../lib/dates";
 import { FAVICON_ACCEPT, FAVICON_RULES, HERO_RULES } from "../lib/files";
-import {
-  ANALYTICS_WARNING,
-  OPERATOR_HINT,
-  type OperatorField,
-  operatorFocus,
-  operatorRules,
-  PLACEHOLDERS,
-} from "../lib/operator";
 import { settingsRules } from "../lib/rules";
-import { type DayForm, scheduleError, scheduleForm, schedulePatch } from "../lib/schedule";
+import { scheduleError, schedulePatch } from "../lib/schedule";
 import {
   type AdminSettings,
   ASSIGNMENT_HINT,
   ASSIGNMENT_LABELS,
   ASSIGNMENT_RULES,
-  assignmentForm,
-  COMPANY_FORM_FIELDS,
-  type CompanyForm,
-  companyForm,
   companyPatch,
   consentHint,
   consentNotice,
   MAIL_LIMIT_MAX,
   MAIL_LIMIT_MIN,
-  mailLimitForm,
   mailLimitRules,
   mailLimitValue,
   THRESHOLD_MAX,
   THRESHOLD_MIN,
-  thresholdForm,
   thresholdRules,
   thresholdValue,
 } from "../lib/settings";
 import { useAdminMutation, useAdminQuery } from "../query";
 import "./content.css";
+import { type RetentionForm, retentionPatch } from "../lib/personalData";
 import {
-  RETENTION_FIELDS,
-  type RetentionForm,
-  retentionForm,
-  retentionPatch,
-} from "../lib/personalData";
-import { RETENTION_ANCHOR, RETENTION_YEARS_ID, RetentionFields } from "./settings-retention";
-
-type SettingsValues = CompanyForm &
-  RetentionForm & {
-    workSchedule: DayForm[];
-    leadAssignment: AssignmentRule;
-    /** Whole working minutes, as typed. */
-    responseThresholdMinutes: string;
-    /** The site's visitor mails in any 24 hours, as typed. */
-    visitorMailDailyLimit: string;
-  };
-
-const FIELDS = [
-  ...COMPANY_FORM_FIELDS,
-  "workSchedule",
-  "leadAssignment",
-  "responseThresholdMinutes",
-  "visitorMailDailyLimit",
-  ...RETENTION_FIELDS,
-];
-
-function formValues(s: AdminSettings): SettingsValues {
-  return {
-    ...companyForm(s),
-    workSchedule: scheduleForm(s.workSchedule),
-    leadAssignment: assignmentForm(s.leadAssignment),
-    responseThresholdMinutes: thresholdForm(s.responseThresholdMinutes),
-    visitorMailDailyLimit: mailLimitForm(s.visitorMailDailyLimit),
-    ...retentionForm(s),
-  };
-}
-
-/** The operator's inputs, by field. */
-const OPERATOR_IDS: Record<OperatorField, string> = {
-  operatorName: "operator-name",
-  operatorInn: "operator-inn",
-  operatorOgrn: "operator-ogrn",
-  operatorAddress: "operator-address",
-};
-
-const ANALYTICS_SWITCH = "analytics-enabled";
-
-/** What a link may point at (`/admin/settings#consent`): the input it
- * focuses. The section of the operator lands on its first empty field. */
-function anchorTarget(anchor: string, values: SettingsValues): string | null {
-  switch (anchor) {
-    case "consent":
-    case "privacy":
-      return anchor;
-    case "operator":
-      return OPERATOR_IDS[operatorFocus(values)];
-    case "analytics":
-      return ANALYTICS_SWITCH;
-    case RETENTION_ANCHOR:
-      return RETENTION_YEARS_ID;
-    default:
-      return null;
-  }
-}
+  AnalyticsSwitch,
+  OperatorFields,
+  type OperatorForm,
+  PLACEHOLDERS_NOTE,
+  PlaceholdersNote,
+  PreviewLink,
+} from "./settings-legal";
+import { RetentionFields } from "./settings-retention";
+import { anchorTarget, FIELDS, formValues, type SettingsValues } from "./settings-values";
 
 const SETTINGS = "/api/admin/settings";
 
@@ -389,65 +320,11 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         />
       </fieldset>
 
-      <fieldset id="operator" data-testid="operator-section">
-        <legend>Оператор персональных данных</legend>
-        <p id="operator-hint" class="muted">
-          {OPERATOR_HINT}
-        </p>
-        <Field
-          id={OPERATOR_IDS.operatorName}
-          label="Полное наименование оператора"
-          error={errors.operatorName}
-          hint="Например, Общество с ограниченной ответственностью «Невский Автоцентр»"
-          describedBy="operator-hint"
-        >
-          {(a) => <input {...a} {...register("operatorName", operatorRules.operatorName)} />}
-        </Field>
-        <div class="form-grid">
-          <Field
-            id={OPERATOR_IDS.operatorInn}
-            label="ИНН"
-            error={errors.operatorInn}
-            hint="10 цифр у организации, 12 у ИП"
-            describedBy="operator-hint"
-          >
-            {(a) => (
-              <input
-                {...a}
-                inputMode="numeric"
-                spellcheck={false}
-                autoComplete="off"
-                {...register("operatorInn", operatorRules.operatorInn)}
-              />
-            )}
-          </Field>
-          <Field
-            id={OPERATOR_IDS.operatorOgrn}
-            label="ОГРН / ОГРНИП"
-            error={errors.operatorOgrn}
-            hint="13 цифр у организации, 15 у ИП"
-            describedBy="operator-hint"
-          >
-            {(a) => (
-              <input
-                {...a}
-                inputMode="numeric"
-                spellcheck={false}
-                autoComplete="off"
-                {...register("operatorOgrn", operatorRules.operatorOgrn)}
-              />
-            )}
-          </Field>
-        </div>
-        <Field
-          id={OPERATOR_IDS.operatorAddress}
-          label="Юридический адрес"
-          error={errors.operatorAddress}
-          describedBy="operator-hint"
-        >
-          {(a) => <input {...a} {...register("operatorAddress", operatorRules.operatorAddress)} />}
-        </Field>
-      </fieldset>
+      <OperatorFields
+        // The form's values include the section's: its register is theirs.
+        register={register as unknown as UseFormRegister<OperatorForm>}
+        errors={errors}
+      />
 
       <fieldset>
         <legend>Персональные данные</legend>
@@ -496,72 +373,5 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         {isDirty && <span class="muted">Есть несохранённые изменения</span>}
       </div>
     </form>
-  );
-}
-
-/** Google Analytics' switch, with the warning always in sight: the id alone
- * starts nothing (docs/personal-data.md). */
-function AnalyticsSwitch({
-  input,
-  error,
-}: {
-  input: UseFormRegisterReturn<"googleAnalyticsEnabled">;
-  error?: string;
-}) {
-  const errorId = `${ANALYTICS_SWITCH}-error`;
-  return (
-    <div class="field">
-      <label>
-        <input
-          type="checkbox"
-          id={ANALYTICS_SWITCH}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${errorId} analytics-warning` : "analytics-warning"}
-          {...input}
-        />
-        Включить Google Analytics
-      </label>
-      {error && (
-        <small id={errorId} class="field-error" role="alert">
-          {error}
-        </small>
-      )}
-      <p id="analytics-warning" class="notice" role="note" data-testid="analytics-warning">
-        {ANALYTICS_WARNING}
-      </p>
-    </div>
-  );
-}
-
-const PLACEHOLDERS_NOTE = "legal-placeholders";
-
-/** The placeholders the consent text and the policy may hold. */
-function PlaceholdersNote() {
-  return (
-    <div id={PLACEHOLDERS_NOTE} class="muted placeholders-note" data-testid="placeholders-note">
-      <p>
-        В тексте согласия и в политике можно писать подстановки: сервер заменяет их, когда текст
-        читает посетитель. Посетители видят сохранённый текст.
-      </p>
-      <ul>
-        {PLACEHOLDERS.map((p) => (
-          <li key={p.code}>
-            <code>{p.code}</code> — {p.meaning}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
-/** The public page of a text, in a new tab (the form stays as it is). */
-function PreviewLink({ href, what }: { href: string; what: string }) {
-  return (
-    <p class="legal-preview">
-      <a href={href} target="_blank" rel="noopener" data-testid={`preview-${href.slice(1)}`}>
-        Посмотреть, как видят посетители
-        <span class="visually-hidden"> ({what}, откроется в новой вкладке)</span>
-      </a>
-    </p>
   );
 }
