@@ -816,3 +816,55 @@ fn restored_files_belong_to_the_data_directorys_owner() {
         assert_eq!((meta.uid(), meta.gid()), (uid, gid), "{}", path.display());
     }
 }
+
+/// A replication job that fails (a database too busy for its bookkeeping,
+/// a bucket out of reach) is on the admin's system card, but `/healthz`
+/// stays about serving; any other job that is down turns it red.
+#[tokio::test]
+async fn a_replication_job_down_is_on_the_card_but_not_in_healthz() {
+    use dealership::jobs::{Supervisor, Workers};
+    let workers = Arc::new(Workers::default());
+    let app = common::TestApp::with_state(|state| state.workers = workers.clone());
+    app.create_admin();
+    let mut jobs = Supervisor::with_restart_delay(Duration::from_secs(60), Duration::from_secs(60))
+        .reporting_to(workers.clone());
+    jobs.worker("media upload", |_stop| async {
+        anyhow::bail!("database is locked")
+    });
+    for _ in 0..200 {
+        if !workers.down_now().is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(workers.down_now().len(), 1);
+    let health = app.get("/healthz").await;
+    assert_eq!(health.status, StatusCode::OK, "{}", health.text());
+    let dashboard = app
+        .admin(axum::http::Method::GET, "/api/admin/dashboard", None)
+        .await
+        .json();
+    assert_eq!(
+        dashboard["system"]["problems"],
+        serde_json::json!([
+            "Фоновая задача «копирование изображений в хранилище реплики» не работает: database is locked"
+        ]),
+        "{dashboard}"
+    );
+
+    // Any other job down is the site's problem.
+    jobs.worker("outbox", |_stop| async { anyhow::bail!("disk I/O error") });
+    for _ in 0..200 {
+        if workers.down_now().len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let health = app.get("/healthz").await;
+    assert_eq!(health.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        health.error(),
+        "Фоновая задача «отправка уведомлений» не работает: disk I/O error"
+    );
+    assert!(jobs.stop(Duration::from_secs(5)).await);
+}

@@ -9,7 +9,8 @@
 //!   latest grouped write failed and none has committed since;
 //! - the free space under the data directory is below the configured
 //!   threshold (`health.min_free_disk_mb`): a full disk refuses leads;
-//! - a background worker is down (`crate::jobs::Workers`).
+//! - a background worker is down (`crate::jobs::Workers`), but for the jobs
+//!   of replication, which only the system card names.
 //!
 //! Either way the body says how many log lines were lost (`logLinesLost`:
 //! writes that failed, a full queue; `crate::logging`) and the free space.
@@ -55,8 +56,20 @@ pub struct SystemStatus {
     pub replication: Option<crate::ops::replica_state::ReplicaStatus>,
 }
 
-/// The site's health now: what `/healthz` answers and the admin sees.
+/// The jobs of replication (`[replica]`). One that is down is on the
+/// system card, but `/healthz` stays about serving: a replica that lags or
+/// a bucket out of reach does not take the site down (its own self-check,
+/// `replication_failing`, turns red).
+const REPLICATION_JOBS: [&str; 2] = ["media upload", "replica status"];
+
+/// The site's health now, as the admin's system card shows it.
 pub async fn report(state: &AppState) -> SystemStatus {
+    report_with(state, true).await
+}
+
+/// The site's health now; `replication_jobs`: whether a replication job
+/// that is down counts (the card: yes; `/healthz`: no).
+async fn report_with(state: &AppState, replication_jobs: bool) -> SystemStatus {
     let mut problems = Vec::new();
     let read = state.db.read(|c| {
         let version: Option<i64> = c.query_row(
@@ -96,6 +109,9 @@ pub async fn report(state: &AppState) -> SystemStatus {
         ));
     }
     for (name, why) in state.workers.down_now() {
+        if !replication_jobs && REPLICATION_JOBS.contains(&name) {
+            continue;
+        }
         problems.push(format!(
             "Фоновая задача «{}» не работает: {why}",
             job_title(name)
@@ -111,7 +127,7 @@ pub async fn report(state: &AppState) -> SystemStatus {
 }
 
 async fn healthz(State(state): State<AppState>) -> Response {
-    let status = report(&state).await;
+    let status = report_with(&state, false).await;
     let mut body = match status.problems.first() {
         None => json!({"status": "ok"}),
         Some(first) => json!({"error": first, "problems": status.problems}),
