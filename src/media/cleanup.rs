@@ -10,6 +10,7 @@ use std::path::Path;
 use chrono::{Duration, SecondsFormat, Utc};
 use rusqlite::Connection;
 
+use super::names::{URL_PREFIX, original_path};
 use crate::error::AppResult;
 
 /// Every column that may hold one of our media URLs.
@@ -28,8 +29,8 @@ const REFERENCES: &str = "
 
 /// The hashes named by `/media/<hash>` in a text.
 fn hashes_in(text: &str, into: &mut HashSet<String>) {
-    for (start, _) in text.match_indices(super::URL_PREFIX) {
-        let rest = &text[start + super::URL_PREFIX.len()..];
+    for (start, _) in text.match_indices(URL_PREFIX) {
+        let rest = &text[start + URL_PREFIX.len()..];
         let hash: String = rest.chars().take_while(|c| c.is_ascii_hexdigit()).collect();
         if hash.len() == 32 {
             into.insert(hash);
@@ -74,7 +75,7 @@ pub fn collect_garbage(conn: &Connection, media_dir: &Path, grace: Duration) -> 
                 tracing::warn!(%name, %err, "cannot remove unused picture");
             }
         }
-        let original = super::original_path(media_dir, hash);
+        let original = original_path(media_dir, hash);
         match std::fs::remove_file(&original) {
             Ok(()) => {}
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}

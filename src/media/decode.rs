@@ -9,8 +9,8 @@ use std::io::Cursor;
 use image::metadata::Orientation;
 use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
 
+use super::names::{MAX_PIXELS, MAX_SIDE, TOO_MANY_PIXELS, TRUNCATED_IMAGE, broken};
 use super::variants::Layout;
-use super::{MAX_PIXELS, MAX_SIDE, TOO_MANY_PIXELS, broken};
 use crate::error::{AppError, AppResult};
 
 /// Memory the variants take on top of the decoded pixels (resized frames
@@ -33,7 +33,7 @@ pub(super) fn open(
         ImageFormat::Png => open_png(bytes, decode),
         ImageFormat::Jpeg => {
             if !jpeg_scan(bytes).complete {
-                return Err(AppError::invalid("image", super::TRUNCATED_IMAGE));
+                return Err(AppError::invalid("image", TRUNCATED_IMAGE));
             }
             open_other(bytes, format, decode)
         }
@@ -90,7 +90,7 @@ fn png_error(err: png::DecodingError) -> AppError {
     match err {
         png::DecodingError::LimitsExceeded => AppError::invalid("image", TOO_MANY_PIXELS),
         png::DecodingError::IoError(ref e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-            AppError::invalid("image", super::TRUNCATED_IMAGE)
+            AppError::invalid("image", TRUNCATED_IMAGE)
         }
         _ => broken(),
     }

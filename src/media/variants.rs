@@ -10,7 +10,7 @@ use fast_image_resize::{FilterType, MulDiv, PixelType, ResizeAlg, ResizeOptions,
 use image::metadata::Orientation;
 use image::{DynamicImage, ImageBuffer};
 
-use super::{WEBP_METHOD, WEBP_METHOD_DRAWN, WEBP_QUALITY, WIDTHS, variant_path};
+use super::names::{WEBP_METHOD, WEBP_METHOD_DRAWN, WEBP_QUALITY, WIDTHS, variant_path};
 use crate::error::{AppError, AppResult};
 
 /// How raw pixels are laid out: 8 bits per channel, straight alpha.

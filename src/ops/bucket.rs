@@ -22,19 +22,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use chrono::{DateTime, Utc};
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::path::Path as Key;
 use object_store::{BackoffConfig, ClientOptions, ObjectStore, PutPayload, RetryConfig};
 
 use crate::config::ReplicaConfig;
+use crate::media::names::{ORIGINALS_FOLDER, original_path};
 
 /// The folder of pictures inside the replica's folder.
 pub const MEDIA_FOLDER: &str = "media";
-/// The folder of originals inside [`MEDIA_FOLDER`] (and inside the local
-/// media folder).
-pub const ORIGINALS_FOLDER: &str = "originals";
 /// Litestream's snapshot level.
 const SNAPSHOT_LEVEL: u32 = 9;
 /// How long one request may take.
@@ -126,7 +124,7 @@ impl Bucket {
 
     /// The bucket by `[replica]`, its secret read from its file.
     pub fn from_config(replica: &ReplicaConfig) -> anyhow::Result<Bucket> {
-        let secret = super::replica::read_secret(&replica.secret_access_key_file)?;
+        let secret = read_secret(&replica.secret_access_key_file)?;
         Bucket::open(replica, &secret)
     }
 
@@ -268,7 +266,7 @@ pub fn ltx_range(name: &str) -> Option<(u64, u64)> {
 /// The files of picture `hash` to copy, as (path below the media folder,
 /// path on disk): its original when kept, else every `<hash>*` file.
 pub fn picture_files(media_dir: &Path, hash: &str) -> anyhow::Result<Vec<(String, PathBuf)>> {
-    let original = crate::media::original_path(media_dir, hash);
+    let original = original_path(media_dir, hash);
     if original.is_file() {
         return Ok(vec![(format!("{ORIGINALS_FOLDER}/{hash}"), original)]);
     }
@@ -291,6 +289,54 @@ pub fn picture_files(media_dir: &Path, hash: &str) -> anyhow::Result<Vec<(String
     }
     files.sort();
     Ok(files)
+}
+
+/// The secret access key from its file, which must belong to the user
+/// running the site and be readable by nobody else.
+pub fn read_secret(path: &Path) -> anyhow::Result<String> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).with_context(|| {
+        format!(
+            "replica.secret_access_key_file {}: cannot read it",
+            path.display()
+        )
+    })?;
+    if !meta.is_file() {
+        bail!(
+            "replica.secret_access_key_file {}: not a file",
+            path.display()
+        );
+    }
+    let mode = meta.mode() & 0o777;
+    if mode & 0o077 != 0 {
+        bail!(
+            "replica.secret_access_key_file {} can be read by others (mode {mode:04o}): \
+             it holds the storage's secret key; make it the service user's alone: \
+             chmod 600 {}",
+            path.display(),
+            path.display()
+        );
+    }
+    let user = rustix::process::geteuid().as_raw();
+    if meta.uid() != user && user != 0 {
+        bail!(
+            "replica.secret_access_key_file {} belongs to user {}, not to the user running \
+             the site ({user}): chown it to the service user (install.sh: chown dealership)",
+            path.display(),
+            meta.uid()
+        );
+    }
+    let secret = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "replica.secret_access_key_file {}: cannot read it",
+            path.display()
+        )
+    })?;
+    let secret = secret.trim();
+    if secret.is_empty() {
+        bail!("replica.secret_access_key_file {} is empty", path.display());
+    }
+    Ok(secret.to_string())
 }
 
 #[cfg(test)]

@@ -111,7 +111,7 @@ fn replication(config: &Config, report: &mut Report) {
         report.add(Level::Note, "replication is off (no [replica] bucket)");
         return;
     }
-    let secret = match replica::read_secret(&replica.secret_access_key_file) {
+    let secret = match super::bucket::read_secret(&replica.secret_access_key_file) {
         Ok(secret) => {
             report.add(
                 Level::Ok,
@@ -496,7 +496,7 @@ fn database(config: &Config, report: &mut Report) {
 /// Says whether a server holds the data directory (a shared lock attempt,
 /// which changes nothing).
 fn server(config: &Config, report: &mut Report) {
-    let path = config.data_dir.join(crate::server::LOCK_FILE);
+    let path = config.data_dir.join(super::lock::LOCK_FILE);
     let Ok(file) = File::open(&path) else {
         report.add(Level::Note, "no server is running on this data directory");
         return;

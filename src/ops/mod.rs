@@ -5,6 +5,7 @@
 pub mod backup;
 pub mod bucket;
 pub mod check;
+pub mod lock;
 pub mod replica;
 pub mod replica_restore;
 pub mod replica_state;

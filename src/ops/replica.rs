@@ -31,6 +31,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::process::{Child, Command};
 use tokio_util::sync::CancellationToken;
 
+use super::bucket::read_secret;
 use super::replica_state::ReplicaMonitor;
 use crate::config::{Config, ReplicaConfig};
 
@@ -472,54 +473,6 @@ fn strip_time(line: &str) -> &str {
             .map_or("", |(_, rest)| rest.trim_start()),
         None => line,
     }
-}
-
-/// The secret access key from its file, which must belong to the user
-/// running the site and be readable by nobody else.
-pub fn read_secret(path: &Path) -> anyhow::Result<String> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::metadata(path).with_context(|| {
-        format!(
-            "replica.secret_access_key_file {}: cannot read it",
-            path.display()
-        )
-    })?;
-    if !meta.is_file() {
-        bail!(
-            "replica.secret_access_key_file {}: not a file",
-            path.display()
-        );
-    }
-    let mode = meta.mode() & 0o777;
-    if mode & 0o077 != 0 {
-        bail!(
-            "replica.secret_access_key_file {} can be read by others (mode {mode:04o}): \
-             it holds the storage's secret key; make it the service user's alone: \
-             chmod 600 {}",
-            path.display(),
-            path.display()
-        );
-    }
-    let user = rustix::process::geteuid().as_raw();
-    if meta.uid() != user && user != 0 {
-        bail!(
-            "replica.secret_access_key_file {} belongs to user {}, not to the user running \
-             the site ({user}): chown it to the service user (install.sh: chown dealership)",
-            path.display(),
-            meta.uid()
-        );
-    }
-    let secret = std::fs::read_to_string(path).with_context(|| {
-        format!(
-            "replica.secret_access_key_file {}: cannot read it",
-            path.display()
-        )
-    })?;
-    let secret = secret.trim();
-    if secret.is_empty() {
-        bail!("replica.secret_access_key_file {} is empty", path.display());
-    }
-    Ok(secret.to_string())
 }
 
 /// The Litestream program: `litestream_bin` when set, else `litestream`

@@ -27,13 +27,14 @@ use anyhow::{Context, bail};
 use chrono::{DateTime, FixedOffset, NaiveDateTime, SecondsFormat, Utc};
 use rusqlite::{Connection, OpenFlags};
 
-use super::bucket::{Bucket, ORIGINALS_FOLDER};
+use super::bucket::Bucket;
 use super::restore::{
     PREVIOUS_PREFIX, STAGING_PREFIX, free_stamp, give_to_owner, prepare, put_in_place,
     remove_staging,
 };
 use super::{DB_ENTRY, MEDIA_ENTRY};
 use crate::config::Config;
+use crate::media::names::ORIGINALS_FOLDER;
 
 /// Pictures fetched at once.
 const FETCHES_AT_ONCE: usize = 8;
@@ -104,7 +105,7 @@ pub fn restore_from_replica(
              configuration or as DEALERSHIP_REPLICA_*"
         );
     }
-    let secret = super::replica::read_secret(&replica.secret_access_key_file)?;
+    let secret = super::bucket::read_secret(&replica.secret_access_key_file)?;
     let litestream = super::replica::find_litestream(&replica.litestream_bin)?;
     let bucket = Bucket::open(replica, &secret)?;
     let data_dir = std::path::absolute(&config.data_dir).with_context(|| {
@@ -115,13 +116,13 @@ pub fn restore_from_replica(
     })?;
     std::fs::create_dir_all(&data_dir)
         .with_context(|| format!("cannot create the data directory {}", data_dir.display()))?;
-    let _lock = crate::server::lock_data_dir(&data_dir).map_err(|err| {
+    let _lock = super::lock::lock_data_dir(&data_dir).map_err(|err| {
         anyhow::anyhow!(
             "refusing to restore while a server uses the data directory: {err:#}. \
              Stop it (systemctl stop dealership), restore, then start it again"
         )
     })?;
-    give_to_owner(&data_dir, &data_dir.join(crate::server::LOCK_FILE))?;
+    give_to_owner(&data_dir, &data_dir.join(super::lock::LOCK_FILE))?;
     super::restore::finish_interrupted_locked(&data_dir)?;
     if holds_data(&data_dir) && !force {
         bail!(

@@ -52,14 +52,14 @@ pub fn restore(config: &Config, archive: &Path) -> anyhow::Result<Restored> {
     std::fs::create_dir_all(data_dir)
         .with_context(|| format!("cannot create the data directory {}", data_dir.display()))?;
     // Held to the end: no server can start on a half-restored directory.
-    let _lock = crate::server::lock_data_dir(data_dir).map_err(|err| {
+    let _lock = super::lock::lock_data_dir(data_dir).map_err(|err| {
         anyhow::anyhow!(
             "refusing to restore while a server uses the data directory: {err:#}. \
              Stop it (systemctl stop dealership), restore, then start it again"
         )
     })?;
     // Made by root, the lock file would keep the service user's server out.
-    give_to_owner(data_dir, &data_dir.join(crate::server::LOCK_FILE))?;
+    give_to_owner(data_dir, &data_dir.join(super::lock::LOCK_FILE))?;
     finish_interrupted_locked(data_dir)?;
     let stamp = free_stamp(data_dir);
     let staging = data_dir.join(format!("{STAGING_PREFIX}{stamp}"));
@@ -120,7 +120,7 @@ pub fn finish_interrupted(data_dir: &Path) -> anyhow::Result<()> {
     if staging_folders(data_dir).is_empty() {
         return Ok(());
     }
-    let Ok(_lock) = crate::server::lock_data_dir(data_dir) else {
+    let Ok(_lock) = super::lock::lock_data_dir(data_dir) else {
         return Ok(());
     };
     finish_interrupted_locked(data_dir)

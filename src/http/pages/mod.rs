@@ -146,14 +146,5 @@ async fn public_settings(state: &AppState) -> AppResult<PublicSettings> {
     Ok(state.db.call(|c| settings::get(c)).await?.published())
 }
 
-/// Image URL variants made by the media store: `…-800.webp` has `-400` and
-/// `-1600` siblings.
-pub fn srcset(url: &str) -> Option<String> {
-    let stem = url.strip_suffix("-800.webp")?;
-    Some(format!(
-        "{stem}-400.webp 400w, {url} 800w, {stem}-1600.webp 1600w"
-    ))
-}
-
 /// Used by route handlers that take a path segment.
 pub type Slug = Path<String>;

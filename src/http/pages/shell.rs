@@ -26,7 +26,7 @@ impl PreloadImage {
     pub fn of(src: &str, sizes: &str, media: &str) -> PreloadImage {
         PreloadImage {
             src: src.to_string(),
-            srcset: super::srcset(src).unwrap_or_default(),
+            srcset: srcset(src).unwrap_or_default(),
             sizes: sizes.to_string(),
             media: media.to_string(),
         }
@@ -300,4 +300,13 @@ enum Style {
 )]
 struct NoScript<'a> {
     phone: &'a str,
+}
+
+/// Image URL variants made by the media store: `…-800.webp` has `-400` and
+/// `-1600` siblings.
+fn srcset(url: &str) -> Option<String> {
+    let stem = url.strip_suffix("-800.webp")?;
+    Some(format!(
+        "{stem}-400.webp 400w, {url} 800w, {stem}-1600.webp 1600w"
+    ))
 }

@@ -6,7 +6,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::super::shell::{Page, PreloadImage};
-use super::{PROMOTIONS, respond, rubles};
+use super::answer::{PROMOTIONS, respond, rubles};
 use crate::domain::cars::{self, Car, CarFilter, CarStatus};
 use crate::domain::promotions;
 use crate::error::AppResult;

@@ -1,26 +1,25 @@
-//! One handler per public route: the page's head and the API answers its
-//! first screen needs, under the same URLs the UI builds (ui/src/api/urls.ts).
-//! Catalogue pages read their filters from the page URL by the rule of
-//! ui/src/lib/filters.ts and ui/src/lib/catalogue.ts (docs/catalogue.md);
-//! tests/fixtures/catalogue-urls.json holds examples both sides are tested
-//! against.
+//! The catalogue's pages: the home page, new, used and lease-to-own cars, a
+//! brand's and a body type's. Each reads its filters from the page URL by
+//! the rule of ui/src/lib/filters.ts and ui/src/lib/catalogue.ts
+//! (docs/catalogue.md) and embeds the batches and the count its first
+//! screen reads; tests/fixtures/catalogue-urls.json holds examples both
+//! sides are tested against.
 
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use rusqlite::Connection;
 use serde_json::{Value, json};
 
-use super::shell::{Page, PreloadImage};
+use super::super::shell::Page;
+use super::answer::{
+    BODY_TYPES, BRANDS, HOME_CATALOGUE, HOME_FEATURED, NOT_FOUND_DESCRIPTION, PROMOTIONS, REVIEWS,
+    banner_preloads, first_card_preload, respond,
+};
 use crate::domain::cars::{self, BodyType, Car, CarFilter, CarSort, CarStatus};
-use crate::domain::credit_programs::{self, CreditSummary, percent_text};
 use crate::domain::money::Money;
-use crate::domain::settings::{self, PublicSettings};
 use crate::domain::{body_types, brands, promotions, reviews};
 use crate::error::AppResult;
 use crate::http::state::AppState;
-
-mod car_page;
-pub use car_page::car;
 
 /// Cars per request of a catalogue page; offsets are multiples of it.
 const CAR_BATCH: u32 = 20;
@@ -35,44 +34,6 @@ const ALL_BATCH: u32 = 100;
 const PRICE_MIN: i64 = 500_000;
 const PRICE_MAX: i64 = 10_000_000;
 const PRICE_STEP: i64 = 100_000;
-
-const HOME_FEATURED: &str = "/api/cars/fast?featured=true&status=new,used&limit=12";
-const HOME_CATALOGUE: &str = "/api/cars/fast?status=new,used&limit=12";
-const PROMOTIONS: &str = "/api/promotions?active=true";
-const REVIEWS: &str = "/api/reviews?approved=true";
-const BRANDS: &str = "/api/brands/fast";
-const BODY_TYPES: &str = "/api/body-types";
-pub const CREDIT_PROGRAMS: &str = "/api/credit-programs";
-
-/// The description of every HTML 404 page.
-pub const NOT_FOUND_DESCRIPTION: &str =
-    "Такой страницы нет. Возможно, она была удалена или адрес набран с ошибкой.";
-
-/// Runs `build` on a database connection with the settings, adds the
-/// settings to the page's data and renders it.
-async fn respond<F>(state: AppState, build: F) -> AppResult<Response>
-where
-    F: FnOnce(&Connection, &PublicSettings) -> AppResult<Page> + Send + 'static,
-{
-    let media_dir = state.config.media_dir();
-    let today = state.clock.moscow_today();
-    let (settings, page) = state
-        .db
-        .call(move |c| {
-            let settings = settings::get(c)?.published();
-            let mut page = build(c, &settings)?;
-            page.put("/api/settings", &settings);
-            // The footer's credit disclosure (38-FZ art. 28) on every page
-            // (the credit page has read it already).
-            if !page.data.contains_key(CREDIT_PROGRAMS) {
-                page.put(CREDIT_PROGRAMS, &credit_programs::public(c, today)?);
-            }
-            page.measure_image(&media_dir);
-            Ok((settings, page))
-        })
-        .await?;
-    Ok(page.render(&settings, &state.config.base_url))
-}
 
 /// Which cars a list asks for, and the API URL asking for them: the same
 /// parameters in the same order as ui/src/api/urls.ts (status, brandId,
@@ -234,44 +195,6 @@ fn embed_catalogue(
     Ok(first.unwrap_or_default())
 }
 
-/// "2 500 000" (rubles, thin groups as the UI prints them).
-pub fn rubles(money: Money) -> String {
-    let digits = money.rubles().to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push('\u{a0}');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-/// The hero picture is the home page's largest paint: fetched at once, the
-/// mobile one on phones (it falls back to the desktop one).
-fn banner_preloads(page: &mut Page, desktop: &str, mobile: &str) {
-    let mobile = if mobile.is_empty() { desktop } else { mobile };
-    if !desktop.is_empty() {
-        page.preload_images
-            .push(PreloadImage::of(desktop, "100vw", "(min-width: 768px)"));
-    }
-    if !mobile.is_empty() {
-        page.preload_images
-            .push(PreloadImage::of(mobile, "100vw", "(max-width: 767px)"));
-    }
-}
-
-/// The first card's picture of a catalogue.
-fn first_card_preload(page: &mut Page, cars: &[Car]) {
-    if let Some(car) = cars.first().filter(|c| !c.main_image.is_empty()) {
-        page.preload_images
-            .push(PreloadImage::of(&car.main_image, CARD_SIZES, ""));
-    }
-}
-
-/// The card picture's `sizes`, as ui/src/components/cars/CardGallery.tsx says.
-const CARD_SIZES: &str = "(max-width: 767px) 100vw, (max-width: 1279px) 50vw, 25vw";
-
 pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
     let today = state.clock.moscow_today();
     respond(state, move |c, settings| {
@@ -401,93 +324,6 @@ pub async fn lease_cars(State(state): State<AppState>) -> AppResult<Response> {
     .await
 }
 
-pub async fn trade_in(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |_, settings| {
-        let mut page = Page::new("/trade-in").title("Трейд-ин").description(
-            "Обмен автомобиля по программе трейд-ин в Санкт-Петербурге: оценка за 30 минут, \
-             выгодная цена и оформление в один день.",
-        );
-        page.chunk = Some("src/pages/TradeIn.tsx");
-        let banners = &settings.banners;
-        banner_preloads(
-            &mut page,
-            &banners.trade_in_banner,
-            &banners.trade_in_banner_mobile,
-        );
-        Ok(page)
-    })
-    .await
-}
-
-pub async fn auto_credit(State(state): State<AppState>) -> AppResult<Response> {
-    let today = state.clock.moscow_today();
-    respond(state, move |c, settings| {
-        let banners = &settings.banners;
-        let programs = credit_programs::public(c, today)?;
-        let mut page = Page::new("/auto-credit")
-            .title("Автокредит")
-            .description(credit_description(programs.summary.as_ref()));
-        page.chunk = Some("src/pages/AutoCredit.tsx");
-        banner_preloads(
-            &mut page,
-            &banners.auto_credit_banner,
-            &banners.auto_credit_banner_mobile,
-        );
-        page.put("/api/partner-banks", &crate::domain::banks::list(c, true)?);
-        page.put(CREDIT_PROGRAMS, &programs);
-        Ok(page)
-    })
-    .await
-}
-
-/// The credit page's description. A rate is named only from the valid
-/// programmes, with the banks and the ПСК range before it (38-FZ art. 28,
-/// `docs/credit.md`); with none, no figure at all.
-pub fn credit_description(summary: Option<&CreditSummary>) -> String {
-    let Some(s) = summary else {
-        return "Автокредит на новые автомобили и автомобили с пробегом от банков-партнёров: \
-                решение за 30 минут, без поручителей."
-            .into();
-    };
-    let range = |min: f64, max: f64| {
-        if min == max {
-            format!("{}%", percent_text(min))
-        } else {
-            format!("от {}% до {}%", percent_text(min), percent_text(max))
-        }
-    };
-    format!(
-        "Автокредит на новые автомобили и автомобили с пробегом в банках {}: ПСК {}, ставка {}, \
-         срок от {} до {} месяцев.",
-        s.banks.join(", "),
-        range(s.psk_min, s.psk_max),
-        range(s.rate_min, s.rate_max),
-        s.term_min_months,
-        s.term_max_months
-    )
-}
-
-pub async fn auto_selection(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |c, settings| {
-        let banners = &settings.banners;
-        let mut page = Page::new("/auto-selection")
-            .title("Подбор автомобиля")
-            .description(
-                "Подберём автомобиль под ваш бюджет: укажите тип кузова, коробку передач и \
-                 топливо — специалист предложит варианты.",
-            );
-        page.chunk = Some("src/pages/AutoSelection.tsx");
-        banner_preloads(
-            &mut page,
-            &banners.auto_selection_banner,
-            &banners.auto_selection_banner_mobile,
-        );
-        page.put(BODY_TYPES, &body_types::list(c)?);
-        Ok(page)
-    })
-    .await
-}
-
 pub async fn brand(State(state): State<AppState>, Path(slug): Path<String>) -> AppResult<Response> {
     respond(state, move |c, _| {
         let path = format!("/brand/{slug}");
@@ -578,119 +414,6 @@ pub async fn body_type(
         catalogue_preloads(&mut page, &info.image_url, &info.image_url_mobile, &list);
         page.put(BRANDS, &brand_list);
         page.put(key, &info);
-        Ok(page)
-    })
-    .await
-}
-
-fn legal_page(c: &Connection, path: &str, document: &str, title: &str) -> AppResult<Page> {
-    let shown = crate::domain::legal::current(c, &settings::get(c)?)?;
-    let text = if document == "consent" {
-        shown.consent_text
-    } else {
-        shown.privacy_policy
-    };
-    let mut page = Page::new(path).title(title).description(format!(
-        "{title}: на каких условиях мы обрабатываем данные посетителей сайта и заявок."
-    ));
-    page.put(
-        format!("/api/legal/{document}"),
-        &json!({ "title": title, "text": text, "version": shown.version }),
-    );
-    Ok(page)
-}
-
-pub async fn consent(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |c, _| {
-        legal_page(
-            c,
-            "/consent",
-            "consent",
-            "Согласие на обработку персональных данных",
-        )
-    })
-    .await
-}
-
-pub async fn privacy(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |c, _| {
-        legal_page(
-            c,
-            "/privacy",
-            "privacy",
-            "Политика обработки персональных данных",
-        )
-    })
-    .await
-}
-
-/// The visitor's favourites: kept in their browser, so the page has nothing
-/// of its own to embed, and nothing in it is worth indexing.
-pub async fn favorites(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |_, _| {
-        let mut page = Page::new("/favorites").title("Избранное").description(
-            "Автомобили, которые вы отметили: хранятся в вашем браузере, без регистрации.",
-        );
-        page.noindex = true;
-        page.chunk = Some("src/pages/Favorites.tsx");
-        Ok(page)
-    })
-    .await
-}
-
-/// A saved search's confirmation link (`?token=T`): the UI calls the API
-/// with the token. Nothing to index, and the token stays out of the head.
-pub async fn saved_search_confirm(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |_, _| {
-        let mut page = Page::new("/saved-searches/confirm")
-            .title("Подтверждение подписки")
-            .description("Подтверждение подписки на новые автомобили и снижение цен.");
-        page.noindex = true;
-        page.chunk = Some("src/pages/SavedSearchLink.tsx");
-        Ok(page)
-    })
-    .await
-}
-
-/// A saved search's unsubscribe link (`?token=U`), as the confirmation's.
-pub async fn saved_search_unsubscribe(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |_, _| {
-        let mut page = Page::new("/saved-searches/unsubscribe")
-            .title("Отписка от рассылки")
-            .description("Отписка от уведомлений о новых автомобилях и снижении цен.");
-        page.noindex = true;
-        page.chunk = Some("src/pages/SavedSearchLink.tsx");
-        Ok(page)
-    })
-    .await
-}
-
-/// The withdrawal link of a visitor mail (`?token=T`), as the saved
-/// searches' links: the page asks, then the UI sends the token.
-pub async fn personal_data_forget(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |_, _| {
-        let mut page = Page::new("/personal-data/forget")
-            .title("Отзыв согласия на обработку персональных данных")
-            .description("Отзыв согласия и удаление персональных данных по ссылке из письма.");
-        page.noindex = true;
-        page.chunk = Some("src/pages/ForgetLink.tsx");
-        Ok(page)
-    })
-    .await
-}
-
-/// Cars side by side; the cars are in the page's query (`?cars=a,b`), the
-/// UI asks for them. One canonical address, not indexed.
-pub async fn compare(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |_, _| {
-        let mut page = Page::new("/compare")
-            .title("Сравнение автомобилей")
-            .description(
-                "Сравнение автомобилей по цене и характеристикам: до четырёх машин рядом, \
-                 отличия отмечены.",
-            );
-        page.noindex = true;
-        page.chunk = Some("src/pages/Compare.tsx");
         Ok(page)
     })
     .await

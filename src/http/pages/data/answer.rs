@@ -1,0 +1,91 @@
+//! What every public page's data shares: the answer built on a database
+//! connection with the settings (`respond`), the API addresses pages embed
+//! under, prices as the UI prints them, and the pictures a page asks the
+//! browser to fetch first.
+
+use axum::response::Response;
+use rusqlite::Connection;
+
+use super::super::shell::{Page, PreloadImage};
+use crate::domain::cars::Car;
+use crate::domain::credit_programs;
+use crate::domain::money::Money;
+use crate::domain::settings::{self, PublicSettings};
+use crate::error::AppResult;
+use crate::http::state::AppState;
+
+pub(super) const HOME_FEATURED: &str = "/api/cars/fast?featured=true&status=new,used&limit=12";
+pub(super) const HOME_CATALOGUE: &str = "/api/cars/fast?status=new,used&limit=12";
+pub(super) const PROMOTIONS: &str = "/api/promotions?active=true";
+pub(super) const REVIEWS: &str = "/api/reviews?approved=true";
+pub(super) const BRANDS: &str = "/api/brands/fast";
+pub(super) const BODY_TYPES: &str = "/api/body-types";
+pub const CREDIT_PROGRAMS: &str = "/api/credit-programs";
+
+/// The description of every HTML 404 page.
+pub const NOT_FOUND_DESCRIPTION: &str =
+    "Такой страницы нет. Возможно, она была удалена или адрес набран с ошибкой.";
+
+/// Runs `build` on a database connection with the settings, adds the
+/// settings to the page's data and renders it.
+pub(super) async fn respond<F>(state: AppState, build: F) -> AppResult<Response>
+where
+    F: FnOnce(&Connection, &PublicSettings) -> AppResult<Page> + Send + 'static,
+{
+    let media_dir = state.config.media_dir();
+    let today = state.clock.moscow_today();
+    let (settings, page) = state
+        .db
+        .call(move |c| {
+            let settings = settings::get(c)?.published();
+            let mut page = build(c, &settings)?;
+            page.put("/api/settings", &settings);
+            // The footer's credit disclosure (38-FZ art. 28) on every page
+            // (the credit page has read it already).
+            if !page.data.contains_key(CREDIT_PROGRAMS) {
+                page.put(CREDIT_PROGRAMS, &credit_programs::public(c, today)?);
+            }
+            page.measure_image(&media_dir);
+            Ok((settings, page))
+        })
+        .await?;
+    Ok(page.render(&settings, &state.config.base_url))
+}
+
+/// "2 500 000" (rubles, thin groups as the UI prints them).
+pub(super) fn rubles(money: Money) -> String {
+    let digits = money.rubles().to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{a0}');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The hero picture is the home page's largest paint: fetched at once, the
+/// mobile one on phones (it falls back to the desktop one).
+pub(super) fn banner_preloads(page: &mut Page, desktop: &str, mobile: &str) {
+    let mobile = if mobile.is_empty() { desktop } else { mobile };
+    if !desktop.is_empty() {
+        page.preload_images
+            .push(PreloadImage::of(desktop, "100vw", "(min-width: 768px)"));
+    }
+    if !mobile.is_empty() {
+        page.preload_images
+            .push(PreloadImage::of(mobile, "100vw", "(max-width: 767px)"));
+    }
+}
+
+/// The first card's picture of a catalogue.
+pub(super) fn first_card_preload(page: &mut Page, cars: &[Car]) {
+    if let Some(car) = cars.first().filter(|c| !c.main_image.is_empty()) {
+        page.preload_images
+            .push(PreloadImage::of(&car.main_image, CARD_SIZES, ""));
+    }
+}
+
+/// The card picture's `sizes`, as ui/src/components/cars/CardGallery.tsx says.
+pub(super) const CARD_SIZES: &str = "(max-width: 767px) 100vw, (max-width: 1279px) 50vw, 25vw";
