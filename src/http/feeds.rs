@@ -23,42 +23,19 @@ use super::state::AppState;
 use crate::error::{AppError, AppResult};
 use crate::parser::export;
 
+const AVITO: &str = "/feeds/avito.xml";
+const AUTORU: &str = "/feeds/autoru.xml";
+const YANDEX: &str = "/feeds/yandex.yml";
+
 pub fn routes(state: &AppState) -> Router<AppState> {
     Router::new()
-        .route("/feeds/avito.xml", get(avito))
-        .route("/feeds/autoru.xml", get(autoru))
-        .route("/feeds/yandex.yml", get(yandex))
+        .route(AVITO, get(feed))
+        .route(AUTORU, get(feed))
+        .route(YANDEX, get(feed))
         .route_layer(middleware::from_fn_with_state(
             state.answers.clone(),
             cache::cached,
         ))
-}
-
-async fn avito(
-    state: State<AppState>,
-    version: Option<Extension<ContentVersion>>,
-    headers: HeaderMap,
-    uri: Uri,
-) -> AppResult<Response> {
-    feed(state, version, headers, uri, Kind::Avito).await
-}
-
-async fn autoru(
-    state: State<AppState>,
-    version: Option<Extension<ContentVersion>>,
-    headers: HeaderMap,
-    uri: Uri,
-) -> AppResult<Response> {
-    feed(state, version, headers, uri, Kind::Autoru).await
-}
-
-async fn yandex(
-    state: State<AppState>,
-    version: Option<Extension<ContentVersion>>,
-    headers: HeaderMap,
-    uri: Uri,
-) -> AppResult<Response> {
-    feed(state, version, headers, uri, Kind::Yandex).await
 }
 
 /// Reads the stock and writes one feed, plain and gzipped (on the blocking
@@ -94,8 +71,13 @@ async fn feed(
     version: Option<Extension<ContentVersion>>,
     headers: HeaderMap,
     uri: Uri,
-    kind: Kind,
 ) -> AppResult<Response> {
+    let kind = match uri.path() {
+        AVITO => Kind::Avito,
+        AUTORU => Kind::Autoru,
+        YANDEX => Kind::Yandex,
+        _ => return Err(AppError::not_found("Фид не найден")),
+    };
     // One answer per feed: a query string would only make copies in the cache.
     if uri.query().is_some() {
         return Err(AppError::BadRequest(

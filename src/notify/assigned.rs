@@ -118,10 +118,5 @@ pub(super) async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outc
         // is worth an admin's look.
         Err(error) => return Outcome::Permanent(error),
     };
-    match mailer.send(message).await {
-        Ok(()) => Outcome::Sent {
-            amocrm_lead_id: None,
-        },
-        Err(error) => Outcome::Retry(error),
-    }
+    Outcome::of(mailer.send(message).await)
 }

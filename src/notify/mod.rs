@@ -95,6 +95,18 @@ enum Outcome {
     Dropped(String),
 }
 
+impl Outcome {
+    /// A send's answer: sent, or worth another try later.
+    fn of<T>(sent: Result<T, String>) -> Outcome {
+        match sent {
+            Ok(_) => Outcome::Sent {
+                amocrm_lead_id: None,
+            },
+            Err(error) => Outcome::Retry(error),
+        }
+    }
+}
+
 /// The senders of every channel, shared by the tries.
 pub struct Channels {
     pub config: Arc<Config>,
@@ -582,24 +594,14 @@ async fn deliver_lead(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
                 // A bad address in the settings: an admin fixes it and retries.
                 Err(error) => return Outcome::Retry(error),
             };
-            match mailer.send(message).await {
-                Ok(()) => Outcome::Sent {
-                    amocrm_lead_id: None,
-                },
-                Err(error) => Outcome::Retry(error),
-            }
+            Outcome::of(mailer.send(message).await)
         }
         Channel::Telegram => {
             if !config.telegram.is_configured() {
                 return Outcome::Permanent(not_configured(Channel::Telegram).into());
             }
             let text = message::telegram(lead, &context);
-            match telegram::send(&channels.http, &config.telegram, &text).await {
-                Ok(_) => Outcome::Sent {
-                    amocrm_lead_id: None,
-                },
-                Err(error) => Outcome::Retry(error),
-            }
+            Outcome::of(telegram::send(&channels.http, &config.telegram, &text).await)
         }
         Channel::Amocrm => {
             if !config.amocrm.is_configured() {

@@ -121,24 +121,14 @@ pub(super) async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outc
                     // A bad address in the settings: an admin fixes it and retries.
                     Err(error) => return Outcome::Retry(error),
                 };
-            match mailer.send(message).await {
-                Ok(()) => Outcome::Sent {
-                    amocrm_lead_id: None,
-                },
-                Err(error) => Outcome::Retry(error),
-            }
+            Outcome::of(mailer.send(message).await)
         }
         Channel::Telegram => {
             if !config.telegram.is_configured() {
                 return Outcome::Permanent(not_configured(Channel::Telegram).into());
             }
             let text = message::telegram_titled(&title, &lead, &context);
-            match telegram::send(&channels.http, &config.telegram, &text).await {
-                Ok(_) => Outcome::Sent {
-                    amocrm_lead_id: None,
-                },
-                Err(error) => Outcome::Retry(error),
-            }
+            Outcome::of(telegram::send(&channels.http, &config.telegram, &text).await)
         }
         // Never queued; a row of it is not worth another try.
         Channel::Amocrm => Outcome::Permanent("Напоминание в amoCRM не отправляется".into()),

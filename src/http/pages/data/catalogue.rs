@@ -17,6 +17,7 @@ use super::answer::{
 };
 use crate::domain::cars::{self, BodyType, Car, CarFilter, CarSort, CarStatus};
 use crate::domain::money::Money;
+use crate::domain::settings::Banners;
 use crate::domain::{body_types, brands, promotions, reviews};
 use crate::error::AppResult;
 use crate::http::state::AppState;
@@ -227,31 +228,64 @@ pub async fn new_cars(
     State(state): State<AppState>,
     Query(params): Query<Vec<(String, String)>>,
 ) -> AppResult<Response> {
-    let params = PageQuery(params);
-    respond(state, move |c, settings| {
-        let mut page = Page::new("/new-cars")
+    status_catalogue(
+        state,
+        PageQuery(params),
+        CarStatus::New,
+        Page::new("/new-cars")
             .title("Новые автомобили")
             .description(
                 "Новые автомобили в наличии и под заказ в Санкт-Петербурге: цены, комплектации, \
                  автокредит и трейд-ин.",
-            );
+            ),
+        |b| (&b.new_cars_banner, &b.new_cars_banner_mobile),
+    )
+    .await
+}
+
+pub async fn used_cars(
+    State(state): State<AppState>,
+    Query(params): Query<Vec<(String, String)>>,
+) -> AppResult<Response> {
+    status_catalogue(
+        state,
+        PageQuery(params),
+        CarStatus::Used,
+        Page::new("/used-cars")
+            .title("Автомобили с пробегом")
+            .description(
+                "Автомобили с пробегом в Санкт-Петербурге: проверенная история, честные цены, \
+                 автокредит и обмен по трейд-ину.",
+            ),
+        |b| (&b.used_cars_banner, &b.used_cars_banner_mobile),
+    )
+    .await
+}
+
+/// The new or the used cars' page: the page's filters (brand, body type,
+/// price) and number read from its URL, the brands and body types the
+/// filters offer, and the page's banner (desktop, mobile) from `banner`.
+async fn status_catalogue(
+    state: AppState,
+    params: PageQuery,
+    status: CarStatus,
+    page: Page,
+    banner: fn(&Banners) -> (&String, &String),
+) -> AppResult<Response> {
+    respond(state, move |c, settings| {
+        let mut page = page;
         let brand_list = brands::list_brief(c)?;
         let body_list = body_types::list(c)?;
         let query = CarsQuery {
-            statuses: vec![CarStatus::New],
+            statuses: vec![status],
             brand_id: params.brand_id(&brand_list),
             body_type: params.body_type(&body_list),
             max_price: params.max_price(),
             ..CarsQuery::default()
         };
         let list = embed_catalogue(c, &mut page, &query, params.page())?;
-        let banners = &settings.banners;
-        catalogue_preloads(
-            &mut page,
-            &banners.new_cars_banner,
-            &banners.new_cars_banner_mobile,
-            &list,
-        );
+        let (desktop, mobile) = banner(&settings.banners);
+        catalogue_preloads(&mut page, desktop, mobile, &list);
         page.put(BRANDS, &brand_list);
         page.put(BODY_TYPES, &body_list);
         Ok(page)
@@ -266,42 +300,6 @@ fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &[Car]
     } else {
         banner_preloads(page, desktop, mobile);
     }
-}
-
-pub async fn used_cars(
-    State(state): State<AppState>,
-    Query(params): Query<Vec<(String, String)>>,
-) -> AppResult<Response> {
-    let params = PageQuery(params);
-    respond(state, move |c, settings| {
-        let mut page = Page::new("/used-cars")
-            .title("Автомобили с пробегом")
-            .description(
-                "Автомобили с пробегом в Санкт-Петербурге: проверенная история, честные цены, \
-                 автокредит и обмен по трейд-ину.",
-            );
-        let brand_list = brands::list_brief(c)?;
-        let body_list = body_types::list(c)?;
-        let query = CarsQuery {
-            statuses: vec![CarStatus::Used],
-            brand_id: params.brand_id(&brand_list),
-            body_type: params.body_type(&body_list),
-            max_price: params.max_price(),
-            ..CarsQuery::default()
-        };
-        let list = embed_catalogue(c, &mut page, &query, params.page())?;
-        let banners = &settings.banners;
-        catalogue_preloads(
-            &mut page,
-            &banners.used_cars_banner,
-            &banners.used_cars_banner_mobile,
-            &list,
-        );
-        page.put(BRANDS, &brand_list);
-        page.put(BODY_TYPES, &body_list);
-        Ok(page)
-    })
-    .await
 }
 
 pub async fn lease_cars(State(state): State<AppState>) -> AppResult<Response> {
