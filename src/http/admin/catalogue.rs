@@ -10,6 +10,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::audited;
+use super::resource::Resource;
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::brands::{self, Brand, BrandInput};
 use crate::domain::cars::{self, AdminCarFilter, Car, CarInput, CarStats, CarStatus};
@@ -46,9 +47,20 @@ fn car_not_found() -> AppError {
     AppError::not_found(CAR_NOT_FOUND)
 }
 
-fn brand_not_found() -> AppError {
-    AppError::not_found(BRAND_NOT_FOUND)
-}
+const BRANDS: Resource<Brand, BrandInput> = Resource {
+    object: AuditObject::Brand,
+    created: "Добавлена марка",
+    updated: "Изменена марка",
+    deleted: "Удалена марка",
+    gone: BRAND_NOT_FOUND,
+    name: |b| b.name.clone(),
+    named_after_change: false,
+    id: |b| &b.id,
+    get: |c, id, _| brands::get(c, id),
+    create: |c, input, _| brands::create(c, input),
+    update: |c, id, input, _| brands::update(c, id, input),
+    delete: brands::delete,
+};
 
 /// Query of the admin cars list.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -431,14 +443,7 @@ pub async fn create_brand(
     admin: Admin,
     FormJson(input): FormJson<BrandInput>,
 ) -> AppResult<(StatusCode, Json<Brand>)> {
-    let brand = audited(&state, &admin, move |c| {
-        let brand = brands::create(c, &input)?;
-        let summary = format!("Добавлена марка: {}", brand.name);
-        let entry = NewEntry::created(AuditObject::Brand, &brand.id, summary, &brand);
-        Ok((brand, Some(entry)))
-    })
-    .await?;
-    Ok((StatusCode::CREATED, Json(brand)))
+    BRANDS.create(&state, &admin, input).await
 }
 
 #[utoipa::path(put, path = "/api/brands/{id}", tag = "admin", request_body = BrandInput,
@@ -449,20 +454,7 @@ pub async fn update_brand(
     Path(id): Path<String>,
     FormJson(input): FormJson<BrandInput>,
 ) -> AppResult<Json<Brand>> {
-    audited(&state, &admin, move |c| {
-        let Some(before) = brands::get(c, &id)? else {
-            return Ok((None, None));
-        };
-        let Some(after) = brands::update(c, &id, &input)? else {
-            return Ok((None, None));
-        };
-        let summary = format!("Изменена марка: {}", before.name);
-        let entry = NewEntry::updated(AuditObject::Brand, &id, summary, &before, &after);
-        Ok((Some(after), Some(entry)))
-    })
-    .await?
-    .map(Json)
-    .ok_or_else(brand_not_found)
+    BRANDS.update(&state, &admin, id, input).await
 }
 
 /// Refused with 409 while the brand has cars.
@@ -473,23 +465,5 @@ pub async fn delete_brand(
     admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    let found = audited(&state, &admin, move |c| {
-        let Some(before) = brands::get(c, &id)? else {
-            return Ok((false, None));
-        };
-        if !brands::delete(c, &id)? {
-            return Ok((false, None));
-        }
-        let summary = format!("Удалена марка: {}", before.name);
-        Ok((
-            true,
-            Some(NewEntry::deleted(AuditObject::Brand, &id, summary, &before)),
-        ))
-    })
-    .await?;
-    if found {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(brand_not_found())
-    }
+    BRANDS.delete(&state, &admin, id).await
 }

@@ -9,6 +9,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::audited;
+use super::resource::Resource;
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::banks::{self, PartnerBank, PartnerBankInput};
 use crate::domain::body_types::{self, BodyTypeCreate, BodyTypeInfo, BodyTypeInput};
@@ -48,6 +49,51 @@ pub const REVIEW_GONE: &str = "Отзыв не найден";
 pub const PROMOTION_GONE: &str = "Акция не найдена";
 pub const BANK_GONE: &str = "Банк не найден";
 pub const BODY_TYPE_GONE: &str = "Тип кузова не найден";
+
+const REVIEWS: Resource<Review, ReviewInput> = Resource {
+    object: AuditObject::Review,
+    created: "Добавлен отзыв",
+    updated: "Изменён отзыв",
+    deleted: "Удалён отзыв",
+    gone: REVIEW_GONE,
+    name: |r| r.customer_name.clone(),
+    named_after_change: false,
+    id: |r| &r.id,
+    get: |c, id, _| reviews::get(c, id),
+    create: |c, input, _| reviews::create(c, input),
+    update: |c, id, input, _| reviews::update(c, id, input),
+    delete: reviews::delete,
+};
+
+const PROMOTIONS: Resource<Promotion, PromotionInput> = Resource {
+    object: AuditObject::Promotion,
+    created: "Добавлена акция",
+    updated: "Изменена акция",
+    deleted: "Удалена акция",
+    gone: PROMOTION_GONE,
+    name: |p| p.title.clone(),
+    named_after_change: false,
+    id: |p| &p.id,
+    get: |c, id, _| promotions::get(c, id),
+    create: |c, input, _| promotions::create(c, input),
+    update: |c, id, input, _| promotions::update(c, id, input),
+    delete: promotions::delete,
+};
+
+const BANKS: Resource<PartnerBank, PartnerBankInput> = Resource {
+    object: AuditObject::PartnerBank,
+    created: "Добавлен банк-партнёр",
+    updated: "Изменён банк-партнёр",
+    deleted: "Удалён банк-партнёр",
+    gone: BANK_GONE,
+    name: |b| b.name.clone(),
+    named_after_change: false,
+    id: |b| &b.id,
+    get: |c, id, _| banks::get(c, id),
+    create: |c, input, _| banks::create(c, input),
+    update: |c, id, input, _| banks::update(c, id, input),
+    delete: banks::delete,
+};
 
 /// The 404 of an object that is not there: "Отзыв не найден", "Акция не
 /// найдена" (each object's own words, never a "(а)" placeholder).
@@ -101,14 +147,7 @@ pub async fn create_review(
     admin: Admin,
     FormJson(input): FormJson<ReviewInput>,
 ) -> AppResult<(StatusCode, Json<Review>)> {
-    let review = audited(&state, &admin, move |c| {
-        let review = reviews::create(c, &input)?;
-        let summary = format!("Добавлен отзыв: {}", review.customer_name);
-        let entry = NewEntry::created(AuditObject::Review, &review.id, summary, &review);
-        Ok((review, Some(entry)))
-    })
-    .await?;
-    Ok((StatusCode::CREATED, Json(review)))
+    REVIEWS.create(&state, &admin, input).await
 }
 
 #[utoipa::path(put, path = "/api/reviews/{id}", tag = "admin", request_body = ReviewInput,
@@ -119,20 +158,7 @@ pub async fn update_review(
     Path(id): Path<String>,
     FormJson(input): FormJson<ReviewInput>,
 ) -> AppResult<Json<Review>> {
-    audited(&state, &admin, move |c| {
-        let Some(before) = reviews::get(c, &id)? else {
-            return Ok((None, None));
-        };
-        let Some(after) = reviews::update(c, &id, &input)? else {
-            return Ok((None, None));
-        };
-        let summary = format!("Изменён отзыв: {}", before.customer_name);
-        let entry = NewEntry::updated(AuditObject::Review, &id, summary, &before, &after);
-        Ok((Some(after), Some(entry)))
-    })
-    .await?
-    .map(Json)
-    .ok_or_else(|| gone(REVIEW_GONE))
+    REVIEWS.update(&state, &admin, id, input).await
 }
 
 #[utoipa::path(put, path = "/api/reviews/{id}/approve", tag = "admin",
@@ -171,17 +197,7 @@ pub async fn delete_review(
     admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    let found = audited(&state, &admin, move |c| {
-        let Some(before) = reviews::get(c, &id)? else {
-            return Ok((false, None));
-        };
-        let found = reviews::delete(c, &id)?;
-        let summary = format!("Удалён отзыв: {}", before.customer_name);
-        let entry = NewEntry::deleted(AuditObject::Review, &id, summary, &before);
-        Ok((found, found.then_some(entry)))
-    })
-    .await?;
-    deleted(found, REVIEW_GONE)
+    REVIEWS.delete(&state, &admin, id).await
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -214,14 +230,7 @@ pub async fn create_promotion(
     admin: Admin,
     FormJson(input): FormJson<PromotionInput>,
 ) -> AppResult<(StatusCode, Json<Promotion>)> {
-    let promotion = audited(&state, &admin, move |c| {
-        let promotion = promotions::create(c, &input)?;
-        let summary = format!("Добавлена акция: {}", promotion.title);
-        let entry = NewEntry::created(AuditObject::Promotion, &promotion.id, summary, &promotion);
-        Ok((promotion, Some(entry)))
-    })
-    .await?;
-    Ok((StatusCode::CREATED, Json(promotion)))
+    PROMOTIONS.create(&state, &admin, input).await
 }
 
 #[utoipa::path(put, path = "/api/promotions/{id}", tag = "admin", request_body = PromotionInput,
@@ -232,20 +241,7 @@ pub async fn update_promotion(
     Path(id): Path<String>,
     FormJson(input): FormJson<PromotionInput>,
 ) -> AppResult<Json<Promotion>> {
-    audited(&state, &admin, move |c| {
-        let Some(before) = promotions::get(c, &id)? else {
-            return Ok((None, None));
-        };
-        let Some(after) = promotions::update(c, &id, &input)? else {
-            return Ok((None, None));
-        };
-        let summary = format!("Изменена акция: {}", before.title);
-        let entry = NewEntry::updated(AuditObject::Promotion, &id, summary, &before, &after);
-        Ok((Some(after), Some(entry)))
-    })
-    .await?
-    .map(Json)
-    .ok_or_else(|| gone(PROMOTION_GONE))
+    PROMOTIONS.update(&state, &admin, id, input).await
 }
 
 #[utoipa::path(delete, path = "/api/promotions/{id}", tag = "admin",
@@ -255,17 +251,7 @@ pub async fn delete_promotion(
     admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    let found = audited(&state, &admin, move |c| {
-        let Some(before) = promotions::get(c, &id)? else {
-            return Ok((false, None));
-        };
-        let found = promotions::delete(c, &id)?;
-        let summary = format!("Удалена акция: {}", before.title);
-        let entry = NewEntry::deleted(AuditObject::Promotion, &id, summary, &before);
-        Ok((found, found.then_some(entry)))
-    })
-    .await?;
-    deleted(found, PROMOTION_GONE)
+    PROMOTIONS.delete(&state, &admin, id).await
 }
 
 /// Every partner bank, hidden ones included, by name.
@@ -288,14 +274,7 @@ pub async fn create_bank(
     admin: Admin,
     FormJson(input): FormJson<PartnerBankInput>,
 ) -> AppResult<(StatusCode, Json<PartnerBank>)> {
-    let bank = audited(&state, &admin, move |c| {
-        let bank = banks::create(c, &input)?;
-        let summary = format!("Добавлен банк-партнёр: {}", bank.name);
-        let entry = NewEntry::created(AuditObject::PartnerBank, &bank.id, summary, &bank);
-        Ok((bank, Some(entry)))
-    })
-    .await?;
-    Ok((StatusCode::CREATED, Json(bank)))
+    BANKS.create(&state, &admin, input).await
 }
 
 /// A partner bank's full form, or only `{active}` for the show/hide toggle.
@@ -384,17 +363,7 @@ pub async fn delete_bank(
     admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    let found = audited(&state, &admin, move |c| {
-        let Some(before) = banks::get(c, &id)? else {
-            return Ok((false, None));
-        };
-        let found = banks::delete(c, &id)?;
-        let summary = format!("Удалён банк-партнёр: {}", before.name);
-        let entry = NewEntry::deleted(AuditObject::PartnerBank, &id, summary, &before);
-        Ok((found, found.then_some(entry)))
-    })
-    .await?;
-    deleted(found, BANK_GONE)
+    BANKS.delete(&state, &admin, id).await
 }
 
 /// Labels and banner images of a body type.

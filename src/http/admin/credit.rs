@@ -9,10 +9,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::audited;
-use crate::domain::audit::{AuditObject, NewEntry};
+use super::resource::Resource;
+use crate::domain::audit::AuditObject;
 use crate::domain::credit_programs::{self, CreditProgram, CreditProgramInput};
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::http::auth::Admin;
 use crate::http::extract::FormJson;
 use crate::http::openapi::ApiErrorBody;
@@ -26,6 +26,21 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// 404 text of a programme that does not exist.
 pub const NOT_FOUND: &str = "Кредитная программа не найдена";
+
+const PROGRAMS: Resource<CreditProgram, CreditProgramInput> = Resource {
+    object: AuditObject::CreditProgram,
+    created: "Добавлена кредитная программа",
+    updated: "Изменена кредитная программа",
+    deleted: "Удалена кредитная программа",
+    gone: NOT_FOUND,
+    name: |p| format!("{} ({})", p.name, p.bank_name),
+    named_after_change: true,
+    id: |p| &p.id,
+    get: credit_programs::get,
+    create: credit_programs::create,
+    update: credit_programs::update,
+    delete: credit_programs::delete,
+};
 
 #[derive(Serialize, ToSchema)]
 pub struct CreditProgramList {
@@ -54,18 +69,7 @@ pub async fn create(
     admin: Admin,
     FormJson(input): FormJson<CreditProgramInput>,
 ) -> AppResult<(StatusCode, Json<CreditProgram>)> {
-    let today = state.clock.moscow_today();
-    let program = audited(&state, &admin, move |c| {
-        let program = credit_programs::create(c, &input, today)?;
-        let summary = format!(
-            "Добавлена кредитная программа: {} ({})",
-            program.name, program.bank_name
-        );
-        let entry = NewEntry::created(AuditObject::CreditProgram, &program.id, summary, &program);
-        Ok((program, Some(entry)))
-    })
-    .await?;
-    Ok((StatusCode::CREATED, Json(program)))
+    PROGRAMS.create(&state, &admin, input).await
 }
 
 /// The whole form.
@@ -79,24 +83,7 @@ pub async fn update(
     Path(id): Path<String>,
     FormJson(input): FormJson<CreditProgramInput>,
 ) -> AppResult<Json<CreditProgram>> {
-    let today = state.clock.moscow_today();
-    audited(&state, &admin, move |c| {
-        let Some(before) = credit_programs::get(c, &id, today)? else {
-            return Ok((None, None));
-        };
-        let Some(after) = credit_programs::update(c, &id, &input, today)? else {
-            return Ok((None, None));
-        };
-        let summary = format!(
-            "Изменена кредитная программа: {} ({})",
-            after.name, after.bank_name
-        );
-        let entry = NewEntry::updated(AuditObject::CreditProgram, &id, summary, &before, &after);
-        Ok((Some(after), Some(entry)))
-    })
-    .await?
-    .map(Json)
-    .ok_or_else(|| AppError::not_found(NOT_FOUND))
+    PROGRAMS.update(&state, &admin, id, input).await
 }
 
 #[utoipa::path(delete, operation_id = "delete_credit_program", path = "/api/admin/credit-programs/{id}", tag = "admin",
@@ -106,23 +93,5 @@ pub async fn delete(
     admin: Admin,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    let today = state.clock.moscow_today();
-    let found = audited(&state, &admin, move |c| {
-        let Some(before) = credit_programs::get(c, &id, today)? else {
-            return Ok((false, None));
-        };
-        let found = credit_programs::delete(c, &id)?;
-        let summary = format!(
-            "Удалена кредитная программа: {} ({})",
-            before.name, before.bank_name
-        );
-        let entry = NewEntry::deleted(AuditObject::CreditProgram, &id, summary, &before);
-        Ok((found, found.then_some(entry)))
-    })
-    .await?;
-    if found {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(AppError::not_found(NOT_FOUND))
-    }
+    PROGRAMS.delete(&state, &admin, id).await
 }

@@ -10,6 +10,7 @@ pub mod leads;
 pub mod notifications;
 pub mod parser;
 pub mod person_data;
+mod resource;
 pub mod response_times;
 pub mod saved_searches;
 pub mod session;
