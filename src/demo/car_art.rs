@@ -1,7 +1,7 @@
 //! Cars drawn from simple shapes: a side profile per body type (see
 //! `profiles`), a front and a rear view.
 
-use super::Body;
+use super::body::Body;
 use super::canvas::{
     BLACK, Canvas, Rgb, WHITE, circle, line, linear, oval, polygon, radial, rect, rounded_rect,
 };

@@ -1,7 +1,7 @@
 //! The demo catalogue: brands sold in Russia in 2026 and the models the
 //! showroom stocks, new, used and for lease.
 
-use super::Body::{self, *};
+use super::body::Body::{self, *};
 use super::pictures::Mark;
 use crate::domain::cars::Drivetrain::{self, *};
 use crate::domain::cars::FuelType::{self, *};

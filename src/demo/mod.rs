@@ -13,6 +13,7 @@
 //! through [`crate::media`] on all cores, then everything is inserted
 //! through the domain functions in one transaction.
 
+mod body;
 mod canvas;
 mod car_art;
 mod catalogue;
@@ -43,31 +44,7 @@ use crate::domain::{
 };
 use crate::media::{self, StoredImage};
 
-crate::domain::text_enum!(
-    /// The demo's drawings know the spec's six body types.
-    Body {
-        Sedan = "sedan",
-        Hatchback = "hatchback",
-        Crossover = "crossover",
-        Wagon = "wagon",
-        Coupe = "coupe",
-        Pickup = "pickup",
-    }
-);
-
-impl Body {
-    /// The catalogue's body type.
-    pub fn code(self) -> crate::domain::cars::BodyType {
-        match self {
-            Body::Sedan => crate::domain::cars::BodyType::SEDAN,
-            Body::Hatchback => crate::domain::cars::BodyType::HATCHBACK,
-            Body::Crossover => crate::domain::cars::BodyType::CROSSOVER,
-            Body::Wagon => crate::domain::cars::BodyType::WAGON,
-            Body::Coupe => crate::domain::cars::BodyType::COUPE,
-            Body::Pickup => crate::domain::cars::BodyType::PICKUP,
-        }
-    }
-}
+use body::Body;
 use catalogue::{BRANDS, MODELS, PAINTS};
 use plan::{CarPlan, PicturePlan, YEAR};
 

@@ -385,7 +385,7 @@ mod tests {
         let mut stock = super::super::plan::cars(&mut rng);
         let plan = super::super::plan::pictures(&mut stock, &mut rng);
         let mut chosen: Vec<(String, usize)> = Vec::new();
-        for body in crate::demo::Body::ALL {
+        for body in crate::demo::body::Body::ALL {
             let car = stock
                 .iter()
                 .find(|c| super::super::catalogue::MODELS[c.model].body == *body)

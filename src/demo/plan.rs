@@ -7,7 +7,7 @@ use rand::Rng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
-use super::Body;
+use super::body::Body;
 use super::canvas::Rgb;
 use super::car_art::{Placed, View};
 use super::catalogue::{BRANDS, MODELS, PAINTS};

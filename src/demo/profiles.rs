@@ -2,7 +2,7 @@
 //! (x from the rear 0 to the front 1, height above the ground, corner
 //! radius), all in car lengths.
 
-use super::Body;
+use super::body::Body;
 
 /// A side profile: points are (x from the rear 0 to the front 1, height
 /// above the ground, corner radius), all in car lengths.
