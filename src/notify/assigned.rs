@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::{Channels, Loaded, Outcome, load, mail_host, message, not_configured};
+use super::{Channels, Loaded, Outcome, load, mail_host, message};
 use crate::config::Config;
 use crate::db::Db;
 use crate::domain::leads::Lead;
@@ -88,12 +88,10 @@ pub(super) async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outc
     if row.channel != Channel::Email {
         return Outcome::Permanent("Назначение сообщается только по e-mail".into());
     }
-    let Some(mailer) = &channels.mailer else {
-        return Outcome::Permanent(not_configured(Channel::Email).into());
+    let mailer = match channels.lead_mailer(&settings) {
+        Ok(mailer) => mailer,
+        Err(outcome) => return outcome,
     };
-    if !settings.email_notifications_enabled {
-        return Outcome::Permanent("Уведомления по e-mail выключены в настройках".into());
-    }
     let to = match address(db, row, &lead).await {
         Ok(to) => to,
         Err(outcome) => return outcome,

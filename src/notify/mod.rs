@@ -118,6 +118,20 @@ pub struct Channels {
 }
 
 impl Channels {
+    /// The mailer of the staff's mail about leads: set up in the
+    /// configuration and turned on in the settings, or why it is not.
+    fn lead_mailer(&self, settings: &Settings) -> Result<&email::Mailer, Outcome> {
+        let Some(mailer) = &self.mailer else {
+            return Err(Outcome::Permanent(not_configured(Channel::Email).into()));
+        };
+        if !settings.email_notifications_enabled {
+            return Err(Outcome::Permanent(
+                "Уведомления по e-mail выключены в настройках".into(),
+            ));
+        }
+        Ok(mailer)
+    }
+
     pub fn new(config: Arc<Config>, db: Db) -> Channels {
         let timeout = Duration::from_secs(config.notifications.attempt_timeout_seconds.into());
         let mailer = email::Mailer::from_config(&config.smtp, timeout).unwrap_or_else(|err| {
@@ -581,12 +595,10 @@ async fn deliver_lead(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
     let lead = &loaded.lead;
     match row.channel {
         Channel::Email => {
-            let Some(mailer) = &channels.mailer else {
-                return Outcome::Permanent(not_configured(Channel::Email).into());
+            let mailer = match channels.lead_mailer(&loaded.settings) {
+                Ok(mailer) => mailer,
+                Err(outcome) => return outcome,
             };
-            if !loaded.settings.email_notifications_enabled {
-                return Outcome::Permanent("Уведомления по e-mail выключены в настройках".into());
-            }
             let host = mail_host(config);
             let message_id = format!("<lead-{}-outbox-{}@{host}>", lead.id, row.id);
             let message = match mailer.lead_message(lead, &context, &loaded.settings, message_id) {

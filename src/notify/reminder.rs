@@ -103,12 +103,10 @@ pub(super) async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outc
     let title = title(&lead, row.payload["waitingMinutes"].as_i64());
     match row.channel {
         Channel::Email => {
-            let Some(mailer) = &channels.mailer else {
-                return Outcome::Permanent(not_configured(Channel::Email).into());
+            let mailer = match channels.lead_mailer(&settings) {
+                Ok(mailer) => mailer,
+                Err(outcome) => return outcome,
             };
-            if !settings.email_notifications_enabled {
-                return Outcome::Permanent("Уведомления по e-mail выключены в настройках".into());
-            }
             let message_id = format!(
                 "<reminder-{}-outbox-{}@{}>",
                 lead.id,
