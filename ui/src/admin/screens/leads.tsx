@@ -182,6 +182,11 @@ export default function LeadsScreen() {
 
   const c = counts.data;
   const list = leads.data ?? [];
+  /** A filter's change, back to the first page. */
+  const refilter = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setLimit(PAGE);
+  };
   return (
     <AdminPage title="Заявки" count={c ? c.leadsTotal : null}>
       <section class="stat-cards" aria-label="Сводка по заявкам">
@@ -210,10 +215,7 @@ export default function LeadsScreen() {
           label="Статус"
           value={status}
           options={STATUS_OPTIONS}
-          onChange={(v) => {
-            setStatus(isLeadStatus(v) ? v : "all");
-            setLimit(PAGE);
-          }}
+          onChange={refilter((v) => setStatus(isLeadStatus(v) ? v : "all"))}
         />
         <FilterSelect
           id="leads-type-filter"
@@ -221,10 +223,7 @@ export default function LeadsScreen() {
           label="Тип"
           value={type}
           options={TYPE_OPTIONS}
-          onChange={(v) => {
-            setType(isLeadType(v) ? v : "all");
-            setLimit(PAGE);
-          }}
+          onChange={refilter((v) => setType(isLeadType(v) ? v : "all"))}
         />
         <FilterSelect
           id="leads-assignee-filter"
@@ -233,10 +232,7 @@ export default function LeadsScreen() {
           label="Ответственный"
           value={assignee}
           options={assigneeOptions}
-          onChange={(v) => {
-            setAssignee(v);
-            setLimit(PAGE);
-          }}
+          onChange={refilter(setAssignee)}
         />
       </div>
 

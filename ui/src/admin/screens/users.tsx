@@ -210,59 +210,57 @@ function UserRow({
       </td>
       <td>
         <div class="user-actions">
-          <button
-            type="button"
-            class="secondary outline"
-            aria-haspopup="dialog"
-            aria-label={`Изменить пользователя ${login}`}
-            onClick={onEdit}
-          >
-            Изменить
-          </button>
+          <RowButton text="Изменить" login={login} onClick={onEdit} />
           {u.blockedAt ? (
-            <button
-              type="button"
-              class="secondary outline"
-              aria-label={`Разблокировать пользователя ${login}`}
-              aria-busy={busy || undefined}
-              disabled={busy}
+            <RowButton
+              text="Разблокировать"
+              login={login}
+              opensDialog={false}
+              busy={busy}
               onClick={onUnblock}
-            >
-              Разблокировать
-            </button>
+            />
           ) : (
-            <button
-              type="button"
-              class="secondary outline"
-              aria-haspopup="dialog"
-              aria-label={`Заблокировать пользователя ${login}`}
-              disabled={busy}
-              onClick={onBlock}
-            >
-              Заблокировать
-            </button>
+            <RowButton text="Заблокировать" login={login} disabled={busy} onClick={onBlock} />
           )}
-          <button
-            type="button"
-            class="secondary outline"
-            aria-haspopup="dialog"
-            aria-label={`Сбросить пароль пользователя ${login}`}
-            onClick={onReset}
-          >
-            Сбросить пароль
-          </button>
-          <button
-            type="button"
-            class="danger outline"
-            aria-haspopup="dialog"
-            aria-label={`Удалить пользователя ${login}`}
-            disabled={busy}
-            onClick={onDelete}
-          >
-            Удалить
-          </button>
+          <RowButton text="Сбросить пароль" login={login} onClick={onReset} />
+          <RowButton text="Удалить" login={login} danger disabled={busy} onClick={onDelete} />
         </div>
       </td>
     </tr>
+  );
+}
+
+/** A row's button, named with the login ("Удалить пользователя ivan"); most
+ * open a dialog. */
+function RowButton({
+  text,
+  login,
+  onClick,
+  opensDialog = true,
+  danger,
+  busy,
+  disabled,
+}: {
+  text: string;
+  login: string;
+  onClick: () => void;
+  opensDialog?: boolean;
+  danger?: boolean;
+  /** Waiting for its own change (disabled meanwhile). */
+  busy?: boolean;
+  disabled?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      class={danger ? "danger outline" : "secondary outline"}
+      aria-haspopup={opensDialog ? "dialog" : undefined}
+      aria-label={`${text} пользователя ${login}`}
+      aria-busy={busy || undefined}
+      disabled={busy || disabled}
+      onClick={onClick}
+    >
+      {text}
+    </button>
   );
 }
