@@ -20,6 +20,7 @@ import { ConsentFields } from "../leads/ConsentFields";
 import { FieldErrors, Honeypot, LeadField, RequiredNote } from "../leads/LeadField";
 import { usePublicForm } from "../leads/usePublicForm";
 import { Dialog } from "../ui/Dialog";
+import { useToast } from "../ui/Toast";
 
 interface Props {
   /** The catalogue's API filters. */
@@ -35,7 +36,7 @@ export default function SavedSearchDialog({ query, brands, bodyLabel, onClose }:
   const [filter] = useState(() => savedSearchFilter(query));
   const summary = describeFilter(filter, brands, bodyLabel);
   const [email, setEmail] = useState("");
-  const state = usePublicForm();
+  const state = usePublicForm(useToast());
   const { consent, advertising, honeypot, setHoneypot } = state;
   const { sending, errors, dropError } = state;
   /** The address the confirmation went to, once the server took it. */

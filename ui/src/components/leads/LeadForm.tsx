@@ -41,7 +41,7 @@ export function LeadForm(props: Props) {
   const toast = useToast();
   const [name, setName] = useState("");
   const [phone, setPhone] = useState("");
-  const state = usePublicForm();
+  const state = usePublicForm(toast);
   const { consent, setConsent, advertising, setAdvertising, honeypot, setHoneypot } = state;
   const { sending, errors, dropError } = state;
   // The server could not store the lead (503): its message, shown in the
