@@ -8,14 +8,8 @@ import { ApiError, apiPost } from "../api/client";
 import type { Invitation, InvitationPassword } from "../api/types";
 import { applyServerError } from "./components/applyServerError";
 import { ErrorPanel } from "./components/ErrorPanel";
-import { Field } from "./components/Field";
-import {
-  checkPassword,
-  checkRepeat,
-  greeting,
-  type InvitationValues,
-  invitationApiUrl,
-} from "./lib/team";
+import { NewPasswordFields } from "./components/OwnPassword";
+import { greeting, type InvitationValues, invitationApiUrl } from "./lib/team";
 import { useAdminQuery } from "./query";
 
 const TITLE = "Приглашение в панель администратора";
@@ -134,26 +128,7 @@ function InvitationForm({
         <strong>{invitation.username}</strong>.
       </p>
       <form noValidate onSubmit={submit} data-testid="invitation-form">
-        <Field label="Новый пароль" required error={errors.password} hint="Не короче 8 символов">
-          {(a) => (
-            <input
-              {...a}
-              type="password"
-              autoComplete="new-password"
-              {...register("password", { validate: checkPassword })}
-            />
-          )}
-        </Field>
-        <Field label="Повторите пароль" required error={errors.repeat}>
-          {(a) => (
-            <input
-              {...a}
-              type="password"
-              autoComplete="new-password"
-              {...register("repeat", { validate: (x, all) => checkRepeat(x, all.password) })}
-            />
-          )}
-        </Field>
+        <NewPasswordFields register={register} errors={errors} />
         <button type="submit" aria-busy={isSubmitting || undefined} disabled={isSubmitting}>
           Задать пароль
         </button>

@@ -1,5 +1,4 @@
 /** Client-side list filters of the admin screens. */
-import type { Brand } from "../api/types";
 
 /** Case-insensitive (Cyrillic too) match of every word of the query. */
 export function matches(query: string, ...texts: (string | null | undefined)[]): boolean {
@@ -7,9 +6,4 @@ export function matches(query: string, ...texts: (string | null | undefined)[]):
   if (words.length === 0) return true;
   const hay = texts.filter(Boolean).join(" ").toLocaleLowerCase("ru");
   return words.every((w) => hay.includes(w));
-}
-
-/** Brands whose name or description has the query. */
-export function filterBrands(brands: readonly Brand[], query: string): Brand[] {
-  return brands.filter((b) => matches(query, b.name, b.description));
 }

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
 import type { Car, Promotion } from "../api/types";
 import * as urls from "../api/urls";
@@ -106,28 +106,8 @@ export function CarPage({ slug }: { slug: string }) {
         </aside>
       </div>
       <div class="spec-sections">
-        <section aria-labelledby="main-specs">
-          <h2 id="main-specs">Основные характеристики</h2>
-          <dl class="spec-list">
-            {main.map(([k, v]) => (
-              <div key={k}>
-                <dt>{k}</dt>
-                <dd>{v}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
-        <section aria-labelledby="tech-specs">
-          <h2 id="tech-specs">Технические характеристики</h2>
-          <dl class="spec-list">
-            {tech.map(([k, v]) => (
-              <div key={k}>
-                <dt>{k}</dt>
-                <dd>{v}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
+        <SpecSection id="main-specs" title="Основные характеристики" rows={main} />
+        <SpecSection id="tech-specs" title="Технические характеристики" rows={tech} />
       </div>
       {c.status !== "lease" && <CreditBlock car={c} />}
       <Promotions items={promotions} />
@@ -139,5 +119,30 @@ export function CarPage({ slug }: { slug: string }) {
       )}
       {dialog && <LeadDialog kind={dialog} open car={c} onClose={() => setDialog(null)} />}
     </div>
+  );
+}
+
+/** A titled list of a car's specifications. */
+function SpecSection({
+  id,
+  title,
+  rows,
+}: {
+  id: string;
+  title: string;
+  rows: readonly (readonly [string, ReactNode])[];
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <dl class="spec-list">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
   );
 }

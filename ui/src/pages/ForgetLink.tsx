@@ -4,10 +4,11 @@
  * chunk; the server marks the page noindex. */
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useSearch } from "wouter";
-import { ApiError, apiPost, NetworkError } from "../api/client";
+import { apiPost } from "../api/client";
 import type { components } from "../api/schema";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { LINK_INVALID, linkToken } from "../lib/savedSearchLink";
+import { type LinkTrouble, LinkTroubleView, linkTrouble } from "./LinkTrouble";
 
 const TITLE = "Отзыв согласия на обработку персональных данных";
 const FORGET = "/api/personal-data/forget";
@@ -16,8 +17,7 @@ type State =
   | { kind: "asking" }
   | { kind: "sending" }
   | { kind: "done"; email: string }
-  | { kind: "invalid"; message: string }
-  | { kind: "failed"; message: string; network: boolean };
+  | LinkTrouble;
 
 export default function ForgetLink() {
   useDocumentTitle(TITLE);
@@ -42,14 +42,7 @@ export default function ForgetLink() {
     setState({ kind: "sending" });
     apiPost<components["schemas"]["Forgotten"]>(FORGET, { token }, { invalidate: [] })
       .then((answer) => setState({ kind: "done", email: answer.email }))
-      .catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404) {
-          setState({ kind: "invalid", message: error.message || LINK_INVALID });
-        } else {
-          const network = error instanceof NetworkError;
-          setState({ kind: "failed", message: (error as Error).message, network });
-        }
-      });
+      .catch((error: unknown) => setState(linkTrouble(error)));
   };
 
   const button = (label: string) => (
@@ -94,27 +87,11 @@ export default function ForgetLink() {
       );
       break;
     case "invalid":
-      body = (
-        <>
-          <h1 ref={heading} tabIndex={-1}>
-            {TITLE}
-          </h1>
-          <p data-testid="link-invalid">{state.message}</p>
-        </>
-      );
-      break;
     case "failed":
       body = (
-        <>
-          <h1 ref={heading} tabIndex={-1}>
-            {TITLE}
-          </h1>
-          <p data-testid="link-failed">
-            {state.message}.{" "}
-            {state.network ? "Проверьте подключение к интернету и повторите." : "Повторите позже."}
-          </p>
-          {button("Повторить")}
-        </>
+        <LinkTroubleView trouble={state} title={TITLE} heading={heading}>
+          {state.kind === "failed" && button("Повторить")}
+        </LinkTroubleView>
       );
       break;
   }

@@ -3,7 +3,7 @@
  * chunk; the server marks both pages noindex. */
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useSearch } from "wouter";
-import { ApiError, apiPost, NetworkError } from "../api/client";
+import { apiPost } from "../api/client";
 import type { SearchConfirmed, SearchUnsubscribed } from "../api/types";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import {
@@ -14,14 +14,14 @@ import {
   SAVED_SEARCH_UNSUBSCRIBE,
 } from "../lib/savedSearchLink";
 import { ROUTES } from "../routes";
+import { type LinkTrouble, LinkTroubleView, linkTrouble } from "./LinkTrouble";
 
 export type LinkAction = "confirm" | "unsubscribe";
 
 type State =
   | { kind: "sending" }
   | { kind: "done"; answer: SearchConfirmed | SearchUnsubscribed }
-  | { kind: "invalid"; message: string }
-  | { kind: "failed"; message: string; network: boolean };
+  | LinkTrouble;
 
 const TEXTS: Record<LinkAction, { url: string; title: string; done: string; sending: string }> = {
   confirm: {
@@ -57,15 +57,7 @@ export default function SavedSearchLink({ action }: { action: LinkAction }) {
     setState({ kind: "sending" });
     apiPost<SearchConfirmed | SearchUnsubscribed>(text.url, { token }, { invalidate: [] })
       .then((answer) => live && setState({ kind: "done", answer }))
-      .catch((error: unknown) => {
-        if (!live) return;
-        if (error instanceof ApiError && error.status === 404) {
-          setState({ kind: "invalid", message: error.message || LINK_INVALID });
-        } else {
-          const network = error instanceof NetworkError;
-          setState({ kind: "failed", message: (error as Error).message, network });
-        }
-      });
+      .catch((error: unknown) => live && setState(linkTrouble(error)));
     return () => {
       live = false;
     };
@@ -124,35 +116,24 @@ export default function SavedSearchLink({ action }: { action: LinkAction }) {
     }
     case "invalid":
       body = (
-        <>
-          <h1 ref={heading} tabIndex={-1}>
-            {text.title}
-          </h1>
-          <p data-testid="link-invalid">{state.message}</p>
+        <LinkTroubleView trouble={state} title={text.title} heading={heading}>
           <p>
             <Link href={ROUTES.newCars} role="button" class="outline">
               Каталог
             </Link>
           </p>
-        </>
+        </LinkTroubleView>
       );
       break;
     case "failed":
       body = (
-        <>
-          <h1 ref={heading} tabIndex={-1}>
-            {text.title}
-          </h1>
-          <p data-testid="link-failed">
-            {state.message}.{" "}
-            {state.network ? "Проверьте подключение к интернету и повторите." : "Повторите позже."}
-          </p>
+        <LinkTroubleView trouble={state} title={text.title} heading={heading}>
           <p>
             <button type="button" onClick={() => setAttempt(attempt + 1)}>
               Повторить
             </button>
           </p>
-        </>
+        </LinkTroubleView>
       );
       break;
   }

@@ -2,7 +2,7 @@
  * "Сменить пароль" button with its dialog. The same form is the whole panel
  * while a one-time password is in use (ForcedPasswordChange). */
 import { type ReactNode, useEffect, useState } from "react";
-import { useForm } from "react-hook-form";
+import { type FieldErrors, type UseFormRegister, useForm } from "react-hook-form";
 import { apiPut } from "../../api/client";
 import type { OwnPassword } from "../../api/types";
 import {
@@ -20,6 +20,11 @@ import { Field } from "./Field";
 import { CancelButton, FormDialog } from "./FormDialog";
 
 export const PASSWORD_CHANGED = "Пароль изменён";
+
+interface NewPassword {
+  password: string;
+  repeat: string;
+}
 
 interface FormProps {
   /** After the server accepted the new password. */
@@ -75,6 +80,27 @@ export function OwnPasswordForm({ onDone, onDirtyChange, extraActions, temporary
           />
         )}
       </Field>
+      <NewPasswordFields register={register} errors={errors} />
+      <footer class="dialog-actions">
+        {extraActions}
+        <button type="submit" aria-busy={save.isPending || undefined} disabled={save.isPending}>
+          Сменить пароль
+        </button>
+      </footer>
+    </form>
+  );
+}
+
+/** A new password and the same again (they must match): one's own, or
+ * the one an invitation sets. */
+export function NewPasswordFields<V extends NewPassword>(props: {
+  register: UseFormRegister<V>;
+  errors: FieldErrors<V>;
+}) {
+  const register = props.register as unknown as UseFormRegister<NewPassword>;
+  const errors = props.errors as FieldErrors<NewPassword>;
+  return (
+    <>
       <Field label="Новый пароль" required error={errors.password} hint="Не короче 8 символов">
         {(a) => (
           <input
@@ -95,13 +121,7 @@ export function OwnPasswordForm({ onDone, onDirtyChange, extraActions, temporary
           />
         )}
       </Field>
-      <footer class="dialog-actions">
-        {extraActions}
-        <button type="submit" aria-busy={save.isPending || undefined} disabled={save.isPending}>
-          Сменить пароль
-        </button>
-      </footer>
-    </form>
+    </>
   );
 }
 

@@ -4,6 +4,7 @@
 import type { components } from "../../api/schema";
 import { percentRange } from "../../lib/credit";
 import { TIME_ZONE } from "../../lib/format";
+import { filled } from "./rules";
 
 /** A programme as the admin list gives it. */
 export type AdminCreditProgram = components["schemas"]["CreditProgram"];
@@ -165,6 +166,27 @@ export const programRules = {
   validFrom: (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) || PROGRAM_MESSAGES.date,
   validTo: (text: string, fromText: string) =>
     text === "" || text >= fromText || PROGRAM_MESSAGES.dateOrder,
+};
+
+type Form = ProgramValues;
+
+/** react-hook-form's rules of the form's fields (each checked again when
+ * the field it is compared with changes). */
+export const programFieldRules = {
+  bankId: { validate: filled(PROGRAM_MESSAGES.bankId) },
+  name: { validate: filled(PROGRAM_MESSAGES.name) },
+  pskMin: {
+    validate: (x: string, all: Form) => programRules.pskMin(x, all.rateMin),
+    deps: ["pskMax"],
+  },
+  pskMax: { validate: (x: string, all: Form) => programRules.pskMax(x, all.pskMin) },
+  rateMin: { validate: programRules.rateMin, deps: ["rateMax", "pskMin"] },
+  rateMax: { validate: (x: string, all: Form) => programRules.rateMax(x, all.rateMin) },
+  termMinMonths: { validate: programRules.term, deps: ["termMaxMonths"] },
+  termMaxMonths: { validate: (x: string, all: Form) => programRules.termMax(x, all.termMinMonths) },
+  minDownPaymentPercent: { validate: programRules.down },
+  validFrom: { validate: programRules.validFrom, deps: ["validTo"] },
+  validTo: { validate: (x: string, all: Form) => programRules.validTo(x, all.validFrom) },
 };
 
 /** The payload: numbers as numbers, an empty end date as null. */

@@ -30,21 +30,52 @@ export function ResourceFilters<T>({ spec: { search, filter }, state, onChange }
         </div>
       )}
       {filter && (
-        <div>
-          <label for={filter.id}>{filter.label}</label>
-          <select
-            id={filter.id}
-            value={state.filter}
-            onChange={(e) => onChange({ ...state, filter: e.currentTarget.value })}
-          >
-            {filter.options.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id={filter.id}
+          label={filter.label}
+          value={state.filter}
+          options={filter.options}
+          onChange={(filter) => onChange({ ...state, filter })}
+        />
       )}
+    </div>
+  );
+}
+
+/** A labelled select of a filter row. */
+export function FilterSelect({
+  id,
+  name,
+  testId,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  name?: string;
+  testId?: string;
+  label: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div>
+      <label for={id}>{label}</label>
+      <select
+        id={id}
+        name={name}
+        data-testid={testId}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

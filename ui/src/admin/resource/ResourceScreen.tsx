@@ -24,7 +24,7 @@ import { ResourceFormView } from "./ResourceForm";
 import type { CardContext, Resource } from "./types";
 import { initialView, isNarrowed, shownItems, textOf, type ViewState } from "./view";
 
-export type { CardContext, FieldsProps, Resource, ResourceForm } from "./types";
+export type { CardContext, FieldSpec, FieldsProps, Resource, ResourceForm } from "./types";
 
 interface Props<T extends object, V extends FieldValues> {
   resource: Resource<T, V>;
@@ -71,14 +71,21 @@ export function ResourceScreen<T extends object, V extends FieldValues>({
     dropEditLink();
   };
   const editedItem = editing === "new" ? null : editing;
-  const form = editing && canWrite && (
-    <ResourceFormView
-      key={editedItem ? keyOf(r, editedItem) : "new"}
-      resource={r}
-      item={editedItem}
-      onClose={close}
-    />
-  );
+  const formKey = editedItem ? keyOf(r, editedItem) : "new";
+  const form =
+    editing &&
+    canWrite &&
+    ("Dialog" in r.form ? (
+      <r.form.Dialog key={formKey} item={editedItem} onClose={close} />
+    ) : (
+      <ResourceFormView
+        key={formKey}
+        resource={r}
+        form={r.form}
+        item={editedItem}
+        onClose={close}
+      />
+    ));
 
   if (form && r.form.inline) {
     return <AdminPage title={textOf(r.text.formTitle, editedItem)}>{form}</AdminPage>;
@@ -110,6 +117,7 @@ export function ResourceScreen<T extends object, V extends FieldValues>({
         canWrite ? (
           <button
             type="button"
+            aria-haspopup={r.text.addOpensDialog ? "dialog" : undefined}
             onClick={() => setEditing("new")}
             disabled={(r.text.addWaitsForList && !items) || undefined}
           >

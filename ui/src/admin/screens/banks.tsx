@@ -3,26 +3,18 @@
  * (dialog) and delete. Without `catalogueWrite`: the list only. */
 import { apiPut } from "../../api/client";
 import type { PartnerBank } from "../../api/types";
-import { AdFieldset, AdNote } from "../components/AdFieldset";
-import { Field } from "../components/Field";
-import { ADVERTISER_HINTS, type AdValues, adPayload, adRules, adValues } from "../lib/ads";
+import { AdNote } from "../components/AdFieldset";
+import { ADVERTISER_HINTS, type AdValues, adValues } from "../lib/ads";
 import { bankRules } from "../lib/rules";
 import { splitAdvantages } from "../lib/text";
 import { useAdminMutation } from "../query";
-import { ImageField } from "../resource/ImageField";
-import { type FieldsProps, type Resource, ResourceScreen } from "../resource/ResourceScreen";
-import { SwitchField } from "../resource/SwitchField";
+import { type Resource, ResourceScreen } from "../resource/ResourceScreen";
 import "./content.css";
 
-interface BankValues extends AdValues {
-  name: string;
-  logo: string;
-  requirements: string;
-  advantages: string;
-  active: boolean;
-}
+const hint =
+  "Через запятую: каждое станет отдельной меткой. Метка со ставкой на сайте не показывается: ставки и ПСК берутся из кредитных программ";
 
-const BANKS: Resource<PartnerBank, BankValues> = {
+const BANKS: Resource<PartnerBank> = {
   title: "Банки-партнёры",
   listUrl: "/api/admin/partner-banks",
   createUrl: "/api/partner-banks",
@@ -47,24 +39,23 @@ const BANKS: Resource<PartnerBank, BankValues> = {
   },
   form: {
     testId: "bank-dialog",
-    values: (b) => ({
-      name: b?.name ?? "",
-      logo: b?.logo ?? "",
-      requirements: b?.requirements ?? "",
-      advantages: b?.advantages ?? "",
-      active: b?.active ?? true,
-      ...adValues(b),
-    }),
-    fields: ["name", "logo", "requirements", "advantages", "active", "adErid", "adAdvertiser"],
-    body: (v) => ({
-      name: v.name.trim(),
-      logo: v.logo,
-      requirements: v.requirements.trim(),
-      advantages: v.advantages.trim(),
-      active: v.active,
-      ...adPayload(v),
-    }),
-    Fields: BankFields,
+    rules: bankRules,
+    fields: [
+      { name: "name", label: "Название", required: true },
+      { name: "logo", kind: "image", label: "Логотип", required: true },
+      { name: "requirements", kind: "textarea", label: "Требования", required: true, rows: 3 },
+      {
+        name: "advantages",
+        kind: "textarea",
+        label: "Преимущества",
+        required: true,
+        rows: 2,
+        hint,
+      },
+      { kind: "custom", Component: ({ form }) => <ChipsPreview text={form.watch("advantages")} /> },
+      { name: "active", kind: "switch", label: "Показывать на сайте", initial: true },
+      { kind: "ad", advertiserHint: ADVERTISER_HINTS.bank },
+    ],
   },
 };
 
@@ -144,37 +135,8 @@ function Chips({ label, items }: { label: string; items: string[] }) {
   );
 }
 
-function BankFields({ form }: FieldsProps<PartnerBank, BankValues>) {
-  const { register, watch } = form;
-  const { errors } = form.formState;
-  const chips = splitAdvantages(watch("advantages"));
-  return (
-    <>
-      <Field label="Название" required error={errors.name}>
-        {(a) => <input {...a} {...register("name", bankRules.name)} />}
-      </Field>
-      <ImageField form={form} name="logo" label="Логотип" required rules={bankRules.logo} />
-      <Field label="Требования" required error={errors.requirements}>
-        {(a) => <textarea {...a} rows={3} {...register("requirements", bankRules.requirements)} />}
-      </Field>
-      <Field
-        label="Преимущества"
-        required
-        error={errors.advantages}
-        hint="Через запятую: каждое станет отдельной меткой. Метка со ставкой на сайте не показывается: ставки и ПСК берутся из кредитных программ"
-      >
-        {(a) => <textarea {...a} rows={2} {...register("advantages", bankRules.advantages)} />}
-      </Field>
-      {chips.length > 0 && <Chips label="Так преимущества будут показаны" items={chips} />}
-      <SwitchField form={form} name="active">
-        Показывать на сайте
-      </SwitchField>
-      <AdFieldset
-        advertiser={register("adAdvertiser", adRules.adAdvertiser)}
-        erid={register("adErid", adRules.adErid)}
-        errors={errors}
-        advertiserHint={ADVERTISER_HINTS.bank}
-      />
-    </>
-  );
+/** The advantages as the site will show them. */
+function ChipsPreview({ text }: { text: string }) {
+  const chips = splitAdvantages(text);
+  return chips.length > 0 ? <Chips label="Так преимущества будут показаны" items={chips} /> : null;
 }

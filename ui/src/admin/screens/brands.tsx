@@ -3,20 +3,10 @@
  * without `catalogueWrite` only the list. */
 import type { Brand } from "../../api/types";
 import { CAR_FORMS, plural } from "../../lib/format";
-import { slugify } from "../../lib/slug";
 import { BRANDS_URL, brandUrl } from "../api";
-import { Field } from "../components/Field";
-import { ImageField } from "../resource/ImageField";
-import { type FieldsProps, type Resource, ResourceScreen } from "../resource/ResourceScreen";
+import { type Resource, ResourceScreen } from "../resource/ResourceScreen";
 
-interface BrandValues {
-  name: string;
-  slug: string;
-  logo: string;
-  description: string;
-}
-
-const BRANDS: Resource<Brand, BrandValues> = {
+const BRANDS: Resource<Brand> = {
   title: "Марки",
   listUrl: BRANDS_URL,
   createUrl: "/api/brands",
@@ -50,20 +40,12 @@ const BRANDS: Resource<Brand, BrandValues> = {
     b.carCount > 0 ? "Нельзя удалить марку, пока у неё есть автомобили" : null,
   form: {
     testId: "brand-dialog",
-    values: (b) => ({
-      name: b?.name ?? "",
-      slug: b?.slug ?? "",
-      logo: b?.logo ?? "",
-      description: b?.description ?? "",
-    }),
-    fields: ["name", "slug", "logo", "description"],
-    body: (v) => ({
-      name: v.name.trim(),
-      slug: v.slug.trim(),
-      logo: v.logo,
-      description: v.description.trim(),
-    }),
-    Fields: BrandFields,
+    fields: [
+      { name: "name", label: "Название", required: "Название обязательно" },
+      { name: "slug", kind: "slug", label: "Slug (адрес страницы)", required: true, from: "name" },
+      { name: "logo", kind: "image", label: "Логотип" },
+      { name: "description", kind: "textarea", label: "Описание", rows: 3 },
+    ],
   },
 };
 
@@ -93,54 +75,5 @@ export default function BrandsScreen() {
         </article>
       )}
     />
-  );
-}
-
-function BrandFields({ form, item: brand }: FieldsProps<Brand, BrandValues>) {
-  const { register, getFieldState, getValues, setValue } = form;
-  const { errors } = form.formState;
-  return (
-    <>
-      <Field label="Название" required error={errors.name}>
-        {(a) => (
-          <input
-            {...a}
-            {...register("name", {
-              validate: (x) => x.trim() !== "" || "Название обязательно",
-              onBlur: () => {
-                // A new brand's slug follows its name until typed by hand.
-                if (!brand && !getFieldState("slug").isDirty) {
-                  setValue("slug", slugify(getValues("name")), { shouldValidate: true });
-                }
-              },
-            })}
-          />
-        )}
-      </Field>
-      <Field
-        label="Slug (адрес страницы)"
-        required
-        error={errors.slug}
-        hint="Только латинские буквы, цифры и дефисы"
-      >
-        {(a) => (
-          <input
-            {...a}
-            {...register("slug", {
-              validate: (x) =>
-                x.trim() === ""
-                  ? "Slug обязателен"
-                  : /^[a-z0-9-]+$/.test(x.trim()) || "Только латинские буквы, цифры и дефисы",
-            })}
-            autoCapitalize="none"
-            spellcheck={false}
-          />
-        )}
-      </Field>
-      <ImageField form={form} name="logo" label="Логотип" />
-      <Field label="Описание" error={errors.description}>
-        {(a) => <textarea {...a} rows={3} {...register("description")} />}
-      </Field>
-    </>
   );
 }

@@ -6,25 +6,20 @@
 import { Fragment, type ReactNode } from "react";
 import type { PartnerBank } from "../../api/types";
 import { monthsRange, percent } from "../../lib/credit";
-import { Field } from "../components/Field";
 import {
   type AdminCreditProgram,
   byBank,
   costLines,
-  PROGRAM_FIELDS,
-  PROGRAM_MESSAGES,
   type ProgramValues,
+  programFieldRules,
   programInput,
-  programRules,
   programState,
   programValues,
   STATE_LABELS,
   validity,
 } from "../lib/creditPrograms";
-import { filled } from "../lib/rules";
 import { useAdminQuery } from "../query";
-import { type FieldsProps, type Resource, ResourceScreen } from "../resource/ResourceScreen";
-import { SwitchField } from "../resource/SwitchField";
+import { type Resource, ResourceScreen } from "../resource/ResourceScreen";
 import "./content.css";
 import "./credit-programs.css";
 
@@ -37,6 +32,13 @@ const STATE_BADGES = {
   upcoming: "badge-blue",
   valid: "badge-green",
 } as const;
+
+const PSK = "Полная стоимость кредита: на сайте стоит перед ставкой";
+const DOWN = "Первоначальный взнос от, %";
+const DOWN_HINT = "Целое число от 0 до 90";
+const VALID_TO = "Включительно, по московскому времени; пусто — без срока окончания";
+const CONDITIONS =
+  "Всё, что меняет стоимость кредита: страхование, подтверждение дохода, модели и т. п. На сайте показывается полностью.";
 
 const PROGRAMS: Resource<AdminCreditProgram, ProgramValues> = {
   title: "Кредитные программы",
@@ -66,9 +68,53 @@ const PROGRAMS: Resource<AdminCreditProgram, ProgramValues> = {
     testId: "program-dialog",
     mode: "onTouched",
     values: programValues,
-    fields: PROGRAM_FIELDS,
     body: programInput,
-    Fields: ProgramFields,
+    rules: programFieldRules,
+    fields: [
+      {
+        kind: "grid",
+        fields: [
+          {
+            name: "bankId",
+            kind: "select",
+            label: "Банк",
+            required: true,
+            options: useBankOptions,
+          },
+          { name: "name", label: "Название программы", required: true, maxLength: 255 },
+          {
+            name: "pskMin",
+            kind: "decimal",
+            label: "ПСК от, % годовых",
+            required: true,
+            hint: PSK,
+          },
+          { name: "pskMax", kind: "decimal", label: "ПСК до, % годовых", required: true },
+          { name: "rateMin", kind: "decimal", label: "Ставка от, % годовых", required: true },
+          { name: "rateMax", kind: "decimal", label: "Ставка до, % годовых", required: true },
+          { name: "termMinMonths", kind: "number", label: "Срок от, месяцев", required: true },
+          { name: "termMaxMonths", kind: "number", label: "Срок до, месяцев", required: true },
+          {
+            name: "minDownPaymentPercent",
+            kind: "number",
+            label: DOWN,
+            required: true,
+            hint: DOWN_HINT,
+          },
+          { name: "validFrom", kind: "date", label: "Действует с", required: true },
+          { name: "validTo", kind: "date", label: "Действует по", hint: VALID_TO },
+        ],
+      },
+      {
+        name: "conditions",
+        kind: "textarea",
+        label: "Условия",
+        rows: 4,
+        maxLength: 5000,
+        hint: CONDITIONS,
+      },
+      { name: "active", kind: "switch", label: "Показывать на сайте" },
+    ],
   },
 };
 
@@ -130,166 +176,15 @@ function ProgramCard({ program: p, actions }: { program: AdminCreditProgram; act
   );
 }
 
-function ProgramFields({ form }: FieldsProps<AdminCreditProgram, ProgramValues>) {
+/** The banks to choose from, a hidden one marked. */
+function useBankOptions() {
   const banks = useAdminQuery<PartnerBank[]>(BANKS, { refetchOnWindowFocus: false });
-  const { register } = form;
-  const { errors } = form.formState;
-  const number = { inputMode: "decimal" as const, autocomplete: "off" };
-  return (
-    <>
-      <div class="form-grid">
-        <Field label="Банк" required error={errors.bankId}>
-          {(a) => (
-            <select
-              {...a}
-              aria-busy={banks.isPending || undefined}
-              {...register("bankId", { validate: filled(PROGRAM_MESSAGES.bankId) })}
-            >
-              <option value="">Выберите банк</option>
-              {(banks.data ?? []).map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                  {b.active ? "" : " (скрыт)"}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Название программы" required error={errors.name}>
-          {(a) => (
-            <input
-              {...a}
-              maxLength={255}
-              {...register("name", { validate: filled(PROGRAM_MESSAGES.name) })}
-            />
-          )}
-        </Field>
-        <Field
-          label="ПСК от, % годовых"
-          required
-          error={errors.pskMin}
-          hint="Полная стоимость кредита: на сайте стоит перед ставкой"
-        >
-          {(a) => (
-            <input
-              {...a}
-              {...number}
-              {...register("pskMin", {
-                validate: (x, all) => programRules.pskMin(x, all.rateMin),
-                deps: ["pskMax"],
-              })}
-            />
-          )}
-        </Field>
-        <Field label="ПСК до, % годовых" required error={errors.pskMax}>
-          {(a) => (
-            <input
-              {...a}
-              {...number}
-              {...register("pskMax", {
-                validate: (x, all) => programRules.pskMax(x, all.pskMin),
-              })}
-            />
-          )}
-        </Field>
-        <Field label="Ставка от, % годовых" required error={errors.rateMin}>
-          {(a) => (
-            <input
-              {...a}
-              {...number}
-              {...register("rateMin", {
-                validate: programRules.rateMin,
-                deps: ["rateMax", "pskMin"],
-              })}
-            />
-          )}
-        </Field>
-        <Field label="Ставка до, % годовых" required error={errors.rateMax}>
-          {(a) => (
-            <input
-              {...a}
-              {...number}
-              {...register("rateMax", {
-                validate: (x, all) => programRules.rateMax(x, all.rateMin),
-              })}
-            />
-          )}
-        </Field>
-        <Field label="Срок от, месяцев" required error={errors.termMinMonths}>
-          {(a) => (
-            <input
-              {...a}
-              inputMode="numeric"
-              {...register("termMinMonths", {
-                validate: programRules.term,
-                deps: ["termMaxMonths"],
-              })}
-            />
-          )}
-        </Field>
-        <Field label="Срок до, месяцев" required error={errors.termMaxMonths}>
-          {(a) => (
-            <input
-              {...a}
-              inputMode="numeric"
-              {...register("termMaxMonths", {
-                validate: (x, all) => programRules.termMax(x, all.termMinMonths),
-              })}
-            />
-          )}
-        </Field>
-        <Field
-          label="Первоначальный взнос от, %"
-          required
-          error={errors.minDownPaymentPercent}
-          hint="Целое число от 0 до 90"
-        >
-          {(a) => (
-            <input
-              {...a}
-              inputMode="numeric"
-              {...register("minDownPaymentPercent", { validate: programRules.down })}
-            />
-          )}
-        </Field>
-        <Field label="Действует с" required error={errors.validFrom}>
-          {(a) => (
-            <input
-              {...a}
-              type="date"
-              {...register("validFrom", {
-                validate: programRules.validFrom,
-                deps: ["validTo"],
-              })}
-            />
-          )}
-        </Field>
-        <Field
-          label="Действует по"
-          error={errors.validTo}
-          hint="Включительно, по московскому времени; пусто — без срока окончания"
-        >
-          {(a) => (
-            <input
-              {...a}
-              type="date"
-              {...register("validTo", {
-                validate: (x, all) => programRules.validTo(x, all.validFrom),
-              })}
-            />
-          )}
-        </Field>
-      </div>
-      <Field
-        label="Условия"
-        error={errors.conditions}
-        hint="Всё, что меняет стоимость кредита: страхование, подтверждение дохода, модели и т. п. На сайте показывается полностью."
-      >
-        {(a) => <textarea {...a} rows={4} maxLength={5000} {...register("conditions")} />}
-      </Field>
-      <SwitchField form={form} name="active">
-        Показывать на сайте
-      </SwitchField>
-    </>
-  );
+  return {
+    empty: "Выберите банк",
+    busy: banks.isPending,
+    options: (banks.data ?? []).map((b) => ({
+      value: b.id,
+      label: `${b.name}${b.active ? "" : " (скрыт)"}`,
+    })),
+  };
 }

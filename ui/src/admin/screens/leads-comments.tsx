@@ -1,11 +1,11 @@
 /** A lead's comments in its details: what the staff wrote about it, oldest
  * first, each with its author and Moscow time, and the form that adds one
  * (1 to 2000 characters; the server's refusal is shown at the field). */
-import { useId } from "react";
 import { useForm } from "react-hook-form";
 import { apiPost } from "../../api/client";
 import type { LeadComment } from "../../api/types";
 import { applyServerError } from "../components/applyServerError";
+import { DetailSection } from "../components/DetailSection";
 import { Field } from "../components/Field";
 import { errorMessage } from "../errors";
 import { longDateTime } from "../lib/dates";
@@ -18,7 +18,6 @@ interface CommentForm {
 
 export function LeadComments({ lead }: { lead: string }) {
   const url = commentsUrl(lead);
-  const titleId = useId();
   const comments = useAdminQuery<LeadComment[]>(url, { retry: false });
   const {
     register,
@@ -47,13 +46,12 @@ export function LeadComments({ lead }: { lead: string }) {
   );
   const list = comments.data ?? [];
   return (
-    <section
-      class="detail-section lead-comments"
-      aria-labelledby={titleId}
-      aria-busy={comments.isPending || undefined}
-      data-testid="lead-comments"
+    <DetailSection
+      title="Комментарии"
+      class="lead-comments"
+      testId="lead-comments"
+      busy={comments.isPending}
     >
-      <h3 id={titleId}>Комментарии</h3>
       {comments.isPending ? (
         <p class="muted">Загрузка…</p>
       ) : comments.isError ? (
@@ -104,6 +102,6 @@ export function LeadComments({ lead }: { lead: string }) {
           Добавить комментарий
         </button>
       </form>
-    </section>
+    </DetailSection>
   );
 }

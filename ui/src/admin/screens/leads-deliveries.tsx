@@ -2,8 +2,8 @@
  * of a lead left new marked 'Напоминание'; queued
  * with the next try, sending, sent at, failed with the last error and the
  * tries made) and the retry of the failed ones (docs/notifications.md). */
-import { useId } from "react";
 import { apiPost } from "../../api/client";
+import { DetailSection } from "../components/DetailSection";
 import {
   CHANNEL_LABELS,
   type Channel,
@@ -20,7 +20,6 @@ import { queryClient, useAdminMutation, useAdminQuery } from "../query";
 const WATCH_MS = 2000;
 
 export function LeadDeliveries({ lead }: { lead: string }) {
-  const titleId = useId();
   const url = deliveriesUrl(lead);
   const deliveries = useAdminQuery<Delivery[]>(url, {
     refetchInterval: (q) => (q.state.data && inFlight(q.state.data) ? WATCH_MS : false),
@@ -39,13 +38,7 @@ export function LeadDeliveries({ lead }: { lead: string }) {
   const list = deliveries.data ?? [];
   const failed = failedChannels(list);
   return (
-    <section
-      class="detail-section"
-      aria-labelledby={titleId}
-      aria-busy={deliveries.isPending || undefined}
-      data-testid="lead-deliveries"
-    >
-      <h3 id={titleId}>Уведомления</h3>
+    <DetailSection title="Уведомления" testId="lead-deliveries" busy={deliveries.isPending}>
       {deliveries.isPending ? (
         <p class="muted">Загрузка…</p>
       ) : deliveries.isError && !deliveries.data ? (
@@ -121,6 +114,6 @@ export function LeadDeliveries({ lead }: { lead: string }) {
           )}
         </>
       )}
-    </section>
+    </DetailSection>
   );
 }

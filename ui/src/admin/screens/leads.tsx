@@ -44,6 +44,7 @@ import {
 import { leadParam } from "../lib/notifications";
 import { USERS_URL } from "../lib/team";
 import { queryClient, useAdminMutation, useAdminQuery } from "../query";
+import { FilterSelect } from "../resource/ResourceFilters";
 import { toastError } from "../toast";
 import type { AssigneeControls } from "./leads-assignee";
 import { LeadDetails } from "./leads-details";
@@ -59,6 +60,15 @@ const adminLeadUrl = (id: string) => `/api/leads/${encodeURIComponent(id)}`;
 const PAGE = 50;
 /** The largest `limit` GET /api/leads takes (more is 400, docs/api.md). */
 const MAX_LIMIT = 1000;
+
+const STATUS_OPTIONS = [
+  { value: "all", label: "Все статусы" },
+  ...LEAD_STATUSES.map((s) => ({ value: s, label: LEAD_STATUS_LABELS[s] })),
+];
+const TYPE_OPTIONS = [
+  { value: "all", label: "Все типы" },
+  ...LEAD_TYPES.map((t) => ({ value: t, label: LEAD_TYPE_LABELS[t] })),
+];
 
 export default function LeadsScreen() {
   // Deleting a lead is a personal-data right; the e-mail settings are the
@@ -172,6 +182,11 @@ export default function LeadsScreen() {
 
   const c = counts.data;
   const list = leads.data ?? [];
+  /** A filter's change, back to the first page. */
+  const refilter = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setLimit(PAGE);
+  };
   return (
     <AdminPage title="Заявки" count={c ? c.leadsTotal : null}>
       <section class="stat-cards" aria-label="Сводка по заявкам">
@@ -194,65 +209,31 @@ export default function LeadsScreen() {
       </section>
 
       <div class="admin-filters">
-        <div>
-          <label for="leads-status-filter">Статус</label>
-          <select
-            id="leads-status-filter"
-            name="status-filter"
-            value={status}
-            onChange={(e) => {
-              const v = e.currentTarget.value;
-              setStatus(isLeadStatus(v) ? v : "all");
-              setLimit(PAGE);
-            }}
-          >
-            <option value="all">Все статусы</option>
-            {LEAD_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {LEAD_STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="leads-type-filter">Тип</label>
-          <select
-            id="leads-type-filter"
-            name="type-filter"
-            value={type}
-            onChange={(e) => {
-              const v = e.currentTarget.value;
-              setType(isLeadType(v) ? v : "all");
-              setLimit(PAGE);
-            }}
-          >
-            <option value="all">Все типы</option>
-            {LEAD_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {LEAD_TYPE_LABELS[t]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="leads-assignee-filter">Ответственный</label>
-          <select
-            id="leads-assignee-filter"
-            name="assignee-filter"
-            data-testid="assignee-filter"
-            value={assignee}
-            onChange={(e) => {
-              setAssignee(e.currentTarget.value);
-              setLimit(PAGE);
-            }}
-          >
-            {assigneeOptions.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="leads-status-filter"
+          name="status-filter"
+          label="Статус"
+          value={status}
+          options={STATUS_OPTIONS}
+          onChange={refilter((v) => setStatus(isLeadStatus(v) ? v : "all"))}
+        />
+        <FilterSelect
+          id="leads-type-filter"
+          name="type-filter"
+          label="Тип"
+          value={type}
+          options={TYPE_OPTIONS}
+          onChange={refilter((v) => setType(isLeadType(v) ? v : "all"))}
+        />
+        <FilterSelect
+          id="leads-assignee-filter"
+          name="assignee-filter"
+          testId="assignee-filter"
+          label="Ответственный"
+          value={assignee}
+          options={assigneeOptions}
+          onChange={refilter(setAssignee)}
+        />
       </div>
 
       {leads.isPending ? (

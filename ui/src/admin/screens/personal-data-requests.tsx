@@ -33,10 +33,10 @@ import {
   type RequestForm,
   receivedOnError,
   requestFormDefaults,
-  subjectRules,
   subjectText,
 } from "../lib/personalData";
 import { useAdminMutation, useAdminQuery } from "../query";
+import { SubjectFields } from "./personal-data-subject";
 import "./content.css";
 import "./staff.css";
 import "./personal-data.css";
@@ -228,29 +228,7 @@ function RegisterDialog({ today, onClose }: { today: string; onClose: () => void
         <p class="muted" id="pd-subject-hint">
           Телефон, e-mail или оба — как человек их указал в обращении.
         </p>
-        <div class="form-grid">
-          <Field label="Телефон" error={errors.phone} describedBy="pd-subject-hint">
-            {(a) => (
-              <input
-                {...a}
-                type="tel"
-                autoComplete="off"
-                {...register("phone", { validate: subjectRules.phone.validate, deps: "email" })}
-              />
-            )}
-          </Field>
-          <Field label="E-mail" error={errors.email} describedBy="pd-subject-hint">
-            {(a) => (
-              <input
-                {...a}
-                type="email"
-                autoComplete="off"
-                spellcheck={false}
-                {...register("email", { validate: subjectRules.email.validate, deps: "phone" })}
-              />
-            )}
-          </Field>
-        </div>
+        <SubjectFields register={register} errors={errors} describedBy="pd-subject-hint" />
         <Field
           label="Дата обращения"
           error={errors.receivedOn}

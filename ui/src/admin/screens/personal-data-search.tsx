@@ -6,7 +6,6 @@ import { useForm } from "react-hook-form";
 import { apiPost } from "../../api/client";
 import { applyServerError } from "../components/applyServerError";
 import { ConfirmDialog } from "../components/ConfirmDialog";
-import { Field } from "../components/Field";
 import { errorMessage, isSilent } from "../errors";
 import { longDateTime } from "../lib/dates";
 import { LEAD_STATUS_LABELS, LEAD_TYPE_LABELS } from "../lib/leads";
@@ -35,10 +34,10 @@ import {
   saveFile,
   subjectBody,
   subjectOf,
-  subjectRules,
 } from "../lib/personalData";
 import { useAdminMutation } from "../query";
 import { toastError } from "../toast";
+import { SubjectFields } from "./personal-data-subject";
 import "./content.css";
 import "./staff.css";
 import "./personal-data.css";
@@ -171,29 +170,7 @@ export function SearchSection({
           run(v, keep);
         })}
       >
-        <div class="form-grid">
-          <Field label="Телефон" error={errors.phone} hint="+7 или 8 и 10 цифр">
-            {(a) => (
-              <input
-                {...a}
-                type="tel"
-                autoComplete="off"
-                {...register("phone", { validate: subjectRules.phone.validate, deps: "email" })}
-              />
-            )}
-          </Field>
-          <Field label="E-mail" error={errors.email}>
-            {(a) => (
-              <input
-                {...a}
-                type="email"
-                autoComplete="off"
-                spellcheck={false}
-                {...register("email", { validate: subjectRules.email.validate, deps: "phone" })}
-              />
-            )}
-          </Field>
-        </div>
+        <SubjectFields register={register} errors={errors} phoneHint="+7 или 8 и 10 цифр" />
         <div class="form-actions">
           <button type="submit" aria-busy={find.isPending || undefined} disabled={find.isPending}>
             Найти

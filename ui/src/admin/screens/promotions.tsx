@@ -4,27 +4,17 @@
  * the list only. */
 import type { Promotion } from "../../api/types";
 import { formatDate } from "../../lib/format";
-import { AdFieldset, AdNote } from "../components/AdFieldset";
-import { Field } from "../components/Field";
-import { ADVERTISER_HINTS, type AdValues, adPayload, adRules, adValues } from "../lib/ads";
+import { AdNote } from "../components/AdFieldset";
+import { ADVERTISER_HINTS, adValues } from "../lib/ads";
 import { moscowToday } from "../lib/creditPrograms";
 import { promotionState, promotionStateClass } from "../lib/promotions";
 import { promotionRules } from "../lib/rules";
-import { ImageField } from "../resource/ImageField";
-import { type FieldsProps, type Resource, ResourceScreen } from "../resource/ResourceScreen";
-import { SwitchField } from "../resource/SwitchField";
+import { type Resource, ResourceScreen } from "../resource/ResourceScreen";
 import "./content.css";
 
-interface PromotionValues extends AdValues {
-  title: string;
-  description: string;
-  discount: string;
-  validUntil: string;
-  image: string;
-  isActive: boolean;
-}
+const VALID_UNTIL = "Последний день на сайте; после него акция уйдёт сама. Без даты — бессрочно";
 
-const PROMOTIONS: Resource<Promotion, PromotionValues> = {
+const PROMOTIONS: Resource<Promotion> = {
   title: "Акции",
   listUrl: "/api/admin/promotions",
   createUrl: "/api/promotions",
@@ -48,35 +38,21 @@ const PROMOTIONS: Resource<Promotion, PromotionValues> = {
   form: {
     testId: "promotion-form",
     inline: true,
-    values: (p) => ({
-      title: p?.title ?? "",
-      description: p?.description ?? "",
-      discount: p?.discount ?? "",
-      validUntil: p?.validUntil ?? "",
-      image: p?.image ?? "",
-      isActive: p?.isActive ?? true,
-      ...adValues(p),
-    }),
+    rules: promotionRules,
     fields: [
-      "title",
-      "description",
-      "discount",
-      "validUntil",
-      "image",
-      "isActive",
-      "adErid",
-      "adAdvertiser",
+      { name: "title", label: "Название", required: true },
+      { name: "description", kind: "textarea", label: "Описание", required: true, rows: 4 },
+      {
+        kind: "grid",
+        fields: [
+          { name: "discount", label: "Скидка", hint: "Например: 10% или 200 000 ₽" },
+          { name: "validUntil", kind: "date", label: "Действует до", hint: VALID_UNTIL },
+        ],
+      },
+      { name: "image", kind: "image", label: "Изображение" },
+      { name: "isActive", kind: "switch", label: "Активна (показывается на сайте)", initial: true },
+      { kind: "ad", advertiserHint: ADVERTISER_HINTS.promotion },
     ],
-    body: (v) => ({
-      title: v.title.trim(),
-      description: v.description.trim(),
-      discount: v.discount.trim(),
-      validUntil: v.validUntil.trim(),
-      image: v.image,
-      isActive: v.isActive,
-      ...adPayload(v),
-    }),
-    Fields: PromotionFields,
   },
 };
 
@@ -108,46 +84,5 @@ export default function PromotionsScreen() {
         </article>
       )}
     />
-  );
-}
-
-function PromotionFields({ form }: FieldsProps<Promotion, PromotionValues>) {
-  const { register } = form;
-  const { errors } = form.formState;
-  return (
-    <>
-      <Field label="Название" required error={errors.title}>
-        {(a) => <input {...a} {...register("title", promotionRules.title)} />}
-      </Field>
-      <Field label="Описание" required error={errors.description}>
-        {(a) => (
-          <textarea {...a} rows={4} {...register("description", promotionRules.description)} />
-        )}
-      </Field>
-      <div class="form-grid">
-        <Field label="Скидка" error={errors.discount} hint="Например: 10% или 200 000 ₽">
-          {(a) => <input {...a} {...register("discount", promotionRules.discount)} />}
-        </Field>
-        <Field
-          label="Действует до"
-          error={errors.validUntil}
-          hint="Последний день на сайте; после него акция уйдёт сама. Без даты — бессрочно"
-        >
-          {(a) => (
-            <input {...a} type="date" {...register("validUntil", promotionRules.validUntil)} />
-          )}
-        </Field>
-      </div>
-      <ImageField form={form} name="image" label="Изображение" />
-      <SwitchField form={form} name="isActive">
-        Активна (показывается на сайте)
-      </SwitchField>
-      <AdFieldset
-        advertiser={register("adAdvertiser", adRules.adAdvertiser)}
-        erid={register("adErid", adRules.adErid)}
-        errors={errors}
-        advertiserHint={ADVERTISER_HINTS.promotion}
-      />
-    </>
   );
 }

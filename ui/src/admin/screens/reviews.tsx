@@ -2,28 +2,21 @@
  * star rating and the date, approve (pending ones only), add and edit
  * dialogs, delete with confirmation. Without `catalogueWrite`: the totals
  * and the list only. */
+
+import type { FieldValues } from "react-hook-form";
 import { apiPut } from "../../api/client";
 import type { Review } from "../../api/types";
-import { Field, RequiredMark } from "../components/Field";
+import { RequiredMark } from "../components/Field";
 import { longDateTime } from "../lib/dates";
 import { REVIEW_VIEW, reviewTotals, stars } from "../lib/reviews";
 import { reviewRules } from "../lib/rules";
 import { useAdminMutation } from "../query";
-import { ImageField } from "../resource/ImageField";
 import { type FieldsProps, type Resource, ResourceScreen } from "../resource/ResourceScreen";
-import { SwitchField } from "../resource/SwitchField";
 import "./content.css";
 
-interface ReviewValues {
-  customerName: string;
-  carModel: string;
-  rating: string;
-  text: string;
-  photo: string;
-  approved: boolean;
-}
+const APPROVED = "Одобрен (показывается на сайте)";
 
-const REVIEWS: Resource<Review, ReviewValues> = {
+const REVIEWS: Resource<Review> = {
   title: "Отзывы",
   listUrl: "/api/admin/reviews",
   createUrl: "/api/reviews",
@@ -50,24 +43,15 @@ const REVIEWS: Resource<Review, ReviewValues> = {
   list: { class: "admin-grid review-list" },
   form: {
     testId: "review-dialog",
-    values: (r) => ({
-      customerName: r?.customerName ?? "",
-      carModel: r?.carModel ?? "",
-      rating: String(r?.rating ?? 5),
-      text: r?.text ?? "",
-      photo: r?.photo ?? "",
-      approved: r?.approved ?? false,
-    }),
-    fields: ["customerName", "carModel", "rating", "text", "photo", "approved"],
-    body: (v, r) => ({
-      customerName: v.customerName.trim(),
-      carModel: v.carModel.trim() || null,
-      rating: Number(v.rating),
-      text: v.text.trim(),
-      photo: v.photo || null,
-      ...(r ? { approved: v.approved } : {}),
-    }),
-    Fields: ReviewFields,
+    rules: reviewRules,
+    fields: [
+      { name: "customerName", label: "Имя клиента", required: true },
+      { name: "carModel", label: "Модель автомобиля", send: "nullIfEmpty" },
+      { kind: "custom", name: "rating", initial: "5", send: "number", Component: Stars },
+      { name: "text", kind: "textarea", label: "Текст отзыва", required: true, rows: 5 },
+      { name: "photo", kind: "image", label: "Фото", send: "nullIfEmpty" },
+      { name: "approved", kind: "switch", label: APPROVED, editOnly: true },
+    ],
   },
 };
 
@@ -140,51 +124,33 @@ function Totals({ reviews }: { reviews: Review[] | undefined }) {
   );
 }
 
-/** The approval box is there only when editing. */
-function ReviewFields({ form, item: review }: FieldsProps<Review, ReviewValues>) {
-  const { register, watch } = form;
+/** The rating: five stars, each a radio button. */
+function Stars({ form }: FieldsProps<Review, FieldValues>) {
   const { errors } = form.formState;
-  const rating = watch("rating");
+  const rating = form.watch("rating");
   return (
-    <>
-      <Field label="Имя клиента" required error={errors.customerName}>
-        {(a) => <input {...a} {...register("customerName", reviewRules.customerName)} />}
-      </Field>
-      <Field label="Модель автомобиля" error={errors.carModel}>
-        {(a) => <input {...a} {...register("carModel", reviewRules.carModel)} />}
-      </Field>
-      <fieldset class="star-input" aria-describedby={errors.rating ? "rating-error" : undefined}>
-        <legend>
-          Оценка
-          <RequiredMark />
-        </legend>
-        {[1, 2, 3, 4, 5].map((n) => (
-          <label key={n} class={Number(rating) >= n ? "on" : undefined}>
-            <input
-              type="radio"
-              value={String(n)}
-              class="visually-hidden"
-              {...register("rating", reviewRules.rating)}
-            />
-            <span aria-hidden="true">★</span>
-            <span class="visually-hidden">{`${n} из 5`}</span>
-          </label>
-        ))}
-        {errors.rating && (
-          <small id="rating-error" class="field-error" role="alert">
-            {errors.rating.message}
-          </small>
-        )}
-      </fieldset>
-      <Field label="Текст отзыва" required error={errors.text}>
-        {(a) => <textarea {...a} rows={5} {...register("text", reviewRules.text)} />}
-      </Field>
-      <ImageField form={form} name="photo" label="Фото" />
-      {review && (
-        <SwitchField form={form} name="approved">
-          Одобрен (показывается на сайте)
-        </SwitchField>
+    <fieldset class="star-input" aria-describedby={errors.rating ? "rating-error" : undefined}>
+      <legend>
+        Оценка
+        <RequiredMark />
+      </legend>
+      {[1, 2, 3, 4, 5].map((n) => (
+        <label key={n} class={Number(rating) >= n ? "on" : undefined}>
+          <input
+            type="radio"
+            value={String(n)}
+            class="visually-hidden"
+            {...form.register("rating", reviewRules.rating)}
+          />
+          <span aria-hidden="true">★</span>
+          <span class="visually-hidden">{`${n} из 5`}</span>
+        </label>
+      ))}
+      {errors.rating && (
+        <small id="rating-error" class="field-error" role="alert">
+          {String(errors.rating.message)}
+        </small>
       )}
-    </>
+    </fieldset>
   );
 }

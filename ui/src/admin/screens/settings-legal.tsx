@@ -39,60 +39,75 @@ export function OperatorFields({
       <p id="operator-hint" class="muted">
         {OPERATOR_HINT}
       </p>
-      <Field
-        id={OPERATOR_IDS.operatorName}
+      <Line
+        register={register}
+        errors={errors}
+        name="operatorName"
         label="Полное наименование оператора"
-        error={errors.operatorName}
         hint="Например, Общество с ограниченной ответственностью «Невский Автоцентр»"
-        describedBy="operator-hint"
-      >
-        {(a) => <input {...a} {...register("operatorName", operatorRules.operatorName)} />}
-      </Field>
+      />
       <div class="form-grid">
-        <Field
-          id={OPERATOR_IDS.operatorInn}
+        <Line
+          register={register}
+          errors={errors}
+          name="operatorInn"
           label="ИНН"
-          error={errors.operatorInn}
           hint="10 цифр у организации, 12 у ИП"
-          describedBy="operator-hint"
-        >
-          {(a) => (
-            <input
-              {...a}
-              inputMode="numeric"
-              spellcheck={false}
-              autoComplete="off"
-              {...register("operatorInn", operatorRules.operatorInn)}
-            />
-          )}
-        </Field>
-        <Field
-          id={OPERATOR_IDS.operatorOgrn}
+          numeric
+        />
+        <Line
+          register={register}
+          errors={errors}
+          name="operatorOgrn"
           label="ОГРН / ОГРНИП"
-          error={errors.operatorOgrn}
           hint="13 цифр у организации, 15 у ИП"
-          describedBy="operator-hint"
-        >
-          {(a) => (
-            <input
-              {...a}
-              inputMode="numeric"
-              spellcheck={false}
-              autoComplete="off"
-              {...register("operatorOgrn", operatorRules.operatorOgrn)}
-            />
-          )}
-        </Field>
+          numeric
+        />
       </div>
-      <Field
-        id={OPERATOR_IDS.operatorAddress}
-        label="Юридический адрес"
-        error={errors.operatorAddress}
-        describedBy="operator-hint"
-      >
-        {(a) => <input {...a} {...register("operatorAddress", operatorRules.operatorAddress)} />}
-      </Field>
+      <Line register={register} errors={errors} name="operatorAddress" label="Юридический адрес" />
     </fieldset>
+  );
+}
+
+/** One of the operator's details, described by the section's note too; a
+ * number (ИНН, ОГРН) without spelling check or autofill. */
+function Line({
+  register,
+  errors,
+  name,
+  label,
+  hint,
+  numeric,
+}: {
+  register: UseFormRegister<OperatorForm>;
+  errors: FieldErrors<OperatorForm>;
+  name: keyof typeof OPERATOR_IDS;
+  label: string;
+  hint?: string;
+  numeric?: boolean;
+}) {
+  return (
+    <Field
+      id={OPERATOR_IDS[name]}
+      label={label}
+      error={errors[name]}
+      hint={hint}
+      describedBy="operator-hint"
+    >
+      {(a) =>
+        numeric ? (
+          <input
+            {...a}
+            inputMode="numeric"
+            spellcheck={false}
+            autoComplete="off"
+            {...register(name, operatorRules[name])}
+          />
+        ) : (
+          <input {...a} {...register(name, operatorRules[name])} />
+        )
+      }
+    </Field>
   );
 }
 

@@ -194,19 +194,34 @@ export function ResetPasswordDialog({ user, onClose }: { user: StaffUser; onClos
             passwordField={register("password", temporaryPassword)}
             error={errors.password}
           />
-          <footer class="dialog-actions">
-            <CancelButton />
-            <button
-              type="submit"
-              class="danger"
-              aria-busy={save.isPending || undefined}
-              disabled={save.isPending}
-            >
-              Сбросить пароль
-            </button>
-          </footer>
+          <DialogActions busy={save.isPending} label="Сбросить пароль" danger />
         </form>
       )}
     </FormDialog>
+  );
+}
+
+/** A dialog's Cancel and submit buttons. */
+export function DialogActions({
+  busy,
+  label,
+  danger,
+}: {
+  busy: boolean;
+  label: string;
+  danger?: boolean;
+}) {
+  return (
+    <footer class="dialog-actions">
+      <CancelButton />
+      <button
+        type="submit"
+        class={danger ? "danger" : undefined}
+        aria-busy={busy || undefined}
+        disabled={busy}
+      >
+        {label}
+      </button>
+    </footer>
   );
 }

@@ -2,20 +2,25 @@
  * login, role, the person's e-mail and working hours, and for a new member
  * the way they get in. The server's refusals are shown at their fields. */
 import { useEffect, useState } from "react";
-import { useForm } from "react-hook-form";
+import {
+  type FieldError,
+  type UseFormRegisterReturn,
+  type UseFormReturn,
+  useForm,
+} from "react-hook-form";
 import { apiPost, apiPut } from "../../api/client";
 import type { StaffAnswer, StaffChange, StaffUser, WorkSchedule } from "../../api/types";
 import { applyServerError } from "../components/applyServerError";
 import { Field } from "../components/Field";
-import { CancelButton, FormDialog } from "../components/FormDialog";
+import { FormDialog } from "../components/FormDialog";
 import { scheduleForm } from "../lib/schedule";
 import { hoursError } from "../lib/staff-hours";
 import {
+  type ContactValues,
   checkName,
   checkRole,
   checkUsername,
   EDIT_USER_FIELDS,
-  type EditUserValues,
   editUserValues,
   fullName,
   NEW_USER_FIELDS,
@@ -30,7 +35,7 @@ import {
 import { useAdminMutation } from "../query";
 import { ROLE_LABELS } from "../roles";
 import { checkSession } from "../session";
-import { AccessChoice, InvitationResult, temporaryPassword } from "./users-access";
+import { AccessChoice, DialogActions, InvitationResult, temporaryPassword } from "./users-access";
 import { ContactFields } from "./users-hours";
 
 /** After a change of one's own account the session is read again (a new
@@ -48,25 +53,80 @@ interface DialogProps {
 
 const NAME_HINT = "Как показывать сотрудника в панели и в заявках";
 
-export function AddUserDialog({ salon, onClose }: DialogProps) {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    clearErrors,
-    watch,
-    getValues,
-    getFieldState,
-    resetField,
-    formState: { errors, isDirty },
-  } = useForm<NewUserValues>({ defaultValues: newUserValues(salon) });
-  // The salon's schedule arrived after the dialog opened: the editor starts
-  // from it (unless already touched).
+/** The form of either dialog: the salon's schedule taken in when it
+ * arrives after the dialog opened (unless the hours were touched), and a
+ * submit that checks the person's own hours first (their message belongs
+ * to no single input: it is cleared before each try, or react-hook-form
+ * refuses to submit). */
+function useStaffForm<V extends ContactValues>(defaultValues: V, salon: WorkSchedule | undefined) {
+  const form = useForm<ContactValues>({ defaultValues });
+  const { getValues, getFieldState, resetField, clearErrors, setError, handleSubmit } = form;
   useEffect(() => {
     if (salon && getValues("hours") === "salon" && !getFieldState("workSchedule").isDirty) {
       resetField("workSchedule", { defaultValue: scheduleForm(salon) });
     }
   }, [salon, getValues, getFieldState, resetField]);
+  const submit = (save: (v: V) => void) => (e: Event) => {
+    clearErrors("workSchedule");
+    return handleSubmit((v) => {
+      const wrong = hoursError(v);
+      if (wrong) setError("workSchedule", { type: "validate", message: wrong });
+      else save(v as V);
+    })(e);
+  };
+  return { ...(form as unknown as UseFormReturn<V>), submit };
+}
+
+/** The name, as the panel and the leads show it. */
+function NameField({
+  field,
+  error,
+}: {
+  field: UseFormRegisterReturn;
+  error: FieldError | undefined;
+}) {
+  return (
+    <Field label="Имя" error={error} hint={NAME_HINT}>
+      {(a) => <input {...a} autoComplete="off" {...field} />}
+    </Field>
+  );
+}
+
+/** The role, from the roles' list. */
+function RoleField({
+  field,
+  error,
+  hint,
+  choose,
+}: {
+  field: UseFormRegisterReturn;
+  error: FieldError | undefined;
+  hint?: string;
+  /** The empty first option of a new member's role. */
+  choose?: string;
+}) {
+  return (
+    <Field label="Роль" required error={error} hint={hint}>
+      {(a) => (
+        <select {...a} {...field}>
+          {choose && <option value="">{choose}</option>}
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABELS[r]}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+export function AddUserDialog({ salon, onClose }: DialogProps) {
+  const { register, setError, watch, submit, formState } = useStaffForm(
+    newUserValues(salon),
+    salon,
+  );
+  const { errors, isDirty } = formState;
   const [result, setResult] = useState<StaffAnswer | null>(null);
   const save = useAdminMutation(
     (v: NewUserValues) => apiPost<StaffAnswer>(USERS_URL, newUserInput(v)),
@@ -83,7 +143,6 @@ export function AddUserDialog({ salon, onClose }: DialogProps) {
         }),
     },
   );
-  const method = watch("method");
 
   return (
     <FormDialog
@@ -100,24 +159,8 @@ export function AddUserDialog({ salon, onClose }: DialogProps) {
           onClose={onClose}
         />
       ) : (
-        <form
-          noValidate
-          onSubmit={(e) => {
-            // The schedule's message belongs to no single input: it is
-            // cleared before each try, or react-hook-form refuses to submit.
-            clearErrors("workSchedule");
-            return handleSubmit((v) => {
-              const wrong = hoursError(v);
-              if (wrong) setError("workSchedule", { type: "validate", message: wrong });
-              else save.mutate(v);
-            })(e);
-          }}
-        >
-          <Field label="Имя" error={errors.name} hint={NAME_HINT}>
-            {(a) => (
-              <input {...a} autoComplete="off" {...register("name", { validate: checkName })} />
-            )}
-          </Field>
+        <form noValidate onSubmit={submit((v) => save.mutate(v))}>
+          <NameField field={register("name", { validate: checkName })} error={errors.name} />
           <Field
             label="Логин"
             required
@@ -134,18 +177,11 @@ export function AddUserDialog({ salon, onClose }: DialogProps) {
               />
             )}
           </Field>
-          <Field label="Роль" required error={errors.role}>
-            {(a) => (
-              <select {...a} {...register("role", { validate: checkRole })}>
-                <option value="">Выберите роль</option>
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {ROLE_LABELS[r]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <RoleField
+            field={register("role", { validate: checkRole })}
+            error={errors.role}
+            choose="Выберите роль"
+          />
           <ContactFields
             register={register}
             errors={errors}
@@ -155,17 +191,12 @@ export function AddUserDialog({ salon, onClose }: DialogProps) {
           <AccessChoice
             legend="Как сотрудник получит доступ"
             inviteLabel="Пригласить по ссылке"
-            method={method}
+            method={watch("method")}
             methodField={register("method")}
             passwordField={register("password", temporaryPassword)}
             error={errors.password}
           />
-          <footer class="dialog-actions">
-            <CancelButton />
-            <button type="submit" aria-busy={save.isPending || undefined} disabled={save.isPending}>
-              Добавить
-            </button>
-          </footer>
+          <DialogActions busy={save.isPending} label="Добавить" />
         </form>
       )}
     </FormDialog>
@@ -178,22 +209,11 @@ export function EditUserDialog({
   salon,
   onClose,
 }: DialogProps & { user: StaffUser; me: string | null }) {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    clearErrors,
-    watch,
-    getValues,
-    getFieldState,
-    resetField,
-    formState: { errors, isDirty },
-  } = useForm<EditUserValues>({ defaultValues: editUserValues(user, salon) });
-  useEffect(() => {
-    if (salon && getValues("hours") === "salon" && !getFieldState("workSchedule").isDirty) {
-      resetField("workSchedule", { defaultValue: scheduleForm(salon) });
-    }
-  }, [salon, getValues, getFieldState, resetField]);
+  const { register, setError, watch, submit, formState } = useStaffForm(
+    editUserValues(user, salon),
+    salon,
+  );
+  const { errors, isDirty } = formState;
   const save = useAdminMutation(
     (change: StaffChange) => apiPut<StaffUser>(userUrl(user.id), change),
     {
@@ -219,57 +239,29 @@ export function EditUserDialog({
     >
       <form
         noValidate
-        onSubmit={(e) => {
-          clearErrors("workSchedule");
-          return handleSubmit((v) => {
-            const wrong = hoursError(v);
-            if (wrong) {
-              setError("workSchedule", { type: "validate", message: wrong });
-              return;
-            }
-            const change = staffChange(user, v);
-            if (change) save.mutate(change);
-            else onClose();
-          })(e);
-        }}
+        onSubmit={submit((v) => {
+          const change = staffChange(user, v);
+          if (change) save.mutate(change);
+          else onClose();
+        })}
       >
-        <Field label="Имя" error={errors.name} hint={NAME_HINT}>
-          {(a) => (
-            <input {...a} autoComplete="off" {...register("name", { validate: checkName })} />
-          )}
-        </Field>
-        <Field
-          label="Роль"
-          required
+        <NameField field={register("name", { validate: checkName })} error={errors.name} />
+        <RoleField
+          field={register("role", { validate: checkRole })}
           error={errors.role}
           hint={
             user.username === me
               ? "Это ваша учётная запись: с другой ролью раздел «Пользователи» станет недоступен"
               : undefined
           }
-        >
-          {(a) => (
-            <select {...a} {...register("role", { validate: checkRole })}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {ROLE_LABELS[r]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        />
         <ContactFields
           register={register}
           errors={errors}
           hours={watch("hours")}
           days={watch("workSchedule")}
         />
-        <footer class="dialog-actions">
-          <CancelButton />
-          <button type="submit" aria-busy={save.isPending || undefined} disabled={save.isPending}>
-            Сохранить
-          </button>
-        </footer>
+        <DialogActions busy={save.isPending} label="Сохранить" />
       </form>
     </FormDialog>
   );

@@ -5,27 +5,18 @@
  * block and unblock, reset the password and delete. The server keeps the
  * last active owner; its refusals are shown in its own words. The dialogs
  * are in users-dialogs.tsx and users-access.tsx. */
-import { useState } from "react";
-import { apiDelete, apiPut } from "../../api/client";
+import { Fragment, useMemo, useState } from "react";
+import { apiPut } from "../../api/client";
 import type { Settings, StaffChange, StaffUser } from "../../api/types";
 import { useAuth } from "../auth";
-import { AdminPage } from "../components/AdminPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
-import { ErrorPanel } from "../components/ErrorPanel";
 import { ScrollRegion } from "../components/ScrollRegion";
-import { SkeletonCards } from "../components/SkeletonCards";
 import { errorMessage } from "../errors";
 import { PUBLIC_SETTINGS } from "../lib/banners";
 import { hoursNote } from "../lib/staff-hours";
-import {
-  type ConfirmKind,
-  confirmText,
-  USERS_URL,
-  type UserStateKind,
-  userState,
-  userUrl,
-} from "../lib/team";
+import { confirmText, USERS_URL, type UserStateKind, userState, userUrl } from "../lib/team";
 import { useAdminMutation, useAdminQuery } from "../query";
+import { type Resource, ResourceScreen } from "../resource/ResourceScreen";
 import { roleLabel } from "../roles";
 import { toastError } from "../toast";
 import { ResetPasswordDialog } from "./users-access";
@@ -42,114 +33,102 @@ const STATE_BADGES: Record<UserStateKind, string> = {
   temporary: "badge-orange",
 };
 
+/** The team as a resource of the block; the delete's question names the
+ * account (and warns when it is one's own). */
+function usersResource(me: string | null): Resource<StaffUser> {
+  return {
+    title: "Пользователи",
+    listUrl: USERS_URL,
+    createUrl: USERS_URL,
+    itemUrl: (u) => userUrl(u.id),
+    writeCapability: "users",
+    name: (u) => `пользователя ${u.username}`,
+    text: {
+      add: "Добавить пользователя",
+      addOpensDialog: true,
+      loading: "Загрузка пользователей…",
+      loadFailed: "Не удалось загрузить пользователей",
+      empty: "Пользователей нет",
+      deleteTitle: "Удалить пользователя?",
+      deleteMessage: (u) => confirmText("delete", u, u.username === me).message,
+      deleted: "Пользователь удалён",
+      deleteFailed: "Не удалось удалить пользователя",
+      formTitle: (u) => (u ? `Изменить пользователя ${u.username}` : "Добавить пользователя"),
+      created: "Пользователь добавлен",
+      updated: "Пользователь изменён",
+      saveFailed: "Не удалось сохранить пользователя",
+    },
+    skeletons: 3,
+    form: { Dialog: UserDialog },
+  };
+}
+
 export default function UsersScreen() {
   const { username: me } = useAuth();
-  const users = useAdminQuery<StaffUser[]>(USERS_URL);
-  // The salon's schedule: "Свои часы" in the dialogs start from it.
-  const salon = useAdminQuery<Settings>(PUBLIC_SETTINGS, { refetchOnWindowFocus: false }).data
-    ?.workSchedule;
-  const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<StaffUser | null>(null);
-  const [resetting, setResetting] = useState<StaffUser | null>(null);
-  /** Blocking or deleting, asked first (one question at a time). */
-  const [asking, setAsking] = useState<{ kind: ConfirmKind; user: StaffUser } | null>(null);
-  const closeAsking = () => setAsking(null);
-
+  const resource = useMemo(() => usersResource(me), [me]);
+  // Read now: "Свои часы" in the dialogs start from the salon's schedule.
+  useSalonHours();
+  /** Blocking, asked first. */
+  const [blocking, setBlocking] = useState<StaffUser | null>(null);
   const block = useAdminMutation(
     ({ user, blocked }: { user: StaffUser; blocked: boolean }) =>
       apiPut<StaffUser>(userUrl(user.id), { blocked } satisfies StaffChange),
     {
       success: (_, v) => (v.blocked ? "Пользователь заблокирован" : "Пользователь разблокирован"),
-      onSuccess: closeAsking,
+      onSuccess: () => setBlocking(null),
       onFailure: (e) => {
-        closeAsking();
+        setBlocking(null);
         toastError(errorMessage(e, "Не удалось изменить пользователя"));
       },
     },
   );
-  const remove = useAdminMutation((user: StaffUser) => apiDelete(userUrl(user.id)), {
-    success: "Пользователь удалён",
-    onSuccess: closeAsking,
-    onFailure: (e) => {
-      closeAsking();
-      toastError(errorMessage(e, "Не удалось удалить пользователя"));
-    },
-  });
-
-  const list = users.data ?? [];
+  const [resetting, setResetting] = useState<StaffUser | null>(null);
   return (
-    <AdminPage
-      title="Пользователи"
-      count={users.data ? list.length : null}
-      actions={
-        <button type="button" aria-haspopup="dialog" onClick={() => setAdding(true)}>
-          Добавить пользователя
-        </button>
-      }
-    >
-      <p class="muted">
-        Сотрудники, которые входят в панель, и их роли. Новому сотруднику можно отправить
-        ссылку-приглашение (он сам задаст пароль) или задать временный пароль, который он сменит при
-        первом входе. Заблокированный пользователь не может войти.
-      </p>
-      {users.isPending ? (
-        <SkeletonCards count={3} label="Загрузка пользователей…" />
-      ) : users.isError ? (
-        <ErrorPanel
-          error={users.error}
-          title="Не удалось загрузить пользователей"
-          url={USERS_URL}
-          onRetry={() => void users.refetch()}
-        />
-      ) : list.length === 0 ? (
-        <p class="empty-state" data-testid="empty">
-          Пользователей нет
-        </p>
-      ) : (
-        <ScrollRegion label="Пользователи панели">
-          <table class="users-table" data-testid="users">
-            <thead>
-              <tr>
-                <th scope="col">Имя</th>
-                <th scope="col">Логин</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Роль</th>
-                <th scope="col">Открытых заявок</th>
-                <th scope="col">Состояние</th>
-                <th scope="col">Действия</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((u) => (
-                <UserRow
-                  key={u.id}
-                  user={u}
-                  isMe={u.username === me}
-                  busy={
-                    (block.isPending && block.variables?.user.id === u.id) ||
-                    (remove.isPending && remove.variables?.id === u.id)
-                  }
-                  onEdit={() => setEditing(u)}
-                  onBlock={() => setAsking({ kind: "block", user: u })}
-                  onUnblock={() => block.mutate({ user: u, blocked: false })}
-                  onReset={() => setResetting(u)}
-                  onDelete={() => setAsking({ kind: "delete", user: u })}
-                />
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-      )}
-      {adding && <AddUserDialog salon={salon} onClose={() => setAdding(false)} />}
-      {editing && (
-        <EditUserDialog
-          key={editing.id}
-          user={editing}
-          me={me}
-          salon={salon}
-          onClose={() => setEditing(null)}
-        />
-      )}
+    <>
+      <ResourceScreen
+        resource={resource}
+        intro={() => (
+          <p class="muted">
+            Сотрудники, которые входят в панель, и их роли. Новому сотруднику можно отправить
+            ссылку-приглашение (он сам задаст пароль) или задать временный пароль, который он сменит
+            при первом входе. Заблокированный пользователь не может войти.
+          </p>
+        )}
+        layout={(list, card) => (
+          <ScrollRegion label="Пользователи панели">
+            <table class="users-table" data-testid="users">
+              <thead>
+                <tr>
+                  <th scope="col">Имя</th>
+                  <th scope="col">Логин</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Роль</th>
+                  <th scope="col">Открытых заявок</th>
+                  <th scope="col">Состояние</th>
+                  <th scope="col">Действия</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((u) => (
+                  <Fragment key={u.id}>{card(u)}</Fragment>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
+        )}
+        card={(u, { edit, remove }) => (
+          <UserRow
+            user={u}
+            isMe={u.username === me}
+            busy={block.isPending && block.variables?.user.id === u.id}
+            onEdit={() => edit(u)}
+            onBlock={() => setBlocking(u)}
+            onUnblock={() => block.mutate({ user: u, blocked: false })}
+            onReset={() => setResetting(u)}
+            onDelete={() => remove(u)}
+          />
+        )}
+      />
       {resetting && (
         <ResetPasswordDialog
           key={resetting.id}
@@ -158,18 +137,30 @@ export default function UsersScreen() {
         />
       )}
       <ConfirmDialog
-        open={asking !== null}
-        {...(asking
-          ? confirmText(asking.kind, asking.user, asking.user.username === me)
-          : { title: "" })}
-        busy={block.isPending || remove.isPending}
-        onConfirm={() => {
-          if (asking?.kind === "block") block.mutate({ user: asking.user, blocked: true });
-          else if (asking?.kind === "delete") remove.mutate(asking.user);
-        }}
-        onCancel={closeAsking}
+        open={blocking !== null}
+        {...(blocking ? confirmText("block", blocking, blocking.username === me) : { title: "" })}
+        busy={block.isPending}
+        onConfirm={() => blocking && block.mutate({ user: blocking, blocked: true })}
+        onCancel={() => setBlocking(null)}
       />
-    </AdminPage>
+    </>
+  );
+}
+
+/** The salon's working schedule (the settings'). */
+function useSalonHours() {
+  return useAdminQuery<Settings>(PUBLIC_SETTINGS, { refetchOnWindowFocus: false }).data
+    ?.workSchedule;
+}
+
+/** Adding (the way in, an invitation's link) or editing one member. */
+function UserDialog({ item, onClose }: { item: StaffUser | null; onClose: () => void }) {
+  const { username: me } = useAuth();
+  const salon = useSalonHours();
+  return item ? (
+    <EditUserDialog user={item} me={me} salon={salon} onClose={onClose} />
+  ) : (
+    <AddUserDialog salon={salon} onClose={onClose} />
   );
 }
 
@@ -219,59 +210,57 @@ function UserRow({
       </td>
       <td>
         <div class="user-actions">
-          <button
-            type="button"
-            class="secondary outline"
-            aria-haspopup="dialog"
-            aria-label={`Изменить пользователя ${login}`}
-            onClick={onEdit}
-          >
-            Изменить
-          </button>
+          <RowButton text="Изменить" login={login} onClick={onEdit} />
           {u.blockedAt ? (
-            <button
-              type="button"
-              class="secondary outline"
-              aria-label={`Разблокировать пользователя ${login}`}
-              aria-busy={busy || undefined}
-              disabled={busy}
+            <RowButton
+              text="Разблокировать"
+              login={login}
+              opensDialog={false}
+              busy={busy}
               onClick={onUnblock}
-            >
-              Разблокировать
-            </button>
+            />
           ) : (
-            <button
-              type="button"
-              class="secondary outline"
-              aria-haspopup="dialog"
-              aria-label={`Заблокировать пользователя ${login}`}
-              disabled={busy}
-              onClick={onBlock}
-            >
-              Заблокировать
-            </button>
+            <RowButton text="Заблокировать" login={login} disabled={busy} onClick={onBlock} />
           )}
-          <button
-            type="button"
-            class="secondary outline"
-            aria-haspopup="dialog"
-            aria-label={`Сбросить пароль пользователя ${login}`}
-            onClick={onReset}
-          >
-            Сбросить пароль
-          </button>
-          <button
-            type="button"
-            class="danger outline"
-            aria-haspopup="dialog"
-            aria-label={`Удалить пользователя ${login}`}
-            disabled={busy}
-            onClick={onDelete}
-          >
-            Удалить
-          </button>
+          <RowButton text="Сбросить пароль" login={login} onClick={onReset} />
+          <RowButton text="Удалить" login={login} danger disabled={busy} onClick={onDelete} />
         </div>
       </td>
     </tr>
+  );
+}
+
+/** A row's button, named with the login ("Удалить пользователя ivan"); most
+ * open a dialog. */
+function RowButton({
+  text,
+  login,
+  onClick,
+  opensDialog = true,
+  danger,
+  busy,
+  disabled,
+}: {
+  text: string;
+  login: string;
+  onClick: () => void;
+  opensDialog?: boolean;
+  danger?: boolean;
+  /** Waiting for its own change (disabled meanwhile). */
+  busy?: boolean;
+  disabled?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      class={danger ? "danger outline" : "secondary outline"}
+      aria-haspopup={opensDialog ? "dialog" : undefined}
+      aria-label={`${text} пользователя ${login}`}
+      aria-busy={busy || undefined}
+      disabled={busy || disabled}
+      onClick={onClick}
+    >
+      {text}
+    </button>
   );
 }

@@ -17,14 +17,8 @@ import {
   subscribeRequest,
 } from "../../lib/savedSearch";
 import { ConsentFields } from "../leads/ConsentFields";
-import {
-  FieldErrors,
-  focusField,
-  Honeypot,
-  LeadField,
-  RequiredNote,
-  showRefusal,
-} from "../leads/LeadField";
+import { FieldErrors, Honeypot, LeadField, RequiredNote } from "../leads/LeadField";
+import { usePublicForm } from "../leads/usePublicForm";
 import { Dialog } from "../ui/Dialog";
 import { useToast } from "../ui/Toast";
 
@@ -41,13 +35,10 @@ export default function SavedSearchDialog({ query, brands, bodyLabel, onClose }:
   // Counted when the dialog opens: the page behind it cannot change meanwhile.
   const [filter] = useState(() => savedSearchFilter(query));
   const summary = describeFilter(filter, brands, bodyLabel);
-  const toast = useToast();
   const [email, setEmail] = useState("");
-  const [consent, setConsent] = useState(false);
-  const [advertising, setAdvertising] = useState(false);
-  const [honeypot, setHoneypot] = useState("");
-  const [sending, setSending] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const state = usePublicForm(useToast());
+  const { consent, advertising, honeypot, setHoneypot } = state;
+  const { sending, errors, dropError } = state;
   /** The address the confirmation went to, once the server took it. */
   const [sentTo, setSentTo] = useState<string | null>(null);
   const done = useRef<HTMLParagraphElement>(null);
@@ -58,38 +49,21 @@ export default function SavedSearchDialog({ query, brands, bodyLabel, onClose }:
     if (sentTo) done.current?.focus();
   }, [sentTo]);
 
-  async function submit(e: Event) {
+  function submit(e: Event) {
     e.preventDefault();
     if (sending) return;
-    const form = e.currentTarget as HTMLFormElement;
     const input = { email, consent, advertisingConsent: advertising };
-    const problems: Record<string, string> = subscribeErrors(input);
-    const first = Object.keys(problems)[0];
-    if (first) {
-      setErrors(problems);
-      focusField(form, first);
-      toast({ title: "Ошибка", description: problems[first], variant: "error" });
-      return;
-    }
-    setErrors({});
-    setSending(true);
-    try {
-      const body = subscribeRequest(input, filter, location.href, honeypot);
-      await apiPost(SAVED_SEARCHES, body);
-      setSentTo(body.email);
-    } catch (error) {
-      const message = showRefusal(error, form, SUBSCRIBE_FAILED, setErrors);
-      toast({ title: "Ошибка", description: message, variant: "error" });
-    } finally {
-      setSending(false);
-    }
+    void state.send(
+      e.currentTarget as HTMLFormElement,
+      subscribeErrors(input),
+      async () => {
+        const body = subscribeRequest(input, filter, location.href, honeypot);
+        await apiPost(SAVED_SEARCHES, body);
+        setSentTo(body.email);
+      },
+      SUBSCRIBE_FAILED,
+    );
   }
-
-  const dropError = (field: string) => {
-    if (!errors[field]) return;
-    const { [field]: _, ...rest } = errors;
-    setErrors(rest);
-  };
 
   return (
     <Dialog open title="Сообщать о новых авто и снижении цен" onClose={onClose}>
@@ -137,17 +111,7 @@ export default function SavedSearchDialog({ query, brands, bodyLabel, onClose }:
             </LeadField>
             <Honeypot value={honeypot} onChange={setHoneypot} />
             <ConsentFields
-              consent={consent}
-              advertising={advertising}
-              onConsent={(value) => {
-                setConsent(value);
-                dropError("consent");
-              }}
-              onAdvertising={(value) => {
-                setAdvertising(value);
-                dropError("advertisingConsent");
-              }}
-              error={errors.consent}
+              {...state.consentProps}
               advertisingLabel={ADVERTISING_LABEL}
               advertisingRequired
               advertisingError={errors.advertisingConsent}

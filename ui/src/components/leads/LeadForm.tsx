@@ -8,14 +8,8 @@ import { contactErrors, LEAD_FAILED, withVisit } from "../../lib/leads";
 import { NeedsScript } from "../ui/NeedsScript";
 import { type ToastMessage, useToast } from "../ui/Toast";
 import { ConsentFields } from "./ConsentFields";
-import {
-  FieldErrors,
-  focusField,
-  Honeypot,
-  LeadField,
-  RequiredNote,
-  showRefusal,
-} from "./LeadField";
+import { FieldErrors, Honeypot, LeadField, RequiredNote } from "./LeadField";
+import { usePublicForm } from "./usePublicForm";
 
 export type Extra = Partial<Omit<LeadPayload, "type" | "name" | "phone" | "consent">>;
 
@@ -47,35 +41,23 @@ export function LeadForm(props: Props) {
   const toast = useToast();
   const [name, setName] = useState("");
   const [phone, setPhone] = useState("");
-  const [consent, setConsent] = useState(false);
-  const [advertising, setAdvertising] = useState(false);
-  const [honeypot, setHoneypot] = useState("");
-  const [sending, setSending] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const state = usePublicForm(toast);
+  const { consent, setConsent, advertising, setAdvertising, honeypot, setHoneypot } = state;
+  const { sending, errors, dropError } = state;
   // The server could not store the lead (503): its message, shown in the
   // form with the phone to call until the next try.
   const [unsaved, setUnsaved] = useState<string | null>(null);
   const phoneToCall = useSettings().phone.trim();
 
-  async function submit(e: Event) {
+  function submit(e: Event) {
     e.preventDefault();
     if (sending) return;
-    const form = e.currentTarget as HTMLFormElement;
     const problems: Record<string, string> = {
       ...props.validate?.(),
       ...contactErrors(type, { name, phone, consent }),
     };
-    const first = Object.keys(problems)[0];
-    if (first) {
-      setErrors(problems);
-      focusField(form, first);
-      toast({ title: "Ошибка", description: Object.values(problems)[0], variant: "error" });
-      return;
-    }
-    setErrors({});
-    setUnsaved(null);
-    setSending(true);
-    try {
+    const post = async () => {
+      setUnsaved(null);
       const payload = withVisit(
         {
           ...extra(),
@@ -96,20 +78,12 @@ export function LeadForm(props: Props) {
       setAdvertising(false);
       toast({ ...success, variant: "success" });
       onSent?.();
-    } catch (error) {
+    };
+    void state.send(e.currentTarget as HTMLFormElement, problems, post, LEAD_FAILED, (error) => {
       if (error instanceof ApiError && error.status === 503) setUnsaved(error.message);
-      const message = showRefusal(error, form, LEAD_FAILED, setErrors);
-      toast({ title: "Ошибка", description: message, variant: "error" });
-    } finally {
-      setSending(false);
-    }
+    });
   }
 
-  const dropError = (field: string) => {
-    if (!errors[field]) return;
-    const { [field]: _, ...rest } = errors;
-    setErrors(rest);
-  };
   // Typing in a field clears its message. Not for a checkbox: a render
   // between its input and change events would undo the tick (the consent
   // clears its message in its own change handler).
@@ -151,16 +125,7 @@ export function LeadForm(props: Props) {
           )}
         </LeadField>
         <Honeypot value={honeypot} onChange={setHoneypot} />
-        <ConsentFields
-          consent={consent}
-          advertising={advertising}
-          onConsent={(value) => {
-            setConsent(value);
-            dropError("consent");
-          }}
-          onAdvertising={setAdvertising}
-          error={errors.consent}
-        />
+        <ConsentFields {...state.consentProps} />
         {unsaved && (
           <div class="lead-unsaved" role="alert" data-testid="lead-unsaved">
             <p>{unsaved}</p>
