@@ -8,7 +8,6 @@ import {
   bodyTypeCreatePayload,
   canDelete,
   deleteMessage,
-  EMPTY_BODY_TYPE,
 } from "../../src/admin/lib/bodyTypes";
 
 const existing = [{ bodyType: "sedan" }, { bodyType: "minivan" }];
@@ -38,10 +37,11 @@ describe("the add form's request", () => {
   it("sends the code in lower case and the names trimmed, banners only when chosen", () => {
     expect(
       bodyTypeCreatePayload({
-        ...EMPTY_BODY_TYPE,
         bodyType: " Liftback ",
         labelPlural: " Лифтбеки ",
         labelSingle: "Лифтбек",
+        imageUrl: "",
+        imageUrlMobile: "",
       }),
     ).toEqual({ bodyType: "liftback", labelPlural: "Лифтбеки", labelSingle: "Лифтбек" });
     expect(

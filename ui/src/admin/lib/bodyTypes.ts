@@ -23,23 +23,6 @@ export interface BodyTypeNewValues {
   imageUrlMobile: string;
 }
 
-/** The fields a server refusal may name. */
-export const BODY_TYPE_CREATE_FIELDS = [
-  "bodyType",
-  "labelPlural",
-  "labelSingle",
-  "imageUrl",
-  "imageUrlMobile",
-] as const;
-
-export const EMPTY_BODY_TYPE: BodyTypeNewValues = {
-  bodyType: "",
-  labelPlural: "",
-  labelSingle: "",
-  imageUrl: "",
-  imageUrlMobile: "",
-};
-
 /** A code as typed, as it is sent: no spaces around, lower case ("Minivan" is "minivan"). */
 export function bodyTypeCode(text: string): string {
   return text.trim().toLowerCase();

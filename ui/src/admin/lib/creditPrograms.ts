@@ -29,23 +29,6 @@ export interface ProgramValues {
   active: boolean;
 }
 
-/** The fields a server refusal may name. */
-export const PROGRAM_FIELDS = [
-  "bankId",
-  "name",
-  "rateMin",
-  "rateMax",
-  "pskMin",
-  "pskMax",
-  "termMinMonths",
-  "termMaxMonths",
-  "minDownPaymentPercent",
-  "validFrom",
-  "validTo",
-  "conditions",
-  "active",
-] as const;
-
 /** The server's messages, field by field (docs/credit.md). */
 export const PROGRAM_MESSAGES = {
   bankId: "Выберите банк",
