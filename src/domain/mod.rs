@@ -22,6 +22,7 @@ pub mod leads;
 pub mod legal;
 pub mod mail_cap;
 pub mod money;
+pub mod operator_ids;
 pub mod outbox;
 pub mod person_data;
 pub mod person_export;

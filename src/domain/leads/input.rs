@@ -2,7 +2,13 @@
 //! amounts, a test drive's day and time, control characters) into a
 //! [`ValidLead`].
 
-use super::*;
+use super::lead::{
+    CAR_MILEAGE_MAX, CAR_YEAR_MIN, CONSENT_REQUIRED, Lead, LeadInput, LeadStatus, LeadType,
+};
+use crate::domain::hours::WorkSchedule;
+use crate::domain::{check_len, phone};
+use crate::error::{AppError, AppResult};
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveTime};
 
 /// The message a form shows when name or phone is empty.
 pub(super) fn required_message(lead_type: LeadType) -> &'static str {

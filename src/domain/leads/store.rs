@@ -1,7 +1,10 @@
 //! Leads in storage: written, read, listed for the admin, assigned, their
 //! status changed, deleted and counted.
 
-use super::*;
+use super::input::ValidLead;
+use super::lead::{Lead, LeadStatus, LeadType};
+use crate::error::AppResult;
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 /// Stores a validated lead. A car id that no longer exists is kept as text
 /// in `carInfo` only, so a lead from a stale page is never refused.
