@@ -164,10 +164,7 @@ pub fn update(
         input,
         &super::now(),
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 /// The show/hide toggle.
@@ -176,10 +173,7 @@ pub fn set_active(conn: &Connection, id: &str, active: bool) -> AppResult<Option
         "UPDATE partner_banks SET active = ?2, updated_at = ?3 WHERE id = ?1",
         params![id, active, super::now()],
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {

@@ -169,10 +169,7 @@ pub fn update(conn: &Connection, id: &str, input: &BrandInput) -> AppResult<Opti
         input,
         &super::now(),
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 /// Deletes a brand that has no cars (drafts included).

@@ -485,10 +485,7 @@ pub fn update(
         id,
         &v,
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id, today)
+    super::read_again(changed, || get(conn, id, today))
 }
 
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {

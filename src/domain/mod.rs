@@ -121,6 +121,18 @@ pub(crate) fn atomically<T>(
     }
 }
 
+/// What an UPDATE of `changed` rows answers: the row read again by `read`,
+/// or None when no row has the id.
+pub(crate) fn read_again<T>(
+    changed: usize,
+    read: impl FnOnce() -> crate::error::AppResult<Option<T>>,
+) -> crate::error::AppResult<Option<T>> {
+    if changed == 0 {
+        return Ok(None);
+    }
+    read()
+}
+
 /// Reads a JSON array column.
 pub(crate) fn json_column<T: serde::de::DeserializeOwned + Default>(text: &str) -> T {
     serde_json::from_str(text).unwrap_or_default()

@@ -201,10 +201,7 @@ pub fn update(conn: &Connection, id: &str, input: &PromotionInput) -> AppResult<
         input,
         &super::now(),
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {

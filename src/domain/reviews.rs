@@ -152,10 +152,7 @@ pub fn update(conn: &Connection, id: &str, input: &ReviewInput) -> AppResult<Opt
         input,
         &super::now(),
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 pub fn approve(conn: &Connection, id: &str) -> AppResult<Option<Review>> {
@@ -163,10 +160,7 @@ pub fn approve(conn: &Connection, id: &str) -> AppResult<Option<Review>> {
         "UPDATE reviews SET approved = 1, updated_at = ?2 WHERE id = ?1",
         params![id, super::now()],
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
