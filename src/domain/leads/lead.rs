@@ -1,9 +1,9 @@
-//! A lead as stored and shown, and what a visitor sends: its kinds and
-//! statuses, the limits of a visitor's own car, the consent message.
+//! A lead as stored and shown: its kinds and statuses, the limits of a
+//! visitor's own car, the consent message.
 
 use crate::domain::money::Money;
 use crate::domain::text_enum;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa::ToSchema;
 
 text_enum!(
@@ -90,92 +90,6 @@ pub struct Lead {
     pub assignee_name: Option<String>,
     /// When it was assigned, RFC 3339 UTC.
     pub assigned_at: Option<String>,
-}
-
-/// What a visitor's form sends. Id, status and dates are the server's.
-#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LeadInput {
-    #[serde(rename = "type")]
-    #[schema(value_type = String)]
-    pub lead_type: Option<String>,
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub phone: Option<String>,
-    #[serde(default)]
-    pub email: Option<String>,
-    #[serde(default)]
-    pub message: Option<String>,
-    #[serde(default)]
-    pub desired_amount: Option<Money>,
-    #[serde(default)]
-    pub monthly_income: Option<Money>,
-    #[serde(default)]
-    pub car_brand: Option<String>,
-    #[serde(default)]
-    pub car_model: Option<String>,
-    #[serde(default)]
-    pub car_year: Option<i32>,
-    #[serde(default)]
-    pub car_mileage: Option<i64>,
-    #[serde(default)]
-    pub car_condition: Option<String>,
-    #[serde(default)]
-    pub budget: Option<Money>,
-    #[serde(default)]
-    pub preferred_brand: Option<String>,
-    #[serde(default)]
-    pub body_type: Option<String>,
-    #[serde(default)]
-    pub transmission: Option<String>,
-    #[serde(default)]
-    pub fuel_types: Option<String>,
-    #[serde(default)]
-    pub source_url: Option<String>,
-    #[serde(default)]
-    pub car_id: Option<String>,
-    #[serde(default)]
-    pub car_info: Option<String>,
-    #[serde(default)]
-    pub car_price: Option<String>,
-    #[serde(default)]
-    pub car_status: Option<String>,
-    /// Consent to personal data processing: must be true.
-    #[serde(default)]
-    pub consent: bool,
-    /// Optional consent to advertising contact.
-    #[serde(default)]
-    pub advertising_consent: bool,
-    #[serde(default)]
-    pub utm_source: Option<String>,
-    #[serde(default)]
-    pub utm_medium: Option<String>,
-    #[serde(default)]
-    pub utm_campaign: Option<String>,
-    #[serde(default)]
-    pub utm_term: Option<String>,
-    #[serde(default)]
-    pub utm_content: Option<String>,
-    /// Google Analytics or Yandex Metrika client id.
-    #[serde(default)]
-    pub analytics_client_id: Option<String>,
-    /// Test drive (required there): the day, "YYYY-MM-DD", Moscow date.
-    #[serde(default)]
-    pub preferred_date: Option<String>,
-    /// Test drive (required there): a slot start, "HH:MM", Moscow time;
-    /// slots every 30 minutes within the working hours.
-    #[serde(default)]
-    pub preferred_time: Option<String>,
-    /// Credit: the term chosen in the calculator, 1..=360 months.
-    #[serde(default)]
-    pub term_months: Option<i64>,
-    /// Credit: the down payment chosen in the calculator.
-    #[serde(default)]
-    pub down_payment: Option<Money>,
-    /// Honeypot: hidden from people; a filled one marks a bot.
-    #[serde(default)]
-    pub website: Option<String>,
 }
 
 pub const CONSENT_REQUIRED: &str = "Необходимо согласие на обработку персональных данных";
