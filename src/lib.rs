@@ -18,3 +18,4 @@ pub mod notify;
 pub mod ops;
 pub mod parser;
 pub mod server;
+pub mod text_dates;

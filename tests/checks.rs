@@ -779,10 +779,7 @@ async fn a_promotions_last_day_is_a_date() {
         )
         .unwrap();
     }
-    assert_eq!(
-        dealership::domain::promotions::settle_free_text_dates(&conn).unwrap(),
-        2
-    );
+    assert_eq!(dealership::db::settle_free_text_dates(&conn).unwrap(), 2);
     let row = |id: &str| -> (String, String) {
         conn.query_row(
             "SELECT valid_until, description FROM promotions WHERE id = ?1",
@@ -801,8 +798,5 @@ async fn a_promotions_last_day_is_a_date() {
     );
     assert_eq!(row("old-3").0, "2027-01-15");
     // Once settled, nothing more to do.
-    assert_eq!(
-        dealership::domain::promotions::settle_free_text_dates(&conn).unwrap(),
-        0
-    );
+    assert_eq!(dealership::db::settle_free_text_dates(&conn).unwrap(), 0);
 }

@@ -16,11 +16,15 @@
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex, mpsc};
 
+use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::Connection;
 use tokio::sync::oneshot;
 
-use super::Pool;
 use crate::error::{AppError, AppResult};
+
+/// The pool the writer takes its connection from: the database's own, spelled
+/// here so that this piece depends on nothing of its parent.
+type Pool = r2d2::Pool<SqliteConnectionManager>;
 
 /// Writes taken into one transaction at most.
 const MAX_BATCH: usize = 256;

@@ -1,3 +1,7 @@
+//! Migrations of the schema (`migrations/`): applied in one transaction and
+//! checked, a database of a newer binary refused, and the data step run after
+//! them (promotions' free-text last days settled).
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -5,6 +9,8 @@ use std::time::Duration;
 use anyhow::Context;
 use rusqlite::Connection;
 use rusqlite::backup::Backup;
+
+use crate::text_dates::last_date_in;
 
 mod embedded {
     refinery::embed_migrations!("migrations");
@@ -35,12 +41,42 @@ pub(crate) fn migrate_to(conn: &mut Connection, version: Option<i32>) -> anyhow:
     conn.pragma_update(None, "foreign_keys", enforced)
         .context("PRAGMA foreign_keys")?;
     result?;
-    crate::domain::promotions::settle_free_text_dates(conn)
+    settle_free_text_dates(conn)
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("promotions' free-text last days")?;
     conn.execute_batch("PRAGMA optimize;")
         .context("PRAGMA optimize")?;
     Ok(())
+}
+
+/// Promotions saved when the last day was free text ("до 31 декабря 2026",
+/// "пока есть автомобили"): a text naming a date keeps that date; a text
+/// naming none is kept at the end of the description ("Срок действия: …")
+/// and the promotion has no end. Runs after migrations; does nothing once
+/// every value is a date.
+pub fn settle_free_text_dates(conn: &Connection) -> rusqlite::Result<usize> {
+    let texts: Vec<(String, String)> = conn
+        .prepare(
+            "SELECT id, valid_until FROM promotions WHERE valid_until <> ''
+             AND valid_until NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, text) in &texts {
+        match last_date_in(text) {
+            Some(day) => conn.execute(
+                "UPDATE promotions SET valid_until = ?2 WHERE id = ?1",
+                rusqlite::params![id, day.to_string()],
+            )?,
+            None => conn.execute(
+                "UPDATE promotions SET valid_until = '',
+                    description = description || char(10) || char(10) || 'Срок действия: ' || ?2
+                 WHERE id = ?1",
+                rusqlite::params![id, text.trim()],
+            )?,
+        };
+    }
+    Ok(texts.len())
 }
 
 /// The newest schema version this binary knows.

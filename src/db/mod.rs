@@ -18,7 +18,9 @@ use rusqlite::Connection;
 use crate::error::{AppError, AppResult};
 
 pub use backup::backup_to;
-pub use migrate::{applied_version, known_version, migrate, migrated_by, refuse_newer};
+pub use migrate::{
+    applied_version, known_version, migrate, migrated_by, refuse_newer, settle_free_text_dates,
+};
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 

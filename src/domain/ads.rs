@@ -107,60 +107,6 @@ pub fn check_banner_ads(marks: BTreeMap<String, AdMark>) -> AppResult<BTreeMap<S
     Ok(out)
 }
 
-/// An ad shown without its token.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unmarked {
-    /// "Акция «…»", "Банк «…»", "Баннер страницы «…»".
-    pub what: String,
-    /// The admin page that edits it.
-    pub link: String,
-    pub id: Option<String>,
-}
-
-/// The ads the site shows on `today` without a token: partner banks'
-/// offers (always ads), and promotions and banners that name an advertiser.
-pub fn unmarked(
-    conn: &rusqlite::Connection,
-    settings: &super::settings::Settings,
-    today: chrono::NaiveDate,
-) -> AppResult<Vec<Unmarked>> {
-    let mut out = Vec::new();
-    for promotion in super::promotions::public(conn, today)? {
-        if !promotion.ad_advertiser.is_empty() && promotion.ad_erid.is_empty() {
-            out.push(Unmarked {
-                what: format!("Акция «{}»", promotion.title),
-                link: format!("/admin/promotions?edit={}", promotion.id),
-                id: Some(promotion.id),
-            });
-        }
-    }
-    for bank in super::banks::list(conn, true)? {
-        if bank.ad_erid.is_empty() {
-            out.push(Unmarked {
-                what: format!("Предложение банка «{}»", bank.name),
-                link: format!("/admin/partner-banks?edit={}", bank.id),
-                id: Some(bank.id),
-            });
-        }
-    }
-    let banners = &settings.public.banners;
-    for (key, page) in BANNER_PAGES {
-        let shown = banners.get(key).is_some_and(|v| !v.is_empty())
-            || banners
-                .get(&format!("{key}Mobile"))
-                .is_some_and(|v| !v.is_empty());
-        let mark = settings.public.banner_ads.get(key);
-        if shown && mark.is_some_and(|m| !m.advertiser.is_empty() && m.erid.is_empty()) {
-            out.push(Unmarked {
-                what: format!("Баннер страницы «{page}»"),
-                link: "/admin/page-banners".into(),
-                id: None,
-            });
-        }
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

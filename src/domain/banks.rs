@@ -108,14 +108,18 @@ pub fn validate(input: &PartnerBankInput) -> AppResult<()> {
     Ok(())
 }
 
-pub fn create(conn: &Connection, input: &PartnerBankInput) -> AppResult<PartnerBank> {
-    validate(input)?;
-    let id = super::new_id();
-    let now = super::now();
-    conn.execute(
-        "INSERT INTO partner_banks (id, name, logo, requirements, advantages, active, created_at,
-            updated_at, ad_erid, ad_advertiser)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9)",
+/// Runs `sql`, an INSERT or an UPDATE numbering the same columns (`?1` the
+/// id), with `input`'s values and `at` as the time: create and update write
+/// the same fields.
+fn write(
+    conn: &Connection,
+    sql: &str,
+    id: &str,
+    input: &PartnerBankInput,
+    at: &str,
+) -> AppResult<usize> {
+    Ok(conn.execute(
+        sql,
         params![
             id,
             input.name.trim(),
@@ -123,10 +127,24 @@ pub fn create(conn: &Connection, input: &PartnerBankInput) -> AppResult<PartnerB
             input.requirements.trim(),
             input.advantages.trim(),
             input.active,
-            now,
+            at,
             super::ads::check_erid("adErid", &input.ad_erid)?,
             input.ad_advertiser.trim(),
         ],
+    )?)
+}
+
+pub fn create(conn: &Connection, input: &PartnerBankInput) -> AppResult<PartnerBank> {
+    validate(input)?;
+    let id = super::new_id();
+    write(
+        conn,
+        "INSERT INTO partner_banks (id, name, logo, requirements, advantages, active, created_at,
+            updated_at, ad_erid, ad_advertiser)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9)",
+        &id,
+        input,
+        &super::now(),
     )?;
     get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("bank vanished")))
 }
@@ -137,26 +155,16 @@ pub fn update(
     input: &PartnerBankInput,
 ) -> AppResult<Option<PartnerBank>> {
     validate(input)?;
-    let changed = conn.execute(
+    let changed = write(
+        conn,
         "UPDATE partner_banks SET name = ?2, logo = ?3, requirements = ?4, advantages = ?5,
             active = ?6, updated_at = ?7, ad_erid = ?8, ad_advertiser = ?9
          WHERE id = ?1",
-        params![
-            id,
-            input.name.trim(),
-            input.logo,
-            input.requirements.trim(),
-            input.advantages.trim(),
-            input.active,
-            super::now(),
-            super::ads::check_erid("adErid", &input.ad_erid)?,
-            input.ad_advertiser.trim(),
-        ],
+        id,
+        input,
+        &super::now(),
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 /// The show/hide toggle.
@@ -165,10 +173,7 @@ pub fn set_active(conn: &Connection, id: &str, active: bool) -> AppResult<Option
         "UPDATE partner_banks SET active = ?2, updated_at = ?3 WHERE id = ?1",
         params![id, active, super::now()],
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {

@@ -2,12 +2,97 @@
 //! six, seeded and never deleted, and whatever staff or the importer add.
 //! Each has a slug (the `/body-type/{slug}` page), two labels and banners.
 
+use std::borrow::Cow;
+
 use rusqlite::{Connection, OptionalExtension, Row, params};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::cars::BodyType;
 use crate::error::{AppError, AppResult};
+
+/// A body type's slug (`sedan`, `minivan`): one of the dealership's own
+/// list, the `body_types` table (`docs/catalogue.md`). The spec's six are
+/// constants; staff and the importer add more. A slug is latin lower-case
+/// letters and digits in words joined by single hyphens, at most 50.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, ToSchema)]
+#[serde(transparent)]
+#[schema(value_type = String, pattern = "^[a-z0-9]+(-[a-z0-9]+)*$", example = "sedan")]
+pub struct BodyType(Cow<'static, str>);
+
+impl BodyType {
+    pub const SEDAN: BodyType = BodyType(Cow::Borrowed("sedan"));
+    pub const HATCHBACK: BodyType = BodyType(Cow::Borrowed("hatchback"));
+    pub const CROSSOVER: BodyType = BodyType(Cow::Borrowed("crossover"));
+    pub const WAGON: BodyType = BodyType(Cow::Borrowed("wagon"));
+    /// Shown as 'Внедорожник' (`docs/glossary.md`).
+    pub const COUPE: BodyType = BodyType(Cow::Borrowed("coupe"));
+    pub const PICKUP: BodyType = BodyType(Cow::Borrowed("pickup"));
+    /// The spec's six, seeded and never deleted.
+    pub const BUILT_IN: [BodyType; 6] = [
+        Self::SEDAN,
+        Self::HATCHBACK,
+        Self::CROSSOVER,
+        Self::WAGON,
+        Self::COUPE,
+        Self::PICKUP,
+    ];
+    pub const MAX_LEN: usize = 50;
+
+    /// A slug of the right shape (whether the table has it is the caller's
+    /// question).
+    pub fn parse(code: &str) -> Option<Self> {
+        Self::is_slug(code).then(|| BodyType(Cow::Owned(code.to_string())))
+    }
+
+    fn is_slug(code: &str) -> bool {
+        !code.is_empty()
+            && code.len() <= Self::MAX_LEN
+            && code.split('-').all(|w| {
+                !w.is_empty()
+                    && w.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for BodyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for BodyType {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let code = Cow::<str>::deserialize(deserializer)?;
+        BodyType::parse(&code).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "body type {code:?}: latin letters, digits and hyphens, at most 50"
+            ))
+        })
+    }
+}
+
+impl rusqlite::types::ToSql for BodyType {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(self.as_str().into())
+    }
+}
+
+impl rusqlite::types::FromSql for BodyType {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let text = value.as_str()?;
+        // The six are borrowed: no allocation for the common case.
+        Ok(Self::BUILT_IN
+            .iter()
+            .find(|b| b.as_str() == text)
+            .cloned()
+            .unwrap_or_else(|| BodyType(Cow::Owned(text.to_string()))))
+    }
+}
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -128,43 +128,48 @@ pub fn validate(input: &BrandInput) -> AppResult<()> {
     Ok(())
 }
 
-pub fn create(conn: &Connection, input: &BrandInput) -> AppResult<Brand> {
-    validate(input)?;
-    let id = super::new_id();
-    let now = super::now();
-    conn.execute(
-        "INSERT INTO brands (id, name, slug, logo, description, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+/// Runs `sql`, an INSERT or an UPDATE numbering the same columns (`?1` the
+/// id), with `input`'s values and `at` as the time: create and update write
+/// the same fields.
+fn write(conn: &Connection, sql: &str, id: &str, input: &BrandInput, at: &str) -> AppResult<usize> {
+    Ok(conn.execute(
+        sql,
         params![
             id,
             input.name.trim(),
             input.slug,
             input.logo,
             input.description,
-            now
+            at,
         ],
+    )?)
+}
+
+pub fn create(conn: &Connection, input: &BrandInput) -> AppResult<Brand> {
+    validate(input)?;
+    let id = super::new_id();
+    write(
+        conn,
+        "INSERT INTO brands (id, name, slug, logo, description, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+        &id,
+        input,
+        &super::now(),
     )?;
     get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("brand vanished")))
 }
 
 pub fn update(conn: &Connection, id: &str, input: &BrandInput) -> AppResult<Option<Brand>> {
     validate(input)?;
-    let changed = conn.execute(
+    let changed = write(
+        conn,
         "UPDATE brands SET name = ?2, slug = ?3, logo = ?4, description = ?5, updated_at = ?6
          WHERE id = ?1",
-        params![
-            id,
-            input.name.trim(),
-            input.slug,
-            input.logo,
-            input.description,
-            super::now()
-        ],
+        id,
+        input,
+        &super::now(),
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 /// Deletes a brand that has no cars (drafts included).

@@ -421,19 +421,12 @@ pub fn percent_text(value: f64) -> String {
     text.replace('.', ",")
 }
 
-pub fn create(
-    conn: &Connection,
-    input: &CreditProgramInput,
-    today: NaiveDate,
-) -> AppResult<CreditProgram> {
-    let v = validate(conn, input)?;
-    let id = super::new_id();
-    conn.execute(
-        "INSERT INTO credit_programs (id, bank_id, name, rate_min_milli, rate_max_milli,
-            psk_min_milli, psk_max_milli, term_min_months, term_max_months,
-            min_down_payment_percent, valid_from, valid_to, conditions, active, created_at,
-            updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
+/// Runs `sql`, an INSERT or an UPDATE numbering the same columns (`?1` the
+/// id), with a checked programme's values and now as the time: create and
+/// update write the same fields.
+fn write(conn: &Connection, sql: &str, id: &str, v: &Valid) -> AppResult<usize> {
+    Ok(conn.execute(
+        sql,
         params![
             id,
             v.bank_id,
@@ -451,6 +444,25 @@ pub fn create(
             v.active,
             super::now()
         ],
+    )?)
+}
+
+pub fn create(
+    conn: &Connection,
+    input: &CreditProgramInput,
+    today: NaiveDate,
+) -> AppResult<CreditProgram> {
+    let v = validate(conn, input)?;
+    let id = super::new_id();
+    write(
+        conn,
+        "INSERT INTO credit_programs (id, bank_id, name, rate_min_milli, rate_max_milli,
+            psk_min_milli, psk_max_milli, term_min_months, term_max_months,
+            min_down_payment_percent, valid_from, valid_to, conditions, active, created_at,
+            updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
+        &id,
+        &v,
     )?;
     get(conn, &id, today)?
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("credit programme vanished")))
@@ -463,34 +475,17 @@ pub fn update(
     today: NaiveDate,
 ) -> AppResult<Option<CreditProgram>> {
     let v = validate(conn, input)?;
-    let changed = conn.execute(
+    let changed = write(
+        conn,
         "UPDATE credit_programs SET bank_id = ?2, name = ?3, rate_min_milli = ?4,
             rate_max_milli = ?5, psk_min_milli = ?6, psk_max_milli = ?7, term_min_months = ?8,
             term_max_months = ?9, min_down_payment_percent = ?10, valid_from = ?11,
             valid_to = ?12, conditions = ?13, active = ?14, updated_at = ?15
          WHERE id = ?1",
-        params![
-            id,
-            v.bank_id,
-            v.name,
-            v.rate_min,
-            v.rate_max,
-            v.psk_min,
-            v.psk_max,
-            v.term_min,
-            v.term_max,
-            v.down_payment,
-            v.valid_from,
-            v.valid_to,
-            v.conditions,
-            v.active,
-            super::now()
-        ],
+        id,
+        &v,
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id, today)
+    super::read_again(changed, || get(conn, id, today))
 }
 
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {

@@ -22,6 +22,7 @@ pub mod leads;
 pub mod legal;
 pub mod mail_cap;
 pub mod money;
+pub mod operator_ids;
 pub mod outbox;
 pub mod person_data;
 pub mod person_export;
@@ -118,6 +119,18 @@ pub(crate) fn atomically<T>(
             Err(err)
         }
     }
+}
+
+/// What an UPDATE of `changed` rows answers: the row read again by `read`,
+/// or None when no row has the id.
+pub(crate) fn read_again<T>(
+    changed: usize,
+    read: impl FnOnce() -> crate::error::AppResult<Option<T>>,
+) -> crate::error::AppResult<Option<T>> {
+    if changed == 0 {
+        return Ok(None);
+    }
+    read()
 }
 
 /// Reads a JSON array column.

@@ -122,36 +122,6 @@ fn stored_valid_until(input: &PromotionInput) -> AppResult<String> {
         .unwrap_or_default())
 }
 
-/// Promotions saved when the last day was free text ("до 31 декабря 2026",
-/// "пока есть автомобили"): a text naming a date keeps that date; a text
-/// naming none is kept at the end of the description ("Срок действия: …")
-/// and the promotion has no end. Runs after migrations; does nothing once
-/// every value is a date.
-pub fn settle_free_text_dates(conn: &Connection) -> AppResult<usize> {
-    let texts: Vec<(String, String)> = conn
-        .prepare(
-            "SELECT id, valid_until FROM promotions WHERE valid_until <> ''
-             AND valid_until NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'",
-        )?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<Result<_, _>>()?;
-    for (id, text) in &texts {
-        match super::checks::last_date_in(text) {
-            Some(day) => conn.execute(
-                "UPDATE promotions SET valid_until = ?2 WHERE id = ?1",
-                params![id, day.to_string()],
-            )?,
-            None => conn.execute(
-                "UPDATE promotions SET valid_until = '',
-                    description = description || char(10) || char(10) || 'Срок действия: ' || ?2
-                 WHERE id = ?1",
-                params![id, text.trim()],
-            )?,
-        };
-    }
-    Ok(texts.len())
-}
-
 pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Promotion>> {
     let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE id = ?1"))?;
     Ok(stmt.query_row([id], from_row).optional()?)
@@ -177,15 +147,19 @@ pub fn validate(input: &PromotionInput) -> AppResult<()> {
     Ok(())
 }
 
-pub fn create(conn: &Connection, input: &PromotionInput) -> AppResult<Promotion> {
-    validate(input)?;
+/// Runs `sql`, an INSERT or an UPDATE numbering the same columns (`?1` the
+/// id), with `input`'s values and `at` as the time: create and update write
+/// the same fields.
+fn write(
+    conn: &Connection,
+    sql: &str,
+    id: &str,
+    input: &PromotionInput,
+    at: &str,
+) -> AppResult<usize> {
     let valid_until = stored_valid_until(input)?;
-    let id = super::new_id();
-    let now = super::now();
-    conn.execute(
-        "INSERT INTO promotions (id, title, description, image, discount, valid_until, is_active,
-            created_at, updated_at, ad_erid, ad_advertiser)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)",
+    Ok(conn.execute(
+        sql,
         params![
             id,
             input.title.trim(),
@@ -194,38 +168,40 @@ pub fn create(conn: &Connection, input: &PromotionInput) -> AppResult<Promotion>
             input.discount.trim(),
             valid_until,
             input.is_active,
-            now,
+            at,
             super::ads::check_erid("adErid", &input.ad_erid)?,
             input.ad_advertiser.trim(),
         ],
+    )?)
+}
+
+pub fn create(conn: &Connection, input: &PromotionInput) -> AppResult<Promotion> {
+    validate(input)?;
+    let id = super::new_id();
+    write(
+        conn,
+        "INSERT INTO promotions (id, title, description, image, discount, valid_until, is_active,
+            created_at, updated_at, ad_erid, ad_advertiser)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)",
+        &id,
+        input,
+        &super::now(),
     )?;
     get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("promotion vanished")))
 }
 
 pub fn update(conn: &Connection, id: &str, input: &PromotionInput) -> AppResult<Option<Promotion>> {
     validate(input)?;
-    let valid_until = stored_valid_until(input)?;
-    let changed = conn.execute(
+    let changed = write(
+        conn,
         "UPDATE promotions SET title = ?2, description = ?3, image = ?4, discount = ?5,
             valid_until = ?6, is_active = ?7, updated_at = ?8, ad_erid = ?9, ad_advertiser = ?10
          WHERE id = ?1",
-        params![
-            id,
-            input.title.trim(),
-            input.description.trim(),
-            input.image,
-            input.discount.trim(),
-            valid_until,
-            input.is_active,
-            super::now(),
-            super::ads::check_erid("adErid", &input.ad_erid)?,
-            input.ad_advertiser.trim(),
-        ],
+        id,
+        input,
+        &super::now(),
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {

@@ -100,14 +100,18 @@ pub fn validate(input: &ReviewInput) -> AppResult<()> {
     Ok(())
 }
 
-pub fn create(conn: &Connection, input: &ReviewInput) -> AppResult<Review> {
-    validate(input)?;
-    let id = super::new_id();
-    let now = super::now();
-    conn.execute(
-        "INSERT INTO reviews (id, customer_name, car_id, car_model, rating, text, photo, approved,
-            created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+/// Runs `sql`, an INSERT or an UPDATE numbering the same columns (`?1` the
+/// id), with `input`'s values and `at` as the time: create and update write
+/// the same fields.
+fn write(
+    conn: &Connection,
+    sql: &str,
+    id: &str,
+    input: &ReviewInput,
+    at: &str,
+) -> AppResult<usize> {
+    Ok(conn.execute(
+        sql,
         params![
             id,
             input.customer_name.trim(),
@@ -117,34 +121,38 @@ pub fn create(conn: &Connection, input: &ReviewInput) -> AppResult<Review> {
             input.text.trim(),
             super::non_empty(input.photo.clone()),
             input.approved,
-            now
+            at,
         ],
+    )?)
+}
+
+pub fn create(conn: &Connection, input: &ReviewInput) -> AppResult<Review> {
+    validate(input)?;
+    let id = super::new_id();
+    write(
+        conn,
+        "INSERT INTO reviews (id, customer_name, car_id, car_model, rating, text, photo, approved,
+            created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+        &id,
+        input,
+        &super::now(),
     )?;
     get(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("review vanished")))
 }
 
 pub fn update(conn: &Connection, id: &str, input: &ReviewInput) -> AppResult<Option<Review>> {
     validate(input)?;
-    let changed = conn.execute(
+    let changed = write(
+        conn,
         "UPDATE reviews SET customer_name = ?2, car_id = ?3, car_model = ?4, rating = ?5,
             text = ?6, photo = ?7, approved = ?8, updated_at = ?9
          WHERE id = ?1",
-        params![
-            id,
-            input.customer_name.trim(),
-            super::non_empty(input.car_id.clone()),
-            super::non_empty(input.car_model.clone()),
-            input.rating,
-            input.text.trim(),
-            super::non_empty(input.photo.clone()),
-            input.approved,
-            super::now()
-        ],
+        id,
+        input,
+        &super::now(),
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 pub fn approve(conn: &Connection, id: &str) -> AppResult<Option<Review>> {
@@ -152,10 +160,7 @@ pub fn approve(conn: &Connection, id: &str) -> AppResult<Option<Review>> {
         "UPDATE reviews SET approved = 1, updated_at = ?2 WHERE id = ?1",
         params![id, super::now()],
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    super::read_again(changed, || get(conn, id))
 }
 
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {

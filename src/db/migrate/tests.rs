@@ -37,25 +37,49 @@ fn insert_v2_car(conn: &Connection, id: &str, body: &str, main_image: &str, imag
     .unwrap();
 }
 
-fn images_of(conn: &Connection, car_id: &str) -> Vec<String> {
-    conn.prepare("SELECT url FROM car_images WHERE car_id = ?1 ORDER BY position")
-        .unwrap()
-        .query_map([car_id], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
-}
-
-#[test]
-fn v2_data_upgrades_to_v3_with_every_reference_and_picture_kept() {
-    let (_dir, mut conn) = v2_database();
-    assert_eq!(schema_version(&conn), 2);
+/// The brand every car of these tests belongs to.
+fn insert_brand(conn: &Connection) {
     conn.execute(
         "INSERT INTO brands (id, name, slug, created_at, updated_at)
          VALUES ('brand-1', 'Haval', 'haval', ?1, ?1)",
         [T],
     )
     .unwrap();
+}
+
+/// The texts of a one-column query, in its order.
+fn texts(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Vec<String> {
+    conn.prepare(sql)
+        .unwrap()
+        .query_map(params, |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+/// Each car's id and rowid (a rebuilt table must keep the rowids).
+fn rowids_of(conn: &Connection) -> Vec<(String, i64)> {
+    conn.prepare("SELECT id, rowid FROM cars ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+fn images_of(conn: &Connection, car_id: &str) -> Vec<String> {
+    texts(
+        conn,
+        "SELECT url FROM car_images WHERE car_id = ?1 ORDER BY position",
+        [car_id],
+    )
+}
+
+#[test]
+fn v2_data_upgrades_to_v3_with_every_reference_and_picture_kept() {
+    let (_dir, mut conn) = v2_database();
+    assert_eq!(schema_version(&conn), 2);
+    insert_brand(&conn);
     // The main picture also listed: kept once, first.
     insert_v2_car(
         &conn,
@@ -84,13 +108,7 @@ fn v2_data_upgrades_to_v3_with_every_reference_and_picture_kept() {
         "/media/main-800.webp",
         r#"["/media/1-800.webp","/media/2-800.webp","/media/3-800.webp","/media/4-800.webp","/media/5-800.webp","/media/6-800.webp"]"#,
     );
-    let rowids: Vec<(String, i64)> = conn
-        .prepare("SELECT id, rowid FROM cars ORDER BY id")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let rowids = rowids_of(&conn);
     conn.execute(
         "INSERT INTO reviews (id, customer_name, car_id, rating, text, approved, created_at, updated_at)
          VALUES ('review-1', 'Анна', 'car-a', 5, 'Отлично', 1, ?1, ?1)",
@@ -144,13 +162,7 @@ fn v2_data_upgrades_to_v3_with_every_reference_and_picture_kept() {
         )
         .unwrap();
     assert_eq!(outbox, ("telegram".into(), Some("lead-1".into())));
-    let rowids_after: Vec<(String, i64)> = conn
-        .prepare("SELECT id, rowid FROM cars ORDER BY id")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let rowids_after = rowids_of(&conn);
     assert_eq!(rowids_after, rowids);
 
     assert_eq!(
@@ -225,12 +237,7 @@ fn body_types_and_outbox_channels_are_references() {
     let mut conn = Connection::open_in_memory().unwrap();
     conn.pragma_update(None, "foreign_keys", true).unwrap();
     migrate(&mut conn).unwrap();
-    conn.execute(
-        "INSERT INTO brands (id, name, slug, created_at, updated_at)
-         VALUES ('brand-1', 'Haval', 'haval', ?1, ?1)",
-        [T],
-    )
-    .unwrap();
+    insert_brand(&conn);
     let insert_car = |body: &str| {
         conn.execute(
             "INSERT INTO cars (id, brand_id, name, slug, model, year, price_kopecks, status,
@@ -312,23 +319,17 @@ fn a_broken_reference_after_migrating_is_an_error() {
 
 /// The names of the tables and indexes of a database, for comparing schemas.
 fn schema_of(conn: &Connection) -> Vec<String> {
-    conn.prepare("SELECT type || ' ' || name FROM sqlite_schema ORDER BY 1")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
+    texts(
+        conn,
+        "SELECT type || ' ' || name FROM sqlite_schema ORDER BY 1",
+        [],
+    )
 }
 
 #[test]
 fn a_failing_migration_leaves_the_database_as_it_was() {
     let (_dir, mut conn) = v2_database();
-    conn.execute(
-        "INSERT INTO brands (id, name, slug, created_at, updated_at)
-         VALUES ('brand-1', 'Haval', 'haval', ?1, ?1)",
-        [T],
-    )
-    .unwrap();
+    insert_brand(&conn);
     insert_v2_car(&conn, "car-a", "sedan", "/media/a-800.webp", "[]");
     // The last migration (V6) creates this table: V3 to V5 run, then V6 fails.
     conn.execute_batch("CREATE TABLE audit_log (id INTEGER PRIMARY KEY)")

@@ -2,7 +2,13 @@
 //! the checks of every field, the pictures, the references to brands and
 //! body types, and the form's description for the UI.
 
-use super::*;
+use super::car::{CarStatus, Drivetrain, FuelType, Transmission, TrimLevel};
+use crate::domain::body_types::BodyType;
+use crate::domain::money::Money;
+use crate::error::{AppError, AppResult};
+use rusqlite::Connection;
+use serde::Deserialize;
+use utoipa::ToSchema;
 
 /// What an admin or an import sends to create or change a car.
 #[derive(Debug, Clone, Deserialize, ToSchema)]

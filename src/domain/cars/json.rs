@@ -2,7 +2,14 @@
 //! encoded on the database thread, without building a `Car` first) and the
 //! cards the server rendering draws.
 
-use super::*;
+use super::car::{CarSort, CarStatus, Drivetrain, FuelType, Transmission};
+use super::row::{SELECT, optional_text, text};
+use crate::domain::body_types::BodyType;
+use crate::domain::money::Money;
+use crate::error::{AppError, AppResult};
+use rusqlite::{Connection, Row};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// One published car as the in-memory catalogue keeps it
 /// (`crate::domain::car_index`): what the public filters look at, and its JSON.
@@ -101,14 +108,6 @@ pub(super) fn write_json(row: &Row, out: &mut Vec<u8>) -> AppResult<()> {
     serde_json::to_writer(out, &view)
         .map_err(|e| AppError::Internal(anyhow::anyhow!("car JSON: {e}")))?;
     Ok(())
-}
-
-pub(super) fn text<'r>(row: &'r Row, index: usize) -> rusqlite::Result<&'r str> {
-    Ok(row.get_ref(index)?.as_str()?)
-}
-
-pub(super) fn optional_text<'r>(row: &'r Row, index: usize) -> rusqlite::Result<Option<&'r str>> {
-    Ok(row.get_ref(index)?.as_str_or_null()?)
 }
 
 /// A text of a JSON column, borrowed from the row when it has no escapes.

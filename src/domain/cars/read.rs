@@ -1,66 +1,14 @@
 //! Reading cars from storage: the public filter and sort as SQL, lists,
 //! counts, the admin's list and figures, one car by id or slug.
 
-use super::*;
-
-/// A car with its brand, and its pictures in order (one JSON array per row,
-/// built from `car_images` by primary key: a page of cars is one query).
-pub(super) const SELECT: &str =
-    "SELECT c.id, c.brand_id, coalesce(b.name, 'Unknown') AS brand_name,
-        coalesce(b.slug, '') AS brand_slug, c.name, c.slug, c.model, c.year, c.price_kopecks,
-        c.monthly_payment_kopecks, c.daily_price_kopecks, c.status, c.body_type, c.transmission,
-        c.drivetrain, c.fuel_type, c.engine, c.mileage, c.in_stock, c.featured, c.trim_levels,
-        c.published, c.vin, c.color, c.external_id, c.created_at, c.updated_at,
-        (SELECT json_group_array(i.url ORDER BY i.position) FROM car_images i
-            WHERE i.car_id = c.id) AS images,
-        c.credit_discount_kopecks, c.tradein_discount_kopecks, c.insurance_discount_kopecks,
-        c.max_discount_kopecks, c.trim, c.generation, c.doors
-    FROM cars c LEFT JOIN brands b ON b.id = c.brand_id";
-
-// The columns of [`SELECT`] are read by position (a lookup by name costs a
-// scan of the names per value); `tests` checks the positions.
-pub(super) fn from_row(row: &Row) -> rusqlite::Result<Car> {
-    let images: Vec<String> = crate::domain::json_column(text(row, 27)?);
-    Ok(Car {
-        id: row.get(0)?,
-        brand_id: row.get(1)?,
-        brand_name: row.get(2)?,
-        brand_slug: row.get(3)?,
-        name: row.get(4)?,
-        slug: row.get(5)?,
-        model: row.get(6)?,
-        year: row.get(7)?,
-        price: row.get(8)?,
-        monthly_payment: row.get(9)?,
-        daily_price: row.get(10)?,
-        status: row.get(11)?,
-        body_type: row.get(12)?,
-        transmission: row.get(13)?,
-        drivetrain: row.get(14)?,
-        fuel_type: row.get(15)?,
-        engine: row.get(16)?,
-        mileage: row.get(17)?,
-        main_image: images.first().cloned().unwrap_or_default(),
-        has_images: !images.is_empty(),
-        images,
-        in_stock: row.get(18)?,
-        featured: row.get(19)?,
-        trim_levels: crate::domain::json_column(text(row, 20)?),
-        published: row.get(21)?,
-        vin: row.get(22)?,
-        color: row.get(23)?,
-        external_id: row.get(24)?,
-        created_at: row.get(25)?,
-        updated_at: row.get(26)?,
-        credit_discount: row.get(28)?,
-        tradein_discount: row.get(29)?,
-        insurance_discount: row.get(30)?,
-        max_discount: row.get(31)?,
-        trim: row.get(32)?,
-        generation: row.get(33)?,
-        doors: row.get(34)?,
-    })
-}
+use super::car::{Car, CarFilter, CarSort, CarStatus, MAX_LIMIT};
+use super::json::write_json;
+use super::row::{SELECT, from_row};
+use crate::error::AppResult;
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, params_from_iter};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 /// How a query may use the price limits.
 #[derive(Clone, Copy, PartialEq, Eq)]

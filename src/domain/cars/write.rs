@@ -1,7 +1,13 @@
 //! Writing cars: create, update and delete, with their pictures, and the
 //! counts of published and draft cars.
 
-use super::*;
+use super::car::Car;
+use super::input::{CarInput, check_references, pictures, set_images, validate};
+use super::read::get;
+use crate::domain::money::Money;
+use crate::error::{AppError, AppResult};
+use rusqlite::types::Value;
+use rusqlite::{Connection, params_from_iter};
 
 /// Stores a new car and gives it back.
 pub fn create(conn: &Connection, input: &CarInput, current_year: i32) -> AppResult<Car> {

@@ -2,7 +2,18 @@
 //! credit programmes, brands, cars and published cars that are gone, each
 //! adding the problems it finds.
 
-use super::*;
+use super::problem::{CheckKind, ENDING_WITHIN_DAYS, Problem, problem, ru_date};
+use super::wording::rate_without_bank;
+use crate::config::Config;
+use crate::db::casefold;
+use crate::domain::ads::BANNER_PAGES;
+use crate::domain::credit_programs::percent_text;
+use crate::domain::settings::Settings;
+use crate::domain::{banks, legal, promotions, settings};
+use crate::error::AppResult;
+use crate::text_dates::last_date_in;
+use chrono::NaiveDate;
+use rusqlite::Connection;
 
 /// The operator named, the processors in use told of, data kept at home
 /// (`docs/personal-data.md`).
@@ -414,4 +425,58 @@ pub(super) fn gone_published(conn: &Connection, found: &mut Vec<Problem>) -> App
         ));
     }
     Ok(())
+}
+
+/// An ad shown without its token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Unmarked {
+    /// "Акция «…»", "Банк «…»", "Баннер страницы «…»".
+    pub what: String,
+    /// The admin page that edits it.
+    pub link: String,
+    pub id: Option<String>,
+}
+
+/// The ads the site shows on `today` without a token: partner banks'
+/// offers (always ads), and promotions and banners that name an advertiser.
+pub(super) fn unmarked(
+    conn: &rusqlite::Connection,
+    settings: &Settings,
+    today: chrono::NaiveDate,
+) -> AppResult<Vec<Unmarked>> {
+    let mut out = Vec::new();
+    for promotion in promotions::public(conn, today)? {
+        if !promotion.ad_advertiser.is_empty() && promotion.ad_erid.is_empty() {
+            out.push(Unmarked {
+                what: format!("Акция «{}»", promotion.title),
+                link: format!("/admin/promotions?edit={}", promotion.id),
+                id: Some(promotion.id),
+            });
+        }
+    }
+    for bank in banks::list(conn, true)? {
+        if bank.ad_erid.is_empty() {
+            out.push(Unmarked {
+                what: format!("Предложение банка «{}»", bank.name),
+                link: format!("/admin/partner-banks?edit={}", bank.id),
+                id: Some(bank.id),
+            });
+        }
+    }
+    let banners = &settings.public.banners;
+    for (key, page) in BANNER_PAGES {
+        let shown = banners.get(key).is_some_and(|v| !v.is_empty())
+            || banners
+                .get(&format!("{key}Mobile"))
+                .is_some_and(|v| !v.is_empty());
+        let mark = settings.public.banner_ads.get(key);
+        if shown && mark.is_some_and(|m| !m.advertiser.is_empty() && m.erid.is_empty()) {
+            out.push(Unmarked {
+                what: format!("Баннер страницы «{page}»"),
+                link: "/admin/page-banners".into(),
+                id: None,
+            });
+        }
+    }
+    Ok(out)
 }

@@ -2,7 +2,15 @@
 //! run again when the data or the day changed, with replication's problems
 //! added.
 
-use super::*;
+use super::problem::{CheckKind, ChecksReport, Problem, Severity, problem};
+use super::run::run;
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::db::Db;
+use crate::error::AppResult;
+use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use rusqlite::Connection;
+use std::sync::{Arc, Mutex};
 
 /// The held report with replication's problems first (they are errors):
 /// those are looked at every half minute by `serve`

@@ -1,58 +1,8 @@
-//! Reading the words of a text for the checks: the last date it names (an
-//! offer's end), and a rate stated without the bank that gives it.
+//! Reading the words of a text for the checks: a rate stated without the
+//! bank that gives it (the last date a text names is `crate::text_dates`).
 
-use super::*;
-
-pub(super) const MONTHS: [&str; 12] = [
-    "января",
-    "февраля",
-    "марта",
-    "апреля",
-    "мая",
-    "июня",
-    "июля",
-    "августа",
-    "сентября",
-    "октября",
-    "ноября",
-    "декабря",
-];
-
-pub(super) fn date_pattern() -> &'static Regex {
-    static PATTERN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    PATTERN.get_or_init(|| {
-        Regex::new(
-            r"(?i)(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})\b|(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})|(?P<wd>\d{1,2})\s+(?P<wm>января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)\s+(?P<wy>\d{4})",
-        )
-        .expect("valid date pattern")
-    })
-}
-
-/// The last date a promotion's free-text `validUntil` names ("31.12.2026",
-/// "2026-12-31", "по 31 декабря 2026 г.", "с 01.11.2026 по 30.11.2026");
-/// `None` when it names none ("пока есть автомобили").
-pub fn last_date_in(text: &str) -> Option<NaiveDate> {
-    let number =
-        |c: &regex::Captures, name: &str| -> Option<u32> { c.name(name)?.as_str().parse().ok() };
-    date_pattern()
-        .captures_iter(text)
-        .filter_map(|c| {
-            if let (Some(d), Some(m), Some(y)) = (number(&c, "d"), number(&c, "m"), number(&c, "y"))
-            {
-                let y = if y < 100 { 2000 + y } else { y };
-                return NaiveDate::from_ymd_opt(i32::try_from(y).ok()?, m, d);
-            }
-            if let (Some(d), Some(m), Some(y)) =
-                (number(&c, "id"), number(&c, "im"), number(&c, "iy"))
-            {
-                return NaiveDate::from_ymd_opt(i32::try_from(y).ok()?, m, d);
-            }
-            let month = c.name("wm")?.as_str().to_lowercase();
-            let m = MONTHS.iter().position(|name| *name == month)? as u32 + 1;
-            NaiveDate::from_ymd_opt(i32::try_from(number(&c, "wy")?).ok()?, m, number(&c, "wd")?)
-        })
-        .last()
-}
+use crate::db::casefold;
+use regex::Regex;
 
 /// Words that make a percentage a credit rate.
 pub(super) const RATE_WORDS: [&str; 9] = [
@@ -200,4 +150,66 @@ pub(super) fn quote(text: &str, start: usize, end: usize) -> String {
     format!("{before}{}{after}", &text[start..end])
         .trim()
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::casefold;
+
+    fn banks() -> Vec<String> {
+        vec![casefold("Сбербанк"), casefold("Т-Банк")]
+    }
+
+    #[test]
+    fn rates_are_told_from_other_percentages() {
+        let none: Vec<String> = Vec::new();
+        for text in [
+            "Автокредит от 5,6%",
+            "ставка 5.5 % годовых",
+            "Рассрочка 0 %",
+            "0% в рассрочку на 12 месяцев",
+            "Кредит от 4,9% с первым взносом 20%",
+            "Скидка 10%. Кредит от 4,9%",
+            "ПСК от 6,1%",
+        ] {
+            assert!(rate_without_bank(text, &none).is_some(), "{text}");
+        }
+        for text in [
+            "Скидка 10% при покупке в кредит",
+            "Первый взнос — от 0%",
+            "Кредит с первым взносом от 10%",
+            "-10%",
+            "Выгода 15% на всё",
+            "Без процентов",
+        ] {
+            assert_eq!(rate_without_bank(text, &none), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_named_bank_clears_the_rate() {
+        assert_eq!(
+            rate_without_bank("Автокредит от 4,9% в СБЕРБАНКЕ", &banks()),
+            None
+        );
+        assert_eq!(
+            rate_without_bank("Кредит от 4,9%. Банк — т-банк", &banks()),
+            None
+        );
+        assert_eq!(
+            rate_without_bank("Автокредит от 4,9% в ВТБ", &banks()).as_deref(),
+            Some("Автокредит от 4,9% в ВТБ")
+        );
+    }
+
+    #[test]
+    fn quotes_are_short_and_cut_at_words() {
+        let text = "Новые и с пробегом, из наличия и под заказ, автокредит от 5,6%, трейд-ин за 30 минут и аренда с выкупом";
+        let quote = rate_without_bank(text, &[]).unwrap();
+        assert_eq!(
+            quote,
+            "…из наличия и под заказ, автокредит от 5,6%, трейд-ин за 30…"
+        );
+    }
 }

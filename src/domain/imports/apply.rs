@@ -2,7 +2,19 @@
 //! and written in the caller's transaction (new cars, changes, pictures to
 //! fetch, cars the feed no longer has).
 
-use super::*;
+use super::photos::{pending_photo_count, set_sources};
+use super::plan::{Step, Values, brand_key, car_values, plan};
+use super::report::{ImportRun, RunStatus};
+use super::runs::{get, internal, not_a_preview};
+use crate::domain::body_types::BodyTypeCreate;
+use crate::domain::brands::BrandInput;
+use crate::domain::cars::{BodyType, Car, CarInput, CarStatus, Drivetrain, FuelType, Transmission};
+use crate::domain::money::Money;
+use crate::domain::{body_types, brands, cars};
+use crate::error::{AppError, AppResult};
+use crate::parser::feed::{FeedCar, RowError};
+use rusqlite::{Connection, params};
+use std::collections::{HashMap, HashSet};
 
 /// A unique slug for a new car.
 pub(super) fn unique_slug(base: &str, taken: &mut HashSet<String>) -> String {
@@ -66,53 +78,6 @@ pub(super) fn input_for(
         generation: optional("generation"),
         doors: optional("doors").and_then(|d| d.parse().ok()),
     }
-}
-
-/// Gives a car the feed's picture URLs: a position keeps its stored picture
-/// while its URL is the same; a new URL waits for the photo fetch. The car's
-/// pictures become the stored ones, in order.
-pub(super) fn set_sources(conn: &Connection, car_id: &str, urls: &[String]) -> AppResult<()> {
-    let current: Vec<(String, Option<String>)> = conn
-        .prepare_cached(
-            "SELECT source_url, media_url FROM car_photo_sources WHERE car_id = ?1 ORDER BY position",
-        )?
-        .query_map([car_id], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<Result<_, _>>()?;
-    conn.prepare_cached("DELETE FROM car_photo_sources WHERE car_id = ?1")?
-        .execute([car_id])?;
-    let mut insert = conn.prepare_cached(
-        "INSERT INTO car_photo_sources (car_id, position, source_url, media_url)
-         VALUES (?1, ?2, ?3, ?4)",
-    )?;
-    for (position, url) in (0_i64..).zip(urls) {
-        let kept = current
-            .iter()
-            .find(|(source, _)| source == url)
-            .and_then(|(_, media)| media.clone());
-        insert.execute(params![car_id, position, url, kept])?;
-    }
-    rebuild_images(conn, car_id)
-}
-
-/// A car's pictures from its fetched feed photos, in the feed's order.
-pub fn rebuild_images(conn: &Connection, car_id: &str) -> AppResult<()> {
-    let urls: Vec<String> = conn
-        .prepare_cached(
-            "SELECT media_url FROM car_photo_sources
-             WHERE car_id = ?1 AND media_url IS NOT NULL ORDER BY position",
-        )?
-        .query_map([car_id], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    let current: Vec<String> = conn
-        .prepare_cached("SELECT url FROM car_images WHERE car_id = ?1 ORDER BY position")?
-        .query_map([car_id], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    if current != urls {
-        cars::set_images(conn, car_id, &urls)?;
-        conn.prepare_cached("UPDATE cars SET updated_at = ?2 WHERE id = ?1")?
-            .execute(params![car_id, crate::domain::now()])?;
-    }
-    Ok(())
 }
 
 /// Applies a preview in the caller's transaction: the comparison is made

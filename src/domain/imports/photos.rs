@@ -1,7 +1,60 @@
-//! The feed's pictures still to fetch: which are due, and a fetch's outcome
-//! (stored, or failed with its reason) recorded for the run's progress.
+//! The feed's pictures: a car's photo sources set and its pictures rebuilt
+//! from the fetched ones; the pictures still to fetch, which are due, and a
+//! fetch's outcome (stored, or failed with its reason) recorded for the
+//! run's progress.
 
-use super::*;
+use super::report::PhotoError;
+use super::runs::internal;
+use crate::domain::cars;
+use crate::error::AppResult;
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// Gives a car the feed's picture URLs: a position keeps its stored picture
+/// while its URL is the same; a new URL waits for the photo fetch. The car's
+/// pictures become the stored ones, in order.
+pub(super) fn set_sources(conn: &Connection, car_id: &str, urls: &[String]) -> AppResult<()> {
+    let current: Vec<(String, Option<String>)> = conn
+        .prepare_cached(
+            "SELECT source_url, media_url FROM car_photo_sources WHERE car_id = ?1 ORDER BY position",
+        )?
+        .query_map([car_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    conn.prepare_cached("DELETE FROM car_photo_sources WHERE car_id = ?1")?
+        .execute([car_id])?;
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO car_photo_sources (car_id, position, source_url, media_url)
+         VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (position, url) in (0_i64..).zip(urls) {
+        let kept = current
+            .iter()
+            .find(|(source, _)| source == url)
+            .and_then(|(_, media)| media.clone());
+        insert.execute(params![car_id, position, url, kept])?;
+    }
+    rebuild_images(conn, car_id)
+}
+
+/// A car's pictures from its fetched feed photos, in the feed's order.
+pub fn rebuild_images(conn: &Connection, car_id: &str) -> AppResult<()> {
+    let urls: Vec<String> = conn
+        .prepare_cached(
+            "SELECT media_url FROM car_photo_sources
+             WHERE car_id = ?1 AND media_url IS NOT NULL ORDER BY position",
+        )?
+        .query_map([car_id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let current: Vec<String> = conn
+        .prepare_cached("SELECT url FROM car_images WHERE car_id = ?1 ORDER BY position")?
+        .query_map([car_id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    if current != urls {
+        cars::set_images(conn, car_id, &urls)?;
+        conn.prepare_cached("UPDATE cars SET updated_at = ?2 WHERE id = ?1")?
+            .execute(params![car_id, crate::domain::now()])?;
+    }
+    Ok(())
+}
 
 /// One picture still to fetch.
 #[derive(Debug, Clone)]

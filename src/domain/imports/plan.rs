@@ -2,7 +2,19 @@
 //! each feed car matched by external id, then VIN, to new, changed, unchanged
 //! or gone, with the fields it changes. Read by the preview and by `apply`.
 
-use super::*;
+use super::report::{
+    ChangedCar, FieldChange, GoneCar, NewBodyType, NewCar, Report, RowWarning, UnchangedCar,
+};
+use crate::domain::cars::{
+    BodyType, Car, CarFilter, CarStatus, Drivetrain, FuelType, Transmission,
+};
+use crate::domain::money::Money;
+use crate::domain::{body_types, brands, cars};
+use crate::error::AppResult;
+use crate::parser::feed::{FeedCar, FeedFormat, RowError};
+use crate::parser::mapping;
+use rusqlite::Connection;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// A catalogue car as the comparison sees it.
 pub(super) struct Existing {

@@ -1,7 +1,15 @@
 //! Import runs in storage: a preview or a failed run written, read back,
 //! listed and discarded (the `import_runs` table).
 
-use super::*;
+use super::plan::plan;
+use super::report::{
+    ImportRun, ImportRunSummary, PhotoError, PhotoProgress, Report, RunCounts, RunSource,
+    RunStatus, RunTrigger,
+};
+use crate::error::{AppError, AppResult};
+use crate::parser::feed::{FeedCar, FeedFormat, RowError};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::collections::HashSet;
 
 /// Stores a preview of a parsed feed and gives it back.
 #[allow(clippy::too_many_arguments)]

@@ -1,7 +1,10 @@
 //! The parser's schedule: the feed address and the hours between runs, read,
 //! checked, saved and marked when a scheduled run starts.
 
-use super::*;
+use crate::error::{AppError, AppResult};
+use rusqlite::{Connection, params};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 /// The schedule of the parser.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]

@@ -1,8 +1,101 @@
-//! The rules of a lead's form: every field checked (names, phone, e-mail,
-//! amounts, a test drive's day and time, control characters) into a
-//! [`ValidLead`].
+//! A lead's form: what a visitor sends ([`LeadInput`]) and its rules, every
+//! field checked (names, phone, e-mail, amounts, a test drive's day and
+//! time, control characters) into a [`ValidLead`].
 
-use super::*;
+use super::lead::{CAR_MILEAGE_MAX, CAR_YEAR_MIN, CONSENT_REQUIRED, Lead, LeadStatus, LeadType};
+use crate::domain::hours::WorkSchedule;
+use crate::domain::money::Money;
+use crate::domain::{check_len, phone};
+use crate::error::{AppError, AppResult};
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveTime};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+/// What a visitor's form sends. Id, status and dates are the server's.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LeadInput {
+    #[serde(rename = "type")]
+    #[schema(value_type = String)]
+    pub lead_type: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub phone: Option<String>,
+    #[serde(default)]
+    pub email: Option<String>,
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub desired_amount: Option<Money>,
+    #[serde(default)]
+    pub monthly_income: Option<Money>,
+    #[serde(default)]
+    pub car_brand: Option<String>,
+    #[serde(default)]
+    pub car_model: Option<String>,
+    #[serde(default)]
+    pub car_year: Option<i32>,
+    #[serde(default)]
+    pub car_mileage: Option<i64>,
+    #[serde(default)]
+    pub car_condition: Option<String>,
+    #[serde(default)]
+    pub budget: Option<Money>,
+    #[serde(default)]
+    pub preferred_brand: Option<String>,
+    #[serde(default)]
+    pub body_type: Option<String>,
+    #[serde(default)]
+    pub transmission: Option<String>,
+    #[serde(default)]
+    pub fuel_types: Option<String>,
+    #[serde(default)]
+    pub source_url: Option<String>,
+    #[serde(default)]
+    pub car_id: Option<String>,
+    #[serde(default)]
+    pub car_info: Option<String>,
+    #[serde(default)]
+    pub car_price: Option<String>,
+    #[serde(default)]
+    pub car_status: Option<String>,
+    /// Consent to personal data processing: must be true.
+    #[serde(default)]
+    pub consent: bool,
+    /// Optional consent to advertising contact.
+    #[serde(default)]
+    pub advertising_consent: bool,
+    #[serde(default)]
+    pub utm_source: Option<String>,
+    #[serde(default)]
+    pub utm_medium: Option<String>,
+    #[serde(default)]
+    pub utm_campaign: Option<String>,
+    #[serde(default)]
+    pub utm_term: Option<String>,
+    #[serde(default)]
+    pub utm_content: Option<String>,
+    /// Google Analytics or Yandex Metrika client id.
+    #[serde(default)]
+    pub analytics_client_id: Option<String>,
+    /// Test drive (required there): the day, "YYYY-MM-DD", Moscow date.
+    #[serde(default)]
+    pub preferred_date: Option<String>,
+    /// Test drive (required there): a slot start, "HH:MM", Moscow time;
+    /// slots every 30 minutes within the working hours.
+    #[serde(default)]
+    pub preferred_time: Option<String>,
+    /// Credit: the term chosen in the calculator, 1..=360 months.
+    #[serde(default)]
+    pub term_months: Option<i64>,
+    /// Credit: the down payment chosen in the calculator.
+    #[serde(default)]
+    pub down_payment: Option<Money>,
+    /// Honeypot: hidden from people; a filled one marks a bot.
+    #[serde(default)]
+    pub website: Option<String>,
+}
 
 /// The message a form shows when name or phone is empty.
 pub(super) fn required_message(lead_type: LeadType) -> &'static str {

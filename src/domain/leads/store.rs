@@ -1,7 +1,10 @@
 //! Leads in storage: written, read, listed for the admin, assigned, their
 //! status changed, deleted and counted.
 
-use super::*;
+use super::input::ValidLead;
+use super::lead::{Lead, LeadStatus, LeadType};
+use crate::error::AppResult;
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 /// Stores a validated lead. A car id that no longer exists is kept as text
 /// in `carInfo` only, so a lead from a stale page is never refused.
@@ -194,10 +197,7 @@ pub fn assign(conn: &Connection, id: &str, assignee: Option<&str>) -> AppResult<
          WHERE id = ?1",
         params![id, assignee, crate::domain::now()],
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    crate::domain::read_again(changed, || get(conn, id))
 }
 
 pub fn count(conn: &Connection) -> AppResult<i64> {
@@ -209,10 +209,7 @@ pub fn set_status(conn: &Connection, id: &str, status: LeadStatus) -> AppResult<
         "UPDATE leads SET status = ?2, updated_at = ?3 WHERE id = ?1",
         params![id, status, crate::domain::now()],
     )?;
-    if changed == 0 {
-        return Ok(None);
-    }
-    get(conn, id)
+    crate::domain::read_again(changed, || get(conn, id))
 }
 
 /// Keeps the lead's id in amoCRM.

@@ -1,7 +1,16 @@
 //! The admin's view of saved searches (the list with its subscribers) and a
 //! confirmed subscription written directly (tests and the demo).
 
-use super::*;
+use super::alerts::{matching, remember};
+use super::request::ValidRequest;
+use super::search::SearchFilter;
+use super::stored::{SELECT_SUBSCRIPTION, Subscription, stamp, subscription_row};
+use super::subscriptions::upsert_search;
+use crate::error::AppResult;
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, params};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 /// A followed search as staff see it.
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -1,7 +1,16 @@
 //! The alerts: the cars matching a confirmed search, what changed since the
 //! last mail (new cars, lower prices), and the mails queued in the outbox.
 
-use super::*;
+use super::search::{ALERT_EVERY_HOURS, SearchFilter};
+use super::stored::{SELECT_SUBSCRIPTION, Subscription, issue_token, stamp, subscription_row};
+use crate::domain::money::Money;
+use crate::domain::outbox::{Channel, Kind};
+use crate::domain::{cars, outbox};
+use crate::error::AppResult;
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, params};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// A published car matching a search, as an alert names it.
 #[derive(Debug, Clone)]

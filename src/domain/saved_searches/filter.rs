@@ -2,7 +2,12 @@
 //! catalogue, the page address it came from, and the filter described in
 //! words for the mails.
 
-use super::*;
+use super::search::{FilterInput, MAX_PRICE_RUBLES, SearchFilter};
+use crate::domain::cars::{BodyType, CarStatus};
+use crate::domain::money::Money;
+use crate::domain::{body_types, brands};
+use crate::error::{AppError, AppResult};
+use rusqlite::Connection;
 
 pub(super) fn non_empty(value: Option<String>) -> Option<String> {
     crate::domain::non_empty(value).filter(|v| v != "all")

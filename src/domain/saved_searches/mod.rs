@@ -4,195 +4,33 @@
 //! drops are mailed, at most one mail a day per address. Mails go through
 //! the outbox (`crate::notify::saved_search` writes them).
 //!
-//! This file keeps the messages, limits and the filter's types; the pieces:
-//! `filter` (checks and words), `subscriptions` (subscribe, confirm,
+//! The pieces: `search` (the filter's types, messages and limits), `filter`
+//! (checks and words), `request` (a visitor's request checked), `stored` (a subscription's row, the links'
+//! tokens), `subscriptions` (subscribe, confirm,
 //! unsubscribe), `alerts` (matches and mails), `admin` (the admin's list).
-
-use std::collections::HashMap;
-
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use chrono::{DateTime, SecondsFormat, Utc};
-use rusqlite::{Connection, OptionalExtension, params};
-use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
-
-use super::cars::{self, BodyType, CarFilter, CarStatus};
-use super::money::Money;
-use super::outbox::{self, Channel, Kind};
-use super::{body_types, brands, check_len, leads};
-use crate::error::{AppError, AppResult};
 
 mod admin;
 mod alerts;
 mod filter;
+mod request;
+mod search;
+mod stored;
 mod subscriptions;
 
 pub use admin::*;
 pub use alerts::*;
 pub use filter::*;
+pub use request::*;
+pub use search::*;
+pub use stored::*;
 pub use subscriptions::*;
-
-pub const EMAIL_INVALID: &str = "Укажите корректный e-mail";
-pub const ADVERTISING_CONSENT_REQUIRED: &str =
-    "Необходимо согласие на получение рекламных рассылок";
-pub const LINK_INVALID: &str = "Ссылка недействительна или устарела";
-pub const PAGE_URL_INVALID: &str = "Подписаться можно только на страницу каталога этого сайта";
-const MAX_PRICE_RUBLES: i64 = 1_000_000_000;
-/// A confirmation link works this long after its mail.
-pub const CONFIRM_VALID_DAYS: i64 = 7;
-/// At most one alert mail per address in this many hours.
-pub const ALERT_EVERY_HOURS: i64 = 24;
-/// A confirmation asked for again within this many minutes is not mailed again.
-pub const CONFIRM_REPEAT_MINUTES: i64 = 5;
-
-/// The catalogue filter a search follows; a missing field does not filter
-/// (docs/catalogue.md).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SearchFilter {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<CarStatus>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub brand_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub body_type: Option<BodyType>,
-    /// Highest price, whole rubles.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_price: Option<i64>,
-}
-
-impl SearchFilter {
-    /// The normalised text that names the filter (one row per distinct one).
-    fn key(&self) -> String {
-        format!(
-            "status={}&brandId={}&bodyType={}&maxPrice={}",
-            self.status.map_or("", CarStatus::as_str),
-            self.brand_id.as_deref().unwrap_or(""),
-            self.body_type.as_ref().map_or("", BodyType::as_str),
-            self.max_price.map(|p| p.to_string()).unwrap_or_default()
-        )
-    }
-
-    /// The same filter as the catalogue's API applies it: published cars only.
-    pub fn car_filter(&self) -> CarFilter {
-        CarFilter {
-            statuses: self.status.into_iter().collect(),
-            brand_id: self.brand_id.clone(),
-            body_type: self.body_type.clone(),
-            max_price: self.max_price.map(Money::from_rubles),
-            include_drafts: false,
-            ..CarFilter::default()
-        }
-    }
-}
-
-/// What the public form sends as its filter.
-#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct FilterInput {
-    /// new, used or lease.
-    #[serde(default)]
-    pub status: Option<String>,
-    /// A brand's id (`/api/brands`).
-    #[serde(default)]
-    pub brand_id: Option<String>,
-    /// sedan, hatchback, crossover, wagon, coupe or pickup.
-    #[serde(default)]
-    pub body_type: Option<String>,
-    /// Highest price, whole rubles, 0..=1 000 000 000.
-    #[serde(default)]
-    #[schema(value_type = Option<i64>)]
-    pub max_price: Option<serde_json::Value>,
-}
-
-/// A visitor's request to follow a filter.
-#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SubscribeInput {
-    #[serde(default)]
-    pub email: Option<String>,
-    #[serde(default)]
-    pub filter: Option<FilterInput>,
-    /// The catalogue page asked on: this site's absolute URL or a path
-    /// (`/new-cars?brand=haval`), at most 2000 characters.
-    #[serde(default)]
-    pub page_url: Option<String>,
-    /// 152-FZ consent to personal data processing (required).
-    #[serde(default)]
-    pub consent: bool,
-    /// 38-FZ art. 18 consent to advertising mail (required here: alerts are
-    /// advertising).
-    #[serde(default)]
-    pub advertising_consent: bool,
-    /// Honeypot: hidden from people; a filled one marks a bot.
-    #[serde(default)]
-    pub website: Option<String>,
-}
-
-/// A request that passed every check.
-#[derive(Debug, Clone)]
-pub struct ValidRequest {
-    pub email: String,
-    pub filter: SearchFilter,
-    /// Path and query within the site.
-    pub page_url: String,
-    pub description: String,
-}
-
-impl SubscribeInput {
-    pub fn is_bot(&self) -> bool {
-        self.website
-            .as_deref()
-            .is_some_and(|w| !w.trim().is_empty())
-    }
-
-    /// Checks every field against the rules and the catalogue; `base_url`
-    /// is the site's own (config).
-    pub fn validate(self, conn: &Connection, base_url: &str) -> AppResult<ValidRequest> {
-        let email = self
-            .email
-            .as_deref()
-            .map(str::trim)
-            .filter(|e| !e.is_empty())
-            .ok_or_else(|| AppError::invalid("email", EMAIL_INVALID))?;
-        check_len("email", "Email", email, 255)?;
-        if !leads::is_email(email) || email.chars().any(char::is_control) {
-            return Err(AppError::invalid("email", EMAIL_INVALID));
-        }
-        let filter = check_filter(conn, self.filter.unwrap_or_default())?;
-        let page_url = self
-            .page_url
-            .as_deref()
-            .map(str::trim)
-            .filter(|u| !u.is_empty())
-            .ok_or_else(|| AppError::invalid("pageUrl", "Не указана страница каталога"))?;
-        check_len("pageUrl", "Страница каталога", page_url, 2000)?;
-        let page_url = site_path(page_url, base_url)
-            .ok_or_else(|| AppError::invalid("pageUrl", PAGE_URL_INVALID))?;
-        if !self.consent {
-            return Err(AppError::invalid("consent", leads::CONSENT_REQUIRED));
-        }
-        if !self.advertising_consent {
-            return Err(AppError::invalid(
-                "advertisingConsent",
-                ADVERTISING_CONSENT_REQUIRED,
-            ));
-        }
-        let description = describe(conn, &filter)?;
-        Ok(ValidRequest {
-            email: email.to_lowercase(),
-            filter,
-            page_url,
-            description,
-        })
-    }
-}
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::*;
+    use crate::domain::money::Money;
 
     #[test]
     fn only_catalogue_pages_of_this_site() {

@@ -1,7 +1,17 @@
 //! A change of the settings from the admin (`SettingsPatch`): the fields it
 //! sets, their rules, and the form's description for the UI.
 
-use super::*;
+use super::values::{
+    CANCELLED_RETENTION_FIELD, CANCELLED_RETENTION_RANGE, RESPONSE_THRESHOLD_FIELD,
+    RESPONSE_THRESHOLD_RANGE, RETENTION_YEARS_FIELD, RETENTION_YEARS_RANGE, Settings,
+};
+use crate::domain::hours::WorkSchedule;
+use crate::domain::lead_assignment;
+use crate::domain::lead_assignment::AssignmentRule;
+use crate::domain::operator_ids::{BAD_INN, BAD_OGRN, is_inn, is_ogrn};
+use crate::error::{AppError, AppResult};
+use serde::Deserialize;
+use utoipa::ToSchema;
 
 /// A change to some settings: absent fields keep their value. The company
 /// form sends everything; the e-mail and banner forms send a few fields.
@@ -68,8 +78,7 @@ pub struct SettingsPatch {
 
 impl SettingsPatch {
     /// Applies the patch and checks the settings form's rules.
-    pub fn apply(self, to: &mut Settings) -> crate::error::AppResult<()> {
-        use crate::error::AppError;
+    pub fn apply(self, to: &mut Settings) -> AppResult<()> {
         // E-mail rules apply to the fields this change sends.
         let email_sent = [
             self.email.is_some(),
@@ -375,7 +384,7 @@ impl SettingsPatch {
                 return Err(AppError::invalid(field, message));
             }
         }
-        crate::domain::legal::check_operator(to)?;
+        check_operator(to)?;
         // email must be an e-mail; the notification addresses may be empty.
         let emails = [
             ("email", &to.public.email, false),
@@ -423,8 +432,8 @@ impl crate::domain::form::Form for SettingsPatch {
                 .invalid(crate::domain::mail_cap::DAILY_LIMIT_RANGE),
             Field::optional("leadAssignment", Kind::Code).invalid(lead_assignment::UNKNOWN_RULE),
             Field::optional("operatorName", Kind::Text),
-            Field::optional("operatorInn", Kind::Text).invalid(crate::domain::legal::BAD_INN),
-            Field::optional("operatorOgrn", Kind::Text).invalid(crate::domain::legal::BAD_OGRN),
+            Field::optional("operatorInn", Kind::Text).invalid(BAD_INN),
+            Field::optional("operatorOgrn", Kind::Text).invalid(BAD_OGRN),
             Field::optional("operatorAddress", Kind::Text),
             Field::optional("googleAnalyticsEnabled", Kind::Bool),
             Field::optional("homeBanner", Kind::Text),
@@ -443,4 +452,18 @@ impl crate::domain::form::Form for SettingsPatch {
             Field::optional("updatedAt", Kind::Text),
         ]
     };
+}
+
+/// Checks the operator fields the settings hold (empty is allowed: the
+/// self-check flags it).
+fn check_operator(settings: &Settings) -> AppResult<()> {
+    let inn = &settings.operator_inn;
+    if !inn.is_empty() && !is_inn(inn) {
+        return Err(AppError::invalid("operatorInn", BAD_INN));
+    }
+    let ogrn = &settings.operator_ogrn;
+    if !ogrn.is_empty() && !is_ogrn(ogrn) {
+        return Err(AppError::invalid("operatorOgrn", BAD_OGRN));
+    }
+    Ok(())
 }

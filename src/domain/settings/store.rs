@@ -1,6 +1,8 @@
 //! The settings in storage: one row, read and saved whole.
 
-use super::*;
+use super::values::{Banners, PublicSettings, Settings};
+use crate::error::AppResult;
+use rusqlite::{Connection, OptionalExtension, Row};
 
 pub(super) const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_address, email,
     working_hours, work_schedule, hero_title, hero_subtitle, favicon, google_analytics_id, yandex_metrika_id,

@@ -1,7 +1,15 @@
 //! The CSV format: its columns ([`CSV_COLUMNS`]), the reader (separator and
 //! quotes) and a row made a [`FeedCar`].
 
-use super::*;
+use super::fields::{
+    EngineFacts, FeedCarParts, RowResult, car, discounts_of, doors_of, drive_of, drive_warning,
+    engine_of, external_id, mapped, name_of, optional_text, parse_int, parse_price, parse_vin,
+    parse_year, photos, required, short_text, status_of, text_field, trim_warning,
+};
+use super::parsed::{FeedCar, FeedError, FeedFormat, FieldWarning, Parsed, RowError};
+use super::record::Record;
+use crate::parser::mapping;
+use std::collections::HashMap;
 
 /// The CSV header (`docs/parser.md`, README): these names, in any order;
 /// `;` or `,` separated. Required: brand, model, year, price, body_type,

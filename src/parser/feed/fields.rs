@@ -2,7 +2,11 @@
 //! years, VIN, status, drive, engine, texts and pictures read and checked,
 //! with the warnings a field earns, and the checked parts made a [`FeedCar`].
 
-use super::*;
+use super::parsed::{Discounts, FeedCar, FieldWarning, MAX_EXTERNAL_ID, MAX_PHOTOS};
+use super::record::Record;
+use crate::domain::cars::{CarStatus, Drivetrain, FuelType, Transmission};
+use crate::domain::money::Money;
+use crate::parser::mapping;
 
 pub(super) type RowResult<T> = Result<T, (Option<String>, String)>;
 

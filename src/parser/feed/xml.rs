@@ -2,7 +2,18 @@
 //! Avito Autoload's `<Ads><Ad>` into records, and each format's record made
 //! a [`FeedCar`] (`autoru_car`, `avito_car`).
 
-use super::*;
+use super::fields::{
+    EngineFacts, FeedCarParts, RowResult, car, check_currency, discounts_of, doors_of, drive_of,
+    drive_warning, engine_of, external_id, field_error, mapped, model_and_generation, name_of,
+    optional_text, parse_int, parse_price, parse_vin, parse_year, photos, required, short_text,
+    status_of, text_field, trim_warning,
+};
+use super::parsed::{FeedCar, FeedError, FeedFormat, Parsed, RowError};
+use super::record::{Lines, Record};
+use crate::domain::cars::FuelType;
+use crate::parser::mapping;
+use quick_xml::Reader;
+use quick_xml::events::Event;
 
 pub(super) fn parse_xml(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
     let mut reader = Reader::from_reader(bytes);

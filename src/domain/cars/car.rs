@@ -1,0 +1,182 @@
+//! A car as the site shows it: its kinds (status, gearbox, drive, fuel),
+//! its trim levels, and what a list filters and sorts by.
+
+use crate::domain::body_types::BodyType;
+use crate::domain::money::Money;
+use crate::domain::text_enum;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+text_enum!(
+    /// new | used | lease
+    CarStatus { New = "new", Used = "used", Lease = "lease" }
+);
+text_enum!(
+    Transmission { Manual = "manual", Automatic = "automatic", Cvt = "cvt", Robotic = "robotic" }
+);
+text_enum!(
+    Drivetrain { Front = "front", Rear = "rear", All = "all" }
+);
+text_enum!(
+    FuelType { Gasoline = "gasoline", Diesel = "diesel", Hybrid = "hybrid", Electric = "electric", Gas = "gas" }
+);
+
+impl CarStatus {
+    /// Badge text of the public site.
+    pub fn label(self) -> &'static str {
+        match self {
+            CarStatus::New => "Новый",
+            CarStatus::Used => "С пробегом",
+            CarStatus::Lease => "Аренда с выкупом",
+        }
+    }
+}
+
+impl Transmission {
+    pub fn label(self) -> &'static str {
+        match self {
+            Transmission::Manual => "Механика",
+            Transmission::Automatic => "Автомат",
+            Transmission::Cvt => "Вариатор",
+            Transmission::Robotic => "Робот",
+        }
+    }
+}
+
+impl Drivetrain {
+    pub fn label(self) -> &'static str {
+        match self {
+            Drivetrain::Front => "Передний",
+            Drivetrain::Rear => "Задний",
+            Drivetrain::All => "Полный",
+        }
+    }
+}
+
+impl FuelType {
+    pub fn label(self) -> &'static str {
+        match self {
+            FuelType::Gasoline => "Бензин",
+            FuelType::Diesel => "Дизель",
+            FuelType::Hybrid => "Гибрид",
+            FuelType::Electric => "Электро",
+            FuelType::Gas => "Газ",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct TrimLevel {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub link: String,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Car {
+    pub id: String,
+    pub brand_id: String,
+    /// The brand's name, 'Unknown' when the brand is missing.
+    pub brand_name: String,
+    pub brand_slug: String,
+    pub name: String,
+    pub slug: String,
+    pub model: String,
+    pub year: i32,
+    pub price: Money,
+    pub monthly_payment: Option<Money>,
+    pub daily_price: Option<Money>,
+    pub status: CarStatus,
+    pub body_type: BodyType,
+    pub transmission: Transmission,
+    /// Null: not stated (a feed that names no drive); the car page hides it.
+    #[schema(required = true)]
+    pub drivetrain: Option<Drivetrain>,
+    pub fuel_type: FuelType,
+    pub engine: String,
+    pub mileage: i64,
+    /// URL of the main picture (the 800 px variant); empty when none.
+    pub main_image: String,
+    /// URLs of all pictures, the main one first.
+    pub images: Vec<String>,
+    pub has_images: bool,
+    pub in_stock: bool,
+    pub featured: bool,
+    pub trim_levels: Vec<TrimLevel>,
+    pub published: bool,
+    pub vin: Option<String>,
+    pub color: Option<String>,
+    pub external_id: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    /// Off the price with a loan from a partner bank (`docs/pricing.md`).
+    pub credit_discount: Option<Money>,
+    /// Off the price with a trade-in.
+    pub tradein_discount: Option<Money>,
+    /// Off the price with an insurance policy bought at the dealership.
+    pub insurance_discount: Option<Money>,
+    /// Cap on the sum of the discounts above.
+    pub max_discount: Option<Money>,
+    /// The car's own complectation ("Executive"), as a feed names it.
+    #[schema(required = true)]
+    pub trim: Option<String>,
+    /// The model's generation ("III").
+    #[schema(required = true)]
+    pub generation: Option<String>,
+    #[schema(required = true)]
+    pub doors: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
+pub enum CarSort {
+    #[default]
+    #[serde(rename = "newest")]
+    Newest,
+    #[serde(rename = "price_asc")]
+    PriceAsc,
+    #[serde(rename = "price_desc")]
+    PriceDesc,
+}
+
+impl CarSort {
+    pub fn parse(code: &str) -> Option<CarSort> {
+        match code {
+            "newest" => Some(CarSort::Newest),
+            "price_asc" => Some(CarSort::PriceAsc),
+            "price_desc" => Some(CarSort::PriceDesc),
+            _ => None,
+        }
+    }
+
+    pub(super) fn order_by(self) -> &'static str {
+        match self {
+            // rowid breaks ties: unique, and in every index.
+            CarSort::Newest => "c.created_at DESC, c.rowid DESC",
+            CarSort::PriceAsc => "c.price_kopecks ASC, c.rowid",
+            CarSort::PriceDesc => "c.price_kopecks DESC, c.rowid",
+        }
+    }
+}
+
+/// Which cars a list shows. Empty fields do not filter.
+#[derive(Debug, Clone, Default)]
+pub struct CarFilter {
+    pub statuses: Vec<CarStatus>,
+    pub brand_id: Option<String>,
+    pub body_type: Option<BodyType>,
+    pub featured: Option<bool>,
+    pub in_stock: Option<bool>,
+    pub min_price: Option<Money>,
+    pub max_price: Option<Money>,
+    pub model: Option<String>,
+    /// Admin lists also show drafts.
+    pub include_drafts: bool,
+    pub sort: CarSort,
+}
+
+pub const DEFAULT_LIMIT: u32 = 12;
+pub const MAX_LIMIT: u32 = 100;

@@ -1,0 +1,173 @@
+//! What an import run is and reports (the API shows these): its trigger,
+//! status and source, the counts, and the preview's report of new, changed,
+//! unchanged and gone cars with the rows' errors and warnings.
+
+use crate::domain::cars::{BodyType, CarStatus};
+use crate::domain::money::Money;
+use crate::domain::text_enum;
+use crate::parser::feed::{FeedFormat, RowError};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+text_enum!(
+    /// manual | schedule
+    RunTrigger { Manual = "manual", Schedule = "schedule" }
+);
+text_enum!(
+    /// preview | applied | discarded | failed
+    RunStatus { Preview = "preview", Applied = "applied", Discarded = "discarded", Failed = "failed" }
+);
+text_enum!(
+    /// url | file
+    SourceKind { Url = "url", File = "file" }
+);
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RunSource {
+    pub kind: SourceKind,
+    /// The URL or the file name.
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+pub struct RunCounts {
+    pub new: usize,
+    pub changed: usize,
+    pub unchanged: usize,
+    pub gone: usize,
+    pub errors: usize,
+    /// Cars that import with unstated fields.
+    #[serde(default)]
+    pub warnings: usize,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+pub struct PhotoProgress {
+    pub total: i64,
+    pub done: i64,
+    pub failed: i64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportRunSummary {
+    pub id: String,
+    pub created_at: String,
+    pub finished_at: Option<String>,
+    pub trigger: RunTrigger,
+    pub source: RunSource,
+    pub format: Option<FeedFormat>,
+    pub status: RunStatus,
+    /// Why the run failed (fetch, size, XML).
+    pub error: Option<String>,
+    pub counts: RunCounts,
+    pub photos: PhotoProgress,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NewCar {
+    pub key: String,
+    pub external_id: Option<String>,
+    pub vin: Option<String>,
+    pub title: String,
+    pub price: Money,
+    pub status: CarStatus,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct FieldChange {
+    /// The API's name of the field (`price`, `mileage`, `images`, ...).
+    pub field: String,
+    /// Its Russian name ("Цена", "Пробег", "Фото").
+    pub label: String,
+    pub old: String,
+    pub new: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangedCar {
+    pub key: String,
+    pub car_id: String,
+    pub slug: String,
+    pub title: String,
+    pub changes: Vec<FieldChange>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct UnchangedCar {
+    pub key: String,
+    pub car_id: String,
+    pub slug: String,
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct GoneCar {
+    pub car_id: String,
+    pub slug: String,
+    pub title: String,
+    pub external_id: Option<String>,
+    pub vin: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PhotoError {
+    pub car_title: String,
+    pub url: String,
+    pub error: String,
+}
+
+/// A car that imports with a field its feed leaves unstated.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct RowWarning {
+    pub row: u32,
+    pub line: u32,
+    pub key: String,
+    pub title: String,
+    /// drivetrain | engine | power | trim | vin | discount
+    pub field: String,
+    pub message: String,
+}
+
+/// A body type the feed names that the dealership's list lacks: created on
+/// apply.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NewBodyType {
+    pub body_type: BodyType,
+    pub label_plural: String,
+    pub label_single: String,
+}
+
+/// What a feed would do to the catalogue.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Report {
+    pub new: Vec<NewCar>,
+    pub changed: Vec<ChangedCar>,
+    pub unchanged: Vec<UnchangedCar>,
+    /// Will be unpublished (never deleted).
+    pub gone: Vec<GoneCar>,
+    pub errors: Vec<RowError>,
+    /// Brands the feed names that the catalogue lacks: created on apply.
+    pub new_brands: Vec<String>,
+    /// Body types the feed names that the list lacks: created on apply.
+    pub new_body_types: Vec<NewBodyType>,
+    /// Cars that import with unstated fields (not errors).
+    pub warnings: Vec<RowWarning>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportRun {
+    #[serde(flatten)]
+    pub summary: ImportRunSummary,
+    #[serde(flatten)]
+    pub report: Report,
+    pub photo_errors: Vec<PhotoError>,
+}

@@ -1,0 +1,95 @@
+//! A lead as stored and shown: its kinds and statuses, the limits of a
+//! visitor's own car, the consent message.
+
+use crate::domain::money::Money;
+use crate::domain::text_enum;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+text_enum!(
+    /// contact_form is shown as an instalment request.
+    LeadType {
+        AutoCredit = "auto_credit",
+        TradeIn = "trade_in",
+        AutoSelection = "auto_selection",
+        LeaseBooking = "lease_booking",
+        ContactForm = "contact_form",
+        TestDrive = "test_drive",
+    }
+);
+text_enum!(
+    LeadStatus {
+        New = "new",
+        InProgress = "in_progress",
+        Completed = "completed",
+        Cancelled = "cancelled",
+    }
+);
+
+/// A visitor's own car (trade-in): the oldest year taken. The trade-in form
+/// checks the same range (`ui/src/lib/leads.ts`, `tradeInProblems`).
+pub const CAR_YEAR_MIN: i32 = 1950;
+/// A visitor's own car: the largest mileage taken, km.
+pub const CAR_MILEAGE_MAX: i64 = 10_000_000;
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Lead {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub lead_type: LeadType,
+    pub status: LeadStatus,
+    pub name: String,
+    /// +7XXXXXXXXXX
+    pub phone: String,
+    pub email: Option<String>,
+    pub message: Option<String>,
+    pub desired_amount: Option<Money>,
+    pub monthly_income: Option<Money>,
+    pub car_brand: Option<String>,
+    pub car_model: Option<String>,
+    pub car_year: Option<i32>,
+    pub car_mileage: Option<i64>,
+    pub car_condition: Option<String>,
+    pub budget: Option<Money>,
+    pub preferred_brand: Option<String>,
+    pub body_type: Option<String>,
+    pub transmission: Option<String>,
+    pub fuel_types: Option<String>,
+    pub source_url: Option<String>,
+    pub car_id: Option<String>,
+    pub car_info: Option<String>,
+    pub car_price: Option<String>,
+    pub car_status: Option<String>,
+    pub consent_version: i64,
+    pub consent_at: String,
+    pub consent_ip: String,
+    pub advertising_consent: bool,
+    pub utm_source: Option<String>,
+    pub utm_medium: Option<String>,
+    pub utm_campaign: Option<String>,
+    pub utm_term: Option<String>,
+    pub utm_content: Option<String>,
+    pub analytics_client_id: Option<String>,
+    /// The lead's id in amoCRM, once it was pushed there.
+    pub amocrm_lead_id: Option<i64>,
+    /// Test drive: the day asked for, "YYYY-MM-DD" (Moscow); null for other types.
+    pub preferred_date: Option<String>,
+    /// Test drive: the slot's start, "HH:MM" (Moscow); null for other types.
+    pub preferred_time: Option<String>,
+    /// Credit from the calculator: the term in months.
+    pub term_months: Option<i64>,
+    /// Credit from the calculator: the down payment.
+    pub down_payment: Option<Money>,
+    pub created_at: String,
+    pub updated_at: String,
+    /// The staff member the lead is assigned to (`docs/leads.md`, "Who
+    /// answers a lead"); none while unassigned.
+    pub assignee_id: Option<String>,
+    /// Their name, or login when they have none.
+    pub assignee_name: Option<String>,
+    /// When it was assigned, RFC 3339 UTC.
+    pub assigned_at: Option<String>,
+}
+
+pub const CONSENT_REQUIRED: &str = "Необходимо согласие на обработку персональных данных";

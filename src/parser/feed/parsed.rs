@@ -1,0 +1,118 @@
+//! What a feed is read into: its format, a car with its discounts and the
+//! warnings its fields earned, a refused row, and the limits.
+
+use crate::domain::cars::{CarStatus, Drivetrain, FuelType, Transmission};
+use crate::domain::money::Money;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+crate::domain::text_enum!(
+    /// autoru | avito | csv
+    FeedFormat { Autoru = "autoru", Avito = "avito", Csv = "csv" }
+);
+
+/// Conditional discounts as Auto.ru carries them (`docs/pricing.md`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Discounts {
+    pub credit: Option<Money>,
+    pub tradein: Option<Money>,
+    pub insurance: Option<Money>,
+    pub max: Option<Money>,
+}
+
+/// What a car's feed leaves unstated: the car imports, and the preview
+/// shows the warning (`docs/parser.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FieldWarning {
+    /// drivetrain | engine | power | trim | vin | discount
+    pub field: String,
+    pub message: String,
+}
+
+/// One usable car of a feed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FeedCar {
+    /// CSV line or XML element number.
+    pub row: u32,
+    /// The line of the file the car starts on.
+    #[serde(default)]
+    pub line: u32,
+    pub external_id: Option<String>,
+    pub vin: Option<String>,
+    pub brand: String,
+    pub model: String,
+    /// Model and trim ("GX Executive"), or the model.
+    pub name: String,
+    /// The complectation ("Executive").
+    #[serde(default)]
+    pub trim: Option<String>,
+    /// The generation ("III").
+    #[serde(default)]
+    pub generation: Option<String>,
+    #[serde(default)]
+    pub doors: Option<i64>,
+    pub year: i32,
+    pub price: Money,
+    pub status: CarStatus,
+    /// The feed's body word ("Внедорожник 5 дв."), resolved against the
+    /// dealership's body types when the run is planned.
+    #[serde(alias = "body_type")]
+    pub body: String,
+    pub transmission: Transmission,
+    /// None: not stated.
+    pub drivetrain: Option<Drivetrain>,
+    pub fuel_type: FuelType,
+    pub engine: String,
+    pub mileage: i64,
+    pub color: Option<String>,
+    /// Picture URLs in order; empty: the feed carries none (the car's own
+    /// pictures are kept).
+    pub photos: Vec<String>,
+    /// `None`: the format carries no discounts (the car's are kept).
+    pub discounts: Option<Discounts>,
+    #[serde(default)]
+    pub warnings: Vec<FieldWarning>,
+}
+
+impl FeedCar {
+    /// The feed's external id, else the VIN.
+    pub fn key(&self) -> String {
+        self.external_id
+            .clone()
+            .or_else(|| self.vin.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn title(&self) -> String {
+        format!("{} {} {}", self.brand, self.name, self.year)
+    }
+}
+
+/// A row the import cannot use, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RowError {
+    /// CSV line, or the XML record's number (1 = the first `<car>`/`<Ad>`).
+    pub row: u32,
+    /// The line of the file the row starts on.
+    pub line: u32,
+    /// The feed's field name, when one field is wrong.
+    pub field: Option<String>,
+    pub message: String,
+}
+
+/// A document that cannot be used at all.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct FeedError(pub String);
+
+#[derive(Debug, Clone, Default)]
+pub struct Parsed {
+    pub format: Option<FeedFormat>,
+    pub cars: Vec<FeedCar>,
+    pub errors: Vec<RowError>,
+}
+
+/// Longest external id, as `cars.external_id` allows.
+pub(super) const MAX_EXTERNAL_ID: usize = 100;
+pub const MAX_PHOTOS: usize = crate::domain::cars::MAX_IMAGES;
