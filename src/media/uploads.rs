@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{SecondsFormat, Utc};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use tokio_util::sync::CancellationToken;
 
 use crate::db::Db;
@@ -49,7 +49,10 @@ pub fn queue(conn: &Connection, hash: &str, now: &str) -> AppResult<()> {
 /// (or never), queues every recorded picture and remembers `target`.
 /// Gives how many were queued.
 pub fn backfill_for(conn: &mut Connection, target: &str) -> AppResult<usize> {
-    let tx = conn.transaction()?;
+    // Immediate: it reads before it writes, and a deferred transaction that
+    // finds another writer (Litestream's own rows) has committed since its
+    // read fails at once with "database is locked" instead of waiting.
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let copied_to: Option<String> = tx
         .query_row("SELECT target FROM media_replica WHERE id = 1", [], |r| {
             r.get(0)
