@@ -293,11 +293,7 @@ function FoundLists({ data }: { data: PersonData }) {
                 {" · "}
                 <time dateTime={l.createdAt}>{longDateTime(l.createdAt)}</time>
                 <br />
-                <span class="muted">
-                  Согласие: редакция № {l.consentVersion}, {longDateTime(l.consentAt)}
-                  {l.consentIp ? `, IP ${l.consentIp}` : ""}
-                  {l.advertisingConsent ? "; согласие на рекламу" : ""}
-                </span>
+                <ConsentNote of={l} />
               </li>
             ))}
           </ul>
@@ -319,11 +315,7 @@ function FoundLists({ data }: { data: PersonData }) {
                   : ", не подтвердил"}
                 {sub.unsubscribedAt ? `, отписался ${longDateTime(sub.unsubscribedAt)}` : ""}
                 <br />
-                <span class="muted">
-                  Согласие: редакция № {sub.consentVersion}, {longDateTime(sub.consentAt)}
-                  {sub.consentIp ? `, IP ${sub.consentIp}` : ""}
-                  {sub.advertisingConsent ? "; согласие на рекламу" : ""}
-                </span>
+                <ConsentNote of={sub} />
               </li>
             ))}
           </ul>
@@ -370,5 +362,26 @@ function FoundLists({ data }: { data: PersonData }) {
         </section>
       )}
     </div>
+  );
+}
+
+/** What a person agreed to, as the ledger recorded it: the edition, when,
+ * from where, and whether advertising was agreed to too. */
+function ConsentNote({
+  of: c,
+}: {
+  of: {
+    consentVersion: number;
+    consentAt: string;
+    consentIp?: string | null;
+    advertisingConsent?: boolean;
+  };
+}) {
+  return (
+    <span class="muted">
+      Согласие: редакция № {c.consentVersion}, {longDateTime(c.consentAt)}
+      {c.consentIp ? `, IP ${c.consentIp}` : ""}
+      {c.advertisingConsent ? "; согласие на рекламу" : ""}
+    </span>
   );
 }
