@@ -137,22 +137,26 @@ async fn every_documented_path_is_served() {
         .id
         .to_string()
     };
-    let import_run = {
+    let (import_run, feed) = {
         use dealership::domain::imports::{self, RunSource, RunTrigger, SourceKind};
         let source = RunSource {
             kind: SourceKind::Url,
             name: "https://dealer.example.ru/feed.xml".into(),
         };
-        imports::create_failed(
-            &app.db.conn().unwrap(),
+        let conn = app.db.conn().unwrap();
+        let feed = imports::feed_for_source(&conn, SourceKind::Url, &source.name).unwrap();
+        let run = imports::create_failed(
+            &conn,
             RunTrigger::Manual,
             &source,
+            &feed,
             None,
             "Не удалось загрузить фид",
         )
         .unwrap()
         .summary
-        .id
+        .id;
+        (run, feed.id)
     };
     let (_, invitation) = dealership::domain::staff::add(
         &app.db.conn().unwrap(),
@@ -200,6 +204,8 @@ async fn every_documented_path_is_served() {
                         &lead
                     } else if path.contains("imports") {
                         &import_run
+                    } else if path.contains("/feeds/") {
+                        &feed
                     } else if path.contains("/acts/") {
                         &act
                     } else {

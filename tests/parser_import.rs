@@ -74,7 +74,7 @@ async fn csv_preview_changes_nothing_then_apply_writes_it() {
     assert_eq!(run["source"], json!({"kind": "file", "name": "stock.csv"}));
     assert_eq!(
         run["counts"],
-        json!({"new": 3, "changed": 0, "unchanged": 0, "gone": 0, "errors": 1, "warnings": 0})
+        json!({"new": 3, "changed": 0, "unchanged": 0, "gone": 0, "left": 0, "errors": 1, "warnings": 0})
     );
     // The bad row is named by its line and field.
     assert_eq!(run["errors"][0]["row"], 5);
@@ -171,7 +171,7 @@ async fn a_changed_feed_shows_and_applies_price_changes_gone_and_new_cars() {
         .json();
     assert_eq!(
         preview["counts"],
-        json!({"new": 1, "changed": 1, "unchanged": 1, "gone": 1, "errors": 0, "warnings": 0})
+        json!({"new": 1, "changed": 1, "unchanged": 1, "gone": 1, "left": 0, "errors": 0, "warnings": 0})
     );
     let change = &preview["changed"][0];
     assert_eq!(change["key"], "A-1");
@@ -634,58 +634,88 @@ async fn the_schedule_runs_a_feed_and_a_failed_run_shows_on_the_dashboard() {
         .call(Method::GET, "/api/admin/parser/settings", None)
         .await
         .json();
-    assert_eq!(settings["intervalHours"], 0);
     assert_eq!(
         settings["feeds"][0]["url"],
         "http://localhost:8080/feeds/avito.xml"
     );
     let refused = admin
         .call(
-            Method::PUT,
-            "/api/admin/parser/settings",
-            Some(json!({"feedUrl": "", "intervalHours": 6})),
+            Method::POST,
+            "/api/admin/feeds",
+            Some(json!({"name": "Склад", "kind": "url", "url": "", "intervalHours": 6})),
         )
         .await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(refused.json()["field"], "feedUrl");
+    assert_eq!(refused.json()["field"], "url");
     assert_eq!(refused.error(), "Укажите адрес фида");
     let refused = admin
         .call(
-            Method::PUT,
-            "/api/admin/parser/settings",
-            Some(json!({"feedUrl": "https://example.ru/f.xml", "intervalHours": 200})),
+            Method::POST,
+            "/api/admin/feeds",
+            Some(
+                json!({"name": "Склад", "kind": "url", "url": "https://example.ru/f.xml",
+                "intervalHours": 200}),
+            ),
         )
         .await;
     assert_eq!(refused.json()["field"], "intervalHours");
+    let refused = admin
+        .call(
+            Method::POST,
+            "/api/admin/feeds",
+            Some(json!({"name": "Файл 1С", "kind": "file", "intervalHours": 6})),
+        )
+        .await;
+    assert_eq!(refused.json()["field"], "intervalHours");
+    assert_eq!(
+        refused.error(),
+        "Расписание — только для фида по адресу: файл загружают вручную"
+    );
 
     let files = Files::default();
     files.put("/feed.csv", "text/csv", csv(&[JOLION, F7]));
     let base = file_server(files).await;
     let saved = admin
         .call(
-            Method::PUT,
-            "/api/admin/parser/settings",
-            Some(json!({"feedUrl": format!("{base}/feed.csv"), "intervalHours": 6})),
+            Method::POST,
+            "/api/admin/feeds",
+            Some(
+                json!({"name": "Склад", "kind": "url", "url": format!("{base}/feed.csv"),
+                "intervalHours": 6}),
+            ),
         )
         .await;
-    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text());
-    assert!(saved.json()["nextRunAt"].is_string());
+    assert_eq!(saved.status, StatusCode::CREATED, "{}", saved.text());
+    let feed = saved.json();
+    assert!(feed["nextRunAt"].is_string());
+    let feed_id = feed["id"].as_str().unwrap().to_string();
+    let taken = admin
+        .call(
+            Method::POST,
+            "/api/admin/feeds",
+            Some(json!({"name": "Другой", "kind": "url", "url": format!("{base}/feed.csv")})),
+        )
+        .await;
+    assert_eq!(taken.status, StatusCode::CONFLICT);
+    assert_eq!(taken.error(), "Этот адрес уже у фида «Склад»");
 
     let config = config_of(&app);
     let now = chrono::Utc::now();
-    let run = dealership::parser::run_schedule_if_due(&app.db, &config, now)
+    let runs = dealership::parser::run_schedule_if_due(&app.db, &config, now)
         .await
-        .unwrap()
         .unwrap();
+    assert_eq!(runs.len(), 1);
+    let run = &runs[0];
     assert_eq!(run.summary.status.as_str(), "applied");
     assert_eq!(run.summary.trigger.as_str(), "schedule");
+    assert_eq!(run.summary.feed_id.as_deref(), Some(feed_id.as_str()));
     assert_eq!(count(&app, "SELECT count(*) FROM cars"), 2);
     // Not due again within the interval.
     assert!(
         dealership::parser::run_schedule_if_due(&app.db, &config, now)
             .await
             .unwrap()
-            .is_none()
+            .is_empty()
     );
     let dashboard = admin
         .call(Method::GET, "/api/admin/dashboard", None)
@@ -694,18 +724,22 @@ async fn the_schedule_runs_a_feed_and_a_failed_run_shows_on_the_dashboard() {
     assert_eq!(dashboard["importFailed"], Value::Null);
 
     // The feed disappears: the next run fails and the dashboard says so.
-    admin
+    let moved = admin
         .call(
             Method::PUT,
-            "/api/admin/parser/settings",
-            Some(json!({"feedUrl": format!("{base}/gone.csv"), "intervalHours": 6})),
+            &format!("/api/admin/feeds/{feed_id}"),
+            Some(
+                json!({"name": "Склад", "kind": "url", "url": format!("{base}/gone.csv"),
+                "intervalHours": 6}),
+            ),
         )
         .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.text());
     let later = now + chrono::Duration::hours(7);
-    let run = dealership::parser::run_schedule_if_due(&app.db, &config, later)
+    let runs = dealership::parser::run_schedule_if_due(&app.db, &config, later)
         .await
-        .unwrap()
         .unwrap();
+    let run = &runs[0];
     assert_eq!(run.summary.status.as_str(), "failed");
     let dashboard = admin
         .call(Method::GET, "/api/admin/dashboard", None)
@@ -723,6 +757,16 @@ async fn the_schedule_runs_a_feed_and_a_failed_run_shows_on_the_dashboard() {
         count(&app, "SELECT count(*) FROM cars WHERE published = 1"),
         2
     );
+    // The feed's history has both runs.
+    let history = admin
+        .call(
+            Method::GET,
+            &format!("/api/admin/imports?feedId={feed_id}"),
+            None,
+        )
+        .await
+        .json();
+    assert_eq!(history["items"].as_array().unwrap().len(), 2);
 }
 
 #[tokio::test]

@@ -23,7 +23,7 @@ use chrono::Datelike;
 use crate::config::Config;
 use crate::db::Db;
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
-use crate::domain::imports::{self, ImportRun, RunSource, RunTrigger, SourceKind};
+use crate::domain::imports::{self, Feed, ImportRun, RunSource, RunTrigger, SourceKind};
 use crate::error::{AppError, AppResult};
 use fetch::{FetchError, Fetcher};
 
@@ -49,10 +49,12 @@ pub async fn fetch_feed(config: &Config, url: &str) -> Result<Vec<u8>, FetchErro
     fetcher.get(url, limit, &too_large_message(config)).await
 }
 
-/// Reads a feed and stores its preview (or the reason it cannot be read).
+/// Reads a feed and stores its preview as a run of `feed` (or the reason
+/// it cannot be read).
 pub async fn preview(
     db: &Db,
     trigger: RunTrigger,
+    feed: Feed,
     source: RunSource,
     bytes: Vec<u8>,
 ) -> AppResult<ImportRun> {
@@ -67,6 +69,7 @@ pub async fn preview(
                     c,
                     trigger,
                     &source,
+                    &feed,
                     parsed.format,
                     &parsed.cars,
                     parsed.errors,
@@ -74,36 +77,38 @@ pub async fn preview(
             })
             .await
         }
-        Err(err) => failed(db, trigger, source, &err.0).await,
+        Err(err) => failed(db, trigger, feed, source, &err.0).await,
     }
 }
 
-/// Records a run that failed before its preview.
+/// Records a run of `feed` that failed before its preview.
 pub async fn failed(
     db: &Db,
     trigger: RunTrigger,
+    feed: Feed,
     source: RunSource,
     error: &str,
 ) -> AppResult<ImportRun> {
     let error = error.to_string();
-    db.call(move |c| imports::create_failed(c, trigger, &source, None, &error))
+    db.call(move |c| imports::create_failed(c, trigger, &source, &feed, None, &error))
         .await
 }
 
-/// Fetches a feed by URL and previews it; a fetch that fails is a failed run.
+/// Fetches a URL feed and previews it; a fetch that fails is a failed run.
 pub async fn preview_url(
     db: &Db,
     config: &Config,
     trigger: RunTrigger,
-    url: &str,
+    feed: Feed,
 ) -> AppResult<ImportRun> {
+    let url = feed.source.clone();
     let source = RunSource {
         kind: SourceKind::Url,
         name: url.chars().take(imports::MAX_FEED_URL).collect(),
     };
-    match fetch_feed(config, url).await {
-        Ok(bytes) => preview(db, trigger, source, bytes).await,
-        Err(err) => failed(db, trigger, source, &err.to_string()).await,
+    match fetch_feed(config, &url).await {
+        Ok(bytes) => preview(db, trigger, feed, source, bytes).await,
+        Err(err) => failed(db, trigger, feed, source, &err.to_string()).await,
     }
 }
 
@@ -111,9 +116,16 @@ pub async fn preview_url(
 pub fn audit_entry(run: &ImportRun) -> NewEntry {
     let c = &run.summary.counts;
     let summary = format!(
-        "Импорт из фида «{}»: новых {}, изменено {}, без изменений {}, снято с публикации {}, \
-         строк с ошибками {}",
-        run.summary.source.name, c.new, c.changed, c.unchanged, c.gone, c.errors
+        "Импорт из фида «{}» ({}): новых {}, изменено {}, без изменений {}, снято с \
+         публикации {}, остались в других фидах {}, строк с ошибками {}",
+        run.summary.feed_name.as_deref().unwrap_or("без фида"),
+        run.summary.source.name,
+        c.new,
+        c.changed,
+        c.unchanged,
+        c.gone,
+        c.left,
+        c.errors
     );
     let count = |field: &str, n: usize| audit::change(field, None, Some(n.to_string()));
     NewEntry::new(
@@ -164,52 +176,42 @@ pub async fn fetch_photos(db: Db, config: std::sync::Arc<Config>) -> anyhow::Res
 /// Who a scheduled run is recorded as in the audit trail.
 pub const SCHEDULE_USER: &str = "расписание";
 
-/// A scheduled run when one is due (`now` in RFC 3339): fetch, preview and
-/// apply in one go (rows with errors are skipped and listed), then the
-/// photos. Gives the run, if one was made.
+/// The scheduled runs that are due (`now`): for each feed whose interval
+/// has passed, fetch, preview and apply in one go (rows with errors are
+/// skipped and listed), then the photos. Gives the runs made.
 pub async fn run_schedule_if_due(
     db: &Db,
     config: &Config,
     now: chrono::DateTime<chrono::Utc>,
-) -> AppResult<Option<ImportRun>> {
-    let schedule = db.call(|c| imports::schedule(c)).await?;
-    let Some(url) = schedule.feed_url.filter(|_| schedule.interval_hours > 0) else {
-        return Ok(None);
-    };
-    let due = match schedule
-        .last_run_at
-        .as_deref()
-        .map(chrono::DateTime::parse_from_rfc3339)
-    {
-        Some(Ok(last)) => {
-            now.signed_duration_since(last)
-                >= chrono::Duration::hours(i64::from(schedule.interval_hours))
+) -> AppResult<Vec<ImportRun>> {
+    let due = db.call(move |c| imports::due_feeds(c, now)).await?;
+    let mut runs = Vec::new();
+    for feed in due {
+        let id = feed.id.clone();
+        db.call(move |c| imports::mark_scheduled_run(c, &id))
+            .await?;
+        let run = preview_url(db, config, RunTrigger::Schedule, feed).await?;
+        if run.summary.status != imports::RunStatus::Preview {
+            runs.push(run);
+            continue;
         }
-        _ => true,
-    };
-    if !due {
-        return Ok(None);
-    }
-    db.call(|c| imports::mark_scheduled_run(c)).await?;
-    let run = preview_url(db, config, RunTrigger::Schedule, &url).await?;
-    if run.summary.status != imports::RunStatus::Preview {
-        return Ok(Some(run));
-    }
-    let id = run.summary.id.clone();
-    let year = current_year();
-    let applied = db
-        .call(move |c| {
-            audit::audited(c, SCHEDULE_USER, |tx| {
-                let applied = imports::apply(tx, &id, year)?;
-                let entry = applied.as_ref().map(audit_entry);
-                Ok((applied, entry))
+        let id = run.summary.id.clone();
+        let year = current_year();
+        let applied = db
+            .call(move |c| {
+                audit::audited(c, SCHEDULE_USER, |tx| {
+                    let applied = imports::apply(tx, &id, year, SCHEDULE_USER)?;
+                    let entry = applied.as_ref().map(audit_entry);
+                    Ok((applied, entry))
+                })
             })
-        })
-        .await?;
-    if applied.is_some() {
-        spawn_photos(db, config);
+            .await?;
+        if let Some(applied) = applied {
+            spawn_photos(db, config);
+            runs.push(applied);
+        }
     }
-    Ok(applied)
+    Ok(runs)
 }
 
 /// How often the schedule is looked at.

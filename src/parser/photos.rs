@@ -52,14 +52,18 @@ pub async fn fetch_untried(db: Db, media_dir: PathBuf, allow_private: bool) -> A
     let stuck = Arc::new(AtomicBool::new(false));
     let mut tasks = JoinSet::new();
     let cars: BTreeSet<String> = pending.iter().map(|p| p.car_id.clone()).collect();
+    // Each car's pictures before the pass and after its last change: one
+    // audit entry per car at the end.
+    let changes: Arc<std::sync::Mutex<Changes>> = Arc::default();
     for photo in pending {
-        let (db, media_dir, fetcher, slots, run_id, stuck) = (
+        let (db, media_dir, fetcher, slots, run_id, stuck, changes) = (
             db.clone(),
             media_dir.clone(),
             fetcher.clone(),
             slots.clone(),
             run_id.clone(),
             stuck.clone(),
+            changes.clone(),
         );
         tasks.spawn(async move {
             let Ok(_slot) = slots.acquire_owned().await else {
@@ -71,11 +75,13 @@ pub async fn fetch_untried(db: Db, media_dir: PathBuf, allow_private: bool) -> A
             let source = photo.source_url.clone();
             let recorded = match fetch_one(&fetcher, &media_dir, &photo).await {
                 Ok(stored) => {
+                    let car = photo.car_id.clone();
                     db.call(move |c| {
                         media::record(c, &stored)?;
                         imports::photo_stored(c, &run_id, &photo, &stored.url)
                     })
                     .await
+                    .map(|change| note(&changes, &car, change))
                 }
                 Err(Failure::Theirs(error)) => {
                     db.call(move |c| imports::photo_failed(c, &run_id, &photo, &error))
@@ -100,14 +106,33 @@ pub async fn fetch_untried(db: Db, media_dir: PathBuf, allow_private: bool) -> A
     while let Some(done) = tasks.join_next().await {
         untried += usize::from(!matches!(done, Ok(true)));
     }
+    let mut changes = std::mem::take(&mut *changes.lock().unwrap_or_else(|p| p.into_inner()));
     db.call(move |c| {
         for car in &cars {
-            imports::rebuild_images(c, car)?;
+            if let Some((before, after)) = imports::rebuild_images(c, car)? {
+                changes.entry(car.clone()).or_insert((before, Vec::new())).1 = after;
+            }
+        }
+        for (car, (before, after)) in &changes {
+            imports::record_photo_pass(c, car, before, after)?;
         }
         Ok(())
     })
     .await?;
     Ok(untried)
+}
+
+/// Each car's pictures before a pass and after it.
+type Changes = std::collections::HashMap<String, (Vec<String>, Vec<String>)>;
+
+fn note(changes: &std::sync::Mutex<Changes>, car: &str, change: imports::PictureChange) {
+    if let Some((before, after)) = change {
+        let mut changes = changes.lock().unwrap_or_else(|p| p.into_inner());
+        changes
+            .entry(car.to_string())
+            .or_insert((before, Vec::new()))
+            .1 = after;
+    }
 }
 
 /// Why a photo was not stored.

@@ -106,19 +106,52 @@ impl<'a> AdminSession<'a> {
 
     /// Uploads a feed file as `POST /api/admin/imports`.
     pub async fn upload(&self, name: &str, bytes: &[u8]) -> Answer {
+        self.upload_to(None, name, bytes).await
+    }
+
+    /// Uploads a feed file to one feed (`feedId` first, as the panel sends
+    /// it), or to the file feed of its name.
+    pub async fn upload_to(&self, feed_id: Option<&str>, name: &str, bytes: &[u8]) -> Answer {
+        let mut parts = Vec::new();
+        if let Some(id) = feed_id {
+            parts.push(("feedId", None, id.as_bytes().to_vec()));
+        }
+        parts.push(("file", Some(name), bytes.to_vec()));
+        self.multipart("/api/admin/imports", &parts).await
+    }
+
+    /// A picture uploaded as the admin panel uploads one; gives its URL.
+    pub async fn picture(&self, bytes: &[u8]) -> String {
+        let answer = self
+            .multipart(
+                "/api/objects/upload",
+                &[("file", Some("photo.png"), bytes.to_vec())],
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text());
+        answer.json()["url"].as_str().unwrap().to_string()
+    }
+
+    async fn multipart(&self, path: &str, parts: &[(&str, Option<&str>, Vec<u8>)]) -> Answer {
         let boundary = "----parser-test-boundary";
         let mut body = Vec::new();
-        body.extend_from_slice(
-            format!(
-                "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
-            )
-            .as_bytes(),
-        );
-        body.extend_from_slice(bytes);
-        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        for (name, file, bytes) in parts {
+            let disposition = match file {
+                Some(file) => format!(
+                    "form-data; name=\"{name}\"; filename=\"{file}\"\r\nContent-Type: application/octet-stream"
+                ),
+                None => format!("form-data; name=\"{name}\""),
+            };
+            body.extend_from_slice(
+                format!("--{boundary}\r\nContent-Disposition: {disposition}\r\n\r\n").as_bytes(),
+            );
+            body.extend_from_slice(bytes);
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
         let request = Request::builder()
             .method(Method::POST)
-            .uri("/api/admin/imports")
+            .uri(path)
             .header(header::COOKIE, &self.cookie)
             .header(header::ORIGIN, "http://localhost:8080")
             .header(

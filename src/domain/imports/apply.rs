@@ -5,14 +5,15 @@
 use super::photos::{pending_photo_count, set_sources};
 use super::plan::{Step, Values, brand_key, car_values, plan};
 use super::report::{ImportRun, RunStatus};
-use super::runs::{get, internal, not_a_preview};
+use super::runs::{feed_errors, get, internal, not_a_preview, run_context};
+use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::body_types::BodyTypeCreate;
 use crate::domain::brands::BrandInput;
 use crate::domain::cars::{BodyType, Car, CarInput, CarStatus, Drivetrain, FuelType, Transmission};
 use crate::domain::money::Money;
 use crate::domain::{body_types, brands, cars};
 use crate::error::{AppError, AppResult};
-use crate::parser::feed::{FeedCar, RowError};
+use crate::parser::feed::FeedCar;
 use rusqlite::{Connection, params};
 use std::collections::{HashMap, HashSet};
 
@@ -81,27 +82,34 @@ pub(super) fn input_for(
 }
 
 /// Applies a preview in the caller's transaction: the comparison is made
-/// again on the current catalogue and written. Gives the run as applied.
-pub fn apply(conn: &Connection, id: &str, current_year: i32) -> AppResult<Option<ImportRun>> {
+/// again on the current catalogue and written, each car's change recorded
+/// in the audit trail as the import's (by `who`, the admin or the
+/// schedule). Gives the run as applied.
+pub fn apply(
+    conn: &Connection,
+    id: &str,
+    current_year: i32,
+    who: &str,
+) -> AppResult<Option<ImportRun>> {
     let Some(run) = get(conn, id)? else {
         return Ok(None);
     };
     if run.summary.status != RunStatus::Preview {
         return Err(not_a_preview(run.summary.status));
     }
+    let context = run_context(conn, id)?;
     let rows_text: String =
         conn.query_row("SELECT rows FROM import_runs WHERE id = ?1", [id], |r| {
             r.get(0)
         })?;
     let rows: Vec<FeedCar> = serde_json::from_str(&rows_text).map_err(internal)?;
-    let feed_errors: Vec<RowError> = run
-        .report
-        .errors
-        .iter()
-        .filter(|e| !rows.iter().any(|r| r.row == e.row))
-        .cloned()
-        .collect();
-    let plan = plan(conn, run.summary.format, &rows, feed_errors)?;
+    let plan = plan(
+        conn,
+        &context,
+        run.summary.format,
+        &rows,
+        feed_errors(&run.report.errors, &rows),
+    )?;
     for body in &plan.report.new_body_types {
         body_types::create(
             conn,
@@ -147,22 +155,44 @@ pub fn apply(conn: &Connection, id: &str, current_year: i32) -> AppResult<Option
         .prepare("SELECT slug FROM cars")?
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    let mut mark = conn.prepare_cached(
-        "INSERT INTO imported_cars (car_id, unpublished_by_import, last_run_id, feed_values)
-         VALUES (?1, 0, ?2, ?3)
-         ON CONFLICT (car_id) DO UPDATE SET unpublished_by_import = 0, last_run_id = ?2,
-            feed_values = ?3",
+    // The feed lists exactly the cars this run has; the rows of the ones it
+    // no longer has keep what it last stated, for their return.
+    conn.execute(
+        "UPDATE feed_cars SET listed = 0 WHERE feed_id = ?1",
+        [&context.feed_id],
     )?;
-    let base_of = |feed: &FeedCar| -> String {
-        plan.stated
+    let mut mark = conn.prepare_cached(
+        "INSERT INTO imported_cars (car_id, unpublished_by_import, last_run_id)
+         VALUES (?1, 0, ?2)
+         ON CONFLICT (car_id) DO UPDATE SET unpublished_by_import = 0, last_run_id = ?2",
+    )?;
+    let mut member = conn.prepare_cached(
+        "INSERT INTO feed_cars (feed_id, car_id, feed_key, feed_values, listed, last_run_id)
+         VALUES (?1, ?2, ?3, ?4, 1, ?5)
+         ON CONFLICT (feed_id, car_id) DO UPDATE SET feed_key = ?3, feed_values = ?4,
+            listed = 1, last_run_id = ?5",
+    )?;
+    let mut remember = |feed: &FeedCar, car_id: &str| -> AppResult<()> {
+        let stated = plan
+            .stated
             .get(&feed.key())
             .and_then(|v| serde_json::to_string(v).ok())
-            .unwrap_or_else(|| "{}".into())
+            .unwrap_or_else(|| "{}".into());
+        mark.execute(params![car_id, id])?;
+        member.execute(params![context.feed_id, car_id, feed.key(), stated, id])?;
+        Ok(())
     };
     let fail_row = |feed: &FeedCar, err: AppError| -> AppError {
         AppError::conflict(
             None,
             format!("Строка {}: {}: {err}", feed.row, feed.title()),
+        )
+    };
+    let said = |what: &str, car: &Car| {
+        format!(
+            "Импорт из фида «{}»: {what} «{}»",
+            context.feed_name,
+            super::plan::title_of(car)
         )
     };
     for step in &plan.steps {
@@ -176,10 +206,14 @@ pub fn apply(conn: &Connection, id: &str, current_year: i32) -> AppResult<Option
                 let input = input_for(values, &brand_id, None, slug);
                 let car =
                     cars::create(conn, &input, current_year).map_err(|e| fail_row(feed, e))?;
-                mark.execute(params![car.id, id, base_of(feed)])?;
+                remember(feed, &car.id)?;
                 if !feed.photos.is_empty() {
                     set_sources(conn, &car.id, &feed.photos)?;
                 }
+                let mut entry = NewEntry::created(AuditObject::Car, &car.id, "", &car);
+                entry.action = AuditAction::Import;
+                entry.summary = said("добавлен", &car);
+                audit::record(conn, who, entry)?;
             }
             Step::Changed {
                 feed,
@@ -188,31 +222,40 @@ pub fn apply(conn: &Connection, id: &str, current_year: i32) -> AppResult<Option
                 photos,
                 republish,
             } => {
+                let Some(before) = cars::get(conn, car_id, true)? else {
+                    continue;
+                };
                 if target.is_some() || *republish {
-                    let Some(current) = cars::get(conn, car_id, true)? else {
-                        continue;
-                    };
-                    let values = target.clone().unwrap_or_else(|| car_values(&current));
-                    let brand_id = if values.get("brandName") == Some(&current.brand_name) {
-                        current.brand_id.clone()
+                    let values = target.clone().unwrap_or_else(|| car_values(&before));
+                    let brand_id = if values.get("brandName") == Some(&before.brand_name) {
+                        before.brand_id.clone()
                     } else {
                         brand_of(feed)?
                     };
                     let mut input =
-                        input_for(&values, &brand_id, Some(&current), current.slug.clone());
+                        input_for(&values, &brand_id, Some(&before), before.slug.clone());
                     if *republish {
                         input.published = true;
                     }
                     cars::update(conn, car_id, &input, current_year)
                         .map_err(|e| fail_row(feed, e))?;
                 }
-                mark.execute(params![car_id, id, base_of(feed)])?;
+                remember(feed, car_id)?;
                 if *photos {
                     set_sources(conn, car_id, &feed.photos)?;
                 }
+                if let Some(after) = cars::get(conn, car_id, true)? {
+                    let mut entry =
+                        NewEntry::updated(AuditObject::Car, car_id, "", &before, &after);
+                    entry.action = AuditAction::Import;
+                    entry.summary = said("изменён", &after);
+                    if !entry.changes.is_empty() {
+                        audit::record(conn, who, entry)?;
+                    }
+                }
             }
             Step::Unchanged { feed, car_id } => {
-                mark.execute(params![car_id, id, base_of(feed)])?;
+                remember(feed, car_id)?;
             }
         }
     }
@@ -224,6 +267,20 @@ pub fn apply(conn: &Connection, id: &str, current_year: i32) -> AppResult<Option
             "UPDATE imported_cars SET unpublished_by_import = 1, last_run_id = ?2 WHERE car_id = ?1",
         )?
         .execute(params![car_id, id])?;
+        if let Some(car) = cars::get(conn, car_id, true)? {
+            let entry = NewEntry::new(
+                AuditAction::Import,
+                AuditObject::Car,
+                Some(car_id),
+                said("снят с публикации, его больше нет в фиде", &car),
+            )
+            .with_changes(vec![audit::change(
+                "published",
+                Some("true".into()),
+                Some("false".into()),
+            )]);
+            audit::record(conn, who, entry)?;
+        }
     }
     let report = serde_json::to_string(&plan.report).map_err(internal)?;
     // Every photo still missing is this run's to fetch, the ones an earlier

@@ -8,15 +8,15 @@
 //! parser's schedule). This file keeps the types the API shows.
 
 mod apply;
+mod feeds;
 mod photos;
 mod plan;
 mod report;
 mod runs;
-mod schedule;
 
 pub use apply::*;
+pub use feeds::*;
 pub use photos::*;
 pub use plan::*;
 pub use report::*;
 pub use runs::*;
-pub use schedule::*;

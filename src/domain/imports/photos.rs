@@ -5,9 +5,11 @@
 
 use super::report::PhotoError;
 use super::runs::internal;
+use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::cars;
 use crate::error::AppResult;
 use rusqlite::{Connection, OptionalExtension, params};
+use std::collections::HashSet;
 
 /// Gives a car the feed's picture URLs: a position keeps its stored picture
 /// while its URL is the same; a new URL waits for the photo fetch. The car's
@@ -32,12 +34,25 @@ pub(super) fn set_sources(conn: &Connection, car_id: &str, urls: &[String]) -> A
             .and_then(|(_, media)| media.clone());
         insert.execute(params![car_id, position, url, kept])?;
     }
-    rebuild_images(conn, car_id)
+    rebuild(conn, car_id)?;
+    Ok(())
 }
 
-/// A car's pictures from its fetched feed photos, in the feed's order.
-pub fn rebuild_images(conn: &Connection, car_id: &str) -> AppResult<()> {
-    let urls: Vec<String> = conn
+/// Who the photo pass's changes to a car are recorded as in the audit
+/// trail.
+pub const PHOTO_PASS_USER: &str = "фото из фида";
+
+/// A car's pictures: its fetched feed photos in the feed's order, then the
+/// pictures a person added (every picture the photo pass never stored for
+/// it), which no import and no photo pass removes; the feed's are cut when
+/// both pass the limit. While the set is the same the order stays (a
+/// person may have reordered them). Gives the pictures before and after
+/// when they changed.
+pub(super) fn rebuild(
+    conn: &Connection,
+    car_id: &str,
+) -> AppResult<Option<(Vec<String>, Vec<String>)>> {
+    let fetched: Vec<String> = conn
         .prepare_cached(
             "SELECT media_url FROM car_photo_sources
              WHERE car_id = ?1 AND media_url IS NOT NULL ORDER BY position",
@@ -48,11 +63,80 @@ pub fn rebuild_images(conn: &Connection, car_id: &str) -> AppResult<()> {
         .prepare_cached("SELECT url FROM car_images WHERE car_id = ?1 ORDER BY position")?
         .query_map([car_id], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    if current != urls {
-        cars::set_images(conn, car_id, &urls)?;
-        conn.prepare_cached("UPDATE cars SET updated_at = ?2 WHERE id = ?1")?
-            .execute(params![car_id, crate::domain::now()])?;
+    let feeds: HashSet<String> = conn
+        .prepare_cached("SELECT media_url FROM car_feed_pictures WHERE car_id = ?1")?
+        .query_map([car_id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let persons: Vec<String> = current
+        .iter()
+        .filter(|u| !feeds.contains(*u) && !fetched.contains(u))
+        .cloned()
+        .collect();
+    let room = cars::MAX_IMAGES.saturating_sub(persons.len());
+    let mut wanted: Vec<String> = fetched.into_iter().take(room).collect();
+    wanted.extend(persons);
+    let same_set = {
+        let mut a = current.clone();
+        let mut b = wanted.clone();
+        a.sort();
+        b.sort();
+        a == b
+    };
+    if same_set {
+        return Ok(None);
     }
+    cars::set_images(conn, car_id, &wanted)?;
+    conn.prepare_cached("UPDATE cars SET updated_at = ?2 WHERE id = ?1")?
+        .execute(params![car_id, crate::domain::now()])?;
+    Ok(Some((current, wanted)))
+}
+
+/// The pictures a car had before and has after, when they changed.
+pub type PictureChange = Option<(Vec<String>, Vec<String>)>;
+
+/// [`rebuild`] for the photo pass, which records what it changed once per
+/// car at its end ([`record_photo_pass`]).
+pub fn rebuild_images(conn: &Connection, car_id: &str) -> AppResult<PictureChange> {
+    rebuild(conn, car_id)
+}
+
+/// Records in the audit trail, as the photo pass's, what it changed of a
+/// car's pictures in all.
+pub fn record_photo_pass(
+    conn: &Connection,
+    car_id: &str,
+    before: &[String],
+    after: &[String],
+) -> AppResult<()> {
+    if before == after {
+        return Ok(());
+    }
+    let title: String = conn
+        .query_row(
+            "SELECT coalesce(b.name, '') || ' ' || c.name || ' ' || c.year
+             FROM cars c LEFT JOIN brands b ON b.id = c.brand_id WHERE c.id = ?1",
+            [car_id],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or_default();
+    let entry = NewEntry::new(
+        AuditAction::Import,
+        AuditObject::Car,
+        Some(car_id),
+        format!(
+            "Фото из фида у «{}»: было {}, стало {}",
+            title.trim(),
+            before.len(),
+            after.len()
+        ),
+    )
+    .with_changes(vec![audit::change(
+        "images",
+        Some(before.len().to_string()),
+        Some(after.len().to_string()),
+    )]);
+    audit::record(conn, PHOTO_PASS_USER, entry)?;
     Ok(())
 }
 
@@ -107,13 +191,13 @@ pub fn untried_photos(conn: &Connection) -> AppResult<Vec<PendingPhoto>> {
 }
 
 /// Records a fetched picture (when its source is still the same) and
-/// counts it in the run.
+/// counts it in the run; gives the car's pictures before and after.
 pub fn photo_stored(
     conn: &Connection,
     run_id: &str,
     photo: &PendingPhoto,
     media_url: &str,
-) -> AppResult<()> {
+) -> AppResult<PictureChange> {
     crate::domain::atomically(conn, || {
         conn.prepare_cached(
             "UPDATE car_photo_sources SET media_url = ?4, error = NULL
@@ -125,10 +209,16 @@ pub fn photo_stored(
             photo.source_url,
             media_url
         ])?;
-        rebuild_images(conn, &photo.car_id)?;
+        conn.prepare_cached(
+            "INSERT OR IGNORE INTO car_feed_pictures (car_id, media_url)
+             SELECT car_id, media_url FROM car_photo_sources
+             WHERE car_id = ?1 AND position = ?2 AND media_url = ?3",
+        )?
+        .execute(params![photo.car_id, photo.position, media_url])?;
+        let changed = rebuild(conn, &photo.car_id)?;
         conn.prepare_cached("UPDATE import_runs SET photos_done = photos_done + 1 WHERE id = ?1")?
             .execute([run_id])?;
-        Ok(())
+        Ok(changed)
     })
 }
 

@@ -2,8 +2,9 @@
 //! each feed car matched by external id, then VIN, to new, changed, unchanged
 //! or gone, with the fields it changes. Read by the preview and by `apply`.
 
+use super::feeds::FeedCondition;
 use super::report::{
-    ChangedCar, FieldChange, GoneCar, NewBodyType, NewCar, Report, RowWarning, UnchangedCar,
+    AlsoIn, ChangedCar, FieldChange, GoneCar, NewBodyType, NewCar, Report, RowWarning, UnchangedCar,
 };
 use crate::domain::cars::{
     BodyType, Car, CarFilter, CarStatus, Drivetrain, FuelType, Transmission,
@@ -21,10 +22,32 @@ pub(super) struct Existing {
     pub(super) car: Car,
     /// The feed's picture URLs it was last given, in order.
     pub(super) sources: Vec<String>,
-    pub(super) imported: bool,
     pub(super) unpublished_by_import: bool,
-    /// What the feed last wrote (None: never, or before V16).
+    /// The feeds that brought it.
+    pub(super) feeds: Vec<Membership>,
+}
+
+/// A feed's memory of a car (`feed_cars`).
+pub(super) struct Membership {
+    pub(super) feed_id: String,
+    pub(super) feed_name: String,
+    /// The feed's place in the list, then its id: the smaller wins.
+    pub(super) rank: (i64, String),
+    pub(super) key: String,
+    pub(super) listed: bool,
+    /// What the feed last stated (None: nothing recorded).
     pub(super) base: Option<Values>,
+}
+
+/// The run a plan is for: its feed, that feed's place and default
+/// condition, and the condition the admin chose for the whole preview.
+#[derive(Debug, Clone)]
+pub struct RunContext {
+    pub feed_id: String,
+    pub feed_name: String,
+    pub rank: (i64, String),
+    pub condition: FeedCondition,
+    pub chosen: Option<CarStatus>,
 }
 
 /// A car's fields as a feed writes them, as comparable text ("" for none),
@@ -213,21 +236,33 @@ pub(super) fn car_values(car: &Car) -> Values {
 /// What the feed states of a car: a field it leaves unstated is absent
 /// (the car's own value stays). An engine text built only from the fuel
 /// and the gearbox counts as unstated.
-pub(super) fn stated_values(feed: &FeedCar, brand_name: &str, body: &BodyType) -> Values {
+pub(super) fn stated_values(
+    feed: &FeedCar,
+    brand_name: &str,
+    body: &BodyType,
+    status: CarStatus,
+) -> Values {
     let mut values = Values::new();
     let mut put = |k: &str, v: String| {
         values.insert(k.to_string(), v);
     };
     put("brandName", brand_name.to_string());
-    put("name", feed.name.clone());
+    // A name that is only the model (the feed gives no complectation) does
+    // not rename "GX Executive" to "GX": the name is stated when the feed
+    // names the car beyond its model.
+    if feed.trim.is_some() || feed.name != feed.model {
+        put("name", feed.name.clone());
+    }
     put("model", feed.model.clone());
     put("year", feed.year.to_string());
     put("price", feed.price.to_string());
-    put("status", feed.status.as_str().into());
+    put("status", status.as_str().into());
     put("bodyType", body.as_str().into());
     put("transmission", feed.transmission.as_str().into());
     put("fuelType", feed.fuel_type.as_str().into());
-    put("mileage", feed.mileage.to_string());
+    if feed.mileage_stated {
+        put("mileage", feed.mileage.to_string());
+    }
     if !feed.warnings.iter().any(|w| w.field == "engine") {
         put("engine", feed.engine.clone());
     }
@@ -253,8 +288,16 @@ pub(super) fn stated_values(feed: &FeedCar, brand_name: &str, body: &BodyType) -
         put("insuranceDiscount", money_text(d.insurance));
         put("maxDiscount", money_text(d.max));
     }
+    if !feed.photos.is_empty() {
+        put(PHOTOS, feed.photos.join("\n"));
+    }
     values
 }
+
+/// The key a feed's photo URLs are remembered by among its stated values
+/// (no car field: a feed higher in the list that states it keeps the
+/// photos its own).
+pub(super) const PHOTOS: &str = "photos";
 
 /// The fields' values after the import (`docs/parser.md`, re-import): a
 /// field the feed states is written when the feed's value changed since
@@ -305,13 +348,9 @@ pub(super) fn changes_of(
         .collect()
 }
 
-/// Loads the catalogue and compares the feed with it.
-pub(super) fn plan(
-    conn: &Connection,
-    format: Option<FeedFormat>,
-    rows: &[FeedCar],
-    errors: Vec<RowError>,
-) -> AppResult<Plan> {
+/// The catalogue as the comparison reads it: every car with its photo
+/// sources and the feeds that brought it, oldest first.
+fn load_existing(conn: &Connection) -> AppResult<Vec<Existing>> {
     let all = cars::list_all(
         conn,
         &CarFilter {
@@ -330,31 +369,98 @@ pub(super) fn plan(
             sources.entry(car).or_default().push(url);
         }
     }
-    let imported: HashMap<String, (bool, String)> = conn
-        .prepare("SELECT car_id, unpublished_by_import, feed_values FROM imported_cars")?
-        .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
+    let unpublished: HashMap<String, bool> = conn
+        .prepare("SELECT car_id, unpublished_by_import FROM imported_cars")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
+    let mut memberships: HashMap<String, Vec<Membership>> = HashMap::new();
+    {
+        let mut stmt = conn.prepare(
+            "SELECT fc.car_id, fc.feed_id, f.name, f.position, fc.feed_key, fc.listed,
+                fc.feed_values
+             FROM feed_cars fc JOIN import_feeds f ON f.id = fc.feed_id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            let feed_id: String = r.get(1)?;
+            let values: String = r.get(6)?;
+            Ok((
+                r.get::<_, String>(0)?,
+                Membership {
+                    rank: (r.get(3)?, feed_id.clone()),
+                    feed_id,
+                    feed_name: r.get(2)?,
+                    key: r.get(4)?,
+                    listed: r.get(5)?,
+                    base: serde_json::from_str::<Values>(&values)
+                        .ok()
+                        .filter(|b| !b.is_empty()),
+                },
+            ))
+        })?;
+        for row in rows {
+            let (car, membership) = row?;
+            memberships.entry(car).or_default().push(membership);
+        }
+    }
     let mut existing: Vec<Existing> = all
         .into_iter()
-        .map(|car| {
-            let record = imported.get(&car.id);
-            Existing {
-                sources: sources.remove(&car.id).unwrap_or_default(),
-                imported: record.is_some(),
-                unpublished_by_import: record.is_some_and(|r| r.0),
-                base: record
-                    .and_then(|r| serde_json::from_str::<Values>(&r.1).ok())
-                    .filter(|b| !b.is_empty()),
-                car,
-            }
+        .map(|car| Existing {
+            sources: sources.remove(&car.id).unwrap_or_default(),
+            unpublished_by_import: unpublished.get(&car.id).copied().unwrap_or(false),
+            feeds: memberships.remove(&car.id).unwrap_or_default(),
+            car,
         })
         .collect();
     existing.sort_by(|a, b| a.car.created_at.cmp(&b.car.created_at));
-    let mut by_id: HashMap<String, usize> = HashMap::new();
+    Ok(existing)
+}
+
+/// The warnings of a car's condition: it looks used but would be published
+/// as new, or it is used and its feed gives no mileage.
+fn condition_warnings(feed: &FeedCar, status: CarStatus) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    if status == CarStatus::New && !feed.used_signs.is_empty() {
+        found.push((
+            "status".to_string(),
+            format!(
+                "Похоже на автомобиль с пробегом ({}), а будет опубликован как новый: \
+                 проверьте состояние",
+                feed.used_signs.join(", ")
+            ),
+        ));
+    }
+    if status == CarStatus::Used && !feed.mileage_stated {
+        found.push((
+            "mileage".to_string(),
+            "Пробег не указан: укажите его у автомобиля после импорта".to_string(),
+        ));
+    }
+    found
+}
+
+/// Loads the catalogue and compares one feed's run with it
+/// (`docs/parser.md`, "Several feeds"): each row matched to the car this
+/// feed brought under the same key, else the car with its VIN, else the
+/// car with its id (when the VINs do not differ); the fields a feed higher
+/// in the list states left to it; the cars this feed brought and no longer
+/// lists unpublished unless another feed lists them.
+pub(super) fn plan(
+    conn: &Connection,
+    run: &RunContext,
+    format: Option<FeedFormat>,
+    rows: &[FeedCar],
+    errors: Vec<RowError>,
+) -> AppResult<Plan> {
+    let existing = load_existing(conn)?;
+    let mut by_key: HashMap<&str, usize> = HashMap::new();
+    let mut by_id: HashMap<&str, usize> = HashMap::new();
     let mut by_vin: HashMap<String, usize> = HashMap::new();
     for (i, e) in existing.iter().enumerate() {
+        if let Some(m) = e.feeds.iter().find(|m| m.feed_id == run.feed_id) {
+            by_key.insert(m.key.as_str(), i);
+        }
         if let Some(id) = &e.car.external_id {
-            by_id.insert(id.clone(), i);
+            by_id.insert(id.as_str(), i);
         }
         if let Some(vin) = &e.car.vin {
             by_vin.entry(vin.to_uppercase()).or_insert(i);
@@ -394,36 +500,58 @@ pub(super) fn plan(
             });
             continue;
         };
-        let stated = stated_values(feed, &brand_name, &body);
-        for w in &feed.warnings {
+        let status = run.condition.of_car(run.chosen, feed.status);
+        let mut stated = stated_values(feed, &brand_name, &body, status);
+        let title = format!("{brand_name} {} {}", feed.name, feed.year);
+        let warnings = feed
+            .warnings
+            .iter()
+            .map(|w| (w.field.clone(), w.message.clone()))
+            .chain(condition_warnings(feed, status));
+        for (field, message) in warnings {
             report.warnings.push(RowWarning {
                 row: feed.row,
                 line: feed.line,
                 key: feed.key(),
-                title: format!("{brand_name} {} {}", feed.name, feed.year),
-                field: w.field.clone(),
-                message: w.message.clone(),
+                title: title.clone(),
+                field,
+                message,
             });
         }
-        let found = feed
-            .external_id
-            .as_ref()
-            .and_then(|id| by_id.get(id))
-            .or_else(|| feed.vin.as_ref().and_then(|vin| by_vin.get(vin)))
+        let vin_differs = |i: usize| {
+            matches!((&existing[i].car.vin, &feed.vin),
+                (Some(a), Some(b)) if !a.eq_ignore_ascii_case(b))
+        };
+        let found = by_key
+            .get(feed.key().as_str())
             .copied()
+            .or_else(|| {
+                feed.vin
+                    .as_ref()
+                    .and_then(|vin| by_vin.get(&vin.to_uppercase()))
+                    .copied()
+            })
+            .or_else(|| {
+                feed.external_id
+                    .as_deref()
+                    .and_then(|id| by_id.get(id))
+                    .copied()
+                    .filter(|&i| !vin_differs(i))
+            })
             .filter(|i| !matched.contains(i));
-        stated_by_key.insert(feed.key(), stated.clone());
         let Some(index) = found else {
             report.new.push(NewCar {
                 key: feed.key(),
                 external_id: feed.external_id.clone(),
                 vin: feed.vin.clone(),
-                title: format!("{brand_name} {} {}", feed.name, feed.year),
+                title,
                 price: feed.price,
-                status: feed.status,
+                status,
             });
+            stated_by_key.insert(feed.key(), stated.clone());
             let mut values = stated;
             values.insert("engine".into(), feed.engine.clone());
+            values.insert("name".into(), feed.name.clone());
             steps.push(Step::New {
                 feed: feed.clone(),
                 values,
@@ -432,11 +560,36 @@ pub(super) fn plan(
         };
         matched.insert(index);
         let e = &existing[index];
+        // The fields a feed higher in the list states are that feed's.
+        let mut also_in = Vec::new();
+        for m in e
+            .feeds
+            .iter()
+            .filter(|m| m.listed && m.feed_id != run.feed_id)
+        {
+            let wins = m.rank < run.rank;
+            if wins {
+                for field in m.base.iter().flat_map(|b| b.keys()) {
+                    stated.remove(field);
+                }
+            }
+            also_in.push(AlsoIn {
+                feed_id: m.feed_id.clone(),
+                feed_name: m.feed_name.clone(),
+                wins,
+            });
+        }
+        stated_by_key.insert(feed.key(), stated.clone());
+        let base = e
+            .feeds
+            .iter()
+            .find(|m| m.feed_id == run.feed_id)
+            .and_then(|m| m.base.as_ref());
         let current = car_values(&e.car);
-        let target = merged(&current, e.base.as_ref(), &stated);
+        let target = merged(&current, base, &stated);
         let mut changes = changes_of(&current, &target, &bodies);
         let fields = !changes.is_empty();
-        let photos = !feed.photos.is_empty() && feed.photos != e.sources;
+        let photos = stated.contains_key(PHOTOS) && feed.photos != e.sources;
         if photos {
             changes.push(FieldChange {
                 field: "images".into(),
@@ -461,6 +614,7 @@ pub(super) fn plan(
                 car_id: car_id.clone(),
                 slug: e.car.slug.clone(),
                 title: title_of(&e.car),
+                also_in,
             });
             steps.push(Step::Unchanged {
                 feed: feed.clone(),
@@ -473,6 +627,7 @@ pub(super) fn plan(
                 slug: e.car.slug.clone(),
                 title: title_of(&e.car),
                 changes,
+                also_in,
             });
             steps.push(Step::Changed {
                 feed: feed.clone(),
@@ -485,14 +640,28 @@ pub(super) fn plan(
     }
     let mut gone = Vec::new();
     for (i, e) in existing.iter().enumerate() {
-        if e.imported && e.car.published && !matched.contains(&i) {
-            report.gone.push(GoneCar {
-                car_id: e.car.id.clone(),
-                slug: e.car.slug.clone(),
-                title: title_of(&e.car),
-                external_id: e.car.external_id.clone(),
-                vin: e.car.vin.clone(),
-            });
+        let mine = e.feeds.iter().any(|m| m.feed_id == run.feed_id && m.listed);
+        if !mine || matched.contains(&i) {
+            continue;
+        }
+        let stays_in = e
+            .feeds
+            .iter()
+            .filter(|m| m.listed && m.feed_id != run.feed_id)
+            .min_by(|a, b| a.rank.cmp(&b.rank))
+            .map(|m| m.feed_name.clone());
+        let car = GoneCar {
+            car_id: e.car.id.clone(),
+            slug: e.car.slug.clone(),
+            title: title_of(&e.car),
+            external_id: e.car.external_id.clone(),
+            vin: e.car.vin.clone(),
+            stays_in: stays_in.clone(),
+        };
+        if stays_in.is_some() {
+            report.left.push(car);
+        } else if e.car.published {
+            report.gone.push(car);
             gone.push(e.car.id.clone());
         }
     }

@@ -35,6 +35,10 @@ pub struct RunCounts {
     pub changed: usize,
     pub unchanged: usize,
     pub gone: usize,
+    /// Cars that left this feed and stay on the site (another feed lists
+    /// them).
+    #[serde(default)]
+    pub left: usize,
     pub errors: usize,
     /// Cars that import with unstated fields.
     #[serde(default)]
@@ -52,6 +56,12 @@ pub struct PhotoProgress {
 #[serde(rename_all = "camelCase")]
 pub struct ImportRunSummary {
     pub id: String,
+    /// The feed the run is of (none: the feed was deleted since).
+    pub feed_id: Option<String>,
+    pub feed_name: Option<String>,
+    /// The condition the admin set for the whole preview (none: each
+    /// car's own, from its record or the feed's default).
+    pub condition: Option<CarStatus>,
     pub created_at: String,
     pub finished_at: Option<String>,
     pub trigger: RunTrigger,
@@ -75,6 +85,17 @@ pub struct NewCar {
     pub status: CarStatus,
 }
 
+/// Another feed that lists the same car, and whose values win.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AlsoIn {
+    pub feed_id: String,
+    pub feed_name: String,
+    /// True: that feed is higher in the list, its values win for the
+    /// fields it states; false: this feed's win.
+    pub wins: bool,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
 pub struct FieldChange {
     /// The API's name of the field (`price`, `mileage`, `images`, ...).
@@ -93,6 +114,9 @@ pub struct ChangedCar {
     pub slug: String,
     pub title: String,
     pub changes: Vec<FieldChange>,
+    /// Other feeds listing this car.
+    #[serde(default)]
+    pub also_in: Vec<AlsoIn>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
@@ -102,6 +126,9 @@ pub struct UnchangedCar {
     pub car_id: String,
     pub slug: String,
     pub title: String,
+    /// Other feeds listing this car.
+    #[serde(default)]
+    pub also_in: Vec<AlsoIn>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
@@ -112,6 +139,10 @@ pub struct GoneCar {
     pub title: String,
     pub external_id: Option<String>,
     pub vin: Option<String>,
+    /// For a car that left this feed but stays on the site: the feed that
+    /// still lists it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stays_in: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
@@ -129,7 +160,8 @@ pub struct RowWarning {
     pub line: u32,
     pub key: String,
     pub title: String,
-    /// drivetrain | engine | power | trim | vin | discount
+    /// drivetrain | engine | power | trim | vin | discount | status |
+    /// mileage
     pub field: String,
     pub message: String,
 }
@@ -151,8 +183,11 @@ pub struct Report {
     pub new: Vec<NewCar>,
     pub changed: Vec<ChangedCar>,
     pub unchanged: Vec<UnchangedCar>,
-    /// Will be unpublished (never deleted).
+    /// Will be unpublished (never deleted): this feed brought them, no
+    /// longer lists them, and no other feed does.
     pub gone: Vec<GoneCar>,
+    /// Leave this feed but stay on the site: another feed lists them.
+    pub left: Vec<GoneCar>,
     pub errors: Vec<RowError>,
     /// Brands the feed names that the catalogue lacks: created on apply.
     pub new_brands: Vec<String>,

@@ -5,6 +5,7 @@ pub mod catalogue;
 pub mod checks;
 pub mod content;
 pub mod credit;
+pub mod feeds;
 pub mod lead_comments;
 pub mod leads;
 pub mod notifications;

@@ -1,5 +1,7 @@
 //! Admin calls of the inventory parser (`docs/parser.md`): imports (preview,
-//! apply, discard), their reports and the schedule.
+//! the condition chosen for a whole preview, apply, discard) and their
+//! reports; the feeds (`feeds.rs` beside this file) and the exported feeds'
+//! addresses.
 
 use axum::Json;
 use axum::extract::multipart::MultipartError;
@@ -12,13 +14,14 @@ use utoipa_axum::routes;
 
 use super::audited;
 use crate::domain::audit::{AuditAction, AuditObject, NewEntry};
+use crate::domain::cars::CarStatus;
 use crate::domain::form::{Field, Form, Kind};
 use crate::domain::imports::{
-    self, ImportRun, ImportRunSummary, RunSource, RunTrigger, Schedule, SourceKind,
+    self, FEED_NOT_FOUND, Feed, ImportRun, ImportRunSummary, RunSource, RunTrigger, SourceKind,
 };
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
-use crate::http::extract::FormJson;
+use crate::http::extract::{ApiQuery, FormJson};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 use crate::parser;
@@ -33,20 +36,52 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_import, discard_import))
         .routes(routes!(apply_import))
-        .routes(routes!(parser_settings, update_parser_settings))
+        .routes(routes!(choose_condition))
+        .routes(routes!(parser_settings))
+        .merge(super::feeds::routes())
 }
 
 pub const RUN_NOT_FOUND: &str = "Импорт не найден";
 
-/// A feed by URL.
+/// A feed's import now: a feed by its id (a URL feed is fetched), or a URL
+/// once (its feed is found by the URL, or made).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportByUrl {
-    pub url: String,
+    #[serde(default)]
+    pub feed_id: Option<String>,
+    #[serde(default)]
+    pub url: Option<String>,
 }
 
 impl Form for ImportByUrl {
-    const FIELDS: &'static [Field] = &[Field::required("url", Kind::Text, "Укажите адрес фида")];
+    const FIELDS: &'static [Field] = &[
+        Field::optional("feedId", Kind::Text),
+        Field::optional("url", Kind::Text),
+    ];
+}
+
+/// Which runs to list.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct ImportListQuery {
+    /// Only this feed's runs.
+    #[serde(default)]
+    pub feed_id: Option<String>,
+}
+
+/// The condition every car of a preview takes.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChosenCondition {
+    /// new | used | lease; null: each car's own (its record, else the
+    /// feed's default).
+    pub condition: Option<CarStatus>,
+}
+
+impl Form for ChosenCondition {
+    const FIELDS: &'static [Field] = &[Field::optional("condition", Kind::Code)];
 }
 
 #[derive(Serialize, ToSchema)]
@@ -66,41 +101,70 @@ fn multipart_error(state: &AppState, err: MultipartError) -> AppError {
     }
 }
 
-/// Reads the `file` part, refusing it as soon as it passes the limit.
-async fn read_file(state: &AppState, request: Request) -> AppResult<(String, Vec<u8>)> {
+/// Reads the `file` part (refused as soon as it passes the limit) and the
+/// `feedId` part when there is one.
+async fn read_file(
+    state: &AppState,
+    request: Request,
+) -> AppResult<(Option<String>, String, Vec<u8>)> {
     let mut multipart = Multipart::from_request(request, state).await.map_err(|_| {
         AppError::BadRequest("Ожидается форма «multipart/form-data» с полем «file»".into())
     })?;
     let limit = usize::try_from(state.config.parser.max_feed_bytes).unwrap_or(usize::MAX);
+    let mut feed_id = None;
+    let mut file = None;
     while let Some(mut field) = multipart
         .next_field()
         .await
         .map_err(|e| multipart_error(state, e))?
     {
-        if field.name() != Some("file") {
-            continue;
-        }
-        let name = field.file_name().unwrap_or("feed").to_string();
-        let mut bytes = Vec::new();
-        while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(state, e))? {
-            if bytes.len() + chunk.len() > limit {
-                return Err(too_large(state));
+        match field.name() {
+            Some("feedId") => {
+                let text = field.text().await.map_err(|e| multipart_error(state, e))?;
+                feed_id = crate::domain::non_empty(Some(text.trim().chars().take(100).collect()));
             }
-            bytes.extend_from_slice(&chunk);
+            Some("file") if file.is_none() => {
+                let name = field.file_name().unwrap_or("feed").to_string();
+                let mut bytes = Vec::new();
+                while let Some(chunk) =
+                    field.chunk().await.map_err(|e| multipart_error(state, e))?
+                {
+                    if bytes.len() + chunk.len() > limit {
+                        return Err(too_large(state));
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                file = Some((name, bytes));
+            }
+            _ => {}
         }
-        return Ok((name, bytes));
     }
-    Err(AppError::invalid("file", "Выберите файл фида"))
+    match file {
+        Some((name, bytes)) => Ok((feed_id, name, bytes)),
+        None => Err(AppError::invalid("file", "Выберите файл фида")),
+    }
 }
 
-/// Starts an import: a multipart `file` (Auto.ru XML, Avito XML or CSV,
-/// told apart by content) or JSON `{"url": ...}`. Answers the preview (a dry
-/// run: nothing in the catalogue changes), or a failed run with its reason.
+async fn feed_by_id(state: &AppState, id: String) -> AppResult<Feed> {
+    state
+        .db
+        .call(move |c| imports::get_feed(c, &id))
+        .await?
+        .ok_or_else(|| AppError::invalid("feedId", FEED_NOT_FOUND))
+}
+
+/// Starts an import of a feed: a multipart `file` (Auto.ru XML, Avito XML
+/// or CSV, told apart by content) with an optional `feedId` (without one,
+/// the file feed of that file's name, made when there is none), or JSON
+/// `{"feedId"}` (a URL feed, fetched) or `{"url"}` (that URL's feed, made
+/// when there is none). Answers the preview (a dry run: nothing in the
+/// catalogue changes), or a failed run with its reason.
 #[utoipa::path(post, path = "/api/admin/imports", tag = "admin",
     request_body(content = ImportByUrl, content_type = "application/json",
-        description = "`{url}`, or multipart/form-data with the field `file`"),
+        description = "`{feedId}` or `{url}`, or multipart/form-data with the field `file` (and `feedId`)"),
     responses((status = 200, body = ImportRun), (status = 400, body = ApiErrorBody),
-        (status = 413, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
+        (status = 409, body = ApiErrorBody), (status = 413, body = ApiErrorBody),
+        (status = 422, body = ApiErrorBody)))]
 pub async fn start_import(
     State(state): State<AppState>,
     admin: Admin,
@@ -112,22 +176,69 @@ pub async fn start_import(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("multipart/form-data"));
     let run = if multipart {
-        let (name, bytes) = read_file(&state, request).await?;
+        let (feed_id, name, bytes) = read_file(&state, request).await?;
+        let name: String = name.chars().take(255).collect();
         let source = RunSource {
             kind: SourceKind::File,
-            name: name.chars().take(255).collect(),
+            name: name.clone(),
         };
-        parser::preview(&state.db, RunTrigger::Manual, source, bytes).await?
+        let feed = match feed_id {
+            Some(id) => {
+                let feed = feed_by_id(&state, id).await?;
+                let (id, file) = (feed.id.clone(), name.clone());
+                state
+                    .db
+                    .call(move |c| imports::note_file(c, &id, &file))
+                    .await?;
+                feed
+            }
+            None => {
+                state
+                    .db
+                    .call(move |c| imports::feed_for_source(c, SourceKind::File, &name))
+                    .await?
+            }
+        };
+        parser::preview(&state.db, RunTrigger::Manual, feed, source, bytes).await?
     } else {
         let FormJson(body) = FormJson::<ImportByUrl>::from_request(request, &state).await?;
-        let url = body.url.trim().to_string();
-        if url.is_empty() {
-            return Err(AppError::invalid("url", "Укажите адрес фида"));
-        }
-        if let Err(err) = parser::fetch::check_url(&url, state.config.parser.allow_private_hosts) {
+        let feed = match (body.feed_id, crate::domain::non_empty(body.url)) {
+            (Some(id), _) => {
+                let feed = feed_by_id(&state, id).await?;
+                if feed.kind == SourceKind::File {
+                    return Err(AppError::invalid(
+                        "file",
+                        format!("«{}» — фид-файл: выберите файл для загрузки", feed.name),
+                    ));
+                }
+                feed
+            }
+            (None, Some(url)) => {
+                let url = url.trim().to_string();
+                if let Err(err) =
+                    parser::fetch::check_url(&url, state.config.parser.allow_private_hosts)
+                {
+                    return Err(AppError::invalid("url", err.to_string()));
+                }
+                if url.chars().count() > imports::MAX_FEED_URL {
+                    return Err(AppError::invalid(
+                        "url",
+                        format!("Адрес фида — до {} символов", imports::MAX_FEED_URL),
+                    ));
+                }
+                state
+                    .db
+                    .call(move |c| imports::feed_for_source(c, SourceKind::Url, &url))
+                    .await?
+            }
+            (None, None) => return Err(AppError::invalid("url", "Укажите адрес фида")),
+        };
+        if let Err(err) =
+            parser::fetch::check_url(&feed.source, state.config.parser.allow_private_hosts)
+        {
             return Err(AppError::invalid("url", err.to_string()));
         }
-        parser::preview_url(&state.db, &state.config, RunTrigger::Manual, &url).await?
+        parser::preview_url(&state.db, &state.config, RunTrigger::Manual, feed).await?
     };
     // The preview changes no car, but who imported what stays on record.
     let entry = preview_entry(&run);
@@ -140,9 +251,14 @@ fn preview_entry(run: &ImportRun) -> NewEntry {
     let summary = match &s.error {
         Some(error) => format!("Импорт «{}» не выполнен: {error}", s.source.name),
         None => format!(
-            "Предпросмотр импорта «{}»: новых {}, изменено {}, снято с публикации {}, строк с \
-             ошибками {}",
-            s.source.name, s.counts.new, s.counts.changed, s.counts.gone, s.counts.errors
+            "Предпросмотр импорта фида «{}» ({}): новых {}, изменено {}, снято с публикации {}, \
+             строк с ошибками {}",
+            s.feed_name.as_deref().unwrap_or("без фида"),
+            s.source.name,
+            s.counts.new,
+            s.counts.changed,
+            s.counts.gone,
+            s.counts.errors
         ),
     };
     NewEntry::new(
@@ -153,11 +269,17 @@ fn preview_entry(run: &ImportRun) -> NewEntry {
     )
 }
 
-/// The last 50 runs, newest first.
-#[utoipa::path(get, path = "/api/admin/imports", tag = "admin",
+/// The last 50 runs (of one feed with `feedId`), newest first.
+#[utoipa::path(get, path = "/api/admin/imports", tag = "admin", params(ImportListQuery),
     responses((status = 200, body = ImportList), (status = 401, body = ApiErrorBody)))]
-pub async fn list_imports(State(state): State<AppState>) -> AppResult<Json<ImportList>> {
-    let items = state.db.call(|c| imports::list(c)).await?;
+pub async fn list_imports(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<ImportListQuery>,
+) -> AppResult<Json<ImportList>> {
+    let items = state
+        .db
+        .call(move |c| imports::list(c, query.feed_id.as_deref()))
+        .await?;
     Ok(Json(ImportList { items }))
 }
 
@@ -187,8 +309,9 @@ pub async fn apply_import(
     Path(id): Path<String>,
 ) -> AppResult<Json<ImportRun>> {
     let year = parser::current_year();
+    let who = admin.user.username.clone();
     let run = audited(&state, &admin, move |c| {
-        let applied = imports::apply(c, &id, year)?;
+        let applied = imports::apply(c, &id, year, &who)?;
         let entry = applied.as_ref().map(parser::audit_entry);
         Ok((applied, entry))
     })
@@ -196,6 +319,42 @@ pub async fn apply_import(
     .ok_or_else(|| AppError::not_found(RUN_NOT_FOUND))?;
     parser::spawn_photos(&state.db, &state.config);
     Ok(Json(run))
+}
+
+/// Sets the condition of every car of a preview (`null`: each car's own)
+/// and answers the preview compared again.
+#[utoipa::path(put, path = "/api/admin/imports/{id}/condition", tag = "admin",
+    request_body = ChosenCondition,
+    responses((status = 200, body = ImportRun), (status = 404, body = ApiErrorBody),
+        (status = 409, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
+pub async fn choose_condition(
+    State(state): State<AppState>,
+    admin: Admin,
+    Path(id): Path<String>,
+    FormJson(body): FormJson<ChosenCondition>,
+) -> AppResult<Json<ImportRun>> {
+    let chosen = body.condition;
+    audited(&state, &admin, move |c| {
+        let run = imports::choose_condition(c, &id, chosen)?;
+        let entry = run.as_ref().map(|_| {
+            NewEntry::new(
+                AuditAction::Update,
+                AuditObject::Import,
+                Some(&id),
+                match chosen {
+                    Some(status) => format!(
+                        "Для всего предпросмотра выбрано состояние «{}»",
+                        status.label()
+                    ),
+                    None => "Состояние машин предпросмотра — по данным фида".to_string(),
+                },
+            )
+        });
+        Ok((run, entry))
+    })
+    .await?
+    .map(Json)
+    .ok_or_else(|| AppError::not_found(RUN_NOT_FOUND))
 }
 
 /// Discards a preview.
@@ -234,53 +393,20 @@ pub struct FeedLink {
     pub url: String,
 }
 
+/// The addresses of the feeds the site publishes.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ParserSettings {
-    pub feed_url: Option<String>,
-    /// Hours between scheduled runs; 0: off.
-    pub interval_hours: u32,
-    pub last_run_at: Option<String>,
-    pub next_run_at: Option<String>,
     pub feeds: Vec<FeedLink>,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ParserSettingsInput {
-    #[serde(default)]
-    pub feed_url: Option<String>,
-    /// 0 (off) to 168.
-    pub interval_hours: u32,
-}
-
-impl Form for ParserSettingsInput {
-    const FIELDS: &'static [Field] = &[
-        Field::optional("feedUrl", Kind::Text),
-        Field::required("intervalHours", Kind::Integer, "Укажите интервал в часах")
-            .invalid("Интервал — целое число часов от 0 до 168"),
-    ];
-}
-
-fn settings_answer(state: &AppState, schedule: Schedule) -> ParserSettings {
+/// The URLs of the exported feeds (the feeds imported are
+/// `/api/admin/feeds`).
+#[utoipa::path(get, path = "/api/admin/parser/settings", tag = "admin",
+    responses((status = 200, body = ParserSettings), (status = 401, body = ApiErrorBody)))]
+pub async fn parser_settings(State(state): State<AppState>) -> AppResult<Json<ParserSettings>> {
     let base = state.config.base();
-    let next_run_at = (schedule.interval_hours > 0 && schedule.feed_url.is_some()).then(|| {
-        match schedule
-            .last_run_at
-            .as_deref()
-            .map(chrono::DateTime::parse_from_rfc3339)
-        {
-            Some(Ok(last)) => (last + chrono::Duration::hours(i64::from(schedule.interval_hours)))
-                .with_timezone(&chrono::Utc)
-                .to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-            _ => crate::domain::now(),
-        }
-    });
-    ParserSettings {
-        feed_url: schedule.feed_url,
-        interval_hours: schedule.interval_hours,
-        last_run_at: schedule.last_run_at,
-        next_run_at,
+    Ok(Json(ParserSettings {
         feeds: vec![
             FeedLink {
                 name: "Avito".into(),
@@ -295,46 +421,5 @@ fn settings_answer(state: &AppState, schedule: Schedule) -> ParserSettings {
                 url: format!("{base}/feeds/yandex.yml"),
             },
         ],
-    }
-}
-
-/// The schedule and the URLs of the exported feeds.
-#[utoipa::path(get, path = "/api/admin/parser/settings", tag = "admin",
-    responses((status = 200, body = ParserSettings), (status = 401, body = ApiErrorBody)))]
-pub async fn parser_settings(State(state): State<AppState>) -> AppResult<Json<ParserSettings>> {
-    let schedule = state.db.call(|c| imports::schedule(c)).await?;
-    Ok(Json(settings_answer(&state, schedule)))
-}
-
-/// Sets the feed URL and the interval (0: no schedule).
-#[utoipa::path(put, path = "/api/admin/parser/settings", tag = "admin",
-    request_body = ParserSettingsInput,
-    responses((status = 200, body = ParserSettings), (status = 422, body = ApiErrorBody)))]
-pub async fn update_parser_settings(
-    State(state): State<AppState>,
-    admin: Admin,
-    FormJson(input): FormJson<ParserSettingsInput>,
-) -> AppResult<Json<ParserSettings>> {
-    use crate::domain::audit::change;
-    let schedule = audited(&state, &admin, move |c| {
-        let before = imports::schedule(c)?;
-        let after = imports::save_schedule(c, input.feed_url, input.interval_hours)?;
-        let entry = NewEntry::new(
-            AuditAction::Settings,
-            AuditObject::Import,
-            None,
-            "Изменено расписание импорта",
-        )
-        .with_changes(vec![
-            change("feedUrl", before.feed_url.clone(), after.feed_url.clone()),
-            change(
-                "intervalHours",
-                Some(before.interval_hours.to_string()),
-                Some(after.interval_hours.to_string()),
-            ),
-        ]);
-        Ok((after, Some(entry)))
-    })
-    .await?;
-    Ok(Json(settings_answer(&state, schedule)))
+    }))
 }

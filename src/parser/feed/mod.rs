@@ -120,7 +120,7 @@ mod tests {
         let parsed = parse(xml.as_bytes(), 2026).unwrap();
         assert_eq!(parsed.errors, vec![]);
         let car = &parsed.cars[0];
-        assert_eq!((car.status, car.mileage), (CarStatus::Used, 210_000));
+        assert_eq!((car.status, car.mileage), (Some(CarStatus::Used), 210_000));
         assert_eq!((car.drivetrain, car.vin.as_deref()), (None, None));
         assert_eq!(car.fuel_type, FuelType::Diesel);
         assert_eq!(car.engine, "2.8 л дизель");

@@ -53,7 +53,19 @@ pub struct FeedCar {
     pub doors: Option<i64>,
     pub year: i32,
     pub price: Money,
-    pub status: CarStatus,
+    /// What the record says of the condition: Some when it states it
+    /// (section / CarType / Condition / the CSV status) or shows it
+    /// decisively (see docs/parser.md, "Condition"); None: nothing to go on,
+    /// the feed's default applies when the run is planned.
+    pub status: Option<CarStatus>,
+    /// Whether the record carries a mileage element at all.
+    #[serde(default)]
+    pub mileage_stated: bool,
+    /// What in the record looks used, in Russian, for the preview's warning
+    /// when the car would be published as new: «пробег 45 000 км»,
+    /// «владельцев: Два владельца», «2007 год выпуска», «„с пробегом“ в описании».
+    #[serde(default)]
+    pub used_signs: Vec<String>,
     /// The feed's body word ("Внедорожник 5 дв."), resolved against the
     /// dealership's body types when the run is planned.
     #[serde(alias = "body_type")]

@@ -230,6 +230,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The feeds in their order, each with the cars it lists now. */
+        get: operations["list_feeds"];
+        put?: never;
+        /** Adds a feed at the end of the list. */
+        post: operations["create_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/feeds/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Puts the feeds in a new order: for a car two feeds list, the values of
+         *     the one placed higher win.
+         */
+        put: operations["order_feeds"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/feeds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Changes a feed's name, address, schedule or condition. */
+        put: operations["update_feed"];
+        post?: never;
+        /**
+         * Deletes a feed: its cars stay as they are, its history stays (without
+         *     the feed).
+         */
+        delete: operations["delete_feed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/imports": {
         parameters: {
             query?: never;
@@ -237,13 +296,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The last 50 runs, newest first. */
+        /** The last 50 runs (of one feed with `feedId`), newest first. */
         get: operations["list_imports"];
         put?: never;
         /**
-         * Starts an import: a multipart `file` (Auto.ru XML, Avito XML or CSV,
-         *     told apart by content) or JSON `{"url": ...}`. Answers the preview (a dry
-         *     run: nothing in the catalogue changes), or a failed run with its reason.
+         * Starts an import of a feed: a multipart `file` (Auto.ru XML, Avito XML
+         *     or CSV, told apart by content) with an optional `feedId` (without one,
+         *     the file feed of that file's name, made when there is none), or JSON
+         *     `{"feedId"}` (a URL feed, fetched) or `{"url"}` (that URL's feed, made
+         *     when there is none). Answers the preview (a dry run: nothing in the
+         *     catalogue changes), or a failed run with its reason.
          */
         post: operations["start_import"];
         delete?: never;
@@ -284,6 +346,26 @@ export interface paths {
          *     as it is now; the photos are fetched afterwards, in the background.
          */
         post: operations["apply_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/imports/{id}/condition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Sets the condition of every car of a preview (`null`: each car's own)
+         *     and answers the preview compared again.
+         */
+        put: operations["choose_condition"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -408,10 +490,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The schedule and the URLs of the exported feeds. */
+        /**
+         * The URLs of the exported feeds (the feeds imported are
+         *     `/api/admin/feeds`).
+         */
         get: operations["parser_settings"];
-        /** Sets the feed URL and the interval (0: no schedule). */
-        put: operations["update_parser_settings"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1643,6 +1727,16 @@ export interface components {
              */
             subscribers: components["schemas"]["Subscriber"][];
         };
+        /** @description Another feed that lists the same car, and whose values win. */
+        AlsoIn: {
+            feedId: string;
+            feedName: string;
+            /**
+             * @description True: that feed is higher in the list, its values win for the
+             *     fields it states; false: this feed's win.
+             */
+            wins: boolean;
+        };
         /** @description The amoCRM integration's state. */
         AmoCrmStatus: {
             /** @description Tokens for the configured account are stored. */
@@ -1993,6 +2087,8 @@ export interface components {
             to?: string | null;
         };
         ChangedCar: {
+            /** @description Other feeds listing this car. */
+            alsoIn?: components["schemas"]["AlsoIn"][];
             carId: string;
             changes: components["schemas"]["FieldChange"][];
             key: string;
@@ -2023,6 +2119,10 @@ export interface components {
             count: number;
             /** @description Errors first, then warnings. */
             problems: components["schemas"]["Problem"][];
+        };
+        /** @description The condition every car of a preview takes. */
+        ChosenCondition: {
+            condition?: null | components["schemas"]["CarStatus"];
         };
         /** @description The answer of a followed confirmation link. */
         Confirmed: {
@@ -2312,16 +2412,71 @@ export interface components {
             leadName: string;
             leadPhone: string;
         };
+        /** @description One feed. */
+        Feed: {
+            /**
+             * Format: int64
+             * @description Cars the feed lists now.
+             */
+            cars: number;
+            condition: components["schemas"]["FeedCondition"];
+            id: string;
+            /**
+             * Format: int32
+             * @description Hours between scheduled runs; 0: off (always 0 for a file).
+             */
+            intervalHours: number;
+            kind: components["schemas"]["SourceKind"];
+            lastRunAt?: string | null;
+            name: string;
+            /** @description When the schedule runs it next (none: no schedule). */
+            nextRunAt?: string | null;
+            /**
+             * Format: int64
+             * @description 1 = the first: its values win for a car other feeds list too.
+             */
+            position: number;
+            /** @description The URL, or the name of the file last uploaded. */
+            source: string;
+        };
+        /**
+         * @description What a feed's cars are when a record does not say: `record` (as the
+         *     record says, else new), `new` or `used` (when the record does not
+         *     say), `lease` (every car of the feed is lease-to-own).
+         * @enum {string}
+         */
+        FeedCondition: "record" | "new" | "used" | "lease";
         /**
          * @description autoru | avito | csv
          * @enum {string}
          */
         FeedFormat: "autoru" | "avito" | "csv";
+        /** @description A feed as an admin adds or changes it. */
+        FeedInput: {
+            condition?: components["schemas"]["FeedCondition"];
+            /**
+             * Format: int32
+             * @description 0 (off) to 168; only for a URL.
+             */
+            intervalHours?: number;
+            kind: components["schemas"]["SourceKind"];
+            /** @description 1 to 100 characters. */
+            name: string;
+            /** @description The URL (required for `url`); ignored for a file. */
+            url?: string | null;
+        };
         /** @description One feed the site publishes. */
         FeedLink: {
             name: string;
             /** @description Absolute URL to paste into the marketplace. */
             url: string;
+        };
+        FeedList: {
+            items: components["schemas"]["Feed"][];
+        };
+        /** @description The feeds' order: every feed's id once, the first wins. */
+        FeedOrder: {
+            ids: string[];
         };
         FieldChange: {
             /** @description The API's name of the field (`price`, `mileage`, `images`, ...). */
@@ -2360,6 +2515,11 @@ export interface components {
             carId: string;
             externalId?: string | null;
             slug: string;
+            /**
+             * @description For a car that left this feed but stays on the site: the feed that
+             *     still lists it.
+             */
+            staysIn?: string | null;
             title: string;
             vin?: string | null;
         };
@@ -2367,9 +2527,13 @@ export interface components {
         ImageAnswer: {
             imageUrl: string;
         };
-        /** @description A feed by URL. */
+        /**
+         * @description A feed's import now: a feed by its id (a URL feed is fetched), or a URL
+         *     once (its feed is found by the URL, or made).
+         */
         ImportByUrl: {
-            url: string;
+            feedId?: string | null;
+            url?: string | null;
         };
         /** @description A failed import run, for the dashboard. */
         ImportFailed: {
@@ -2384,10 +2548,14 @@ export interface components {
             photoErrors: components["schemas"]["PhotoError"][];
         };
         ImportRunSummary: {
+            condition?: null | components["schemas"]["CarStatus"];
             counts: components["schemas"]["RunCounts"];
             createdAt: string;
             /** @description Why the run failed (fetch, size, XML). */
             error?: string | null;
+            /** @description The feed the run is of (none: the feed was deleted since). */
+            feedId?: string | null;
+            feedName?: string | null;
             finishedAt?: string | null;
             format?: null | components["schemas"]["FeedFormat"];
             id: string;
@@ -2660,24 +2828,9 @@ export interface components {
             currentPassword: string;
             password: string;
         };
+        /** @description The addresses of the feeds the site publishes. */
         ParserSettings: {
-            feedUrl?: string | null;
             feeds: components["schemas"]["FeedLink"][];
-            /**
-             * Format: int32
-             * @description Hours between scheduled runs; 0: off.
-             */
-            intervalHours: number;
-            lastRunAt?: string | null;
-            nextRunAt?: string | null;
-        };
-        ParserSettingsInput: {
-            feedUrl?: string | null;
-            /**
-             * Format: int32
-             * @description 0 (off) to 168.
-             */
-            intervalHours: number;
         };
         PartnerBank: {
             active: boolean;
@@ -2929,10 +3082,16 @@ export interface components {
             /** @default [] */
             errors: components["schemas"]["RowError"][];
             /**
-             * @description Will be unpublished (never deleted).
+             * @description Will be unpublished (never deleted): this feed brought them, no
+             *     longer lists them, and no other feed does.
              * @default []
              */
             gone: components["schemas"]["GoneCar"][];
+            /**
+             * @description Leave this feed but stay on the site: another feed lists them.
+             * @default []
+             */
+            left: components["schemas"]["GoneCar"][];
             /** @default [] */
             new: components["schemas"]["NewCar"][];
             /**
@@ -3099,7 +3258,10 @@ export interface components {
         };
         /** @description A car that imports with a field its feed leaves unstated. */
         RowWarning: {
-            /** @description drivetrain | engine | power | trim | vin | discount */
+            /**
+             * @description drivetrain | engine | power | trim | vin | discount | status |
+             *     mileage
+             */
             field: string;
             key: string;
             /** Format: int32 */
@@ -3113,6 +3275,11 @@ export interface components {
             changed: number;
             errors: number;
             gone: number;
+            /**
+             * @description Cars that left this feed and stay on the site (another feed lists
+             *     them).
+             */
+            left?: number;
             new: number;
             unchanged: number;
             /** @description Cars that import with unstated fields. */
@@ -3439,6 +3606,8 @@ export interface components {
             name?: string;
         };
         UnchangedCar: {
+            /** @description Other feeds listing this car. */
+            alsoIn?: components["schemas"]["AlsoIn"][];
             carId: string;
             key: string;
             slug: string;
@@ -4455,7 +4624,7 @@ export interface operations {
             };
         };
     };
-    list_imports: {
+    list_feeds: {
         parameters: {
             query?: never;
             header?: never;
@@ -4469,7 +4638,417 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["FeedList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    create_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Feed"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is larger than this route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is not of the documented content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    order_feeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedOrder"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedList"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored data: a duplicate, or a record another refers to */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is larger than this route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is not of the documented content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    update_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Feed"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is larger than this route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is not of the documented content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    delete_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    list_imports: {
+        parameters: {
+            query?: {
+                /** @description Only this feed's runs. */
+                feedId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ImportList"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
             401: {
@@ -4507,7 +5086,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description `{url}`, or multipart/form-data with the field `file` */
+        /** @description `{feedId}` or `{url}`, or multipart/form-data with the field `file` (and `feedId`) */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ImportByUrl"];
@@ -4548,7 +5127,6 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description Conflicts with stored data: a duplicate, or a record another refers to */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4784,6 +5362,109 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    choose_condition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChosenCondition"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRun"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is larger than this route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is not of the documented content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5189,100 +5870,6 @@ export interface operations {
             };
             /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorBody"];
-                };
-            };
-            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorBody"];
-                };
-            };
-        };
-    };
-    update_parser_settings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ParserSettingsInput"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ParserSettings"];
-                };
-            };
-            /** @description The request cannot be read: a malformed parameter or body */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorBody"];
-                };
-            };
-            /** @description No credentials, or wrong ones */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorBody"];
-                };
-            };
-            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored data: a duplicate, or a record another refers to */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorBody"];
-                };
-            };
-            /** @description The body is larger than this route accepts */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorBody"];
-                };
-            };
-            /** @description The body is not of the documented content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiErrorBody"];
-                };
-            };
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
