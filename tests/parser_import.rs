@@ -367,8 +367,14 @@ async fn feed_urls_on_private_addresses_are_refused() {
         answer.text()
     );
     assert_eq!(answer.json()["field"], "url");
+    // The refusal names the address and the key that lifts it.
     assert!(
-        answer.error().contains("внутреннюю сеть"),
+        answer
+            .error()
+            .starts_with("Адрес 127.0.0.1 — внутренняя сеть")
+            && answer
+                .error()
+                .contains("включите parser.allow_private_hosts в dealership.toml"),
         "{}",
         answer.error()
     );
@@ -384,8 +390,10 @@ async fn feed_urls_on_private_addresses_are_refused() {
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
     let run = answer.json();
     assert_eq!(run["status"], "failed");
+    let error = run["error"].as_str().unwrap();
     assert!(
-        run["error"].as_str().unwrap().contains("внутреннюю сеть"),
+        error.contains("Адрес localhost — внутренняя сеть")
+            && error.contains("parser.allow_private_hosts"),
         "{run}"
     );
     assert_eq!(count(&app, "SELECT count(*) FROM cars"), 0);
