@@ -223,7 +223,10 @@ pub(super) fn stated_values(feed: &FeedCar, brand_name: &str, body: &BodyType) -
     put("model", feed.model.clone());
     put("year", feed.year.to_string());
     put("price", feed.price.to_string());
-    put("status", feed.status.as_str().into());
+    put(
+        "status",
+        feed.status.unwrap_or(CarStatus::New).as_str().into(),
+    );
     put("bodyType", body.as_str().into());
     put("transmission", feed.transmission.as_str().into());
     put("fuelType", feed.fuel_type.as_str().into());
@@ -420,7 +423,7 @@ pub(super) fn plan(
                 vin: feed.vin.clone(),
                 title: format!("{brand_name} {} {}", feed.name, feed.year),
                 price: feed.price,
-                status: feed.status,
+                status: feed.status.unwrap_or(CarStatus::New),
             });
             let mut values = stated;
             values.insert("engine".into(), feed.engine.clone());
