@@ -74,7 +74,14 @@ async fn csv_preview_changes_nothing_then_apply_writes_it() {
     assert_eq!(run["source"], json!({"kind": "file", "name": "stock.csv"}));
     assert_eq!(
         run["counts"],
-        json!({"new": 3, "changed": 0, "unchanged": 0, "gone": 0, "left": 0, "errors": 1, "warnings": 0})
+        json!({"new": 3, "changed": 0, "unchanged": 0, "gone": 0, "left": 0, "errors": 1, "warnings": 1})
+    );
+    // A 2023 Vesta stated new looks used by its year: a warning, not an error.
+    assert_eq!(run["warnings"][0]["field"], "status");
+    assert_eq!(
+        run["warnings"][0]["message"],
+        "Похоже на автомобиль с пробегом (2023 год выпуска), а будет опубликован как новый: \
+         проверьте состояние"
     );
     // The bad row is named by its line and field.
     assert_eq!(run["errors"][0]["row"], 5);
@@ -171,7 +178,7 @@ async fn a_changed_feed_shows_and_applies_price_changes_gone_and_new_cars() {
         .json();
     assert_eq!(
         preview["counts"],
-        json!({"new": 1, "changed": 1, "unchanged": 1, "gone": 1, "left": 0, "errors": 0, "warnings": 0})
+        json!({"new": 1, "changed": 1, "unchanged": 1, "gone": 1, "left": 0, "errors": 0, "warnings": 1})
     );
     let change = &preview["changed"][0];
     assert_eq!(change["key"], "A-1");
@@ -367,8 +374,14 @@ async fn feed_urls_on_private_addresses_are_refused() {
         answer.text()
     );
     assert_eq!(answer.json()["field"], "url");
+    // The refusal names the address and the key that lifts it.
     assert!(
-        answer.error().contains("внутреннюю сеть"),
+        answer
+            .error()
+            .starts_with("Адрес 127.0.0.1 — внутренняя сеть")
+            && answer
+                .error()
+                .contains("включите parser.allow_private_hosts в dealership.toml"),
         "{}",
         answer.error()
     );
@@ -384,8 +397,10 @@ async fn feed_urls_on_private_addresses_are_refused() {
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
     let run = answer.json();
     assert_eq!(run["status"], "failed");
+    let error = run["error"].as_str().unwrap();
     assert!(
-        run["error"].as_str().unwrap().contains("внутреннюю сеть"),
+        error.contains("Адрес localhost — внутренняя сеть")
+            && error.contains("parser.allow_private_hosts"),
         "{run}"
     );
     assert_eq!(count(&app, "SELECT count(*) FROM cars"), 0);

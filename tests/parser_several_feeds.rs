@@ -433,3 +433,90 @@ async fn an_import_records_each_change_to_a_car_and_keeps_a_persons_edit() {
         "{newest}"
     );
 }
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/tests/fixtures/feeds/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+/// The drill's four feeds, in the marketplaces' documented shapes
+/// (`tests/fixtures/feeds/README.md`): Auto.ru new and used (the used one
+/// with no `<run>` and no `<section>`), Avito new and used. Each feed's
+/// apply leaves the others' cars on the site; the used feeds' cars are
+/// used; the Lexus both new feeds list is one car named as Auto.ru names it.
+#[tokio::test]
+async fn the_four_feeds_a_dealer_publishes_put_the_whole_stock_on_the_site() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    let mut made = Vec::new();
+    for (name, condition, file) in [
+        ("Авто.ру, новые", "record", "autoru-new.xml"),
+        ("Авто.ру, с пробегом", "used", "autoru-used.xml"),
+        ("Avito, новые", "record", "avito-new.xml"),
+        ("Avito, с пробегом", "used", "avito-used.xml"),
+    ] {
+        let feed = admin
+            .call(
+                Method::POST,
+                "/api/admin/feeds",
+                Some(json!({"name": name, "kind": "file", "condition": condition})),
+            )
+            .await
+            .json();
+        made.push((feed["id"].as_str().unwrap().to_string(), file));
+    }
+    let mut imported = 0;
+    for (feed_id, file) in &made {
+        let answer = admin.upload_to(Some(feed_id), file, &fixture(file)).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+        let run = answer.json();
+        assert_eq!(run["counts"]["gone"], 0, "{file}: {run}");
+        // No used car of a used feed would be published as new.
+        if file.contains("used") {
+            let as_new = run["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|w| w["field"] == "status")
+                .count();
+            assert_eq!(as_new, 0, "{file}: {run}");
+            assert!(
+                run["new"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|c| c["status"] == "used"),
+                "{file}: {run}"
+            );
+        }
+        let applied = admin.apply(run["id"].as_str().unwrap()).await;
+        imported += applied["counts"]["new"].as_i64().unwrap();
+    }
+    assert!(imported > 30, "{imported}");
+    assert_eq!(app.count("SELECT count(*) FROM cars"), imported);
+    assert_eq!(published(&app), imported);
+    assert_eq!(
+        app.count(
+            "SELECT count(*) FROM cars c JOIN feed_cars fc ON fc.car_id = c.id
+             JOIN import_feeds f ON f.id = fc.feed_id
+             WHERE f.condition = 'used' AND c.status != 'used'"
+        ),
+        0
+    );
+    // The 2008 Focus whose record says nothing is used by its feed.
+    assert_eq!(
+        app.count(
+            "SELECT count(*) FROM cars WHERE year = 2008 AND model = 'Focus' AND status = 'used'"
+        ),
+        1
+    );
+    let gx = car_by_vin(&app, "JTJBA7BX6R5012384");
+    assert_eq!(gx.name, "GX Executive");
+    assert_eq!(
+        app.count("SELECT count(*) FROM feed_cars WHERE car_id = (SELECT id FROM cars WHERE vin = 'JTJBA7BX6R5012384') AND listed = 1"),
+        2
+    );
+}

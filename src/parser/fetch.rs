@@ -23,8 +23,15 @@ pub enum FetchError {
     Failed(String),
 }
 
-pub const PRIVATE_REFUSED: &str = "Адрес указывает на локальную или внутреннюю сеть сервера \
-     (loopback, частные или link-local адреса): такие адреса не загружаются";
+/// The refusal of an address on the server's own network (loopback,
+/// private, link-local), naming the setting that lifts it.
+pub fn private_refused(host: &str) -> String {
+    format!(
+        "Адрес {host} — внутренняя сеть: фид и фотографии с него не загружаются. Если это \
+         система дилера в локальной сети, включите parser.allow_private_hosts в dealership.toml \
+         (или DEALERSHIP_PARSER_ALLOW_PRIVATE_HOSTS=true)"
+    )
+}
 
 /// Whether an address is one a fetch may reach when private hosts are not allowed.
 pub fn is_public(ip: IpAddr) -> bool {
@@ -73,7 +80,7 @@ impl Resolve for PublicOnly {
             let allowed: Vec<SocketAddr> =
                 found.into_iter().filter(|a| is_public(a.ip())).collect();
             if allowed.is_empty() {
-                return Err(Box::new(FetchError::Refused(PRIVATE_REFUSED.into()))
+                return Err(Box::new(FetchError::Refused(private_refused(&host)))
                     as Box<dyn std::error::Error + Send + Sync>);
             }
             Ok(Box::new(allowed.into_iter()) as Addrs)
@@ -102,8 +109,8 @@ pub fn check_url(url: &str, allow_private: bool) -> Result<reqwest::Url, FetchEr
     if parsed.host().is_none() {
         return Err(FetchError::Refused(format!("В адресе нет сервера: {url}")));
     }
-    if !allow_private && literal_ip(&parsed).is_some_and(|ip| !is_public(ip)) {
-        return Err(FetchError::Refused(PRIVATE_REFUSED.into()));
+    if !allow_private && let Some(ip) = literal_ip(&parsed).filter(|ip| !is_public(*ip)) {
+        return Err(FetchError::Refused(private_refused(&ip.to_string())));
     }
     Ok(parsed)
 }
@@ -121,9 +128,9 @@ impl Fetcher {
             if attempt.previous().len() >= 5 {
                 return attempt.error(FetchError::Failed("Слишком много перенаправлений".into()));
             }
-            let private = literal_ip(attempt.url()).is_some_and(|ip| !is_public(ip));
-            if !allow_private && private {
-                return attempt.error(FetchError::Refused(PRIVATE_REFUSED.into()));
+            let private = literal_ip(attempt.url()).filter(|ip| !is_public(*ip));
+            if !allow_private && let Some(ip) = private {
+                return attempt.error(FetchError::Refused(private_refused(&ip.to_string())));
             }
             if !matches!(attempt.url().scheme(), "http" | "https") {
                 return attempt.error(FetchError::Refused(
@@ -227,7 +234,15 @@ mod tests {
                 .parse()
                 .unwrap_or(IpAddr::from([0, 0, 0, 0]))
         ));
-        assert!(check_url("http://127.0.0.1/feed.xml", false).is_err());
+        let refused = check_url("http://127.0.0.1/feed.xml", false).err();
+        assert_eq!(
+            refused.map(|e| e.to_string()).as_deref(),
+            Some(
+                "Адрес 127.0.0.1 — внутренняя сеть: фид и фотографии с него не загружаются. Если \
+             это система дилера в локальной сети, включите parser.allow_private_hosts в \
+             dealership.toml (или DEALERSHIP_PARSER_ALLOW_PRIVATE_HOSTS=true)"
+            )
+        );
         assert!(check_url("http://[::1]/feed.xml", false).is_err());
         assert!(check_url("ftp://example.ru/feed.xml", true).is_err());
         assert!(check_url("http://127.0.0.1/feed.xml", true).is_ok());

@@ -262,19 +262,86 @@ pub fn fuel_type(value: &str) -> Option<FuelType> {
     })
 }
 
-/// new | used | lease, in the feeds' words ("Новый", "С пробегом", "б/у").
+/// new | used | lease, in the feeds' words, any case: Auto.ru's `section`
+/// (`new`/`used`, `NEW`/`USED`), Avito's `CarType` («Новые», «С пробегом»)
+/// and `Condition` («Новое», «Б/у»), the CSV's `status` («Новый», «б/у»,
+/// «подержанный»). Anything else is `None` (not a statement).
 pub fn status(value: &str) -> Option<CarStatus> {
     let normal = normalise(value);
     Some(match normal.as_str() {
-        "new" | "новый" | "новые" | "новая" | "новое" | "новый автомобиль" => {
+        "new" | "новый" | "новые" | "новая" | "новое" | "новый автомобиль" | "новые автомобили" => {
             CarStatus::New
         }
-        "used" | "с пробегом" | "б у" | "бу" | "подержанный" | "подержанные" => {
-            CarStatus::Used
-        }
+        "used"
+        | "с пробегом"
+        | "автомобиль с пробегом"
+        | "автомобили с пробегом"
+        | "б у"
+        | "бу"
+        | "подержанный"
+        | "подержанная"
+        | "подержанное"
+        | "подержанные"
+        | "поддержанный"
+        | "бывший в употреблении" => CarStatus::Used,
         "lease" | "аренда" | "аренда с выкупом" => CarStatus::Lease,
         _ => return None,
     })
+}
+
+/// How many owners a feed says a car had: Auto.ru's `owners_number`
+/// («Не было владельцев», «Один владелец», «Два владельца», «Три и более»)
+/// or Avito's `Owners` (a number). `Some(0)`: none (a new car); `None`: a
+/// value of no meaning here.
+pub fn owners(value: &str) -> Option<u32> {
+    let normal = normalise(value);
+    if let Ok(count) = normal.parse::<u32>() {
+        return Some(count);
+    }
+    if matches!(
+        normal.as_str(),
+        "не было владельцев"
+            | "не было"
+            | "нет"
+            | "нет владельцев"
+            | "без владельцев"
+            | "no past owners"
+    ) {
+        return Some(0);
+    }
+    let first = normal.split(' ').next().unwrap_or_default();
+    Some(match first {
+        "один" | "одна" | "1" | "one" => 1,
+        "два" | "две" | "2" | "two" => 2,
+        "три" | "3" | "three" => 3,
+        "четыре" | "4" | "four" => 4,
+        _ => {
+            // "3 и более", "1 владелец".
+            let digits: String = first.chars().take_while(char::is_ascii_digit).collect();
+            return digits.parse().ok();
+        }
+    })
+}
+
+/// The words of an ad's text that call the car used ("с пробегом", "б/у",
+/// "подержанный"), in the spelling they are shown with; "без пробега" is
+/// not one.
+pub fn used_words(text: &str) -> Vec<&'static str> {
+    let padded = format!(" {} ", normalise(text));
+    let mut found = Vec::new();
+    for (needle, shown) in [
+        (" с пробегом ", "с пробегом"),
+        (" б у ", "б/у"),
+        (" бу ", "б/у"),
+        (" подержан", "подержанный"),
+        (" поддержан", "подержанный"),
+        (" бывший в употреблении ", "бывший в употреблении"),
+    ] {
+        if padded.contains(needle) && !found.contains(&shown) {
+            found.push(shown);
+        }
+    }
+    found
 }
 
 /// What an Auto.ru `modification_id` ("550 3.4 AT (354 л.с.) 4WD",
@@ -531,6 +598,27 @@ mod tests {
         assert_eq!(fuel_type("Газ"), Some(FuelType::Gas));
         assert_eq!(status("С пробегом"), Some(CarStatus::Used));
         assert_eq!(status("Б/у"), Some(CarStatus::Used));
+        for word in ["Новый", "Новые", "новая", "NEW", "new", "New", "Новое"] {
+            assert_eq!(status(word), Some(CarStatus::New), "{word}");
+        }
+        for word in ["С пробегом", "б/у", "Б/У", "подержанный", "USED", "Used"]
+        {
+            assert_eq!(status(word), Some(CarStatus::Used), "{word}");
+        }
+        // Auto.ru's `state` is a condition, not a status.
+        assert_eq!(status("Отличное"), None);
+        assert_eq!(owners("Не было владельцев"), Some(0));
+        assert_eq!(owners("0"), Some(0));
+        assert_eq!(owners("один владелец"), Some(1));
+        assert_eq!(owners("Два владельца"), Some(2));
+        assert_eq!(owners("Три и более"), Some(3));
+        assert_eq!(owners("2"), Some(2));
+        assert_eq!(owners("Оригинал"), None);
+        assert_eq!(
+            used_words("Автомобиль с пробегом, б/у, подержанный"),
+            ["с пробегом", "б/у", "подержанный"]
+        );
+        assert!(used_words("Новый автомобиль без пробега, бузина").is_empty());
         let m = modification("2.0d AT (150 л.с.) 4WD");
         assert_eq!(m.transmission, Some(Transmission::Automatic));
         assert_eq!(m.fuel_type, Some(FuelType::Diesel));

@@ -1,10 +1,11 @@
 //! The CSV format: its columns ([`CSV_COLUMNS`]), the reader (separator and
 //! quotes) and a row made a [`FeedCar`].
 
+use super::condition::{ConditionFacts, condition};
 use super::fields::{
     EngineFacts, FeedCarParts, RowResult, car, discounts_of, doors_of, drive_of, drive_warning,
-    engine_of, external_id, mapped, name_of, optional_text, parse_int, parse_price, parse_vin,
-    parse_year, photos, required, short_text, status_of, text_field, trim_warning,
+    engine_of, external_id, mapped, mileage_of, name_of, optional_text, parse_price, parse_vin,
+    parse_year, photos, required, short_text, text_field, trim_warning,
 };
 use super::parsed::{FeedCar, FeedError, FeedFormat, FieldWarning, Parsed, RowError};
 use super::record::Record;
@@ -29,6 +30,7 @@ pub const CSV_COLUMNS: &[&str] = &[
     "fuel_type",
     "engine",
     "mileage",
+    "owners",
     "color",
     "photos",
     "credit_discount",
@@ -186,11 +188,15 @@ pub(super) fn csv_car(
     if has_trim {
         trim_warning(trim.as_ref(), &mut warnings);
     }
-    let mileage = match record.first(&["mileage"]) {
-        Some((_, value)) => parse_int("mileage", &value)?,
-        None => 0,
-    };
-    let status = status_of(record, &["status"], mileage)?;
+    let mileage = mileage_of(record, &["mileage"])?;
+    let found = condition(
+        &ConditionFacts {
+            mileage,
+            year,
+            ..ConditionFacts::of(record, &["status"], &["owners"], &[])
+        },
+        current_year,
+    );
     let vin = parse_vin(record.first(&["vin"]).map(|(_, v)| v), &mut warnings);
     let external_id = external_id("id", record.first(&["id"]).map(|(_, v)| v))?;
     let discounts = if has_discounts {
@@ -216,13 +222,14 @@ pub(super) fn csv_car(
         doors: doors_of(record, &["doors"]),
         year,
         price,
-        status,
+        status: found.status,
         body,
         transmission,
         drivetrain,
         fuel_type,
         engine,
         mileage,
+        used_signs: found.used_signs,
         color,
         photos: photos(urls),
         discounts,

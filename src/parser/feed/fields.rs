@@ -164,16 +164,13 @@ pub(super) fn photos(urls: impl IntoIterator<Item = String>) -> Vec<String> {
     list
 }
 
-/// new or used from the feed's word, else (no word, or one of no meaning
-/// here) by the mileage: none is new.
-pub(super) fn status_of(record: &Record, names: &[&str], mileage: i64) -> RowResult<CarStatus> {
-    Ok(
-        match record.first(names).and_then(|(_, v)| mapping::status(&v)) {
-            Some(status) => status,
-            None if mileage > 0 => CarStatus::Used,
-            None => CarStatus::New,
-        },
-    )
+/// The mileage a record carries (`None`: no mileage element, or an empty
+/// one).
+pub(super) fn mileage_of(record: &Record, names: &[&str]) -> RowResult<Option<i64>> {
+    match record.first(names) {
+        Some((field, value)) => parse_int(&field, &value).map(Some),
+        None => Ok(None),
+    }
 }
 
 /// The conditional discounts of a record (Auto.ru's and the CSV's columns
@@ -367,13 +364,15 @@ pub(super) struct FeedCarParts {
     pub(super) doors: Option<i64>,
     pub(super) year: i32,
     pub(super) price: Money,
-    pub(super) status: CarStatus,
+    pub(super) status: Option<CarStatus>,
     pub(super) body: String,
     pub(super) transmission: Transmission,
     pub(super) drivetrain: Option<Drivetrain>,
     pub(super) fuel_type: FuelType,
     pub(super) engine: String,
-    pub(super) mileage: i64,
+    /// None: the record carries no mileage (0 is stored).
+    pub(super) mileage: Option<i64>,
+    pub(super) used_signs: Vec<String>,
     pub(super) color: Option<String>,
     pub(super) photos: Vec<String>,
     pub(super) discounts: Option<Discounts>,
@@ -408,15 +407,15 @@ pub(super) fn car(parts: FeedCarParts) -> RowResult<FeedCar> {
         doors: parts.doors,
         year: parts.year,
         price: parts.price,
-        status: Some(parts.status),
-        mileage_stated: true,
-        used_signs: Vec::new(),
+        status: parts.status,
         body: parts.body.trim().to_string(),
         transmission: parts.transmission,
         drivetrain: parts.drivetrain,
         fuel_type: parts.fuel_type,
         engine: parts.engine,
-        mileage: parts.mileage,
+        mileage: parts.mileage.unwrap_or(0),
+        mileage_stated: parts.mileage.is_some(),
+        used_signs: parts.used_signs,
         color: parts.color.filter(|c| !c.trim().is_empty()),
         photos: parts.photos,
         discounts: parts.discounts,

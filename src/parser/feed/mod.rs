@@ -8,8 +8,10 @@
 //! The pieces: `parsed` (what a feed is read into), `read` (the entry,
 //! [`parse`]: encoding, the format told apart, repeats refused), `xml`
 //! (Auto.ru and Avito), `csv`, `fields` (the rules of each field, shared),
-//! `record` (what the readers share).
+//! `record` (what the readers share), `condition` (new or used from what a
+//! record says).
 
+mod condition;
 mod csv;
 mod fields;
 mod parsed;
@@ -17,6 +19,7 @@ mod read;
 mod record;
 mod xml;
 
+pub use condition::DELIVERY_KM;
 pub use csv::*;
 pub use parsed::*;
 pub use read::*;

@@ -58,14 +58,6 @@ pub struct FeedCar {
     /// decisively (see docs/parser.md, "Condition"); None: nothing to go on,
     /// the feed's default applies when the run is planned.
     pub status: Option<CarStatus>,
-    /// Whether the record carries a mileage element at all.
-    #[serde(default)]
-    pub mileage_stated: bool,
-    /// What in the record looks used, in Russian, for the preview's warning
-    /// when the car would be published as new: «пробег 45 000 км»,
-    /// «владельцев: Два владельца», «2007 год выпуска», «„с пробегом“ в описании».
-    #[serde(default)]
-    pub used_signs: Vec<String>,
     /// The feed's body word ("Внедорожник 5 дв."), resolved against the
     /// dealership's body types when the run is planned.
     #[serde(alias = "body_type")]
@@ -75,7 +67,16 @@ pub struct FeedCar {
     pub drivetrain: Option<Drivetrain>,
     pub fuel_type: FuelType,
     pub engine: String,
+    /// Kilometres; 0 when the record carries no mileage.
     pub mileage: i64,
+    /// Whether the record carries a mileage element at all.
+    #[serde(default)]
+    pub mileage_stated: bool,
+    /// What in the record looks used, in Russian, for the preview's warning
+    /// when the car would be published as new: «пробег 45 000 км»,
+    /// «владельцев: Два владельца», «2007 год выпуска», «„с пробегом“ в описании».
+    #[serde(default)]
+    pub used_signs: Vec<String>,
     pub color: Option<String>,
     /// Picture URLs in order; empty: the feed carries none (the car's own
     /// pictures are kept).

@@ -2,11 +2,12 @@
 //! Avito Autoload's `<Ads><Ad>` into records, and each format's record made
 //! a [`FeedCar`] (`autoru_car`, `avito_car`).
 
+use super::condition::{ConditionFacts, condition};
 use super::fields::{
     EngineFacts, FeedCarParts, RowResult, car, check_currency, discounts_of, doors_of, drive_of,
-    drive_warning, engine_of, external_id, field_error, mapped, model_and_generation, name_of,
-    optional_text, parse_int, parse_price, parse_vin, parse_year, photos, required, short_text,
-    status_of, text_field, trim_warning,
+    drive_warning, engine_of, external_id, field_error, mapped, mileage_of, model_and_generation,
+    name_of, optional_text, parse_price, parse_vin, parse_year, photos, required, short_text,
+    text_field, trim_warning,
 };
 use super::parsed::{FeedCar, FeedError, FeedFormat, Parsed, RowError};
 use super::record::{Lines, Record};
@@ -261,12 +262,24 @@ pub(super) fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCa
     );
     drive_warning(drivetrain, &mut warnings);
     trim_warning(trim.as_ref(), &mut warnings);
-    let mileage = match record.first(&["run"]) {
-        Some((field, value)) => parse_int(&field, &value)?,
-        None => 0,
-    };
-    // Auto.ru's `state` is the car's condition ("Отличное"), not new/used.
-    let status = status_of(record, &["section", "status"], mileage)?;
+    let mileage = mileage_of(record, &["run"])?;
+    // Auto.ru's `state` is the car's condition ("Отличное"): only used cars
+    // have one, so it is evidence, not a statement.
+    let found = condition(
+        &ConditionFacts {
+            mileage,
+            state: record.first(&["state"]).map(|(_, v)| v),
+            registry_year: record.first(&["registry_year"]).map(|(_, v)| v),
+            year,
+            ..ConditionFacts::of(
+                record,
+                &["section", "status"],
+                &["owners_number"],
+                &[("description", "описании")],
+            )
+        },
+        current_year,
+    );
     let vin = parse_vin(record.first(&["vin"]).map(|(_, v)| v), &mut warnings);
     let external_id = external_id("unique_id", record.first(&["unique_id"]).map(|(_, v)| v))?;
     let discounts = discounts_of(record, price, &mut warnings)?;
@@ -288,13 +301,14 @@ pub(super) fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCa
         doors: doors_of(record, &["doors", "doors_count"]),
         year,
         price,
-        status,
+        status: found.status,
         body,
         transmission,
         drivetrain,
         fuel_type,
         engine,
         mileage,
+        used_signs: found.used_signs,
         color,
         photos: photos(urls),
         discounts: Some(discounts),
@@ -337,11 +351,20 @@ pub(super) fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar
         Some((field, value)) => mapped(&field, &value, "тип двигателя", mapping::fuel_type)?,
         None => tokens.fuel_type.unwrap_or(FuelType::Gasoline),
     };
-    let mileage = match record.first(&["Kilometrage", "Mileage"]) {
-        Some((field, value)) => parse_int(&field, &value)?,
-        None => 0,
-    };
-    let status = status_of(record, &["CarType", "Condition"], mileage)?;
+    let mileage = mileage_of(record, &["Kilometrage", "Mileage"])?;
+    let found = condition(
+        &ConditionFacts {
+            mileage,
+            year,
+            ..ConditionFacts::of(
+                record,
+                &["CarType", "Condition"],
+                &["Owners"],
+                &[("Title", "заголовке"), ("Description", "описании")],
+            )
+        },
+        current_year,
+    );
     let volume = match record.first(&["EngineSize"]) {
         Some((_, size)) => {
             let size = size.replace(',', ".");
@@ -359,7 +382,13 @@ pub(super) fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar
         .filter(|p| *p > 0.0 && *p < 3000.0)
         .map(|p| p.round() as u32)
         .or(tokens.power);
-    let trim = optional_text(record, &["Complectation"], 100)?;
+    let trim = match optional_text(record, &["Complectation"], 100)? {
+        Some(trim) => Some(trim),
+        // Avito's `ComplectationId` is a catalogue number, but dealers fill
+        // it with the trim's name («Comfort»): a name is read, a number is not.
+        None => optional_text(record, &["ComplectationId"], 100)?
+            .filter(|id| !id.chars().all(|c| c.is_ascii_digit())),
+    };
     let engine = engine_of(
         EngineFacts {
             text: (!tokens.is_catalogue() && !modification.is_empty())
@@ -394,13 +423,14 @@ pub(super) fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar
         doors: doors_of(record, &["Doors"]),
         year,
         price,
-        status,
+        status: found.status,
         body,
         transmission,
         drivetrain,
         fuel_type,
         engine,
         mileage,
+        used_signs: found.used_signs,
         color,
         photos: photos(urls),
         discounts: None,
