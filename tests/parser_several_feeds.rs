@@ -359,7 +359,10 @@ async fn a_photo_pass_never_removes_a_photo_a_person_added() {
     dealership::parser::fetch_photos(app.db.clone(), config.clone())
         .await
         .unwrap();
-    assert_eq!(car_by_vin(&app, "XW8ZZZ61ZRG000006").images, [hers.clone()]);
+    assert_eq!(
+        car_by_vin(&app, "XW8ZZZ61ZRG000006").images,
+        std::slice::from_ref(&hers)
+    );
 
     // The feed's photo appears: the car has both, the feed's first.
     files.put("/p1.png", "image/png", png(640, 480, 200));
