@@ -101,7 +101,7 @@ run_id() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"]
 
 timed "preview" -F "file=@$WORK/feed.xml" "$URL/api/admin/imports" | tee "$WORK/times.txt"
 timed "apply" -X POST "$URL/api/admin/imports/$(run_id)/apply" | tee -a "$WORK/times.txt"
-timed "preview changed" -F "file=@$WORK/feed2.xml" "$URL/api/admin/imports" | tee -a "$WORK/times.txt"
+timed "preview changed" -F "file=@$WORK/feed2.xml;filename=feed.xml" "$URL/api/admin/imports" | tee -a "$WORK/times.txt"
 timed "apply changed" -X POST "$URL/api/admin/imports/$(run_id)/apply" | tee -a "$WORK/times.txt"
 python3 - "$WORK/times.txt" "$CARS" <<'PY'
 import sys
