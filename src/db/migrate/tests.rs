@@ -563,3 +563,83 @@ fn program_versions_are_kept_as_one_number() {
         Some(this.split('-').next().unwrap())
     );
 }
+
+/// Before V29 there was one schedule: the upgrade makes it a feed that owns
+/// every earlier run and imported car, and remembers what it stated of
+/// each; a car the import had unpublished is not listed by it.
+#[test]
+fn v28_imports_upgrade_to_one_feed_that_owns_its_cars() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("old.db")).unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    migrate_to(&mut conn, Some(28)).unwrap();
+    insert_brand(&conn);
+    for (id, external) in [("car-1", "A-1"), ("car-2", "A-2")] {
+        conn.execute(
+            "INSERT INTO cars (id, brand_id, name, slug, model, year, price_kopecks, status,
+                body_type, transmission, drivetrain, fuel_type, engine, external_id,
+                created_at, updated_at)
+             VALUES (?1, 'brand-1', ?1, ?1, 'M', 2024, 100000000, 'new', 'sedan', 'automatic',
+                'front', 'gasoline', '1.6', ?2, ?3, ?3)",
+            params![id, external, T],
+        )
+        .unwrap();
+    }
+    conn.execute_batch(&format!(
+        "INSERT INTO imported_cars (car_id, unpublished_by_import, last_run_id, feed_values)
+             VALUES ('car-1', 0, 'run-1', '{{\"price\":\"1000000.00\"}}'),
+                    ('car-2', 1, 'run-1', '{{}}');
+         INSERT INTO import_runs (id, created_at, trigger, source_kind, source_name, status)
+             VALUES ('run-1', '{T}', 'schedule', 'url', 'https://dealer.example.ru/a.xml',
+                'applied');
+         UPDATE parser_settings SET feed_url = 'https://dealer.example.ru/a.xml',
+             interval_hours = 6, last_run_at = '{T}';"
+    ))
+    .unwrap();
+    migrate(&mut conn).unwrap();
+    let feed: (String, String, String, i64, Option<String>) = conn
+        .query_row(
+            "SELECT id, source_kind, source, interval_hours, last_run_at FROM import_feeds",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .unwrap();
+    assert_eq!(feed.1, "url");
+    assert_eq!(feed.2, "https://dealer.example.ru/a.xml");
+    assert_eq!((feed.3, feed.4.as_deref()), (6, Some(T)));
+    assert_eq!(
+        texts(&conn, "SELECT feed_id FROM import_runs", []),
+        [feed.0.clone()]
+    );
+    let owned: Vec<(String, String, String, i64)> = conn
+        .prepare("SELECT car_id, feed_key, feed_values, listed FROM feed_cars ORDER BY car_id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        owned,
+        [
+            (
+                "car-1".into(),
+                "A-1".into(),
+                "{\"price\":\"1000000.00\"}".into(),
+                1
+            ),
+            ("car-2".into(), "A-2".into(), "{}".into(), 0),
+        ]
+    );
+}
+
+/// A database that never imported gets no feed.
+#[test]
+fn a_database_that_never_imported_gets_no_feed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("old.db")).unwrap();
+    migrate(&mut conn).unwrap();
+    let feeds: i64 = conn
+        .query_row("SELECT count(*) FROM import_feeds", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(feeds, 0);
+}

@@ -123,7 +123,14 @@ export const FIELD_LABELS: Record<string, string> = {
 /** Names that differ by object: a car's `status` is its condition. */
 const OBJECT_FIELD_LABELS: Partial<Record<AuditObject, Record<string, string>>> = {
   car: { status: "Состояние" },
-  import: APPLIED_COUNT_LABELS,
+  import: {
+    ...APPLIED_COUNT_LABELS,
+    // a feed added, changed or reordered
+    name: "Название фида",
+    source: "Источник",
+    condition: "Состояние машин, когда фид о нём молчит",
+    order: "Порядок фидов",
+  },
   user: {
     name: "Имя",
     role: "Роль",
