@@ -221,6 +221,24 @@ async fn a_refused_change_changes_nothing() {
     assert!(on_site(&app, "haval-jolion-0").await);
     assert!(!on_site(&app, "haval-h9-draft").await);
 
+    // Many cars at 0 ₽: the first five named, the rest counted.
+    let conn = app.db.conn().unwrap();
+    let mut free_ids = vec![id["lada-niva-no-price"].clone()];
+    for n in 1..=6 {
+        let mut more = car_input(&cat.lada, &format!("lada-niva-{n}"));
+        more.name = format!("Niva {n}");
+        more.price = Money(0);
+        more.published = false;
+        free_ids.push(cars::create(&conn, &more, 2026).unwrap().id);
+    }
+    drop(conn);
+    let many = publication(&app, &cookie, json!({"ids": free_ids, "published": true})).await;
+    assert_eq!(
+        many.error(),
+        "Укажите цену: автомобиль за 0 ₽ не публикуется: \
+         Lada Niva, Lada Niva 1, Lada Niva 2, Lada Niva 3, Lada Niva 4 и ещё 2"
+    );
+
     // Unpublishing a car at 0 ₽ is no publication: it goes.
     let answer = publication(
         &app,

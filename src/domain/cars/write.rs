@@ -184,10 +184,12 @@ pub fn set_published(
         .map(|car| format!("{} {}", car.brand_name, car.name))
         .collect();
     if published && !free.is_empty() {
-        return Err(AppError::invalid(
-            "ids",
-            format!("{PRICE_ZERO}: {}", free.join(", ")),
-        ));
+        // The first few by name; a long list would hide the message.
+        let mut named = free.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+        if free.len() > 5 {
+            named.push_str(&format!(" и ещё {}", free.len() - 5));
+        }
+        return Err(AppError::invalid("ids", format!("{PRICE_ZERO}: {named}")));
     }
     let now = crate::domain::now();
     let mut changed = Vec::with_capacity(chosen.len());
