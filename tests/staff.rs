@@ -137,7 +137,8 @@ async fn an_invited_manager_sets_a_password_once_and_logs_in() {
     assert!(
         entries.contains(&(
             "boss".into(),
-            "Добавлен пользователь Иван Петров (ivan): Менеджер по продажам (приглашение)".into()
+            "Создана учётная запись «Иван Петров» (ivan): Менеджер по продажам (приглашение)"
+                .into()
         )),
         "{entries:?}"
     );

@@ -69,10 +69,16 @@ fn from_row(row: &Row) -> rusqlite::Result<Brand> {
     })
 }
 
-/// All brands by name.
+/// Whether a brand is shown on the site: only while it has a published car
+/// (`docs/catalogue.md`, "Brands on the site"). Every car write moves the
+/// content version, so cached lists follow.
+const SHOWN: &str = "EXISTS (SELECT 1 FROM cars s WHERE s.brand_id = b.id AND s.published = 1)";
+
+/// The brands the site shows (each with a published car), by name.
 pub fn list(conn: &Connection) -> AppResult<Vec<Brand>> {
-    let mut stmt =
-        conn.prepare_cached(&format!("{SELECT} ORDER BY b.name COLLATE NOCASE, b.id"))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "{SELECT} WHERE {SHOWN} ORDER BY b.name COLLATE NOCASE, b.id"
+    ))?;
     let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
@@ -86,6 +92,12 @@ pub fn list_for_admin(conn: &Connection) -> AppResult<Vec<Brand>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// How many brands there are, shown or not.
+pub fn count(conn: &Connection) -> AppResult<i64> {
+    Ok(conn.query_row("SELECT count(*) FROM brands", [], |r| r.get(0))?)
+}
+
+/// [`list`] in the short form.
 pub fn list_brief(conn: &Connection) -> AppResult<Vec<BrandBrief>> {
     Ok(list(conn)?
         .into_iter()
@@ -99,13 +111,22 @@ pub fn list_brief(conn: &Connection) -> AppResult<Vec<BrandBrief>> {
         .collect())
 }
 
+/// A brand, shown on the site or not (the admin, a car's reference).
 pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Brand>> {
     let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE b.id = ?1"))?;
     Ok(stmt.query_row([id], from_row).optional()?)
 }
 
-pub fn get_by_slug(conn: &Connection, slug: &str) -> AppResult<Option<Brand>> {
-    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE b.slug = ?1"))?;
+/// A brand the site shows; `None` while it has no published car.
+pub fn shown(conn: &Connection, id: &str) -> AppResult<Option<Brand>> {
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE b.id = ?1 AND {SHOWN}"))?;
+    Ok(stmt.query_row([id], from_row).optional()?)
+}
+
+/// A brand the site shows, by its slug; `None` while it has no published
+/// car (its page is then a 404).
+pub fn shown_by_slug(conn: &Connection, slug: &str) -> AppResult<Option<Brand>> {
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE b.slug = ?1 AND {SHOWN}"))?;
     Ok(stmt.query_row([slug], from_row).optional()?)
 }
 

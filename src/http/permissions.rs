@@ -33,6 +33,7 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         ("PUT", "/api/cars/{id}", CatalogueWrite),
         ("DELETE", "/api/cars/{id}", CatalogueWrite),
         ("PUT", "/api/cars/prices/bulk", CatalogueWrite),
+        ("POST", "/api/admin/cars/publication", CatalogueWrite),
         ("POST", "/api/cars/prices/bulk/{id}/undo", CatalogueWrite),
         ("POST", "/api/brands", CatalogueWrite),
         ("PUT", "/api/brands/{id}", CatalogueWrite),

@@ -2,12 +2,14 @@
 //! the checks of every field, the pictures, the references to brands and
 //! body types, and the form's description for the UI.
 
-use super::car::{CarStatus, Drivetrain, FuelType, Transmission, TrimLevel};
+use super::car::{Car, CarStatus, Drivetrain, FuelType, Transmission, TrimLevel};
 use crate::domain::body_types::BodyType;
+use crate::domain::form::{self, Form};
 use crate::domain::money::Money;
 use crate::error::{AppError, AppResult};
 use rusqlite::Connection;
 use serde::Deserialize;
+use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 /// What an admin or an import sends to create or change a car.
@@ -69,6 +71,48 @@ pub struct CarInput {
     /// 2 to 5.
     #[serde(default)]
     pub doors: Option<i64>,
+}
+
+/// A change of a stored car as sent (`PUT /api/cars/{id}`), before the
+/// stored car fills what it leaves out ([`CarChange::over`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(transparent)]
+pub struct CarChange(pub Map<String, Value>);
+
+impl Form for CarChange {
+    // Read as a whole object here; its fields are read by `CarInput`'s list.
+    const FIELDS: &'static [form::Field] = &[];
+}
+
+/// The pictures: sent together (the main one and the others) or kept
+/// together.
+const PICTURES: [&str; 2] = ["mainImage", "images"];
+
+impl CarChange {
+    /// The car's form once the stored car fills every optional field the
+    /// change leaves out: a field the sender does not show (the feed's
+    /// `externalId`, a used car's mileage on a new one) is kept, and only
+    /// an explicit `null` (or an empty value) clears it. The pictures are
+    /// kept only when neither `mainImage` nor `images` is sent.
+    pub fn over(self, stored: &Car) -> AppResult<CarInput> {
+        let mut body = self.0;
+        let Ok(Value::Object(stored)) = serde_json::to_value(stored) else {
+            return Err(AppError::Internal(anyhow::anyhow!(
+                "a car is not an object"
+            )));
+        };
+        let pictures_sent = PICTURES.iter().any(|name| body.contains_key(*name));
+        for field in CarInput::FIELDS.iter().filter(|f| f.required.is_none()) {
+            let picture = PICTURES.contains(&field.name);
+            if body.contains_key(field.name) || (picture && pictures_sent) {
+                continue;
+            }
+            if let Some(value) = stored.get(field.name) {
+                body.insert(field.name.to_string(), value.clone());
+            }
+        }
+        form::read(Value::Object(body))
+    }
 }
 
 pub(super) fn yes() -> bool {
@@ -232,8 +276,8 @@ pub(super) fn check_references(conn: &Connection, input: &CarInput) -> AppResult
     Ok(())
 }
 
-impl crate::domain::form::Form for CarInput {
-    const FIELDS: &'static [crate::domain::form::Field] = {
+impl Form for CarInput {
+    const FIELDS: &'static [form::Field] = {
         use crate::domain::form::{Field, Kind};
         &[
             Field::required("brandId", Kind::Text, "Марка обязательна"),

@@ -1,8 +1,8 @@
-//! Writing cars: create, update and delete, with their pictures, and the
-//! counts of published and draft cars.
+//! Writing cars: create, update and delete, with their pictures, the
+//! publication of many at once, and the counts of published and draft cars.
 
 use super::car::Car;
-use super::input::{CarInput, check_references, pictures, set_images, validate};
+use super::input::{CarInput, PRICE_ZERO, check_references, pictures, set_images, validate};
 use super::read::get;
 use crate::domain::money::Money;
 use crate::error::{AppError, AppResult};
@@ -142,6 +142,69 @@ pub fn update(
         set_images(conn, id, &pictures(input))
     })?;
     get(conn, id, true)
+}
+
+/// The most cars one publication change takes (the admin list shows at
+/// most 100 a page).
+pub const MAX_PUBLICATION_IDS: usize = 500;
+pub const NO_CARS_CHOSEN: &str = "Выберите автомобили";
+pub const TOO_MANY_CARS: &str = "Не больше 500 автомобилей за раз";
+pub const CARS_GONE: &str =
+    "Некоторых выбранных автомобилей уже нет: обновите список и выберите снова";
+
+/// Publishes (or unpublishes) the cars `ids`, all or none: an unknown id,
+/// too many ids, or a car at 0 ₽ to publish refuses the whole change, with
+/// nothing written. Gives each car whose publication changed, before and
+/// after; a car already as asked is left as it is (and not given).
+pub fn set_published(
+    conn: &Connection,
+    ids: &[String],
+    published: bool,
+) -> AppResult<Vec<(Car, Car)>> {
+    if ids.is_empty() {
+        return Err(AppError::invalid("ids", NO_CARS_CHOSEN));
+    }
+    if ids.len() > MAX_PUBLICATION_IDS {
+        return Err(AppError::invalid("ids", TOO_MANY_CARS));
+    }
+    let mut chosen: Vec<Car> = Vec::with_capacity(ids.len());
+    for id in ids {
+        if chosen.iter().any(|c| c.id == *id) {
+            continue;
+        }
+        match get(conn, id, true)? {
+            Some(car) => chosen.push(car),
+            None => return Err(AppError::invalid("ids", CARS_GONE)),
+        }
+    }
+    chosen.retain(|car| car.published != published);
+    let free: Vec<String> = chosen
+        .iter()
+        .filter(|car| car.price == Money(0))
+        .map(|car| format!("{} {}", car.brand_name, car.name))
+        .collect();
+    if published && !free.is_empty() {
+        // The first few by name; a long list would hide the message.
+        let mut named = free.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+        if free.len() > 5 {
+            named.push_str(&format!(" и ещё {}", free.len() - 5));
+        }
+        return Err(AppError::invalid("ids", format!("{PRICE_ZERO}: {named}")));
+    }
+    let now = crate::domain::now();
+    let mut changed = Vec::with_capacity(chosen.len());
+    crate::domain::atomically(conn, || {
+        let mut set =
+            conn.prepare_cached("UPDATE cars SET published = ?1, updated_at = ?2 WHERE id = ?3")?;
+        for before in chosen {
+            set.execute(rusqlite::params![published, now, before.id])?;
+            let after = get(conn, &before.id, true)?
+                .ok_or_else(|| AppError::Internal(anyhow::anyhow!("car vanished")))?;
+            changed.push((before, after));
+        }
+        Ok(())
+    })?;
+    Ok(changed)
 }
 
 pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {

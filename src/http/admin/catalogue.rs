@@ -13,7 +13,7 @@ use super::audited;
 use super::resource::Resource;
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::brands::{self, Brand, BrandInput};
-use crate::domain::cars::{self, AdminCarFilter, Car, CarInput, CarStats, CarStatus};
+use crate::domain::cars::{self, AdminCarFilter, Car, CarChange, CarInput, CarStats, CarStatus};
 use crate::domain::form::{Field, Form, Kind};
 use crate::domain::price_changes::{self, BAD_PERCENT, PriceChange, Undone};
 use crate::error::{AppError, AppResult};
@@ -32,6 +32,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(create_car))
         .routes(routes!(update_car, delete_car))
         .routes(routes!(bulk_prices))
+        .routes(routes!(set_publication))
         .routes(routes!(list_price_changes))
         .routes(routes!(undo_bulk_prices))
         .routes(routes!(list_brands))
@@ -213,18 +214,22 @@ fn car_update_summary(before: &Car, entry: &NewEntry) -> String {
     format!("{what}: {}", car_label(before))
 }
 
+/// Changes a car. An optional field left out of the body keeps its stored
+/// value (`externalId`, `vin`, a discount, the pictures...); only `null` or
+/// an empty value clears it.
 #[utoipa::path(put, path = "/api/cars/{id}", tag = "admin", request_body = CarInput,
     responses((status = 200, body = Car), (status = 404, body = ApiErrorBody), (status = 422, body = ApiErrorBody)))]
 pub async fn update_car(
     State(state): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
-    FormJson(input): FormJson<CarInput>,
+    FormJson(change): FormJson<CarChange>,
 ) -> AppResult<Json<Car>> {
     audited(&state, &admin, move |c| {
         let Some(before) = cars::get(c, &id, true)? else {
             return Ok((None, None));
         };
+        let input = change.over(&before)?;
         let Some(after) = cars::update(c, &id, &input, current_year())? else {
             return Ok((None, None));
         };
@@ -261,6 +266,77 @@ pub async fn delete_car(
     } else {
         Err(car_not_found())
     }
+}
+
+/// Cars to publish or to take off the site, chosen in the admin list.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublicationInput {
+    /// The cars' ids, 1 to 500.
+    #[schema(min_items = 1, max_items = 500)]
+    pub ids: Vec<String>,
+    /// true to publish, false to take off the site (a draft).
+    pub published: bool,
+}
+
+impl Form for PublicationInput {
+    const FIELDS: &'static [Field] = &[
+        Field::required("ids", Kind::Lines, cars::NO_CARS_CHOSEN),
+        Field::required(
+            "published",
+            Kind::Bool,
+            "Укажите, опубликовать автомобили или снять с публикации",
+        ),
+    ];
+}
+
+/// What a publication change did.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicationAnswer {
+    /// Cars whose publication changed (each has its audit entry).
+    pub changed_count: usize,
+    /// Chosen cars that already were as asked.
+    pub unchanged_count: usize,
+}
+
+/// Publishes or unpublishes the chosen cars, all or none, in one
+/// transaction; each car changed gets its audit entry, as when its form is
+/// saved. Refused whole (422, field `ids`) for no ids, more than 500, an
+/// unknown one, or a car at 0 ₽ to publish.
+#[utoipa::path(post, path = "/api/admin/cars/publication", tag = "admin",
+    request_body = PublicationInput,
+    responses((status = 200, body = PublicationAnswer), (status = 422, body = ApiErrorBody)))]
+pub async fn set_publication(
+    State(state): State<AppState>,
+    admin: Admin,
+    FormJson(input): FormJson<PublicationInput>,
+) -> AppResult<Json<PublicationAnswer>> {
+    let username = admin.user.username.clone();
+    let at = crate::notify::timestamp(state.clock.now());
+    let answer = state
+        .db
+        .call(move |c| {
+            audit::audited_at(c, &at, &username, |c| {
+                let changed = cars::set_published(c, &input.ids, input.published)?;
+                for (before, after) in &changed {
+                    let mut entry =
+                        NewEntry::updated(AuditObject::Car, &before.id, "", before, after);
+                    entry.summary = car_update_summary(before, &entry);
+                    audit::record_at(c, &at, &username, entry)?;
+                }
+                let chosen: std::collections::HashSet<&String> = input.ids.iter().collect();
+                Ok((
+                    PublicationAnswer {
+                        changed_count: changed.len(),
+                        unchanged_count: chosen.len() - changed.len(),
+                    },
+                    None,
+                ))
+            })
+        })
+        .await?;
+    Ok(Json(answer))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -389,7 +389,7 @@ pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboar
             Ok(Dashboard {
                 cars_published,
                 cars_drafts,
-                brands: brands::list_brief(c)?.len() as i64,
+                brands: brands::count(c)?,
                 reviews_approved,
                 reviews_pending,
                 leads_total,

@@ -50,11 +50,14 @@ fn answer(state: &AppState, (user, token): (StaffUser, Option<String>)) -> Staff
     }
 }
 
+/// An account as a summary names it: «Ольга Смирнова» (olga), or the login
+/// alone. The summaries speak of the account («Учётная запись … создана»),
+/// so they read right whoever holds it.
 fn shown(user: &StaffUser) -> String {
     if user.name.is_empty() {
         user.username.clone()
     } else {
-        format!("{} ({})", user.name, user.username)
+        format!("«{}» ({})", user.name, user.username)
     }
 }
 
@@ -88,7 +91,7 @@ pub async fn add_user(
             AuditObject::User,
             Some(&user.id),
             format!(
-                "Добавлен пользователь {}: {} ({how})",
+                "Создана учётная запись {}: {} ({how})",
                 shown(&user),
                 user.role.label()
             ),
@@ -131,9 +134,9 @@ pub async fn change_user(
         );
         let state_of = |u: &StaffUser| {
             if u.blocked_at.is_some() {
-                "заблокирован"
+                "доступ закрыт"
             } else {
-                "активен"
+                "доступ открыт"
             }
         };
         change("blocked", state_of(&before).into(), state_of(&after).into());
@@ -149,9 +152,9 @@ pub async fn change_user(
             _ => AuditAction::Update,
         };
         let summary = match action {
-            AuditAction::Block => format!("Заблокирован пользователь {}", shown(&after)),
-            AuditAction::Unblock => format!("Разблокирован пользователь {}", shown(&after)),
-            _ => format!("Изменён пользователь {}", shown(&after)),
+            AuditAction::Block => format!("Заблокирована учётная запись {}", shown(&after)),
+            AuditAction::Unblock => format!("Разблокирована учётная запись {}", shown(&after)),
+            _ => format!("Изменена учётная запись {}", shown(&after)),
         };
         let entry = (!changes.is_empty()).then(|| {
             NewEntry::new(action, AuditObject::User, Some(&after.id), summary).with_changes(changes)
@@ -189,7 +192,7 @@ pub async fn reset_password(
             AuditAction::Password,
             AuditObject::User,
             Some(&user.id),
-            format!("Сброшен пароль пользователя {}", shown(&user)),
+            format!("Сброшен пароль учётной записи {}", shown(&user)),
         );
         Ok(((user, token), Some(entry)))
     })
@@ -213,7 +216,7 @@ pub async fn delete_user(
             AuditAction::Delete,
             AuditObject::User,
             Some(&user.id),
-            format!("Удалён пользователь {}", shown(&user)),
+            format!("Удалена учётная запись {}", shown(&user)),
         );
         Ok(((), Some(entry)))
     })
@@ -267,7 +270,7 @@ pub async fn change_own_password(
             AuditAction::Password,
             AuditObject::User,
             Some(&user_id),
-            "Пользователь сменил свой пароль",
+            "Сменён пароль своей учётной записи",
         );
         Ok(((), Some(entry)))
     })
@@ -326,7 +329,10 @@ pub async fn accept_invitation(
                     AuditAction::Password,
                     AuditObject::User,
                     Some(&user.id),
-                    format!("Пользователь {} задал пароль по приглашению", shown(&user)),
+                    format!(
+                        "Задан пароль по приглашению: учётная запись {}",
+                        shown(&user)
+                    ),
                 );
                 Ok((user, Some(entry)))
             })

@@ -25,14 +25,15 @@ pub fn routes() -> OpenApiRouter<AppState> {
     )
 }
 
-/// Every brand, short form, by name.
+/// Every brand with a published car, short form, by name (a brand without
+/// one is in no public list).
 #[utoipa::path(get, operation_id = "brands_list_fast", path = "/api/brands/fast", tag = "brands",
     responses((status = 200, body = [BrandBrief])))]
 pub async fn list_fast(State(state): State<AppState>) -> AppResult<Json<Vec<BrandBrief>>> {
     Ok(Json(state.db.call(|c| brands::list_brief(c)).await?))
 }
 
-/// Every brand with its description, by name.
+/// Every brand with a published car, with its description, by name.
 #[utoipa::path(get, operation_id = "brands_list", path = "/api/brands", tag = "brands",
     responses((status = 200, body = [Brand])))]
 pub async fn list(State(state): State<AppState>) -> AppResult<Json<Vec<Brand>>> {
@@ -42,11 +43,12 @@ pub async fn list(State(state): State<AppState>) -> AppResult<Json<Vec<Brand>>> 
 async fn find(state: &AppState, id: String) -> AppResult<Brand> {
     state
         .db
-        .call(move |c| brands::get(c, &id))
+        .call(move |c| brands::shown(c, &id))
         .await?
         .ok_or_else(|| AppError::not_found(BRAND_NOT_FOUND))
 }
 
+/// A brand with a published car; 404 for one without.
 #[utoipa::path(get, path = "/api/brands/{id}", tag = "brands",
     responses((status = 200, body = Brand), (status = 404, body = ApiErrorBody)))]
 pub async fn by_id(
@@ -56,6 +58,7 @@ pub async fn by_id(
     Ok(Json(find(&state, id).await?))
 }
 
+/// A brand with a published car, by slug; 404 for one without.
 #[utoipa::path(get, operation_id = "brand_by_slug", path = "/api/brands/slug/{slug}", tag = "brands",
     responses((status = 200, body = Brand), (status = 404, body = ApiErrorBody)))]
 pub async fn by_slug(
@@ -64,7 +67,7 @@ pub async fn by_slug(
 ) -> AppResult<Json<Brand>> {
     state
         .db
-        .call(move |c| brands::get_by_slug(c, &slug))
+        .call(move |c| brands::shown_by_slug(c, &slug))
         .await?
         .map(Json)
         .ok_or_else(|| AppError::not_found(BRAND_NOT_FOUND))

@@ -270,9 +270,12 @@ export function carSlug(name: string, model: string): string {
   return slugify(`${name} ${model}`);
 }
 
-/** What the server takes. Mileage counts only for a used car, the daily
- * price only for a lease; empty trim levels are dropped; an empty drive,
- * complectation, generation or doors is null (not stated). */
+/** What the server takes: only what the form shows, so saving keeps what
+ * it does not (the feed's `externalId`; the server keeps what a change
+ * leaves out, docs/admin.md "The car form's round trip"). Mileage is shown
+ * (and sent) only for a used car, the daily price only for a lease. Empty
+ * trim levels are dropped; an empty drive, complectation, generation or
+ * doors is null (not stated). */
 export function carInput(v: CarValues): CarInput {
   const optional = (text: string) => {
     const n = normalizeMoney(text);
@@ -287,7 +290,7 @@ export function carInput(v: CarValues): CarInput {
     year: Number(v.year.trim()),
     price: normalizeMoney(v.price),
     monthlyPayment: optional(v.monthlyPayment),
-    dailyPrice: v.status === "lease" ? optional(v.dailyPrice) : null,
+    ...(v.status === "lease" ? { dailyPrice: optional(v.dailyPrice) } : {}),
     creditDiscount: optional(v.creditDiscount),
     tradeinDiscount: optional(v.tradeinDiscount),
     insuranceDiscount: optional(v.insuranceDiscount),
@@ -302,7 +305,7 @@ export function carInput(v: CarValues): CarInput {
     trim: v.trim.trim() || null,
     generation: v.generation.trim() || null,
     doors: v.doors.trim() === "" ? null : Number(v.doors.trim()),
-    mileage: v.status === "used" ? Number(v.mileage.replace(/\D/g, "") || "0") : 0,
+    ...(v.status === "used" ? { mileage: Number(v.mileage.replace(/\D/g, "") || "0") } : {}),
     color: v.color.trim() || null,
     vin: v.vin.trim() || null,
     mainImage: images[0] ?? "",

@@ -121,6 +121,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/cars/publication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publishes or unpublishes the chosen cars, all or none, in one
+         *     transaction; each car changed gets its audit entry, as when its form is
+         *     saved. Refused whole (422, field `ids`) for no ids, more than 500, an
+         *     unknown one, or a car at 0 ₽ to publish.
+         */
+        post: operations["set_publication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/cars/{id}": {
         parameters: {
             query?: never;
@@ -966,7 +988,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every brand with its description, by name. */
+        /** Every brand with a published car, with its description, by name. */
         get: operations["brands_list"];
         put?: never;
         post: operations["create_brand"];
@@ -983,7 +1005,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every brand, short form, by name. */
+        /**
+         * Every brand with a published car, short form, by name (a brand without
+         *     one is in no public list).
+         */
         get: operations["brands_list_fast"];
         put?: never;
         post?: never;
@@ -1000,6 +1025,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A brand with a published car, by slug; 404 for one without. */
         get: operations["brand_by_slug"];
         put?: never;
         post?: never;
@@ -1016,6 +1042,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A brand with a published car; 404 for one without. */
         get: operations["by_id"];
         put: operations["update_brand"];
         post?: never;
@@ -1214,6 +1241,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Changes a car. An optional field left out of the body keeps its stored
+         *     value (`externalId`, `vin`, a discount, the pictures...); only `null` or
+         *     an empty value clears it.
+         */
         put: operations["update_car"];
         post?: never;
         delete: operations["delete_car"];
@@ -3032,6 +3064,20 @@ export interface components {
             workingHours: string;
             yandexMetrikaId: string;
         };
+        /** @description What a publication change did. */
+        PublicationAnswer: {
+            /** @description Cars whose publication changed (each has its audit entry). */
+            changedCount: number;
+            /** @description Chosen cars that already were as asked. */
+            unchangedCount: number;
+        };
+        /** @description Cars to publish or to take off the site, chosen in the admin list. */
+        PublicationInput: {
+            /** @description The cars' ids, 1 to 500. */
+            ids: string[];
+            /** @description true to publish, false to take off the site (a draft). */
+            published: boolean;
+        };
         /** @description Replication's state, as the system card shows it. */
         ReplicaStatus: {
             /** @description Why the bucket could not be read, when it could not. */
@@ -4101,6 +4147,100 @@ export interface operations {
             };
             /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    set_publication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublicationInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicationAnswer"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored data: a duplicate, or a record another refers to */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is larger than this route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is not of the documented content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -112,7 +112,7 @@ describe("leads given out by a rule, and comments", () => {
     }
     await expectNoViolations(page, "the edit dialog with own hours");
     await dialog.getByRole("button", { name: "Сохранить" }).click();
-    await page.getByTestId("toast").filter({ hasText: "Пользователь изменён" }).waitFor();
+    await page.getByTestId("toast").filter({ hasText: "Учётная запись изменена" }).waitFor();
     await dialog.waitFor({ state: "detached" });
     await row.getByTestId("user-email").filter({ hasText: email }).waitFor();
     assert.equal(await row.getByTestId("user-hours").innerText(), "свои часы");

@@ -38,19 +38,27 @@ function row(page, login) {
 
 describe("the team", () => {
   it("an owner invites a manager, who sets a password by the link and logs in", async () => {
-    const login = mark("ivan");
+    const login = mark("olga");
     made.push(login);
     const page = await usersScreen();
     await expectNoViolations(page, "the users screen");
     await page.getByRole("button", { name: "Добавить пользователя" }).click();
     const dialog = page.getByTestId("user-dialog");
-    await dialog.getByLabel("Имя").fill("Иван Петров");
+    await dialog.getByLabel("Имя").fill("Ольга Смирнова");
     await dialog.getByLabel("Логин").fill(login);
     await dialog.getByRole("combobox", { name: /^Роль/ }).selectOption("manager");
     await dialog.getByRole("button", { name: "Добавить" }).click();
     const url = await page.getByTestId("invitation-url").inputValue();
     assert.match(url, /\/admin\/invitation\/[\w-]{20,}$/);
-    assert.ok((await page.getByTestId("invitation-result").innerText()).includes("24 часов"));
+    const result = await page.getByTestId("invitation-result").innerText();
+    assert.ok(result.includes("24 часов"));
+    // Worded for anyone: the account is created, nobody is "он".
+    assert.ok(
+      result.includes(
+        `Учётная запись «Ольга Смирнова» (${login}) создана. Войти можно, задав пароль по ссылке.`,
+      ),
+      result,
+    );
     await expectNoViolations(page, "the invitation link");
     await dialog.getByRole("button", { name: "Готово" }).click();
     assert.match(await row(page, login).getByTestId("user-state").innerText(), /^приглашение до/);
@@ -63,17 +71,19 @@ describe("the team", () => {
     const phone = await s.open(PHONE);
     await phone.goto(url);
     await phone.getByTestId("invitation-greeting").waitFor();
-    assert.ok((await phone.getByTestId("invitation-greeting").innerText()).includes("Иван Петров"));
+    assert.ok(
+      (await phone.getByTestId("invitation-greeting").innerText()).includes("Ольга Смирнова"),
+    );
     await expectNoViolations(phone, "the invitation page");
-    await phone.getByLabel("Новый пароль").fill("ivan-secret-1");
-    await phone.getByLabel("Повторите пароль").fill("ivan-secret-1");
+    await phone.getByLabel("Новый пароль").fill("olga-secret-1");
+    await phone.getByLabel("Повторите пароль").fill("olga-secret-1");
     await phone.getByRole("button", { name: "Задать пароль" }).click();
     await phone.getByTestId("invitation-done").waitFor();
     // Once only.
     await phone.goto(url);
     await phone.getByTestId("invitation-error").waitFor();
 
-    await loginViaForm(phone, s.base, "/admin", { login, password: "ivan-secret-1" });
+    await loginViaForm(phone, s.base, "/admin", { login, password: "olga-secret-1" });
     await phone.getByTestId("admin-role").waitFor();
     assert.equal(await phone.getByTestId("admin-role").innerText(), "Менеджер по продажам");
     await phone.goto(`${s.base}/admin/users`);
@@ -81,7 +91,7 @@ describe("the team", () => {
     await phone.close();
     await page.reload();
     await row(page, login).waitFor();
-    assert.equal(await row(page, login).getByTestId("user-state").innerText(), "активен");
+    assert.equal(await row(page, login).getByTestId("user-state").innerText(), "доступ открыт");
     await page.close();
   });
 

@@ -1,7 +1,8 @@
 // Every public page fits every common window width: the page never scrolls
-// sideways and each item of the header (logo, menu links, catalogue button,
+// sideways, each item of the header (logo, menu links, catalogue button,
 // favourites and compare, phone, burger) is inside the window and clear of
-// the others. Favourites and compare are filled, so the header is at its
+// the others, and no car card's badge ('В наличии') lies under its
+// favourite or compare button. Favourites and compare are filled, so the header is at its
 // widest. One page: each route is loaded once and the window is widened
 // step by step (the layout follows the width through media queries).
 import assert from "node:assert/strict";
@@ -98,6 +99,24 @@ function problems() {
       if (overlap) out.push(`${name(a)} overlaps ${name(b)}`);
     }
   }
+  // A car card's badges ('В наличии') and its favourite and compare buttons,
+  // both over its photo, do not cover one another.
+  for (const media of document.querySelectorAll(".car-card-media")) {
+    const buttons = [...media.querySelectorAll(".save-toggles button")].filter(shown);
+    const badges = [...media.querySelectorAll(".badges .badge")].filter(shown);
+    if (buttons.length === 0 || badges.length === 0) continue;
+    const card = media.closest(".car-card")?.querySelector(".car-card-title")?.textContent;
+    for (const badge of badges) {
+      const rb = badge.getBoundingClientRect();
+      for (const button of buttons) {
+        const rt = button.getBoundingClientRect();
+        const overlap =
+          Math.min(rb.right, rt.right) - Math.max(rb.left, rt.left) > 0 &&
+          Math.min(rb.bottom, rt.bottom) - Math.max(rb.top, rt.top) > 0;
+        if (overlap) out.push(`card "${card}": ${name(badge)} under ${name(button)}`);
+      }
+    }
+  }
   return out;
 }
 
@@ -106,7 +125,7 @@ const drawn = (page) =>
   page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 describe("page widths", () => {
-  it("no public page scrolls sideways and the header fits, 320 to 1920 px", async () => {
+  it("no public page scrolls sideways, the header fits and cards' badges show, 320 to 1920 px", async () => {
     const page = await s.open({ width: WIDTHS[0], height: HEIGHT });
     await page.context().addInitScript((saved) => {
       localStorage.setItem("dealership.favorites", saved);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   bulkMultiplier,
+  CAR_FIELDS,
   carInput,
   carSlug,
   carValues,
@@ -87,9 +88,22 @@ describe("car form values", () => {
 
   it("sends mileage only for a used car and the daily price only for a lease", () => {
     const v = { ...carValues(car, NOW), status: "new" as const, dailyPrice: "5000" };
-    expect(carInput(v).mileage).toBe(0);
-    expect(carInput(v).dailyPrice).toBeNull();
+    expect(carInput(v)).not.toHaveProperty("mileage");
+    expect(carInput(v)).not.toHaveProperty("dailyPrice");
     expect(carInput({ ...v, status: "lease" }).dailyPrice).toBe("5000");
+    expect(carInput({ ...v, status: "lease", dailyPrice: "" }).dailyPrice).toBeNull();
+    expect(carInput({ ...v, status: "used" }).mileage).toBe(12000);
+  });
+
+  it("never sends back what it does not show: an imported car keeps its feed id", () => {
+    const imported: Car = { ...car, externalId: "4741654998", vin: "WBAJU81090B123456" };
+    const body = carInput({ ...carValues(imported, NOW), price: "7 400 000" });
+    expect(body).not.toHaveProperty("externalId");
+    expect(body.price).toBe("7400000");
+    // The VIN is a field of the form: sent as shown.
+    expect(body.vin).toBe("WBAJU81090B123456");
+    const shown = new Set([...CAR_FIELDS, "mainImage", "published", "inStock", "featured"]);
+    expect(Object.keys(body).filter((k) => !shown.has(k as never))).toEqual([]);
   });
 
   it("strips spaces from prices and takes a comma as the decimal point", () => {

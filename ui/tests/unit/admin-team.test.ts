@@ -45,7 +45,7 @@ describe("a staff account's state", () => {
   const before = new Date("2026-11-20T00:00:00Z");
 
   it("active by default", () => {
-    expect(userState(user())).toEqual({ kind: "active", label: "активен" });
+    expect(userState(user())).toEqual({ kind: "active", label: "доступ открыт" });
   });
 
   it("an unused invitation with its expiry in Moscow time", () => {
@@ -76,7 +76,7 @@ describe("a staff account's state", () => {
       mustChangePassword: true,
       invitationExpiresAt: "2026-11-23T09:00:00.000Z",
     });
-    expect(userState(blocked)).toEqual({ kind: "blocked", label: "заблокирован" });
+    expect(userState(blocked)).toEqual({ kind: "blocked", label: "доступ закрыт" });
   });
 
   it("an invitation before a one-time password", () => {

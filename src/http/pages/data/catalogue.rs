@@ -326,7 +326,7 @@ pub async fn brand(State(state): State<AppState>, Path(slug): Path<String>) -> A
     respond(state, move |c, _| {
         let path = format!("/brand/{slug}");
         let key = format!("/api/brands/slug/{slug}");
-        let Some(brand) = brands::get_by_slug(c, &slug)? else {
+        let Some(brand) = brands::shown_by_slug(c, &slug)? else {
             let mut page = Page::new(path)
                 .title("Марка не найдена")
                 .description("Марка с таким идентификатором не существует")

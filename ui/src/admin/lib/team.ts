@@ -56,7 +56,7 @@ export interface UserState {
  * never set a password), then a one-time password not yet changed,
  * otherwise active. */
 export function userState(user: StaffUser, now: Date = new Date()): UserState {
-  if (user.blockedAt) return { kind: "blocked", label: "заблокирован" };
+  if (user.blockedAt) return { kind: "blocked", label: "доступ закрыт" };
   if (user.invitationExpiresAt && Date.parse(user.invitationExpiresAt) <= now.getTime()) {
     return { kind: "expired", label: "приглашение истекло" };
   }
@@ -67,12 +67,20 @@ export function userState(user: StaffUser, now: Date = new Date()): UserState {
     };
   }
   if (user.mustChangePassword) return { kind: "temporary", label: "временный пароль" };
-  return { kind: "active", label: "активен" };
+  return { kind: "active", label: "доступ открыт" };
 }
 
 /** The person as screens name them: the name, or the login without one. */
 export function displayName(user: Pick<StaffUser, "name" | "username">): string {
   return user.name.trim() || user.username;
+}
+
+/** An account as a message names it: «Анна Петрова» (anna), or the login
+ * alone; the message speaks of the account («Учётная запись … создана»), so
+ * it reads right whoever holds it. */
+export function accountName(user: Pick<StaffUser, "name" | "username">): string {
+  const name = user.name.trim();
+  return name && name !== user.username ? `«${name}» (${user.username})` : user.username;
 }
 
 /** "Анна Петрова (anna)", or the login alone. */

@@ -1,6 +1,6 @@
 import { keepPreviousData } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { apiDelete, apiPost, apiPut } from "../../api/client";
+import { apiDelete } from "../../api/client";
 import type { Car } from "../../api/types";
 import { Pagination } from "../../components/ui/Pagination";
 import { CAR_FORMS, formatMileage, formatPrice, plural } from "../../lib/format";
@@ -8,45 +8,30 @@ import { STATUS_LABELS } from "../../lib/labels";
 import { carPath } from "../../routes";
 import {
   adminCarsUrl,
-  BULK_PRICES_URL,
   CARS_PER_PAGE,
-  type CarStats,
   type CarsPage,
   type ConditionFilter,
   carUrl,
   type PublishedFilter,
 } from "../api";
 import { useCan } from "../auth";
-import { BULK_PERCENT, bulkMultiplier } from "../carForm";
 import { AdminPage } from "../components/AdminPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
 import { SkeletonCards } from "../components/SkeletonCards";
-import { errorMessage } from "../errors";
 import { useDebounced, useEditParam } from "../hooks";
-import {
-  type BulkFilter,
-  type BulkPriceAnswer,
-  bulkBody,
-  bulkQuestion,
-  bulkScope,
-  PRICE_CHANGES_URL,
-  type PriceChange,
-  type Undone,
-  undoneText,
-  undoUrl,
-} from "../lib/bulkPrices";
-import { shortDateTime } from "../lib/dates";
 import { useAdminMutation, useAdminQuery } from "../query";
-import { toastError } from "../toast";
 import { CarDialog } from "./cars-dialog";
+import { BulkPriceCard, StatsCard } from "./cars-prices";
+import { ChooseBox, PublicationBar, type Selection, useSelection } from "./cars-publication";
 
 type Editing = { id: string | null } | null;
 
 /** Cars: count, search, filters and pages on the server, the bulk price
- * card, the statistics card, cards with edit and delete; without
- * `catalogueWrite` a read-only list (no add, edit, delete or price change). */
+ * card, the statistics card, cards with edit and delete, and the chosen
+ * cars published or unpublished at once; without `catalogueWrite` a
+ * read-only list (no add, edit, delete, choice or price change). */
 export default function CarsScreen() {
   const canWrite = useCan("catalogueWrite");
   const [search, setSearch] = useState("");
@@ -64,6 +49,7 @@ export default function CarsScreen() {
   const url = adminCarsUrl({ q, page, perPage: CARS_PER_PAGE, condition, published });
   const cars = useAdminQuery<CarsPage>(url, { placeholderData: keepPreviousData });
   const data = cars.data;
+  const selection = useSelection(url, data?.items.map((car) => car.id) ?? []);
   const filtered = q !== "" || condition !== "all" || published !== "all";
 
   // A self-check's link (?edit=<id>) opens that car (the dialog loads it).
@@ -156,11 +142,13 @@ export default function CarsScreen() {
             {filtered ? `Найдено: ${data.total} ${plural(data.total, CAR_FORMS)}` : ""}
             {cars.isFetching && <span aria-busy="true"> Обновление…</span>}
           </p>
+          {canWrite && <PublicationBar selection={selection} onPage={data.items.length} />}
           <ul class="admin-grid" data-testid="cars">
             {data.items.map((car) => (
               <li key={car.id}>
                 <CarCard
                   car={car}
+                  selection={canWrite ? selection : undefined}
                   onEdit={canWrite ? () => setEditing({ id: car.id }) : undefined}
                   onDelete={canWrite ? () => setDeleting(car) : undefined}
                 />
@@ -195,17 +183,21 @@ export default function CarsScreen() {
 
 function CarCard({
   car,
+  selection,
   onEdit,
   onDelete,
 }: {
   car: Car;
   /** Absent for a role that may not change the catalogue. */
+  selection?: Selection;
   onEdit?: () => void;
   onDelete?: () => void;
 }) {
   const title = `${car.brandName} ${car.name} ${car.model}`.replace(/\s+/g, " ").trim();
+  const titleId = `car-title-${car.id}`;
   return (
     <article class="admin-card car-admin-card" data-testid="car-card" data-slug={car.slug}>
+      {selection && <ChooseBox titleId={titleId} selection={selection} id={car.id} />}
       {car.mainImage ? (
         <img src={car.mainImage} alt={title} loading="lazy" />
       ) : (
@@ -219,7 +211,7 @@ function CarCard({
         {!car.inStock && <span class="badge">Нет в наличии</span>}
         {car.featured && <span class="badge">Рекомендуемый</span>}
       </div>
-      <h3>{title}</h3>
+      <h3 id={titleId}>{title}</h3>
       <p>
         {car.year} г.{car.status === "used" && car.mileage > 0 && `, ${formatMileage(car.mileage)}`}
       </p>
@@ -248,137 +240,6 @@ function CarCard({
           </a>
         )}
       </div>
-    </article>
-  );
-}
-
-function StatsCard({ stats }: { stats: CarStats | null }) {
-  const row = (label: string, n: number | undefined, id: string) => (
-    <>
-      <dt>{label}</dt>
-      <dd data-testid={`stat-${id}`}>{n ?? "…"}</dd>
-    </>
-  );
-  return (
-    <article class="stats-card" aria-labelledby="car-stats-title">
-      <h2 id="car-stats-title" class="card-title">
-        Статистика
-      </h2>
-      <dl class="stats-list">
-        {row("Новые", stats?.new, "new")}
-        {row("С пробегом", stats?.used, "used")}
-        {row("Аренда с выкупом", stats?.lease, "lease")}
-        {row("В наличии", stats?.inStock, "in-stock")}
-      </dl>
-    </article>
-  );
-}
-
-/** The price of every car the list finds (every car without a search or
- * filter) up or down by a percentage, after a confirmation naming how many
- * cars and which; the latest change can be undone with one click. */
-function BulkPriceCard({ filter, matching }: { filter: BulkFilter; matching: number | null }) {
-  const [percent, setPercent] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [asking, setAsking] = useState<{ direction: "raise" | "lower"; multiplier: string } | null>(
-    null,
-  );
-  const scope = bulkScope(filter);
-  const changes = useAdminQuery<PriceChange[]>(PRICE_CHANGES_URL);
-  const latest = changes.data?.[0] ?? null;
-  const bulk = useAdminMutation(
-    (priceMultiplier: string) =>
-      apiPut<BulkPriceAnswer>(BULK_PRICES_URL, bulkBody(priceMultiplier, filter)),
-    {
-      success: (d) => `Обновлено ${d.updatedCount} ${plural(d.updatedCount, CAR_FORMS)}`,
-      failure: "Не удалось обновить цены",
-      onSuccess: () => {
-        setPercent("");
-        setAsking(null);
-      },
-      onFailure: (e) => {
-        setAsking(null);
-        const message = errorMessage(e, "Не удалось обновить цены");
-        setError(message);
-        toastError(message);
-      },
-    },
-  );
-  const undo = useAdminMutation((id: number) => apiPost<Undone>(undoUrl(id)), {
-    success: (d) => undoneText(d),
-    failure: "Не удалось отменить изменение цен",
-  });
-  const run = (direction: "raise" | "lower") => {
-    const multiplier = bulkMultiplier(percent, direction);
-    if (!multiplier) {
-      setError(BULK_PERCENT);
-      toastError(BULK_PERCENT);
-      return;
-    }
-    setError(null);
-    setAsking({ direction, multiplier });
-  };
-  const question =
-    asking && matching !== null ? bulkQuestion(asking.direction, percent, matching, scope) : null;
-  return (
-    <article class="bulk-card" aria-labelledby="bulk-title" data-testid="bulk-card">
-      <h2 id="bulk-title" class="card-title">
-        Изменение цен
-      </h2>
-      <p class="hint" data-testid="bulk-scope">
-        {scope ? `Для найденных в списке: ${scope}` : "Для всех автомобилей"}
-        {matching !== null && ` (${matching} ${plural(matching, CAR_FORMS)})`}
-      </p>
-      <div class="inline-row">
-        <Field label="Процент" error={error}>
-          {(a) => (
-            <input
-              {...a}
-              inputMode="decimal"
-              placeholder="Например, 5"
-              value={percent}
-              onInput={(e) => setPercent(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <button type="button" disabled={bulk.isPending || !matching} onClick={() => run("raise")}>
-          Повысить
-        </button>
-        <button
-          type="button"
-          class="secondary"
-          disabled={bulk.isPending || !matching}
-          onClick={() => run("lower")}
-        >
-          Понизить
-        </button>
-      </div>
-      {latest && (
-        <p class="bulk-last" data-testid="bulk-last">
-          <span>
-            Последнее изменение, {shortDateTime(latest.at)}: {latest.summary}
-          </span>{" "}
-          <button
-            type="button"
-            class="secondary outline"
-            disabled={undo.isPending}
-            aria-busy={undo.isPending || undefined}
-            onClick={() => undo.mutate(latest.id)}
-          >
-            Отменить изменение
-          </button>
-        </p>
-      )}
-      <ConfirmDialog
-        open={question !== null}
-        title={question?.title ?? ""}
-        message={question?.message}
-        confirmLabel={question?.confirmLabel}
-        destructive={false}
-        busy={bulk.isPending}
-        onConfirm={() => asking && bulk.mutate(asking.multiplier)}
-        onCancel={() => setAsking(null)}
-      />
     </article>
   );
 }

@@ -11,8 +11,8 @@ import { Field } from "../components/Field";
 import { CancelButton, FormDialog } from "../components/FormDialog";
 import {
   type AccessMethod,
+  accountName,
   checkPassword,
-  fullName,
   INVITATION_TERMS,
   RESET_VALUES,
   type ResetValues,
@@ -44,7 +44,7 @@ function InvitationLink({ url }: { url: string }) {
   return (
     <Field
       label="Ссылка-приглашение"
-      hint={`${INVITATION_TERMS} Передайте её сотруднику: по ней он задаст свой пароль. Больше ссылка показана не будет.`}
+      hint={`${INVITATION_TERMS} Передайте её сотруднику: по ней задаётся пароль для входа. Больше ссылка показана не будет.`}
     >
       {(a) => (
         <div class="inline-row invitation-link">
@@ -115,7 +115,7 @@ export function AccessChoice({
           label="Временный пароль"
           required
           error={error}
-          hint="Не короче 8 символов. Сообщите его сотруднику: при первом входе он задаст свой пароль."
+          hint="Не короче 8 символов. Сообщите его сотруднику: при первом входе панель попросит задать свой пароль."
         >
           {(a) => (
             <input
@@ -166,7 +166,7 @@ export function ResetPasswordDialog({ user, onClose }: { user: StaffUser; onClos
     },
   );
   const method = watch("method");
-  const who = fullName(user);
+  const who = accountName(user);
   return (
     <FormDialog
       open
@@ -177,14 +177,14 @@ export function ResetPasswordDialog({ user, onClose }: { user: StaffUser; onClos
     >
       {link ? (
         <InvitationResult
-          message={`Пароль пользователя ${who} сброшен. Он войдёт, когда задаст новый пароль по ссылке.`}
+          message={`Пароль учётной записи ${who} сброшен. Войти можно, задав новый пароль по ссылке.`}
           url={link}
           onClose={onClose}
         />
       ) : (
         <form noValidate onSubmit={handleSubmit((v) => save.mutate(v))}>
           <p>
-            Текущий пароль пользователя {who} перестанет действовать, открытые сеансы завершатся.
+            Текущий пароль учётной записи {who} перестанет действовать, открытые сеансы завершатся.
           </p>
           <AccessChoice
             legend="Новый доступ"

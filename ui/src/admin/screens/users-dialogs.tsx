@@ -16,13 +16,13 @@ import { FormDialog } from "../components/FormDialog";
 import { scheduleForm } from "../lib/schedule";
 import { hoursError } from "../lib/staff-hours";
 import {
+  accountName,
   type ContactValues,
   checkName,
   checkRole,
   checkUsername,
   EDIT_USER_FIELDS,
   editUserValues,
-  fullName,
   NEW_USER_FIELDS,
   type NewUserValues,
   newUserInput,
@@ -131,7 +131,7 @@ export function AddUserDialog({ salon, onClose }: DialogProps) {
   const save = useAdminMutation(
     (v: NewUserValues) => apiPost<StaffAnswer>(USERS_URL, newUserInput(v)),
     {
-      success: "Пользователь добавлен",
+      success: "Учётная запись создана",
       onSuccess: (answer) => {
         if (answer.invitationUrl) setResult(answer);
         else onClose();
@@ -154,7 +154,7 @@ export function AddUserDialog({ salon, onClose }: DialogProps) {
     >
       {result?.invitationUrl ? (
         <InvitationResult
-          message={`Пользователь ${fullName(result.user)} добавлен. Он войдёт, когда задаст пароль по ссылке.`}
+          message={`Учётная запись ${accountName(result.user)} создана. Войти можно, задав пароль по ссылке.`}
           url={result.invitationUrl}
           onClose={onClose}
         />
@@ -217,7 +217,7 @@ export function EditUserDialog({
   const save = useAdminMutation(
     (change: StaffChange) => apiPut<StaffUser>(userUrl(user.id), change),
     {
-      success: "Пользователь изменён",
+      success: "Учётная запись изменена",
       onSuccess: (changed) => {
         refreshIfMe(changed, me);
         onClose();

@@ -55,7 +55,7 @@ export function ContactFields<T extends ContactValues>(props: Props<T>) {
           </label>
         ))}
         <small id={hintId} class="muted">
-          Новые заявки распределяются менеджеру только в его рабочие часы, по московскому времени.
+          Новые заявки распределяются сотруднику только в эти рабочие часы, по московскому времени.
         </small>
       </fieldset>
       {hours === "own" ? (

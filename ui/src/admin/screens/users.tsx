@@ -51,11 +51,11 @@ function usersResource(me: string | null): Resource<StaffUser> {
       empty: "Пользователей нет",
       deleteTitle: "Удалить пользователя?",
       deleteMessage: (u) => confirmText("delete", u, u.username === me).message,
-      deleted: "Пользователь удалён",
+      deleted: "Учётная запись удалена",
       deleteFailed: "Не удалось удалить пользователя",
       formTitle: (u) => (u ? `Изменить пользователя ${u.username}` : "Добавить пользователя"),
-      created: "Пользователь добавлен",
-      updated: "Пользователь изменён",
+      created: "Учётная запись создана",
+      updated: "Учётная запись изменена",
       saveFailed: "Не удалось сохранить пользователя",
     },
     skeletons: 3,
@@ -74,7 +74,8 @@ export default function UsersScreen() {
     ({ user, blocked }: { user: StaffUser; blocked: boolean }) =>
       apiPut<StaffUser>(userUrl(user.id), { blocked } satisfies StaffChange),
     {
-      success: (_, v) => (v.blocked ? "Пользователь заблокирован" : "Пользователь разблокирован"),
+      success: (_, v) =>
+        v.blocked ? "Учётная запись заблокирована" : "Учётная запись разблокирована",
       onSuccess: () => setBlocking(null),
       onFailure: (e) => {
         setBlocking(null);
@@ -90,8 +91,8 @@ export default function UsersScreen() {
         intro={() => (
           <p class="muted">
             Сотрудники, которые входят в панель, и их роли. Новому сотруднику можно отправить
-            ссылку-приглашение (он сам задаст пароль) или задать временный пароль, который он сменит
-            при первом входе. Заблокированный пользователь не может войти.
+            ссылку-приглашение (по ней задаётся пароль) или задать временный пароль, который нужно
+            сменить при первом входе. С заблокированной учётной записью войти нельзя.
           </p>
         )}
         layout={(list, card) => (
