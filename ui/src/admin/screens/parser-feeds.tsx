@@ -35,8 +35,16 @@ export function FeedsCard({ onPreview }: { onPreview: (run: ImportRun) => void }
   const addButton = useRef<HTMLButtonElement>(null);
   const items = feeds.data?.items ?? [];
 
+  // One move at a time: the next is computed from the order the last gave.
+  const ordering = useRef(false);
   const order = useAdminMutation(
-    (ids: string[]) => apiPut<FeedList>(FEEDS_ORDER_URL, { ids }, { invalidate: [] }),
+    async (ids: string[]) => {
+      try {
+        return await apiPut<FeedList>(FEEDS_ORDER_URL, { ids }, { invalidate: [] });
+      } finally {
+        ordering.current = false;
+      }
+    },
     {
       failure: "Не удалось изменить порядок фидов",
       onSuccess: (list) => queryClient.setQueryData([FEEDS_URL], list),
@@ -59,16 +67,17 @@ export function FeedsCard({ onPreview }: { onPreview: (run: ImportRun) => void }
       feed.id,
       delta,
     );
-    if (!next || order.isPending) return;
+    if (!next || ordering.current) return;
+    ordering.current = true;
     order.mutate(next, {
-      // The moved feed's button keeps the focus (or its other one, at an edge).
-      onSuccess: () =>
-        setTimeout(() => {
-          const up = document.getElementById(`feed-up-${feed.id}`) as HTMLButtonElement | null;
-          const down = document.getElementById(`feed-down-${feed.id}`) as HTMLButtonElement | null;
-          const first = delta < 0 ? up : down;
-          (first && !first.disabled ? first : delta < 0 ? down : up)?.focus();
-        }, 0),
+      // The moved feed's button keeps the focus (its other one at an edge,
+      // where this one is off).
+      onSuccess: (list) => {
+        const at = list.items.findIndex((f) => f.id === feed.id);
+        const edge = delta < 0 ? at === 0 : at === list.items.length - 1;
+        const side = delta < 0 !== edge ? "up" : "down";
+        setTimeout(() => document.getElementById(`feed-${side}-${feed.id}`)?.focus(), 0);
+      },
     });
   };
 
@@ -110,7 +119,6 @@ export function FeedsCard({ onPreview }: { onPreview: (run: ImportRun) => void }
                 feed={feed}
                 first={i === 0}
                 last={i === items.length - 1}
-                moving={order.isPending}
                 onMove={(d) => move(feed, d)}
                 onEdit={() => setEditing({ feed })}
                 onDelete={() => setDeleting(feed)}
@@ -138,14 +146,13 @@ interface ItemProps {
   feed: Feed;
   first: boolean;
   last: boolean;
-  moving: boolean;
   onMove: (delta: -1 | 1) => void;
   onEdit: () => void;
   onDelete: () => void;
   onPreview: (run: ImportRun) => void;
 }
 
-function FeedItem({ feed, first, last, moving, onMove, onEdit, onDelete, onPreview }: ItemProps) {
+function FeedItem({ feed, first, last, onMove, onEdit, onDelete, onPreview }: ItemProps) {
   const titleId = `feed-title-${feed.id}`;
   return (
     <li
@@ -156,21 +163,19 @@ function FeedItem({ feed, first, last, moving, onMove, onEdit, onDelete, onPrevi
     >
       <h3 id={titleId}>{feed.name}</h3>
       <p class="parser-url" data-testid="feed-source">
-        {feed.kind === "url"
-          ? feed.source
-          : feed.source
-            ? `Файл: ${feed.source}`
-            : "Файл: ещё не загружался"}
+        {feed.kind === "url" ? feed.source : `Файл: ${feed.source}`}
       </p>
       <ul class="parser-feed-facts">
         <li>{scheduleText(feed)}</li>
         <li>{conditionText(feed.condition)}</li>
         <li data-testid="feed-cars">{carsText(feed.cars)}</li>
-        <li>
-          {feed.lastRunAt
-            ? `Последний запуск: ${shortDateTime(feed.lastRunAt)}`
-            : "Запусков ещё не было"}
-        </li>
+        {/* The API's lastRunAt is the last scheduled run; manual runs are in the history. */}
+        {feed.kind === "url" && (feed.intervalHours > 0 || feed.lastRunAt) && (
+          <li>
+            Последний запуск по расписанию:{" "}
+            {feed.lastRunAt ? shortDateTime(feed.lastRunAt) : "ещё не было"}
+          </li>
+        )}
         {feed.kind === "url" && feed.intervalHours > 0 && feed.nextRunAt && (
           <li>Следующий запуск: {shortDateTime(feed.nextRunAt)}</li>
         )}
@@ -198,7 +203,7 @@ function FeedItem({ feed, first, last, moving, onMove, onEdit, onDelete, onPrevi
           id={`feed-up-${feed.id}`}
           class="secondary outline"
           aria-label={`Выше: фид «${feed.name}»`}
-          disabled={first || moving}
+          disabled={first}
           onClick={() => onMove(-1)}
         >
           Выше
@@ -208,7 +213,7 @@ function FeedItem({ feed, first, last, moving, onMove, onEdit, onDelete, onPrevi
           id={`feed-down-${feed.id}`}
           class="secondary outline"
           aria-label={`Ниже: фид «${feed.name}»`}
-          disabled={last || moving}
+          disabled={last}
           onClick={() => onMove(1)}
         >
           Ниже
@@ -283,7 +288,7 @@ function FeedImport({ feed, onPreview }: { feed: Feed; onPreview: (run: ImportRu
         </button>
       ) : (
         <label class="parser-feed-file">
-          Загрузить файл<span class="visually-hidden"> фида «{feed.name}»</span>
+          Загрузить файл<span class="visually-hidden">: фид «{feed.name}»</span>
           <input
             ref={fileInput}
             type="file"
