@@ -33,7 +33,7 @@ export function FeedDialog({ feed, onClose }: { feed: Feed | null; onClose: () =
     watch,
     formState: { errors, isDirty },
   } = useForm<FeedFormValues>({ defaultValues: feedFormValues(feed) });
-  const kind = watch("kind");
+  const kind = feed?.kind ?? watch("kind");
   const save = useAdminMutation(
     (body: FeedInput) =>
       feed
@@ -56,7 +56,9 @@ export function FeedDialog({ feed, onClose }: { feed: Feed | null; onClose: () =
       },
     },
   );
-  const submit = handleSubmit((v) => {
+  const submit = handleSubmit((values) => {
+    // A disabled control is left out of the values: a feed's kind is its own.
+    const v = { ...values, kind: feed?.kind ?? values.kind };
     const problem = checkFeedForm(v);
     if (problem) {
       setError(problem.field, { type: "manual", message: problem.message }, { shouldFocus: true });

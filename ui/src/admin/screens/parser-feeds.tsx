@@ -153,15 +153,9 @@ interface ItemProps {
 }
 
 function FeedItem({ feed, first, last, onMove, onEdit, onDelete, onPreview }: ItemProps) {
-  const titleId = `feed-title-${feed.id}`;
   return (
-    <li
-      class="parser-feed-item"
-      data-testid="feed"
-      data-feed-id={feed.id}
-      aria-labelledby={titleId}
-    >
-      <h3 id={titleId}>{feed.name}</h3>
+    <li class="parser-feed-item" data-testid="feed" data-feed-id={feed.id}>
+      <h3>{feed.name}</h3>
       <p class="parser-url" data-testid="feed-source">
         {feed.kind === "url" ? feed.source : `Файл: ${feed.source}`}
       </p>
