@@ -286,6 +286,8 @@ export interface UploadOptions {
   /** Another endpoint taking a multipart `file` (an import feed); `kind` is
    * then ignored. */
   url?: string;
+  /** Text parts sent before the file (an import's `feedId`). */
+  fields?: Record<string, string>;
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
 }
@@ -335,6 +337,7 @@ export function upload<T>(file: Blob, options: UploadOptions = {}): Promise<T> {
     });
     signal?.addEventListener("abort", onAbort);
     const form = new FormData();
+    for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
     form.append("file", file);
     xhr.send(form);
   });

@@ -246,6 +246,7 @@ describe("admin screens", () => {
           ["/admin/partner-banks", "Добавить банк"],
           ["/admin/credit-programs", "Добавить программу"],
           ["/admin/body-types", "Добавить тип кузова"],
+          ["/admin/parser", "Добавить фид"],
         ]) {
           await page.goto(s.base + path);
           await settled(page);

@@ -1,15 +1,22 @@
 // The inventory parser screen against the real server, on a server of its
 // own that may fetch from loopback (DEALERSHIP_PARSER_ALLOW_PRIVATE_HOSTS):
-// an Auto.ru XML file made here is uploaded, previewed and applied, its
-// photos served by a local HTTP server (one of them missing); the car is in
-// the admin's list and on the site. The same feed changed (a price, a car
-// gone, a new one) is read from an address, its price change shown old →
-// new, applied by keyboard: the gone car is unpublished. A feed with bad rows
-// shows them with their row and field, and is dropped; a broken file and a
-// dead address are refused at their field, and the dashboard tells of the
-// failed run. The schedule is saved and shown,
-// the export feeds' addresses shown and copied, a run opened from the
-// history.
+// with no feed yet the screen says what a feed is; an Auto.ru XML file made
+// here is uploaded once (which makes its file feed), previewed and applied,
+// its photos served by a local HTTP server (one of them missing); the car is
+// in the admin's list and on the site. The same feed changed (a price, a car
+// gone, a new one) is uploaded again to its feed from the feeds card, its
+// price change shown old → new, applied by keyboard: the gone car is
+// unpublished. A feed with bad rows shows them with their row and field, and
+// is dropped; a broken file and a dead address are refused at their field,
+// and the dashboard tells of the failed run. Two feeds added in the dialog (a
+// new-car feed every 6 hours and a used-car feed whose records do not say),
+// both loaded from addresses: a car in both says whose values win, the
+// second's preview set to «С пробегом» before applying, every car of both on
+// the site with its condition; a car leaving the second feed stays (listed
+// apart from the unpublished); the history filtered per feed; the order
+// changed by keyboard, a feed's schedule changed, a feed deleted with its
+// cars staying. The export feeds' addresses shown and copied, a run opened
+// from the history.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { after, before, describe, it } from "node:test";
@@ -21,6 +28,11 @@ const TAG = `E2E${Date.now().toString(36).toUpperCase()}`;
 const VIN_1 = "XWBCA41ZXDK259205";
 const VIN_2 = "Z94CB41AAGR323020";
 const VIN_3 = "KMHDN41BP7U123456";
+const VIN_N1 = "XWEPH81BDS0000111";
+const VIN_N2 = "XWEPH81BDS0000222";
+const VIN_SHARED = "XWEPH81BDS0000333";
+const VIN_U1 = "Z94K241CBKR000444";
+const VIN_U2 = "Z94K241CBLR000555";
 
 /** A local site: the feeds put here, the pictures (`/photos/missing.jpg`
  * answers 404). */
@@ -157,6 +169,23 @@ async function waitForStatus(page, label) {
   await report(page).getByTestId("import-status").filter({ hasText: label }).waitFor();
 }
 
+/** A toast with this text (others may be on screen too). */
+const toast = (page, text) => page.getByTestId("toast").filter({ hasText: text }).first().waitFor();
+
+/** A feed's card in the feeds list, by its name. */
+const feedCard = (page, name) =>
+  page
+    .getByTestId("feeds-card")
+    .getByTestId("feed")
+    .filter({ has: page.getByRole("heading", { level: 3, name, exact: true }) });
+
+/** Applies the open preview through its confirmation. */
+async function applyPreview(page) {
+  await report(page).getByRole("button", { name: "Применить" }).click();
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Применить" }).click();
+  await waitForStatus(page, "Применён");
+}
+
 describe("admin parser", () => {
   it("imports a feed file, then a changed feed by address, and unpublishes the gone car", async () => {
     const { page } = await openAdmin(s, DESKTOP, "/admin");
@@ -166,6 +195,10 @@ describe("admin parser", () => {
       .click();
     await page.waitForURL(`${s.base}/admin/parser`);
     await page.getByRole("heading", { level: 1, name: "Парсер автомобилей" }).waitFor();
+    // No feed yet: the card says what a feed is and offers to add one.
+    const empty = page.getByTestId("feeds-empty");
+    assert.match(await empty.innerText(), /Фид — это список машин/);
+    assert.ok(await empty.getByRole("button", { name: "Добавить первый фид" }).isVisible());
 
     // An Auto.ru file: two new cars, four photos, one of them missing.
     await page.getByLabel("Файл", { exact: true }).check();
@@ -181,6 +214,8 @@ describe("admin parser", () => {
     assert.equal(await count(page, "changed"), 0);
     assert.equal(await count(page, "gone"), 0);
     assert.equal(await count(page, "errors"), 0);
+    // The one-off file made its feed: the report names it.
+    assert.equal(await report(page).getByTestId("import-feed").innerText(), "Фид «stock.xml»");
     const newList = plain(await report(page).getByTestId("list-new").innerText());
     assert.match(newList, new RegExp(`Sonata ${TAG}`));
     assert.match(newList, /2 575 000 ₽/);
@@ -223,12 +258,20 @@ describe("admin parser", () => {
     assert.match(plain(await publicPage.locator("main").innerText()), /2 575 000 ₽/);
     await publicPage.context().close();
 
-    // The feed changes on the dealer's site: Sonata cheaper, Creta sold, an
-    // Elantra arrives. Read from its address this time.
-    site.put("/stock.xml", autoru([{ ...cars.sonata, price: 2400000 }, cars.elantra]));
+    // The feed changes: Sonata cheaper, Creta sold, an Elantra arrives. The
+    // new file goes to its feed from the feeds card, which lists its cars.
     await page.goto(`${s.base}/admin/parser`);
-    await page.getByLabel("Адрес фида", { exact: true }).fill(`${site.base}/stock.xml`);
-    await page.getByRole("button", { name: "Проверить" }).click();
+    const stock = feedCard(page, "stock.xml");
+    await eventually("the feed's cars", async () =>
+      /Машин в фиде: 2/.test(await stock.innerText()),
+    );
+    assert.match(await stock.innerText(), /Файл: stock\.xml/);
+    assert.match(await stock.innerText(), /Расписание: вручную/);
+    await stock.getByLabel("Загрузить файл").setInputFiles({
+      name: "stock.xml",
+      mimeType: "text/xml",
+      buffer: Buffer.from(autoru([{ ...cars.sonata, price: 2400000 }, cars.elantra])),
+    });
     await waitForStatus(page, "Предпросмотр");
     assert.equal(await count(page, "new"), 1);
     assert.equal(await count(page, "changed"), 1);
@@ -384,54 +427,220 @@ describe("admin parser", () => {
     await page.context().close();
   });
 
-  it("saves the schedule and shows the export feeds", async () => {
+  it("keeps the cars of two feeds, a preview set to used, history per feed, order, edit, delete", async () => {
     const { page } = await openAdmin(s, DESKTOP, "/admin/parser");
-    const schedule = page.getByTestId("schedule");
-    await schedule.getByTestId("schedule-state").waitFor();
-    assert.match(await schedule.getByTestId("schedule-state").innerText(), /Выкл/);
+    const NEW = `Новые ${TAG}`;
+    const USED = `С пробегом ${TAG}`;
+    const car = (id, model, year, price, vin) => ({
+      id,
+      model,
+      modification: "2.0 AT (150 л.с.)",
+      year,
+      price,
+      vin,
+    });
+    const tucson1 = car(`${TAG}-N1`, `Tucson ${TAG}`, 2025, 3900000, VIN_N1);
+    const tucson2 = car(`${TAG}-N2`, `Tucson Hybrid ${TAG}`, 2025, 4200000, VIN_N2);
+    const santaFe = car(`${TAG}-NS`, `Santa Fe ${TAG}`, 2025, 5100000, VIN_SHARED);
+    // The used feed's records say nothing of their condition (no section,
+    // no mileage): by the feed's data they would be new.
+    const solaris1 = car(`${TAG}-U1`, `Solaris ${TAG}`, 2019, 1200000, VIN_U1);
+    const solaris2 = car(`${TAG}-U2`, `Solaris Elegance ${TAG}`, 2020, 1350000, VIN_U2);
+    const santaFeUsed = { ...santaFe, id: `${TAG}-US`, price: 4900000 };
+    site.put("/new.xml", autoru([tucson1, tucson2, santaFe]));
+    site.put("/used.xml", autoru([solaris1, solaris2, santaFeUsed]));
 
-    // Every 6 hours without an address: refused at the address.
-    await schedule.getByLabel("Периодичность").selectOption({ label: "Каждые 6 часов" });
-    await schedule.getByRole("button", { name: "Сохранить расписание" }).click();
-    const urlField = schedule.getByLabel("Адрес фида для расписания");
-    assert.equal(await urlField.getAttribute("aria-invalid"), "true");
-    assert.match(await schedule.locator(".field-error").innerText(), /Укажите адрес фида/);
+    // The dialog refuses a feed without a name, at its field.
+    const card = page.getByTestId("feeds-card");
+    await card.getByRole("button", { name: "Добавить фид", exact: true }).click();
+    const dialog = page.getByTestId("feed-dialog");
+    await dialog.getByRole("button", { name: "Добавить", exact: true }).click();
+    const name = dialog.getByLabel("Название");
+    assert.equal(await name.getAttribute("aria-invalid"), "true");
+    assert.match(await dialog.locator(".field-error").first().innerText(), /Укажите название фида/);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "name");
+    assert.deepEqual(await dialog.getByLabel("Состояние машин").locator("option").allInnerTexts(), [
+      "По данным фида (без данных — новые)",
+      "Новые, если фид не говорит иначе",
+      "С пробегом, если фид не говорит иначе",
+      "Все — аренда с выкупом",
+    ]);
+    await name.fill(NEW);
+    await dialog.getByLabel("Адрес фида").fill(`${site.base}/new.xml`);
+    await dialog.getByLabel("Расписание").selectOption({ label: "Каждые 6 часов" });
+    await dialog
+      .getByLabel("Состояние машин")
+      .selectOption({ label: "Новые, если фид не говорит иначе" });
+    await dialog.getByRole("button", { name: "Добавить", exact: true }).click();
+    await toast(page, "Фид добавлен");
+    await dialog.waitFor({ state: "detached" });
 
-    await urlField.fill(`${site.base}/stock.xml`);
-    await schedule.getByRole("button", { name: "Сохранить расписание" }).click();
-    assert.match(await toastText(page, "Расписание сохранено"), /Успешно/);
-    const saved = await session.get("/api/admin/parser/settings");
-    assert.equal(saved.feedUrl, `${site.base}/stock.xml`);
-    assert.equal(saved.intervalHours, 6);
-    await page.reload();
-    await schedule.getByTestId("schedule-state").waitFor();
-    assert.match(await schedule.getByTestId("schedule-state").innerText(), /Каждые 6 часов/);
-    assert.equal(
-      await schedule.getByLabel("Адрес фида для расписания").inputValue(),
-      saved.feedUrl,
+    // The used feed, by keyboard from the button; its condition left to the records.
+    await card.getByRole("button", { name: "Добавить фид", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    await dialog.getByLabel("Название").fill(USED);
+    await dialog.getByLabel("Адрес фида").fill(`${site.base}/used.xml`);
+    await dialog.getByLabel("Адрес фида").press("Enter");
+    await dialog.waitFor({ state: "detached" });
+
+    const newCard = feedCard(page, NEW);
+    const usedCard = feedCard(page, USED);
+    await usedCard.waitFor();
+    const newText = await newCard.innerText();
+    assert.match(newText, new RegExp(`${site.base}/new\\.xml`));
+    assert.match(newText, /Расписание: каждые 6 ч/);
+    assert.match(newText, /Состояние: новые, если фид не говорит иначе/);
+    assert.match(newText, /Машин в фиде: 0/);
+    assert.match(newText, /Следующий запуск/);
+    const usedText = await usedCard.innerText();
+    assert.match(usedText, /Расписание: вручную/);
+    assert.match(usedText, /Состояние: по данным фида \(без данных — новые\)/);
+    assert.match(await card.innerText(), /данные берутся из того фида, что выше в списке/);
+
+    // The new-car feed, loaded now from its address, and applied.
+    await newCard.getByRole("button", { name: /Загрузить сейчас/ }).click();
+    await waitForStatus(page, "Предпросмотр");
+    assert.equal(await report(page).getByTestId("import-feed").innerText(), `Фид «${NEW}»`);
+    assert.equal(await count(page, "new"), 3);
+    await applyPreview(page);
+
+    // The used-car feed: the car both feeds list says the higher feed wins;
+    // its own cars would be new, and are warned about.
+    await usedCard.getByRole("button", { name: /Загрузить сейчас/ }).click();
+    await report(page).getByTestId("import-feed").filter({ hasText: USED }).waitFor();
+    await waitForStatus(page, "Предпросмотр");
+    assert.equal(await count(page, "new"), 2);
+    assert.equal(await count(page, "gone"), 0);
+    assert.match(
+      await report(page).getByTestId("also-in").first().innerText(),
+      new RegExp(`^Также в фиде «${NEW}»: его значения главнее$`),
     );
-    assert.equal(await schedule.getByLabel("Периодичность").inputValue(), "6");
-
-    // Another number of hours.
-    await schedule.getByLabel("Периодичность").selectOption({ label: "Другой интервал…" });
-    await schedule.getByLabel("Интервал, часов").fill("200");
-    await schedule.getByRole("button", { name: "Сохранить расписание" }).click();
-    assert.match(await schedule.locator(".field-error").innerText(), /от 1 до 168/);
-    await schedule.getByLabel("Интервал, часов").fill("48");
-    await schedule.getByRole("button", { name: "Сохранить расписание" }).click();
-    await toastText(page, "Расписание сохранено");
-    await eventually("48 hours", async () =>
-      /Каждые 48 часов/.test(await schedule.getByTestId("schedule-state").innerText()),
+    const listNew = report(page).getByTestId("list-new");
+    assert.match(
+      await listNew.locator("li").filter({ hasText: solaris1.model }).innerText(),
+      /Новый/,
+    );
+    assert.match(
+      await report(page).getByTestId("list-warnings").innerText(),
+      /Похоже на автомобиль с пробегом \(2019 год выпуска\)/,
     );
 
-    // Off again.
-    await schedule.getByLabel("Периодичность").selectOption({ label: "Выкл" });
-    await schedule.getByRole("button", { name: "Сохранить расписание" }).click();
+    // «С пробегом» for every car of the preview: compared again before applying.
+    const condition = report(page).getByLabel("Состояние всех машин предпросмотра");
+    assert.equal(await condition.inputValue(), "");
+    await condition.selectOption({ label: "С пробегом" });
+    await report(page)
+      .getByTestId("preview-condition-status")
+      .filter({ hasText: "Предпросмотр пересчитан: с пробегом" })
+      .waitFor();
+    assert.equal(await condition.inputValue(), "used");
+    assert.match(
+      await listNew.locator("li").filter({ hasText: solaris1.model }).innerText(),
+      /С пробегом/,
+    );
+    const warnings = await report(page).getByTestId("list-warnings").innerText();
+    assert.doesNotMatch(warnings, /Похоже на автомобиль с пробегом/);
+    assert.match(warnings, /Пробег не указан/);
+    await applyPreview(page);
+    assert.equal(await count(page, "gone"), 0);
+
+    // Every car of both feeds on the site; the used feed's are used.
+    for (const c of [tucson1, tucson2, santaFe]) {
+      const found = await adminCar(c.model);
+      assert.ok(found?.published, `${c.model} on the site`);
+    }
+    assert.equal((await adminCar(tucson1.model)).status, "new");
+    for (const c of [solaris1, solaris2]) {
+      const found = await adminCar(c.model);
+      assert.ok(found?.published, `${c.model} on the site`);
+      assert.equal(found.status, "used", `${c.model} is used`);
+    }
+    await eventually("the feeds' cars", async () =>
+      /Машин в фиде: 3/.test(await usedCard.innerText()),
+    );
+    assert.match(await newCard.innerText(), /Машин в фиде: 3/);
+
+    // Santa Fe leaves the used feed: it stays on the site, listed apart.
+    site.put("/used.xml", autoru([solaris1, solaris2]));
+    await usedCard.getByRole("button", { name: /Загрузить сейчас/ }).click();
+    await waitForStatus(page, "Предпросмотр");
+    await report(page).getByTestId("list-left").waitFor();
+    assert.equal(await count(page, "gone"), 0);
+    assert.equal(await count(page, "left"), 1);
+    const left = await report(page).getByTestId("list-left").innerText();
+    assert.match(left, /Уйдут из этого фида, но останутся на сайте \(1\)/);
+    assert.match(left, new RegExp(`Santa Fe ${TAG}.*есть в фиде «${NEW}»`));
+    assert.equal(await report(page).getByTestId("list-gone").count(), 0);
+    await report(page).getByRole("button", { name: "Отменить" }).click();
+    await report(page).waitFor({ state: "detached" });
+
+    // The history of one feed, then of the other, each run naming its feed.
+    const history = page.getByTestId("history");
+    const runs = history.getByTestId("run");
+    const filter = history.getByLabel("Фид", { exact: true });
+    await filter.selectOption({ label: USED });
+    await eventually("the used feed's runs", async () => {
+      const texts = await runs.allInnerTexts();
+      return texts.length === 2 && texts.every((t) => t.includes(`Фид «${USED}»`));
+    });
+    assert.match(await runs.nth(0).innerText(), /Отменён/);
+    assert.match(await runs.nth(1).innerText(), /Применён/);
+    await filter.selectOption({ label: NEW });
+    await eventually("the new feed's run", async () => {
+      const texts = await runs.allInnerTexts();
+      return texts.length === 1 && texts[0].includes(`Фид «${NEW}»`);
+    });
+    await filter.selectOption({ label: "Все фиды" });
+    await eventually("every run", async () => (await runs.count()) > 3);
+
+    // The used feed moved up by keyboard: its values win now; the focus
+    // stays on it (on «Ниже», «Выше» being off at the top).
+    const usedId = await usedCard.getAttribute("data-feed-id");
+    const names = () => card.getByTestId("feed").locator("h3").allInnerTexts();
+    for (let at = (await names()).indexOf(USED); at > 0; at -= 1) {
+      await usedCard.getByRole("button", { name: /^Выше/ }).focus();
+      await page.keyboard.press("Enter");
+      await eventually("moved up", async () => (await names()).indexOf(USED) === at - 1);
+    }
+    const order = (await session.get("/api/admin/feeds")).items.map((f) => f.id);
+    assert.equal(order[0], usedId, "the server keeps the new order");
+    await eventually("the used feed first", async () =>
+      (await card.getByTestId("feed").first().innerText()).includes(USED),
+    );
     await eventually(
-      "off",
-      async () => (await session.get("/api/admin/parser/settings")).intervalHours === 0,
+      "focus on the moved feed",
+      async () => (await page.evaluate(() => document.activeElement?.id)) === `feed-down-${usedId}`,
+      5_000,
+    );
+    assert.equal(await usedCard.getByRole("button", { name: /^Выше/ }).isDisabled(), true);
+
+    // Its schedule changed in the dialog; its kind is fixed.
+    await usedCard.getByRole("button", { name: /^Изменить/ }).click();
+    assert.equal(await dialog.getByLabel("Название").inputValue(), USED);
+    assert.equal(await dialog.getByLabel("Файл", { exact: true }).isDisabled(), true);
+    await dialog.getByLabel("Расписание").selectOption({ label: "Каждые 12 часов" });
+    await dialog.getByRole("button", { name: "Сохранить" }).click();
+    await toast(page, "Фид сохранён");
+    await eventually("12 hours", async () =>
+      /Расписание: каждые 12 ч/.test(await usedCard.innerText()),
     );
 
+    // Deleted: the confirmation says the cars stay, and they do.
+    await usedCard.getByRole("button", { name: /^Удалить/ }).click();
+    const confirm = page.getByTestId("confirm-dialog");
+    assert.match(await confirm.innerText(), /останутся на сайте как есть/);
+    await confirm.getByRole("button", { name: "Удалить фид" }).click();
+    await toast(page, "Фид удалён");
+    await usedCard.waitFor({ state: "detached" });
+    for (const c of [solaris1, solaris2]) {
+      assert.ok((await adminCar(c.model))?.published, `${c.model} stays on the site`);
+    }
+    assert.deepEqual(scriptErrors(page), []);
+    await page.context().close();
+  });
+
+  it("shows the export feeds", async () => {
+    const { page } = await openAdmin(s, DESKTOP, "/admin/parser");
     // The three feeds, each with where to paste it, and copied.
     const feeds = page.getByTestId("feeds");
     const links = await feeds

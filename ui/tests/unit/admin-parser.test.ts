@@ -28,11 +28,33 @@ import {
   photoText,
   rowErrorText,
   rowPlace,
-  settingsPayload,
   sourceText,
   URL_INVALID,
   URL_REQUIRED,
 } from "../../src/admin/lib/parser";
+import {
+  alsoInText,
+  CONDITION_LABELS,
+  CONDITIONS,
+  carsText,
+  checkFeedForm,
+  conditionBody,
+  conditionText,
+  conditionUrl,
+  deleteMessage,
+  FEEDS_ORDER_URL,
+  feedFormValues,
+  feedPayload,
+  feedUrl,
+  historyUrl,
+  moveFeed,
+  NAME_REQUIRED,
+  PREVIEW_CONDITIONS,
+  runFeedText,
+  scheduleText,
+  staysInText,
+} from "../../src/admin/lib/parser-feeds";
+import type { Feed } from "../../src/admin/lib/parser-types";
 
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
 const counts = { new: 2, changed: 3, unchanged: 10, gone: 1, errors: 4, warnings: 0 };
@@ -94,6 +116,7 @@ describe("a run's report", () => {
       "Изменятся",
       "Без изменений",
       "Снимутся с публикации",
+      "Уйдут из фида, останутся на сайте",
       "Ошибки",
       "Предупреждения",
     ]);
@@ -151,6 +174,13 @@ describe("a run's report", () => {
     expect(
       changesAnything({ new: 0, changed: 0, unchanged: 9, gone: 0, errors: 2, warnings: 0 }),
     ).toBe(false);
+  });
+
+  it("tells the cars that leave this feed and stay on the site", () => {
+    const text = applySummary({ ...counts, gone: 0, errors: 0, left: 3 });
+    expect(text).toMatch(/^Будет добавлено: 2, изменено: 3, снято с публикации: 0\./);
+    expect(text).toMatch(/Уйдут из этого фида, но останутся на сайте .*: 3\./);
+    expect(applySummary({ ...counts, gone: 0, errors: 0, left: 0 })).not.toMatch(/Уйдут/);
   });
 
   it("counts cars with warnings as loaded: the summary's numbers stay, a note is added", () => {
@@ -234,14 +264,6 @@ describe("the schedule", () => {
       expect(parseInterval(CUSTOM_INTERVAL, bad)).toEqual({ error: INTERVAL_INVALID });
     }
   });
-
-  it("sends no address as null", () => {
-    expect(settingsPayload("  ", 0)).toEqual({ feedUrl: null, intervalHours: 0 });
-    expect(settingsPayload(" https://d.example/f.xml ", 6)).toEqual({
-      feedUrl: "https://d.example/f.xml",
-      intervalHours: 6,
-    });
-  });
 });
 
 describe("export feeds", () => {
@@ -260,5 +282,147 @@ describe("export feeds", () => {
     expect(feedHint("Авто.ру")).toMatch(/кабинет дилера/);
     expect(feedHint("Яндекс")).toMatch(/YML/);
     expect(feedHint("Другая")).toMatch(/автозагрузки/);
+  });
+});
+
+const FEED: Feed = {
+  id: "f1",
+  name: "Новые Hyundai",
+  kind: "url",
+  source: "https://d.example/new.xml",
+  intervalHours: 6,
+  condition: "new",
+  position: 1,
+  lastRunAt: null,
+  nextRunAt: null,
+  cars: 12,
+};
+
+describe("feeds", () => {
+  it("has the API's addresses", () => {
+    expect(feedUrl("a b")).toBe("/api/admin/feeds/a%20b");
+    expect(FEEDS_ORDER_URL).toBe("/api/admin/feeds/order");
+    expect(historyUrl(null)).toBe("/api/admin/imports");
+    expect(historyUrl("f/1")).toBe("/api/admin/imports?feedId=f%2F1");
+    expect(conditionUrl(7)).toBe("/api/admin/imports/7/condition");
+  });
+
+  it("words a feed's schedule, condition and cars", () => {
+    expect(scheduleText(FEED)).toBe("Расписание: каждые 6 ч");
+    expect(scheduleText({ kind: "url", intervalHours: 1 })).toBe("Расписание: каждый час");
+    expect(scheduleText({ kind: "url", intervalHours: 21 })).toBe("Расписание: каждый 21 ч");
+    expect(scheduleText({ kind: "url", intervalHours: 0 })).toBe("Расписание: вручную");
+    // A file has no schedule, whatever the number says.
+    expect(scheduleText({ kind: "file", intervalHours: 6 })).toBe("Расписание: вручную");
+    expect(carsText(12)).toBe("Машин в фиде: 12");
+    expect(conditionText("used")).toBe("Состояние: с пробегом, если фид не говорит иначе");
+    expect(conditionText("lease")).toBe("Состояние: все — аренда с выкупом");
+  });
+
+  it("offers the four conditions in a dealer's words", () => {
+    expect(CONDITIONS.map((c) => CONDITION_LABELS[c])).toEqual([
+      "По данным фида (без данных — новые)",
+      "Новые, если фид не говорит иначе",
+      "С пробегом, если фид не говорит иначе",
+      "Все — аренда с выкупом",
+    ]);
+  });
+
+  it("says in the delete confirmation that the cars stay", () => {
+    expect(deleteMessage(FEED)).toMatch(/^Фид «Новые Hyundai» пропадёт из списка/);
+    expect(deleteMessage(FEED)).toMatch(/машины \(12\) останутся на сайте как есть/);
+  });
+
+  it("moves a feed up and down, and not past an edge", () => {
+    const ids = ["a", "b", "c"];
+    expect(moveFeed(ids, "b", -1)).toEqual(["b", "a", "c"]);
+    expect(moveFeed(ids, "b", 1)).toEqual(["a", "c", "b"]);
+    expect(moveFeed(ids, "a", -1)).toBeNull();
+    expect(moveFeed(ids, "c", 1)).toBeNull();
+    expect(moveFeed(ids, "x", 1)).toBeNull();
+    expect(ids).toEqual(["a", "b", "c"]);
+  });
+
+  it("fills the dialog from a feed, or with a new feed's defaults", () => {
+    expect(feedFormValues(null)).toEqual({
+      name: "",
+      kind: "url",
+      url: "",
+      interval: "0",
+      custom: "",
+      condition: "record",
+    });
+    expect(feedFormValues(FEED)).toMatchObject({
+      name: "Новые Hyundai",
+      url: "https://d.example/new.xml",
+      interval: "6",
+      custom: "",
+      condition: "new",
+    });
+    expect(feedFormValues({ ...FEED, intervalHours: 48 })).toMatchObject({
+      interval: CUSTOM_INTERVAL,
+      custom: "48",
+    });
+    // A file feed's source is a file name, not an address to edit.
+    expect(feedFormValues({ ...FEED, kind: "file", source: "used.csv" }).url).toBe("");
+  });
+
+  it("checks the dialog before sending", () => {
+    const v = { name: " ", kind: "url" as const, url: "" };
+    expect(checkFeedForm(v)).toEqual({ field: "name", message: NAME_REQUIRED });
+    expect(checkFeedForm({ ...v, name: "Б/у" })).toEqual({ field: "url", message: URL_REQUIRED });
+    expect(checkFeedForm({ ...v, name: "Б/у", url: "ftp://x" })).toEqual({
+      field: "url",
+      message: URL_INVALID,
+    });
+    expect(checkFeedForm({ ...v, name: "Б/у", kind: "file" })).toBeNull();
+    expect(checkFeedForm({ ...v, name: "x".repeat(101), kind: "file" })?.field).toBe("name");
+  });
+
+  it("sends a URL feed with its address and schedule, a file feed with neither", () => {
+    const v = { ...feedFormValues(FEED), name: " Новые ", url: " https://d.example/n.xml " };
+    expect(feedPayload(v, 6)).toEqual({
+      name: "Новые",
+      kind: "url",
+      url: "https://d.example/n.xml",
+      intervalHours: 6,
+      condition: "new",
+    });
+    expect(feedPayload({ ...v, kind: "file", condition: "lease" }, 6)).toEqual({
+      name: "Новые",
+      kind: "file",
+      url: null,
+      intervalHours: 0,
+      condition: "lease",
+    });
+  });
+
+  it("sends the preview's condition, or null for the feed's own rules", () => {
+    expect(PREVIEW_CONDITIONS.map((c) => c.label)).toEqual([
+      "По данным фида",
+      "Новые",
+      "С пробегом",
+      "Аренда с выкупом",
+    ]);
+    expect(conditionBody("used")).toEqual({ condition: "used" });
+    expect(conditionBody("lease")).toEqual({ condition: "lease" });
+    expect(conditionBody("")).toEqual({ condition: null });
+    expect(conditionBody("record")).toEqual({ condition: null });
+  });
+
+  it("says which feed's values win for a car in two feeds", () => {
+    expect(alsoInText({ feedId: "b", feedName: "Авито б/у", wins: true })).toBe(
+      "Также в фиде «Авито б/у»: его значения главнее",
+    );
+    expect(alsoInText({ feedId: "b", feedName: "Авито б/у", wins: false })).toBe(
+      "Также в фиде «Авито б/у»: значения этого фида главнее",
+    );
+    expect(staysInText({ staysIn: "Новые" })).toBe("есть в фиде «Новые»");
+    expect(staysInText({ staysIn: null })).toBe("есть в другом фиде");
+  });
+
+  it("names a run's feed", () => {
+    expect(runFeedText({ feedId: "f1", feedName: "Новые" })).toBe("Фид «Новые»");
+    expect(runFeedText({ feedId: null, feedName: null })).toBe("Фид удалён");
   });
 });

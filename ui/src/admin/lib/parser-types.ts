@@ -1,8 +1,9 @@
-/** The inventory parser's answers as the admin API gives them: a run of an
- * import (preview, applied, discarded, failed), its counts, new, changed,
- * unchanged and gone cars, row errors and warnings, photos, the schedule's
- * settings and the export feeds. `parser.ts` holds the screen's rules and
- * words over them. */
+/** The inventory parser's answers as the admin API gives them: the feeds
+ * (each with its schedule, condition and place in the order), a run of a
+ * feed's import (preview, applied, discarded, failed), its counts, new,
+ * changed, unchanged, leaving and gone cars, row errors and warnings,
+ * photos, and the export feeds. `parser.ts` and `parser-feeds.ts` hold the
+ * screen's rules and words over them. */
 
 export type RunId = number | string;
 
@@ -10,12 +11,57 @@ export type RunStatus = "preview" | "applied" | "discarded" | "failed";
 export type RunTrigger = "manual" | "schedule";
 export type FeedFormat = "autoru" | "avito" | "csv";
 export type CarStatus = "new" | "used" | "lease";
+export type SourceKind = "url" | "file";
+/** What a feed's cars are when a record does not say (docs/parser.md). */
+export type FeedCondition = "record" | "new" | "used" | "lease";
+
+/** One feed the dealer's stock is imported from. */
+export interface Feed {
+  id: string;
+  name: string;
+  kind: SourceKind;
+  /** The URL, or the name of the file last uploaded (empty before). */
+  source: string;
+  /** 0: no schedule (always 0 for a file). */
+  intervalHours: number;
+  condition: FeedCondition;
+  /** 1 = the first: its values win for a car other feeds list too. */
+  position: number;
+  lastRunAt?: string | null;
+  nextRunAt?: string | null;
+  /** Cars the feed lists now. */
+  cars: number;
+}
+
+export interface FeedList {
+  items: Feed[];
+}
+
+/** The body of POST and PUT /api/admin/feeds. */
+export interface FeedInput {
+  name: string;
+  kind: SourceKind;
+  url?: string | null;
+  intervalHours?: number;
+  condition?: FeedCondition;
+}
+
+/** Another feed listing the same car, and which of the two wins. */
+export interface AlsoIn {
+  feedId: string;
+  feedName: string;
+  /** True: that feed is higher, its values win. */
+  wins: boolean;
+}
 
 export interface RunCounts {
   new: number;
   changed: number;
   unchanged: number;
   gone: number;
+  /** Cars that leave this feed and stay on the site (another feed lists
+   * them); absent on older runs. */
+  left?: number;
   errors: number;
   /** Cars that import with fields the feed does not state (not errors);
    * absent on runs made before the server counted them. */
@@ -33,7 +79,12 @@ export interface ImportRunSummary {
   createdAt: string;
   finishedAt: string | null;
   trigger: RunTrigger;
-  source: { kind: "url" | "file"; name: string };
+  source: { kind: SourceKind; name: string };
+  /** The feed the run is of (none: deleted since). */
+  feedId?: string | null;
+  feedName?: string | null;
+  /** The condition chosen for the whole preview (none: the feed's rules). */
+  condition?: CarStatus | null;
   format: FeedFormat | null;
   status: RunStatus;
   error: string | null;
@@ -63,6 +114,7 @@ export interface ChangedCar {
   slug: string;
   title: string;
   changes: FieldChange[];
+  alsoIn?: AlsoIn[];
 }
 
 export interface UnchangedCar {
@@ -70,14 +122,17 @@ export interface UnchangedCar {
   carId: string;
   slug: string;
   title: string;
+  alsoIn?: AlsoIn[];
 }
 
 export interface GoneCar {
   carId: string;
   slug: string;
   title: string;
-  externalId: string | null;
-  vin: string | null;
+  externalId?: string | null;
+  vin?: string | null;
+  /** A car leaving this feed that stays on the site: the feed listing it. */
+  staysIn?: string | null;
 }
 
 export interface RowError {
@@ -96,7 +151,8 @@ export interface RowWarning {
   /** The car's key in the report (as in `new` and `changed`). */
   key: string;
   title: string;
-  /** drivetrain | engine | power | trim | vin | discount */
+  /** drivetrain | engine | power | trim | vin | discount | status (looks
+   * used, would be new) | mileage (used, no mileage) */
   field: string;
   /** The server's words: "Привод не указан в фиде: …". */
   message: string;
@@ -120,6 +176,8 @@ export interface ImportRun extends ImportRunSummary {
   changed: ChangedCar[];
   unchanged: UnchangedCar[];
   gone: GoneCar[];
+  /** Leave this feed, stay on the site (another feed lists them). */
+  left?: GoneCar[];
   errors: RowError[];
   /** Brands the feed names that the catalogue lacks: created on apply. */
   newBrands?: string[];
@@ -138,12 +196,8 @@ export interface FeedLink {
   url: string;
 }
 
+/** GET /api/admin/parser/settings: the site's own feeds' addresses. */
 export interface ParserSettings {
-  feedUrl: string | null;
-  /** 0: no schedule. */
-  intervalHours: number;
-  lastRunAt: string | null;
-  nextRunAt: string | null;
   feeds?: FeedLink[];
 }
 

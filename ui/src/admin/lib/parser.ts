@@ -1,6 +1,7 @@
 /** The inventory parser screen's rules and words: the runs of an import
- * (preview, applied, discarded, failed), their counts and changes, the
- * schedule's interval, the export feeds (docs/admin.md). */
+ * (preview, applied, discarded, failed), their counts and changes, a
+ * feed's schedule interval, the export feeds (docs/admin.md). The feeds'
+ * own rules are in parser-feeds.ts. */
 import { formatPrice, plural } from "../../lib/format";
 import { MB } from "../uploads";
 import type {
@@ -38,6 +39,7 @@ export const COUNT_LABELS: { key: keyof RunCounts; label: string }[] = [
   { key: "changed", label: "Изменятся" },
   { key: "unchanged", label: "Без изменений" },
   { key: "gone", label: "Снимутся с публикации" },
+  { key: "left", label: "Уйдут из фида, останутся на сайте" },
   { key: "errors", label: "Ошибки" },
   { key: "warnings", label: "Предупреждения" },
 ];
@@ -48,6 +50,7 @@ export const APPLIED_COUNT_LABELS: Record<keyof RunCounts, string> = {
   changed: "Изменены",
   unchanged: "Без изменений",
   gone: "Сняты с публикации",
+  left: "Ушли из фида, остались на сайте",
   errors: "Пропущены с ошибками",
   warnings: "С предупреждениями",
 };
@@ -189,6 +192,10 @@ export function applySummary(counts: RunCounts): string {
     text +=
       " Снятые с публикации автомобили пропадут с сайта, но не удаляются: их можно опубликовать снова.";
   }
+  const left = counts.left ?? 0;
+  if (left > 0) {
+    text += ` Уйдут из этого фида, но останутся на сайте (их перечисляют другие фиды): ${left}.`;
+  }
   if (counts.errors > 0) {
     text += ` Строки с ошибками (${counts.errors}) будут пропущены.`;
   }
@@ -249,7 +256,7 @@ export function newBodyTypesText(types: readonly NewBodyType[]): string {
 /** Lists longer than this are shown a page at a time. */
 export const LIST_PAGE = 20;
 
-// ---- the schedule -------------------------------------------------------------
+// ---- a feed's schedule --------------------------------------------------------
 
 export const MAX_INTERVAL_HOURS = 168;
 export const INTERVAL_PRESETS = [0, 1, 3, 6, 12, 24] as const;
@@ -276,12 +283,6 @@ export function parseInterval(choice: string, custom: string): number | { error:
   const n = Number(text);
   if (n < 1 || n > MAX_INTERVAL_HOURS) return { error: INTERVAL_INVALID };
   return n;
-}
-
-/** The body of PUT /api/admin/parser/settings. */
-export function settingsPayload(feedUrl: string, intervalHours: number) {
-  const url = feedUrl.trim();
-  return { feedUrl: url === "" ? null : url, intervalHours };
 }
 
 // ---- export feeds -------------------------------------------------------------

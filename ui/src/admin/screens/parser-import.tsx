@@ -1,5 +1,7 @@
-/** The parser screen's import form: the feed by address or as a file
- * (checked before sending, uploaded with progress), sent for a preview. */
+/** The parser screen's one-off import: a feed by address or as a file
+ * (checked before sending, uploaded with progress), sent for a preview.
+ * The server files the run under that address's feed (or the file feed of
+ * that name), made when there is none. */
 import { useEffect, useRef, useState } from "react";
 import { ApiError, apiPost, NetworkError, upload } from "../../api/client";
 import { Field } from "../components/Field";
@@ -10,7 +12,8 @@ import {
   IMPORTS_URL,
   type ImportRun,
 } from "../lib/parser";
-import { useAdminMutation } from "../query";
+import { FEEDS_URL } from "../lib/parser-feeds";
+import { queryClient, useAdminMutation } from "../query";
 import { percent } from "../uploads";
 import "./content.css";
 import "./parser.css";
@@ -27,7 +30,7 @@ interface PreviewVars {
 
 /** The server's words for a refused feed (it writes them for people; 502
  * when the feed's site failed), or the screen's own. */
-function refusal(error: unknown): string {
+export function refusal(error: unknown): string {
   if (error instanceof NetworkError) return error.message;
   if (error instanceof ApiError && error.status !== 500 && error.message) return error.message;
   return "Не удалось проверить фид";
@@ -70,6 +73,8 @@ export function ImportForm({ onPreview }: { onPreview: (run: ImportRun) => void 
     },
     {
       onSuccess: (run, v) => {
+        // The run made (or used) a feed: the feeds card shows it.
+        void queryClient.invalidateQueries({ queryKey: [FEEDS_URL] });
         // The feed could not be read (fetch, size, broken XML): a failed run,
         // told at the source's field; its report stays in the history.
         if (run.status === "failed") {
@@ -105,7 +110,11 @@ export function ImportForm({ onPreview }: { onPreview: (run: ImportRun) => void 
 
   return (
     <section class="admin-section parser-source" aria-labelledby="parser-source-title">
-      <h2 id="parser-source-title">Загрузка фида</h2>
+      <h2 id="parser-source-title">Разовая загрузка</h2>
+      <p class="muted">
+        Проверить фид по адресу или файлом, не добавляя его заранее: он появится в списке фидов
+        (адрес — как фид по адресу, файл — как фид-файл с таким именем).
+      </p>
       <form noValidate onSubmit={submit} data-testid="import-form">
         <fieldset class="parser-modes">
           <legend>Источник</legend>
@@ -214,5 +223,3 @@ export function ImportForm({ onPreview }: { onPreview: (run: ImportRun) => void 
     </section>
   );
 }
-
-// ---- a run's report -----------------------------------------------------------

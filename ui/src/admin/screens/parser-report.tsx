@@ -1,11 +1,11 @@
-/** A run's report on the parser screen: its counts, the photos' progress,
- * the lists (new, changed field by field, gone, errors, warnings), apply
- * and discard. */
-import { type ReactNode, useEffect, useRef, useState } from "react";
-import { apiDelete, apiPost } from "../../api/client";
-import { formatPrice } from "../../lib/format";
+/** A run's report on the parser screen: its feed, its counts, for a
+ * preview the condition chosen for all its cars (compared again), apply
+ * and discard, then the photos' progress and the lists (parser-lists.tsx). */
+import { useEffect, useRef, useState } from "react";
+import { apiDelete, apiPost, apiPut } from "../../api/client";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
+import { Field } from "../components/Field";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { errorMessage } from "../errors";
 import { longDateTime } from "../lib/dates";
@@ -13,31 +13,26 @@ import {
   APPLIED_COUNT_LABELS,
   applySummary,
   applyUrl,
-  CAR_STATUS_LABELS,
   COUNT_LABELS,
   changesAnything,
-  changeValue,
   FORMAT_LABELS,
-  groupWarnings,
   IMPORTS_URL,
   type ImportRun,
   importUrl,
-  LIST_PAGE,
   newBodyTypesText,
   photosPending,
-  photoText,
   type RunId,
-  rowErrorText,
-  rowPlace,
   STATUS_BADGES,
   STATUS_LABELS,
   sourceText,
   TRIGGER_LABELS,
 } from "../lib/parser";
+import { conditionBody, conditionUrl, PREVIEW_CONDITIONS, runFeedText } from "../lib/parser-feeds";
 import { queryClient, useAdminMutation, useAdminQuery } from "../query";
 import { toastError } from "../toast";
 import "./content.css";
 import "./parser.css";
+import { Photos, RunLists } from "./parser-lists";
 
 /** How often the report asks for the photos' progress. */
 const PHOTO_POLL_MS = 1000;
@@ -53,6 +48,7 @@ export function RunReport({ id, onClose }: { id: RunId; onClose: () => void }) {
   const status = run?.status;
   const pending = run ? photosPending(run) : false;
   const [confirming, setConfirming] = useState(false);
+  const [recomparing, setRecomparing] = useState(false);
 
   // A new report (or the same one applied) takes focus, so the keyboard and
   // screen reader start on it.
@@ -133,7 +129,7 @@ export function RunReport({ id, onClose }: { id: RunId; onClose: () => void }) {
             <span class={`badge badge-${STATUS_BADGES[run.status]}`} data-testid="import-status">
               {STATUS_LABELS[run.status]}
             </span>{" "}
-            {sourceText(run.source)}
+            <strong data-testid="import-feed">{runFeedText(run)}</strong> · {sourceText(run.source)}
             {run.format && ` · ${FORMAT_LABELS[run.format]}`} · {TRIGGER_LABELS[run.trigger]} ·{" "}
             <time dateTime={run.createdAt}>{longDateTime(run.createdAt)}</time>
           </p>
@@ -155,10 +151,13 @@ export function RunReport({ id, onClose }: { id: RunId; onClose: () => void }) {
             </p>
           )}
           {run.status === "preview" && (
+            <PreviewCondition run={run} busy={apply.isPending} onChange={setRecomparing} />
+          )}
+          {run.status === "preview" && (
             <div class="form-actions parser-actions">
               <button
                 type="button"
-                disabled={apply.isPending || discard.isPending}
+                disabled={apply.isPending || discard.isPending || recomparing}
                 onClick={() => setConfirming(true)}
               >
                 Применить
@@ -209,182 +208,60 @@ function Counts({ run }: { run: ImportRun }) {
   );
 }
 
-function Photos({ run, pending }: { run: ImportRun; pending: boolean }) {
-  const { total, done, failed } = run.photos;
-  return (
-    <div class="parser-photos" data-testid="import-photos">
-      <p role="status">
-        {photoText(run.photos)}
-        {pending && " · загрузка продолжается…"}
-      </p>
-      {total > 0 && <progress max={total} value={done + failed} aria-label="Загрузка фото" />}
-      {run.photoErrors.length > 0 && (
-        <details open data-testid="photo-errors">
-          <summary>Фото с ошибками ({run.photoErrors.length})</summary>
-          <p class="muted">Эти фото будут загружены снова при следующем импорте.</p>
-          <ShowMore
-            items={run.photoErrors}
-            label="фото с ошибками"
-            render={(p) => (
-              <>
-                <strong>{p.carTitle}</strong>: {p.error}
-                <br />
-                <small class="muted parser-url">{p.url}</small>
-              </>
-            )}
-          />
-        </details>
-      )}
-      {failed > 0 && run.photoErrors.length === 0 && <p class="muted">Фото с ошибками: {failed}</p>}
-    </div>
+/** «Состояние всех машин предпросмотра»: the preview compared again with
+ * every car new, used or lease (or back to the feed's own rules). */
+function PreviewCondition({
+  run,
+  busy,
+  onChange,
+}: {
+  run: ImportRun;
+  busy: boolean;
+  onChange: (pending: boolean) => void;
+}) {
+  const url = importUrl(run.id);
+  const [said, setSaid] = useState("");
+  const change = useAdminMutation(
+    (value: string) => apiPut<ImportRun>(conditionUrl(run.id), conditionBody(value)),
+    {
+      failure: "Не удалось пересчитать предпросмотр",
+      onSuccess: (r, value) => {
+        queryClient.setQueryData([url], r);
+        const label = PREVIEW_CONDITIONS.find((c) => c.value === value)?.label ?? "";
+        setSaid(`Предпросмотр пересчитан: ${label.toLowerCase()}`);
+      },
+    },
   );
-}
-
-function RunLists({ run }: { run: ImportRun }) {
+  useEffect(() => onChange(change.isPending), [change.isPending, onChange]);
   return (
-    <div class="parser-lists">
-      <ListSection id="new" title="Новые автомобили" items={run.new} open>
-        {(c) => (
-          <>
-            <strong>{c.title}</strong> · {formatPrice(c.price)} ·{" "}
-            {CAR_STATUS_LABELS[c.status] ?? c.status}
-            <br />
-            <small class="muted">
-              {c.externalId ? `ID в фиде: ${c.externalId}` : ""}
-              {c.externalId && c.vin ? " · " : ""}
-              {c.vin ? `VIN: ${c.vin}` : ""}
-            </small>
-          </>
-        )}
-      </ListSection>
-      <ListSection id="changed" title="Изменятся" items={run.changed} open>
-        {(c) => (
-          <>
-            <strong>{c.title}</strong>
-            <ul class="parser-changes">
-              {c.changes.map((ch) => (
-                <li key={ch.field} data-testid="change">
-                  {ch.label}: <del>{changeValue(ch.field, ch.old)}</del>{" "}
-                  <span aria-hidden="true">→</span>
-                  <span class="visually-hidden">, станет</span>{" "}
-                  <ins>{changeValue(ch.field, ch.new)}</ins>
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
-      </ListSection>
-      <ListSection id="gone" title="Снимутся с публикации" items={run.gone} open>
-        {(c) => (
-          <>
-            <strong>{c.title}</strong>
-            {(c.externalId || c.vin) && (
-              <small class="muted">
-                {" "}
-                · {c.externalId ? `ID в фиде: ${c.externalId}` : `VIN: ${c.vin}`}
-              </small>
-            )}
-          </>
-        )}
-      </ListSection>
-      <ListSection id="errors" title="Строки с ошибками" items={run.errors} open>
-        {(e) => rowErrorText(e)}
-      </ListSection>
-      {/* Cars that load, with fields the feed does not state: one item a car. */}
-      <ListSection
-        id="warnings"
-        title="Предупреждения"
-        items={groupWarnings(run.warnings ?? [])}
-        open
+    <div class="parser-condition">
+      <Field
+        label="Состояние всех машин предпросмотра"
+        hint="Если фид не говорит правду о состоянии, выберите его для всех машин этой загрузки: предпросмотр пересчитается до применения."
       >
-        {(c) => (
-          <>
-            <strong>{c.title}</strong> <small class="muted">· {rowPlace(c.row, c.line)}</small>
-            <ul class="parser-changes">
-              {c.warnings.map((w) => (
-                <li key={`${w.field}:${w.message}`} data-testid="warning">
-                  {w.message}
-                </li>
-              ))}
-            </ul>
-          </>
+        {(a) => (
+          <select
+            {...a}
+            value={run.condition ?? ""}
+            disabled={busy || change.isPending}
+            aria-busy={change.isPending || undefined}
+            onChange={(e) => {
+              setSaid("");
+              change.mutate(e.currentTarget.value);
+            }}
+            data-testid="preview-condition"
+          >
+            {PREVIEW_CONDITIONS.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
         )}
-      </ListSection>
-      <ListSection id="unchanged" title="Без изменений" items={run.unchanged}>
-        {(c) => c.title}
-      </ListSection>
+      </Field>
+      <p role="status" class="muted" data-testid="preview-condition-status">
+        {change.isPending ? "Пересчитываем предпросмотр…" : said}
+      </p>
     </div>
   );
 }
-
-/** One list of the report, collapsible, a page at a time. Empty lists are
- * left out. */
-function ListSection<T>({
-  id,
-  title,
-  items,
-  open,
-  children,
-}: {
-  id: string;
-  title: string;
-  items: readonly T[];
-  open?: boolean;
-  children: (item: T) => ReactNode;
-}) {
-  if (items.length === 0) return null;
-  return (
-    <details open={open} class="parser-list" data-testid={`list-${id}`}>
-      <summary>
-        {title} ({items.length})
-      </summary>
-      <ShowMore items={items} label={title.toLowerCase()} render={children} />
-    </details>
-  );
-}
-
-/** The first LIST_PAGE items and a button for the next ones. */
-function ShowMore<T>({
-  items,
-  label,
-  render,
-}: {
-  items: readonly T[];
-  label: string;
-  render: (item: T) => ReactNode;
-}) {
-  const [shown, setShown] = useState(LIST_PAGE);
-  const list = useRef<HTMLUListElement>(null);
-  const rest = items.length - shown;
-  return (
-    <>
-      <ul class="parser-items" ref={list}>
-        {items.slice(0, shown).map((item, i) => (
-          // The lists are read-only and never reordered: the index is a key.
-          <li key={i} tabIndex={i >= LIST_PAGE ? -1 : undefined}>
-            {render(item)}
-          </li>
-        ))}
-      </ul>
-      {rest > 0 && (
-        <button
-          type="button"
-          class="secondary outline"
-          onClick={() => {
-            const first = shown;
-            setShown(shown + LIST_PAGE);
-            // Focus goes to the first of the new items.
-            setTimeout(
-              () => (list.current?.children[first] as HTMLElement | undefined)?.focus(),
-              0,
-            );
-          }}
-        >
-          Показать ещё {Math.min(rest, LIST_PAGE)} (осталось {rest}) — {label}
-        </button>
-      )}
-    </>
-  );
-}
-
-// ---- the schedule -------------------------------------------------------------

@@ -1,11 +1,13 @@
-/** The inventory parser: a feed (an address or a file) checked first as a
- * preview (new, changed field by field, unchanged, gone, rows it cannot
- * use), then applied or dropped; the photos' progress after an apply; the
- * schedule; the runs so far, each opening its report; the addresses of the
- * site's own feeds for the marketplaces. `/admin/parser?run={id}` opens that
- * run's report (the dashboard's failed-import card links there). The rules:
+/** The inventory parser: the dealer's feeds (each an address or a file,
+ * with its own schedule, condition and place in the order), a feed's run
+ * checked first as a preview (new, changed field by field, unchanged,
+ * leaving, gone, rows it cannot use), then applied or dropped; the photos'
+ * progress after an apply; a one-off import; the runs so far, all or one
+ * feed's, each opening its report; the addresses of the site's own feeds
+ * for the marketplaces. `/admin/parser?run={id}` opens that run's report
+ * (the dashboard's failed-import card links there). The rules:
  * docs/admin.md. */
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { AdminPage } from "../components/AdminPage";
 import { ErrorPanel } from "../components/ErrorPanel";
@@ -15,7 +17,7 @@ import {
   COUNT_LABELS,
   feedHint,
   feedLinks,
-  IMPORTS_URL,
+  type ImportRun,
   type ImportRuns,
   importReportHref,
   importUrl,
@@ -28,56 +30,79 @@ import {
   sourceText,
   TRIGGER_LABELS,
 } from "../lib/parser";
+import { FEEDS_URL, historyUrl, runFeedText } from "../lib/parser-feeds";
+import type { FeedList } from "../lib/parser-types";
 import { queryClient, useAdminQuery } from "../query";
 import { toastSuccess } from "../toast";
 import "./content.css";
 import "./parser.css";
+import { FeedsCard } from "./parser-feeds";
 import { ImportForm } from "./parser-import";
 import { RunReport } from "./parser-report";
-import { Schedule } from "./parser-schedule";
 
 export default function ParserScreen() {
   const run = new URLSearchParams(useSearch()).get("run")?.trim() || null;
   const [, navigate] = useLocation();
   const open = (id: RunId | null) => navigate(id === null ? "/parser" : importReportHref(id));
+  const preview = (r: ImportRun) => {
+    queryClient.setQueryData([importUrl(r.id)], r);
+    open(r.id);
+  };
   return (
     <AdminPage title="Парсер автомобилей">
       <p>
-        Загрузка автомобилей из фида дилерской системы или площадки (XML Авто.ру, XML Avito или
-        CSV). Сначала фид проверяется: ничего не меняется, пока вы не примените результат.
+        Загрузка автомобилей из фидов дилерской системы или площадок (XML Авто.ру, XML Avito или
+        CSV). Каждый запуск сначала проверяется: ничего не меняется, пока вы не примените результат.
       </p>
-      <ImportForm
-        onPreview={(r) => {
-          queryClient.setQueryData([importUrl(r.id)], r);
-          open(r.id);
-        }}
-      />
+      <FeedsCard onPreview={preview} />
       {run && <RunReport key={run} id={run} onClose={() => open(null)} />}
-      <Schedule />
+      <ImportForm onPreview={preview} />
       <History current={run} onOpen={open} />
       <ExportFeeds />
     </AdminPage>
   );
 }
 
-// ---- the source ---------------------------------------------------------------
+// ---- history ------------------------------------------------------------------
 
 function History({ current, onOpen }: { current: string | null; onOpen: (id: RunId) => void }) {
-  const runs = useAdminQuery<ImportRuns>(IMPORTS_URL);
+  const [feedId, setFeedId] = useState<string | null>(null);
+  const feeds = useAdminQuery<FeedList>(FEEDS_URL);
+  const url = historyUrl(feedId);
+  const runs = useAdminQuery<ImportRuns>(url);
   return (
     <section class="admin-section" aria-labelledby="parser-history-title" data-testid="history">
       <h2 id="parser-history-title">История запусков</h2>
+      <Field label="Фид">
+        {(a) => (
+          <select
+            {...a}
+            value={feedId ?? ""}
+            onChange={(e) => setFeedId(e.currentTarget.value || null)}
+            data-testid="history-feed"
+          >
+            <option value="">Все фиды</option>
+            {(feeds.data?.items ?? []).map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       {runs.isError && !runs.data ? (
         <ErrorPanel
           error={runs.error}
           title="Не удалось загрузить историю"
-          url={IMPORTS_URL}
+          url={url}
           onRetry={() => void runs.refetch()}
         />
       ) : !runs.data ? (
         <p aria-busy="true">Загрузка…</p>
       ) : runs.data.items.length === 0 ? (
-        <p class="empty-state">Импортов ещё не было</p>
+        <p class="empty-state">
+          {feedId ? "У этого фида запусков ещё не было" : "Импортов ещё не было"}
+        </p>
       ) : (
         <ul class="parser-runs">
           {runs.data.items.map((r) => {
@@ -89,6 +114,7 @@ function History({ current, onOpen }: { current: string | null; onOpen: (id: Run
                     {STATUS_LABELS[r.status]}
                   </span>
                   <time dateTime={r.createdAt}>{shortDateTime(r.createdAt)}</time>
+                  <strong data-testid="run-feed">{runFeedText(r)}</strong>
                   <span>{TRIGGER_LABELS[r.trigger]}</span>
                   <span class="parser-url">{sourceText(r.source)}</span>
                 </div>
@@ -103,7 +129,7 @@ function History({ current, onOpen }: { current: string | null; onOpen: (id: Run
                   type="button"
                   class="secondary outline"
                   disabled={here}
-                  aria-label={`${here ? "Отчёт открыт" : "Открыть отчёт"}: ${shortDateTime(r.createdAt)}, ${sourceText(r.source)}`}
+                  aria-label={`${here ? "Отчёт открыт" : "Открыть отчёт"}: ${shortDateTime(r.createdAt)}, ${runFeedText(r)}, ${sourceText(r.source)}`}
                   onClick={() => onOpen(r.id)}
                 >
                   {here ? "Отчёт открыт" : "Открыть отчёт"}
