@@ -92,7 +92,7 @@ echo "    Depends: $depends"
 # important, or systemd, which both boot with).
 for dep in $(tr ',' '\n' <<<"$depends" | sed 's/(.*)//; s/|.*//' | tr -d ' '); do
     case "$dep" in
-    libc6 | libgcc-s1 | passwd | systemd) ;;
+    libc6 | libgcc-s1 | passwd | systemd | tzdata) ;;
     *) fail "Depends names $dep, which a fresh Debian 12 or Ubuntu 24.04 may lack" ;;
     esac
 done
