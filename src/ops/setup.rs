@@ -230,6 +230,12 @@ fn prepare_system(host: &Host, tell: bool) -> anyhow::Result<Option<Ids>> {
     // say): readable by the service's group, as the configuration is.
     folder(host, DROP_IN_DIR, 0o750, root_group)?;
     setup_config::settle_drop_ins(&host.path(DROP_IN_DIR), root_group)?;
+    // The replica's secret put there before the user existed: the user's.
+    let secret = host.path(REPLICA_SECRET);
+    if secret.is_file() {
+        fs::set_permissions(&secret, fs::Permissions::from_mode(0o600))?;
+        host.own(&secret, service)?;
+    }
 
     let conf = host.path(CONF);
     if conf.exists() {
