@@ -3,7 +3,7 @@
 # or Ubuntu server. Run it as root from the project folder after building:
 #
 #   cargo build --release          # ui/dist first: see README
-#   sudo ./install.sh --base-url https://auto.example.ru --admin manager --proxy caddy
+#   ./install.sh --base-url https://auto.example.ru --admin manager --proxy caddy   # as root
 #
 # Run it again with a newer binary to upgrade in place: the configuration and
 # the data are kept. docs/operations.md explains every step and option. A
@@ -41,7 +41,7 @@ litestream_release() {
 
 usage() {
     cat <<EOF
-Usage: sudo ./install.sh [options]
+Usage: ./install.sh [options]   (as root: su -, or sudo where it is installed)
 
 Installs or upgrades the dealership service: the program in $BIN, the user
 $SERVICE_USER, $CONF (kept when it exists), $DATA_DIR,
@@ -69,6 +69,7 @@ Options:
   --restore-from-replica [--restore-at TIME]
                        on a new host, before the site first starts: fill
                        $DATA_DIR from the replica named by [replica] in $CONF
+                       or $CONF_DIR/dealership.d/
                        (dealership restore --from-replica; TIME: "YYYY-MM-DD HH:MM"
                        Moscow time or RFC 3339, default the latest)
   --root DIR           install into DIR instead of / (for tests and packaging:
@@ -154,7 +155,7 @@ system() {
 }
 
 if [ -z "$root" ] && [ "$(id -u)" != 0 ]; then
-    die "run me as root: sudo $0 $*"
+    die "run me as root (su -, or sudo where it is installed): $0 $*"
 fi
 if [ -z "$root" ] && { ! command -v systemctl >/dev/null || [ ! -d /run/systemd/system ]; }; then
     die "this system does not run systemd; start the program by other means (see docs/operations.md)"
@@ -230,6 +231,13 @@ if [ -n "$litestream" ]; then
 fi
 
 # ---------------------------------------------------------------- the program
+if [ ! -e "$binary" ] && [ "$binary_given" = no ] && [ -n "$litestream" ] && [ -x "$root/usr/bin/dealership" ]; then
+    # A package host (the program in /usr/bin) wanting Litestream alone:
+    # done (dealership setup --litestream does the same there).
+    say "Not installing a program: none was built here, and the package's /usr/bin/dealership is installed"
+    note "set up replication with: dealership setup --replica s3://BUCKET/FOLDER ... (docs/operations.md)"
+    exit 0
+fi
 if [ ! -e "$binary" ]; then
     if [ "$binary_given" = no ]; then
         die "no program at $binary: build it first (cd ui && npm install && npm run build; cd .. && cargo build --release) or name it with --binary PATH"
@@ -385,8 +393,8 @@ fi
 # ---------------------------------------------------------------- first admin
 if [ -z "$admin" ] || [ -n "$root" ]; then
     say "Create an admin user with:"
-    note "sudo dealership setup --admin ${admin:-NAME}   (or: sudo runuser -u $SERVICE_USER -- $BIN --config $CONF user create ${admin:-NAME})"
+    note "dealership setup --admin ${admin:-NAME}   (as root; or: runuser -u $SERVICE_USER -- $BIN --config $CONF user create ${admin:-NAME})"
 fi
 
 say "Done. Check the installation any time with:"
-note "sudo runuser -u $SERVICE_USER -- $BIN --config $CONF check"
+note "runuser -u $SERVICE_USER -- $BIN --config $CONF check   (as root)"

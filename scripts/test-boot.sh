@@ -34,6 +34,15 @@
 #     directory deleted), then install.sh --litestream --restore-from-replica
 #     as on a new host; the site starts on the restored data and serves the
 #     lead, the photo and the demo pages again;
+#   - the package's drill (the new dealer's, on Debian 12): everything of
+#     install.sh's gone, the .deb installed (a drop-in put there first only
+#     moves its port), `dealership setup --litestream --replica ... --admin`,
+#     a lead replicated; the host lost (apt-get purge, the data, the user and
+#     Litestream gone), the package installed again as on a new host and set
+#     up the same way: the site serves but refuses to replicate its empty
+#     database over the bucket (the journal and `dealership check` say so,
+#     the bucket's files stay as they were); the documented restore (no
+#     --force) brings the lead back, and replication goes on;
 # writes PASS/FAIL lines to /check.result and powers the container off.
 # This script then prints those lines (and the journal on failure) and exits 0
 # only when every check passed.
@@ -126,6 +135,17 @@ done
 curl -fsS -o /dev/null -X PUT "http://127.0.0.1:$replica_port/boot-replica" ||
     fail "moto's S3 server did not start on port $replica_port ($(tail -n 5 "$work/moto.log"))"
 install -m 0755 "$LITESTREAM_BIN" "$root/srv/litestream"
+# The Debian package of the same binary (scripts/package.sh), for the
+# package's drill.
+echo "--- the Debian package (scripts/package.sh --no-build)"
+[ "$binary" = "$(readlink -f "${CARGO_TARGET_DIR:-target}/release/dealership")" ] ||
+    fail "package.sh packages ${CARGO_TARGET_DIR:-target}/release/dealership, not $binary"
+bash scripts/package.sh --no-build --out "$work/deb" >"$work/package.log" 2>&1 || {
+    tail -n 20 "$work/package.log" >&2
+    fail "scripts/package.sh failed (above)"
+}
+install -d -m 0755 "$root/srv/pkgs"
+install -m 0644 "$work"/deb/dealership_*.deb "$root/srv/pkgs/"
 python3 - "$root/srv/boot-photo.png" <<'PNG'
 import struct, sys, zlib
 w, h = 640, 480
@@ -441,17 +461,163 @@ drill() {
         pass "dealership check after the restore: no problem"
     fi
 }
+echo "=== the package's drill: dealership setup --replica, the host lost, a new one"
+PKG_PHONE="+79215550277"
+PKG_ADMIN="owner:package-drill-password-1"
+# The bucket's Litestream files under pkg/ (not the pictures).
+pkg_ltx() { bucket_keys pkg/ | grep -v '^pkg/media/' | sort; }
+# The package installed on this host: its port moved by a drop-in put there
+# first (the container shares the host's network), as a dealer may put one.
+install_package() {
+    local out
+    install -d /etc/dealership/dealership.d
+    printf 'listen = "127.0.0.1:%s"\nbase_url = "http://localhost:%s"\n' "$SITE_PORT" "$SITE_PORT" \
+        >/etc/dealership/dealership.d/10-port.toml
+    if out="$(DEBIAN_FRONTEND=noninteractive apt-get install -y -q /srv/pkgs/dealership_*.deb </dev/null 2>&1)"; then
+        pass "$1: apt-get install -y ./dealership_*.deb: exit 0, nothing asked"
+    else
+        evidence "$out"
+        bad "$1: apt-get install failed (above)"
+        return 1
+    fi
+    healthy "$URL" 60 dealership.service || { bad "$1: the package's site does not answer"; return 1; }
+}
+# `dealership setup` with replication, Litestream and (with $2) the admin.
+setup_replica() {
+    local out input="boot-secret" args=(--litestream /srv/litestream --replica "s3://$REPLICA_BUCKET/pkg"
+        --replica-endpoint "$REPLICA_ENDPOINT" --replica-region us-east-1 --replica-key-id boot-key
+        --replica-secret-stdin)
+    if [ -n "${2:-}" ]; then
+        args+=(--admin owner --password-stdin)
+        input="${PKG_ADMIN#owner:}"$'\n'"boot-secret"
+    fi
+    if out="$(printf '%s\n' "$input" | dealership setup "${args[@]}" 2>&1)"; then
+        pass "$1: dealership setup ${args[*]}: exit 0"
+    else
+        evidence "$out"
+        bad "$1: dealership setup --replica failed (above)"
+        return 1
+    fi
+    if [ "$(stat -c '%a %U' /etc/dealership/replica-secret)" = "600 dealership" ] &&
+        [ "$(stat -c '%a %U:%G' /etc/dealership/dealership.d/50-setup.toml)" = "640 root:dealership" ] &&
+        [ "$(stat -c '%a %U:%G' /etc/dealership/dealership.d/10-port.toml)" = "640 root:dealership" ]; then
+        pass "$1: the secret 0600 dealership's; 50-setup.toml and the dealer's 10-port.toml 0640 root:dealership"
+    else
+        bad "$1: modes: $(stat -c '%n %a %U:%G' /etc/dealership/replica-secret /etc/dealership/dealership.d/*)"
+    fi
+    # The conffile is the package's, byte for byte (dpkg would ask otherwise).
+    if [ "$(md5sum </etc/dealership/dealership.toml | cut -d' ' -f1)" = \
+        "$(dpkg-query -W -f '${Conffiles}' dealership | awk '$1 == "/etc/dealership/dealership.toml" { print $2 }')" ]; then
+        pass "$1: /etc/dealership/dealership.toml is the package's conffile unchanged"
+    else
+        bad "$1: setup changed the conffile /etc/dealership/dealership.toml"
+    fi
+    healthy "$URL" 60 dealership.service || bad "$1: no /healthz after setup"
+}
+lose_host() {
+    systemctl stop dealership.service 2>/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get purge -y -q dealership </dev/null >/dev/null 2>&1
+    rm -rf /etc/dealership /var/lib/dealership /var/backups/dealership /usr/local/bin/litestream
+    userdel dealership 2>/dev/null
+    ! getent passwd dealership >/dev/null && [ ! -e /var/lib/dealership ] && [ ! -e /etc/dealership ]
+}
+package_drill() {
+    local out before after leads refusals
+    # Nothing of install.sh's stays: the package's host is a new one.
+    ./install.sh --uninstall >/dev/null 2>&1
+    lose_host || { bad "install.sh's host could not be cleared"; return; }
+    install_package "first package host" || return
+    setup_replica "first package host" admin || return
+    if out="$(curl -fsS --max-time 10 -H 'Content-Type: application/json' -d \
+        "{\"type\":\"auto_selection\",\"name\":\"Пакет\",\"phone\":\"$PKG_PHONE\",\"sourceUrl\":\"http://localhost/\",\"consent\":true}" \
+        "$URL/api/leads" 2>&1)"; then
+        pass "first package host: a lead taken ($PKG_PHONE)"
+    else
+        bad "first package host: the lead was refused: $out"
+    fi
+    for _ in $(seq 1 120); do
+        out="$(runuser -u dealership -- dealership --config "$CONF" check 2>&1 || true)"
+        grep -q 'the bucket has every change' <<<"$out" && ! grep -q PROBLEM <<<"$out" && break
+        sleep 0.5
+    done
+    if grep -q 'the bucket has every change' <<<"$out" && ! grep -q PROBLEM <<<"$out"; then
+        pass "first package host: dealership check says the bucket has every change"
+    else
+        evidence "$(grep -E 'PROBLEM|replication' <<<"$out")"
+        bad "first package host: replication did not catch up (above)"
+    fi
+    lose_host || { bad "the first package host could not be lost"; return; }
+    before="$(pkg_ltx)"
+    pass "the first package host lost (apt-get purge, data, user, Litestream); the bucket holds $(wc -l <<<"$before") Litestream files under pkg/"
+
+    install_package "new package host" || return
+    setup_replica "new package host" || return
+    refusals=""
+    for _ in $(seq 1 80); do
+        refusals="$(journalctl -b -u dealership.service --no-pager -o cat | grep 'replication refused' || true)"
+        [ -n "$refusals" ] && break
+        sleep 0.25
+    done
+    if grep -q 'holds nothing (no cars, no leads)' <<<"$refusals" && grep -q 'dealership restore --from-replica' <<<"$refusals"; then
+        pass "new package host: the site refuses to replicate its empty database: $(tail -n 1 <<<"$refusals" | cut -c1-240)..."
+    else
+        bad "new package host: no refusal in the journal"
+    fi
+    out="$(runuser -u dealership -- dealership --config "$CONF" check 2>&1 || true)"
+    if grep -q 'PROBLEM: replication refused' <<<"$out"; then
+        pass "new package host: dealership check says PROBLEM: replication refused"
+    else
+        evidence "$(grep replication <<<"$out")"
+        bad "new package host: dealership check does not say replication is refused"
+    fi
+    curl -fsS -o /dev/null --max-time 5 "$URL/healthz" && pass "new package host: /healthz 200 (the site serves)" ||
+        bad "new package host: /healthz does not answer"
+    after="$(pkg_ltx)"
+    if [ "$after" = "$before" ]; then
+        pass "new package host: the bucket's Litestream files under pkg/ are as the lost host left them"
+    else
+        bad "new package host: the bucket changed: $(diff <(echo "$before") <(echo "$after") | head -n 5 | tr '\n' ' ')"
+    fi
+    systemctl stop dealership.service
+    if out="$(runuser -u dealership -- dealership --config "$CONF" restore --from-replica 2>&1)"; then
+        pass "new package host: runuser -u dealership -- dealership --config $CONF restore --from-replica (no --force): $(grep -o 'Restored the replica.*leads)' <<<"$out")"
+    else
+        evidence "$out"
+        bad "new package host: the documented restore failed (above)"
+    fi
+    systemctl start dealership.service
+    healthy "$URL" 60 dealership.service || bad "new package host: no /healthz after the restore"
+    if leads="$(curl -fsS --max-time 10 -u "$PKG_ADMIN" "$URL/api/leads" 2>&1)" && grep -q -F "\"$PKG_PHONE\"" <<<"$leads"; then
+        pass "new package host: the lost host's lead ($PKG_PHONE) and its admin are back"
+    else
+        bad "new package host: GET /api/leads lacks $PKG_PHONE: ${leads:0:300}"
+    fi
+    for _ in $(seq 1 120); do
+        out="$(runuser -u dealership -- dealership --config "$CONF" check 2>&1 || true)"
+        grep -q 'the bucket has every change' <<<"$out" && ! grep -q PROBLEM <<<"$out" && break
+        sleep 0.5
+    done
+    if ! grep -q PROBLEM <<<"$out"; then
+        pass "new package host: replication goes on, dealership check has no problem"
+    else
+        evidence "$(grep PROBLEM <<<"$out")"
+        bad "new package host: dealership check after the restore has problems (above)"
+    fi
+}
 replication
 drill
 info "replication and the drill took $((SECONDS - repl_started)) s"
+pkg_started=$SECONDS
+package_drill
+info "the package's drill took $((SECONDS - pkg_started)) s"
 CHECK
 chmod 0755 "$root/usr/local/sbin/boot-check"
 
 container_check "$root" /usr/local/sbin/boot-check \
-    "dealership boot test: install.sh, demo data, server-drawn pages, replication" 360
+    "dealership boot test: install.sh, demo data, server-drawn pages, replication, the package's drill" 480
 
 # ---------------------------------------------------------------- boot
 # The host's network: moto listens on its loopback.
-container_boot "$root" "${BOOT_TIMEOUT:-420}" host
+container_boot "$root" "${BOOT_TIMEOUT:-540}" host
 container_verdict "$root" test-boot
 echo "boot test: all checks passed in $((SECONDS - started)) s"

@@ -60,9 +60,15 @@ expect_file /etc/caddy/dealership.caddy
 grep -q 'Strict-Transport-Security' "$root/etc/caddy/dealership.caddy" || fail "no HSTS in the Caddy site"
 grep -q '^auto.example.ru {' "$root/etc/caddy/dealership.caddy" || fail "the Caddy site names another host"
 conf="$root/etc/dealership/dealership.toml"
-grep -qx 'base_url = "https://auto.example.ru"' "$conf" || fail "base_url not set: $(grep base_url "$conf")"
+# What setup sets goes to its drop-in; the configuration stays as written
+# (the package's conffile: dpkg asks about one changed on the host).
+set_by_setup="$root/etc/dealership/dealership.d/50-setup.toml"
+expect_mode 750 /etc/dealership/dealership.d
+expect_mode 640 /etc/dealership/dealership.d/50-setup.toml
+grep -qx 'base_url = "https://auto.example.ru"' "$set_by_setup" || fail "base_url not set: $(cat "$set_by_setup")"
+grep -qx 'base_url = "http://localhost:8080"' "$conf" || fail "setup edited the configuration: $(grep base_url "$conf")"
 grep -qx 'data_dir = "/var/lib/dealership"' "$conf" || fail "data_dir not set"
-grep -qx 'trusted_proxies = \["127.0.0.1", "::1"\]' "$conf" || fail "the proxy is not trusted"
+grep -qx 'trusted_proxies = \["127.0.0.1", "::1"\]' "$set_by_setup" || fail "the proxy is not trusted"
 echo "$out" | grep -q "(scratch root: not running) systemctl enable" || fail "systemctl was not left alone"
 echo "$out" | grep -q "user create NAME" || fail "the command to create an admin is not shown"
 # The installed program reads the installed configuration.
@@ -81,7 +87,7 @@ echo "$out" | grep -q "Keeping the configuration" || fail "the second run does n
 echo "$out" | grep -q "Backing up the data before the upgrade" || fail "no backup before the upgrade"
 grep -qx "# changed by the owner" "$conf" || fail "the configuration was rewritten"
 grep -qx "max_connections = 77" "$conf" || fail "the configuration was rewritten"
-grep -qx 'base_url = "https://auto.example.ru"' "$conf" || fail "the base_url changed"
+grep -qx 'base_url = "https://auto.example.ru"' "$set_by_setup" || fail "the base_url changed"
 [ -f "$root/var/lib/dealership/dealership.db" ] || fail "the database went"
 
 echo "--- systemd-analyze verify"
@@ -91,6 +97,18 @@ cp -a "$(dirname "$(readlink -f /usr/lib/systemd/system/multi-user.target)")" "$
 verified="$(systemd-analyze verify --root="$root" dealership.service dealership-backup.service \
     dealership-backup.timer 2>&1)" || fail "systemd-analyze verify: $verified"
 [ -z "$verified" ] || fail "systemd-analyze verify complains: $verified"
+
+echo "--- the backup timer: 03:30 Moscow time, the dealer's, whatever the server's zone"
+calendar="$(sed -n 's/^OnCalendar=//p' systemd/dealership-backup.timer)"
+for zone in UTC Europe/Moscow Asia/Vladivostok; do
+    next="$(TZ=$zone systemd-analyze calendar "$calendar" 2>&1)" || fail "systemd-analyze calendar '$calendar': $next"
+    # In UTC itself systemd prints no "(in UTC)" line: the next elapse is in UTC.
+    utc="$(sed -n 's/^ *(in UTC): //p' <<<"$next")"
+    [ -n "$utc" ] || utc="$(sed -n 's/^ *Next elapse: //p' <<<"$next")"
+    # The next run in UTC is 00:30 (03:30 at UTC+3) on a server in any zone.
+    grep -q ' 00:30:00 UTC$' <<<"$utc" || fail "on a server in $zone the backup runs at $utc, not 03:30 Moscow time: $next"
+done
+echo "    OnCalendar=$calendar: next run $utc (03:30 Moscow time) in UTC, Moscow and Vladivostok"
 
 echo "--- systemd-analyze security (2.0 at most)"
 for unit in dealership.service dealership-backup.service; do

@@ -18,8 +18,9 @@
 #    - install: the user, the folders and modes, the conffile, the units
 #      enabled, the site answering on 127.0.0.1:8080;
 #    - `dealership setup --base-url https://auto.example.ru --admin manager
-#      --password-stdin --proxy caddy`: the configuration, the Caddy site
-#      file, the service restarted with it (HSTS now), the admin logs in;
+#      --password-stdin --proxy caddy`: its drop-in (the conffile unchanged),
+#      the Caddy site file, the service restarted with it (HSTS now), the
+#      admin logs in;
 #    - a lead is stored (POST /api/leads) and listed for the admin;
 #    - the upgrade to revision 2: a backup first, the service restarted,
 #      the lead and the configuration kept;
@@ -92,7 +93,7 @@ echo "    Depends: $depends"
 # important, or systemd, which both boot with).
 for dep in $(tr ',' '\n' <<<"$depends" | sed 's/(.*)//; s/|.*//' | tr -d ' '); do
     case "$dep" in
-    libc6 | libgcc-s1 | passwd | systemd) ;;
+    libc6 | libgcc-s1 | passwd | systemd | tzdata) ;;
     *) fail "Depends names $dep, which a fresh Debian 12 or Ubuntu 24.04 may lack" ;;
     esac
 done
@@ -200,6 +201,8 @@ set -uo pipefail
 . /usr/local/lib/container-check.sh
 . /srv/pkgs/expect
 CONF=/etc/dealership/dealership.toml
+# What `dealership setup` sets: its drop-in, never the conffile.
+SET=/etc/dealership/dealership.d/50-setup.toml
 PASSWORD=package-test-password-1
 export DEBIAN_FRONTEND=noninteractive
 
@@ -260,11 +263,18 @@ else
     bad "dealership setup failed (above)"
 fi
 printf '%s\n' "$out"
-grep -qx 'base_url = "https://auto.example.ru"' "$CONF" && pass "$CONF: base_url = \"https://auto.example.ru\"" ||
-    bad "$CONF: $(grep '^base_url' "$CONF")"
-grep -qx 'trusted_proxies = \["127.0.0.1", "::1"\]' "$CONF" && pass "$CONF: the proxy trusted" ||
-    bad "$CONF: $(grep '^trusted_proxies' "$CONF")"
+grep -qx 'base_url = "https://auto.example.ru"' "$SET" && pass "$SET: base_url = \"https://auto.example.ru\"" ||
+    bad "$SET: $(grep '^base_url' "$SET" 2>&1)"
+grep -qx 'trusted_proxies = \["127.0.0.1", "::1"\]' "$SET" && pass "$SET: the proxy trusted" ||
+    bad "$SET: $(grep '^trusted_proxies' "$SET" 2>&1)"
 expect_state "$CONF" "640 root:dealership"
+expect_state "$SET" "640 root:dealership"
+# The conffile as the package shipped it: the upgrade below asks nothing.
+if [ "$(md5sum <"$CONF" | cut -d' ' -f1)" = "$(dpkg-query -W -f '${Conffiles}' dealership | awk -v f="$CONF" '$1 == f { print $2 }')" ]; then
+    pass "$CONF: the package's conffile, unchanged by setup"
+else
+    bad "$CONF: changed by setup (dpkg would ask at the upgrade)"
+fi
 grep -q '^auto.example.ru {' /etc/caddy/dealership.caddy 2>/dev/null && pass "/etc/caddy/dealership.caddy for auto.example.ru" ||
     bad "no Caddy site for auto.example.ru"
 if healthy "$URL" 30 dealership.service && [ "$(main_pid)" != "$before" ]; then
@@ -312,7 +322,7 @@ else
     bad "the service after the upgrade: $(systemctl is-active dealership.service), process $(main_pid)"
 fi
 [ -n "$(leads_named)" ] && pass "the lead is still there" || bad "the lead is gone after the upgrade"
-grep -qx 'base_url = "https://auto.example.ru"' "$CONF" && pass "the configuration was kept" || bad "the configuration changed"
+grep -qx 'base_url = "https://auto.example.ru"' "$SET" && pass "the configuration was kept" || bad "the configuration changed"
 
 echo "=== apt-get remove"
 if out="$(apt_get remove dealership)"; then pass "apt-get remove -y dealership: exit 0"; else evidence "$out"; bad "remove failed"; fi
@@ -329,7 +339,7 @@ echo "=== reinstall"
 if out="$(apt_get install "$DEB2")"; then pass "apt-get install -y $(basename "$DEB2") again: exit 0"; else evidence "$out"; bad "reinstall failed"; fi
 if healthy "$URL" 30 dealership.service; then pass "the site answers again"; else bad "no /healthz after the reinstall"; fi
 [ -n "$(leads_named)" ] && pass "the lead is served again (the admin's password too)" || bad "the lead is not served after the reinstall"
-grep -qx 'base_url = "https://auto.example.ru"' "$CONF" && pass "the kept configuration is used" || bad "the configuration changed"
+grep -qx 'base_url = "https://auto.example.ru"' "$SET" && pass "the kept configuration is used" || bad "the configuration changed"
 
 echo "=== apt-get purge"
 if out="$(apt_get purge dealership)"; then pass "apt-get purge -y dealership: exit 0"; else evidence "$out"; bad "purge failed"; fi

@@ -40,6 +40,11 @@ pub enum Command {
         /// Fill an empty database with a demo dealership first.
         #[arg(long)]
         demo: bool,
+        /// Replicate this database even when it holds nothing and the
+        /// bucket holds a replica, replacing the bucket's copy (as
+        /// replica.allow_overwrite = true; docs/operations.md).
+        #[arg(long)]
+        replica_overwrite: bool,
     },
     /// Create or upgrade the database schema, then exit.
     Migrate,
@@ -102,8 +107,13 @@ pub enum Command {
     /// address, the HTTPS proxy's site file, the first admin. Restarts the
     /// running service when the configuration changed. Works on the system's
     /// paths: --config and --data are not used.
-    #[command(after_help = "Example, after `apt install ./dealership_*.deb`:\n  \
-        sudo dealership setup --base-url https://auto.example.ru --admin manager --proxy caddy")]
+    #[command(
+        after_help = "Examples, as root after `apt install ./dealership_*.deb`:\n  \
+        dealership setup --base-url https://auto.example.ru --admin manager --proxy caddy\n  \
+        dealership setup --litestream download --replica s3://auto-backups/site \\\n    \
+        --replica-endpoint https://storage.yandexcloud.net --replica-region ru-central1 \\\n    \
+        --replica-key-id YCAJE..."
+    )]
     Setup {
         /// The site's public address, e.g. https://auto.example.ru.
         #[arg(long, value_name = "URL")]
@@ -115,6 +125,33 @@ pub enum Command {
         /// With --admin: read the password from the first line of standard input.
         #[arg(long, requires = "admin")]
         password_stdin: bool,
+        /// With --admin: the name the admin panel shows for them (default: NAME).
+        #[arg(long, value_name = "TEXT", requires = "admin")]
+        admin_name: Option<String>,
+        /// Replicate the database to S3-compatible storage: the bucket and
+        /// the folder in it. Written to /etc/dealership/dealership.d/50-setup.toml,
+        /// the secret key (asked for) to /etc/dealership/replica-secret.
+        #[arg(long, value_name = "s3://BUCKET/FOLDER", requires = "replica_key_id")]
+        replica: Option<String>,
+        /// With --replica: the storage's address (default: Amazon S3), e.g.
+        /// https://storage.yandexcloud.net.
+        #[arg(long, value_name = "URL", requires = "replica")]
+        replica_endpoint: Option<String>,
+        /// With --replica: the bucket's region, e.g. ru-central1.
+        #[arg(long, value_name = "REGION", requires = "replica")]
+        replica_region: Option<String>,
+        /// With --replica: the access key's id.
+        #[arg(long, value_name = "ID", requires = "replica")]
+        replica_key_id: Option<String>,
+        /// With --replica: read the secret access key from standard input
+        /// (its next line after the password of --password-stdin).
+        #[arg(long, requires = "replica")]
+        replica_secret_stdin: bool,
+        /// Install Litestream 0.5.17 (for --replica) as /usr/local/bin/litestream,
+        /// its SHA-256 checked: "download" fetches the release from GitHub,
+        /// or give its tarball or the program.
+        #[arg(long, value_name = "download|FILE")]
+        litestream: Option<String>,
         /// Write an HTTPS site file for this proxy in front (kept when it
         /// exists) and trust it for X-Forwarded-For.
         #[arg(long, value_enum)]
@@ -124,7 +161,7 @@ pub enum Command {
         listen: Option<String>,
         /// Only the system part (user, folders, modes, the configuration when
         /// there is none): what the package's postinst and install.sh run.
-        #[arg(long, conflicts_with_all = ["base_url", "admin", "proxy", "listen"])]
+        #[arg(long, conflicts_with_all = ["base_url", "admin", "proxy", "listen", "replica", "litestream"])]
         system: bool,
         /// Do not restart the service after changing the configuration.
         #[arg(long)]
@@ -148,6 +185,9 @@ pub enum UserCommand {
         /// Read the password from the first line of standard input.
         #[arg(long)]
         password_stdin: bool,
+        /// The name the admin panel shows for them (default: none).
+        #[arg(long, value_name = "TEXT")]
+        display_name: Option<String>,
     },
     /// Set a new password for a user (ends the user's sessions).
     Password {
@@ -189,10 +229,17 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         ops::restore::finish_interrupted(&config.data_dir)?;
     }
     match cli.command {
-        Command::Serve { listen, demo } => {
+        Command::Serve {
+            listen,
+            demo,
+            replica_overwrite,
+        } => {
             if let Some(listen) = listen {
                 config.listen = listen;
                 config.listen_addr()?;
+            }
+            if replica_overwrite {
+                config.replica.allow_overwrite = true;
             }
             crate::server::serve(config, demo)
         }
@@ -257,6 +304,13 @@ fn setup(command: Command) -> anyhow::Result<()> {
         base_url,
         admin,
         password_stdin,
+        admin_name,
+        replica,
+        replica_endpoint,
+        replica_region,
+        replica_key_id,
+        replica_secret_stdin,
+        litestream,
         proxy,
         listen,
         system,
@@ -280,6 +334,38 @@ fn setup(command: Command) -> anyhow::Result<()> {
         Some(name) => Some((name, String::new())),
         None => None,
     };
+    let replica = match replica {
+        Some(url) => {
+            // Checked before the secret is asked for.
+            let mut replica = ops::setup_config::Replica {
+                url,
+                endpoint: replica_endpoint,
+                region: replica_region,
+                access_key_id: replica_key_id.unwrap_or_default(),
+                secret: "-".into(),
+            };
+            replica.table()?;
+            let stdin = std::io::stdin();
+            let secret = if replica_secret_stdin || !stdin.is_terminal() {
+                let mut line = String::new();
+                stdin
+                    .lock()
+                    .read_line(&mut line)
+                    .context("cannot read the secret access key from standard input")?;
+                line.trim().to_string()
+            } else {
+                rpassword::prompt_password("The replica's secret access key: ")?
+                    .trim()
+                    .to_string()
+            };
+            if secret.is_empty() {
+                bail!("--replica: no secret access key given");
+            }
+            replica.secret = secret;
+            Some(replica)
+        }
+        None => None,
+    };
     ops::setup::run(&ops::setup::Setup {
         root,
         system_only: system,
@@ -287,6 +373,9 @@ fn setup(command: Command) -> anyhow::Result<()> {
         listen,
         proxy,
         admin,
+        admin_name,
+        replica,
+        litestream,
         restart: !no_restart,
     })
 }
@@ -434,10 +523,18 @@ fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {
             name,
             role,
             password_stdin,
+            display_name,
         } => {
             let role = Role::parse(&role).map_err(user_error)?;
             let password = read_password(password_stdin, true)?;
             let user = users::create(&conn, &name, &password, role).map_err(user_error)?;
+            if let Some(shown) = display_name {
+                let change = crate::domain::staff::StaffChange {
+                    name: Some(shown),
+                    ..Default::default()
+                };
+                crate::domain::staff::change(&conn, &user.id, change).map_err(user_error)?;
+            }
             println!("User {} created ({}).", user.username, user.role.as_str());
         }
         UserCommand::Password {

@@ -1,6 +1,6 @@
-//! Deployment configuration: defaults, then `dealership.toml`, then
-//! `DEALERSHIP_*` environment variables. Business settings (phones, banners)
-//! live in the database instead.
+//! Deployment configuration: defaults, `dealership.toml`, its drop-ins
+//! (`dealership.d/*.toml`, `crate::config_drop_ins`), then `DEALERSHIP_*`
+//! environment variables. Business settings live in the database instead.
 
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
@@ -57,6 +57,8 @@ pub struct ReplicaConfig {
     pub secret_access_key_file: PathBuf,
     /// The Litestream program; empty: `litestream` on `PATH`.
     pub litestream_bin: PathBuf,
+    /// Replicate an empty database over a replica (`ops::replica_guard`).
+    pub allow_overwrite: bool,
 }
 
 impl ReplicaConfig {
@@ -457,14 +459,12 @@ impl Config {
         let mut tree = toml::Value::try_from(Config::default())
             .map_err(|e| ConfigError::Invalid(e.to_string()))?;
         if let Some(file) = file {
-            let text = std::fs::read_to_string(file).map_err(|source| ConfigError::Read {
-                path: file.to_path_buf(),
-                source,
-            })?;
-            let from_file: toml::Value = toml::from_str(&text).map_err(|e| {
-                ConfigError::Invalid(format!("{}: {}", file.display(), e.message()))
-            })?;
-            merge(&mut tree, from_file, "")?;
+            merge_file(&mut tree, file, false)?;
+            let drop_ins = crate::config_drop_ins::files(file)
+                .map_err(|(path, source)| ConfigError::Read { path, source })?;
+            for drop_in in drop_ins {
+                merge_file(&mut tree, &drop_in, true)?;
+            }
         }
         for (key, hint) in REMOVED_KEYS {
             let name = format!("DEALERSHIP_{}", key.to_ascii_uppercase());
@@ -570,6 +570,22 @@ impl Config {
         unknown.sort();
         unknown
     }
+}
+
+/// Overlays the TOML file `path` on `tree`; `name_it`: its errors name it.
+fn merge_file(tree: &mut toml::Value, path: &Path, name_it: bool) -> Result<(), ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let value = toml::from_str(&text)
+        .map_err(|e| ConfigError::Invalid(format!("{}: {}", path.display(), e.message())))?;
+    merge(tree, value, "").map_err(|e| match e {
+        ConfigError::Invalid(why) if name_it => {
+            ConfigError::Invalid(format!("{}: {why}", path.display()))
+        }
+        other => other,
+    })
 }
 
 /// The environment variable of every key under `tree`.
@@ -937,6 +953,52 @@ mod tests {
             err.contains("replica.endpoint: must start with http"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn drop_in_files_are_read_after_the_file_in_name_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("dealership.toml");
+        std::fs::write(
+            &path,
+            "base_url = \"http://a.example.ru\"\nlisten = \"127.0.0.1:9\"\n",
+        )
+        .unwrap();
+        let drop_ins = crate::config_drop_ins::drop_in_dir(&path);
+        assert_eq!(drop_ins, dir.path().join("dealership.d"));
+        std::fs::create_dir(&drop_ins).unwrap();
+        std::fs::write(
+            drop_ins.join("50-setup.toml"),
+            "base_url = \"https://b.example.ru\"\n[replica]\nbucket = \"b\"\n\
+             access_key_id = \"k\"\nsecret_access_key_file = \"/s\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            drop_ins.join("90-mine.toml"),
+            "[replica]\npath = \"site\"\n",
+        )
+        .unwrap();
+        // Not a drop-in: another extension.
+        std::fs::write(drop_ins.join("old.toml.dpkg-old"), "nonsense = 1\n").unwrap();
+        let c = Config::load_with_env(Some(&path), |_| None).unwrap();
+        assert_eq!(c.base_url, "https://b.example.ru");
+        assert_eq!(c.listen, "127.0.0.1:9");
+        assert!(c.replica.is_enabled());
+        assert_eq!(c.replica.bucket_path(), "site");
+        // The environment still wins.
+        let c = Config::load_with_env(
+            Some(&path),
+            env_of(&[("DEALERSHIP_BASE_URL", "https://c.example.ru")]),
+        )
+        .unwrap();
+        assert_eq!(c.base_url, "https://c.example.ru");
+        // A wrong key in a drop-in names the file.
+        std::fs::write(drop_ins.join("95-typo.toml"), "[replica]\nbukket = \"x\"\n").unwrap();
+        let err = Config::load_with_env(Some(&path), |_| None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("95-typo.toml"), "{err}");
+        assert!(err.contains("replica.bukket: unknown key"), "{err}");
     }
 
     #[test]

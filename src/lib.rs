@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod config_drop_ins;
 pub mod db;
 pub mod demo;
 pub mod domain;

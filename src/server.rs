@@ -593,6 +593,7 @@ pub fn start_replica_jobs(
                     &data_dir,
                     queue,
                     monitor.litestream_down_since(),
+                    monitor.refused(),
                 )
                 .await;
                 monitor.set(status);

@@ -351,20 +351,34 @@ fn mode(path: &Path) -> u32 {
 }
 
 /// `setup` in a scratch root: the folders with their modes, the
-/// configuration written once and then edited in place (comments kept), the
-/// proxy's site file; what it cannot do there it says.
+/// configuration written once and never edited after (it is the package's
+/// conffile: dpkg would ask about it at the next upgrade), what a person
+/// says set in setup's drop-in, the proxy's site file; what it cannot do
+/// there it says.
 #[test]
 fn setup_prepares_a_server_and_sets_what_a_person_says() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     std::fs::create_dir(&root).unwrap();
     let root_arg = root.to_str().unwrap();
+    // A drop-in the dealer wrote before installing, for root alone.
+    let drop_ins = root.join("etc/dealership/dealership.d");
+    std::fs::create_dir_all(&drop_ins).unwrap();
+    std::fs::write(drop_ins.join("10-mine.toml"), "max_connections = 77\n").unwrap();
+    std::fs::set_permissions(
+        drop_ins.join("10-mine.toml"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
     let out = setup(dir.path(), &["--system", "--root", root_arg]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("Writing the configuration /etc/dealership/dealership.toml"));
     let conf = root.join("etc/dealership/dealership.toml");
     assert_eq!(mode(&conf), 0o640);
     assert_eq!(mode(&root.join("etc/dealership")), 0o750);
+    assert_eq!(mode(&drop_ins), 0o750);
+    // Readable by the service's group, as the configuration is.
+    assert_eq!(mode(&drop_ins.join("10-mine.toml")), 0o640);
     assert_eq!(mode(&root.join("var/lib/dealership")), 0o750);
     assert_eq!(mode(&root.join("var/backups/dealership")), 0o700);
     let text = std::fs::read_to_string(&conf).unwrap();
@@ -385,10 +399,9 @@ fn setup_prepares_a_server_and_sets_what_a_person_says() {
         "{}",
         stderr(&out)
     );
-    assert_eq!(std::fs::read_to_string(&conf).unwrap(), text);
     assert!(!root.join("etc/caddy/dealership.caddy").exists());
+    assert!(!drop_ins.join("50-setup.toml").exists());
 
-    std::fs::write(&conf, format!("{text}# the owner's note\n")).unwrap();
     let out = setup(
         dir.path(),
         &[
@@ -405,33 +418,97 @@ fn setup_prepares_a_server_and_sets_what_a_person_says() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stdout(&out).contains(
-            "Configuration /etc/dealership/dealership.toml: base_url = \"https://auto.example.ru\""
+            "Configuration /etc/dealership/dealership.d/50-setup.toml: base_url = \"https://auto.example.ru\""
         ),
         "{}",
         stdout(&out)
     );
-    let text = std::fs::read_to_string(&conf).unwrap();
+    // The conffile is as the package ships it.
+    assert_eq!(std::fs::read_to_string(&conf).unwrap(), text);
+    let set = std::fs::read_to_string(drop_ins.join("50-setup.toml")).unwrap();
     assert!(
-        text.contains("\nbase_url = \"https://auto.example.ru\"\n"),
-        "{text}"
+        set.contains("\nbase_url = \"https://auto.example.ru\"\n"),
+        "{set}"
     );
-    assert!(text.contains("\nlisten = \"127.0.0.1:8090\"\n"), "{text}");
+    assert!(set.contains("\nlisten = \"127.0.0.1:8090\"\n"), "{set}");
     assert!(
-        text.contains("\ntrusted_proxies = [\"127.0.0.1\", \"::1\"]\n"),
-        "{text}"
+        set.contains("\ntrusted_proxies = [\"127.0.0.1\", \"::1\"]\n"),
+        "{set}"
     );
-    assert!(text.ends_with("# the owner's note\n"), "{text}");
-    assert!(
-        text.contains("# Public URL of the site"),
-        "comments kept: {text}"
-    );
-    assert_eq!(mode(&conf), 0o640);
+    assert_eq!(mode(&drop_ins.join("50-setup.toml")), 0o640);
     let site = std::fs::read_to_string(root.join("etc/nginx/sites-available/dealership")).unwrap();
     assert!(site.contains("server_name auto.example.ru;"), "{site}");
     assert!(site.contains("proxy_pass http://127.0.0.1:8090;"), "{site}");
     assert!(site.contains("Strict-Transport-Security"), "{site}");
 
-    // The configuration it wrote is one the server reads.
+    // Replication: the keys in the drop-in, the secret in a file of its own.
+    let out = Command::new(env!("CARGO_BIN_EXE_dealership"))
+        .args([
+            "setup",
+            "--root",
+            root_arg,
+            "--replica",
+            "s3://auto-backups/site",
+        ])
+        .args(["--replica-endpoint", "https://storage.yandexcloud.net"])
+        .args([
+            "--replica-region",
+            "ru-central1",
+            "--replica-key-id",
+            "YCAJE1",
+        ])
+        .arg("--replica-secret-stdin")
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"s3cr3t-key\n")
+                .unwrap();
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let secret = root.join("etc/dealership/replica-secret");
+    assert_eq!(std::fs::read_to_string(&secret).unwrap(), "s3cr3t-key\n");
+    assert_eq!(mode(&secret), 0o600);
+    let set = std::fs::read_to_string(drop_ins.join("50-setup.toml")).unwrap();
+    assert!(set.contains("[replica]\n"), "{set}");
+    assert!(set.contains("bucket = \"auto-backups\"\n"), "{set}");
+    assert!(
+        set.contains("secret_access_key_file = \"/etc/dealership/replica-secret\"\n"),
+        "{set}"
+    );
+    assert!(!set.contains("s3cr3t"), "{set}");
+    assert!(
+        set.contains("base_url = \"https://auto.example.ru\""),
+        "{set}"
+    );
+    assert_eq!(std::fs::read_to_string(&conf).unwrap(), text);
+    let out = setup(
+        dir.path(),
+        &[
+            "--root",
+            root_arg,
+            "--replica",
+            "backups",
+            "--replica-key-id",
+            "K",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("s3://BUCKET/FOLDER"),
+        "{}",
+        stderr(&out)
+    );
+
+    // The configuration and its drop-ins are what the server reads.
     std::fs::create_dir(dir.path().join("data")).unwrap();
     let out = dealership(
         &dir.path().join("data"),
@@ -448,6 +525,66 @@ fn setup_prepares_a_server_and_sets_what_a_person_says() {
         "{}",
         stderr(&out)
     );
+}
+
+/// The owner `setup --admin` makes has a name the admin panel shows (the
+/// panel showed «—» beside «(вы)»): setup passes it to `user create`.
+#[test]
+fn the_admin_setup_makes_has_a_display_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let root_arg = root.to_str().unwrap();
+    let out = setup(dir.path(), &["--root", root_arg, "--admin", "manager"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // In a scratch root setup says what it would run; run that.
+    let said = stdout(&out);
+    let line = said
+        .lines()
+        .find(|l| l.contains("user create manager"))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(line.contains("--display-name \"manager\""), "{line}");
+    let out = setup(
+        dir.path(),
+        &[
+            "--root",
+            root_arg,
+            "--admin",
+            "manager",
+            "--admin-name",
+            "Иван Петров",
+        ],
+    );
+    assert!(
+        stdout(&out).contains("--display-name \"Иван Петров\""),
+        "{}",
+        stdout(&out)
+    );
+
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let out = dealership(
+        &data,
+        &[
+            "user",
+            "create",
+            "manager",
+            "--password-stdin",
+            "--display-name",
+            "Иван Петров",
+        ],
+        Some("a-long-password-1\n"),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let conn = rusqlite::Connection::open(data.join("dealership.db")).unwrap();
+    let (shown, role): (String, String) = conn
+        .query_row(
+            "SELECT display_name, role FROM users WHERE username = 'manager'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((shown.as_str(), role.as_str()), ("Иван Петров", "owner"));
 }
 
 #[test]

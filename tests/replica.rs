@@ -4,7 +4,8 @@
 //! a lost data directory restores with every row; a wrong key, an
 //! unreachable endpoint or a dying Litestream never stops the site; a site
 //! killed with SIGKILL during writes loses no acknowledged lead once
-//! replication has caught up.
+//! replication has caught up; a new host's empty database is never
+//! replicated over the bucket's copy.
 //!
 //! The programs come from `scripts/test-replica-tools.sh` (LITESTREAM_BIN,
 //! MOTO_SERVER), which scripts/test.sh runs first; without them these tests
@@ -26,6 +27,8 @@ use std::time::{Duration, Instant};
 use running::Server;
 
 const BUCKET: &str = "dealership-replica";
+/// `replica.allow_overwrite = true`.
+const OVERWRITE: &[(&str, &str)] = &[("DEALERSHIP_REPLICA_ALLOW_OVERWRITE", "true")];
 const FOLDER: &str = "site";
 
 /// The programs the tests run, from the environment.
@@ -178,8 +181,15 @@ impl Site {
     }
 
     fn start(&self, tools: &Tools, endpoint: &str) -> Server {
+        self.start_with(tools, endpoint, &[])
+    }
+
+    /// The site started with `more` settings besides.
+    fn start_with(&self, tools: &Tools, endpoint: &str, more: &[(&str, &str)]) -> Server {
         let env = self.env(tools, endpoint);
-        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let mut env: Vec<(&str, &str)> =
+            env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        env.extend_from_slice(more);
         Server::start(&self.data(), &env)
     }
 
@@ -473,7 +483,10 @@ fn a_wrong_key_or_an_unreachable_storage_never_stops_the_site() {
     let strict = S3::refusing_every_key(&tools);
     let site = Site::new();
     create_manager(&site.data());
-    let mut server = site.start(&tools, &strict.endpoint());
+    // A new site over a bucket it cannot read waits before replicating
+    // (`a_new_host_never_replicates_its_empty_database_over_the_replica`);
+    // told to replicate anyway, Litestream starts and meets the refusal.
+    let mut server = site.start_with(&tools, &strict.endpoint(), OVERWRITE);
     site.litestream_pid(Duration::from_secs(10))
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
     keeps_serving(&server, 0, &["StatusCode: 403"]);
@@ -486,7 +499,7 @@ fn a_wrong_key_or_an_unreachable_storage_never_stops_the_site() {
     let site = Site::new();
     create_manager(&site.data());
     let nowhere = format!("http://127.0.0.1:{}", running::free_port());
-    let mut server = site.start(&tools, &nowhere);
+    let mut server = site.start_with(&tools, &nowhere, OVERWRITE);
     site.litestream_pid(Duration::from_secs(10))
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
     keeps_serving(&server, 1000, &["replication: the storage at 127.0.0.1:"]);
@@ -1155,4 +1168,210 @@ fn a_lost_site_comes_back_from_the_replica_with_its_leads_and_photos() {
     let mut then = phones(&data.join("dealership.db"));
     then.sort();
     assert_eq!(then, early);
+}
+
+/// The replication lines of `dealership check` on `data` with the site's
+/// settings, and whether it passed.
+fn check_replication(site: &Site, tools: &Tools, endpoint: &str, data: &Path) -> (bool, String) {
+    let out = running::command(data)
+        .arg("check")
+        .envs(site.env(tools, endpoint))
+        .output()
+        .unwrap();
+    (out.status.success(), running::text(&out))
+}
+
+/// The keys of Litestream's files in the bucket (not the pictures).
+fn ltx_keys(s3: &S3) -> Vec<String> {
+    let mut keys: Vec<String> = s3
+        .keys(&format!("{FOLDER}/"))
+        .into_iter()
+        .filter(|key| !key.starts_with(&format!("{FOLDER}/media/")))
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// The drill a new dealer did on Debian 12: `[replica]` in place before the
+/// package, whose service starts on a fresh database. The new host's site
+/// serves but never replicates its empty database over the bucket's copy
+/// (the log, the system card, the self-check and `dealership check` say
+/// so, and name the command to restore); a lead taken meanwhile does not
+/// change that at the next start; the documented restore needs no
+/// `--force` on a database that holds nothing, and the site then
+/// replicates its restored data. Told to (`replica.allow_overwrite`), it
+/// replicates anyway; a bucket it cannot read makes it wait.
+#[test]
+fn a_new_host_never_replicates_its_empty_database_over_the_replica() {
+    let tools = tools();
+    let s3 = S3::start(&tools);
+    s3.create_bucket();
+    let endpoint = s3.endpoint();
+
+    // The site that will be lost: leads, replicated, a clean stop.
+    let lost = Site::new();
+    let mut server = lost.start(&tools, &endpoint);
+    lost.litestream_pid(Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
+    let mut sent = send_leads(server.port, 0, 12);
+    sent.sort();
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+    let replicated = ltx_keys(&s3);
+    assert!(!replicated.is_empty(), "nothing replicated");
+
+    // A new host: the fresh database the package starts on, an admin made
+    // by `setup --admin`, the same [replica].
+    let new = Site::new();
+    create_manager(&new.data());
+    let mut server = new.start(&tools, &endpoint);
+    assert!(
+        server.logs_within("replication refused", Duration::from_secs(20)),
+        "{}",
+        server.log()
+    );
+    let log = server.log();
+    assert!(
+        log.contains("holds nothing (no cars, no leads)")
+            && log.contains("dealership restore --from-replica"),
+        "{log}"
+    );
+    assert!(
+        new.litestream_pid(Duration::from_secs(2)).is_none(),
+        "Litestream runs: {log}"
+    );
+    assert!(new.data().join("replication-refused").exists());
+    // It serves, and says so where the dealer looks.
+    let health = running::get(server.port, "/healthz").unwrap();
+    assert_eq!(status(&health), 200, "{health}");
+    let started = Instant::now();
+    let checks = loop {
+        let checks = admin_get(server.port, "/api/admin/checks");
+        let found = checks["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["check"] == "replication_failing")
+            .cloned();
+        if let Some(problem) = found {
+            break problem;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(45),
+            "no replication_failing self-check: {checks}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    let detail = checks["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("Репликация не запущена: в хранилище уже есть копия сайта")
+            && detail.contains("dealership restore --from-replica"),
+        "{checks}"
+    );
+    let dashboard = admin_get(server.port, "/api/admin/dashboard");
+    let problems = dashboard["system"]["replication"]["problems"].to_string();
+    assert!(problems.contains("Репликация не запущена"), "{dashboard}");
+    let (passed, report) = check_replication(&new, &tools, &endpoint, &new.data());
+    assert!(!passed, "{report}");
+    assert!(
+        report.contains("PROBLEM: replication refused: the bucket"),
+        "{report}"
+    );
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+    // The bucket still holds the lost site, file for file and lead for lead.
+    assert_eq!(ltx_keys(&s3), replicated);
+    let copy = new.dir.path().join("copy.db");
+    let out = restore(&tools, &endpoint, &copy);
+    assert!(out.status.success(), "{}", running::text(&out));
+    let mut in_bucket = phones(&copy);
+    in_bucket.sort();
+    assert_eq!(in_bucket, sent);
+
+    // The documented restore: no --force for a database that holds nothing
+    // (it is moved aside all the same).
+    let out = restore_from_replica(&new, &tools, &endpoint, &new.data(), &[]);
+    let said = running::text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("(12 leads)"), "{said}");
+    assert!(said.contains("is kept in"), "{said}");
+    assert!(!new.data().join("replication-refused").exists());
+    let mut back = phones(&new.data().join("dealership.db"));
+    back.sort();
+    assert_eq!(back, sent);
+    // The restored site replicates again, carrying on the bucket's history.
+    let mut server = new.start(&tools, &endpoint);
+    new.litestream_pid(Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
+    assert!(
+        !server.log().contains("replication refused"),
+        "{}",
+        server.log()
+    );
+    sent.extend(send_leads(server.port, 100, 103));
+    sent.sort();
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+    let out = restore(&tools, &endpoint, &copy);
+    assert!(out.status.success(), "{}", running::text(&out));
+    let mut in_bucket = phones(&copy);
+    in_bucket.sort();
+    assert_eq!(in_bucket, sent);
+
+    // Another new host takes a lead while refused: still refused at the
+    // next start, and its restore needs --force.
+    let other = Site::new();
+    let mut server = other.start(&tools, &endpoint);
+    assert!(
+        server.logs_within("replication refused", Duration::from_secs(20)),
+        "{}",
+        server.log()
+    );
+    send_leads(server.port, 500, 501);
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+    let mut server = other.start(&tools, &endpoint);
+    assert!(
+        server.logs_within("an earlier start refused", Duration::from_secs(20)),
+        "{}",
+        server.log()
+    );
+    assert!(other.litestream_pid(Duration::from_secs(1)).is_none());
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+    let out = restore_from_replica(&other, &tools, &endpoint, &other.data(), &[]);
+    assert!(!out.status.success());
+    assert!(
+        running::text(&out).contains("holds data"),
+        "{}",
+        running::text(&out)
+    );
+
+    // Told to replace the bucket's copy, it does.
+    let mut server = other.start_with(&tools, &endpoint, OVERWRITE);
+    other
+        .litestream_pid(Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
+    assert!(server.log().contains("as told"), "{}", server.log());
+    assert!(!other.data().join("replication-refused").exists());
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+    // What the refusal prevents: the bucket's latest state is now this
+    // database, its one lead, not the lost site's.
+    let out = restore(&tools, &endpoint, &copy);
+    assert!(out.status.success(), "{}", running::text(&out));
+    assert_eq!(phones(&copy), [lead(500).0]);
+
+    // A bucket it cannot read: it waits, and says why.
+    let waiting = Site::new();
+    let nowhere = format!("http://127.0.0.1:{}", running::free_port());
+    let mut server = waiting.start(&tools, &nowhere);
+    assert!(
+        server.logs_within("replication waits", Duration::from_secs(60)),
+        "{}",
+        server.log()
+    );
+    assert!(waiting.litestream_pid(Duration::from_secs(1)).is_none());
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
 }

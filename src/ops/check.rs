@@ -166,7 +166,7 @@ fn replication_state(config: &Config, secret: &str, report: &mut Report) {
             return;
         }
     };
-    let status = runtime.block_on(look(&bucket, &config.data_dir, queue, None));
+    let status = runtime.block_on(look(&bucket, &config.data_dir, queue, None, None));
     if let Some(why) = &status.bucket_error {
         report.add(
             Level::Problem,
@@ -176,6 +176,15 @@ fn replication_state(config: &Config, secret: &str, report: &mut Report) {
             ),
         );
         return;
+    }
+    // What `serve` would do (`crate::ops::replica_guard`).
+    {
+        use crate::ops::replica_guard::{Verdict, decide, look_here, refusal};
+        let here = look_here(&config.data_dir);
+        let has_replica = status.replicated_txid.is_some();
+        if decide(here, has_replica, config.replica.allow_overwrite) == Verdict::Refuse {
+            report.add(Level::Problem, refusal(&status.target, here));
+        }
     }
     let age = |at: &Option<String>| {
         at.as_deref()
@@ -356,7 +365,7 @@ fn writable(dir: &Path, what: &str, report: &mut Report) {
             Level::Problem,
             format!(
                 "{what} {} is not writable by this user ({err}); the server must write there \
-                 (run check as the service user: sudo -u dealership dealership check)",
+                 (run check as the service user: runuser -u dealership -- dealership check, as root)",
                 dir.display()
             ),
         ),

@@ -5,12 +5,15 @@
 pub mod backup;
 pub mod bucket;
 pub mod check;
+pub mod litestream_install;
 pub mod lock;
 pub mod replica;
+pub mod replica_guard;
 pub mod replica_restore;
 pub mod replica_state;
 pub mod restore;
 pub mod setup;
+pub mod setup_config;
 
 use std::io::{self, Read, Write};
 

@@ -19,7 +19,9 @@
 //! line at the next start and stopped before a new one starts.
 //!
 //! Replication never stops the site: a wrong key, an unreachable endpoint
-//! or a dying Litestream is logged and retried while the site serves.
+//! or a dying Litestream is logged and retried while the site serves. Nor
+//! does it replace the bucket's copy with nothing: a database that holds
+//! nothing is not replicated over a replica (`super::replica_guard`).
 
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
@@ -31,7 +33,8 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::process::{Child, Command};
 use tokio_util::sync::CancellationToken;
 
-use super::bucket::read_secret;
+use super::bucket::{Bucket, read_secret};
+use super::replica_guard::{self, Guard};
 use super::replica_state::ReplicaMonitor;
 use crate::config::{Config, ReplicaConfig};
 
@@ -150,6 +153,8 @@ struct Litestream {
     storage_address: Option<String>,
     /// Told whether Litestream runs.
     monitor: Arc<ReplicaMonitor>,
+    /// What is looked at before Litestream first starts.
+    guard: Guard,
 }
 
 impl Litestream {
@@ -175,6 +180,14 @@ impl Litestream {
             );
         }
         stop_orphan(&pid_file, &config_file);
+        // Before the site takes its first request: a lead taken meanwhile
+        // does not make a new host's database the bucket's.
+        let guard = Guard {
+            here: replica_guard::look_here(&data_dir),
+            allow_overwrite: replica.allow_overwrite,
+            bucket: Bucket::open(replica, &secret_access_key)?,
+            data_dir: data_dir.clone(),
+        };
         write_private(
             &config_file,
             &litestream_config(&database, socket.as_deref(), replica),
@@ -189,6 +202,7 @@ impl Litestream {
             secret_access_key,
             storage_address: storage_address(replica),
             monitor,
+            guard,
         })
     }
 
@@ -221,6 +235,9 @@ impl Litestream {
     async fn supervise(self, stop: CancellationToken) {
         if let Some(address) = &self.storage_address {
             tokio::spawn(watch_storage(address.clone(), stop.clone()));
+        }
+        if !self.guard.cleared(&self.monitor, &stop).await {
+            return;
         }
         let mut pause = FIRST_RESTART_PAUSE;
         loop {
@@ -624,6 +641,7 @@ mod tests {
             access_key_id: "KEY".into(),
             secret_access_key_file: "/etc/secret".into(),
             litestream_bin: PathBuf::new(),
+            allow_overwrite: false,
         };
         let yaml = litestream_config(
             Path::new("/var/lib/dealership/dealership.db"),

@@ -2,8 +2,8 @@
 //! directory filled from the replica (docs/operations.md, "Restore from the
 //! replica"). With the `[replica]` settings of the lost site it
 //!
-//! 1. refuses a data directory that holds data (a database or pictures)
-//!    unless `--force` (then that data is moved into
+//! 1. refuses a data directory that holds data (a database with a car or a
+//!    lead, or pictures) unless `--force` (then that data is moved into
 //!    `before-restore-<time>/`, as `restore ARCHIVE` does), and a directory
 //!    a server uses;
 //! 2. has Litestream restore the database (the latest, or as it was at
@@ -81,12 +81,25 @@ pub fn parse_moment(text: &str) -> anyhow::Result<DateTime<Utc>> {
     )
 }
 
-/// Whether the data directory holds a database or pictures.
+/// Whether the data directory holds data: pictures, or a database with a
+/// car or a lead. A new installation's database (the package starts the
+/// site at once) holds nothing, and is restored over without `--force`
+/// (it is still moved aside, into `before-restore-<time>/`).
 fn holds_data(data_dir: &Path) -> bool {
-    let media_files = std::fs::read_dir(data_dir.join(MEDIA_ENTRY))
-        .map(|mut entries| entries.next().is_some())
-        .unwrap_or(false);
-    data_dir.join(DB_ENTRY).exists() || media_files
+    !super::replica_guard::holds_nothing(&data_dir.join(DB_ENTRY))
+        || holds_files(&data_dir.join(MEDIA_ENTRY))
+}
+
+/// Whether `dir` or a folder in it holds a file.
+fn holds_files(dir: &Path) -> bool {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries.filter_map(Result::ok).any(|entry| {
+                let path = entry.path();
+                !path.is_dir() || holds_files(&path)
+            })
+        })
+        .unwrap_or(false)
 }
 
 /// Restores the replica `[replica]` names into the data directory of
@@ -126,9 +139,9 @@ pub fn restore_from_replica(
     super::restore::finish_interrupted_locked(&data_dir)?;
     if holds_data(&data_dir) && !force {
         bail!(
-            "the data directory {} holds data (a database or pictures): restore from the \
-             replica into an empty one, or add --force to move what is there into \
-             {PREVIOUS_PREFIX}<time>/ first",
+            "the data directory {} holds data (a database with cars or leads, or pictures): \
+             restore from the replica into an empty one, or add --force to move what is there \
+             into {PREVIOUS_PREFIX}<time>/ first",
             data_dir.display()
         );
     }

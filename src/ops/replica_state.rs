@@ -78,6 +78,8 @@ pub struct ReplicaMonitor {
     last: Mutex<Option<ReplicaStatus>>,
     /// Since when and why Litestream does not run.
     litestream_down: Mutex<Option<(DateTime<Utc>, String)>>,
+    /// Why replication is refused, in Russian (`super::replica_guard`).
+    refused: Mutex<Option<String>>,
 }
 
 impl ReplicaMonitor {
@@ -107,6 +109,16 @@ impl ReplicaMonitor {
     /// Since when and why Litestream does not run.
     pub fn litestream_down_since(&self) -> Option<(DateTime<Utc>, String)> {
         lock(&self.litestream_down).clone()
+    }
+
+    /// Replication is refused (`super::replica_guard`): `why`, in Russian.
+    pub fn refuse(&self, why: String) {
+        *lock(&self.refused) = Some(why);
+    }
+
+    /// Why replication is refused, when it is.
+    pub fn refused(&self) -> Option<String> {
+        lock(&self.refused).clone()
     }
 }
 
@@ -180,18 +192,20 @@ pub fn ru_duration(duration: Duration) -> String {
     }
 }
 
-/// Looks at the bucket and the data directory now.
+/// Looks at the bucket and the data directory now; `refused`: why
+/// replication is refused, when it is (a problem, first).
 pub async fn look(
     bucket: &Bucket,
     data_dir: &Path,
     queue: QueueState,
     litestream_down: Option<(DateTime<Utc>, String)>,
+    refused: Option<String>,
 ) -> ReplicaStatus {
     let now = Utc::now();
     let replicated = bucket.replicated().await;
     let local = local_ltx(data_dir);
     let local_txid = local.iter().map(|f| f.last_txid).max();
-    let mut problems = Vec::new();
+    let mut problems: Vec<String> = refused.into_iter().collect();
     let (bucket_error, lag_seconds, replicated) = match replicated {
         Ok(replicated) => {
             let lag = lag(&local, &replicated, now);

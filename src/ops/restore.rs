@@ -401,6 +401,8 @@ pub(super) fn put_in_place(data_dir: &Path, staging: &Path, previous: &Path) -> 
         aside("dealership.db-wal")?;
         aside("dealership.db-shm")?;
         aside(super::LITESTREAM_STATE)?;
+        // And the refusal to replicate the old one (`replica_guard`).
+        aside(super::replica_guard::REFUSED_FILE)?;
     }
     if staged_media.exists() {
         aside(MEDIA_ENTRY)?;

@@ -12,9 +12,13 @@
 //! - what only a person can say: the public address (`--base-url`), the
 //!   address to listen on (`--listen`), the HTTPS proxy in front
 //!   (`--proxy caddy|nginx`: its site file, and the proxy trusted for
-//!   `X-Forwarded-For`) and the first admin (`--admin NAME`). After an
-//!   `apt install` the dealer runs `sudo dealership setup --base-url ...
-//!   --admin ...`; `install.sh` passes its options on to the same command.
+//!   `X-Forwarded-For`), the first admin (`--admin NAME`), replication
+//!   (`--replica s3://BUCKET/FOLDER ...`, its secret in a file of its own)
+//!   and Litestream (`--litestream download|FILE`). These go into the
+//!   drop-in `dealership.d/50-setup.toml` (`super::setup_config`), never
+//!   into the package's conffile. After an `apt install` the dealer runs
+//!   `dealership setup --base-url ... --admin ...` as root; `install.sh`
+//!   passes its options on to the same command.
 //!
 //! With `--root DIR` everything happens inside DIR: no user is made, nothing
 //! changes owner, no service is restarted, and what would be run is said
@@ -31,6 +35,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 
+use super::setup_config::{self, DROP_IN_DIR, REPLICA_SECRET, SETUP_FILE};
 use crate::config::Config;
 
 /// The system user and group the service runs as.
@@ -82,6 +87,12 @@ pub struct Setup {
     /// The first admin's name and password (the password is read by the
     /// command line before anything changes).
     pub admin: Option<(String, String)>,
+    /// The first admin's display name (default: the name).
+    pub admin_name: Option<String>,
+    /// Replication to set (the secret read by the command line).
+    pub replica: Option<setup_config::Replica>,
+    /// Litestream to install: `download` or a release tarball or program.
+    pub litestream: Option<String>,
     /// Restart the running service when the configuration changed.
     pub restart: bool,
 }
@@ -139,20 +150,25 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
         }
     } else if effective_uid()? != 0 {
         bail!(
-            "run me as root: sudo dealership setup ... (I make the system user {SERVICE_USER}, \
-             {CONF_DIR}, {DATA_DIR} and {BACKUP_DIR})"
+            "run me as root (su -, or sudo where it is installed): dealership setup ... (I make \
+             the system user {SERVICE_USER}, {CONF_DIR}, {DATA_DIR} and {BACKUP_DIR})"
         );
     }
     let asked = setup.base_url.is_some()
         || setup.listen.is_some()
         || setup.proxy.is_some()
-        || setup.admin.is_some();
+        || setup.admin.is_some()
+        || setup.replica.is_some()
+        || setup.litestream.is_some();
     // Said in full when it is all there is to do; otherwise only what it changes.
     let ids = prepare_system(&host, setup.system_only || !asked)?;
     if setup.system_only {
         return Ok(());
     }
-    let changed = configure(&host, setup)?;
+    if let Some(source) = &setup.litestream {
+        super::litestream_install::install(&host.path(super::litestream_install::PROGRAM), source)?;
+    }
+    let changed = configure(&host, setup, ids)?;
     if let Some(proxy) = setup.proxy {
         write_site(&host, proxy)?;
     }
@@ -162,7 +178,8 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
         restart_if_running()?;
     }
     if let Some((name, password)) = &setup.admin {
-        create_admin(&host, ids, name, password)?;
+        let shown = setup.admin_name.as_deref().unwrap_or(name);
+        create_admin(&host, ids, name, shown, password)?;
     }
     let (base_url, _) = site_of(&host)?;
     if asked {
@@ -174,8 +191,8 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
             "The site is {base_url}. Say what only you know with:"
         ));
         note(
-            "sudo dealership setup --base-url https://auto.example.ru --admin NAME \
-             [--proxy caddy|nginx]",
+            "dealership setup --base-url https://auto.example.ru --admin NAME \
+             [--proxy caddy|nginx]   (as root)",
         );
     }
     Ok(())
@@ -209,6 +226,16 @@ fn prepare_system(host: &Host, tell: bool) -> anyhow::Result<Option<Ids>> {
     folder(host, DATA_DIR, 0o750, service)?;
     folder(host, BACKUP_DIR, 0o700, service)?;
     folder(host, CONF_DIR, 0o750, root_group)?;
+    // setup's own settings, and any a dealer put there (before the package,
+    // say): readable by the service's group, as the configuration is.
+    folder(host, DROP_IN_DIR, 0o750, root_group)?;
+    setup_config::settle_drop_ins(&host.path(DROP_IN_DIR), root_group)?;
+    // The replica's secret put there before the user existed: the user's.
+    let secret = host.path(REPLICA_SECRET);
+    if secret.is_file() {
+        fs::set_permissions(&secret, fs::Permissions::from_mode(0o600))?;
+        host.own(&secret, service)?;
+    }
 
     let conf = host.path(CONF);
     if conf.exists() {
@@ -346,30 +373,34 @@ fn write_config(
 
 // ------------------------------------------------------------------ what a person says
 
-/// Sets what was given in the configuration; true when it changed.
-fn configure(host: &Host, setup: &Setup) -> anyhow::Result<bool> {
+/// Sets what was given in setup's drop-in (`super::setup_config`), and the
+/// replica's secret in its file; true when either changed.
+fn configure(host: &Host, setup: &Setup, ids: Option<Ids>) -> anyhow::Result<bool> {
     let conf = host.path(CONF);
-    let before =
-        fs::read_to_string(&conf).with_context(|| format!("cannot read {}", conf.display()))?;
-    let mut text = before.clone();
+    let current = setup_config::current(&conf)?;
+    let mut changes = toml::Table::new();
     let mut said = Vec::new();
-    if let Some(url) = &setup.base_url {
-        let url = check_base_url(url)?;
-        text = set_top_key(&text, "base_url", &quote(&url));
-        said.push(format!("base_url = \"{url}\""));
-    }
+    let mut put = |key: &str, value: toml::Value, said: &mut Vec<String>| {
+        said.push(format!("{key} = {value}"));
+        changes.insert(key.to_string(), value);
+    };
+    let base_url = match &setup.base_url {
+        Some(url) => {
+            let url = check_base_url(url)?;
+            put("base_url", url.clone().into(), &mut said);
+            url
+        }
+        None => current.base_url.clone(),
+    };
     if let Some(listen) = &setup.listen {
         listen.parse::<std::net::SocketAddr>().map_err(|_| {
             anyhow::anyhow!(
                 "--listen takes an address and port, e.g. 127.0.0.1:8080, not {listen:?}"
             )
         })?;
-        text = set_top_key(&text, "listen", &quote(listen));
-        said.push(format!("listen = \"{listen}\""));
+        put("listen", listen.clone().into(), &mut said);
     }
     if let Some(proxy) = setup.proxy {
-        let table = parse(&text)?;
-        let base_url = table_str(&table, "base_url").unwrap_or("http://localhost:8080");
         if !base_url.starts_with("https://") {
             bail!(
                 "--proxy {} writes an HTTPS site: the site's address must start with https://, \
@@ -378,49 +409,48 @@ fn configure(host: &Host, setup: &Setup) -> anyhow::Result<bool> {
             );
         }
         // The proxy connects from this machine: believe its X-Forwarded-For.
-        let mut trusted: Vec<String> = table
-            .get("trusted_proxies")
-            .and_then(toml::Value::as_array)
-            .map(|list| {
-                list.iter()
-                    .filter_map(|v| v.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut added = false;
+        let mut trusted: Vec<String> = current
+            .trusted_proxies
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         for local in ["127.0.0.1", "::1"] {
             if !trusted.iter().any(|t| t == local) {
                 trusted.push(local.to_string());
-                added = true;
             }
         }
-        if added {
-            let list = toml::Value::Array(trusted.into_iter().map(toml::Value::String).collect());
-            text = set_top_key(&text, "trusted_proxies", &list.to_string());
-            said.push(format!("trusted_proxies = {list}"));
-        }
+        let list = toml::Value::Array(trusted.into_iter().map(toml::Value::String).collect());
+        put("trusted_proxies", list, &mut said);
     }
-    if text == before {
-        if !said.is_empty() {
-            note(format!("{CONF} already says {}", said.join(", ")));
+    let owner = ids.filter(|_| !host.scratch());
+    let mut secret_changed = false;
+    if let Some(replica) = &setup.replica {
+        let table = replica.table()?;
+        secret_changed = setup_config::write_secret(
+            &host.path(REPLICA_SECRET),
+            &replica.secret,
+            owner.map(|ids| (ids.uid, ids.gid)),
+        )?;
+        if secret_changed {
+            say(format!(
+                "The replica's secret key in {REPLICA_SECRET} (mode 0600, {SERVICE_USER}'s)"
+            ));
         }
-        return Ok(false);
+        said.push(format!(
+            "[replica] bucket {:?}, folder {:?}",
+            table["bucket"].as_str().unwrap_or(""),
+            table["path"].as_str().unwrap_or("")
+        ));
+        changes.insert("replica".into(), toml::Value::Table(table));
     }
-    let group = match host.scratch() {
-        true => None,
-        false => lookup_user()?.map(|ids| (0, ids.gid)),
-    };
-    write_config(host, &conf, &text, group)?;
-    say(format!("Configuration {CONF}: {}", said.join(", ")));
-    Ok(true)
-}
-
-fn parse(text: &str) -> anyhow::Result<toml::Table> {
-    toml::from_str(text).map_err(|e| anyhow::anyhow!("{CONF} is not valid TOML: {}", e.message()))
-}
-
-fn table_str<'a>(table: &'a toml::Table, key: &str) -> Option<&'a str> {
-    table.get(key).and_then(toml::Value::as_str)
+    let group = owner.map(|ids| (0, ids.gid));
+    let changed = setup_config::set(&conf, &host.path(SETUP_FILE), group, &changes)?;
+    if changed {
+        say(format!("Configuration {SETUP_FILE}: {}", said.join(", ")));
+    } else if !said.is_empty() {
+        note(format!("{SETUP_FILE} already says {}", said.join(", ")));
+    }
+    Ok(changed || secret_changed)
 }
 
 /// The public address, checked: http or https, a host, no trailing slash.
@@ -444,20 +474,15 @@ fn check_base_url(url: &str) -> anyhow::Result<String> {
 }
 
 /// The site's public address and the port the server listens on, as the
-/// configuration says now.
+/// configuration says now (the file and its drop-ins).
 fn site_of(host: &Host) -> anyhow::Result<(String, String)> {
-    let conf = host.path(CONF);
-    let table = parse(
-        &fs::read_to_string(&conf).with_context(|| format!("cannot read {}", conf.display()))?,
-    )?;
-    let base_url = table_str(&table, "base_url")
-        .unwrap_or("http://localhost:8080")
-        .to_string();
-    let port = table_str(&table, "listen")
-        .and_then(|l| l.rsplit_once(':'))
+    let config = setup_config::current(&host.path(CONF))?;
+    let port = config
+        .listen
+        .rsplit_once(':')
         .map(|(_, port)| port.to_string())
         .unwrap_or_else(|| "8080".to_string());
-    Ok((base_url, port))
+    Ok((config.base_url.trim_end_matches('/').to_string(), port))
 }
 
 /// The proxy's site file for this site, written when it does not exist.
@@ -548,11 +573,17 @@ server {{
 
 /// Creates the first admin with `dealership user create`, run as the
 /// service user so the database files it touches stay the service's.
-fn create_admin(host: &Host, ids: Option<Ids>, name: &str, password: &str) -> anyhow::Result<()> {
+fn create_admin(
+    host: &Host,
+    ids: Option<Ids>,
+    name: &str,
+    shown: &str,
+    password: &str,
+) -> anyhow::Result<()> {
     let Some(ids) = ids.filter(|_| !host.scratch()) else {
         note(format!(
             "(scratch root: not running) runuser -u {SERVICE_USER} -- dealership --config {CONF} \
-             user create {name}"
+             user create {name} --display-name {shown:?}"
         ));
         return Ok(());
     };
@@ -561,7 +592,14 @@ fn create_admin(host: &Host, ids: Option<Ids>, name: &str, password: &str) -> an
     let mut child = Command::new(exe)
         .arg("--config")
         .arg(CONF)
-        .args(["user", "create", name, "--password-stdin"])
+        .args([
+            "user",
+            "create",
+            name,
+            "--password-stdin",
+            "--display-name",
+            shown,
+        ])
         .uid(ids.uid)
         .gid(ids.gid)
         .current_dir("/")
