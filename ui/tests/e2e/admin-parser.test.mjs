@@ -512,7 +512,8 @@ describe("admin parser", () => {
     assert.equal(await count(page, "new"), 2);
     assert.equal(await count(page, "gone"), 0);
     assert.match(
-      await report(page).getByTestId("also-in").first().innerText(),
+      // In the collapsed list of unchanged cars, or among the changed.
+      (await report(page).getByTestId("also-in").first().textContent()).trim(),
       new RegExp(`^Также в фиде «${NEW}»: его значения главнее$`),
     );
     const listNew = report(page).getByTestId("list-new");
@@ -643,6 +644,7 @@ describe("admin parser", () => {
     const { page } = await openAdmin(s, DESKTOP, "/admin/parser");
     // The three feeds, each with where to paste it, and copied.
     const feeds = page.getByTestId("feeds");
+    await feeds.getByTestId("feed-link").first().waitFor();
     const links = await feeds
       .getByTestId("feed-link")
       .evaluateAll((els) => els.map((e) => e.value));

@@ -129,15 +129,17 @@ export function FeedsCard({ onPreview }: { onPreview: (run: ImportRun) => void }
         </>
       )}
       {editing && <FeedDialog feed={editing.feed} onClose={() => setEditing(null)} />}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Удалить фид «${deleting?.name ?? ""}»?`}
-        message={deleting ? deleteMessage(deleting) : ""}
-        confirmLabel="Удалить фид"
-        busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
+      {deleting && (
+        <ConfirmDialog
+          open
+          title={`Удалить фид «${deleting.name}»?`}
+          message={deleteMessage(deleting)}
+          confirmLabel="Удалить фид"
+          busy={remove.isPending}
+          onConfirm={() => remove.mutate(deleting)}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
     </section>
   );
 }
