@@ -609,7 +609,7 @@ fn v28_imports_upgrade_to_one_feed_that_owns_its_cars() {
     assert_eq!((feed.3, feed.4.as_deref()), (6, Some(T)));
     assert_eq!(
         texts(&conn, "SELECT feed_id FROM import_runs", []),
-        [feed.0.clone()]
+        std::slice::from_ref(&feed.0)
     );
     let owned: Vec<(String, String, String, i64)> = conn
         .prepare("SELECT car_id, feed_key, feed_values, listed FROM feed_cars ORDER BY car_id")
