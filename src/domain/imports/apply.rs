@@ -3,9 +3,9 @@
 //! fetch, cars the feed no longer has).
 
 use super::photos::{pending_photo_count, set_sources};
-use super::plan::{Step, Values, brand_key, car_values, plan};
+use super::plan::{Step, Values, brand_key, car_values};
 use super::report::{ImportRun, RunStatus};
-use super::runs::{feed_errors, get, internal, not_a_preview, run_context};
+use super::runs::{get, internal, not_a_preview, planned_again};
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::body_types::BodyTypeCreate;
 use crate::domain::brands::BrandInput;
@@ -97,19 +97,7 @@ pub fn apply(
     if run.summary.status != RunStatus::Preview {
         return Err(not_a_preview(run.summary.status));
     }
-    let context = run_context(conn, id)?;
-    let rows_text: String =
-        conn.query_row("SELECT rows FROM import_runs WHERE id = ?1", [id], |r| {
-            r.get(0)
-        })?;
-    let rows: Vec<FeedCar> = serde_json::from_str(&rows_text).map_err(internal)?;
-    let plan = plan(
-        conn,
-        &context,
-        run.summary.format,
-        &rows,
-        feed_errors(&run.report.errors, &rows),
-    )?;
+    let (context, plan) = planned_again(conn, &run)?;
     for body in &plan.report.new_body_types {
         body_types::create(
             conn,

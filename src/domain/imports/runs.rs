@@ -2,7 +2,7 @@
 //! listed and discarded (the `import_runs` table).
 
 use super::feeds::{FEED_NOT_FOUND, Feed};
-use super::plan::{RunContext, plan};
+use super::plan::{Plan, RunContext, plan};
 use super::report::{
     ImportRun, ImportRunSummary, PhotoError, PhotoProgress, Report, RunCounts, RunSource,
     RunStatus, RunTrigger,
@@ -96,6 +96,19 @@ pub fn choose_condition(
         "UPDATE import_runs SET condition = ?2 WHERE id = ?1",
         params![id, chosen],
     )?;
+    let (_, plan) = planned_again(conn, &run)?;
+    let report = serde_json::to_string(&plan.report).map_err(internal)?;
+    conn.execute(
+        "UPDATE import_runs SET report = ?2 WHERE id = ?1",
+        params![id, report],
+    )?;
+    get(conn, id)
+}
+
+/// A stored preview compared again with the catalogue as it is now: its
+/// feed's context and the plan.
+pub(super) fn planned_again(conn: &Connection, run: &ImportRun) -> AppResult<(RunContext, Plan)> {
+    let id = run.summary.id.as_str();
     let context = run_context(conn, id)?;
     let rows_text: String =
         conn.query_row("SELECT rows FROM import_runs WHERE id = ?1", [id], |r| {
@@ -109,12 +122,7 @@ pub fn choose_condition(
         &rows,
         feed_errors(&run.report.errors, &rows),
     )?;
-    let report = serde_json::to_string(&plan.report).map_err(internal)?;
-    conn.execute(
-        "UPDATE import_runs SET report = ?2 WHERE id = ?1",
-        params![id, report],
-    )?;
-    get(conn, id)
+    Ok((context, plan))
 }
 
 /// The errors the feed itself gave (not those the comparison added).
