@@ -173,6 +173,9 @@ pub enum Command {
     },
 }
 
+/// The umask every command runs under: files 0600, folders 0700.
+pub const PRIVATE_UMASK: u32 = 0o077;
+
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
     /// Create an admin user; the password is asked for, or read from stdin.
@@ -203,6 +206,12 @@ pub enum UserCommand {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    // Whoever starts it (the unit, root by hand, a cron job): what the
+    // program creates, the database and its log, media, archives, logs, is
+    // its user's alone (docs/operations.md, "Files are private"). Modes set
+    // on purpose (setup's 0755 folders, 0640 configuration) are set
+    // explicitly and stay.
+    rustix::process::umask(rustix::fs::Mode::from_raw_mode(PRIVATE_UMASK));
     // Held while the command runs: dropped, it writes the queued lines.
     let _log = init_tracing(matches!(cli.command, Command::Serve { .. }));
     warn_of_unknown_env_vars();
@@ -566,9 +575,23 @@ fn user(config: &Config, command: UserCommand) -> anyhow::Result<()> {
             }
         }
         UserCommand::Delete { name } => {
-            if !users::delete(&conn, &name).map_err(user_error)? {
+            let Some((user, _)) = users::find_for_login(&conn, &name).map_err(user_error)? else {
                 bail!("no user named {name:?}; see `dealership user list`");
-            }
+            };
+            // The panel's rule (docs/admin.md, "The team"): the last active
+            // owner stays.
+            match crate::domain::staff::delete(&conn, &user.id) {
+                Err(crate::error::AppError::Conflict { message, .. })
+                    if message == crate::domain::staff::LAST_OWNER =>
+                {
+                    bail!(
+                        "{name} is the last active owner and cannot be deleted: make another owner first \
+                     (`dealership user create NAME --role owner`, or give a team member the role \
+                     'owner' in the panel), then delete {name}"
+                    )
+                }
+                other => other.map_err(user_error)?,
+            };
             println!("User {name} deleted.");
         }
     }

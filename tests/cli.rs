@@ -186,8 +186,31 @@ fn users_are_created_listed_changed_and_deleted() {
     assert!(list.contains("olga\teditor"), "{list}");
     assert!(!list.contains("boss"), "{list}");
 
+    // The last active owner stays (the panel's rule), with how to go on.
     let out = dealership(data, &["user", "delete", "manager"], None);
-    assert!(out.status.success());
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("manager is the last active owner")
+            && stderr(&out).contains("dealership user create NAME --role owner"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&dealership(data, &["user", "list"], None)).contains("manager\towner"));
+    let out = dealership(
+        data,
+        &[
+            "user",
+            "create",
+            "anna",
+            "--role",
+            "owner",
+            "--password-stdin",
+        ],
+        Some("anna-secret\n"),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = dealership(data, &["user", "delete", "manager"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
     let out = dealership(data, &["user", "delete", "manager"], None);
     assert!(!out.status.success());
     assert_eq!(
@@ -661,4 +684,57 @@ fn backup_of_a_database_being_written_is_consistent() {
     let out = dealership(&data, &["backup", target.to_str().unwrap()], None);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("already exists"));
+}
+
+/// Files the program makes are its user's alone whoever starts it (issue
+/// 42, docs/operations.md "Files are private"): run with a loose umask
+/// (022, a person's shell), the database, its log, the media folder and a
+/// backup archive are 0600/0700; a database left 0644 by an older version
+/// is narrowed when it opens.
+#[test]
+fn files_it_makes_are_private_under_a_loose_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let loose = |args: &[&str]| {
+        Command::new("sh")
+            .arg("-c")
+            .arg("umask 022; exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_dealership"))
+            .arg("--data")
+            .arg(&data)
+            .args(args)
+            .env_remove("DEALERSHIP_LISTEN")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+
+    let out = loose(&["migrate"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let database = data.join("dealership.db");
+    assert_eq!(mode(&data), 0o700, "the data directory");
+    assert_eq!(mode(&database), 0o600, "the database");
+    for suffix in ["-wal", "-shm"] {
+        let file = data.join(format!("dealership.db{suffix}"));
+        if file.exists() {
+            assert_eq!(mode(&file), 0o600, "{}", file.display());
+        }
+    }
+
+    let archive = dir.path().join("copy.tar.gz");
+    let out = loose(&["backup", archive.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(mode(&archive), 0o600, "the backup archive");
+    let media = data.join("media");
+    if media.exists() {
+        assert_eq!(mode(&media), 0o700, "the media folder");
+    }
+
+    // Left readable by everyone (an older version, a copy by hand): narrowed.
+    std::fs::set_permissions(&database, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = loose(&["migrate"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(mode(&database), 0o600, "narrowed when opened");
 }

@@ -77,6 +77,7 @@ impl Db {
             conn.busy_timeout(BUSY_TIMEOUT)?;
             migrate(&mut conn)?;
         }
+        private_files(path);
         // FULL: every commit syncs the WAL, so an acknowledged lead survives
         // a power cut, not only a killed process (docs/schema.md).
         // secure_delete: what is deleted or overwritten is zeroed in the
@@ -351,4 +352,26 @@ where
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| AppError::Internal(anyhow::anyhow!("worker task failed: {e}")))?
+}
+
+/// The database, its log and its shared-memory file made private (0600):
+/// files of an older version, or made by another program with a looser
+/// umask, are narrowed when the database opens (docs/operations.md, "Files
+/// are private"). A file another user owns is left as it is and said.
+fn private_files(database: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let name = database.as_os_str().to_owned();
+    for suffix in ["", "-wal", "-shm"] {
+        let mut file = name.clone();
+        file.push(suffix);
+        let file = Path::new(&file);
+        let Ok(meta) = std::fs::metadata(file) else {
+            continue;
+        };
+        if meta.permissions().mode() & 0o077 != 0
+            && let Err(e) = std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600))
+        {
+            tracing::warn!(file = %file.display(), "cannot make the file private (0600): {e}");
+        }
+    }
 }

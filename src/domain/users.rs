@@ -199,10 +199,6 @@ pub fn list(conn: &Connection) -> AppResult<Vec<User>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-pub fn delete(conn: &Connection, username: &str) -> AppResult<bool> {
-    Ok(conn.execute("DELETE FROM users WHERE username = ?1", [username])? > 0)
-}
-
 /// The user and password hash for a login, if the user exists.
 pub fn find_for_login(conn: &Connection, username: &str) -> AppResult<Option<(User, String)>> {
     Ok(conn

@@ -123,6 +123,12 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
 /// found in string" is «Неверный параметр запроса «limit»: ожидается число».
 fn query_error(text: &str) -> String {
     let text = text.trim_start_matches("Failed to deserialize query string: ");
+    if let Some(rest) = text.strip_prefix("missing field `") {
+        let name = rest.split('`').next().unwrap_or_default();
+        if is_name(name) {
+            return format!("Не указан параметр запроса «{name}»");
+        }
+    }
     let Some((name, problem)) = text.split_once(": ") else {
         return "Неверный параметр запроса".into();
     };

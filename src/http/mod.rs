@@ -13,6 +13,7 @@ pub mod openapi;
 pub mod pages;
 pub mod permissions;
 pub mod public;
+pub mod query_patterns;
 pub mod rate_limit;
 pub mod router;
 pub mod state;

@@ -33,6 +33,7 @@ use super::pages;
 use super::public::{
     brands, cars, content, credit, leads, personal_data as public_personal_data, saved_searches,
 };
+use super::query_patterns::{self, QueryPatterns};
 use super::state::AppState;
 use super::{auth, cache, health, log};
 use crate::error::AppError;
@@ -132,13 +133,21 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     ] {
         openapi::common_answers(group.get_openapi_mut(), audience);
     }
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
+    let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(public_reads)
         .merge(public_writes)
         .merge(admin)
         .merge(uploads)
         .merge(imports)
-        .split_for_parts()
+        .split_for_parts();
+    // A query value outside its parameter's pattern is 400 before anything
+    // else reads it (src/http/query_patterns.rs).
+    let patterns = Arc::new(QueryPatterns::of(&doc));
+    let router = router.route_layer(middleware::from_fn_with_state(
+        patterns,
+        query_patterns::check_query,
+    ));
+    (router, doc)
 }
 
 /// Answers carrying personal data (leads, admin accounts, sessions) are

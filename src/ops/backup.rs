@@ -440,7 +440,7 @@ fn file_header(size: u64, mtime: u64) -> tar::Header {
     let mut header = tar::Header::new_gnu();
     header.set_entry_type(tar::EntryType::Regular);
     header.set_size(size);
-    header.set_mode(0o640);
+    header.set_mode(0o600);
     header.set_mtime(mtime);
     header
 }

@@ -78,8 +78,10 @@ pub struct AdminCarQuery {
     #[param(minimum = 1, maximum = 100)]
     pub per_page: Option<u32>,
     /// all (default), new, used or lease.
+    #[param(pattern = "^(|all|new|used|lease)$")]
     pub condition: Option<String>,
     /// all (default), true (published) or false (drafts).
+    #[param(pattern = "^(|all|true|false)$")]
     pub published: Option<String>,
 }
 

@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -18,7 +18,7 @@ use crate::domain::legal;
 use crate::domain::promotions::{self, Promotion, PromotionInput};
 use crate::domain::reviews::{self, Review, ReviewInput};
 use crate::domain::roles::Capability;
-use crate::domain::settings::{self, Settings, SettingsPatch};
+use crate::domain::settings::{self, PublicSettings, Settings, SettingsPatch};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::{self, Admin};
 use crate::http::extract::{ApiQuery, FormJson, MAX_OFFSET, paging};
@@ -460,11 +460,55 @@ fn is_banner_field(field: &str) -> bool {
             .any(|(name, _)| *name == field)
 }
 
+/// What a settings write answers: the whole settings to a role that may
+/// read them (`settings`), the public part (what `GET /api/settings` shows,
+/// banners included) to a role that changes banners only (`docs/admin.md`,
+/// "What each role sees").
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum SettingsWritten {
+    All(Box<Settings>),
+    Banners(Box<PublicSettings>),
+}
+
+impl utoipa::PartialSchema for SettingsWritten {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AnyOfBuilder, Ref};
+        AnyOfBuilder::new()
+            .item(Ref::from_schema_name("Settings"))
+            .item(Ref::from_schema_name("PublicSettings"))
+            .description(Some(
+                "Settings to a role with `settings`; PublicSettings to one with `banners` only",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for SettingsWritten {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        schemas.push((
+            "Settings".into(),
+            <Settings as utoipa::PartialSchema>::schema(),
+        ));
+        <Settings as utoipa::ToSchema>::schemas(schemas);
+        schemas.push((
+            "PublicSettings".into(),
+            <PublicSettings as utoipa::PartialSchema>::schema(),
+        ));
+        <PublicSettings as utoipa::ToSchema>::schemas(schemas);
+    }
+}
+
 async fn save_settings(
     state: &AppState,
     admin: &Admin,
     patch: SettingsPatch,
-) -> AppResult<Json<Settings>> {
+) -> AppResult<Json<SettingsWritten>> {
     // An editor changes banners only; the rest of the settings is the owner's.
     let all_settings = admin.can(Capability::Settings);
     let config = state.config.clone();
@@ -493,7 +537,11 @@ async fn save_settings(
         Ok((after, Some(entry)))
     })
     .await?;
-    Ok(Json(saved))
+    Ok(Json(if all_settings {
+        SettingsWritten::All(Box::new(saved))
+    } else {
+        SettingsWritten::Banners(Box::new(saved.published()))
+    }))
 }
 
 /// The company settings form: salon name, phone and address are required.
@@ -503,7 +551,7 @@ pub async fn post_settings(
     State(state): State<AppState>,
     admin: Admin,
     FormJson(patch): FormJson<SettingsPatch>,
-) -> AppResult<Json<Settings>> {
+) -> AppResult<Json<SettingsWritten>> {
     let missing = [
         (
             "salonName",
@@ -523,11 +571,11 @@ pub async fn post_settings(
 
 /// A partial change: e-mail settings, some banners, the auto-selection banner.
 #[utoipa::path(put, path = "/api/settings", tag = "admin", request_body = SettingsPatch,
-    responses((status = 200, body = Settings), (status = 422, body = ApiErrorBody)))]
+    responses((status = 200, body = SettingsWritten), (status = 422, body = ApiErrorBody)))]
 pub async fn put_settings(
     State(state): State<AppState>,
     admin: Admin,
     FormJson(patch): FormJson<SettingsPatch>,
-) -> AppResult<Json<Settings>> {
+) -> AppResult<Json<SettingsWritten>> {
     save_settings(&state, &admin, patch).await
 }

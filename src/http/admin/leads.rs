@@ -38,8 +38,12 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[into_params(parameter_in = Query)]
 pub struct LeadQuery {
     /// new, in_progress, completed, cancelled (or all)
+    #[param(pattern = "^(|all|new|in_progress|completed|cancelled)$")]
     pub status: Option<String>,
     /// auto_credit, trade_in, auto_selection, lease_booking, contact_form, test_drive (or all)
+    #[param(
+        pattern = "^(|all|auto_credit|trade_in|auto_selection|lease_booking|contact_form|test_drive)$"
+    )]
     #[serde(rename = "type")]
     pub lead_type: Option<String>,
     /// Whose: `mine`, `none` (unassigned), `all`, or a user's id. A manager
@@ -420,7 +424,11 @@ pub struct AuditQuery {
     /// Entries to skip, default 0.
     #[param(minimum = 0, maximum = 2147483647)]
     pub offset: Option<u32>,
-    /// car, brand, review, lead, promotion, partner_bank, settings, body_type or banner.
+    /// car, brand, review, lead, promotion, partner_bank, credit_program,
+    /// settings, body_type, banner, import, user or personal_data (or all).
+    #[param(
+        pattern = "^(|all|car|brand|review|lead|promotion|partner_bank|credit_program|settings|body_type|banner|import|user|personal_data)$"
+    )]
     pub object_type: Option<String>,
     /// One object's entries (with `objectType`), e.g. a lead's status history.
     pub object_id: Option<String>,

@@ -59,7 +59,8 @@ pub async fn lead_deliveries(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct RetryQuery {
-    /// email, telegram or amocrm; all failed channels when absent.
+    /// email, telegram or amocrm; all failed channels when absent (or all).
+    #[param(pattern = "^(|all|email|telegram|amocrm)$")]
     pub channel: Option<String>,
 }
 

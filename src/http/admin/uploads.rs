@@ -37,6 +37,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 pub struct UploadQuery {
     /// `image` (default): resized WebP variants; `favicon`: ICO, PNG, JPEG or
     /// GIF up to 1 MB, stored as sent.
+    #[param(pattern = "^(image|favicon)$")]
     pub kind: Option<String>,
 }
 

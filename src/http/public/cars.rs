@@ -41,19 +41,26 @@ pub fn routes() -> OpenApiRouter<AppState> {
 pub struct CarQuery {
     /// Only featured cars ('Popular models') when true.
     pub featured: Option<bool>,
-    /// One status or several separated by commas: new, used, lease.
+    /// One status or several separated by commas: new, used, lease; all
+    /// (or empty): every status.
+    #[param(pattern = "^(|all|(new|used|lease)(,(new|used|lease))*)$")]
     pub status: Option<String>,
     pub brand_id: Option<String>,
-    /// sedan, hatchback, crossover, wagon, coupe or pickup.
+    /// A body type's slug (sedan, hatchback, crossover, wagon, coupe,
+    /// pickup or one the dealership added); all (or empty): every type.
+    #[param(pattern = "^(|all|[a-z0-9]+(-[a-z0-9]+)*)$", max_length = 50)]
     pub body_type: Option<String>,
-    /// Highest price in rubles.
+    /// Highest price in rubles, kopecks after a point or a comma.
+    #[param(pattern = "^([0-9]{1,15}([.,][0-9]{1,2})?)?$")]
     pub max_price: Option<String>,
-    /// Lowest price in rubles.
+    /// Lowest price in rubles, kopecks after a point or a comma.
+    #[param(pattern = "^([0-9]{1,15}([.,][0-9]{1,2})?)?$")]
     pub min_price: Option<String>,
     pub in_stock: Option<bool>,
     /// Exact model name.
     pub model: Option<String>,
     /// newest (default), price_asc or price_desc.
+    #[param(pattern = "^(|newest|price_asc|price_desc)$")]
     pub sort: Option<String>,
     /// Page size, default 12, 1 to 100.
     #[param(minimum = 1, maximum = 100)]
@@ -316,7 +323,8 @@ pub const SLUGS_COUNT: &str = "Укажите от 1 до 20 автомобил�
 #[into_params(parameter_in = Query)]
 pub struct SlugsQuery {
     /// Car slugs separated by commas, 1 to 20.
-    pub slugs: Option<String>,
+    #[param(pattern = "^[a-z0-9]+(-[a-z0-9]+)*(,[a-z0-9]+(-[a-z0-9]+)*){0,19}$")]
+    pub slugs: String,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -338,7 +346,7 @@ pub async fn by_slugs(
     ApiQuery(query): ApiQuery<SlugsQuery>,
 ) -> AppResult<Json<CarsBySlugs>> {
     let mut slugs: Vec<String> = Vec::new();
-    for slug in query.slugs.iter().flat_map(|s| s.split(',')) {
+    for slug in query.slugs.split(',') {
         let slug = slug.trim();
         if !slug.is_empty() && !slugs.iter().any(|s| s == slug) {
             slugs.push(slug.to_string());

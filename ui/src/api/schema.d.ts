@@ -3492,6 +3492,8 @@ export interface components {
             workingHours?: string | null;
             yandexMetrikaId?: string | null;
         };
+        /** @description Settings to a role with `settings`; PublicSettings to one with `banners` only */
+        SettingsWritten: components["schemas"]["Settings"] | components["schemas"]["PublicSettings"];
         /**
          * @description error: fix it now (a fine or a broken page); warning: soon.
          * @enum {string}
@@ -3997,7 +3999,10 @@ export interface operations {
                 limit?: number;
                 /** @description Entries to skip, default 0. */
                 offset?: number;
-                /** @description car, brand, review, lead, promotion, partner_bank, settings, body_type or banner. */
+                /**
+                 * @description car, brand, review, lead, promotion, partner_bank, credit_program,
+                 *     settings, body_type, banner, import, user or personal_data (or all).
+                 */
                 objectType?: string;
                 /** @description One object's entries (with `objectType`), e.g. a lead's status history. */
                 objectId?: string;
@@ -5683,7 +5688,7 @@ export interface operations {
     retry_deliveries: {
         parameters: {
             query?: {
-                /** @description email, telegram or amocrm; all failed channels when absent. */
+                /** @description email, telegram or amocrm; all failed channels when absent (or all). */
                 channel?: string;
             };
             header?: never;
@@ -8473,14 +8478,20 @@ export interface operations {
             query?: {
                 /** @description Only featured cars ('Popular models') when true. */
                 featured?: boolean;
-                /** @description One status or several separated by commas: new, used, lease. */
+                /**
+                 * @description One status or several separated by commas: new, used, lease; all
+                 *     (or empty): every status.
+                 */
                 status?: string;
                 brandId?: string;
-                /** @description sedan, hatchback, crossover, wagon, coupe or pickup. */
+                /**
+                 * @description A body type's slug (sedan, hatchback, crossover, wagon, coupe,
+                 *     pickup or one the dealership added); all (or empty): every type.
+                 */
                 bodyType?: string;
-                /** @description Highest price in rubles. */
+                /** @description Highest price in rubles, kopecks after a point or a comma. */
                 maxPrice?: string;
-                /** @description Lowest price in rubles. */
+                /** @description Lowest price in rubles, kopecks after a point or a comma. */
                 minPrice?: string;
                 inStock?: boolean;
                 /** @description Exact model name. */
@@ -8532,14 +8543,20 @@ export interface operations {
             query?: {
                 /** @description Only featured cars ('Popular models') when true. */
                 featured?: boolean;
-                /** @description One status or several separated by commas: new, used, lease. */
+                /**
+                 * @description One status or several separated by commas: new, used, lease; all
+                 *     (or empty): every status.
+                 */
                 status?: string;
                 brandId?: string;
-                /** @description sedan, hatchback, crossover, wagon, coupe or pickup. */
+                /**
+                 * @description A body type's slug (sedan, hatchback, crossover, wagon, coupe,
+                 *     pickup or one the dealership added); all (or empty): every type.
+                 */
                 bodyType?: string;
-                /** @description Highest price in rubles. */
+                /** @description Highest price in rubles, kopecks after a point or a comma. */
                 maxPrice?: string;
-                /** @description Lowest price in rubles. */
+                /** @description Lowest price in rubles, kopecks after a point or a comma. */
                 minPrice?: string;
                 inStock?: boolean;
                 /** @description Exact model name. */
@@ -8579,9 +8596,9 @@ export interface operations {
     };
     cars_by_slugs: {
         parameters: {
-            query?: {
+            query: {
                 /** @description Car slugs separated by commas, 1 to 20. */
-                slugs?: string;
+                slugs: string;
             };
             header?: never;
             path?: never;
@@ -8612,14 +8629,20 @@ export interface operations {
             query?: {
                 /** @description Only featured cars ('Popular models') when true. */
                 featured?: boolean;
-                /** @description One status or several separated by commas: new, used, lease. */
+                /**
+                 * @description One status or several separated by commas: new, used, lease; all
+                 *     (or empty): every status.
+                 */
                 status?: string;
                 brandId?: string;
-                /** @description sedan, hatchback, crossover, wagon, coupe or pickup. */
+                /**
+                 * @description A body type's slug (sedan, hatchback, crossover, wagon, coupe,
+                 *     pickup or one the dealership added); all (or empty): every type.
+                 */
                 bodyType?: string;
-                /** @description Highest price in rubles. */
+                /** @description Highest price in rubles, kopecks after a point or a comma. */
                 maxPrice?: string;
-                /** @description Lowest price in rubles. */
+                /** @description Lowest price in rubles, kopecks after a point or a comma. */
                 minPrice?: string;
                 inStock?: boolean;
                 /** @description Exact model name. */
@@ -8660,14 +8683,20 @@ export interface operations {
             query?: {
                 /** @description Only featured cars ('Popular models') when true. */
                 featured?: boolean;
-                /** @description One status or several separated by commas: new, used, lease. */
+                /**
+                 * @description One status or several separated by commas: new, used, lease; all
+                 *     (or empty): every status.
+                 */
                 status?: string;
                 brandId?: string;
-                /** @description sedan, hatchback, crossover, wagon, coupe or pickup. */
+                /**
+                 * @description A body type's slug (sedan, hatchback, crossover, wagon, coupe,
+                 *     pickup or one the dealership added); all (or empty): every type.
+                 */
                 bodyType?: string;
-                /** @description Highest price in rubles. */
+                /** @description Highest price in rubles, kopecks after a point or a comma. */
                 maxPrice?: string;
-                /** @description Lowest price in rubles. */
+                /** @description Lowest price in rubles, kopecks after a point or a comma. */
                 minPrice?: string;
                 inStock?: boolean;
                 /** @description Exact model name. */
@@ -11371,7 +11400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Settings"];
+                    "application/json": components["schemas"]["SettingsWritten"];
                 };
             };
             /** @description The request cannot be read: a malformed parameter or body */
