@@ -8,7 +8,7 @@ mod common;
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
 use common::{TestApp, seed_catalogue};
-use dealership::domain::roles::Role;
+use dealership::domain::roles::{Capability, Role};
 use dealership::http::auth::NOT_FOR_YOUR_ROLE;
 use dealership::http::permissions;
 use serde_json::{Value, json};
@@ -249,4 +249,92 @@ async fn an_editor_changes_banners_and_nothing_else_of_the_settings() {
         app.count("SELECT count(*) FROM audit_log WHERE username = 'olga'"),
         1
     );
+}
+
+/// What each role sees in answers (issue 42, `docs/admin.md` "What each role
+/// sees"): every admin read and the settings write, as every role, compared
+/// by what the answers hold. A lead's name, phone and e-mail are in no answer
+/// to a role without `leads`; the settings' own values (the notification
+/// and sender addresses, the operator's ИНН) in none to a role without
+/// `settings`, the settings write's included. The owner sees both, so the
+/// comparison can fail.
+#[tokio::test]
+async fn every_read_answers_each_role_only_the_fields_it_may_see() {
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    {
+        let conn = app.db.conn().unwrap();
+        let mut settings = dealership::domain::settings::get(&conn).unwrap();
+        settings.notification_email = "private-notify@salon.example".into();
+        settings.from_email = "private-robot@salon.example".into();
+        settings.operator_inn = "7707083893".into();
+        dealership::domain::settings::save(&conn, &settings).unwrap();
+    }
+    let lead = json!({"type": "contact_form", "name": "Зоя Секретова",
+        "phone": "+7 921 555-12-34", "email": "zoya.secret@example.ru", "consent": true});
+    let answer = app.post_json("/api/leads", &lead).await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text());
+
+    // What a capability opens, as values the seeding put in.
+    let private: [(Capability, &[&str]); 2] = [
+        (
+            Capability::Leads,
+            &["Зоя Секретова", "79215551234", "zoya.secret@example.ru"],
+        ),
+        (
+            Capability::Settings,
+            &[
+                "private-notify@salon.example",
+                "private-robot@salon.example",
+                "7707083893",
+            ],
+        ),
+    ];
+    let staff = staff(&app).await;
+    let reads: Vec<(Method, String)> = admin_routes(&app)
+        .await
+        .into_iter()
+        .filter(|(method, _)| method == Method::GET)
+        .collect();
+    let banner = json!({"homeBanner": "/media/cafe-800.webp"});
+    for (role, cookie) in &staff {
+        let mut seen = String::new();
+        for (method, path) in &reads {
+            let answer = app.send(request(method, path, Some(cookie))).await;
+            if answer.status.is_success() {
+                seen.push_str(&format!("\n{method} {path}: {}", answer.text()));
+            }
+        }
+        if role.can(Capability::Banners) {
+            let answer = app
+                .admin_with(cookie, Method::PUT, "/api/settings", Some(banner.clone()))
+                .await;
+            assert_eq!(answer.status, StatusCode::OK, "{role:?}: {}", answer.text());
+            let fields = answer.json();
+            assert_eq!(fields["homeBanner"], "/media/cafe-800.webp", "{role:?}");
+            assert_eq!(
+                fields.get("notificationEmail").is_some(),
+                role.can(Capability::Settings),
+                "{role:?}: the settings write's answer {fields}"
+            );
+            seen.push_str(&format!("\nPUT /api/settings: {fields}"));
+        }
+        for (capability, values) in &private {
+            for value in *values {
+                let shown = seen.contains(value);
+                if role.can(*capability) {
+                    assert!(shown, "{role:?} may see {value} ({capability:?}) somewhere");
+                } else {
+                    let at = seen
+                        .lines()
+                        .find(|l| l.contains(value))
+                        .map(|l| l.chars().take(160).collect::<String>());
+                    assert!(
+                        !shown,
+                        "{role:?} may not see {value} ({capability:?}): {at:?}"
+                    );
+                }
+            }
+        }
+    }
 }
