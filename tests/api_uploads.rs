@@ -188,6 +188,22 @@ async fn hostile_and_wrong_files_are_refused() {
         )
         .await;
     assert_eq!(plain.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    // A field the form does not have (the document says `file` alone).
+    let (ct, body) = multipart("a.jpg", "image/jpeg", &photo(40, 30));
+    let body = [
+        b"--" as &[u8],
+        b"----dealership-test-boundary\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n",
+        &body,
+    ]
+    .concat();
+    let mut request = upload_request("", "a.jpg", "image/jpeg", &[]);
+    request
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, ct.parse().unwrap());
+    *request.body_mut() = Body::from(body);
+    let extra = app.send(request).await;
+    assert_eq!(extra.status, StatusCode::BAD_REQUEST, "{}", extra.text());
+    assert!(extra.error().contains("«note»"), "{}", extra.error());
     assert_eq!(app.count("SELECT count(*) FROM media"), 0);
     assert_eq!(
         std::fs::read_dir(app.dir.path().join("media"))

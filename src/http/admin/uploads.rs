@@ -43,7 +43,8 @@ pub struct UploadQuery {
 
 /// The upload form (documentation only: the handler reads the multipart
 /// stream itself).
-#[derive(ToSchema)]
+#[derive(ToSchema, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct UploadForm {
     /// The picture's bytes.
@@ -127,10 +128,19 @@ async fn receive(
     // costs no memory.
     let place = state.image_gate.enter()?;
     let mut bytes = None;
+    // The form has one field (`UploadForm`, no other in the document).
     while let Some(field) = multipart.next_field().await.map_err(upload_error)? {
-        if field.name() == Some("file") {
-            bytes = Some(field.bytes().await.map_err(upload_error)?);
-            break;
+        match field.name() {
+            Some("file") => {
+                bytes = Some(field.bytes().await.map_err(upload_error)?);
+                break;
+            }
+            other => {
+                let name: String = other.unwrap_or_default().chars().take(40).collect();
+                return Err(AppError::BadRequest(format!(
+                    "Неизвестное поле формы «{name}»: ожидается только «file»"
+                )));
+            }
         }
     }
     let bytes = bytes.ok_or_else(|| AppError::invalid("file", media::NOT_AN_IMAGE))?;
