@@ -204,6 +204,22 @@ async fn hostile_and_wrong_files_are_refused() {
     let extra = app.send(request).await;
     assert_eq!(extra.status, StatusCode::BAD_REQUEST, "{}", extra.text());
     assert!(extra.error().contains("«note»"), "{}", extra.error());
+    // After the file too.
+    let (ct, body) = multipart("a.jpg", "image/jpeg", &photo(40, 30));
+    let end = b"------dealership-test-boundary--\r\n";
+    let body = [
+        &body[..body.len() - end.len()],
+        b"------dealership-test-boundary\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n",
+        end,
+    ]
+    .concat();
+    let mut request = upload_request("", "a.jpg", "image/jpeg", &[]);
+    request
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, ct.parse().unwrap());
+    *request.body_mut() = Body::from(body);
+    let after = app.send(request).await;
+    assert_eq!(after.status, StatusCode::BAD_REQUEST, "{}", after.text());
     assert_eq!(app.count("SELECT count(*) FROM media"), 0);
     assert_eq!(
         std::fs::read_dir(app.dir.path().join("media"))

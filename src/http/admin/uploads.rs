@@ -128,12 +128,12 @@ async fn receive(
     // costs no memory.
     let place = state.image_gate.enter()?;
     let mut bytes = None;
-    // The form has one field (`UploadForm`, no other in the document).
+    // The form has one field (`UploadForm`, no other in the document),
+    // once: the whole form is read, so one after the file is refused too.
     while let Some(field) = multipart.next_field().await.map_err(upload_error)? {
         match field.name() {
-            Some("file") => {
+            Some("file") if bytes.is_none() => {
                 bytes = Some(field.bytes().await.map_err(upload_error)?);
-                break;
             }
             other => {
                 let name: String = other.unwrap_or_default().chars().take(40).collect();
