@@ -66,8 +66,9 @@ pub fn fill_keys(conn: &Connection) -> rusqlite::Result<usize> {
             ))?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
-        let mut update =
-            conn.prepare(&format!("UPDATE {table} SET email_key = ?2 WHERE rowid = ?1"))?;
+        let mut update = conn.prepare(&format!(
+            "UPDATE {table} SET email_key = ?2 WHERE rowid = ?1"
+        ))?;
         for (rowid, address) in &rows {
             update.execute(params![rowid, canonical(address)])?;
         }

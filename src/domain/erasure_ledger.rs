@@ -77,7 +77,8 @@ pub fn key(dir: &Path) -> std::io::Result<Vec<u8>> {
             Err(err) => return Err(err),
         }
     }
-    existing_key(&path)?.ok_or_else(|| std::io::Error::other(format!("{} is empty", path.display())))
+    existing_key(&path)?
+        .ok_or_else(|| std::io::Error::other(format!("{} is empty", path.display())))
 }
 
 /// The key in `path`, when there is one.
@@ -144,8 +145,10 @@ fn record(conn: &Connection, dir: &Path, identifiers: Vec<String>) -> AppResult<
 }
 
 fn insert(conn: &Connection, entry: &Entry) -> AppResult<()> {
-    conn.prepare_cached("INSERT OR IGNORE INTO erasures (id, at, identifiers) VALUES (?1, ?2, ?3)")?
-        .execute(params![entry.id, entry.at, entry.identifiers.join(" ")])?;
+    conn.prepare_cached(
+        "INSERT OR IGNORE INTO erasures (id, at, identifiers) VALUES (?1, ?2, ?3)",
+    )?
+    .execute(params![entry.id, entry.at, entry.identifiers.join(" ")])?;
     Ok(())
 }
 
@@ -348,14 +351,20 @@ pub fn reapply_to_copy(
     crate::db::migrate(&mut conn)?;
     conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;")?;
     crate::db::register_functions(&conn)?;
-    if key.is_none() && entries.iter().any(|e| !e.identifiers.iter().all(|i| i.starts_with("l:"))) {
+    if key.is_none()
+        && entries
+            .iter()
+            .any(|e| !e.identifiers.iter().all(|i| i.starts_with("l:")))
+    {
         tracing::warn!(
             "no erasure key ({KEY_FILE}) was found: erasures of people cannot be recognised \
              in the restored copy"
         );
     }
     let done = reapply(&conn, key.as_deref(), &entries).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0));
+    let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+        r.get::<_, i64>(0)
+    });
     drop(conn);
     Ok(done)
 }

@@ -273,7 +273,10 @@ pub fn for_subscription(conn: &Connection, subscription_id: &str) -> AppResult<V
 /// (`email::canonical`; an alert's payload holds its address), oldest
 /// first.
 pub fn for_address(conn: &Connection, email: &str) -> AppResult<Vec<Delivery>> {
-    Ok(addressed(conn, email)?.into_iter().map(|(_, d)| d).collect())
+    Ok(addressed(conn, email)?
+        .into_iter()
+        .map(|(_, d)| d)
+        .collect())
 }
 
 /// [`for_address`] with each mail's address as its payload spells it.

@@ -349,7 +349,10 @@ pub(crate) fn erase_unrecorded(conn: &Connection, who: &Subject) -> AppResult<Er
         let mut erased = erase_held(conn, &held, &marks)?;
         if let Some(email) = &who.email {
             let key = super::email::canonical(email);
-            conn.execute("DELETE FROM saved_search_tokens WHERE email_key = ?1", [&key])?;
+            conn.execute(
+                "DELETE FROM saved_search_tokens WHERE email_key = ?1",
+                [&key],
+            )?;
             conn.execute("DELETE FROM forget_tokens WHERE email_key = ?1", [&key])?;
             // The caps' ledger keeps its rows for the figures, unlinked.
             super::mail_cap::forget_address(conn, email)?;

@@ -116,8 +116,7 @@ pub fn keep_ledger_beside(data_dir: &Path, dir: &Path) -> anyhow::Result<()> {
         io::copy(&mut File::open(&from)?, &mut out)
             .with_context(|| format!("cannot copy {}", from.display()))?;
         out.sync_all()?;
-        std::fs::rename(&part, &to)
-            .with_context(|| format!("cannot write {}", to.display()))?;
+        std::fs::rename(&part, &to).with_context(|| format!("cannot write {}", to.display()))?;
     }
     Ok(())
 }

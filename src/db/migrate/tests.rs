@@ -440,6 +440,8 @@ fn v9_leads_upgrade_to_v11_with_their_deliveries_and_indexes() {
         [
             "leads_assignee",
             "leads_created",
+            // V30's, on the address's comparison key.
+            "leads_email_key",
             "leads_status",
             "leads_type"
         ]

@@ -77,7 +77,9 @@ pub async fn forget(
             return Err(too_many(state.forget_address_limiter.retry_after()));
         }
     }
-    erase(&state, input).await.map_err(IntoResponse::into_response)
+    erase(&state, input)
+        .await
+        .map_err(IntoResponse::into_response)
 }
 
 /// 429 with the lead form's kind of message and `Retry-After`.
