@@ -282,6 +282,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 manifest.files.len().saturating_sub(1),
                 config.data_dir.display()
             );
+            println!("{}", reapplied_line(&restored.reapplied));
             match restored.previous {
                 Some(previous) => println!(
                     "The data that was there is kept in {}; delete it once the site works.",
@@ -389,6 +390,14 @@ fn setup(command: Command) -> anyhow::Result<()> {
     })
 }
 
+/// What a restore says of the erasures it applied again.
+fn reapplied_line(done: &crate::domain::erasure_ledger::Reapplied) -> String {
+    format!(
+        "Erasures re-applied: {} made after the copy (leads erased again: {}, subscriptions: {})",
+        done.erasures, done.leads, done.subscriptions
+    )
+}
+
 fn restore_from_replica(config: &Config, at: Option<&str>, force: bool) -> anyhow::Result<()> {
     use ops::replica_restore::{parse_moment, restore_from_replica};
     let at = at.map(parse_moment).transpose()?;
@@ -411,6 +420,7 @@ fn restore_from_replica(config: &Config, at: Option<&str>, force: bool) -> anyho
         restored.pictures,
         restored.rebuilt
     );
+    println!("{}", reapplied_line(&restored.reapplied));
     if !restored.missing.is_empty() {
         println!(
             "WARNING: {} picture(s) the database uses are not in the bucket (their pages show \

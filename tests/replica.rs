@@ -1375,3 +1375,65 @@ fn a_new_host_never_replicates_its_empty_database_over_the_replica() {
     let (exit, _) = server.terminate(Duration::from_secs(20));
     assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
 }
+
+/// An erasure made after the moment a point-in-time restore goes back to
+/// is applied again before the site serves (docs/personal-data.md,
+/// "Backups and erasures").
+#[test]
+fn an_erasure_outlives_a_restore_of_the_replica_to_an_earlier_moment() {
+    let tools = tools();
+    let s3 = S3::start(&tools);
+    s3.create_bucket();
+    let site = Site::new();
+    create_manager(&site.data());
+    let mut server = site.start(&tools, &s3.endpoint());
+    site.litestream_pid(Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
+    let sent = send_leads(server.port, 0, 3);
+    std::thread::sleep(Duration::from_secs(3));
+    let before = chrono::Utc::now();
+    std::thread::sleep(Duration::from_secs(3));
+
+    let body = serde_json::json!({"phone": sent[0]}).to_string();
+    let answer = exchange(
+        server.port,
+        &format!(
+            "POST /api/admin/personal-data/erase HTTP/1.1\r\nHost: localhost\r\n\
+             Authorization: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n",
+            basic(),
+            body.len()
+        ),
+        body.as_bytes(),
+    );
+    assert_eq!(status(&answer), 200, "{answer}");
+    assert_eq!(json_body(&answer)["leads"], 1, "{answer}");
+    std::thread::sleep(Duration::from_secs(3));
+    let (exit, _) = server.terminate(Duration::from_secs(20));
+    assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
+
+    let at = before.to_rfc3339();
+    let out = restore_from_replica(
+        &site,
+        &tools,
+        &s3.endpoint(),
+        &site.data(),
+        &["--at", &at, "--force"],
+    );
+    let said = running::text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("Erasures re-applied: 1 made after the copy (leads erased again: 1"),
+        "{said}"
+    );
+    let restored = phones(&site.data().join("dealership.db"));
+    assert!(!restored.contains(&sent[0]), "{restored:?}");
+    assert!(restored.contains(&sent[1]) && restored.contains(&sent[2]));
+    assert_eq!(
+        count(
+            &site.data().join("dealership.db"),
+            "SELECT count(*) FROM leads WHERE name = '[удалено]'"
+        ),
+        1
+    );
+}

@@ -44,6 +44,11 @@ pub(crate) fn migrate_to(conn: &mut Connection, version: Option<i32>) -> anyhow:
     settle_free_text_dates(conn)
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("promotions' free-text last days")?;
+    if applied_version(conn)?.is_some_and(|v| v >= 30) {
+        crate::domain::email::fill_keys(conn)
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .context("the comparison keys of e-mail addresses")?;
+    }
     conn.execute_batch("PRAGMA optimize;")
         .context("PRAGMA optimize")?;
     Ok(())

@@ -204,8 +204,8 @@ fn insert(
     };
     conn.prepare_cached(
         "INSERT INTO data_requests (kind, phone, email, subject, received_on, due_on,
-            answered_at, outcome, note, created_by, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            answered_at, outcome, note, created_by, created_at, email_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
         kind,
@@ -218,7 +218,8 @@ fn insert(
         answered,
         note,
         by,
-        now
+        now,
+        email.as_deref().map(super::email::canonical)
     ])?;
     Ok(())
 }
@@ -271,7 +272,7 @@ pub fn answer(
     };
     conn.prepare_cached(
         "UPDATE data_requests SET answered_at = ?2, outcome = ?3, note = ?4, subject = ?5,
-            phone = NULL, email = NULL WHERE id = ?1",
+            phone = NULL, email = NULL, email_key = NULL WHERE id = ?1",
     )?
     .execute(params![id, super::now(), outcome, note, subject])?;
     get(conn, id, today)?.ok_or_else(|| AppError::not_found(NOT_FOUND))

@@ -8,7 +8,7 @@
 //! queued; the held mail is counted for the admin ([`figures`]).
 //!
 //! The ledger (`visitor_mail_ledger`, V26) holds no address in clear: the
-//! SHA-256 of the trimmed, lower-cased address, kept for 24 hours and
+//! SHA-256 of the address's comparison key (`email::canonical`), kept for 24 hours and
 //! unlinked when its person is erased ([`forget_address`]).
 
 use chrono::{DateTime, Duration, SecondsFormat, Utc};
@@ -32,10 +32,10 @@ pub const DAILY_LIMIT_MAX: i64 = 10_000;
 pub const DAILY_LIMIT_FIELD: &str = "visitorMailDailyLimit";
 pub const DAILY_LIMIT_RANGE: &str = "Писем посетителям в сутки — от 1 до 10 000";
 
-/// The ledger's key of an address: SHA-256 (hex) of it trimmed and
-/// lower-cased.
+/// The ledger's key of an address: SHA-256 (hex) of its comparison key
+/// (`email::canonical`), so every spelling of one address counts as one.
 pub fn address_hash(email: &str) -> String {
-    hex::encode(Sha256::digest(email.trim().to_lowercase().as_bytes()))
+    hex::encode(Sha256::digest(super::email::canonical(email).as_bytes()))
 }
 
 fn stamp(at: DateTime<Utc>) -> String {
@@ -138,10 +138,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_address_is_hashed_trimmed_and_lower_cased() {
+    fn the_address_is_hashed_by_its_comparison_key() {
         assert_eq!(
             address_hash(" Anna@Example.RU "),
             address_hash("anna@example.ru")
+        );
+        assert_eq!(
+            address_hash("Зоя.Тест@Почта.рф"),
+            address_hash("зоя.тест@xn--80a1acny.xn--p1ai")
         );
         assert_eq!(address_hash("anna@example.ru").len(), 64);
         assert_ne!(

@@ -13,6 +13,8 @@ pub mod checks;
 pub mod credit_programs;
 pub mod data_requests;
 pub mod destruction_acts;
+pub mod email;
+pub mod erasure_ledger;
 pub mod form;
 pub mod hours;
 pub mod imports;

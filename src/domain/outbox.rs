@@ -269,15 +269,40 @@ pub fn for_subscription(conn: &Connection, subscription_id: &str) -> AppResult<V
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// The visitor mails addressed to `email` (an alert's payload holds its
-/// address), oldest first.
+/// The visitor mails addressed to `email` in any spelling of it
+/// (`email::canonical`; an alert's payload holds its address), oldest
+/// first.
 pub fn for_address(conn: &Connection, email: &str) -> AppResult<Vec<Delivery>> {
+    Ok(addressed(conn, email)?
+        .into_iter()
+        .map(|(_, d)| d)
+        .collect())
+}
+
+/// [`for_address`] with each mail's address as its payload spells it.
+pub fn addressed(conn: &Connection, email: &str) -> AppResult<Vec<(String, Delivery)>> {
+    let key = super::email::canonical(email);
+    let columns = SELECT.replacen(
+        " FROM outbox",
+        ", json_extract(o.payload, '$.email') AS addressed_to FROM outbox",
+        1,
+    );
     let mut stmt = conn.prepare_cached(&format!(
-        "{SELECT} WHERE o.lead_id IS NULL AND lower(json_extract(o.payload, '$.email')) = ?1
+        "{columns} WHERE o.lead_id IS NULL AND json_extract(o.payload, '$.email') IS NOT NULL
          ORDER BY o.id"
     ))?;
-    let rows = stmt.query_map([email], delivery)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let rows = stmt.query_map([], |r| {
+        let to: String = r.get("addressed_to")?;
+        Ok((to, delivery(r)?))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (to, found) = row?;
+        if super::email::canonical(&to) == key {
+            out.push((to, found));
+        }
+    }
+    Ok(out)
 }
 
 /// Failed deliveries, newest first.

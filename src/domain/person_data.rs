@@ -33,7 +33,7 @@ pub struct SubjectInput {
 }
 
 /// A checked subject: the phone normalised (`+7XXXXXXXXXX`), the address
-/// lower-cased.
+/// as given (trimmed): it is compared by its key, [`Subject::email_key`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Subject {
     pub phone: Option<String>,
@@ -41,6 +41,12 @@ pub struct Subject {
 }
 
 impl Subject {
+    /// The address's comparison key (`email::canonical`): every spelling of
+    /// one address is one person.
+    pub fn email_key(&self) -> Option<String> {
+        self.email.as_deref().map(super::email::canonical)
+    }
+
     /// "+79211234567, a@b.ru": who, while a request is open.
     pub fn describe(&self) -> String {
         [self.phone.clone(), self.email.clone()]
@@ -86,7 +92,7 @@ impl SubjectInput {
             None => None,
         };
         let email = match given(&self.email) {
-            Some(e) if leads::is_email(e) => Some(e.to_lowercase()),
+            Some(e) if leads::is_email(e) => Some(e.to_string()),
             Some(_) => return Err(AppError::invalid("email", BAD_EMAIL)),
             None => None,
         };
@@ -163,21 +169,21 @@ pub struct Erased {
 fn lead_ids(conn: &Connection, who: &Subject) -> AppResult<Vec<String>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id FROM leads
-         WHERE (?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND lower(email) = ?2)
+         WHERE (?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email_key = ?2)
          ORDER BY created_at DESC, id",
     )?;
-    let rows = stmt.query_map(params![who.phone, who.email], |r| r.get(0))?;
+    let rows = stmt.query_map(params![who.phone, who.email_key()], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
 fn subscriptions(conn: &Connection, who: &Subject) -> AppResult<Vec<Subscription>> {
-    let Some(email) = &who.email else {
+    let Some(email) = who.email_key() else {
         return Ok(Vec::new());
     };
     let mut stmt = conn.prepare_cached(
         "SELECT id, email, page_url, consent_version, consent_at, consent_ip,
                 advertising_consent, confirmed_at, unsubscribed_at, created_at
-         FROM saved_search_subscriptions WHERE lower(email) = ?1 ORDER BY created_at, id",
+         FROM saved_search_subscriptions WHERE email_key = ?1 ORDER BY created_at, id",
     )?;
     let rows = stmt.query_map([email], |r| {
         Ok(Subscription {
@@ -196,15 +202,43 @@ fn subscriptions(conn: &Connection, who: &Subject) -> AppResult<Vec<Subscription
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// Every spelling of the person's address the site holds: as asked, its
+/// key, and as their leads, subscriptions and mails spell it.
+fn spellings(
+    who: &Subject,
+    leads: &[Lead],
+    subscriptions: &[Subscription],
+    mails: &[String],
+) -> Vec<String> {
+    let Some(key) = who.email_key() else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = vec![key.clone()];
+    let held = leads
+        .iter()
+        .filter_map(|l| l.email.clone())
+        .chain(subscriptions.iter().map(|s| s.email.clone()))
+        .chain(mails.iter().cloned())
+        .chain(who.email.clone());
+    for spelling in held {
+        let spelling = spelling.trim().to_string();
+        if super::email::canonical(&spelling) == key && !out.contains(&spelling) {
+            out.push(spelling);
+        }
+    }
+    out
+}
+
 /// The strings that identify the person in free text: the phone (as
-/// stored and its digits), the address, their leads' names.
-fn marks(who: &Subject, leads: &[Lead]) -> Vec<String> {
+/// stored and its digits), every spelling of the address, their leads'
+/// names.
+fn marks(who: &Subject, leads: &[Lead], spellings: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(phone) = &who.phone {
         out.push(phone.clone());
         out.push(phone.trim_start_matches('+').to_string());
     }
-    out.extend(who.email.clone());
+    out.extend(spellings.iter().cloned());
     for lead in leads {
         if !lead.name.is_empty() && lead.name != ERASED && !out.contains(&lead.name) {
             out.push(lead.name.clone());
@@ -218,6 +252,7 @@ fn marks(who: &Subject, leads: &[Lead]) -> Vec<String> {
 fn audit_entries(
     conn: &Connection,
     who: &Subject,
+    spellings: &[String],
     lead_ids: &[String],
 ) -> AppResult<Vec<AuditEntry>> {
     let mut out: Vec<AuditEntry> = Vec::new();
@@ -229,13 +264,12 @@ fn audit_entries(
         out.extend(audit::list(conn, &filter, 1000, 0)?.0);
     }
     let mut direct = Vec::new();
-    for text in [who.phone.as_deref(), who.email.as_deref()]
-        .into_iter()
-        .flatten()
-    {
+    for text in who.phone.iter().chain(spellings) {
+        // SQLite's lower() folds ASCII only: each spelling is looked for
+        // as held, ASCII-folded on both sides.
         let mut stmt = conn.prepare_cached(
             "SELECT id FROM audit_log
-             WHERE instr(lower(summary), ?1) > 0 OR instr(lower(changes), ?1) > 0",
+             WHERE instr(lower(summary), lower(?1)) > 0 OR instr(lower(changes), lower(?1)) > 0",
         )?;
         let ids = stmt.query_map([text], |r| r.get::<_, i64>(0))?;
         direct.extend(ids.collect::<Result<Vec<_>, _>>()?);
@@ -267,10 +301,17 @@ pub fn find(conn: &Connection, who: &Subject) -> AppResult<PersonData> {
     for id in &subscription_ids {
         deliveries.extend(outbox::for_subscription(conn, id)?);
     }
+    let mut mailed = Vec::new();
     if let Some(email) = &who.email {
-        deliveries.extend(outbox::for_address(conn, email)?);
+        for (to, delivery) in outbox::addressed(conn, email)? {
+            mailed.push(to);
+            if !deliveries.iter().any(|d| d.id == delivery.id) {
+                deliveries.push(delivery);
+            }
+        }
     }
-    let audit = audit_entries(conn, who, &ids)?;
+    let spellings = spellings(who, &found, &subscriptions, &mailed);
+    let audit = audit_entries(conn, who, &spellings, &ids)?;
     let mut consent_versions: Vec<i64> = found
         .iter()
         .map(|l| l.consent_version)
@@ -291,30 +332,42 @@ pub fn find(conn: &Connection, who: &Subject) -> AppResult<PersonData> {
 /// Erases everything held about `who` (the caller empties the write-ahead
 /// log afterwards: `Db::forget_old_versions`).
 pub fn erase(conn: &Connection, who: &Subject) -> AppResult<Erased> {
+    super::atomically(conn, || {
+        let erased = erase_unrecorded(conn, who)?;
+        super::erasure_ledger::record_person(conn, who)?;
+        Ok(erased)
+    })
+}
+
+/// [`erase`] without its entry in the erasure ledger (a restore applying
+/// the ledger again).
+pub(crate) fn erase_unrecorded(conn: &Connection, who: &Subject) -> AppResult<Erased> {
     let held = find(conn, who)?;
-    let marks = marks(who, &held.leads);
+    let spellings = spellings(who, &held.leads, &held.subscriptions, &[]);
+    let marks = marks(who, &held.leads, &spellings);
     super::atomically(conn, || {
         let mut erased = erase_held(conn, &held, &marks)?;
         if let Some(email) = &who.email {
+            let key = super::email::canonical(email);
             conn.execute(
-                "DELETE FROM saved_search_tokens WHERE lower(email) = ?1",
-                [email],
+                "DELETE FROM saved_search_tokens WHERE email_key = ?1",
+                [&key],
             )?;
-            conn.execute("DELETE FROM forget_tokens WHERE lower(email) = ?1", [email])?;
+            conn.execute("DELETE FROM forget_tokens WHERE email_key = ?1", [&key])?;
             // The caps' ledger keeps its rows for the figures, unlinked.
             super::mail_cap::forget_address(conn, email)?;
             // Any mail still carrying the address (a payload of its own).
-            erased.deliveries += conn.execute(
-                "DELETE FROM outbox WHERE lead_id IS NULL AND instr(lower(payload), ?1) > 0",
-                [email],
-            )? as i64;
+            for (_, mail) in outbox::addressed(conn, email)? {
+                erased.deliveries +=
+                    conn.execute("DELETE FROM outbox WHERE id = ?1", [mail.id])? as i64;
+            }
         }
         // Requests still open about the person keep only a masked name.
         conn.execute(
-            "UPDATE data_requests SET phone = NULL, email = NULL, subject = ?3
+            "UPDATE data_requests SET phone = NULL, email = NULL, email_key = NULL, subject = ?3
              WHERE answered_at IS NULL
-               AND ((?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email = ?2))",
-            params![who.phone, who.email, who.masked()],
+               AND ((?1 IS NOT NULL AND phone = ?1) OR (?2 IS NOT NULL AND email_key = ?2))",
+            params![who.phone, who.email_key(), who.masked()],
         )?;
         Ok(erased)
     })
@@ -324,6 +377,17 @@ pub fn erase(conn: &Connection, who: &Subject) -> AppResult<Erased> {
 /// person's other leads are kept): its personal fields, comments and
 /// notifications, and its own audit entries' mentions of the person.
 pub fn erase_lead(conn: &Connection, id: &str) -> AppResult<Erased> {
+    super::atomically(conn, || {
+        let erased = erase_lead_unrecorded(conn, id)?;
+        if erased.leads > 0 {
+            super::erasure_ledger::record_lead(conn, id)?;
+        }
+        Ok(erased)
+    })
+}
+
+/// [`erase_lead`] without its entry in the erasure ledger.
+pub(crate) fn erase_lead_unrecorded(conn: &Connection, id: &str) -> AppResult<Erased> {
     let Some(lead) = leads::get(conn, id)? else {
         return Ok(Erased::default());
     };
@@ -343,7 +407,8 @@ pub fn erase_lead(conn: &Connection, id: &str) -> AppResult<Erased> {
         consent_versions: Vec::new(),
         leads: vec![lead],
     };
-    let marks = marks(&who, &held.leads);
+    let spellings = spellings(&who, &held.leads, &[], &[]);
+    let marks = marks(&who, &held.leads, &spellings);
     super::atomically(conn, || erase_held(conn, &held, &marks))
 }
 
@@ -354,7 +419,7 @@ fn erase_held(conn: &Connection, held: &PersonData, marks: &[String]) -> AppResu
         // Kept for the figures: type, status, dates, assignee, the car
         // asked about, the consent's version and time, the campaign.
         erased.leads += conn.execute(
-            "UPDATE leads SET name = ?2, phone = '', email = NULL, message = NULL,
+            "UPDATE leads SET name = ?2, phone = '', email = NULL, email_key = NULL, message = NULL,
                  desired_amount_kopecks = NULL, monthly_income_kopecks = NULL,
                  down_payment_kopecks = NULL, car_brand = NULL, car_model = NULL,
                  car_year = NULL, car_mileage = NULL, car_condition = NULL,

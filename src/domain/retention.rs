@@ -103,7 +103,7 @@ fn plan(conn: &Connection, settings: &Settings, now: DateTime<Utc>) -> AppResult
     let cancelled_cutoff = months_before(now, settings.cancelled_retention_months);
     // Leads not erased yet: id, phone, address, last change, status.
     let leads: Vec<(String, String, Option<String>, String, String)> = conn
-        .prepare("SELECT id, phone, lower(email), updated_at, status FROM leads WHERE phone <> ''")?
+        .prepare("SELECT id, phone, coalesce(email_key, lower(email)), updated_at, status FROM leads WHERE phone <> ''")?
         .query_map([], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
         })?
@@ -111,7 +111,7 @@ fn plan(conn: &Connection, settings: &Settings, now: DateTime<Utc>) -> AppResult
     // Subscriptions: address, last contact, still followed.
     let subscriptions: Vec<(String, String, bool)> = conn
         .prepare(
-            "SELECT lower(email), max(updated_at, coalesce(last_alert_at, '')),
+            "SELECT coalesce(email_key, lower(email)), max(updated_at, coalesce(last_alert_at, '')),
                     confirmed_at IS NOT NULL AND unsubscribed_at IS NULL
              FROM saved_search_subscriptions",
         )?

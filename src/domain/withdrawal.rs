@@ -10,6 +10,12 @@ use sha2::{Digest, Sha256};
 
 use crate::error::AppResult;
 
+/// Withdrawals one e-mail address (any spelling) may ask a minute.
+pub const PER_ADDRESS_PER_MINUTE: u32 = 3;
+/// The answer past a limit (429 with `Retry-After`).
+pub const RATE_LIMITED: &str =
+    "Слишком много запросов с вашего адреса. Пожалуйста, подождите минуту и попробуйте снова.";
+
 /// The answer to an unknown or spent token.
 pub const LINK_INVALID: &str = "Ссылка недействительна или устарела";
 
@@ -22,13 +28,20 @@ fn hash(token: &str) -> String {
 pub fn issue(conn: &Connection, email: &str, now: &str) -> AppResult<String> {
     let token = URL_SAFE_NO_PAD.encode(rand::random::<[u8; 32]>());
     conn.prepare_cached(
-        "INSERT INTO forget_tokens (token_hash, email, created_at) VALUES (?1, ?2, ?3)",
+        "INSERT INTO forget_tokens (token_hash, email, created_at, email_key)
+         VALUES (?1, ?2, ?3, ?4)",
     )?
-    .execute(rusqlite::params![hash(&token), email.to_lowercase(), now])?;
+    .execute(rusqlite::params![
+        hash(&token),
+        email.trim(),
+        now,
+        super::email::canonical(email)
+    ])?;
     Ok(token)
 }
 
-/// The address a token was issued for, when it is known.
+/// The address a token was issued for, as the mail spelt it, when it is
+/// known.
 pub fn address(conn: &Connection, token: &str) -> AppResult<Option<String>> {
     let token = token.trim();
     if token.is_empty() || token.len() > 200 {

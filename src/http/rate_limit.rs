@@ -1,19 +1,21 @@
-//! A fixed-window counter per client address.
+//! A fixed-window counter per client address (or per any other key: the
+//! withdrawal link counts per e-mail address too).
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Instant;
 
-pub struct RateLimiter {
+pub struct RateLimiter<K = IpAddr> {
     per_minute: u32,
     started: Instant,
-    windows: Mutex<HashMap<IpAddr, (u64, u32)>>,
+    windows: Mutex<HashMap<K, (u64, u32)>>,
 }
 
-impl RateLimiter {
+impl<K: Hash + Eq> RateLimiter<K> {
     /// `per_minute` = 0 turns the limit off.
-    pub fn per_minute(per_minute: u32) -> RateLimiter {
+    pub fn per_minute(per_minute: u32) -> RateLimiter<K> {
         RateLimiter {
             per_minute,
             started: Instant::now(),
@@ -22,7 +24,7 @@ impl RateLimiter {
     }
 
     /// Counts one request; false when the address has used up this minute.
-    pub fn allow(&self, ip: IpAddr) -> bool {
+    pub fn allow(&self, ip: K) -> bool {
         if self.per_minute == 0 {
             return true;
         }
@@ -40,6 +42,11 @@ impl RateLimiter {
         }
         entry.1 += 1;
         true
+    }
+
+    /// Seconds until the current window ends (`Retry-After` of a refusal).
+    pub fn retry_after(&self) -> u64 {
+        60 - self.started.elapsed().as_secs() % 60
     }
 }
 

@@ -51,6 +51,10 @@ pub struct Shared {
     pub lead_limiter: Arc<RateLimiter>,
     /// The saved-search form's own limit, as many a minute as leads.
     pub saved_search_limiter: Arc<RateLimiter>,
+    /// The withdrawal link's limits, per client address (as many a minute
+    /// as leads) and per e-mail address (its comparison key).
+    pub forget_limiter: Arc<RateLimiter>,
+    pub forget_address_limiter: Arc<RateLimiter<String>>,
     /// Bounds parallel password checks (`PasswordChecks::new` for other sizes).
     pub password_checks: Arc<PasswordChecks>,
     /// Bounds concurrent image work and its memory (`crate::media::gate`).
@@ -102,6 +106,10 @@ impl AppState {
             config,
             lead_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
             saved_search_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
+            forget_limiter: Arc::new(RateLimiter::per_minute(per_minute)),
+            forget_address_limiter: Arc::new(RateLimiter::per_minute(
+                crate::domain::withdrawal::PER_ADDRESS_PER_MINUTE.min(per_minute),
+            )),
             password_checks: Arc::new(PasswordChecks::for_this_machine()),
             image_gate: Arc::new(crate::media::Gate::default()),
             workers: Arc::default(),

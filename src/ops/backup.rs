@@ -81,7 +81,44 @@ pub fn backup(config: &Config, target: &Path) -> anyhow::Result<Written> {
     if result.is_err() {
         let _ = std::fs::remove_file(&partial);
     }
-    result
+    let written = result?;
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+        keep_ledger_beside(&config.data_dir, dir)?;
+    }
+    Ok(written)
+}
+
+/// Copies the erasure ledger and its key (`erasures.log`, `erasure.key`,
+/// docs/personal-data.md "Backups and erasures") beside the archive, each
+/// replaced whole (0600), so that a restore on another host still
+/// re-applies the erasures made after an archive. The key is kept with the
+/// archives only, which hold the data itself; the replica never gets it.
+pub fn keep_ledger_beside(data_dir: &Path, dir: &Path) -> anyhow::Result<()> {
+    use crate::domain::erasure_ledger::{KEY_FILE, LOG_FILE};
+    if std::fs::canonicalize(dir).ok() == std::fs::canonicalize(data_dir).ok() {
+        return Ok(());
+    }
+    for name in [LOG_FILE, KEY_FILE] {
+        let from = data_dir.join(name);
+        if !from.exists() {
+            continue;
+        }
+        let to = dir.join(name);
+        let part = dir.join(format!(".{name}.partial"));
+        let _ = std::fs::remove_file(&part);
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut out = options
+            .open(&part)
+            .with_context(|| format!("cannot write {}", part.display()))?;
+        io::copy(&mut File::open(&from)?, &mut out)
+            .with_context(|| format!("cannot copy {}", from.display()))?;
+        out.sync_all()?;
+        std::fs::rename(&part, &to).with_context(|| format!("cannot write {}", to.display()))?;
+    }
+    Ok(())
 }
 
 /// The end of the name an archive is written under before it is complete

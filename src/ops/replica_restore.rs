@@ -55,6 +55,8 @@ pub struct RestoredFromReplica {
     pub missing: Vec<String>,
     /// Where the data that was there went (None: there was none).
     pub previous: Option<PathBuf>,
+    /// Erasures made after the restored moment, applied to it again.
+    pub reapplied: crate::domain::erasure_ledger::Reapplied,
     pub took: Duration,
 }
 
@@ -163,10 +165,11 @@ pub fn restore_from_replica(
         at,
     ));
     let filled = filled.and_then(|filled| {
+        let reapplied = super::restore::reapply_erasures(&data_dir, &staging, None)?;
         prepare(&data_dir, &staging)?;
-        Ok(filled)
+        Ok((filled, reapplied))
     });
-    let (leads, pictures, rebuilt, missing) = match filled {
+    let ((leads, pictures, rebuilt, missing), reapplied) = match filled {
         Ok(filled) => filled,
         Err(err) => {
             let _ = std::fs::remove_dir_all(&staging);
@@ -189,6 +192,7 @@ pub fn restore_from_replica(
         rebuilt,
         missing,
         previous: previous.exists().then_some(previous),
+        reapplied,
         took: started.elapsed(),
     })
 }

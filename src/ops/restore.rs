@@ -22,6 +22,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use super::{DB_ENTRY, FORMAT, Hashing, MANIFEST_ENTRY, MEDIA_ENTRY, Manifest, ManifestFile};
 use crate::config::Config;
+use crate::domain::erasure_ledger::{self, KEY_FILE, LOG_FILE, Reapplied};
 
 /// The largest manifest read (a million pictures fit well within it).
 const MANIFEST_MAX_BYTES: u64 = 256 * 1024 * 1024;
@@ -31,6 +32,8 @@ pub struct Restored {
     pub manifest: Manifest,
     /// Where the data that was there before went (None: there was none).
     pub previous: Option<PathBuf>,
+    /// Erasures made after the archive, applied to it again.
+    pub reapplied: Reapplied,
 }
 
 /// Start of the folder a restore unpacks its archive into, in the data
@@ -68,10 +71,11 @@ pub fn restore(config: &Config, archive: &Path) -> anyhow::Result<Restored> {
     let checked = verify_into(reader, &staging)
         .with_context(|| format!("{} cannot be restored", archive.display()))
         .and_then(|manifest| {
+            let reapplied = reapply_erasures(data_dir, &staging, archive.parent())?;
             prepare(data_dir, &staging)?;
-            Ok(manifest)
+            Ok((manifest, reapplied))
         });
-    let manifest = match checked {
+    let (manifest, reapplied) = match checked {
         Ok(manifest) => manifest,
         Err(err) => {
             let _ = std::fs::remove_dir_all(&staging);
@@ -93,7 +97,45 @@ pub fn restore(config: &Config, archive: &Path) -> anyhow::Result<Restored> {
     Ok(Restored {
         manifest,
         previous: previous.exists().then_some(previous),
+        reapplied,
     })
+}
+
+/// Applies to the unpacked copy in `staging`, before it is marked ready,
+/// every erasure made after it (docs/personal-data.md, "Backups and
+/// erasures"): the entries of the data directory's ledger file and
+/// database, and of the ledger beside the archive (`archive_dir`), that
+/// the copy's own table lacks. Says how many in the log.
+pub(super) fn reapply_erasures(
+    data_dir: &Path,
+    staging: &Path,
+    archive_dir: Option<&Path>,
+) -> anyhow::Result<Reapplied> {
+    let beside: Vec<&Path> = archive_dir
+        .filter(|d| !d.as_os_str().is_empty())
+        .into_iter()
+        .filter(|d| *d != data_dir)
+        .collect();
+    let ledgers: Vec<PathBuf> = std::iter::once(data_dir.join(LOG_FILE))
+        .chain(beside.iter().map(|d| d.join(LOG_FILE)))
+        .collect();
+    let keys: Vec<PathBuf> = std::iter::once(data_dir.join(KEY_FILE))
+        .chain(beside.iter().map(|d| d.join(KEY_FILE)))
+        .collect();
+    let done = erasure_ledger::reapply_to_copy(
+        &staging.join(DB_ENTRY),
+        &ledgers,
+        &[data_dir.join(DB_ENTRY)],
+        &keys,
+    )
+    .context("cannot apply the erasures made after the copy")?;
+    tracing::info!(
+        erasures = done.erasures,
+        leads = done.leads,
+        subscriptions = done.subscriptions,
+        "re-applied the erasures made after the restored copy"
+    );
+    Ok(done)
 }
 
 /// A stamp no earlier restore's folders use (two restores in one second).

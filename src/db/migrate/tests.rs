@@ -440,6 +440,8 @@ fn v9_leads_upgrade_to_v11_with_their_deliveries_and_indexes() {
         [
             "leads_assignee",
             "leads_created",
+            // V30's, on the address's comparison key.
+            "leads_email_key",
             "leads_status",
             "leads_type"
         ]
@@ -642,4 +644,52 @@ fn a_database_that_never_imported_gets_no_feed() {
         .query_row("SELECT count(*) FROM import_feeds", [], |r| r.get(0))
         .unwrap();
     assert_eq!(feeds, 0);
+}
+
+#[test]
+fn v29_addresses_get_their_comparison_keys_after_upgrading() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("old.db")).unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    migrate_to(&mut conn, Some(29)).unwrap();
+    conn.execute_batch(&format!(
+        "INSERT INTO leads (id, type, name, phone, email, consent_version, consent_at,
+             consent_ip, created_at, updated_at)
+             VALUES ('lead-1', 'contact_form', 'Зоя', '+79991234567', 'Зоя.Тест@Почта.рф', 1,
+             '{T}', '127.0.0.1', '{T}', '{T}'),
+             ('lead-2', 'contact_form', 'Иван', '+79991234568', NULL, 1,
+             '{T}', '127.0.0.1', '{T}', '{T}');
+         INSERT INTO forget_tokens (token_hash, email, created_at)
+             VALUES ('h1', 'зоя.тест@xn--80a1acny.xn--p1ai', '{T}');
+         INSERT INTO data_requests (kind, email, subject, received_on, due_on, created_at)
+             VALUES ('access', 'ЗОЯ.ТЕСТ@ПОЧТА.РФ', 'ЗОЯ.ТЕСТ@ПОЧТА.РФ', '2026-03-01',
+             '2026-03-13', '{T}');"
+    ))
+    .unwrap();
+    migrate(&mut conn).unwrap();
+    let key = "зоя.тест@xn--80a1acny.xn--p1ai";
+    let keys: Vec<Option<String>> = conn
+        .prepare(
+            "SELECT email_key FROM leads
+             UNION ALL SELECT email_key FROM forget_tokens
+             UNION ALL SELECT email_key FROM data_requests",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        keys,
+        vec![Some(key.into()), None, Some(key.into()), Some(key.into())]
+    );
+    // The address as typed is kept.
+    let typed: String = conn
+        .query_row("SELECT email FROM leads WHERE id = 'lead-1'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(typed, "Зоя.Тест@Почта.рф");
+    // Nothing left to fill: the next start does nothing.
+    assert_eq!(crate::domain::email::fill_keys(&conn).unwrap(), 0);
 }

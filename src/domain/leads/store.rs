@@ -28,10 +28,10 @@ pub fn insert(conn: &Connection, valid: ValidLead) -> AppResult<Lead> {
             fuel_types, source_url, car_id, car_info, car_price, car_status, consent_version,
             consent_at, consent_ip, advertising_consent, utm_source, utm_medium, utm_campaign,
             utm_term, utm_content, analytics_client_id, created_at, updated_at, preferred_date,
-            preferred_time, term_months, down_payment_kopecks)
+            preferred_time, term_months, down_payment_kopecks, email_key)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
             ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35,
-            ?36, ?37, ?38, ?39, ?40)",
+            ?36, ?37, ?38, ?39, ?40, ?41)",
     )?
     .execute(params![
         l.id,
@@ -74,6 +74,7 @@ pub fn insert(conn: &Connection, valid: ValidLead) -> AppResult<Lead> {
         l.preferred_time,
         l.term_months,
         l.down_payment,
+        l.email.as_deref().map(crate::domain::email::canonical),
     ])?;
     Ok(lead)
 }

@@ -101,8 +101,9 @@ pub fn insert_confirmed(
         conn.prepare_cached(
             "INSERT INTO saved_search_subscriptions (id, search_id, email, page_url,
                 consent_version, consent_at, consent_ip, advertising_consent,
-                advertising_consent_at, confirmed_at, confirm_ip, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?6, ?6, ?7, ?6, ?6)",
+                advertising_consent_at, confirmed_at, confirm_ip, created_at, updated_at,
+                email_key)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?6, ?6, ?7, ?6, ?6, ?8)",
         )?
         .execute(params![
             id,
@@ -111,7 +112,8 @@ pub fn insert_confirmed(
             valid.page_url,
             consent_version,
             at,
-            ip
+            ip,
+            crate::domain::email::canonical(&valid.email)
         ])?;
         let seen = matching(conn, &valid.filter)?;
         remember(conn, &id, seen.iter().map(|m| (m.car_id.as_str(), m.price)))?;

@@ -141,7 +141,7 @@ pub fn queue_alerts(conn: &Connection, now: DateTime<Utc>, base_url: &str) -> Ap
             "{SELECT_SUBSCRIPTION}
              WHERE s.confirmed_at IS NOT NULL AND s.unsubscribed_at IS NULL
                AND NOT EXISTS (SELECT 1 FROM saved_search_subscriptions o
-                               WHERE o.email = s.email AND o.last_alert_at > ?1)
+                               WHERE o.email_key = s.email_key AND o.last_alert_at > ?1)
              ORDER BY s.email, s.created_at"
         ))?
         .query_map([&cutoff], subscription_row)?

@@ -32,15 +32,16 @@ pub(super) fn issue_token(
 ) -> AppResult<String> {
     let token = random_token();
     conn.prepare_cached(
-        "INSERT INTO saved_search_tokens (token_hash, purpose, subscription_id, email, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO saved_search_tokens (token_hash, purpose, subscription_id, email, created_at, email_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
     .execute(params![
         hash_token(&token),
         purpose,
         subscription_id,
         email,
-        now
+        now,
+        crate::domain::email::canonical(email)
     ])?;
     Ok(token)
 }

@@ -6,6 +6,7 @@ use super::filter::mask_email;
 use super::request::ValidRequest;
 use super::search::{CONFIRM_REPEAT_MINUTES, CONFIRM_VALID_DAYS};
 use super::stored::{find_token, get, issue_token, stamp};
+use crate::domain::email::canonical;
 use crate::domain::money::Money;
 use crate::domain::outbox;
 use crate::domain::outbox::{Channel, Kind};
@@ -60,9 +61,9 @@ pub fn subscribe(
         let existing: Option<SubscriptionState> = conn
             .prepare_cached(
                 "SELECT id, confirmed_at, unsubscribed_at, confirm_sent_at
-                 FROM saved_search_subscriptions WHERE email = ?1 AND search_id = ?2",
+                 FROM saved_search_subscriptions WHERE email_key = ?1 AND search_id = ?2",
             )?
-            .query_row(params![valid.email, search_id], |r| {
+            .query_row(params![canonical(&valid.email), search_id], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })
             .optional()?;
@@ -89,12 +90,21 @@ pub fn subscribe(
                 // with the consent given now.
                 conn.prepare_cached(
                     "UPDATE saved_search_subscriptions SET page_url = ?2, consent_version = ?3,
+                        email = ?6, email_key = ?7,
                         consent_at = ?4, consent_ip = ?5, advertising_consent = 1,
                         advertising_consent_at = ?4, confirmed_at = NULL, confirm_ip = NULL,
                         unsubscribed_at = NULL, updated_at = ?4
                      WHERE id = ?1",
                 )?
-                .execute(params![id, valid.page_url, consent_version, at, ip])?;
+                .execute(params![
+                    id,
+                    valid.page_url,
+                    consent_version,
+                    at,
+                    ip,
+                    valid.email,
+                    canonical(&valid.email)
+                ])?;
                 conn.prepare_cached("DELETE FROM saved_search_seen WHERE subscription_id = ?1")?
                     .execute([&id])?;
                 id
@@ -104,8 +114,8 @@ pub fn subscribe(
                 conn.prepare_cached(
                     "INSERT INTO saved_search_subscriptions (id, search_id, email, page_url,
                         consent_version, consent_at, consent_ip, advertising_consent,
-                        advertising_consent_at, created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?6, ?6, ?6)",
+                        advertising_consent_at, created_at, updated_at, email_key)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?6, ?6, ?6, ?8)",
                 )?
                 .execute(params![
                     id,
@@ -114,7 +124,8 @@ pub fn subscribe(
                     valid.page_url,
                     consent_version,
                     at,
-                    ip
+                    ip,
+                    canonical(&valid.email)
                 ])?;
                 id
             }
@@ -273,10 +284,10 @@ pub fn unsubscribe(
             ("unsubscribe", Some(id)) => vec![id],
             ("unsubscribe_all", None) => conn
                 .prepare_cached(
-                    "SELECT id FROM saved_search_subscriptions WHERE email = ?1
+                    "SELECT id FROM saved_search_subscriptions WHERE email_key = ?1
                      ORDER BY created_at",
                 )?
-                .query_map([&email], |r| r.get(0))?
+                .query_map([canonical(&email)], |r| r.get(0))?
                 .collect::<Result<_, _>>()?,
             _ => return Ok(None),
         };

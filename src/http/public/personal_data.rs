@@ -2,10 +2,13 @@
 //! "Withdrawing by a link"): without logging in, the person withdraws the
 //! consent and everything held about the address is erased. The page
 //! (`/personal-data/forget?token=T`) asks before it sends the token: mail
-//! scanners open links, and a click is the person's own.
+//! scanners open links, and a click is the person's own. Limited like the
+//! lead form, per client address, and per e-mail address (any spelling).
 
 use axum::Json;
 use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -14,10 +17,10 @@ use utoipa_axum::routes;
 use crate::domain::destruction_acts::{self, ActReason, ActRecord};
 use crate::domain::person_data::{self, Subject};
 use crate::domain::saved_searches::mask_email;
-use crate::domain::withdrawal::{self, LINK_INVALID};
+use crate::domain::withdrawal::{self, LINK_INVALID, RATE_LIMITED};
 use crate::domain::{audit, data_requests};
 use crate::error::{AppError, AppResult};
-use crate::http::extract::ApiJson;
+use crate::http::extract::{ApiJson, ClientIp};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 
@@ -49,11 +52,47 @@ pub struct Forgotten {
         (status = 200, body = Forgotten),
         (status = 404, body = ApiErrorBody, description = "Unknown or spent link"),
         (status = 422, body = ApiErrorBody),
+        (status = 429, body = ApiErrorBody, description = "Too many requests from this client \
+            address or for this e-mail address: send again after `Retry-After` seconds",
+            headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
 pub async fn forget(
     State(state): State<AppState>,
-    ApiJson(input): ApiJson<ForgetInput>,
-) -> AppResult<Json<Forgotten>> {
+    ClientIp(ip): ClientIp,
+    body: Result<ApiJson<ForgetInput>, AppError>,
+) -> Result<Json<Forgotten>, Response> {
+    if !state.forget_limiter.allow(ip) {
+        return Err(too_many(state.forget_limiter.retry_after()));
+    }
+    let ApiJson(input) = body.map_err(IntoResponse::into_response)?;
+    let token = input.token.clone();
+    let known = state
+        .db
+        .read(move |c| withdrawal::address(c, &token))
+        .await
+        .map_err(IntoResponse::into_response)?;
+    if let Some(email) = known {
+        let key = crate::domain::email::canonical(&email);
+        if !state.forget_address_limiter.allow(key) {
+            return Err(too_many(state.forget_address_limiter.retry_after()));
+        }
+    }
+    erase(&state, input)
+        .await
+        .map_err(IntoResponse::into_response)
+}
+
+/// 429 with the lead form's kind of message and `Retry-After`.
+fn too_many(seconds: u64) -> Response {
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, HeaderValue::from(seconds))],
+        Json(serde_json::json!({ "error": RATE_LIMITED })),
+    )
+        .into_response()
+}
+
+async fn erase(state: &AppState, input: ForgetInput) -> AppResult<Json<Forgotten>> {
     let now = state.clock.now();
     let today = state.clock.moscow_today();
     let at = crate::notify::timestamp(now);
