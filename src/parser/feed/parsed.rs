@@ -24,7 +24,7 @@ pub struct Discounts {
 /// shows the warning (`docs/parser.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct FieldWarning {
-    /// drivetrain | engine | power | trim | vin | discount
+    /// drivetrain | engine | power | trim | vin | discount | photos
     pub field: String,
     pub message: String,
 }

@@ -79,6 +79,9 @@ impl Record {
         let room = self.fields.len() < MAX_RECORD_FIELDS;
         match self.fields.get_mut(path) {
             Some(values) if values.len() < MAX_VALUES_PER_FIELD => values.push(value),
+            // An empty element beyond the limit (`<Image url=".."/>`'s own
+            // text) is not a value.
+            Some(_) if value.trim().is_empty() => {}
             Some(_) => match self.unkept.get_mut(path) {
                 Some(n) => *n += 1,
                 None => {

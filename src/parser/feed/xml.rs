@@ -38,6 +38,9 @@ enum Refusal {
     Large,
 }
 
+/// The text a refused record still gathers for an element (to name its car).
+const NAMING_TEXT: usize = 400;
+
 /// The record being read.
 struct Open {
     record: Record,
@@ -65,6 +68,28 @@ impl Open {
     fn leave(&mut self) {
         let start = self.path_starts.pop().unwrap_or(0);
         self.path.truncate(start);
+    }
+
+    /// How much more text the element being read may gather: a refused
+    /// record keeps only short texts (its car's name).
+    fn room(&self) -> usize {
+        match self.refused {
+            None => usize::MAX,
+            Some(_) => NAMING_TEXT.saturating_sub(self.text.len()),
+        }
+    }
+
+    fn add_text(&mut self, text: &str) {
+        let room = self.room();
+        if text.len() <= room {
+            self.text.push_str(text);
+        } else {
+            let mut end = room;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.text.push_str(&text[..end]);
+        }
     }
 
     fn keep(&mut self, path: &str, value: String) {
@@ -304,15 +329,15 @@ pub(super) fn parse_xml(
                 }
             }
             Event::Text(e) => {
-                if let Some(o) = open.as_mut().filter(|o| o.refused.is_none()) {
+                if let Some(o) = open.as_mut().filter(|o| o.room() > 0) {
                     let decoded = decode(encoding, &e).map_err(broken)?;
-                    o.text.push_str(&decoded);
+                    o.add_text(&decoded);
                 }
             }
             Event::CData(e) => {
-                if let Some(o) = open.as_mut().filter(|o| o.refused.is_none()) {
+                if let Some(o) = open.as_mut().filter(|o| o.room() > 0) {
                     let decoded = decode(encoding, &e).map_err(broken)?;
-                    o.text.push_str(&decoded);
+                    o.add_text(&decoded);
                 }
             }
             Event::GeneralRef(e) => {
@@ -335,8 +360,8 @@ pub(super) fn parse_xml(
                         }
                     }
                 };
-                if let Some(o) = open.as_mut().filter(|o| o.refused.is_none()) {
-                    o.text.push_str(&resolved);
+                if let Some(o) = open.as_mut() {
+                    o.add_text(&resolved);
                 }
             }
             Event::End(e) => {
