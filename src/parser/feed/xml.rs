@@ -38,6 +38,9 @@ enum Refusal {
     Large,
 }
 
+/// The longest element name read: a longer one refuses the feed.
+const MAX_NAME_BYTES: usize = 1000;
+
 /// The text a refused record still gathers for an element (to name its car).
 const NAMING_TEXT: usize = 400;
 
@@ -212,8 +215,11 @@ pub(super) fn parse_xml(
         }
         match event {
             Event::DocType(doctype) => {
-                let text = String::from_utf8_lossy(doctype.as_ref()).to_uppercase();
-                if text.contains("<!ENTITY") {
+                let declares = doctype
+                    .as_ref()
+                    .windows(8)
+                    .any(|w| w.eq_ignore_ascii_case(b"<!ENTITY"));
+                if declares {
                     return Err(FeedError(
                         "Документ объявляет сущности XML (<!ENTITY> в DOCTYPE): такие фиды не \
                          принимаются из соображений безопасности"
@@ -223,6 +229,11 @@ pub(super) fn parse_xml(
             }
             Event::Start(ref e) | Event::Empty(ref e) => {
                 let empty = matches!(event, Event::Empty(_));
+                if e.name().as_ref().len() > MAX_NAME_BYTES {
+                    return Err(broken(format!(
+                        "имя элемента длиннее {MAX_NAME_BYTES} символов: такой фид не принимается"
+                    )));
+                }
                 let name = lossy(encoding, e.name().as_ref());
                 if stack.is_empty() {
                     format = Some(match name.as_str() {
