@@ -184,7 +184,10 @@ async fn huge_texts_are_refused_by_their_limits_and_quoted_short() {
         // A 600 KB price is not a number, and the error quotes 100 characters.
         car("T-2", "").replace("<price>2199000</price>", &format!("<price>{long}</price>")),
         // A 4 MB description: larger than a record may be.
-        car("T-3", &format!("<description>{}</description>", long.repeat(7))),
+        car(
+            "T-3",
+            &format!("<description>{}</description>", long.repeat(7)),
+        ),
     ]);
     let run = preview(&admin, "long.xml", &feed).await;
     assert_eq!(new_keys(&run), ["T-1"], "{run}");

@@ -104,7 +104,8 @@ impl Rows<'_> {
             kept += piece.len();
             field.extend_from_slice(piece);
             match result {
-                ::csv_core::ReadFieldResult::InputEmpty | ::csv_core::ReadFieldResult::OutputFull => {}
+                ::csv_core::ReadFieldResult::InputEmpty
+                | ::csv_core::ReadFieldResult::OutputFull => {}
                 ::csv_core::ReadFieldResult::Field { record_end } => {
                     any = true;
                     let done = std::mem::take(&mut field);
@@ -147,10 +148,7 @@ pub(super) fn parse_csv(
     };
     let text = |field: Vec<u8>, line: u32| -> Result<String, FeedError> {
         if encoding != encoding_rs::UTF_8 {
-            return Ok(encoding
-                .decode_without_bom_handling(&field)
-                .0
-                .into_owned());
+            return Ok(encoding.decode_without_bom_handling(&field).0.into_owned());
         }
         String::from_utf8(field).map_err(|_| {
             FeedError(format!(

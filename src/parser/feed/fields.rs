@@ -28,7 +28,12 @@ pub(super) fn mapped<T>(
     map: fn(&str) -> Option<T>,
 ) -> RowResult<T> {
     map(value).map_or_else(
-        || field_error(field, format!("Неизвестное значение «{}»: {what}", quoted(value))),
+        || {
+            field_error(
+                field,
+                format!("Неизвестное значение «{}»: {what}", quoted(value)),
+            )
+        },
         Ok,
     )
 }

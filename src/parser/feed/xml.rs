@@ -6,8 +6,8 @@ use super::condition::{ConditionFacts, condition};
 use super::fields::{
     EngineFacts, FeedCarParts, RowResult, car, check_currency, discounts_of, doors_of, drive_of,
     drive_warning, engine_of, external_id, field_error, mapped, mileage_of, model_and_generation,
-    name_of, optional_text, parse_price, parse_vin, parse_year, photos, quoted, required, short_text,
-    text_field, trim_warning,
+    name_of, optional_text, parse_price, parse_vin, parse_year, photos, quoted, required,
+    short_text, text_field, trim_warning,
 };
 use super::parsed::{
     FeedCar, FeedError, FeedFormat, MAX_DOCUMENT_DEPTH, MAX_RECORD_BYTES, MAX_RECORD_DEPTH, Parsed,
@@ -18,8 +18,8 @@ use crate::domain::cars::FuelType;
 use crate::parser::mapping;
 use encoding_rs::Encoding;
 use quick_xml::Reader;
-use std::borrow::Cow;
 use quick_xml::events::Event;
+use std::borrow::Cow;
 
 /// A reader of `bytes` from `offset`: it keeps no stack of its own
 /// (ours is bounded, [`MAX_DOCUMENT_DEPTH`]), so it can start again past
