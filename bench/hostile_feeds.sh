@@ -176,7 +176,7 @@ PY
 }
 
 echo "binary $BIN, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-11s %8s %8s %9s %9s %9s  %s\n' shape size preview_s apply_s rest_MB peak+MB outcome
+printf '%-11s %8s %8s %9s %9s %9s %9s  %s\n' shape size preview_s apply_s rest_MB prev+MB peak+MB outcome
 fail=0
 for shape in $SHAPES; do
   feed="$WORK/$shape.feed"
@@ -187,6 +187,7 @@ for shape in $SHAPES; do
   rest=$(kb VmRSS)
   preview=$(timed "$WORK/answer.json" -F "file=@$feed;filename=$name" "$URL/api/admin/imports")
   outcome=$(summary "$WORK/answer.json")
+  peak_preview=$(kb VmHWM)
   apply="-"
   status=$(python3 -c 'import json,sys
 try: print(json.load(open(sys.argv[1])).get("status",""))
@@ -201,7 +202,7 @@ except Exception: print("")' "$WORK/answer.json")
   stop_server
   rm -f "$feed"
   above=$(( (peak - rest) / 1024 ))
-  printf '%-11s %6sMB %8s %9s %9s %9s  %s\n' "$shape" "$size" "$preview" "$apply" $((rest / 1024)) "$above" "$outcome"
+  printf '%-11s %6sMB %8s %9s %9s %9s %9s  %s\n' "$shape" "$size" "$preview" "$apply" $((rest / 1024)) $(( (peak_preview - rest) / 1024 )) "$above" "$outcome"
   budget=$BUDGET_PREVIEW_S; [[ $shape == deep50k ]] && budget=$BUDGET_SMALL_S
   if python3 -c "import sys; sys.exit(0 if $preview < $budget else 1)"; then :; else echo "  FAIL: preview $preview s, budget $budget s"; fail=1; fi
   if [[ $apply != - ]] && ! python3 -c "import sys; sys.exit(0 if $apply < $BUDGET_APPLY_S else 1)"; then echo "  FAIL: apply $apply s, budget $BUDGET_APPLY_S s"; fail=1; fi

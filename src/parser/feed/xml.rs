@@ -215,10 +215,8 @@ pub(super) fn parse_xml(
         }
         match event {
             Event::DocType(doctype) => {
-                let declares = doctype
-                    .as_ref()
-                    .windows(8)
-                    .any(|w| w.eq_ignore_ascii_case(b"<!ENTITY"));
+                let raw: &[u8] = &doctype;
+                let declares = raw.windows(8).any(|w| w.eq_ignore_ascii_case(b"<!ENTITY"));
                 if declares {
                     return Err(FeedError(
                         "Документ объявляет сущности XML (<!ENTITY> в DOCTYPE): такие фиды не \
