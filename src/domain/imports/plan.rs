@@ -101,6 +101,15 @@ pub(super) enum Step {
     },
 }
 
+/// Whether a plan keeps the steps of its apply (a copy of every car and
+/// its values) or only the report a preview stores: a preview of 20,000
+/// cars needs no second copy of them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Steps {
+    Kept,
+    ReportOnly,
+}
+
 pub(super) struct Plan {
     pub(super) report: Report,
     pub(super) steps: Vec<Step>,
@@ -450,7 +459,9 @@ pub(super) fn plan(
     format: Option<FeedFormat>,
     rows: &[FeedCar],
     errors: Vec<RowError>,
+    steps_too: Steps,
 ) -> AppResult<Plan> {
+    let keep = steps_too == Steps::Kept;
     let existing = load_existing(conn)?;
     let mut by_key: HashMap<&str, usize> = HashMap::new();
     let mut by_id: HashMap<&str, usize> = HashMap::new();
@@ -475,8 +486,8 @@ pub(super) fn plan(
         errors,
         ..Report::default()
     };
-    let mut steps = Vec::with_capacity(rows.len());
-    let mut stated_by_key = HashMap::with_capacity(rows.len());
+    let mut steps = Vec::with_capacity(if keep { rows.len() } else { 0 });
+    let mut stated_by_key = HashMap::with_capacity(if keep { rows.len() } else { 0 });
     let mut matched: HashSet<usize> = HashSet::new();
     let mut new_brands: Vec<String> = Vec::new();
     for feed in rows {
@@ -548,14 +559,16 @@ pub(super) fn plan(
                 price: feed.price,
                 status,
             });
-            stated_by_key.insert(feed.key(), stated.clone());
-            let mut values = stated;
-            values.insert("engine".into(), feed.engine.clone());
-            values.insert("name".into(), feed.name.clone());
-            steps.push(Step::New {
-                feed: feed.clone(),
-                values,
-            });
+            if keep {
+                stated_by_key.insert(feed.key(), stated.clone());
+                let mut values = stated;
+                values.insert("engine".into(), feed.engine.clone());
+                values.insert("name".into(), feed.name.clone());
+                steps.push(Step::New {
+                    feed: feed.clone(),
+                    values,
+                });
+            }
             continue;
         };
         matched.insert(index);
@@ -579,7 +592,9 @@ pub(super) fn plan(
                 wins,
             });
         }
-        stated_by_key.insert(feed.key(), stated.clone());
+        if keep {
+            stated_by_key.insert(feed.key(), stated.clone());
+        }
         let base = e
             .feeds
             .iter()
@@ -616,10 +631,12 @@ pub(super) fn plan(
                 title: title_of(&e.car),
                 also_in,
             });
-            steps.push(Step::Unchanged {
-                feed: feed.clone(),
-                car_id,
-            });
+            if keep {
+                steps.push(Step::Unchanged {
+                    feed: feed.clone(),
+                    car_id,
+                });
+            }
         } else {
             report.changed.push(ChangedCar {
                 key: feed.key(),
@@ -629,13 +646,15 @@ pub(super) fn plan(
                 changes,
                 also_in,
             });
-            steps.push(Step::Changed {
-                feed: feed.clone(),
-                car_id,
-                target: fields.then_some(target),
-                photos,
-                republish,
-            });
+            if keep {
+                steps.push(Step::Changed {
+                    feed: feed.clone(),
+                    car_id,
+                    target: fields.then_some(target),
+                    photos,
+                    republish,
+                });
+            }
         }
     }
     let mut gone = Vec::new();

@@ -2,7 +2,7 @@
 //! listed and discarded (the `import_runs` table).
 
 use super::feeds::{FEED_NOT_FOUND, Feed};
-use super::plan::{Plan, RunContext, plan};
+use super::plan::{Plan, RunContext, Steps, plan};
 use super::report::{
     ImportRun, ImportRunSummary, PhotoError, PhotoProgress, Report, RunCounts, RunSource,
     RunStatus, RunTrigger,
@@ -56,9 +56,20 @@ pub fn create_preview(
     rows: &[FeedCar],
     errors: Vec<RowError>,
 ) -> AppResult<ImportRun> {
-    let plan = plan(conn, &context(feed, None), format, rows, errors)?;
+    // Only the report is kept: the plan (and its copies) is gone before the
+    // rows are written.
+    let report = {
+        let plan = plan(
+            conn,
+            &context(feed, None),
+            format,
+            rows,
+            errors,
+            Steps::ReportOnly,
+        )?;
+        serde_json::to_string(&plan.report).map_err(internal)?
+    };
     let id = crate::domain::new_ordered_id();
-    let report = serde_json::to_string(&plan.report).map_err(internal)?;
     let rows = serde_json::to_string(rows).map_err(internal)?;
     conn.execute(
         "INSERT INTO import_runs (id, created_at, trigger, source_kind, source_name, format,
@@ -110,17 +121,20 @@ pub fn choose_condition(
 pub(super) fn planned_again(conn: &Connection, run: &ImportRun) -> AppResult<(RunContext, Plan)> {
     let id = run.summary.id.as_str();
     let context = run_context(conn, id)?;
-    let rows_text: String =
-        conn.query_row("SELECT rows FROM import_runs WHERE id = ?1", [id], |r| {
-            r.get(0)
-        })?;
-    let rows: Vec<FeedCar> = serde_json::from_str(&rows_text).map_err(internal)?;
+    let rows: Vec<FeedCar> = {
+        let rows_text: String =
+            conn.query_row("SELECT rows FROM import_runs WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })?;
+        serde_json::from_str(&rows_text).map_err(internal)?
+    };
     let plan = plan(
         conn,
         &context,
         run.summary.format,
         &rows,
         feed_errors(&run.report.errors, &rows),
+        Steps::Kept,
     )?;
     Ok((context, plan))
 }

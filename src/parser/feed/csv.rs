@@ -1,14 +1,17 @@
 //! The CSV format: its columns ([`CSV_COLUMNS`]), the reader (separator and
-//! quotes) and a row made a [`FeedCar`].
+//! quotes, linear in time and bounded in memory whatever a row holds) and a
+//! row made a [`FeedCar`].
 
 use super::condition::{ConditionFacts, condition};
 use super::fields::{
     EngineFacts, FeedCarParts, RowResult, car, discounts_of, doors_of, drive_of, drive_warning,
     engine_of, external_id, mapped, mileage_of, name_of, optional_text, parse_price, parse_vin,
-    parse_year, photos, required, short_text, text_field, trim_warning,
+    parse_year, photos, quoted, required, short_text, text_field, trim_warning,
 };
-use super::parsed::{FeedCar, FeedError, FeedFormat, FieldWarning, Parsed, RowError};
-use super::record::Record;
+use super::parsed::{
+    FeedCar, FeedError, FeedFormat, FieldWarning, MAX_RECORD_BYTES, Parsed, RowError,
+};
+use super::record::{Lines, Record};
 use crate::parser::mapping;
 use std::collections::HashMap;
 
@@ -42,30 +45,137 @@ pub const CSV_COLUMNS: &[&str] = &[
     "doors",
 ];
 
-pub(super) fn parse_csv(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
+/// The most fields a CSV row keeps (the columns are fewer).
+const MAX_CSV_FIELDS: usize = 64;
+
+/// A CSV row as read: its fields (each cut to 100 bytes once the row passed
+/// [`MAX_RECORD_BYTES`]) and where it starts.
+struct Row {
+    fields: Vec<Vec<u8>>,
+    start: usize,
+    large: bool,
+}
+
+/// Reads a CSV's rows one by one, in time linear in its size, keeping at
+/// most [`MAX_RECORD_BYTES`] of a row (`csv_core`: no row is held whole).
+struct Rows<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    reader: ::csv_core::Reader,
+    chunk: Vec<u8>,
+}
+
+impl Rows<'_> {
+    fn next_row(&mut self) -> Option<Row> {
+        let mut start = self.at;
+        while self
+            .bytes
+            .get(start)
+            .is_some_and(|b| *b == b'\r' || *b == b'\n')
+        {
+            start += 1;
+        }
+        let mut row = Row {
+            fields: Vec::new(),
+            start,
+            large: false,
+        };
+        let mut field = Vec::new();
+        let mut kept = 0usize;
+        let mut any = false;
+        loop {
+            let (result, read, written) = self
+                .reader
+                .read_field(&self.bytes[self.at..], &mut self.chunk);
+            self.at += read;
+            if !row.large && self.at - start > MAX_RECORD_BYTES {
+                row.large = true;
+                for kept in &mut row.fields {
+                    kept.truncate(100);
+                }
+                field.truncate(100);
+            }
+            let room = if row.large {
+                100usize.saturating_sub(field.len())
+            } else {
+                MAX_RECORD_BYTES.saturating_sub(kept)
+            };
+            let piece = &self.chunk[..written.min(room)];
+            kept += piece.len();
+            field.extend_from_slice(piece);
+            match result {
+                ::csv_core::ReadFieldResult::InputEmpty
+                | ::csv_core::ReadFieldResult::OutputFull => {}
+                ::csv_core::ReadFieldResult::Field { record_end } => {
+                    any = true;
+                    let done = std::mem::take(&mut field);
+                    if row.fields.len() < MAX_CSV_FIELDS {
+                        row.fields.push(done);
+                    }
+                    if record_end {
+                        return Some(row);
+                    }
+                }
+                ::csv_core::ReadFieldResult::End => return any.then_some(row),
+            }
+        }
+    }
+}
+
+pub(super) fn parse_csv(
+    bytes: &[u8],
+    encoding: &'static encoding_rs::Encoding,
+    current_year: i32,
+) -> Result<Parsed, FeedError> {
     let first_line = bytes.split(|b| *b == b'\n').next().unwrap_or_default();
     let delimiter = if first_line.contains(&b';') {
         b';'
     } else {
         b','
     };
-    let mut reader = ::csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .flexible(true)
-        .from_reader(bytes);
-    let headers = reader
-        .headers()
-        .map_err(|e| {
+    let mut rows = Rows {
+        bytes,
+        at: 0,
+        reader: ::csv_core::ReaderBuilder::new()
+            .delimiter(delimiter)
+            .build(),
+        chunk: vec![0; 8192],
+    };
+    let mut lines = Lines {
+        bytes,
+        at: 0,
+        line: 1,
+    };
+    let text = |field: Vec<u8>, line: u32| -> Result<String, FeedError> {
+        if encoding != encoding_rs::UTF_8 {
+            return Ok(encoding.decode_without_bom_handling(&field).0.into_owned());
+        }
+        String::from_utf8(field).map_err(|_| {
             FeedError(format!(
-                "CSV: не удалось прочитать заголовок (строка 1): {e}"
+                "CSV повреждён в строке {line}: текст не в UTF-8 и не в windows-1251. Импорт не \
+                 выполнен"
             ))
-        })?
-        .clone();
-    let names: Vec<String> = headers.iter().map(|h| h.trim().to_lowercase()).collect();
+        })
+    };
+    let header = match rows.next_row() {
+        Some(row) if row.large => {
+            return Err(FeedError(format!(
+                "CSV: заголовок (строка 1) больше {} МБ",
+                MAX_RECORD_BYTES / (1024 * 1024)
+            )));
+        }
+        Some(row) => row.fields,
+        None => Vec::new(),
+    };
+    let mut names: Vec<String> = Vec::new();
+    for name in header {
+        names.push(text(name, 1)?.trim().to_lowercase());
+    }
     for name in &names {
         if !CSV_COLUMNS.contains(&name.as_str()) {
             return Err(FeedError(format!(
-                "CSV: неизвестная колонка «{name}» в заголовке (строка 1). Допустимые колонки: {}",
+                "CSV: неизвестная колонка «{}» в заголовке (строка 1). Допустимые колонки: {}",
+                quoted(name),
                 CSV_COLUMNS.join(", ")
             )));
         }
@@ -96,29 +206,43 @@ pub(super) fn parse_csv(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedE
         format: Some(FeedFormat::Csv),
         ..Parsed::default()
     };
-    for result in reader.records() {
-        let record = match result {
-            Ok(record) => record,
-            Err(err) => {
-                let line = err.position().map_or(0, |p| p.line() as u32);
-                return Err(FeedError(format!(
-                    "CSV повреждён в строке {line}: {err}. Импорт не выполнен"
-                )));
-            }
-        };
-        let line = record.position().map_or(0, |p| p.line() as u32);
-        if record.iter().all(|v| v.trim().is_empty()) {
+    while let Some(read) = rows.next_row() {
+        let line = lines.line_at(read.start);
+        let large = read.large;
+        let mut values = Vec::with_capacity(read.fields.len());
+        for field in read.fields {
+            values.push(if large {
+                encoding.decode_without_bom_handling(&field).0.into_owned()
+            } else {
+                text(field, line)?
+            });
+        }
+        if values.iter().all(|v| v.trim().is_empty()) {
             continue;
         }
         let mut fields: HashMap<String, Vec<String>> = HashMap::new();
-        for (name, value) in names.iter().zip(record.iter()) {
-            fields.insert(name.clone(), vec![value.to_string()]);
+        for (name, value) in names.iter().zip(values) {
+            fields.insert(name.clone(), vec![value]);
         }
         let row = Record {
             fields,
             row: line,
             line,
+            ..Record::default()
         };
+        if large {
+            parsed.errors.push(RowError {
+                row: line,
+                line,
+                field: None,
+                message: format!(
+                    "{}: строка больше {} МБ; строка не импортирована",
+                    row.who(),
+                    MAX_RECORD_BYTES / (1024 * 1024)
+                ),
+            });
+            continue;
+        }
         match csv_car(&row, current_year, has_discounts, has_trim) {
             Ok(car) => parsed.cars.push(car),
             Err((field, message)) => parsed.errors.push(RowError {
@@ -231,7 +355,7 @@ pub(super) fn csv_car(
         mileage,
         used_signs: found.used_signs,
         color,
-        photos: photos(urls),
+        photos: photos(urls, 0, &mut warnings),
         discounts,
         warnings,
     })

@@ -28,7 +28,12 @@ pub(super) fn mapped<T>(
     map: fn(&str) -> Option<T>,
 ) -> RowResult<T> {
     map(value).map_or_else(
-        || field_error(field, format!("Неизвестное значение «{value}»: {what}")),
+        || {
+            field_error(
+                field,
+                format!("Неизвестное значение «{}»: {what}", quoted(value)),
+            )
+        },
         Ok,
     )
 }
@@ -56,7 +61,7 @@ pub(super) fn parse_money(field: &str, value: &str) -> RowResult<Money> {
     let cleaned = number_text(value);
     match Money::parse(&cleaned) {
         Ok(m) if m <= crate::domain::money::MAX_DECIMAL_12_2 => Ok(m),
-        _ => field_error(field, format!("Не число: «{value}»")),
+        _ => field_error(field, format!("Не число: «{}»", quoted(value))),
     }
 }
 
@@ -72,7 +77,7 @@ pub(super) fn parse_price(field: &str, value: &str) -> RowResult<Money> {
 pub(super) fn parse_int(field: &str, value: &str) -> RowResult<i64> {
     let cleaned = number_text(value);
     cleaned.parse::<i64>().ok().filter(|n| *n >= 0).map_or_else(
-        || field_error(field, format!("Не целое число: «{value}»")),
+        || field_error(field, format!("Не целое число: «{}»", quoted(value))),
         Ok,
     )
 }
@@ -104,7 +109,8 @@ pub(super) fn parse_vin(value: Option<String>, warnings: &mut Vec<FieldWarning>)
         warnings.push(FieldWarning {
             field: "vin".into(),
             message: format!(
-                "VIN «{vin}» не из 17 латинских букв и цифр (номер кузова?): не сохранён"
+                "VIN «{}» не из 17 латинских букв и цифр (номер кузова?): не сохранён",
+                quoted(&vin)
             ),
         });
         return None;
@@ -134,7 +140,10 @@ pub(super) fn check_currency(record: &Record, names: &[&str]) -> RowResult<()> {
         if !matches!(upper.as_str(), "RUR" | "RUB" | "РУБ" | "РУБ.") {
             return field_error(
                 &field,
-                format!("Валюта «{currency}» не поддерживается: цены только в рублях"),
+                format!(
+                    "Валюта «{}» не поддерживается: цены только в рублях",
+                    quoted(&currency)
+                ),
             );
         }
     }
@@ -148,20 +157,48 @@ pub(super) fn optional_money(record: &Record, name: &str) -> RowResult<Option<Mo
     }
 }
 
-/// Photo URLs: http(s) only, each once, at most [`MAX_PHOTOS`].
-pub(super) fn photos(urls: impl IntoIterator<Item = String>) -> Vec<String> {
+/// Photo URLs: http(s) only, each once, at most [`MAX_PHOTOS`]; `unkept`
+/// more were met but not kept by the reader. Beyond the limit a warning
+/// says how many were dropped.
+pub(super) fn photos(
+    urls: impl IntoIterator<Item = String>,
+    unkept: usize,
+    warnings: &mut Vec<FieldWarning>,
+) -> Vec<String> {
     let mut list: Vec<String> = Vec::new();
+    let mut dropped = unkept;
     for url in urls {
         for part in url.split(|c: char| c.is_whitespace() || c == ',') {
             let part = part.trim();
             let web = part.starts_with("http://") || part.starts_with("https://");
             if web && part.len() <= 2000 && !list.iter().any(|u| u == part) {
-                list.push(part.to_string());
+                if list.len() < MAX_PHOTOS {
+                    list.push(part.to_string());
+                } else {
+                    dropped += 1;
+                }
             }
         }
     }
-    list.truncate(MAX_PHOTOS);
+    if dropped > 0 {
+        warnings.push(FieldWarning {
+            field: "photos".into(),
+            message: format!(
+                "Фото в фиде больше {MAX_PHOTOS}: сохранены первые {MAX_PHOTOS}, ещё {dropped} \
+                 отброшено"
+            ),
+        });
+    }
     list
+}
+
+/// A feed's value as an error quotes it: at most 100 characters.
+pub(super) fn quoted(value: &str) -> String {
+    let mut short: String = value.chars().take(100).collect();
+    if short.len() < value.len() {
+        short.push('…');
+    }
+    short
 }
 
 /// The mileage a record carries (`None`: no mileage element, or an empty
@@ -226,8 +263,9 @@ pub(super) fn drive_of(
                 warnings.push(FieldWarning {
                     field: "drivetrain".into(),
                     message: format!(
-                        "Привод «{value}» не распознан: на сайте он будет скрыт, пока его не \
-                         укажут в карточке"
+                        "Привод «{}» не распознан: на сайте он будет скрыт, пока его не \
+                         укажут в карточке",
+                        quoted(&value)
                     ),
                 });
                 token

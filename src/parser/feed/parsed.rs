@@ -24,7 +24,7 @@ pub struct Discounts {
 /// shows the warning (`docs/parser.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct FieldWarning {
-    /// drivetrain | engine | power | trim | vin | discount
+    /// drivetrain | engine | power | trim | vin | discount | photos
     pub field: String,
     pub message: String,
 }
@@ -129,3 +129,21 @@ pub struct Parsed {
 /// Longest external id, as `cars.external_id` allows.
 pub(super) const MAX_EXTERNAL_ID: usize = 100;
 pub const MAX_PHOTOS: usize = crate::domain::cars::MAX_IMAGES;
+
+/// The deepest a record's content may go: levels below the `<car>`/`<Ad>`
+/// element (`images/image` is 2). Deeper content is a row error, skipped
+/// unread (`docs/parser.md`, "Limits and hostile input").
+pub const MAX_RECORD_DEPTH: usize = 8;
+/// The deepest an XML feed's elements may go outside its records: deeper,
+/// the whole feed is refused.
+pub const MAX_DOCUMENT_DEPTH: usize = 64;
+/// The largest record (from `<car>` to `</car>`, or a CSV row), in bytes:
+/// larger is a row error, and nothing more of it is kept.
+pub const MAX_RECORD_BYTES: usize = 1024 * 1024;
+/// The values of one field kept in a record (photos are `images/image`
+/// each): more are counted, not kept.
+pub const MAX_VALUES_PER_FIELD: usize = 100;
+/// The distinct fields kept in a record: more are not kept.
+pub const MAX_RECORD_FIELDS: usize = 500;
+/// The longest field path kept ("images/image", "Images/Image@url").
+pub const MAX_FIELD_PATH: usize = 200;

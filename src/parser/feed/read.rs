@@ -1,5 +1,5 @@
-//! A feed read whatever its format: the encoding found and decoded, XML
-//! or CSV told apart, and a key met twice refused.
+//! A feed read whatever its format: the encoding found (texts decoded as
+//! they are read), XML or CSV told apart, and a key met twice refused.
 
 use super::csv::parse_csv;
 use super::parsed::{FeedError, Parsed, RowError};
@@ -18,14 +18,12 @@ pub(super) fn declared_encoding(bytes: &[u8]) -> Option<&'static encoding_rs::En
     encoding_rs::Encoding::for_label(label.trim().as_bytes())
 }
 
-/// The feed as UTF-8: an XML feed in the encoding its declaration names, a
-/// CSV in windows-1251 (what Excel and 1C write in Russia) decoded. Both are
-/// common in dealers' exports.
-pub(super) fn as_utf8(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
-    let xml = start.is_some_and(|s| bytes[s] == b'<');
-    let encoding = if xml {
-        declared_encoding(bytes).filter(|e| *e != encoding_rs::UTF_8)
+/// The encoding a feed is read in: an XML feed's as its declaration names
+/// it, a CSV that is not UTF-8 in windows-1251 (what Excel and 1C write in
+/// Russia). Both are common in dealers' exports.
+pub(super) fn encoding_of(bytes: &[u8], xml: bool) -> &'static encoding_rs::Encoding {
+    if xml {
+        declared_encoding(bytes).unwrap_or(encoding_rs::UTF_8)
     } else if std::str::from_utf8(bytes).is_err()
         // A UTF-8 file with one broken line stays UTF-8 (and fails on it):
         // windows-1251 text has no UTF-8 Cyrillic pairs.
@@ -33,32 +31,35 @@ pub(super) fn as_utf8(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
             .windows(2)
             .any(|w| matches!(w[0], 0xD0 | 0xD1) && (0x80..=0xBF).contains(&w[1]))
     {
-        Some(encoding_rs::WINDOWS_1251)
+        encoding_rs::WINDOWS_1251
     } else {
-        None
-    };
-    match encoding {
-        Some(encoding) => {
-            let (text, _, _) = encoding.decode(bytes);
-            std::borrow::Cow::Owned(text.into_owned().into_bytes())
-        }
-        None => std::borrow::Cow::Borrowed(bytes),
+        encoding_rs::UTF_8
     }
 }
 
-/// Reads a feed of any of the three formats.
+/// Reads a feed of any of the three formats. The feed is never copied
+/// whole: its texts are decoded one by one as they are read (only an
+/// encoding that is not ASCII-compatible, UTF-16, is decoded first).
 pub fn parse(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let bytes = as_utf8(bytes);
-    let bytes: &[u8] = &bytes;
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     let Some(start) = start else {
         return Err(FeedError("Файл пуст".into()));
     };
-    let mut parsed = if bytes[start] == b'<' {
-        parse_xml(bytes, current_year)?
+    let xml = bytes[start] == b'<';
+    let encoding = encoding_of(bytes, xml);
+    let mut parsed = if !encoding.is_ascii_compatible() {
+        let (text, _, _) = encoding.decode(bytes);
+        let text = text.into_owned().into_bytes();
+        if xml {
+            parse_xml(&text, encoding_rs::UTF_8, current_year)?
+        } else {
+            parse_csv(&text, encoding_rs::UTF_8, current_year)?
+        }
+    } else if xml {
+        parse_xml(bytes, encoding, current_year)?
     } else {
-        parse_csv(bytes, current_year)?
+        parse_csv(bytes, encoding, current_year)?
     };
     refuse_repeats(&mut parsed);
     Ok(parsed)

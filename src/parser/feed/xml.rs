@@ -6,47 +6,218 @@ use super::condition::{ConditionFacts, condition};
 use super::fields::{
     EngineFacts, FeedCarParts, RowResult, car, check_currency, discounts_of, doors_of, drive_of,
     drive_warning, engine_of, external_id, field_error, mapped, mileage_of, model_and_generation,
-    name_of, optional_text, parse_price, parse_vin, parse_year, photos, required, short_text,
-    text_field, trim_warning,
+    name_of, optional_text, parse_price, parse_vin, parse_year, photos, quoted, required,
+    short_text, text_field, trim_warning,
 };
-use super::parsed::{FeedCar, FeedError, FeedFormat, Parsed, RowError};
+use super::parsed::{
+    FeedCar, FeedError, FeedFormat, MAX_DOCUMENT_DEPTH, MAX_RECORD_BYTES, MAX_RECORD_DEPTH, Parsed,
+    RowError,
+};
 use super::record::{Lines, Record};
 use crate::domain::cars::FuelType;
 use crate::parser::mapping;
+use encoding_rs::Encoding;
 use quick_xml::Reader;
 use quick_xml::events::Event;
+use std::borrow::Cow;
 
-pub(super) fn parse_xml(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedError> {
-    let mut reader = Reader::from_reader(bytes);
-    reader.config_mut().check_end_names = true;
+/// A reader of `bytes` from `offset`: it keeps no stack of its own
+/// (ours is bounded, [`MAX_DOCUMENT_DEPTH`]), so it can start again past
+/// skipped content.
+fn reader_at(bytes: &[u8], offset: usize) -> Reader<&[u8]> {
+    let mut reader = Reader::from_reader(&bytes[offset..]);
+    let config = reader.config_mut();
+    config.check_end_names = false;
+    config.allow_unmatched_ends = true;
+    reader
+}
+
+/// Why a record is refused as a whole (a row error naming its car).
+enum Refusal {
+    Deep(String),
+    Large,
+}
+
+/// The longest element name read: a longer one refuses the feed.
+const MAX_NAME_BYTES: usize = 1000;
+
+/// The text a refused record still gathers for an element (to name its car).
+const NAMING_TEXT: usize = 400;
+
+/// The record being read.
+struct Open {
+    record: Record,
+    /// Our stack's length with the record's element on it.
+    depth: usize,
+    /// Where its element starts in the feed.
+    start: usize,
+    /// The path of the element being read, below the record.
+    path: String,
+    /// Where each open element's name starts in `path`.
+    path_starts: Vec<usize>,
+    text: String,
+    refused: Option<Refusal>,
+}
+
+impl Open {
+    fn enter(&mut self, name: &str) {
+        self.path_starts.push(self.path.len());
+        if !self.path.is_empty() {
+            self.path.push('/');
+        }
+        self.path.push_str(name);
+    }
+
+    fn leave(&mut self) {
+        let start = self.path_starts.pop().unwrap_or(0);
+        self.path.truncate(start);
+    }
+
+    /// How much more text the element being read may gather: a refused
+    /// record keeps only short texts (its car's name).
+    fn room(&self) -> usize {
+        match self.refused {
+            None => usize::MAX,
+            Some(_) => NAMING_TEXT.saturating_sub(self.text.len()),
+        }
+    }
+
+    fn add_text(&mut self, text: &str) {
+        let room = self.room();
+        if text.len() <= room {
+            self.text.push_str(text);
+        } else {
+            let mut end = room;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.text.push_str(&text[..end]);
+        }
+    }
+
+    fn keep(&mut self, path: &str, value: String) {
+        let naming_only = self.refused.is_some();
+        self.record.push(path, value, naming_only);
+    }
+}
+
+/// The offset just past the end of the element whose start tag ends at
+/// `from`, read without keeping anything (content too deep for a record):
+/// tags counted, comments, CDATA, instructions and quoted attribute values
+/// stepped over. `None`: the document ends first.
+fn skip_element(bytes: &[u8], from: usize) -> Option<usize> {
+    let find = |at: usize, what: &[u8]| -> Option<usize> {
+        bytes
+            .get(at..)?
+            .windows(what.len())
+            .position(|w| w == what)
+            .map(|p| at + p + what.len())
+    };
+    let mut at = from;
+    let mut depth = 1usize;
+    loop {
+        at += bytes.get(at..)?.iter().position(|b| *b == b'<')?;
+        let rest = &bytes[at + 1..];
+        if rest.starts_with(b"!--") {
+            at = find(at + 4, b"-->")?;
+        } else if rest.starts_with(b"![CDATA[") {
+            at = find(at + 9, b"]]>")?;
+        } else if rest.starts_with(b"?") {
+            at = find(at + 2, b"?>")?;
+        } else if rest.starts_with(b"!") {
+            at = find(at + 2, b">")?;
+        } else if rest.starts_with(b"/") {
+            at = find(at + 2, b">")?;
+            depth -= 1;
+            if depth == 0 {
+                return Some(at);
+            }
+        } else {
+            let mut quote = None;
+            let mut i = at + 1;
+            loop {
+                let b = *bytes.get(i)?;
+                match quote {
+                    Some(q) if b == q => quote = None,
+                    Some(_) => {}
+                    None if b == b'"' || b == b'\'' => quote = Some(b),
+                    None if b == b'>' => break,
+                    None => {}
+                }
+                i += 1;
+            }
+            if bytes[i - 1] != b'/' {
+                depth += 1;
+            }
+            at = i + 1;
+        }
+    }
+}
+
+/// A text of the feed as UTF-8: a feed in an encoding of its declaration
+/// (windows-1251) is decoded piece by piece, never as a whole.
+fn decode<'a>(encoding: &'static Encoding, raw: &'a [u8]) -> Result<Cow<'a, str>, String> {
+    if encoding == encoding_rs::UTF_8 {
+        std::str::from_utf8(raw)
+            .map(Cow::Borrowed)
+            .map_err(|err| format!("текст не в UTF-8 ({err})"))
+    } else {
+        Ok(encoding.decode_without_bom_handling(raw).0)
+    }
+}
+
+fn lossy(encoding: &'static Encoding, raw: &[u8]) -> String {
+    encoding.decode_without_bom_handling(raw).0.into_owned()
+}
+
+fn cut_name(name: &str) -> String {
+    name.chars().take(100).collect()
+}
+
+/// Reads an XML feed in one pass, in time linear in its size: at most
+/// [`MAX_DOCUMENT_DEPTH`] open elements are kept; a record keeps its fields
+/// within the limits of [`Record::push`] and [`MAX_RECORD_BYTES`], and its
+/// content deeper than [`MAX_RECORD_DEPTH`] is skipped unread (a row error).
+pub(super) fn parse_xml(
+    bytes: &[u8],
+    encoding: &'static Encoding,
+    current_year: i32,
+) -> Result<Parsed, FeedError> {
+    let mut base = 0usize;
+    let mut reader = reader_at(bytes, base);
     let mut lines = Lines {
         bytes,
         at: 0,
         line: 1,
     };
-    let mut buf = Vec::new();
     let mut stack: Vec<String> = Vec::new();
     let mut format: Option<FeedFormat> = None;
-    let mut record: Option<Record> = None;
-    let mut record_depth = 0usize;
+    let mut open: Option<Open> = None;
     let mut count = 0u32;
-    let mut text = String::new();
     let mut parsed = Parsed::default();
     loop {
-        buf.clear();
-        let before = reader.buffer_position() as usize;
-        let event = reader.read_event_into(&mut buf).map_err(|e| {
-            let line = lines.line_at(reader.error_position() as usize);
+        let before = base + reader.buffer_position() as usize;
+        let event = reader.read_event().map_err(|e| {
+            let line = lines.line_at(base + reader.error_position() as usize);
             FeedError(format!(
                 "XML повреждён в строке {line}: {e}. Импорт не выполнен: исправьте файл фида"
             ))
         })?;
+        let after = base + reader.buffer_position() as usize;
         let here = lines.line_at(before);
         let broken = |message: String| FeedError(format!("Ошибка XML в строке {here}: {message}"));
+        if let Some(o) = open.as_mut()
+            && o.refused.is_none()
+            && after - o.start > MAX_RECORD_BYTES
+        {
+            o.refused = Some(Refusal::Large);
+            o.text = String::new();
+        }
         match event {
             Event::DocType(doctype) => {
-                let text = String::from_utf8_lossy(doctype.as_ref()).to_uppercase();
-                if text.contains("<!ENTITY") {
+                let raw: &[u8] = &doctype;
+                let declares = raw.windows(8).any(|w| w.eq_ignore_ascii_case(b"<!ENTITY"));
+                if declares {
                     return Err(FeedError(
                         "Документ объявляет сущности XML (<!ENTITY> в DOCTYPE): такие фиды не \
                          принимаются из соображений безопасности"
@@ -56,21 +227,27 @@ pub(super) fn parse_xml(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedE
             }
             Event::Start(ref e) | Event::Empty(ref e) => {
                 let empty = matches!(event, Event::Empty(_));
-                let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+                if e.name().as_ref().len() > MAX_NAME_BYTES {
+                    return Err(broken(format!(
+                        "имя элемента длиннее {MAX_NAME_BYTES} символов: такой фид не принимается"
+                    )));
+                }
+                let name = lossy(encoding, e.name().as_ref());
                 if stack.is_empty() {
                     format = Some(match name.as_str() {
                         "data" => FeedFormat::Autoru,
                         "Ads" => FeedFormat::Avito,
                         other => {
                             return Err(FeedError(format!(
-                                "Неизвестный формат XML: корневой элемент <{other}>. Ожидается \
-                                 <data> (Авто.ру) или <Ads> (Авито)"
+                                "Неизвестный формат XML: корневой элемент <{}>. Ожидается \
+                                 <data> (Авто.ру) или <Ads> (Авито)",
+                                cut_name(other)
                             )));
                         }
                     });
                     parsed.format = format;
                 }
-                let is_record = record.is_none()
+                let is_record = open.is_none()
                     && match format {
                         Some(FeedFormat::Autoru) => {
                             name == "car" && stack.len() == 2 && stack[1] == "cars"
@@ -80,102 +257,162 @@ pub(super) fn parse_xml(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedE
                     };
                 if is_record {
                     count += 1;
-                    record = Some(Record {
+                    let record = Record {
                         row: count,
                         line: here,
                         ..Record::default()
-                    });
-                    record_depth = stack.len() + 1;
+                    };
                     if empty {
-                        if let Some(done) = record.take() {
-                            finish(&mut parsed, format, &done, current_year);
+                        finish(&mut parsed, format, &record, None, current_year);
+                        continue;
+                    }
+                    open = Some(Open {
+                        record,
+                        depth: stack.len() + 1,
+                        start: before,
+                        path: String::new(),
+                        path_starts: Vec::new(),
+                        text: String::new(),
+                        refused: None,
+                    });
+                } else if let Some(o) = open.as_mut() {
+                    let level = stack.len() + 1 - o.depth;
+                    if level > MAX_RECORD_DEPTH {
+                        // Nothing of a car is this deep: the record is
+                        // refused, and this element skipped unread.
+                        if o.refused.is_none() {
+                            let top = o.path.split('/').next().unwrap_or_default();
+                            o.refused = Some(Refusal::Deep(cut_name(top)));
+                            o.text = String::new();
+                        }
+                        if !empty {
+                            let Some(end) = skip_element(bytes, after) else {
+                                return Err(FeedError(format!(
+                                    "XML обрывается: не закрыт элемент <{}> (файл загружен не \
+                                     полностью?)",
+                                    cut_name(&name)
+                                )));
+                            };
+                            base = end;
+                            reader = reader_at(bytes, base);
                         }
                         continue;
                     }
-                } else if let Some(record) = record.as_mut() {
-                    let mut path = stack[record_depth..].join("/");
-                    if !path.is_empty() {
-                        path.push('/');
-                    }
-                    path.push_str(&name);
-                    for attribute in e.attributes().flatten() {
-                        let key = String::from_utf8_lossy(attribute.key.as_ref()).into_owned();
-                        let value = attribute
-                            .unescape_value()
-                            .map_err(|err| broken(format!("атрибут {key}: {err}")))?;
-                        record
-                            .fields
-                            .entry(format!("{path}@{key}"))
-                            .or_default()
-                            .push(value.into_owned());
+                    o.enter(&name);
+                    if o.refused.is_none() {
+                        let mut attributes = e.attributes();
+                        for attribute in attributes.with_checks(false) {
+                            let attribute =
+                                attribute.map_err(|err| broken(format!("атрибут: {err}")))?;
+                            let key = lossy(encoding, attribute.key.as_ref());
+                            let value = decode(encoding, &attribute.value)
+                                .and_then(|raw| {
+                                    quick_xml::escape::unescape(&raw)
+                                        .map(|v| v.into_owned())
+                                        .map_err(|err| err.to_string())
+                                })
+                                .map_err(|err| {
+                                    broken(format!("атрибут {}: {err}", cut_name(&key)))
+                                })?;
+                            let path = format!("{}@{key}", o.path);
+                            o.keep(&path, value);
+                        }
                     }
                     if empty {
-                        record.fields.entry(path).or_default().push(String::new());
+                        let path = std::mem::take(&mut o.path);
+                        o.keep(&path, String::new());
+                        o.path = path;
+                        o.leave();
                     }
+                } else if !empty && stack.len() >= MAX_DOCUMENT_DEPTH {
+                    return Err(broken(format!(
+                        "элементы вложены глубже {MAX_DOCUMENT_DEPTH} уровней: такой фид не \
+                         принимается"
+                    )));
                 }
                 if !empty {
                     stack.push(name);
-                    text.clear();
+                    if let Some(o) = open.as_mut() {
+                        o.text.clear();
+                    }
                 }
             }
             Event::Text(e) => {
-                let decoded = e.decode().map_err(|err| broken(err.to_string()))?;
-                text.push_str(&decoded);
+                if let Some(o) = open.as_mut().filter(|o| o.room() > 0) {
+                    let decoded = decode(encoding, &e).map_err(broken)?;
+                    o.add_text(&decoded);
+                }
             }
             Event::CData(e) => {
-                let decoded = e.decode().map_err(|err| broken(err.to_string()))?;
-                text.push_str(&decoded);
+                if let Some(o) = open.as_mut().filter(|o| o.room() > 0) {
+                    let decoded = decode(encoding, &e).map_err(broken)?;
+                    o.add_text(&decoded);
+                }
             }
             Event::GeneralRef(e) => {
-                if let Some(c) = e
+                let resolved = match e
                     .resolve_char_ref()
                     .map_err(|err| broken(err.to_string()))?
                 {
-                    text.push(c);
-                } else {
-                    let name = e.decode().map_err(|err| broken(err.to_string()))?;
-                    match quick_xml::escape::resolve_predefined_entity(&name) {
-                        Some(value) => text.push_str(value),
-                        // Never expanded: custom entities are refused.
-                        None => {
-                            return Err(broken(format!(
-                                "неизвестная сущность &{name}; (сущности XML не раскрываются)"
-                            )));
+                    Some(c) => c.to_string(),
+                    None => {
+                        let name = e.decode().map_err(|err| broken(err.to_string()))?;
+                        match quick_xml::escape::resolve_predefined_entity(&name) {
+                            Some(value) => value.to_string(),
+                            // Never expanded: custom entities are refused.
+                            None => {
+                                return Err(broken(format!(
+                                    "неизвестная сущность &{}; (сущности XML не раскрываются)",
+                                    cut_name(&name)
+                                )));
+                            }
                         }
                     }
+                };
+                if let Some(o) = open.as_mut() {
+                    o.add_text(&resolved);
                 }
             }
-            Event::End(_) => {
+            Event::End(e) => {
                 let Some(name) = stack.pop() else {
                     return Err(broken("лишний закрывающий тег".into()));
                 };
-                if let Some(open) = record.as_mut() {
-                    if stack.len() + 1 == record_depth {
-                        if let Some(done) = record.take() {
-                            finish(&mut parsed, format, &done, current_year);
+                if name.as_bytes() != e.name().as_ref() {
+                    return Err(FeedError(format!(
+                        "XML повреждён в строке {here}: ожидался закрывающий тег </{}>, а \
+                         найден </{}>. Импорт не выполнен: исправьте файл фида",
+                        cut_name(&name),
+                        cut_name(&lossy(encoding, e.name().as_ref()))
+                    )));
+                }
+                if let Some(o) = open.as_mut() {
+                    if stack.len() + 1 == o.depth {
+                        if let Some(done) = open.take() {
+                            finish(
+                                &mut parsed,
+                                format,
+                                &done.record,
+                                done.refused.as_ref(),
+                                current_year,
+                            );
                         }
-                    } else if stack.len() >= record_depth {
-                        let mut path = stack[record_depth..].join("/");
-                        if !path.is_empty() {
-                            path.push('/');
-                        }
-                        path.push_str(&name);
-                        open.fields
-                            .entry(path)
-                            .or_default()
-                            .push(std::mem::take(&mut text));
+                    } else {
+                        let text = std::mem::take(&mut o.text);
+                        let path = std::mem::take(&mut o.path);
+                        o.keep(&path, text);
+                        o.path = path;
+                        o.leave();
                     }
                 }
-                text.clear();
             }
             Event::Eof => break,
             Event::Comment(_) | Event::Decl(_) | Event::PI(_) => {}
         }
     }
-    if !stack.is_empty() {
+    if let Some(last) = stack.last() {
         return Err(FeedError(format!(
             "XML обрывается: не закрыт элемент <{}> (файл загружен не полностью?)",
-            stack.last().map_or("", String::as_str)
+            cut_name(last)
         )));
     }
     if format.is_none() {
@@ -184,12 +421,44 @@ pub(super) fn parse_xml(bytes: &[u8], current_year: i32) -> Result<Parsed, FeedE
     Ok(parsed)
 }
 
-pub(super) fn finish(
+fn refusal_error(record: &Record, refusal: &Refusal) -> RowError {
+    let (field, message) = match refusal {
+        Refusal::Deep(field) => (
+            Some(field.clone()).filter(|f| !f.is_empty()),
+            format!(
+                "{}: вложенность элементов глубже {MAX_RECORD_DEPTH} уровней — у автомобиля \
+                 нет таких полей; запись не импортирована",
+                record.who()
+            ),
+        ),
+        Refusal::Large => (
+            None,
+            format!(
+                "{}: запись больше {} МБ; запись не импортирована",
+                record.who(),
+                MAX_RECORD_BYTES / (1024 * 1024)
+            ),
+        ),
+    };
+    RowError {
+        row: record.row,
+        line: record.line,
+        field,
+        message,
+    }
+}
+
+fn finish(
     parsed: &mut Parsed,
     format: Option<FeedFormat>,
     record: &Record,
+    refused: Option<&Refusal>,
     current_year: i32,
 ) {
+    if let Some(refusal) = refused {
+        parsed.errors.push(refusal_error(record, refusal));
+        return;
+    }
     let result = match format {
         Some(FeedFormat::Autoru) => autoru_car(record, current_year),
         Some(FeedFormat::Avito) => avito_car(record, current_year),
@@ -283,9 +552,9 @@ pub(super) fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCa
     let vin = parse_vin(record.first(&["vin"]).map(|(_, v)| v), &mut warnings);
     let external_id = external_id("unique_id", record.first(&["unique_id"]).map(|(_, v)| v))?;
     let discounts = discounts_of(record, price, &mut warnings)?;
-    let mut urls = record.all("images/image");
+    let (mut urls, mut unkept) = (record.all("images/image"), record.unkept("images/image"));
     if urls.is_empty() {
-        urls = record.all("images");
+        (urls, unkept) = (record.all("images"), record.unkept("images"));
     }
     let color = short_text(record, &["color"], 50);
     car(FeedCarParts {
@@ -310,7 +579,7 @@ pub(super) fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCa
         mileage,
         used_signs: found.used_signs,
         color,
-        photos: photos(urls),
+        photos: photos(urls, unkept, &mut warnings),
         discounts: Some(discounts),
         warnings,
     })
@@ -322,7 +591,7 @@ pub(super) fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar
     {
         return field_error(
             &field,
-            format!("Категория «{category}» — не легковой автомобиль"),
+            format!("Категория «{}» — не легковой автомобиль", quoted(&category)),
         );
     }
     let (_, brand) = required(record, &["Make"], "марка")?;
@@ -406,6 +675,7 @@ pub(super) fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar
     let external_id = external_id("Id", record.first(&["Id"]).map(|(_, v)| v))?;
     let mut urls = record.all("Images/Image@url");
     urls.extend(record.all("Images/Image"));
+    let unkept = record.unkept("Images/Image@url") + record.unkept("Images/Image");
     let color = short_text(record, &["Color"], 50);
     let generation = record
         .first(&["Generation"])
@@ -432,7 +702,7 @@ pub(super) fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar
         mileage,
         used_signs: found.used_signs,
         color,
-        photos: photos(urls),
+        photos: photos(urls, unkept, &mut warnings),
         discounts: None,
         warnings,
     })
