@@ -520,10 +520,10 @@ impl AnswerCache {
     /// What building an answer of `route` takes from the budget before it
     /// runs: its last answer's size times [`BUILD_BYTES_PER_ANSWER_BYTE`],
     /// or a [`BUILD_UNKNOWN_SHARE`]th of the budget for a route not seen.
-    fn build_cost(&self, budget: &MemoryBudget, route: Option<&MatchedPath>) -> usize {
+    fn build_cost(&self, budget: &MemoryBudget, route: Option<&str>) -> usize {
         let last = route.and_then(|r| {
             let sizes = self.sizes.lock().unwrap_or_else(|e| e.into_inner());
-            sizes.get(r.as_str()).copied()
+            sizes.get(r).copied()
         });
         match last {
             Some(bytes) => (bytes * BUILD_BYTES_PER_ANSWER_BYTE).max(BUILD_MIN_BYTES),
@@ -534,10 +534,10 @@ impl AnswerCache {
     /// Notes the size of `route`'s answer; a smaller one lowers what is
     /// expected by half the difference, so a route that made a large answer
     /// stays expensive for a few answers more.
-    fn learn(&self, route: Option<&MatchedPath>, bytes: usize) {
+    fn learn(&self, route: Option<&str>, bytes: usize) {
         let Some(route) = route else { return };
         let mut sizes = self.sizes.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = sizes.entry(route.as_str().to_string()).or_insert(bytes);
+        let entry = sizes.entry(route.to_string()).or_insert(bytes);
         *entry = if bytes >= *entry {
             bytes
         } else {
@@ -692,7 +692,7 @@ pub async fn cached(
     let request_headers = request.headers().clone();
     let route = request.extensions().get::<MatchedPath>().cloned();
     let budget: &MemoryBudget = &BUDGET;
-    let Some(mut held) = budget.take(cache.build_cost(budget, route.as_ref())) else {
+    let Some(mut held) = budget.take(cache.build_cost(budget, route.as_ref().map(MatchedPath::as_str))) else {
         tracing::warn!(
             "{}: the memory budget is taken ({} of {} MB); answered 503",
             request.uri().path(),
@@ -704,7 +704,7 @@ pub async fn cached(
     let response = next.run(request).await;
     let size = response.body().size_hint().upper();
     if let Some(size) = size {
-        cache.learn(route.as_ref(), usize::try_from(size).unwrap_or(usize::MAX));
+        cache.learn(route.as_ref().map(MatchedPath::as_str), usize::try_from(size).unwrap_or(usize::MAX));
     }
     if response.status() != StatusCode::OK
         || response.headers().contains_key(header::CONTENT_ENCODING)
@@ -898,6 +898,55 @@ mod tests {
         ] {
             assert_eq!(plain_key("/p", query), None, "{query}");
         }
+    }
+
+    #[tokio::test]
+    async fn an_answer_the_budget_cannot_hold_is_a_503_with_retry_after() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = AnswerCache::open(&dir.path().join("none.db"), 1 << 20);
+        let budget = MemoryBudget::new(1024 * 1024);
+        let answer = |bytes: usize| Response::new(Body::from(vec![b'x'; bytes]));
+        let held = budget.take(64 * 1024).unwrap();
+        // 2 MB do not fit in 1 MB.
+        let refused = hold_body(&cache, &budget, held, Some(2 << 20), answer(2 << 20));
+        assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            refused.headers()[header::RETRY_AFTER],
+            BUSY_RETRY_AFTER_SECONDS.to_string()
+        );
+        let text = axum::body::to_bytes(refused.into_body(), 4096).await.unwrap();
+        assert!(String::from_utf8_lossy(&text).contains(BUSY));
+        assert_eq!(cache.refused(), 1);
+        assert_eq!(budget.in_use_bytes(), 0, "the refused answer gave its bytes back");
+        // 512 KB fit, and stay taken until the body is sent.
+        let held = budget.take(64 * 1024).unwrap();
+        let sent = hold_body(&cache, &budget, held, Some(512 << 10), answer(512 << 10));
+        assert_eq!(sent.status(), StatusCode::OK);
+        assert_eq!(budget.in_use_bytes(), 512 << 10);
+        let body = axum::body::to_bytes(sent.into_body(), usize::MAX).await.unwrap();
+        assert_eq!(body.len(), 512 << 10);
+        assert_eq!(budget.in_use_bytes(), 0);
+    }
+
+    #[test]
+    fn a_routes_last_answer_sets_what_its_next_takes() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = AnswerCache::open(&dir.path().join("none.db"), 1 << 20);
+        let budget = MemoryBudget::new(64 << 20);
+        let route = Some("/car/{slug}");
+        // Not seen: a share of the budget.
+        assert_eq!(cache.build_cost(&budget, route), (64 << 20) / BUILD_UNKNOWN_SHARE);
+        cache.learn(route, 10 << 20);
+        assert_eq!(cache.build_cost(&budget, route), 30 << 20);
+        // A smaller answer lowers it by half the difference.
+        cache.learn(route, 0);
+        assert_eq!(cache.build_cost(&budget, route), 15 << 20);
+        for _ in 0..30 {
+            cache.learn(route, 0);
+        }
+        assert_eq!(cache.build_cost(&budget, route), BUILD_MIN_BYTES);
+        // Routes are apart.
+        assert_eq!(cache.build_cost(&budget, Some("/")), 4 << 20);
     }
 
     #[test]

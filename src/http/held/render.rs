@@ -858,6 +858,68 @@ mod tests {
     }
 
     #[test]
+    fn the_budget_gives_what_fits_and_takes_it_back_when_dropped() {
+        let budget = MemoryBudget::new(1024 * 1024);
+        let one = budget.take(600 * 1024).unwrap();
+        assert_eq!(budget.in_use_bytes(), 600 * 1024);
+        // What is left is not enough, whoever asks.
+        assert!(budget.take(500 * 1024).is_none());
+        assert!(budget.take(2 * 1024 * 1024).is_none(), "more than the whole");
+        let mut two = budget.take(300 * 1024).unwrap();
+        assert!(!budget.grow(&mut two, 500 * 1024));
+        assert_eq!(two.bytes(), 300 * 1024, "a refused grow changes nothing");
+        // Fitting down gives the rest back at once.
+        assert!(budget.fit(&mut two, 100 * 1024));
+        assert_eq!(budget.in_use_bytes(), 700 * 1024);
+        drop(one);
+        assert!(budget.grow(&mut two, 900 * 1024));
+        assert_eq!(budget.take_peak(), 900 * 1024);
+        // A body holds its bytes until it is dropped.
+        let body = two.with_body(Body::from("страница"));
+        assert_eq!(budget.in_use_bytes(), 900 * 1024);
+        drop(body);
+        assert_eq!(budget.in_use_bytes(), 0);
+        assert_eq!(budget.take_peak(), 900 * 1024, "the peak since the last look");
+        assert_eq!(budget.take_peak(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_page_the_budget_cannot_draw_goes_out_as_its_shell() {
+        let shell = "<html><div id=\"app\"></div><script>данные</script></html>";
+        let page = |data: String| {
+            let mut response = Response::new(Body::from(shell));
+            response.extensions_mut().insert(PendingMarkup {
+                before: "<html><div id=\"app\">".to_string(),
+                after: "</div></html>".to_string(),
+                data,
+            });
+            response
+        };
+        let body = |response: Response| async {
+            let bytes = axum::body::to_bytes(response.into_body(), usize::MAX);
+            String::from_utf8(bytes.await.unwrap().to_vec()).unwrap()
+        };
+        let renderer = Renderer::with_threads(1);
+        // Its drawing needs more than the budget has.
+        let budget = MemoryBudget::new(1024 * 1024);
+        let data = format!("{{\"x\":\"{}\"}}", "я".repeat(100 * 1024));
+        let sent = fill_within(&budget, &renderer, "/", page(data)).await;
+        assert_eq!(body(sent).await, shell);
+        assert_eq!(budget.in_use_bytes(), 0);
+        // The budget taken by others: the shell too.
+        let big = MemoryBudget::new(64 * 1024 * 1024);
+        let _others = big.take(63 * 1024 * 1024).unwrap();
+        let sent = fill_within(&big, &renderer, "/", page("{}".to_string())).await;
+        assert_eq!(body(sent).await, shell);
+        // Data no runtime could draw: the shell, whatever the budget.
+        let huge = MemoryBudget::new(usize::MAX >> 20);
+        let data = "1".repeat(MEMORY_LIMIT_BYTES / RENDER_BYTES_PER_DATA_BYTE + 1);
+        let sent = fill_within(&huge, &renderer, "/", page(data)).await;
+        assert_eq!(body(sent).await, shell);
+        assert_eq!(huge.in_use_bytes(), 0);
+    }
+
+    #[test]
     fn a_broken_script_does_not_load() {
         assert!(Engine::load("globalThis.ssr = {").is_err());
     }
