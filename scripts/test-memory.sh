@@ -31,7 +31,7 @@ set -uo pipefail
 
 url="${1:?usage: scripts/test-memory.sh URL ADMIN SLUGS [FEEDS_DIR]}"
 admin="${2:?admin user:password}"
-slugs_file="${3:?a file of the hostile cars' slugs}"
+slugs_file="${3:?a file of the slugs of the hostile cars}"
 feeds="${4:-}"
 back_mb="${MEMORY_BACK_MB:-96}"
 visitors="${MEMORY_VISITORS:-64}"

@@ -353,8 +353,7 @@ async fn trim_after_closes(open: Arc<Mutex<OpenConnections>>, stop: Cancellation
         }
         let closed = lock(&open).closed_since_last_look();
         burst = burst.max(budget.take_peak());
-        let burst_over =
-            burst >= TRIM_AFTER_BUDGET_BYTES && budget.in_use_bytes() <= burst / 4;
+        let burst_over = burst >= TRIM_AFTER_BUDGET_BYTES && budget.in_use_bytes() <= burst / 4;
         if closed >= TRIM_AFTER_CLOSED || burst_over {
             burst = 0;
             let _ = tokio::task::spawn_blocking(give_memory_back).await;

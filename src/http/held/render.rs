@@ -24,11 +24,11 @@
 
 use std::collections::HashMap;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::LazyLock;
-use std::task::{Context as TaskContext, Poll};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::task::{Context as TaskContext, Poll};
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes, HttpBody};
@@ -864,7 +864,10 @@ mod tests {
         assert_eq!(budget.in_use_bytes(), 600 * 1024);
         // What is left is not enough, whoever asks.
         assert!(budget.take(500 * 1024).is_none());
-        assert!(budget.take(2 * 1024 * 1024).is_none(), "more than the whole");
+        assert!(
+            budget.take(2 * 1024 * 1024).is_none(),
+            "more than the whole"
+        );
         let mut two = budget.take(300 * 1024).unwrap();
         assert!(!budget.grow(&mut two, 500 * 1024));
         assert_eq!(two.bytes(), 300 * 1024, "a refused grow changes nothing");
@@ -879,7 +882,11 @@ mod tests {
         assert_eq!(budget.in_use_bytes(), 900 * 1024);
         drop(body);
         assert_eq!(budget.in_use_bytes(), 0);
-        assert_eq!(budget.take_peak(), 900 * 1024, "the peak since the last look");
+        assert_eq!(
+            budget.take_peak(),
+            900 * 1024,
+            "the peak since the last look"
+        );
         assert_eq!(budget.take_peak(), 0);
     }
 
