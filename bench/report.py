@@ -23,7 +23,8 @@ import sys
 
 # The budgets of the issues: the cached catalogue lists at nginx's speed
 # (both logging every request), p99 within 1 ms of nginx's; the server's
-# peak memory under those cases; stored leads a second.
+# peak memory at rest, under those cases and with the uncached list too
+# (issue 42: 80 MB); stored leads a second.
 CACHED_LISTS = ("list", "list_filtered")
 CACHED_RATIO_MIN = 0.9
 CACHED_P99_OVER_NGINX_MAX_MS = 1.0
@@ -158,15 +159,23 @@ def table(path):
                "answers + socket errors of the dealership runs;")
     out.append("other cpu: most CPU time (share of all cores) that processes other than wrk "
                "and the servers took during a run of the case; above ~10% the figures are noisy.")
-    peak_kb = os.environ.get("PEAK_KB", "").strip()
-    if peak_kb:
+    peaks = [
+        ("PEAK_REST_KB", "at rest (started, the catalogue read)"),
+        ("PEAK_KB", "under the cached cases"),
+        ("PEAK_UNCACHED_KB", "under the cached and uncached cases"),
+    ]
+    for var, when in peaks:
+        peak_kb = os.environ.get(var, "").strip()
+        if not peak_kb:
+            continue
         peak_mb = int(peak_kb) / 1024
         ok = peak_mb <= PEAK_MEMORY_MAX_MB
-        out.append("")
-        out.append(f"peak memory of the server under the cached cases (VmHWM): {peak_mb:.1f} MB"
+        if var == peaks[0][0] or not out[-1].startswith("peak memory"):
+            out.append("")
+        out.append(f"peak memory of the server {when} (VmHWM): {peak_mb:.1f} MB"
                    f"   {'PASS' if ok else 'FAIL'} (<= {PEAK_MEMORY_MAX_MB:.0f} MB)")
         if not ok:
-            failures.append(f"peak memory {peak_mb:.1f} MB")
+            failures.append(f"peak memory {when} {peak_mb:.1f} MB")
     if leads_lines:
         out.append("")
         out.extend(leads_lines)

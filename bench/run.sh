@@ -115,6 +115,9 @@ for _ in $(seq 1 150); do
 done
 curl -fsS --max-time 2 -o /dev/null "$DEALER/api/cars/count" \
   || { tail -50 "$WORK/server.log" >&2; die "server does not answer"; }
+# The server's peak memory at rest: started, the catalogue read.
+sleep 1
+PEAK_REST_KB=$(awk '/^VmHWM:/ {print $2}' "/proc/$SERVER_PID/status")
 
 # --- the GET cases: bodies for nginx -------------------------------------------------
 CASES=(list list_filtered count slug)
@@ -277,6 +280,8 @@ PEAK_KB=$(awk '/^VmHWM:/ {print $2}' "/proc/$SERVER_PID/status")
 for round in $(seq 1 "$ROUNDS"); do
   run_wrk list_uncached dealership "$round" "$DEALER/" "$BENCH_DIR/uncached_list.lua"
 done
+# ... and with the uncached lists too.
+PEAK_UNCACHED_KB=$(awk '/^VmHWM:/ {print $2}' "/proc/$SERVER_PID/status")
 
 # POST /api/leads: one valid lead first, then the load.
 code=$(curl -sS --max-time 10 -o "$WORK/lead.json" -w '%{http_code}' \
@@ -302,7 +307,8 @@ mkdir -p "$OUT_DIR"
   printf '%s' "$sizes"
   echo "  list_uncached  /api/cars/fast?limit=20&status=used&bodyType=crossover&maxPrice=<varies per request>"
   echo
-  PEAK_KB=$PEAK_KB python3 "$BENCH_DIR/report.py" table "$RESULTS" || true
+  PEAK_REST_KB=$PEAK_REST_KB PEAK_KB=$PEAK_KB PEAK_UNCACHED_KB=$PEAK_UNCACHED_KB \
+    python3 "$BENCH_DIR/report.py" table "$RESULTS" || true
 } | tee "$OUT_DIR/latest.txt"
 status=0
 grep -q '^ALL BUDGETS PASS$' "$OUT_DIR/latest.txt" || status=1

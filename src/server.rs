@@ -101,6 +101,7 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(MAX_BLOCKING_THREADS)
         .build()?;
     runtime.block_on(async move {
         let listener = TcpListener::bind(addr)
@@ -314,11 +315,21 @@ impl Drop for Forget {
     }
 }
 
+/// Threads of tokio's blocking pool (its default is 512): database work
+/// waits for one of the pool's connections anyway (`db::POOL_SIZE`), and
+/// each thread costs its stack and, under glibc, a share of an arena.
+/// Compression of kept answers and long jobs (imports, backups) share them.
+const MAX_BLOCKING_THREADS: usize = 32;
+
 /// How often [`trim_after_closes`] looks at the open connections.
 const TRIM_LOOK_EVERY: Duration = Duration::from_secs(2);
 /// Connections closed between two looks from which the memory they held is
 /// given back to the system.
 const TRIM_AFTER_CLOSED: usize = 200;
+/// Bytes of the memory budget (pages drawn, answers built and sent: see
+/// `http::held::render::BUDGET`) held at once since the last look from
+/// which the memory is given back once they are done.
+const TRIM_AFTER_BUDGET_BYTES: usize = 16 * 1024 * 1024;
 
 /// Gives the memory of many closed connections back to the system. Each
 /// connection's buffers (up to [`MAX_BUFFER_BYTES`]) are freed when it ends,
@@ -327,14 +338,24 @@ const TRIM_AFTER_CLOSED: usize = 200;
 /// against 28 MB at rest (bench/big_headers.py). After a wave of closes,
 /// `malloc_trim` hands the free pages back; between waves it is not called,
 /// so a steady load pays nothing.
+///
+/// The same after a burst of large pages or answers: one look after the
+/// memory budget held [`TRIM_AFTER_BUDGET_BYTES`] or more, once it holds a
+/// quarter of that peak or less (a home page of 15 MB drawn for 64
+/// visitors at once left the process at 2 GB before the budget and this).
 async fn trim_after_closes(open: Arc<Mutex<OpenConnections>>, stop: CancellationToken) {
+    let budget = &crate::http::held::render::BUDGET;
+    let mut burst = 0;
     loop {
         tokio::select! {
             () = tokio::time::sleep(TRIM_LOOK_EVERY) => {}
             () = stop.cancelled() => return,
         }
         let closed = lock(&open).closed_since_last_look();
-        if closed >= TRIM_AFTER_CLOSED {
+        burst = burst.max(budget.take_peak());
+        let burst_over = burst >= TRIM_AFTER_BUDGET_BYTES && budget.in_use_bytes() <= burst / 4;
+        if closed >= TRIM_AFTER_CLOSED || burst_over {
+            burst = 0;
             let _ = tokio::task::spawn_blocking(give_memory_back).await;
         }
     }

@@ -18,6 +18,11 @@
 //! The cache is bounded by bytes (moka, with TinyLFU admission, so a flood
 //! of one-off query strings does not push out the pages people read).
 //! See `docs/cache.md`.
+//!
+//! An answer computed here takes its bytes from the process's memory budget
+//! (`render::BUDGET`) while it is built and sent: what a route's last answer
+//! cost is taken before its handler runs, and the answer's own size after;
+//! when either does not fit the visitor gets a 503 with `Retry-After`.
 
 use std::io::Write;
 use std::path::Path;
@@ -37,13 +42,14 @@ use tower_http::compression::Predicate;
 use chrono::Datelike;
 
 use crate::clock::Clock;
+use crate::http::held::render::{BUDGET, Held, MemoryBudget};
 
 /// The writes of another process (`sqlite3`, the command line) are seen
 /// within this; this process's own at once.
 pub const OTHER_WRITERS_SEEN_WITHIN: Duration = Duration::from_millis(100);
 
 /// Default bound of the whole cache: bodies, compressed forms and keys.
-pub const DEFAULT_CAPACITY_BYTES: u64 = 32 * 1024 * 1024;
+pub const DEFAULT_CAPACITY_BYTES: u64 = 16 * 1024 * 1024;
 /// Answers with a larger body are served but not kept.
 pub const MAX_ANSWER_BYTES: usize = 2 * 1024 * 1024;
 /// Longest path and query string a public read accepts (414 beyond): the
@@ -56,6 +62,20 @@ const MIN_COMPRESS_BYTES: usize = 256;
 /// What an entry costs beyond its bytes (struct, headers, moka's node).
 const ENTRY_OVERHEAD_BYTES: usize = 256;
 const BROTLI_QUALITY: u32 = 5;
+/// Taken from the memory budget before an answer of a route not seen yet
+/// is built: at most [`BUILD_UNKNOWN_SHARE`] answers of unknown size are
+/// built at once (16 let sixteen 47 MB home pages of the hostile cars be
+/// built together, and the process reached a 512 MB limit).
+const BUILD_UNKNOWN_SHARE: usize = 4;
+/// Taken before a known route's answer is built, per byte its last answer
+/// had: the rows, the values they are encoded from and the encoded body.
+const BUILD_BYTES_PER_ANSWER_BYTE: usize = 3;
+/// Taken at least before any answer is built.
+const BUILD_MIN_BYTES: usize = 32 * 1024;
+/// Seconds a visitor is asked to wait when the budget is taken.
+pub const BUSY_RETRY_AFTER_SECONDS: u32 = 2;
+/// The text of that 503.
+pub const BUSY: &str = "Сайт сейчас перегружен, повторите через пару секунд";
 const BROTLI_WINDOW: u32 = 22;
 
 /// One kept answer, and the encoded forms clients have asked for so far.
@@ -373,6 +393,11 @@ pub struct AnswerCache {
     misses: AtomicU64,
     stored: AtomicU64,
     failing: AtomicBool,
+    /// The size of each route's last answer (by route, so a handful), for
+    /// what building its next one takes from the memory budget.
+    sizes: Mutex<std::collections::HashMap<String, usize>>,
+    /// Visitors answered 503 because the memory budget was taken.
+    refused: AtomicU64,
     /// Gives the Moscow date of each answer.
     clock: Arc<Clock>,
 }
@@ -407,6 +432,8 @@ impl AnswerCache {
             misses: AtomicU64::new(0),
             stored: AtomicU64::new(0),
             failing: AtomicBool::new(false),
+            sizes: Mutex::default(),
+            refused: AtomicU64::new(0),
             clock: Arc::default(),
         }
     }
@@ -484,6 +511,44 @@ impl AnswerCache {
             misses: self.misses.load(Ordering::Relaxed),
             stored: self.stored.load(Ordering::Relaxed),
         }
+    }
+
+    /// Visitors answered 503 because the memory budget was taken.
+    pub fn refused(&self) -> u64 {
+        self.refused.load(Ordering::Relaxed)
+    }
+
+    /// What building an answer of `route` takes from the budget before it
+    /// runs: its last answer's size times [`BUILD_BYTES_PER_ANSWER_BYTE`],
+    /// or a [`BUILD_UNKNOWN_SHARE`]th of the budget for a route not seen.
+    fn build_cost(&self, budget: &MemoryBudget, route: Option<&str>) -> usize {
+        let last = route.and_then(|r| {
+            let sizes = self.sizes.lock().unwrap_or_else(|e| e.into_inner());
+            sizes.get(r).copied()
+        });
+        match last {
+            Some(bytes) => (bytes * BUILD_BYTES_PER_ANSWER_BYTE).max(BUILD_MIN_BYTES),
+            None => budget.total_bytes() / BUILD_UNKNOWN_SHARE,
+        }
+    }
+
+    /// Notes the size of `route`'s answer; a smaller one lowers what is
+    /// expected by half the difference, so a route that made a large answer
+    /// stays expensive for a few answers more.
+    fn learn(&self, route: Option<&str>, bytes: usize) {
+        let Some(route) = route else { return };
+        let mut sizes = self.sizes.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = sizes.entry(route.to_string()).or_insert(bytes);
+        *entry = if bytes >= *entry {
+            bytes
+        } else {
+            bytes + (*entry - bytes) / 2
+        };
+    }
+
+    fn busy(&self) -> Response {
+        self.refused.fetch_add(1, Ordering::Relaxed);
+        busy()
     }
 
     /// Bytes held now (after moka's pending bookkeeping).
@@ -627,16 +692,32 @@ pub async fn cached(
     request.extensions_mut().insert(ContentVersion(version));
     let request_headers = request.headers().clone();
     let route = request.extensions().get::<MatchedPath>().cloned();
+    let budget: &MemoryBudget = &BUDGET;
+    let Some(mut held) =
+        budget.take(cache.build_cost(budget, route.as_ref().map(MatchedPath::as_str)))
+    else {
+        tracing::warn!(
+            "{}: the memory budget is taken ({} of {} MB); answered 503",
+            request.uri().path(),
+            budget.in_use_bytes() >> 20,
+            budget.total_bytes() >> 20
+        );
+        return cache.busy();
+    };
     let response = next.run(request).await;
+    let size = response.body().size_hint().upper();
+    if let Some(size) = size {
+        cache.learn(
+            route.as_ref().map(MatchedPath::as_str),
+            usize::try_from(size).unwrap_or(usize::MAX),
+        );
+    }
     if response.status() != StatusCode::OK
         || response.headers().contains_key(header::CONTENT_ENCODING)
-        || response
-            .body()
-            .size_hint()
-            .upper()
-            .is_none_or(|n| n > MAX_ANSWER_BYTES as u64)
+        || size.is_none_or(|n| n > MAX_ANSWER_BYTES as u64)
     {
-        return response;
+        // Not kept: its body holds the budget until it is sent.
+        return hold_body(&cache, budget, held, size, response);
     }
     let (parts, body) = response.into_parts();
     let Ok(body) = axum::body::to_bytes(body, MAX_ANSWER_BYTES).await else {
@@ -654,10 +735,50 @@ pub async fn cached(
     // much larger than its bytes (a list's room for 100 cars holding `[]`),
     // and the cache's bound counts bytes, not capacity.
     let body = Bytes::copy_from_slice(&body);
+    let size = body.len();
     let answer = Arc::new(Answer::new(version, day, content_type, route, body));
     prepare(&answer, &request_headers).await;
     cache.put(key, answer.clone());
-    answer.reply(&request_headers)
+    let reply = answer.reply(&request_headers);
+    drop(answer);
+    // Until sent the reply holds its bytes (the cache may turn it away).
+    let _ = budget.fit(&mut held, size);
+    reply.map(|body| held.with_body(body))
+}
+
+/// `response` with its body holding `size` bytes of the budget until it is
+/// sent; a 503 when they do not fit.
+fn hold_body(
+    cache: &AnswerCache,
+    budget: &MemoryBudget,
+    mut held: Held,
+    size: Option<u64>,
+    response: Response,
+) -> Response {
+    let size = size.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    if !budget.fit(&mut held, size) {
+        tracing::warn!(
+            "an answer of {} KB does not fit in the memory budget ({} of {} MB taken); answered 503",
+            size >> 10,
+            budget.in_use_bytes() >> 20,
+            budget.total_bytes() >> 20
+        );
+        return cache.busy();
+    }
+    response.map(|body| held.with_body(body))
+}
+
+/// 503 with `Retry-After`: the memory budget is taken.
+pub fn busy() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(
+            header::RETRY_AFTER,
+            HeaderValue::from(BUSY_RETRY_AFTER_SECONDS),
+        )],
+        axum::Json(serde_json::json!({"error": BUSY})),
+    )
+        .into_response()
 }
 
 impl AnswerCache {
@@ -783,6 +904,66 @@ mod tests {
         ] {
             assert_eq!(plain_key("/p", query), None, "{query}");
         }
+    }
+
+    #[tokio::test]
+    async fn an_answer_the_budget_cannot_hold_is_a_503_with_retry_after() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = AnswerCache::open(&dir.path().join("none.db"), 1 << 20);
+        let budget = MemoryBudget::new(1024 * 1024);
+        let answer = |bytes: usize| Response::new(Body::from(vec![b'x'; bytes]));
+        let held = budget.take(64 * 1024).unwrap();
+        // 2 MB do not fit in 1 MB.
+        let refused = hold_body(&cache, &budget, held, Some(2 << 20), answer(2 << 20));
+        assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            refused.headers()[header::RETRY_AFTER],
+            BUSY_RETRY_AFTER_SECONDS.to_string()
+        );
+        let text = axum::body::to_bytes(refused.into_body(), 4096)
+            .await
+            .unwrap();
+        assert!(String::from_utf8_lossy(&text).contains(BUSY));
+        assert_eq!(cache.refused(), 1);
+        assert_eq!(
+            budget.in_use_bytes(),
+            0,
+            "the refused answer gave its bytes back"
+        );
+        // 512 KB fit, and stay taken until the body is sent.
+        let held = budget.take(64 * 1024).unwrap();
+        let sent = hold_body(&cache, &budget, held, Some(512 << 10), answer(512 << 10));
+        assert_eq!(sent.status(), StatusCode::OK);
+        assert_eq!(budget.in_use_bytes(), 512 << 10);
+        let body = axum::body::to_bytes(sent.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        assert_eq!(body.len(), 512 << 10);
+        assert_eq!(budget.in_use_bytes(), 0);
+    }
+
+    #[test]
+    fn a_routes_last_answer_sets_what_its_next_takes() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = AnswerCache::open(&dir.path().join("none.db"), 1 << 20);
+        let budget = MemoryBudget::new(64 << 20);
+        let route = Some("/car/{slug}");
+        // Not seen: a share of the budget.
+        assert_eq!(
+            cache.build_cost(&budget, route),
+            (64 << 20) / BUILD_UNKNOWN_SHARE
+        );
+        cache.learn(route, 10 << 20);
+        assert_eq!(cache.build_cost(&budget, route), 30 << 20);
+        // A smaller answer lowers it by half the difference.
+        cache.learn(route, 0);
+        assert_eq!(cache.build_cost(&budget, route), 15 << 20);
+        for _ in 0..30 {
+            cache.learn(route, 0);
+        }
+        assert_eq!(cache.build_cost(&budget, route), BUILD_MIN_BYTES);
+        // Routes are apart.
+        assert_eq!(cache.build_cost(&budget, Some("/")), 16 << 20);
     }
 
     #[test]

@@ -16,14 +16,22 @@
 //!
 //! The state keeps the [`Renderer`] (`AppState::renderer`); the page routes
 //! (`http::pages`) leave a [`PendingMarkup`] for [`server_render`] to fill.
+//!
+//! Memory: every page drawn and every answer built takes its bytes from one
+//! process-wide [`MemoryBudget`] ([`BUDGET`]) before it is drawn or sent; a
+//! page the budget cannot hold goes out as its shell, an answer it cannot
+//! hold is a 503 with `Retry-After` (`http::cache::cached`).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::pin::Pin;
+use std::sync::LazyLock;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::task::{Context as TaskContext, Poll};
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
+use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
@@ -31,7 +39,7 @@ use rquickjs::{CatchResultExt, Context, Function, Object, Promise, Runtime};
 use rust_embed::RustEmbed;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
-use tokio::sync::oneshot;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 /// A missing ui/dist-server (a clean clone before `npm run build`) embeds
 /// nothing: pages are then sent as their shells.
@@ -56,6 +64,148 @@ const MAX_THREADS: usize = 4;
 const GC_HEADROOM_BYTES: usize = 4 * 1024 * 1024;
 /// The fragment store's size unless `[pages] fragment_cache_mb` says.
 const FRAGMENTS_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Bytes the pages and answers in flight may hold at once, across the
+/// process: their data, the drawn HTML, the copies the answer cache makes
+/// and compresses, and the bodies being sent (`docs/rendering.md`, "Memory
+/// budget"). The rendering runtimes' own memory comes on top (each at most
+/// [`MEMORY_LIMIT_BYTES`]), as do the answer cache and the fragment store,
+/// each bounded by its own bytes.
+pub const BUDGET_BYTES: usize = 128 * 1024 * 1024;
+/// What drawing a page costs per byte of its data: the copy handed to the
+/// thread, the string and the objects QuickJS parses it into, the markup
+/// and its copies in Rust.
+pub const RENDER_BYTES_PER_DATA_BYTE: usize = 10;
+/// The one budget of this process.
+pub static BUDGET: LazyLock<MemoryBudget> = LazyLock::new(|| MemoryBudget::new(BUDGET_BYTES));
+
+/// A total of bytes shared by everything in flight, counted in KiB (a
+/// semaphore's permits). Taking never waits: what does not fit now is
+/// refused, and the caller sends something smaller (the page's shell) or
+/// a 503.
+pub struct MemoryBudget {
+    permits: Arc<Semaphore>,
+    total_kib: u32,
+    /// The most held at once since [`MemoryBudget::take_peak`] last looked.
+    peak_kib: AtomicUsize,
+}
+
+/// Bytes taken from a [`MemoryBudget`], given back when dropped.
+pub struct Held {
+    permit: Option<OwnedSemaphorePermit>,
+}
+
+impl MemoryBudget {
+    pub fn new(bytes: usize) -> MemoryBudget {
+        let total_kib = u32::try_from(bytes.div_ceil(1024)).unwrap_or(u32::MAX >> 3);
+        MemoryBudget {
+            permits: Arc::new(Semaphore::new(total_kib as usize)),
+            total_kib,
+            peak_kib: AtomicUsize::new(0),
+        }
+    }
+
+    fn kib(bytes: usize) -> u32 {
+        u32::try_from(bytes.div_ceil(1024)).unwrap_or(u32::MAX)
+    }
+
+    /// `bytes` taken, or `None` when they do not fit now (or ever).
+    pub fn take(&self, bytes: usize) -> Option<Held> {
+        let mut held = Held { permit: None };
+        self.grow(&mut held, bytes).then_some(held)
+    }
+
+    /// Makes `held` hold at least `bytes` (it never shrinks); false when
+    /// the difference does not fit now, and `held` is as it was.
+    pub fn grow(&self, held: &mut Held, bytes: usize) -> bool {
+        let want = Self::kib(bytes);
+        let has = held.permit.as_ref().map_or(0, |p| p.num_permits() as u32);
+        if want <= has {
+            return true;
+        }
+        if want > self.total_kib {
+            return false;
+        }
+        let Ok(more) = self.permits.clone().try_acquire_many_owned(want - has) else {
+            return false;
+        };
+        match &mut held.permit {
+            Some(permit) => permit.merge(more),
+            None => held.permit = Some(more),
+        }
+        let used = self.in_use_bytes() / 1024;
+        self.peak_kib.fetch_max(used, Ordering::Relaxed);
+        true
+    }
+
+    /// Makes `held` hold `bytes`: gives back what it has beyond them, or
+    /// takes what it lacks; false when that does not fit now (and `held`
+    /// is as it was).
+    pub fn fit(&self, held: &mut Held, bytes: usize) -> bool {
+        let want = Self::kib(bytes) as usize;
+        if let Some(permit) = &mut held.permit
+            && permit.num_permits() > want
+        {
+            drop(permit.split(permit.num_permits() - want));
+            return true;
+        }
+        self.grow(held, bytes)
+    }
+
+    /// Bytes held now.
+    pub fn in_use_bytes(&self) -> usize {
+        (self.total_kib as usize).saturating_sub(self.permits.available_permits()) * 1024
+    }
+
+    /// The most bytes held at once since the last call.
+    pub fn take_peak(&self) -> usize {
+        let now = self.in_use_bytes() / 1024;
+        self.peak_kib.swap(now, Ordering::Relaxed).max(now) * 1024
+    }
+
+    /// The budget's size.
+    pub fn total_bytes(&self) -> usize {
+        self.total_kib as usize * 1024
+    }
+}
+
+impl Held {
+    pub fn bytes(&self) -> usize {
+        self.permit.as_ref().map_or(0, |p| p.num_permits() * 1024)
+    }
+
+    /// `body`, holding these bytes until it is sent or dropped (a slow
+    /// reader keeps them taken).
+    pub fn with_body(self, body: Body) -> Body {
+        Body::new(Holding { body, _held: self })
+    }
+}
+
+/// A body and the budget it holds.
+struct Holding {
+    body: Body,
+    _held: Held,
+}
+
+impl HttpBody for Holding {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<Option<Result<hyper::body::Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}
 
 /// Drawn fragments shared by the rendering threads, keyed by what they were
 /// drawn from (the component's name and its props as JSON, hashed), bounded
@@ -549,8 +699,36 @@ pub async fn server_render(
 
 /// The response with the page's markup in its shell, when it is waiting for
 /// it and can be drawn; otherwise as it came.
-pub async fn fill(renderer: &Renderer, url: &str, mut response: Response) -> Response {
+pub async fn fill(renderer: &Renderer, url: &str, response: Response) -> Response {
+    fill_within(&BUDGET, renderer, url, response).await
+}
+
+/// [`fill`] taking the drawing's bytes from `budget`: a page whose data
+/// would pass a runtime's memory limit, or whose drawing does not fit in
+/// what the budget has left now, goes out as its shell.
+pub async fn fill_within(
+    budget: &MemoryBudget,
+    renderer: &Renderer,
+    url: &str,
+    mut response: Response,
+) -> Response {
     let Some(pending) = response.extensions_mut().remove::<PendingMarkup>() else {
+        return response;
+    };
+    let cost = render_cost(pending.data.len());
+    if cost > MEMORY_LIMIT_BYTES {
+        tracing::warn!(
+            "{url}: {} bytes of data are more than a renderer can draw; sent as the shell",
+            pending.data.len()
+        );
+        return response;
+    }
+    let Some(_held) = budget.take(cost) else {
+        tracing::warn!(
+            "{url}: the memory budget is taken ({} of {} MB); sent as the shell",
+            budget.in_use_bytes() >> 20,
+            budget.total_bytes() >> 20
+        );
         return response;
     };
     let Some(markup) = renderer.render(url, &pending.data).await else {
@@ -559,6 +737,11 @@ pub async fn fill(renderer: &Renderer, url: &str, mut response: Response) -> Res
     let (parts, _) = response.into_parts();
     let html = [pending.before.as_str(), &markup, &pending.after].concat();
     Response::from_parts(parts, Body::from(html))
+}
+
+/// What drawing a page with `data_bytes` of data takes ([`RENDER_BYTES_PER_DATA_BYTE`]).
+pub fn render_cost(data_bytes: usize) -> usize {
+    data_bytes.saturating_mul(RENDER_BYTES_PER_DATA_BYTE) + 64 * 1024
 }
 
 #[cfg(test)]
@@ -672,6 +855,75 @@ mod tests {
         store.put("card {\"price\":1}", "<p>1</p>");
         store.put("card {\"price\":2}", "<p>2</p>");
         assert_eq!(store.get("card {\"price\":2}").as_deref(), Some("<p>2</p>"));
+    }
+
+    #[test]
+    fn the_budget_gives_what_fits_and_takes_it_back_when_dropped() {
+        let budget = MemoryBudget::new(1024 * 1024);
+        let one = budget.take(600 * 1024).unwrap();
+        assert_eq!(budget.in_use_bytes(), 600 * 1024);
+        // What is left is not enough, whoever asks.
+        assert!(budget.take(500 * 1024).is_none());
+        assert!(
+            budget.take(2 * 1024 * 1024).is_none(),
+            "more than the whole"
+        );
+        let mut two = budget.take(300 * 1024).unwrap();
+        assert!(!budget.grow(&mut two, 500 * 1024));
+        assert_eq!(two.bytes(), 300 * 1024, "a refused grow changes nothing");
+        // Fitting down gives the rest back at once.
+        assert!(budget.fit(&mut two, 100 * 1024));
+        assert_eq!(budget.in_use_bytes(), 700 * 1024);
+        drop(one);
+        assert!(budget.grow(&mut two, 900 * 1024));
+        assert_eq!(budget.take_peak(), 900 * 1024);
+        // A body holds its bytes until it is dropped.
+        let body = two.with_body(Body::from("страница"));
+        assert_eq!(budget.in_use_bytes(), 900 * 1024);
+        drop(body);
+        assert_eq!(budget.in_use_bytes(), 0);
+        assert_eq!(
+            budget.take_peak(),
+            900 * 1024,
+            "the peak since the last look"
+        );
+        assert_eq!(budget.take_peak(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_page_the_budget_cannot_draw_goes_out_as_its_shell() {
+        let shell = "<html><div id=\"app\"></div><script>данные</script></html>";
+        let page = |data: String| {
+            let mut response = Response::new(Body::from(shell));
+            response.extensions_mut().insert(PendingMarkup {
+                before: "<html><div id=\"app\">".to_string(),
+                after: "</div></html>".to_string(),
+                data,
+            });
+            response
+        };
+        let body = |response: Response| async {
+            let bytes = axum::body::to_bytes(response.into_body(), usize::MAX);
+            String::from_utf8(bytes.await.unwrap().to_vec()).unwrap()
+        };
+        let renderer = Renderer::with_threads(1);
+        // Its drawing needs more than the budget has.
+        let budget = MemoryBudget::new(1024 * 1024);
+        let data = format!("{{\"x\":\"{}\"}}", "я".repeat(100 * 1024));
+        let sent = fill_within(&budget, &renderer, "/", page(data)).await;
+        assert_eq!(body(sent).await, shell);
+        assert_eq!(budget.in_use_bytes(), 0);
+        // The budget taken by others: the shell too.
+        let big = MemoryBudget::new(64 * 1024 * 1024);
+        let _others = big.take(64 * 1024 * 1024 - 32 * 1024).unwrap();
+        let sent = fill_within(&big, &renderer, "/", page("{}".to_string())).await;
+        assert_eq!(body(sent).await, shell);
+        // Data no runtime could draw: the shell, whatever the budget.
+        let huge = MemoryBudget::new(usize::MAX >> 20);
+        let data = "1".repeat(MEMORY_LIMIT_BYTES / RENDER_BYTES_PER_DATA_BYTE + 1);
+        let sent = fill_within(&huge, &renderer, "/", page(data)).await;
+        assert_eq!(body(sent).await, shell);
+        assert_eq!(huge.in_use_bytes(), 0);
     }
 
     #[test]
