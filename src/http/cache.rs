@@ -63,10 +63,13 @@ const MIN_COMPRESS_BYTES: usize = 256;
 const ENTRY_OVERHEAD_BYTES: usize = 256;
 const BROTLI_QUALITY: u32 = 5;
 /// Taken from the memory budget before an answer of a route not seen yet
-/// is built: at most [`BUILD_UNKNOWN_SHARE`] answers of unknown size are
-/// built at once (16 let sixteen 47 MB home pages of the hostile cars be
-/// built together, and the process reached a 512 MB limit).
-const BUILD_UNKNOWN_SHARE: usize = 4;
+/// is built: what the largest answer the cache keeps costs to build. A
+/// page a visitor opens asks for several routes at once, and a site just
+/// started has seen none: a share of the budget as large as a quarter
+/// answered the fifth of them 503. Answers are bounded by design (a list
+/// carries cards, a car page its limits: `docs/catalogue.md`), and a
+/// route's first answer sets what its next ones take.
+const BUILD_UNKNOWN_BYTES: usize = MAX_ANSWER_BYTES * BUILD_BYTES_PER_ANSWER_BYTE;
 /// Taken before a known route's answer is built, per byte its last answer
 /// had: the rows, the values they are encoded from and the encoded body.
 const BUILD_BYTES_PER_ANSWER_BYTE: usize = 3;
@@ -520,7 +523,7 @@ impl AnswerCache {
 
     /// What building an answer of `route` takes from the budget before it
     /// runs: its last answer's size times [`BUILD_BYTES_PER_ANSWER_BYTE`],
-    /// or a [`BUILD_UNKNOWN_SHARE`]th of the budget for a route not seen.
+    /// or [`BUILD_UNKNOWN_BYTES`] for a route not seen.
     fn build_cost(&self, budget: &MemoryBudget, route: Option<&str>) -> usize {
         let last = route.and_then(|r| {
             let sizes = self.sizes.lock().unwrap_or_else(|e| e.into_inner());
@@ -528,7 +531,7 @@ impl AnswerCache {
         });
         match last {
             Some(bytes) => (bytes * BUILD_BYTES_PER_ANSWER_BYTE).max(BUILD_MIN_BYTES),
-            None => budget.total_bytes() / BUILD_UNKNOWN_SHARE,
+            None => BUILD_UNKNOWN_BYTES.min(budget.total_bytes()),
         }
     }
 
@@ -948,11 +951,8 @@ mod tests {
         let cache = AnswerCache::open(&dir.path().join("none.db"), 1 << 20);
         let budget = MemoryBudget::new(64 << 20);
         let route = Some("/car/{slug}");
-        // Not seen: a share of the budget.
-        assert_eq!(
-            cache.build_cost(&budget, route),
-            (64 << 20) / BUILD_UNKNOWN_SHARE
-        );
+        // Not seen: what the largest kept answer costs.
+        assert_eq!(cache.build_cost(&budget, route), 6 << 20);
         cache.learn(route, 10 << 20);
         assert_eq!(cache.build_cost(&budget, route), 30 << 20);
         // A smaller answer lowers it by half the difference.
@@ -963,7 +963,7 @@ mod tests {
         }
         assert_eq!(cache.build_cost(&budget, route), BUILD_MIN_BYTES);
         // Routes are apart.
-        assert_eq!(cache.build_cost(&budget, Some("/")), 16 << 20);
+        assert_eq!(cache.build_cost(&budget, Some("/")), 6 << 20);
     }
 
     #[test]
