@@ -199,7 +199,7 @@ pub struct CarBrief {
     pub generation: Option<String>,
     #[schema(required = true)]
     pub doors: Option<i64>,
-    #[schema(required = true)]
+    /// Optional in the document as in [`Car`]'s, so a car is a card.
     pub color: Option<String>,
 }
 
