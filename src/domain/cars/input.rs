@@ -43,7 +43,9 @@ pub struct CarInput {
     pub main_image: String,
     #[serde(default)]
     pub images: Vec<String>,
+    /// At most 20 (`docs/catalogue.md`, "Limits of a car").
     #[serde(default)]
+    #[schema(max_items = 20)]
     pub trim_levels: Vec<TrimLevel>,
     #[serde(default = "yes")]
     pub in_stock: bool,

@@ -2127,6 +2127,7 @@ export interface components {
             transmission: components["schemas"]["Transmission"];
             /** @description The car's complectation ("Executive"), at most 100. */
             trim?: string | null;
+            /** @description At most 20 (`docs/catalogue.md`, "Limits of a car"). */
             trimLevels?: components["schemas"]["TrimLevel"][];
             vin?: string | null;
             /** Format: int32 */
