@@ -244,7 +244,10 @@ async fn ten_hostile_cars_make_no_page_larger_than_its_budget() {
     let cards = list.as_array().unwrap();
     assert_eq!(cards.len(), CARS);
     for card in cards {
-        assert!(card.get("trimLevels").is_none(), "a card carries trim levels");
+        assert!(
+            card.get("trimLevels").is_none(),
+            "a card carries trim levels"
+        );
         assert_eq!(card["images"].as_array().unwrap().len(), MAX_IMAGES);
     }
     let home = app.get("/").await.text();

@@ -274,7 +274,11 @@ fn check_trim_levels(trims: &[TrimLevel]) -> AppResult<()> {
     for trim in trims {
         for (label, value, max) in [
             ("Название комплектации", &trim.name, MAX_TRIM_NAME),
-            ("Описание комплектации", &trim.description, MAX_TRIM_DESCRIPTION),
+            (
+                "Описание комплектации",
+                &trim.description,
+                MAX_TRIM_DESCRIPTION,
+            ),
             ("Ссылка комплектации", &trim.link, MAX_TRIM_LINK),
         ] {
             crate::domain::check_len("trimLevels", label, value, max)?;
