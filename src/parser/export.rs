@@ -15,12 +15,15 @@ use crate::domain::settings::{self, Settings};
 use crate::error::AppResult;
 use crate::media;
 
-/// The cars every feed lists.
+/// The cars every feed lists, each with at most the limits' trim levels and
+/// pictures (`cars::MAX_TRIM_LEVELS`, `docs/catalogue.md`), whatever a row
+/// holds: one car can make a feed only so large.
 pub fn stock(conn: &Connection) -> AppResult<Vec<Car>> {
     let all = cars::list_all(conn, &CarFilter::default())?;
     Ok(all
         .into_iter()
         .filter(|c| c.published && c.in_stock && c.status != CarStatus::Lease)
+        .map(Car::bounded)
         .collect())
 }
 

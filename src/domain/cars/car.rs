@@ -1,5 +1,6 @@
 //! A car as the site shows it: its kinds (status, gearbox, drive, fuel),
-//! its trim levels, and what a list filters and sorts by.
+//! its trim levels, the card a list shows (`CarBrief`), and what a list
+//! filters and sorts by.
 
 use crate::domain::body_types::BodyType;
 use crate::domain::money::Money;
@@ -65,6 +66,18 @@ impl FuelType {
     }
 }
 
+/// The most pictures a car has (`car_images.position` is 0 to 5).
+pub const MAX_IMAGES: usize = 6;
+/// The most trim levels a car has: a card never shows them, the car page and
+/// the feeds show at most this many (`docs/catalogue.md`, "Limits of a car").
+pub const MAX_TRIM_LEVELS: usize = 20;
+/// Longest name, description and link of one trim level, in characters.
+pub const MAX_TRIM_NAME: usize = 100;
+pub const MAX_TRIM_DESCRIPTION: usize = 500;
+pub const MAX_TRIM_LINK: usize = 500;
+/// The refusal of a list of more than [`MAX_TRIM_LEVELS`] trim levels.
+pub const TOO_MANY_TRIM_LEVELS: &str = "Не больше 20 комплектаций";
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema, PartialEq)]
 pub struct TrimLevel {
     #[serde(default)]
@@ -129,6 +142,104 @@ pub struct Car {
     pub generation: Option<String>,
     #[schema(required = true)]
     pub doors: Option<i64>,
+}
+
+impl Car {
+    /// The car as a public page or a feed shows it: at most
+    /// [`MAX_TRIM_LEVELS`] trim levels and [`MAX_IMAGES`] pictures, whatever
+    /// a row holds (one stored before the limits, or written behind the API).
+    pub fn bounded(mut self) -> Car {
+        self.trim_levels.truncate(MAX_TRIM_LEVELS);
+        self.images.truncate(MAX_IMAGES);
+        self
+    }
+}
+
+/// What a car's card shows, and all a public list carries of a car: no trim
+/// levels, no VIN, no import keys or dates (`docs/catalogue.md`, "Lists carry
+/// cards"). The car page reads the whole [`Car`].
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CarBrief {
+    pub id: String,
+    pub brand_id: String,
+    /// The brand's name, 'Unknown' when the brand is missing.
+    pub brand_name: String,
+    pub brand_slug: String,
+    pub name: String,
+    pub slug: String,
+    pub model: String,
+    pub year: i32,
+    pub price: Money,
+    pub monthly_payment: Option<Money>,
+    pub daily_price: Option<Money>,
+    pub status: CarStatus,
+    pub body_type: BodyType,
+    pub transmission: Transmission,
+    /// Null: not stated.
+    #[schema(required = true)]
+    pub drivetrain: Option<Drivetrain>,
+    pub fuel_type: FuelType,
+    pub engine: String,
+    pub mileage: i64,
+    /// URL of the main picture (the 800 px variant); empty when none.
+    pub main_image: String,
+    /// The card's gallery: at most six URLs, the main one first.
+    pub images: Vec<String>,
+    pub has_images: bool,
+    pub in_stock: bool,
+    pub featured: bool,
+    pub credit_discount: Option<Money>,
+    pub tradein_discount: Option<Money>,
+    pub insurance_discount: Option<Money>,
+    pub max_discount: Option<Money>,
+    #[schema(required = true)]
+    pub trim: Option<String>,
+    #[schema(required = true)]
+    pub generation: Option<String>,
+    #[schema(required = true)]
+    pub doors: Option<i64>,
+    /// Optional in the document as in [`Car`]'s, so a car is a card.
+    pub color: Option<String>,
+}
+
+impl From<Car> for CarBrief {
+    fn from(car: Car) -> CarBrief {
+        let car = car.bounded();
+        CarBrief {
+            id: car.id,
+            brand_id: car.brand_id,
+            brand_name: car.brand_name,
+            brand_slug: car.brand_slug,
+            name: car.name,
+            slug: car.slug,
+            model: car.model,
+            year: car.year,
+            price: car.price,
+            monthly_payment: car.monthly_payment,
+            daily_price: car.daily_price,
+            status: car.status,
+            body_type: car.body_type,
+            transmission: car.transmission,
+            drivetrain: car.drivetrain,
+            fuel_type: car.fuel_type,
+            engine: car.engine,
+            mileage: car.mileage,
+            main_image: car.main_image,
+            images: car.images,
+            has_images: car.has_images,
+            in_stock: car.in_stock,
+            featured: car.featured,
+            credit_discount: car.credit_discount,
+            tradein_discount: car.tradein_discount,
+            insurance_discount: car.insurance_discount,
+            max_discount: car.max_discount,
+            trim: car.trim,
+            generation: car.generation,
+            doors: car.doors,
+            color: car.color,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]

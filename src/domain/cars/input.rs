@@ -2,7 +2,10 @@
 //! the checks of every field, the pictures, the references to brands and
 //! body types, and the form's description for the UI.
 
-use super::car::{Car, CarStatus, Drivetrain, FuelType, Transmission, TrimLevel};
+use super::car::{
+    Car, CarStatus, Drivetrain, FuelType, MAX_IMAGES, MAX_TRIM_DESCRIPTION, MAX_TRIM_LEVELS,
+    MAX_TRIM_LINK, MAX_TRIM_NAME, TOO_MANY_TRIM_LEVELS, Transmission, TrimLevel,
+};
 use crate::domain::body_types::BodyType;
 use crate::domain::form::{self, Form};
 use crate::domain::money::Money;
@@ -40,7 +43,9 @@ pub struct CarInput {
     pub main_image: String,
     #[serde(default)]
     pub images: Vec<String>,
+    /// At most 20 (`docs/catalogue.md`, "Limits of a car").
     #[serde(default)]
+    #[schema(max_items = 20)]
     pub trim_levels: Vec<TrimLevel>,
     #[serde(default = "yes")]
     pub in_stock: bool,
@@ -118,8 +123,6 @@ impl CarChange {
 pub(super) fn yes() -> bool {
     true
 }
-
-pub const MAX_IMAGES: usize = 6;
 
 /// A published car at 0 ₽ would show "0 ₽" to buyers.
 pub const PRICE_ZERO: &str = "Укажите цену: автомобиль за 0 ₽ не публикуется";
@@ -224,6 +227,7 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
     for url in &pictures {
         crate::domain::check_len("images", "Фото", url, MAX_IMAGE_URL)?;
     }
+    check_trim_levels(&input.trim_levels)?;
     if let Some(vin) = &input.vin
         && !vin.is_empty()
         && (vin.len() != 17 || !vin.bytes().all(|b| b.is_ascii_alphanumeric()))
@@ -258,6 +262,27 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
     }
     if input.doors.is_some_and(|d| !(2..=5).contains(&d)) {
         return Err(AppError::invalid("doors", "Число дверей — от 2 до 5"));
+    }
+    Ok(())
+}
+
+/// At most [`MAX_TRIM_LEVELS`] trim levels, each text within its length.
+fn check_trim_levels(trims: &[TrimLevel]) -> AppResult<()> {
+    if trims.len() > MAX_TRIM_LEVELS {
+        return Err(AppError::invalid("trimLevels", TOO_MANY_TRIM_LEVELS));
+    }
+    for trim in trims {
+        for (label, value, max) in [
+            ("Название комплектации", &trim.name, MAX_TRIM_NAME),
+            (
+                "Описание комплектации",
+                &trim.description,
+                MAX_TRIM_DESCRIPTION,
+            ),
+            ("Ссылка комплектации", &trim.link, MAX_TRIM_LINK),
+        ] {
+            crate::domain::check_len("trimLevels", label, value, max)?;
+        }
     }
     Ok(())
 }

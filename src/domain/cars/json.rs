@@ -1,9 +1,9 @@
-//! Cars written as JSON straight from the rows (the public lists' answer
-//! encoded on the database thread, without building a `Car` first) and the
-//! cards the server rendering draws.
+//! Cars written as JSON straight from the rows: the public lists' cards
+//! encoded on the database thread, without building a `CarBrief` first, and
+//! the catalogue in memory's cars rendered once.
 
-use super::car::{CarSort, CarStatus, Drivetrain, FuelType, Transmission};
-use super::row::{SELECT, optional_text, text};
+use super::car::{CarSort, CarStatus, Drivetrain, FuelType, MAX_IMAGES, Transmission};
+use super::row::{BRIEF_SELECT, optional_text, text};
 use crate::domain::body_types::BodyType;
 use crate::domain::money::Money;
 use crate::error::{AppError, AppResult};
@@ -32,7 +32,7 @@ pub struct RenderedCar {
 pub fn published_rendered(conn: &Connection, limit: usize) -> AppResult<Option<Vec<RenderedCar>>> {
     let sql = format!(
         "{} WHERE c.published = 1 ORDER BY {} LIMIT ?1",
-        SELECT.replacen("\n    FROM cars c", ", c.rowid\n    FROM cars c", 1),
+        BRIEF_SELECT.replacen("\n    FROM cars c", ", c.rowid\n    FROM cars c", 1),
         CarSort::Newest.order_by()
     );
     let mut stmt = conn.prepare_cached(&sql)?;
@@ -61,12 +61,13 @@ pub fn published_rendered(conn: &Connection, limit: usize) -> AppResult<Option<V
     Ok(Some(cars))
 }
 
-/// Appends one row of [`SELECT`] to `out` as the JSON of its [`Car`].
+/// Appends one row of [`BRIEF_SELECT`] to `out` as the JSON of its
+/// [`CarBrief`](super::car::CarBrief): a card, never the trim levels.
 pub(super) fn write_json(row: &Row, out: &mut Vec<u8>) -> AppResult<()> {
-    // As `json_column`, but borrowing from the row.
-    let images: Vec<Text> = serde_json::from_str(text(row, 27)?).unwrap_or_default();
-    let trim_levels: Vec<TrimLevelView> = serde_json::from_str(text(row, 20)?).unwrap_or_default();
-    let view = CarView {
+    // As `brief_from_row`, but borrowing from the row.
+    let mut images: Vec<Text> = serde_json::from_str(text(row, 27)?).unwrap_or_default();
+    images.truncate(MAX_IMAGES);
+    let view = CarBriefView {
         id: text(row, 0)?,
         brand_id: text(row, 1)?,
         brand_name: text(row, 2)?,
@@ -90,13 +91,6 @@ pub(super) fn write_json(row: &Row, out: &mut Vec<u8>) -> AppResult<()> {
         images: &images,
         in_stock: row.get(18)?,
         featured: row.get(19)?,
-        trim_levels: &trim_levels,
-        published: row.get(21)?,
-        vin: optional_text(row, 22)?,
-        color: optional_text(row, 23)?,
-        external_id: optional_text(row, 24)?,
-        created_at: text(row, 25)?,
-        updated_at: text(row, 26)?,
         credit_discount: row.get(28)?,
         tradein_discount: row.get(29)?,
         insurance_discount: row.get(30)?,
@@ -104,6 +98,7 @@ pub(super) fn write_json(row: &Row, out: &mut Vec<u8>) -> AppResult<()> {
         trim: optional_text(row, 32)?,
         generation: optional_text(row, 33)?,
         doors: row.get(34)?,
+        color: optional_text(row, 23)?,
     };
     serde_json::to_writer(out, &view)
         .map_err(|e| AppError::Internal(anyhow::anyhow!("car JSON: {e}")))?;
@@ -115,22 +110,12 @@ pub(super) fn write_json(row: &Row, out: &mut Vec<u8>) -> AppResult<()> {
 #[serde(transparent)]
 pub(super) struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
 
-/// [`TrimLevel`] borrowed from the row.
-#[derive(Default, Serialize, Deserialize)]
-pub(super) struct TrimLevelView<'a> {
-    #[serde(default, borrow)]
-    pub(super) name: Text<'a>,
-    #[serde(default, borrow)]
-    pub(super) description: Text<'a>,
-    #[serde(default, borrow)]
-    pub(super) link: Text<'a>,
-}
-
-/// [`Car`] borrowed from a result row: the same fields in the same order,
-/// serialized alike (`tests/api_public.rs` compares the bytes of both).
+/// [`CarBrief`](super::car::CarBrief) borrowed from a result row: the same
+/// fields in the same order, serialized alike (`tests/api_public.rs`
+/// compares the bytes of both).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct CarView<'a> {
+pub(super) struct CarBriefView<'a> {
     pub(super) id: &'a str,
     pub(super) brand_id: &'a str,
     pub(super) brand_name: &'a str,
@@ -154,13 +139,6 @@ pub(super) struct CarView<'a> {
     pub(super) has_images: bool,
     pub(super) in_stock: bool,
     pub(super) featured: bool,
-    pub(super) trim_levels: &'a [TrimLevelView<'a>],
-    pub(super) published: bool,
-    pub(super) vin: Option<&'a str>,
-    pub(super) color: Option<&'a str>,
-    pub(super) external_id: Option<&'a str>,
-    pub(super) created_at: &'a str,
-    pub(super) updated_at: &'a str,
     pub(super) credit_discount: Option<Money>,
     pub(super) tradein_discount: Option<Money>,
     pub(super) insurance_discount: Option<Money>,
@@ -168,4 +146,5 @@ pub(super) struct CarView<'a> {
     pub(super) trim: Option<&'a str>,
     pub(super) generation: Option<&'a str>,
     pub(super) doors: Option<i64>,
+    pub(super) color: Option<&'a str>,
 }

@@ -1,9 +1,9 @@
 //! Reading cars from storage: the public filter and sort as SQL, lists,
 //! counts, the admin's list and figures, one car by id or slug.
 
-use super::car::{Car, CarFilter, CarSort, CarStatus, MAX_LIMIT};
+use super::car::{Car, CarBrief, CarFilter, CarSort, CarStatus, MAX_LIMIT};
 use super::json::write_json;
-use super::row::{SELECT, from_row};
+use super::row::{BRIEF_SELECT, SELECT, brief_from_row, from_row};
 use crate::error::AppResult;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
@@ -79,7 +79,8 @@ pub(super) fn where_clause(filter: &CarFilter, prices: PriceTerms) -> (String, V
     (sql, values)
 }
 
-/// The SQL of a page of a list and its parameters.
+/// The SQL of a page of a public list (cards: [`BRIEF_SELECT`]) and its
+/// parameters.
 pub fn list_query(filter: &CarFilter, limit: u32, offset: u32) -> (String, Vec<Value>) {
     let prices = match filter.sort {
         CarSort::Newest => PriceTerms::Checked,
@@ -90,24 +91,31 @@ pub fn list_query(filter: &CarFilter, limit: u32, offset: u32) -> (String, Vec<V
     // only its rows are then read and joined.
     let order = filter.sort.order_by();
     let sql = format!(
-        "{SELECT} WHERE c.rowid IN (SELECT c.rowid FROM cars c{clause} ORDER BY {order} LIMIT ? OFFSET ?)
-         ORDER BY {order}"
+        "{} WHERE c.rowid IN (SELECT c.rowid FROM cars c{clause} ORDER BY {order} LIMIT ? OFFSET ?)
+         ORDER BY {order}",
+        *BRIEF_SELECT
     );
     values.push(Value::Integer(limit.min(MAX_LIMIT).into()));
     values.push(Value::Integer(offset.into()));
     (sql, values)
 }
 
-pub fn list(conn: &Connection, filter: &CarFilter, limit: u32, offset: u32) -> AppResult<Vec<Car>> {
+/// A page of a public list: the cars' cards.
+pub fn list(
+    conn: &Connection,
+    filter: &CarFilter,
+    limit: u32,
+    offset: u32,
+) -> AppResult<Vec<CarBrief>> {
     let (sql, values) = list_query(filter, limit, offset);
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params_from_iter(values), from_row)?;
+    let rows = stmt.query_map(params_from_iter(values), brief_from_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// The page [`list`] gives, as the JSON array its `Vec<Car>` serializes to,
-/// written straight from the rows into one buffer: no `Car` (with its thirty
-/// strings) per row, no second pass over the values.
+/// The page [`list`] gives, as the JSON array its `Vec<CarBrief>`
+/// serializes to, written straight from the rows into one buffer: no
+/// `CarBrief` (with its strings) per row, no second pass over the values.
 pub fn list_json(
     conn: &Connection,
     filter: &CarFilter,
@@ -117,8 +125,8 @@ pub fn list_json(
     let (sql, values) = list_query(filter, limit, offset);
     let mut stmt = conn.prepare_cached(&sql)?;
     let mut rows = stmt.query(params_from_iter(values))?;
-    // About 1.2 KB a car.
-    let mut out = Vec::with_capacity(limit.min(MAX_LIMIT) as usize * 1280 + 2);
+    // About 1 KB a card.
+    let mut out = Vec::with_capacity(limit.min(MAX_LIMIT) as usize * 1024 + 2);
     out.push(b'[');
     while let Some(row) = rows.next()? {
         if out.len() > 1 {

@@ -1,9 +1,13 @@
-//! A car's row: the SELECT every read of cars shares, the row read into a
-//! [`Car`] by position, and the text of a column borrowed from the row.
+//! A car's row: the SELECT every read of cars shares (and its form for
+//! lists, which leaves the trim levels in the table), the row read into a
+//! [`Car`] or a [`CarBrief`] by position, and the text of a column borrowed
+//! from the row.
+
+use std::sync::LazyLock;
 
 use rusqlite::Row;
 
-use super::car::Car;
+use super::car::{Car, CarBrief, MAX_IMAGES};
 
 /// A car with its brand, and its pictures in order (one JSON array per row,
 /// built from `car_images` by primary key: a page of cars is one query).
@@ -18,6 +22,50 @@ pub(super) const SELECT: &str =
         c.credit_discount_kopecks, c.tradein_discount_kopecks, c.insurance_discount_kopecks,
         c.max_discount_kopecks, c.trim, c.generation, c.doors
     FROM cars c LEFT JOIN brands b ON b.id = c.brand_id";
+
+/// [`SELECT`] for the lists: the same columns, but the trim levels (a card
+/// never shows them, and a row may hold many) are never read from the table.
+pub(super) static BRIEF_SELECT: LazyLock<String> =
+    LazyLock::new(|| SELECT.replacen("c.trim_levels,", "NULL AS trim_levels,", 1));
+
+/// A row of [`BRIEF_SELECT`] (or [`SELECT`]) as a card.
+pub(super) fn brief_from_row(row: &Row) -> rusqlite::Result<CarBrief> {
+    let mut images: Vec<String> = crate::domain::json_column(text(row, 27)?);
+    images.truncate(MAX_IMAGES);
+    Ok(CarBrief {
+        id: row.get(0)?,
+        brand_id: row.get(1)?,
+        brand_name: row.get(2)?,
+        brand_slug: row.get(3)?,
+        name: row.get(4)?,
+        slug: row.get(5)?,
+        model: row.get(6)?,
+        year: row.get(7)?,
+        price: row.get(8)?,
+        monthly_payment: row.get(9)?,
+        daily_price: row.get(10)?,
+        status: row.get(11)?,
+        body_type: row.get(12)?,
+        transmission: row.get(13)?,
+        drivetrain: row.get(14)?,
+        fuel_type: row.get(15)?,
+        engine: row.get(16)?,
+        mileage: row.get(17)?,
+        main_image: images.first().cloned().unwrap_or_default(),
+        has_images: !images.is_empty(),
+        images,
+        in_stock: row.get(18)?,
+        featured: row.get(19)?,
+        credit_discount: row.get(28)?,
+        tradein_discount: row.get(29)?,
+        insurance_discount: row.get(30)?,
+        max_discount: row.get(31)?,
+        trim: row.get(32)?,
+        generation: row.get(33)?,
+        doors: row.get(34)?,
+        color: row.get(23)?,
+    })
+}
 
 // The columns of [`SELECT`] are read by position (a lookup by name costs a
 // scan of the names per value); `tests` checks the positions.
@@ -80,7 +128,7 @@ mod tests {
 
     use super::SELECT;
 
-    /// The columns of [`SELECT`] in the order [`from_row`] and [`CarView`] read them.
+    /// The columns of [`SELECT`] in the order [`from_row`] and [`super::json::CarBriefView`] read them.
     const COLUMNS: [&str; 35] = [
         "id",
         "brand_id",
@@ -125,5 +173,8 @@ mod tests {
         crate::db::migrate(&mut conn).unwrap();
         let stmt = conn.prepare(SELECT).unwrap();
         assert_eq!(stmt.column_names(), COLUMNS);
+        let brief = conn.prepare(&super::BRIEF_SELECT).unwrap();
+        assert_eq!(brief.column_names(), COLUMNS);
+        assert!(!super::BRIEF_SELECT.contains("c.trim_levels"));
     }
 }

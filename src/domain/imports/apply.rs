@@ -64,7 +64,17 @@ pub(super) fn input_for(
         mileage: text("mileage").parse().unwrap_or_default(),
         main_image: String::new(),
         images: base.map(|c| c.images.clone()).unwrap_or_default(),
-        trim_levels: base.map(|c| c.trim_levels.clone()).unwrap_or_default(),
+        // A feed names no trim levels: the car's are kept, at most the limit
+        // (a car stored with more would otherwise stop the whole import).
+        trim_levels: base
+            .map(|c| {
+                c.trim_levels
+                    .iter()
+                    .take(cars::MAX_TRIM_LEVELS)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default(),
         in_stock: true,
         featured: base.is_some_and(|c| c.featured),
         published: base.is_none_or(|c| c.published),

@@ -12,7 +12,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::domain::car_index::CarIndex;
-use crate::domain::cars::{self, BodyType, Car, CarFilter, CarSort, CarStatus};
+use crate::domain::cars::{self, BodyType, Car, CarBrief, CarFilter, CarSort, CarStatus};
 use crate::domain::money::Money;
 use crate::error::{AppError, AppResult};
 use crate::http::cache::ContentVersion;
@@ -199,7 +199,7 @@ async fn list_with(
 
 /// Published cars, newest first, a page at a time.
 #[utoipa::path(get, operation_id = "cars_list_fast", path = "/api/cars/fast", tag = "cars", params(CarQuery),
-    responses((status = 200, body = [Car]), (status = 400, body = ApiErrorBody)))]
+    responses((status = 200, body = [CarBrief]), (status = 400, body = ApiErrorBody)))]
 pub async fn list_fast(
     State(state): State<AppState>,
     version: Option<Extension<ContentVersion>>,
@@ -234,7 +234,8 @@ pub async fn count(
     Ok(Json(CountAnswer { count }))
 }
 
-/// A published car by its slug.
+/// A published car by its slug: the whole record, with at most the limits'
+/// trim levels and pictures (`docs/catalogue.md`, "Limits of a car").
 #[utoipa::path(get, operation_id = "car_by_slug", path = "/api/cars/slug/{slug}", tag = "cars",
     responses((status = 200, body = Car), (status = 404, body = ApiErrorBody)))]
 pub async fn by_slug(
@@ -245,7 +246,7 @@ pub async fn by_slug(
         .db
         .call(move |c| cars::get_by_slug(c, &slug, false))
         .await?
-        .map(Json)
+        .map(|car| Json(car.bounded()))
         .ok_or_else(|| AppError::not_found(CAR_NOT_FOUND))
 }
 
@@ -267,7 +268,8 @@ pub async fn images(
         .db
         .call(move |c| cars::get(c, &id, false))
         .await?
-        .ok_or_else(|| AppError::not_found(CAR_NOT_FOUND))?;
+        .ok_or_else(|| AppError::not_found(CAR_NOT_FOUND))?
+        .bounded();
     Ok(Json(CarImages {
         main_image: car.main_image,
         images: car.images,
@@ -276,7 +278,7 @@ pub async fn images(
 
 /// Published cars of one brand.
 #[utoipa::path(get, path = "/api/cars/brand/{brandId}/fast", tag = "cars", params(CarQuery),
-    responses((status = 200, body = [Car]), (status = 400, body = ApiErrorBody)))]
+    responses((status = 200, body = [CarBrief]), (status = 400, body = ApiErrorBody)))]
 pub async fn by_brand(
     State(state): State<AppState>,
     Path(brand_id): Path<String>,
@@ -290,7 +292,7 @@ pub async fn by_brand(
 
 /// Published cars of one body type.
 #[utoipa::path(get, path = "/api/cars/body-type/{bodyType}/fast", tag = "cars", params(CarQuery),
-    responses((status = 200, body = [Car]), (status = 404, body = ApiErrorBody)))]
+    responses((status = 200, body = [CarBrief]), (status = 404, body = ApiErrorBody)))]
 pub async fn by_body_type(
     State(state): State<AppState>,
     Path(body_type): Path<String>,
@@ -329,8 +331,8 @@ pub struct SlugsQuery {
 
 #[derive(Serialize, ToSchema)]
 pub struct CarsBySlugs {
-    /// The published cars among the slugs, in the order asked.
-    pub items: Vec<Car>,
+    /// The published cars among the slugs, in the order asked, as cards.
+    pub items: Vec<CarBrief>,
     /// Slugs of cars that are unpublished, deleted or never were.
     pub missing: Vec<String>,
 }
@@ -362,7 +364,7 @@ pub async fn by_slugs(
             let mut missing = Vec::new();
             for slug in slugs {
                 match cars::get_by_slug(c, &slug, false)? {
-                    Some(car) => items.push(car),
+                    Some(car) => items.push(CarBrief::from(car)),
                     None => missing.push(slug),
                 }
             }

@@ -95,6 +95,10 @@ export const MESSAGES = {
   year: "Введите год числом",
   mileage: "Пробег: целое число километров",
   trimName: "Укажите название комплектации",
+  trimLevels: "Не больше 20 комплектаций",
+  trimNameLength: "Поле «Название комплектации» не должно быть длиннее 100 символов",
+  trimDescriptionLength: "Поле «Описание комплектации» не должно быть длиннее 500 символов",
+  trimLinkLength: "Поле «Ссылка комплектации» не должно быть длиннее 500 символов",
   images: "Не больше 6 фото",
   discount: "Скидка не может быть больше цены автомобиля",
   trim: "Комплектация — до 100 символов",
@@ -103,6 +107,16 @@ export const MESSAGES = {
 } as const;
 
 export const TRIM_MAX = 100;
+/** A car's trim levels: how many and how long, as the server checks them
+ * (src/domain/cars/car.rs, docs/catalogue.md "Limits of a car"). */
+export const TRIM_LEVELS_MAX = 20;
+export const TRIM_NAME_MAX = 100;
+export const TRIM_DESCRIPTION_MAX = 500;
+export const TRIM_LINK_MAX = 500;
+
+/** Over the limit (a car stored before it): what the form says. */
+export const trimLevelsOver = (count: number) =>
+  `У автомобиля ${count} комплектаций, а можно не больше ${TRIM_LEVELS_MAX}: удалите лишние, чтобы сохранить`;
 export const GENERATION_MAX = 50;
 export const DOORS_MIN = 2;
 export const DOORS_MAX = 5;

@@ -1223,7 +1223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A published car by its slug. */
+        /**
+         * A published car by its slug: the whole record, with at most the limits'
+         *     trim levels and pictures (`docs/catalogue.md`, "Limits of a car").
+         */
         get: operations["car_by_slug"];
         put?: never;
         post?: never;
@@ -2038,6 +2041,51 @@ export interface components {
             /** Format: int32 */
             year: number;
         };
+        /**
+         * @description What a car's card shows, and all a public list carries of a car: no trim
+         *     levels, no VIN, no import keys or dates (`docs/catalogue.md`, "Lists carry
+         *     cards"). The car page reads the whole [`Car`].
+         */
+        CarBrief: {
+            bodyType: components["schemas"]["BodyType"];
+            brandId: string;
+            /** @description The brand's name, 'Unknown' when the brand is missing. */
+            brandName: string;
+            brandSlug: string;
+            /** @description Optional in the document as in [`Car`]'s, so a car is a card. */
+            color?: string | null;
+            creditDiscount?: null | components["schemas"]["Money"];
+            dailyPrice?: null | components["schemas"]["Money"];
+            /** Format: int64 */
+            doors: number | null;
+            drivetrain: null | components["schemas"]["Drivetrain"];
+            engine: string;
+            featured: boolean;
+            fuelType: components["schemas"]["FuelType"];
+            generation: string | null;
+            hasImages: boolean;
+            id: string;
+            /** @description The card's gallery: at most six URLs, the main one first. */
+            images: string[];
+            inStock: boolean;
+            insuranceDiscount?: null | components["schemas"]["Money"];
+            /** @description URL of the main picture (the 800 px variant); empty when none. */
+            mainImage: string;
+            maxDiscount?: null | components["schemas"]["Money"];
+            /** Format: int64 */
+            mileage: number;
+            model: string;
+            monthlyPayment?: null | components["schemas"]["Money"];
+            name: string;
+            price: components["schemas"]["Money"];
+            slug: string;
+            status: components["schemas"]["CarStatus"];
+            tradeinDiscount?: null | components["schemas"]["Money"];
+            transmission: components["schemas"]["Transmission"];
+            trim: string | null;
+            /** Format: int32 */
+            year: number;
+        };
         CarImages: {
             images: string[];
             mainImage: string;
@@ -2079,6 +2127,7 @@ export interface components {
             transmission: components["schemas"]["Transmission"];
             /** @description The car's complectation ("Executive"), at most 100. */
             trim?: string | null;
+            /** @description At most 20 (`docs/catalogue.md`, "Limits of a car"). */
             trimLevels?: components["schemas"]["TrimLevel"][];
             vin?: string | null;
             /** Format: int32 */
@@ -2103,8 +2152,8 @@ export interface components {
          */
         CarStatus: "new" | "used" | "lease";
         CarsBySlugs: {
-            /** @description The published cars among the slugs, in the order asked. */
-            items: components["schemas"]["Car"][];
+            /** @description The published cars among the slugs, in the order asked, as cards. */
+            items: components["schemas"]["CarBrief"][];
             /** @description Slugs of cars that are unpublished, deleted or never were. */
             missing: string[];
         };
@@ -8516,7 +8565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Car"][];
+                    "application/json": components["schemas"]["CarBrief"][];
                 };
             };
             /** @description The request cannot be read: a malformed parameter or body */
@@ -8581,7 +8630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Car"][];
+                    "application/json": components["schemas"]["CarBrief"][];
                 };
             };
             400: {
@@ -8719,7 +8768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Car"][];
+                    "application/json": components["schemas"]["CarBrief"][];
                 };
             };
             400: {

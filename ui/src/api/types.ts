@@ -6,6 +6,9 @@ import type { components } from "./schema";
 type Schemas = components["schemas"];
 
 export type Car = Schemas["Car"];
+/** What a card shows, and all a public list carries of a car (docs/catalogue.md,
+ * "Lists carry cards"); the car page reads the whole `Car`. */
+export type CarBrief = Schemas["CarBrief"];
 export type CarStatus = Schemas["CarStatus"];
 export type BodyTypeCode = Schemas["BodyType"];
 export type Transmission = Schemas["Transmission"];

@@ -1,17 +1,17 @@
 import { useEffect, useState } from "react";
 import { apiGet, cached } from "../api/client";
-import type { Car } from "../api/types";
+import type { CarBrief } from "../api/types";
 import { ALL_BATCH, type CarsQuery, carsList } from "../api/urls";
 
 interface AllCars {
-  cars: Car[] | undefined;
+  cars: CarBrief[] | undefined;
   error: Error | undefined;
 }
 
-function firstBatch(query: CarsQuery | null): Car[] | undefined {
+function firstBatch(query: CarsQuery | null): CarBrief[] | undefined {
   if (!query) return undefined;
   try {
-    const first = cached<Car[]>(carsList(query, 0, ALL_BATCH));
+    const first = cached<CarBrief[]>(carsList(query, 0, ALL_BATCH));
     return first && first.length < ALL_BATCH ? first : undefined;
   } catch {
     return undefined;
@@ -39,9 +39,9 @@ export function useAllCars(query: CarsQuery | null): AllCars {
     let live = true;
     setState({ cars: undefined, error: undefined, key });
     (async () => {
-      const all: Car[] = [];
+      const all: CarBrief[] = [];
       for (let offset = 0; ; offset += ALL_BATCH) {
-        const batch = await apiGet<Car[]>(carsList(query, offset, ALL_BATCH));
+        const batch = await apiGet<CarBrief[]>(carsList(query, offset, ALL_BATCH));
         all.push(...batch);
         if (batch.length < ALL_BATCH) break;
       }

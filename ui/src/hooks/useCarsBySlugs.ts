@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
 import { apiGet } from "../api/client";
-import type { Car, CarsBySlugs } from "../api/types";
+import type { CarBrief, CarsBySlugs } from "../api/types";
 import { BY_SLUGS_MAX, carsBySlugs } from "../api/urls";
 
 export interface SlugCars {
   /** Cars on sale, by slug. */
-  cars: Map<string, Car>;
+  cars: Map<string, CarBrief>;
   /** Slugs the server no longer shows (sold, unpublished, deleted). */
   missing: Set<string>;
   /** Some slugs are still being asked for. */
@@ -18,7 +18,7 @@ export interface SlugCars {
  * others); more than twenty go in several requests. */
 export function useCarsBySlugs(slugs: string[]): SlugCars {
   const [known, setKnown] = useState<{
-    cars: Map<string, Car>;
+    cars: Map<string, CarBrief>;
     missing: Set<string>;
     error?: Error;
   }>(() => ({ cars: new Map(), missing: new Set() }));

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { apiGet } from "../api/client";
-import type { BodyTypeInfo, BrandBrief, Car } from "../api/types";
+import type { BodyTypeInfo, BrandBrief, CarBrief } from "../api/types";
 import { BODY_TYPES, BRANDS, bodyType, CAR_BATCH, type CarsQuery, carsCount } from "../api/urls";
 import {
   batchOf,
@@ -32,7 +32,7 @@ export interface Catalogue<S> {
   total: number | undefined;
   pages: number;
   /** The page's cars and those load-more added; undefined while loading. */
-  cars: Car[] | undefined;
+  cars: CarBrief[] | undefined;
   error: Error | undefined;
   /** Whether more cars follow the shown ones. */
   hasMore: boolean;
@@ -62,13 +62,13 @@ export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
     (scope.kind === "body" || !filters.body || !side.loading);
   const query = scope && catalogueQuery(scope, filters, brands, bodyTypes);
   const batch = query ? pageBatch(query, filters.page, pageSize) : null;
-  const list = useApi<Car[]>(ready && batch ? batch.url : null);
+  const list = useApi<CarBrief[]>(ready && batch ? batch.url : null);
   const count = useApi<{ count: number }>(ready && query ? carsCount(query) : null);
   const start = pageStart(filters.page, pageSize);
 
   // Cars added by load-more belong to one page of one list.
   const key = `${batch?.url}#${start}#${pageSize}`;
-  const [more, setMore] = useState<{ key: string; cars: Car[] }>({ key, cars: [] });
+  const [more, setMore] = useState<{ key: string; cars: CarBrief[] }>({ key, cars: [] });
   const extra = more.key === key ? more.cars : [];
   useEffect(() => setMore({ key, cars: [] }), [key]);
 
@@ -81,7 +81,7 @@ export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
     if (!query || !cars) return;
     const from = start + cars.length;
     const batches = await Promise.all(
-      batchUrls(query, from, CAR_BATCH).map((url) => apiGet<Car[]>(url)),
+      batchUrls(query, from, CAR_BATCH).map((url) => apiGet<CarBrief[]>(url)),
     );
     const skip = from - batchOf(from);
     const next = batches.flat().slice(skip, skip + CAR_BATCH);

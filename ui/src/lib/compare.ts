@@ -1,6 +1,6 @@
 /** The compare table's rows: a label and each car's value as text; a row
  * differs when the cars still on sale do not all have the same value. */
-import type { Car } from "../api/types";
+import type { CarBrief } from "../api/types";
 import { formatMileage, formatPrice, monthlyPrice } from "./format";
 import {
   bodyTypeName,
@@ -22,7 +22,7 @@ const NONE = "—";
 
 /** The price with every conditional discount as money text
  * (`lib/price.ts`, docs/pricing.md); null when the car has none. */
-export function lowestPriceText(car: Car): string | null {
+export function lowestPriceText(car: CarBrief): string | null {
   const lowest = lowestPrice(car);
   return lowest === null ? null : moneyText(lowest);
 }
@@ -35,7 +35,7 @@ export type BodyTypeNames = (code: string) => string | undefined;
 
 const defaultNames: BodyTypeNames = (code) => bodyTypeName(code, undefined);
 
-const FIELDS: [string, (car: Car, bodyName: BodyTypeNames) => string][] = [
+const FIELDS: [string, (car: CarBrief, bodyName: BodyTypeNames) => string][] = [
   ["Цена", (c) => formatPrice(c.price)],
   [
     "Цена со всеми скидками",
@@ -67,7 +67,7 @@ const FIELDS: [string, (car: Car, bodyName: BodyTypeNames) => string][] = [
  * car has a value ("—" everywhere) are left out. A row differs when at least
  * two cars are on sale and their values are not all the same. */
 export function compareRows(
-  columns: (Car | null)[],
+  columns: (CarBrief | null)[],
   bodyName: BodyTypeNames = defaultNames,
 ): CompareRow[] {
   const rows: CompareRow[] = [];

@@ -1,5 +1,5 @@
 /** Building and checking what a lead form sends. */
-import type { Car, LeadPayload, LeadType } from "../api/types";
+import type { CarBrief, LeadPayload, LeadType } from "../api/types";
 import { formatPrice } from "./format";
 import { isValidPhone, PHONE_RULE_MESSAGE } from "./phone";
 import { analyticsClientId, storedUtm } from "./utm";
@@ -76,7 +76,7 @@ export function tradeInProblems(
 
 /** carId, carInfo (brand + model), carPrice (with ₽) and carStatus. */
 export function carFields(
-  car: Car,
+  car: CarBrief,
 ): Pick<LeadPayload, "carId" | "carInfo" | "carPrice" | "carStatus"> {
   return {
     carId: car.id,

@@ -1,7 +1,7 @@
 /** A car's honest price: the price with no conditions, each conditional
  * discount with its condition, and the lowest reachable price
  * (docs/pricing.md, "Conditional discounts"). Exact, in kopecks. */
-import type { Car } from "../api/types";
+import type { CarBrief } from "../api/types";
 
 /** Money from the API ("2500000.00", "1999,5") as whole kopecks, exactly;
  * null when absent or not an amount. */
@@ -29,7 +29,7 @@ export interface Discount {
 }
 
 type Discounted = Pick<
-  Car,
+  CarBrief,
   "price" | "creditDiscount" | "tradeinDiscount" | "insuranceDiscount" | "maxDiscount"
 >;
 

@@ -3,7 +3,7 @@
  * the API for. Each entry keeps a snapshot of the car (title, price, image,
  * status) so a car that is sold or unpublished can still be shown and
  * removed. Tabs stay in sync through the `storage` event. */
-import type { Car, CarStatus } from "../api/types";
+import type { CarBrief, CarStatus } from "../api/types";
 
 export interface SavedCar {
   slug: string;
@@ -29,13 +29,13 @@ const LIMITS: Record<ListName, number> = { favorites: 100, compare: COMPARE_MAX 
 const STATUSES: CarStatus[] = ["new", "used", "lease"];
 
 /** "Haval Jolion" unless the name already starts with the brand. */
-export function carTitle(car: Pick<Car, "name" | "brandName">): string {
+export function carTitle(car: Pick<CarBrief, "name" | "brandName">): string {
   return car.name.toLowerCase().startsWith(car.brandName.toLowerCase())
     ? car.name
     : `${car.brandName} ${car.name}`;
 }
 
-export function snapshot(car: Car): SavedCar {
+export function snapshot(car: CarBrief): SavedCar {
   return {
     slug: car.slug,
     title: carTitle(car),
@@ -82,7 +82,7 @@ export function toggled(list: SavedCar[], car: SavedCar, limit: number): SavedCa
 }
 
 /** The list with fresher snapshots of the cars the API still has. */
-export function refreshed(list: SavedCar[], cars: Car[]): SavedCar[] {
+export function refreshed(list: SavedCar[], cars: CarBrief[]): SavedCar[] {
   const bySlug = new Map(cars.map((c) => [c.slug, snapshot(c)]));
   return list.map((e) => bySlug.get(e.slug) ?? e);
 }

@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
-import type { Car, Promotion } from "../api/types";
+import type { Car, CarBrief, Promotion } from "../api/types";
 import * as urls from "../api/urls";
 import { carTitle } from "../components/cars/CarCard";
 import { CarGrid } from "../components/cars/CarGrid";
@@ -34,7 +34,7 @@ function Skeleton() {
 
 export function CarPage({ slug }: { slug: string }) {
   const car = useApi<Car>(urls.carBySlug(slug));
-  const similar = useApi<Car[]>(car.data ? urls.similarCars(car.data.bodyType) : null);
+  const similar = useApi<CarBrief[]>(car.data ? urls.similarCars(car.data.bodyType) : null);
   const promotions = useApi<Promotion[]>(car.data ? urls.PROMOTIONS : null).data ?? [];
   const [dialog, setDialog] = useState<LeadDialogKind | null>(null);
   const bodyName = useBodyTypeNames(car.data ? [car.data.bodyType] : []);

@@ -3,7 +3,7 @@
  * button. A lazily loaded chunk. */
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import type { Car } from "../api/types";
+import type { CarBrief } from "../api/types";
 import { CarCard } from "../components/cars/CarCard";
 import { LeadDialog } from "../components/leads/LeadDialog";
 import { GoneCard } from "../components/saved/GoneCard";
@@ -21,7 +21,7 @@ export default function Favorites() {
   // The list lives in this browser: the server's page shows where it goes.
   const hydrated = useHydrated();
   const { cars, missing, loading, error } = useCarsBySlugs(list.map((e) => e.slug));
-  const [selected, setSelected] = useState<Car | null>(null);
+  const [selected, setSelected] = useState<CarBrief | null>(null);
 
   // Snapshots follow the cars on sale (a new price, a new photo).
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "wouter";
-import type { BodyTypeInfo, BrandBrief, Car, Promotion, Review } from "../api/types";
+import type { BodyTypeInfo, BrandBrief, CarBrief, Promotion, Review } from "../api/types";
 import * as urls from "../api/urls";
 import { CarRow } from "../components/cars/CarGrid";
 import { BodyTypeGrid } from "../components/home/BodyTypeGrid";
@@ -22,8 +22,8 @@ export function Home() {
   const [catalogue, setCatalogue] = useState(false);
   const brands = useApi<BrandBrief[]>(urls.BRANDS).data ?? [];
   const bodyTypes = useApi<BodyTypeInfo[]>(urls.BODY_TYPES).data ?? [];
-  const featured = useApi<Car[]>(urls.HOME_FEATURED).data ?? [];
-  const catalogueCars = useApi<Car[]>(urls.HOME_CATALOGUE).data ?? [];
+  const featured = useApi<CarBrief[]>(urls.HOME_FEATURED).data ?? [];
+  const catalogueCars = useApi<CarBrief[]>(urls.HOME_CATALOGUE).data ?? [];
   const promotions = useApi<Promotion[]>(urls.PROMOTIONS).data ?? [];
   const reviews = useApi<Review[]>(urls.REVIEWS);
 

@@ -1,8 +1,8 @@
 // The admin cars and brands screens against the real server: a car with
 // photos created (reordered by drag, buttons and keyboard), seen on the
-// public site, edited and deleted; the form's messages; the bulk price
-// change both ways; a brand with cars cannot be deleted; the cars screen on a
-// 360 px phone.
+// public site, edited and deleted; the form's messages; the trim levels'
+// limit; the bulk price change both ways; a brand with cars cannot be
+// deleted; the cars screen on a 360 px phone.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { apiSession, assertNoHorizontalScroll, expectToast, openAdmin, png } from "./admin.mjs";
@@ -299,6 +299,65 @@ describe("admin cars", () => {
     await bulk.getByLabel("Процент").fill("abc");
     await bulk.getByRole("button", { name: "Повысить" }).click();
     await bulk.getByText("Введите корректный процент").waitFor();
+    await page.context().close();
+  });
+
+  it("holds at most 20 trim levels, and asks to shorten a car stored with more", async () => {
+    const page = await openAdmin(s, DESKTOP, "/admin/cars", "Автомобили");
+    await page.getByRole("button", { name: "Добавить автомобиль" }).click();
+    const dialog = page.getByTestId("car-dialog");
+    await dialog.getByTestId("car-form").waitFor();
+    const add = dialog.getByRole("button", { name: "Добавить комплектацию" });
+    // Each row named before the next is added: an empty name's message,
+    // shown when the focus leaves it, moves the button under the pointer.
+    for (let i = 0; i < 20; i++) {
+      await add.click();
+      await dialog.getByLabel(`Комплектация ${i + 1}: название`).fill(`Уровень ${i + 1}`);
+    }
+    assert.equal(await dialog.getByTestId("trim").count(), 20);
+    assert.equal(await add.isDisabled(), true, "no 21st trim level");
+    assert.equal(await dialog.getByTestId("trims-full").innerText(), "Не больше 20 комплектаций");
+    // One removed: another may be added again.
+    await dialog.getByRole("button", { name: "Удалить комплектацию 20" }).click();
+    await dialog.getByTestId("trims-full").waitFor({ state: "detached" });
+    assert.equal(await add.isDisabled(), false);
+    await page.keyboard.press("Escape");
+    await page
+      .getByRole("alertdialog", { name: "Закрыть без сохранения?" })
+      .getByRole("button", { name: "Закрыть", exact: true })
+      .click();
+    await dialog.waitFor({ state: "hidden" });
+
+    // A car stored with 25 (before the limit, or written behind the API):
+    // the newest, first in the admin list.
+    const [car] = s.query("SELECT id FROM cars ORDER BY created_at DESC, rowid DESC LIMIT 1");
+    const trims = Array.from({ length: 25 }, (_, i) => ({
+      name: `Уровень ${i + 1}`,
+      description: "",
+      link: "",
+    }));
+    s.write("UPDATE cars SET trim_levels = ? WHERE id = ?", [JSON.stringify(trims), car.id]);
+    await page.reload();
+    await page
+      .getByTestId("car-card")
+      .first()
+      .getByRole("button", { name: /^Изменить/ })
+      .click();
+    await dialog.getByTestId("car-form").waitFor();
+    const over = dialog.getByTestId("trims-over");
+    assert.match(await over.innerText(), /У автомобиля 25 комплектаций, а можно не больше 20/);
+    assert.equal(await add.isDisabled(), true);
+    await over.getByRole("button", { name: "Оставить первые 20" }).click();
+    await over.waitFor({ state: "detached" });
+    assert.equal(await dialog.getByTestId("trim").count(), 20);
+    await dialog.getByRole("button", { name: "Сохранить" }).click();
+    await expectToast(page, "Успешно", "Автомобиль обновлен");
+    const [stored] = s.query(
+      "SELECT json_array_length(trim_levels) AS n, json_extract(trim_levels, '$[19].name') AS last " +
+        "FROM cars WHERE id = ?",
+      [car.id],
+    );
+    assert.deepEqual([stored.n, stored.last], [20, "Уровень 20"]);
     await page.context().close();
   });
 

@@ -7,7 +7,7 @@ use axum::response::Response;
 use rusqlite::Connection;
 
 use super::super::shell::{Page, PreloadImage};
-use crate::domain::cars::Car;
+use crate::domain::cars::CarBrief;
 use crate::domain::credit_programs;
 use crate::domain::money::Money;
 use crate::domain::settings::{self, PublicSettings};
@@ -80,7 +80,7 @@ pub(super) fn banner_preloads(page: &mut Page, desktop: &str, mobile: &str) {
 }
 
 /// The first card's picture of a catalogue.
-pub(super) fn first_card_preload(page: &mut Page, cars: &[Car]) {
+pub(super) fn first_card_preload(page: &mut Page, cars: &[CarBrief]) {
     if let Some(car) = cars.first().filter(|c| !c.main_image.is_empty()) {
         page.preload_images
             .push(PreloadImage::of(&car.main_image, CARD_SIZES, ""));

@@ -77,7 +77,8 @@ pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> App
     respond(state, move |c, settings| {
         let path = format!("/car/{slug}");
         let key = format!("/api/cars/slug/{slug}");
-        let Some(car) = cars::get_by_slug(c, &slug, false)? else {
+        // At most the limits' trim levels and pictures, whatever the row holds.
+        let Some(car) = cars::get_by_slug(c, &slug, false)?.map(Car::bounded) else {
             let mut page = Page::new(path)
                 .title("Автомобиль не найден")
                 .description("Автомобиль с таким идентификатором не существует")

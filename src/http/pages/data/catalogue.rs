@@ -15,7 +15,7 @@ use super::answer::{
     BODY_TYPES, BRANDS, HOME_CATALOGUE, HOME_FEATURED, NOT_FOUND_DESCRIPTION, PROMOTIONS, REVIEWS,
     banner_preloads, first_card_preload, respond,
 };
-use crate::domain::cars::{self, BodyType, Car, CarFilter, CarSort, CarStatus};
+use crate::domain::cars::{self, BodyType, CarBrief, CarFilter, CarSort, CarStatus};
 use crate::domain::money::Money;
 use crate::domain::settings::Banners;
 use crate::domain::{body_types, brands, promotions, reviews};
@@ -175,7 +175,7 @@ fn embed_catalogue(
     page: &mut Page,
     query: &CarsQuery,
     page_number: u32,
-) -> AppResult<Vec<Car>> {
+) -> AppResult<Vec<CarBrief>> {
     let filter = query.filter();
     let mut first = None;
     for size in PAGE_SIZES {
@@ -294,7 +294,7 @@ async fn status_catalogue(
 }
 
 /// A catalogue's largest paint: its banner when it has one, else the first card.
-fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &[Car]) {
+fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &[CarBrief]) {
     if desktop.is_empty() && mobile.is_empty() {
         first_card_preload(page, cars);
     } else {

@@ -10,7 +10,17 @@ import {
 } from "react-hook-form";
 import type { BodyTypeInfo, Car } from "../../api/types";
 import { bodyTypeName } from "../../lib/labels";
-import { type CarValues, carDiscountPreview, discountRule, MESSAGES } from "../carForm";
+import {
+  type CarValues,
+  carDiscountPreview,
+  discountRule,
+  MESSAGES,
+  TRIM_DESCRIPTION_MAX,
+  TRIM_LEVELS_MAX,
+  TRIM_LINK_MAX,
+  TRIM_NAME_MAX,
+  trimLevelsOver,
+} from "../carForm";
 import { Field } from "../components/Field";
 
 /** A text field that must not be left empty, with its message. */
@@ -83,14 +93,43 @@ export function DiscountFields({ register, errors, control }: PartProps) {
   );
 }
 
+/** Text of at most `max` characters, else `message`. */
+const within = (max: number, message: string) => (x: string) => x.trim().length <= max || message;
+
 /** The trims: a row each (name, description, link, remove) and "Добавить
- * комплектацию". */
+ * комплектацию", at most TRIM_LEVELS_MAX of them: the button is disabled at
+ * the limit, and a car stored with more shows its first rows, says so and
+ * offers to keep only the first ones (the server refuses more). */
 export function TrimFields({ register, errors, control }: PartProps) {
-  const trims = useFieldArray({ control, name: "trimLevels" });
+  const trims = useFieldArray({
+    control,
+    name: "trimLevels",
+    rules: { maxLength: { value: TRIM_LEVELS_MAX, message: MESSAGES.trimLevels } },
+  });
+  const count = trims.fields.length;
+  const over = count > TRIM_LEVELS_MAX;
+  const full = count >= TRIM_LEVELS_MAX;
+  const listError = errors.trimLevels?.message ?? errors.trimLevels?.root?.message;
   return (
     <fieldset class="trims" data-testid="trims">
       <legend>Комплектации</legend>
-      {trims.fields.map((t, i) => (
+      {over && (
+        <div class="trims-over" role="alert" data-testid="trims-over">
+          <p>{trimLevelsOver(count)}</p>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() =>
+              trims.remove(
+                Array.from({ length: count - TRIM_LEVELS_MAX }, (_, k) => k + TRIM_LEVELS_MAX),
+              )
+            }
+          >
+            Оставить первые {TRIM_LEVELS_MAX}
+          </button>
+        </div>
+      )}
+      {trims.fields.slice(0, TRIM_LEVELS_MAX).map((t, i) => (
         <div key={t.id} class="trim-row form-grid" data-testid="trim">
           <Field
             label={`Комплектация ${i + 1}: название`}
@@ -100,18 +139,38 @@ export function TrimFields({ register, errors, control }: PartProps) {
             {(a) => (
               <input
                 {...a}
+                maxLength={TRIM_NAME_MAX}
                 {...register(`trimLevels.${i}.name`, {
-                  validate: (x: string) => x.trim() !== "" || MESSAGES.trimName,
+                  validate: (x: string) =>
+                    x.trim() === ""
+                      ? MESSAGES.trimName
+                      : within(TRIM_NAME_MAX, MESSAGES.trimNameLength)(x),
                 })}
               />
             )}
           </Field>
           <Field label="Описание" error={errors.trimLevels?.[i]?.description}>
-            {(a) => <input {...a} {...register(`trimLevels.${i}.description`)} />}
+            {(a) => (
+              <input
+                {...a}
+                maxLength={TRIM_DESCRIPTION_MAX}
+                {...register(`trimLevels.${i}.description`, {
+                  validate: within(TRIM_DESCRIPTION_MAX, MESSAGES.trimDescriptionLength),
+                })}
+              />
+            )}
           </Field>
           <Field label="Ссылка" error={errors.trimLevels?.[i]?.link}>
             {(a) => (
-              <input {...a} type="url" inputMode="url" {...register(`trimLevels.${i}.link`)} />
+              <input
+                {...a}
+                type="url"
+                inputMode="url"
+                maxLength={TRIM_LINK_MAX}
+                {...register(`trimLevels.${i}.link`, {
+                  validate: within(TRIM_LINK_MAX, MESSAGES.trimLinkLength),
+                })}
+              />
             )}
           </Field>
           <div class="trim-remove">
@@ -126,13 +185,24 @@ export function TrimFields({ register, errors, control }: PartProps) {
           </div>
         </div>
       ))}
+      {listError && !over && (
+        <small class="field-error" role="alert" data-testid="trims-error">
+          {listError}
+        </small>
+      )}
       <button
         type="button"
         class="secondary outline"
+        disabled={full}
         onClick={() => trims.append({ name: "", description: "", link: "" })}
       >
         Добавить комплектацию
       </button>
+      {full && !over && (
+        <small class="muted" data-testid="trims-full">
+          {MESSAGES.trimLevels}
+        </small>
+      )}
     </fieldset>
   );
 }

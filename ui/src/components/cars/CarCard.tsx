@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import type { Car } from "../../api/types";
+import type { CarBrief } from "../../api/types";
 import { dailyPrice, formatPrice, monthlyPrice } from "../../lib/format";
 import { DRIVETRAIN_LABELS, STATUS_LABELS, TRANSMISSION_LABELS } from "../../lib/labels";
 import { carTitle } from "../../lib/saved";
@@ -13,9 +13,9 @@ import { CardLowestPrice } from "./HonestPrice";
 export { carTitle };
 
 interface Props {
-  car: Car;
+  car: CarBrief;
   /** Opens the credit dialog (lease cards: the booking dialog). */
-  onRequest: (car: Car) => void;
+  onRequest: (car: CarBrief) => void;
   priority?: boolean;
 }
 

@@ -1,18 +1,18 @@
 import { useState } from "react";
-import type { Car } from "../../api/types";
+import type { CarBrief } from "../../api/types";
 import { drawnOnceOnServer, fingerprint } from "../../lib/serverFragments";
 import { LeadDialog } from "../leads/LeadDialog";
 import { CarCard } from "./CarCard";
 
 interface Props {
-  cars: Car[];
+  cars: CarBrief[];
   /** The first card's picture is the page's largest paint. */
   priorityFirst?: boolean;
 }
 
 interface CardsProps {
-  cars: Car[];
-  onRequest: (car: Car) => void;
+  cars: CarBrief[];
+  onRequest: (car: CarBrief) => void;
   priorityFirst?: boolean;
 }
 
@@ -47,7 +47,7 @@ const RowCards = drawnOnceOnServer(
 
 /** A grid of car cards with the dialog their Credit / booking buttons open. */
 export function CarGrid({ cars, priorityFirst }: Props) {
-  const [selected, setSelected] = useState<Car | null>(null);
+  const [selected, setSelected] = useState<CarBrief | null>(null);
   return (
     <>
       <GridCards cars={cars} onRequest={setSelected} priorityFirst={priorityFirst} />
@@ -62,8 +62,8 @@ export function CarGrid({ cars, priorityFirst }: Props) {
 }
 
 /** The same cards in a horizontal carousel row. */
-export function CarRow({ cars }: { cars: Car[] }) {
-  const [selected, setSelected] = useState<Car | null>(null);
+export function CarRow({ cars }: { cars: CarBrief[] }) {
+  const [selected, setSelected] = useState<CarBrief | null>(null);
   return (
     <>
       <RowCards cars={cars} onRequest={setSelected} />

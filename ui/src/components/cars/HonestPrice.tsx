@@ -1,4 +1,4 @@
-import type { Car } from "../../api/types";
+import type { CarBrief } from "../../api/types";
 import { formatPrice, fromPrice } from "../../lib/format";
 import { capApplies, discountCap, discounts, lowestPrice } from "../../lib/price";
 import "./price.css";
@@ -9,7 +9,7 @@ const rubles = (kopecks: number) => formatPrice(kopecks / 100);
  * no discounts 'от {price} ₽' as always; otherwise the price with no
  * conditions first, each discount with its condition, the lowest reachable
  * price and that nothing paid is required on top. */
-export function HonestPrice({ car }: { car: Car }) {
+export function HonestPrice({ car }: { car: CarBrief }) {
   const list = discounts(car);
   const lowest = lowestPrice(car);
   if (list.length === 0 || lowest === null)
@@ -45,7 +45,7 @@ export function HonestPrice({ car }: { car: Car }) {
 
 /** A card's short form: the lowest reachable price, when the car has
  * discounts (nothing otherwise). */
-export function CardLowestPrice({ car }: { car: Car }) {
+export function CardLowestPrice({ car }: { car: CarBrief }) {
   const lowest = lowestPrice(car);
   if (lowest === null) return null;
   return (

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
-import type { Car } from "../../api/types";
+import type { CarBrief } from "../../api/types";
 
 /** The calculator is its own small chunk, loaded when its block comes near
  * the screen or its button is pressed. */
@@ -7,7 +7,7 @@ const CreditCalculator = lazy(() => import("./CreditCalculator"));
 
 /** The credit calculator's place on the car page (the price less the
  * credit discount) and on /auto-credit (a price input). */
-export function CreditBlock({ car }: { car?: Car }) {
+export function CreditBlock({ car }: { car?: CarBrief }) {
   const ref = useRef<HTMLElement>(null);
   const titleId = useId();
   const [wanted, setWanted] = useState(false);

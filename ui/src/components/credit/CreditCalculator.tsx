@@ -3,7 +3,7 @@
  * each with its bank, its full cost of credit before its rate, its term and
  * its conditions; the result fills the credit request (docs/credit.md). */
 import { useId, useMemo, useState } from "react";
-import type { Car } from "../../api/types";
+import type { CarBrief } from "../../api/types";
 import { CREDIT_PROGRAMS } from "../../api/urls";
 import { useApi } from "../../hooks/useApi";
 import {
@@ -48,7 +48,7 @@ const digits = (text: string) => {
   return d === "" ? null : Number(d);
 };
 
-export default function CreditCalculator({ car }: { car?: Car }) {
+export default function CreditCalculator({ car }: { car?: CarBrief }) {
   const answer = useApi<CreditProgramsAnswer>(CREDIT_PROGRAMS);
   if (answer.error) {
     return <p class="empty">Не удалось загрузить кредитные программы. Обновите страницу.</p>;
@@ -65,7 +65,7 @@ export default function CreditCalculator({ car }: { car?: Car }) {
   return <Calculator car={car} answer={answer.data} />;
 }
 
-function Calculator({ car, answer }: { car?: Car; answer: CreditProgramsAnswer }) {
+function Calculator({ car, answer }: { car?: CarBrief; answer: CreditProgramsAnswer }) {
   const id = useId();
   const programs = answer.items;
   const [priceText, setPriceText] = useState(String(DEFAULT_PRICE));

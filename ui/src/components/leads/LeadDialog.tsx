@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Car, LeadType } from "../../api/types";
+import type { CarBrief, LeadType } from "../../api/types";
 import { type CreditRequest, creditFields, creditSummary } from "../../lib/credit";
 import { fromPrice } from "../../lib/format";
 import { carFields } from "../../lib/leads";
@@ -55,7 +55,7 @@ interface Props {
   kind: LeadDialogKind;
   open: boolean;
   onClose: () => void;
-  car?: Car;
+  car?: CarBrief;
   /** The calculator's loan (credit dialog): sent as desired amount, down
    * payment and term, and shown above the form. */
   credit?: CreditRequest;

@@ -1,7 +1,7 @@
 /** The test-drive request: a day, then a time slot (two taps), name, phone
  * and the consents. A lazily loaded chunk: only a car page's button opens it. */
 import { useMemo, useState } from "react";
-import type { Car } from "../../api/types";
+import type { CarBrief } from "../../api/types";
 import { useSettings } from "../../hooks/useSettings";
 import { fromPrice } from "../../lib/format";
 import { carFields } from "../../lib/leads";
@@ -21,7 +21,7 @@ import "./test-drive.css";
 export const NO_DATE = "Выберите дату тест-драйва";
 
 interface Props {
-  car: Car;
+  car: CarBrief;
   onClose: () => void;
 }
 

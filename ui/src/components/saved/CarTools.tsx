@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from "react";
-import type { Car } from "../../api/types";
+import type { CarBrief } from "../../api/types";
 import { SaveToggles } from "./SaveToggles";
 
 const loadTestDrive = () => import("../leads/TestDriveDialog");
@@ -7,7 +7,7 @@ const TestDriveDialog = lazy(loadTestDrive);
 
 /** Under the car page's request buttons: test-drive booking (new and used
  * cars), the heart and the compare toggle. */
-export function CarTools({ car }: { car: Car }) {
+export function CarTools({ car }: { car: CarBrief }) {
   const [testDrive, setTestDrive] = useState(false);
   return (
     <div class="car-tools js-only">

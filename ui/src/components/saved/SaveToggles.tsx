@@ -1,10 +1,10 @@
-import type { Car } from "../../api/types";
+import type { CarBrief } from "../../api/types";
 import { useSaved } from "../../hooks/useSaved";
 import { COMPARE_FULL, snapshot, toggleSaved } from "../../lib/saved";
 import { useToast } from "../ui/Toast";
 
 interface Props {
-  car: Car;
+  car: CarBrief;
   /** Icons only, over a card's photo; the car page shows words too. */
   compact?: boolean;
   /** Added to the labels of a card's buttons ("В избранное: Haval Jolion"). */
