@@ -391,7 +391,7 @@ fn setup(command: Command) -> anyhow::Result<()> {
 }
 
 /// What a restore says of the erasures it applied again.
-fn reapplied_line(done: &crate::domain::erasure_ledger::Reapplied) -> String {
+fn reapplied_line(done: &crate::domain::erasure_reapply::Reapplied) -> String {
     format!(
         "Erasures re-applied: {} made after the copy (leads erased again: {}, subscriptions: {})",
         done.erasures, done.leads, done.subscriptions

@@ -15,6 +15,7 @@ pub mod data_requests;
 pub mod destruction_acts;
 pub mod email;
 pub mod erasure_ledger;
+pub mod erasure_reapply;
 pub mod form;
 pub mod hours;
 pub mod imports;

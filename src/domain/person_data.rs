@@ -334,7 +334,7 @@ pub fn find(conn: &Connection, who: &Subject) -> AppResult<PersonData> {
 pub fn erase(conn: &Connection, who: &Subject) -> AppResult<Erased> {
     super::atomically(conn, || {
         let erased = erase_unrecorded(conn, who)?;
-        super::erasure_ledger::record_person(conn, who)?;
+        super::erasure_ledger::record_person(conn, who.phone.as_deref(), who.email.as_deref())?;
         Ok(erased)
     })
 }

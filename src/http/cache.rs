@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rusqlite::{Connection, OpenFlags};
@@ -42,7 +42,10 @@ use tower_http::compression::Predicate;
 use chrono::Datelike;
 
 use crate::clock::Clock;
+use crate::http::answer_key::too_long;
+pub use crate::http::answer_key::{MAX_URI_BYTES, URI_TOO_LONG, key_of};
 use crate::http::held::render::{BUDGET, Held, MemoryBudget};
+use crate::http::negotiation::{Encoding, etag_matches, preferred_encoding};
 
 /// The writes of another process (`sqlite3`, the command line) are seen
 /// within this; this process's own at once.
@@ -52,11 +55,6 @@ pub const OTHER_WRITERS_SEEN_WITHIN: Duration = Duration::from_millis(100);
 pub const DEFAULT_CAPACITY_BYTES: u64 = 16 * 1024 * 1024;
 /// Answers with a larger body are served but not kept.
 pub const MAX_ANSWER_BYTES: usize = 2 * 1024 * 1024;
-/// Longest path and query string a public read accepts (414 beyond): the
-/// site's own URLs are well under 1 KiB.
-pub const MAX_URI_BYTES: usize = 8 * 1024;
-/// The error text of the 414 answer.
-pub const URI_TOO_LONG: &str = "Слишком длинный адрес запроса";
 /// Below this size compression saves nothing worth a header.
 const MIN_COMPRESS_BYTES: usize = 256;
 /// What an entry costs beyond its bytes (struct, headers, moka's node).
@@ -254,55 +252,6 @@ fn brotli(body: &[u8]) -> Option<Vec<u8>> {
     encoder.write_all(body).ok()?;
     // Finishes the stream.
     Some(encoder.into_inner())
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Encoding {
-    Identity,
-    Gzip,
-    Brotli,
-}
-
-/// The best encoding the client accepts (highest q; brotli on a tie).
-fn preferred_encoding(headers: &HeaderMap) -> Encoding {
-    let (mut br, mut gz, mut any) = (None, None, None);
-    for value in headers.get_all(header::ACCEPT_ENCODING) {
-        let Ok(value) = value.to_str() else { continue };
-        for item in value.split(',') {
-            let mut parts = item.split(';');
-            let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
-            let q = parts
-                .filter_map(|p| p.trim().strip_prefix("q="))
-                .map(|q| q.trim().parse::<f32>().unwrap_or(0.0))
-                .next()
-                .unwrap_or(1.0);
-            match name.as_str() {
-                "br" => br = Some(q),
-                "gzip" | "x-gzip" => gz = Some(q),
-                "*" => any = Some(q),
-                _ => {}
-            }
-        }
-    }
-    let br = br.or(any).unwrap_or(0.0);
-    let gz = gz.or(any).unwrap_or(0.0);
-    if br > 0.0 && br >= gz {
-        Encoding::Brotli
-    } else if gz > 0.0 {
-        Encoding::Gzip
-    } else {
-        Encoding::Identity
-    }
-}
-
-fn etag_matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> bool {
-    let Ok(tags) = if_none_match.to_str() else {
-        return false;
-    };
-    let opaque = |tag: &str| tag.trim().trim_start_matches("W/").to_string();
-    let ours = opaque(etag.to_str().unwrap_or_default());
-    tags.split(',')
-        .any(|t| t.trim() == "*" || opaque(t) == ours)
 }
 
 /// The content version the cache read before a public GET was computed,
@@ -567,85 +516,6 @@ impl AnswerCache {
     }
 }
 
-/// The cache key of a request: its path and its query parameters, decoded
-/// and sorted, so two spellings of the same question share one answer.
-/// Public routes refuse parameters they do not declare (see
-/// `http::public::only_declared_params`), so a kept answer's key holds only
-/// known parameters.
-pub fn key_of(uri: &Uri) -> String {
-    let path = uri.path();
-    let Some(query) = uri.query().filter(|q| !q.is_empty()) else {
-        return path.to_string();
-    };
-    plain_key(path, query).unwrap_or_else(|| decoded_key(path, query))
-}
-
-/// [`key_of`] for the usual query, in letters, digits, `-._*` and commas
-/// (what the site's own pages send): decoding changes nothing there, so the
-/// key is its pairs sorted, with commas spelled `%2C` as the encoder spells
-/// them. None for anything else (`%`, `+`, a second `=` in a pair, …),
-/// which [`decoded_key`] reads. Every cached answer asks for its key: this
-/// spares it the decoding and encoding.
-fn plain_key(path: &str, query: &str) -> Option<String> {
-    let plain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'*' | b',');
-    let mut pairs = Vec::with_capacity(8);
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        if !name.bytes().all(plain) || !value.bytes().all(plain) {
-            return None;
-        }
-        pairs.push((name, value));
-    }
-    pairs.sort_unstable();
-    let mut key = String::with_capacity(path.len() + query.len() + 2 * pairs.len() + 8);
-    key.push_str(path);
-    key.push('?');
-    for (n, (name, value)) in pairs.into_iter().enumerate() {
-        if n > 0 {
-            key.push('&');
-        }
-        for (m, part) in name.split(',').enumerate() {
-            if m > 0 {
-                key.push_str("%2C");
-            }
-            key.push_str(part);
-        }
-        key.push('=');
-        for (m, part) in value.split(',').enumerate() {
-            if m > 0 {
-                key.push_str("%2C");
-            }
-            key.push_str(part);
-        }
-    }
-    Some(key)
-}
-
-/// [`key_of`] for any query: decoded, sorted, encoded again.
-fn decoded_key(path: &str, query: &str) -> String {
-    let mut pairs: Vec<_> = form_urlencoded::parse(query.as_bytes()).collect();
-    pairs.sort();
-    let mut key = String::with_capacity(path.len() + 1 + query.len());
-    key.push_str(path);
-    key.push('?');
-    form_urlencoded::Serializer::for_suffix(key, path.len() + 1)
-        .extend_pairs(pairs)
-        .finish()
-}
-
-/// Answers `414 URI Too Long` for a request line longer than
-/// [`MAX_URI_BYTES`], before anything is parsed or kept.
-fn too_long(uri: &Uri) -> Option<Response> {
-    let length = uri.path_and_query().map_or(0, |p| p.as_str().len());
-    (length > MAX_URI_BYTES).then(|| {
-        (
-            StatusCode::URI_TOO_LONG,
-            axum::Json(serde_json::json!({"error": URI_TOO_LONG})),
-        )
-            .into_response()
-    })
-}
-
 /// Makes the form a client prefers when it is not there yet (on the
 /// blocking pool: brotli is CPU work); true when the answer grew.
 async fn prepare(answer: &Arc<Answer>, headers: &HeaderMap) -> bool {
@@ -830,27 +700,6 @@ mod tests {
     }
 
     #[test]
-    fn picks_the_encoding_by_accept_encoding() {
-        assert_eq!(preferred_encoding(&HeaderMap::new()), Encoding::Identity);
-        assert_eq!(
-            preferred_encoding(&accept("gzip, deflate, br, zstd")),
-            Encoding::Brotli
-        );
-        assert_eq!(preferred_encoding(&accept("gzip")), Encoding::Gzip);
-        assert_eq!(
-            preferred_encoding(&accept("br;q=0.5, gzip;q=0.8")),
-            Encoding::Gzip
-        );
-        assert_eq!(
-            preferred_encoding(&accept("br;q=0, gzip;q=0")),
-            Encoding::Identity
-        );
-        assert_eq!(preferred_encoding(&accept("*")), Encoding::Brotli);
-        assert_eq!(preferred_encoding(&accept("br;q=0, *")), Encoding::Gzip);
-        assert_eq!(preferred_encoding(&accept("identity")), Encoding::Identity);
-    }
-
-    #[test]
     fn small_or_incompressible_bodies_keep_no_forms() {
         let json = HeaderValue::from_static("application/json");
         let small = Answer::new(
@@ -865,48 +714,6 @@ mod tests {
         assert!(Answer::kept(&small.brotli).is_none() && Answer::kept(&small.gzip).is_none());
         let reply = small.reply(&accept("br, gzip"));
         assert!(!reply.headers().contains_key(header::CONTENT_ENCODING));
-    }
-
-    #[test]
-    fn keys_are_the_sorted_decoded_parameters() {
-        let key = |uri: &str| key_of(&uri.parse::<Uri>().unwrap());
-        assert_eq!(key("/api/cars/fast"), "/api/cars/fast");
-        assert_eq!(key("/api/cars/fast?"), "/api/cars/fast");
-        let one = key("/api/cars/fast?status=new,used&limit=12");
-        assert_eq!(one, key("/api/cars/fast?limit=12&status=new,used"));
-        assert_eq!(one, key("/api/cars/fast?%6Cimit=12&status=new%2Cused"));
-        assert_ne!(one, key("/api/cars/fast?limit=13&status=new,used"));
-        assert_ne!(one, key("/api/cars/count?limit=12&status=new,used"));
-        assert_eq!(key("/a?model=A+B"), key("/a?model=A%20B"));
-        assert_ne!(key("/a?x=1%262"), key("/a?x=1&2"));
-    }
-
-    #[test]
-    fn plain_queries_get_the_key_decoding_would_give() {
-        let queries = [
-            "limit=20&status=used&bodyType=crossover&maxPrice=3000000",
-            "status=new,used&limit=12",
-            "a=1&a=0&b&&c=",
-            "a.=1&a=2",
-            "ab=2&a=1",
-            "x=*-._,&y=Z9",
-            "&",
-            "flag",
-            ",=,,",
-        ];
-        for query in queries {
-            assert_eq!(
-                plain_key("/p", query),
-                Some(decoded_key("/p", query)),
-                "{query}"
-            );
-        }
-        // Anything that decoding would change goes the long way.
-        for query in [
-            "a=1%2C2", "a=b+c", "a=b=c", "a=b c", "a=ё", "a=1;b=2", "a=(1)",
-        ] {
-            assert_eq!(plain_key("/p", query), None, "{query}");
-        }
     }
 
     #[tokio::test]
@@ -964,18 +771,6 @@ mod tests {
         assert_eq!(cache.build_cost(&budget, route), BUILD_MIN_BYTES);
         // Routes are apart.
         assert_eq!(cache.build_cost(&budget, Some("/")), 6 << 20);
-    }
-
-    #[test]
-    fn etags_match_weak_and_strong_forms() {
-        let ours = HeaderValue::from_static("W/\"abc\"");
-        for sent in ["W/\"abc\"", "\"abc\"", "\"x\", W/\"abc\"", "*"] {
-            assert!(
-                etag_matches(&HeaderValue::from_str(sent).unwrap(), &ours),
-                "{sent}"
-            );
-        }
-        assert!(!etag_matches(&HeaderValue::from_static("\"abd\""), &ours));
     }
 
     #[test]

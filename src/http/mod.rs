@@ -1,6 +1,7 @@
 //! The HTTP side: router, middleware, handlers.
 
 pub mod admin;
+pub mod answer_key;
 pub mod auth;
 pub mod cache;
 pub mod credentials;
@@ -9,6 +10,7 @@ pub mod feeds;
 pub mod health;
 pub mod held;
 pub mod log;
+pub mod negotiation;
 pub mod openapi;
 pub mod pages;
 pub mod permissions;

@@ -56,7 +56,7 @@ pub struct RestoredFromReplica {
     /// Where the data that was there went (None: there was none).
     pub previous: Option<PathBuf>,
     /// Erasures made after the restored moment, applied to it again.
-    pub reapplied: crate::domain::erasure_ledger::Reapplied,
+    pub reapplied: crate::domain::erasure_reapply::Reapplied,
     pub took: Duration,
 }
 

@@ -22,7 +22,8 @@ use rusqlite::{Connection, OpenFlags};
 
 use super::{DB_ENTRY, FORMAT, Hashing, MANIFEST_ENTRY, MEDIA_ENTRY, Manifest, ManifestFile};
 use crate::config::Config;
-use crate::domain::erasure_ledger::{self, KEY_FILE, LOG_FILE, Reapplied};
+use crate::domain::erasure_ledger::{KEY_FILE, LOG_FILE};
+use crate::domain::erasure_reapply::{self, Reapplied};
 
 /// The largest manifest read (a million pictures fit well within it).
 const MANIFEST_MAX_BYTES: u64 = 256 * 1024 * 1024;
@@ -122,7 +123,7 @@ pub(super) fn reapply_erasures(
     let keys: Vec<PathBuf> = std::iter::once(data_dir.join(KEY_FILE))
         .chain(beside.iter().map(|d| d.join(KEY_FILE)))
         .collect();
-    let done = erasure_ledger::reapply_to_copy(
+    let done = erasure_reapply::reapply_to_copy(
         &staging.join(DB_ENTRY),
         &ledgers,
         &[data_dir.join(DB_ENTRY)],

@@ -5,6 +5,7 @@
 
 pub mod catalogue;
 pub mod feeds;
+pub mod memory_budget;
 pub mod passwords;
 pub mod render;
 pub mod write_probe;

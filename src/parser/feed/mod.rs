@@ -17,6 +17,7 @@ mod fields;
 mod parsed;
 mod read;
 mod record;
+mod skip;
 mod xml;
 
 pub use condition::DELIVERY_KM;
