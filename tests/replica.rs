@@ -724,6 +724,11 @@ fn a_site_killed_during_writes_loses_no_acknowledged_lead_once_replicated() {
     let original = dump(&site.data().join("dealership.db"));
     let copy = dump(&restored);
     for (table, rows) in &original {
+        // Litestream's own bookkeeping (`_litestream_seq`, `_litestream_lock`)
+        // moves with its last checkpoint, not with the site's data.
+        if table.starts_with("_litestream") {
+            continue;
+        }
         assert_eq!(copy.get(table), Some(rows), "table {table} differs");
     }
 }

@@ -133,6 +133,14 @@ fn the_demo_user_is_warned_about_while_it_exists() {
     );
     server.terminate(Duration::from_secs(10));
 
+    // As the warning says: one's own user first (the last owner stays).
+    let out = run(
+        dir.path(),
+        &["user", "create", "owner", "--password-stdin"],
+        &[],
+        "owner-password\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
     let out = run(dir.path(), &["user", "delete", "demo"], &[], "");
     assert!(out.status.success(), "{}", stderr(&out));
     let mut server = Server::start(dir.path(), &[]);
