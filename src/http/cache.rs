@@ -689,15 +689,7 @@ impl AnswerCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn accept(value: &str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(
-            header::ACCEPT_ENCODING,
-            HeaderValue::from_str(value).unwrap(),
-        );
-        h
-    }
+    use crate::http::negotiation::accept;
 
     #[test]
     fn small_or_incompressible_bodies_keep_no_forms() {

@@ -53,18 +53,21 @@ pub(crate) fn etag_matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> b
         .any(|t| t.trim() == "*" || opaque(t) == ours)
 }
 
+/// Request headers with this `Accept-Encoding` (for tests here and in the
+/// answer cache's).
+#[cfg(test)]
+pub(crate) fn accept(value: &str) -> HeaderMap {
+    let mut h = HeaderMap::new();
+    h.insert(
+        header::ACCEPT_ENCODING,
+        HeaderValue::from_str(value).unwrap(),
+    );
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn accept(value: &str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(
-            header::ACCEPT_ENCODING,
-            HeaderValue::from_str(value).unwrap(),
-        );
-        h
-    }
 
     #[test]
     fn picks_the_encoding_by_accept_encoding() {
