@@ -30,6 +30,10 @@ const BUCKET: &str = "dealership-replica";
 /// `replica.allow_overwrite = true`.
 const OVERWRITE: &[(&str, &str)] = &[("DEALERSHIP_REPLICA_ALLOW_OVERWRITE", "true")];
 const FOLDER: &str = "site";
+/// How long a wait for the site or Litestream to reach a state may take
+/// before the test calls it a hang: a debug build on a loaded two-core
+/// machine once took over 10 s to start and say so.
+const PATIENCE: Duration = Duration::from_secs(30);
 
 /// The programs the tests run, from the environment.
 struct Tools {
@@ -242,7 +246,7 @@ fn send_leads(port: u16, from: usize, to: usize) -> Vec<String> {
         .map(|n| {
             let (phone, body) = lead(n);
             let answer =
-                running::post_json_within(port, "/api/leads", &body, Duration::from_secs(10))
+                running::post_json_within(port, "/api/leads", &body, PATIENCE)
                     .unwrap_or_else(|| panic!("lead {n}: no answer"));
             assert_eq!(status(&answer), 201, "lead {n}: {answer}");
             phone
@@ -316,7 +320,12 @@ fn dump(path: &Path) -> BTreeMap<String, Vec<String>> {
         let mut values: Vec<String> = statement
             .query_map([], |r| {
                 let row: Vec<String> = (0..columns)
-                    .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                    .map(|i| match r.get_ref(i).unwrap() {
+                        rusqlite::types::ValueRef::Text(text) => {
+                            format!("{:?}", String::from_utf8_lossy(text))
+                        }
+                        other => format!("{other:?}"),
+                    })
                     .collect();
                 Ok(row.join("|"))
             })
@@ -349,7 +358,7 @@ fn a_lost_data_directory_is_restored_from_the_replica_with_every_row() {
     let site = Site::new();
     let mut server = site.start(&tools, &s3.endpoint());
     let litestream = site
-        .litestream_pid(Duration::from_secs(10))
+        .litestream_pid(PATIENCE)
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
 
     // Its configuration: the site's alone, without the secret.
@@ -438,10 +447,7 @@ fn a_lost_data_directory_is_restored_from_the_replica_with_every_row() {
         original.keys().collect::<Vec<_>>()
     );
     for (table, rows) in &original {
-        assert_eq!(
-            &copy[table], rows,
-            "table {table} differs after the restore"
-        );
+        assert_same_rows(table, rows, copy.get(table));
     }
     let mut restored_phones = phones(&restored);
     restored_phones.sort();
@@ -487,7 +493,7 @@ fn a_wrong_key_or_an_unreachable_storage_never_stops_the_site() {
     // (`a_new_host_never_replicates_its_empty_database_over_the_replica`);
     // told to replicate anyway, Litestream starts and meets the refusal.
     let mut server = site.start_with(&tools, &strict.endpoint(), OVERWRITE);
-    site.litestream_pid(Duration::from_secs(10))
+    site.litestream_pid(PATIENCE)
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
     keeps_serving(&server, 0, &["StatusCode: 403"]);
     upload_photo(server.port, 1);
@@ -500,7 +506,7 @@ fn a_wrong_key_or_an_unreachable_storage_never_stops_the_site() {
     create_manager(&site.data());
     let nowhere = format!("http://127.0.0.1:{}", running::free_port());
     let mut server = site.start_with(&tools, &nowhere, OVERWRITE);
-    site.litestream_pid(Duration::from_secs(10))
+    site.litestream_pid(PATIENCE)
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
     keeps_serving(&server, 1000, &["replication: the storage at 127.0.0.1:"]);
     replication_is_red(&server, &site, &tools, &nowhere);
@@ -584,7 +590,7 @@ fn a_litestream_that_dies_is_started_again_with_growing_pauses() {
     s3.create_bucket();
     let site = Site::new();
     let mut server = site.start(&tools, &s3.endpoint());
-    let mut pid = site.litestream_pid(Duration::from_secs(10)).unwrap();
+    let mut pid = site.litestream_pid(PATIENCE).unwrap();
     for (round, pause) in ["1 s", "2 s", "4 s"].into_iter().enumerate() {
         let killed = Command::new("kill")
             .args(["-KILL", &pid.to_string()])
@@ -602,10 +608,10 @@ fn a_litestream_that_dies_is_started_again_with_growing_pauses() {
         send_leads(server.port, round * 100, round * 100 + 5);
         let started = Instant::now();
         let again = loop {
-            match site.litestream_pid(Duration::from_secs(10)) {
+            match site.litestream_pid(PATIENCE) {
                 Some(new) if new != pid => break new,
                 _ => assert!(
-                    started.elapsed() < Duration::from_secs(15),
+                    started.elapsed() < PATIENCE * 2,
                     "round {round}: not started again: {}",
                     server.log()
                 ),
@@ -626,7 +632,7 @@ fn a_site_killed_during_writes_loses_no_acknowledged_lead_once_replicated() {
     s3.create_bucket();
     let site = Site::new();
     let mut server = site.start(&tools, &s3.endpoint());
-    let orphan = site.litestream_pid(Duration::from_secs(10)).unwrap();
+    let orphan = site.litestream_pid(PATIENCE).unwrap();
 
     // Four senders write until the site dies under them.
     let acknowledged = Arc::new(Mutex::new(Vec::new()));
@@ -641,7 +647,7 @@ fn a_site_killed_during_writes_loses_no_acknowledged_lead_once_replicated() {
                         port,
                         "/api/leads",
                         &body,
-                        Duration::from_secs(10),
+                        PATIENCE,
                     );
                     match answer {
                         Some(answer) if status(&answer) == 201 => {
@@ -668,14 +674,14 @@ fn a_site_killed_during_writes_loses_no_acknowledged_lead_once_replicated() {
     assert!(is_running(orphan), "Litestream died with the site");
     let mut server = site.start(&tools, &s3.endpoint());
     assert!(
-        server.logs_within("left by an earlier run", Duration::from_secs(10)),
+        server.logs_within("left by an earlier run", PATIENCE),
         "{}",
         server.log()
     );
     let started = Instant::now();
     while is_running(orphan) {
         assert!(
-            started.elapsed() < Duration::from_secs(10),
+            started.elapsed() < PATIENCE,
             "the orphan runs on"
         );
         std::thread::sleep(Duration::from_millis(50));
@@ -729,8 +735,29 @@ fn a_site_killed_during_writes_loses_no_acknowledged_lead_once_replicated() {
         if table.starts_with("_litestream") {
             continue;
         }
-        assert_eq!(copy.get(table), Some(rows), "table {table} differs");
+        assert_same_rows(table, rows, copy.get(table));
     }
+}
+
+/// Fails naming only the rows of `table` that differ (a whole table's dump
+/// is too long to read).
+fn assert_same_rows(table: &str, original: &[String], copy: Option<&Vec<String>>) {
+    let Some(copy) = copy else {
+        panic!("table {table} is missing from the copy");
+    };
+    let only_original: Vec<&String> = original.iter().filter(|r| !copy.contains(r)).collect();
+    let only_copy: Vec<&String> = copy.iter().filter(|r| !original.contains(r)).collect();
+    assert!(
+        only_original.is_empty() && only_copy.is_empty(),
+        "table {table} differs: {} rows against {} in the copy; only in the original \
+         ({}): {:?}; only in the copy ({}): {:?}",
+        original.len(),
+        copy.len(),
+        only_original.len(),
+        only_original.iter().take(3).collect::<Vec<_>>(),
+        only_copy.len(),
+        only_copy.iter().take(3).collect::<Vec<_>>(),
+    );
 }
 
 #[test]
@@ -971,7 +998,7 @@ fn a_lost_site_comes_back_from_the_replica_with_its_leads_and_photos() {
     let site = Site::new();
     create_manager(&site.data());
     let mut server = site.start(&tools, &s3.endpoint());
-    site.litestream_pid(Duration::from_secs(10))
+    site.litestream_pid(PATIENCE)
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
 
     // The first part of the day: leads and three photos.
@@ -1075,10 +1102,7 @@ fn a_lost_site_comes_back_from_the_replica_with_its_leads_and_photos() {
         original.keys().collect::<Vec<_>>()
     );
     for (table, rows) in &original {
-        assert_eq!(
-            &copy[table], rows,
-            "table {table} differs after the restore"
-        );
+        assert_same_rows(table, rows, copy.get(table));
     }
     let mut sent: Vec<String> = early.iter().chain(&late).cloned().collect();
     sent.sort();
@@ -1216,7 +1240,7 @@ fn a_new_host_never_replicates_its_empty_database_over_the_replica() {
     // The site that will be lost: leads, replicated, a clean stop.
     let lost = Site::new();
     let mut server = lost.start(&tools, &endpoint);
-    lost.litestream_pid(Duration::from_secs(10))
+    lost.litestream_pid(PATIENCE)
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
     let mut sent = send_leads(server.port, 0, 12);
     sent.sort();
@@ -1306,7 +1330,7 @@ fn a_new_host_never_replicates_its_empty_database_over_the_replica() {
     assert_eq!(back, sent);
     // The restored site replicates again, carrying on the bucket's history.
     let mut server = new.start(&tools, &endpoint);
-    new.litestream_pid(Duration::from_secs(10))
+    new.litestream_pid(PATIENCE)
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
     assert!(
         !server.log().contains("replication refused"),
@@ -1355,7 +1379,7 @@ fn a_new_host_never_replicates_its_empty_database_over_the_replica() {
     // Told to replace the bucket's copy, it does.
     let mut server = other.start_with(&tools, &endpoint, OVERWRITE);
     other
-        .litestream_pid(Duration::from_secs(10))
+        .litestream_pid(PATIENCE)
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
     assert!(server.log().contains("as told"), "{}", server.log());
     assert!(!other.data().join("replication-refused").exists());
@@ -1392,7 +1416,7 @@ fn an_erasure_outlives_a_restore_of_the_replica_to_an_earlier_moment() {
     let site = Site::new();
     create_manager(&site.data());
     let mut server = site.start(&tools, &s3.endpoint());
-    site.litestream_pid(Duration::from_secs(10))
+    site.litestream_pid(PATIENCE)
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
     let sent = send_leads(server.port, 0, 3);
     std::thread::sleep(Duration::from_secs(3));

@@ -174,7 +174,10 @@ fn at_the_connection_limit_requests_in_progress_are_not_cut() {
             stream
         })
         .collect();
-    std::thread::sleep(Duration::from_millis(300));
+    // Until the server has read each one's headers, a connection counts as
+    // waiting for its request and the visitor's would take its slot: 300 ms
+    // was too short on a loaded two-core machine.
+    std::thread::sleep(Duration::from_millis(1500));
     // Every slot is in a request: a visitor waits...
     let visitor = std::thread::spawn({
         let port = server.port;
