@@ -245,9 +245,8 @@ fn send_leads(port: u16, from: usize, to: usize) -> Vec<String> {
     (from..to)
         .map(|n| {
             let (phone, body) = lead(n);
-            let answer =
-                running::post_json_within(port, "/api/leads", &body, PATIENCE)
-                    .unwrap_or_else(|| panic!("lead {n}: no answer"));
+            let answer = running::post_json_within(port, "/api/leads", &body, PATIENCE)
+                .unwrap_or_else(|| panic!("lead {n}: no answer"));
             assert_eq!(status(&answer), 201, "lead {n}: {answer}");
             phone
         })
@@ -643,12 +642,7 @@ fn a_site_killed_during_writes_loses_no_acknowledged_lead_once_replicated() {
             std::thread::spawn(move || {
                 for n in 0.. {
                     let (phone, body) = lead(100_000 * (sender + 1) + n);
-                    let answer = running::post_json_within(
-                        port,
-                        "/api/leads",
-                        &body,
-                        PATIENCE,
-                    );
+                    let answer = running::post_json_within(port, "/api/leads", &body, PATIENCE);
                     match answer {
                         Some(answer) if status(&answer) == 201 => {
                             acknowledged.lock().unwrap().push(phone)
@@ -680,10 +674,7 @@ fn a_site_killed_during_writes_loses_no_acknowledged_lead_once_replicated() {
     );
     let started = Instant::now();
     while is_running(orphan) {
-        assert!(
-            started.elapsed() < PATIENCE,
-            "the orphan runs on"
-        );
+        assert!(started.elapsed() < PATIENCE, "the orphan runs on");
         std::thread::sleep(Duration::from_millis(50));
     }
 
