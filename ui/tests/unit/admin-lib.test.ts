@@ -12,6 +12,7 @@ import {
   companyForm,
   companyPatch,
   consentNotice,
+  PRIVACY_HINT,
   emailForm,
   emailPatch,
 } from "../../src/admin/lib/settings";
@@ -182,7 +183,16 @@ describe("settings forms", () => {
   });
 
   it("says when a save makes a new consent edition", () => {
-    expect(consentNotice("Текст", "Текст ", 3)).toBeNull();
-    expect(consentNotice("Текст", "Новый текст", 3)).toContain("редакцией № 4");
+    const saved = { consentText: "Текст", privacyPolicy: "Политика" };
+    expect(consentNotice(saved, { ...saved, consentText: "Текст " }, 3)).toBeNull();
+    expect(consentNotice(saved, { ...saved, consentText: "Новый текст" }, 3)).toContain(
+      "редакцией № 4",
+    );
+    // The server makes a new edition for a new policy too: the hint and the notice say so.
+    expect(consentNotice(saved, { ...saved, privacyPolicy: "Новая политика" }, 3)).toBe(
+      "Политика конфиденциальности изменена: после сохранения согласие станет редакцией № 4. Новые заявки будут ссылаться на неё, старые сохранят свою редакцию.",
+    );
+    expect(PRIVACY_HINT).toContain("тоже создаёт новую редакцию");
+    expect(PRIVACY_HINT).not.toContain("не меняет");
   });
 });
