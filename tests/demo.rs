@@ -216,6 +216,21 @@ fn seeds_a_believable_dealership_once() {
         .map(|e| e.username)
         .collect::<HashSet<_>>();
     assert_eq!(staff.len(), 2, "{staff:?}");
+    // Each of them is in the team: the response-time table names no one else.
+    let team: HashSet<String> = dealership::domain::staff::list(&conn)
+        .unwrap()
+        .into_iter()
+        .map(|u| u.username)
+        .collect();
+    assert!(staff.is_subset(&team), "{staff:?} not all in {team:?}");
+    let figures = dealership::domain::response_times::report(&conn, chrono::Utc::now()).unwrap();
+    let named: Vec<&String> = figures
+        .periods
+        .iter()
+        .flat_map(|p| &p.users)
+        .map(|u| &u.username)
+        .collect();
+    assert!(named.iter().all(|u| team.contains(*u)), "{named:?}");
     assert!(all_leads.iter().any(|l| l.status == leads::LeadStatus::New));
     // One of them came in the day before: overdue whatever the hour.
     assert!(!times.overdue.is_empty());

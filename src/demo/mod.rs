@@ -220,6 +220,20 @@ fn insert_all(
             crate::domain::roles::Role::Owner,
         )?;
     }
+    let (login, name, email) = responses::STAFF_MANAGER;
+    if users::find_for_login(conn, login)?.is_none() {
+        crate::domain::staff::add(
+            conn,
+            crate::domain::staff::NewStaff {
+                username: login.into(),
+                name: name.into(),
+                role: crate::domain::roles::Role::Manager,
+                password: None,
+                email: email.into(),
+                work_schedule: None,
+            },
+        )?;
+    }
     Ok(())
 }
 
