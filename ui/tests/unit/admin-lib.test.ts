@@ -9,12 +9,14 @@ import { isSameDay, longDateTime, shortDateTime } from "../../src/admin/lib/date
 import { FAVICON_RULES, HERO_IMAGE_REQUIRED, HERO_RULES } from "../../src/admin/lib/files";
 import { filterReviews, reviewTotals, stars } from "../../src/admin/lib/reviews";
 import {
+  ASSIGNMENT_SETTINGS_HREF,
+  assignmentLine,
   companyForm,
   companyPatch,
   consentNotice,
-  PRIVACY_HINT,
   emailForm,
   emailPatch,
+  PRIVACY_HINT,
 } from "../../src/admin/lib/settings";
 import { splitAdvantages, truncate } from "../../src/admin/lib/text";
 import { checkSingle, MB } from "../../src/admin/uploads";
@@ -180,6 +182,17 @@ describe("settings forms", () => {
     });
     expect(emailPatch({ ...form, notificationEmail: " a@b.ru " }).notificationEmail).toBe("a@b.ru");
     expect(emailForm({} as never).emailNotificationsEnabled).toBe(true);
+  });
+
+  it("names the lead rule on the team screen, with the setting's place", () => {
+    expect(assignmentLine("round_robin")).toBe(
+      "Новые заявки распределяются так: по очереди между менеджерами на смене.",
+    );
+    expect(assignmentLine("least_loaded")).toBe(
+      "Новые заявки распределяются так: наименее загруженному менеджеру на смене.",
+    );
+    expect(assignmentLine(undefined)).toContain("вручную");
+    expect(ASSIGNMENT_SETTINGS_HREF).toBe("/settings#assignment");
   });
 
   it("says when a save makes a new consent edition", () => {

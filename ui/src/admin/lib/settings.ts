@@ -181,6 +181,14 @@ export const ASSIGNMENT_LABELS: Record<AssignmentRule, string> = {
   least_loaded: "Наименее загруженному менеджеру на смене",
 };
 
+/** Where the rule is set: the settings' field (`#assignment` focuses it). */
+export const ASSIGNMENT_SETTINGS_HREF = "/settings#assignment";
+
+/** The team screen's line naming the rule in force (docs/admin.md, "The team"). */
+export function assignmentLine(rule: AssignmentRule | null | undefined): string {
+  return `Новые заявки распределяются так: ${ASSIGNMENT_LABELS[assignmentForm(rule)].replace(/^./, (c) => c.toLowerCase())}.`;
+}
+
 /** Said under the choice: who gets leads by a rule, and when nobody does. */
 export const ASSIGNMENT_HINT =
   "Автоматически заявки получают только действующие менеджеры в свои рабочие часы. Если на смене никого нет, заявка остаётся без ответственного.";

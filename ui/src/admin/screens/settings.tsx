@@ -195,7 +195,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         register={register}
         days={watch("workSchedule")}
         legend="График работы"
-        hint={`По нему подвал сайта называет часы работы (сейчас: ${saved.workingHours.split("\n").join("; ")}) и сайт предлагает время тест-драйва: каждые 30 минут, последняя запись за 30 минут до закрытия.`}
+        hint={`По нему подвал сайта называет часы работы (сейчас: ${(saved.workingHours ?? "").split("\n").join("; ")}) и сайт предлагает время тест-драйва: каждые 30 минут, последняя запись за 30 минут до закрытия.`}
         error={
           errors.workSchedule?.root ?? (errors.workSchedule as { message?: string } | undefined)
         }
@@ -204,6 +204,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       <fieldset>
         <legend>Заявки</legend>
         <Field
+          id="assignment"
           label="Распределение новых заявок"
           error={errors.leadAssignment}
           hint={ASSIGNMENT_HINT}

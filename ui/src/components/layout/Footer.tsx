@@ -27,7 +27,7 @@ interface Props {
 }
 
 function FooterMarkup({ settings: s, credit }: Props) {
-  const hours = s.workingHours.split("\n").filter((line) => line.trim());
+  const hours = (s.workingHours ?? "").split("\n").filter((line) => line.trim());
   return (
     <footer class="site-footer">
       <div class="container footer-grid">
