@@ -315,7 +315,22 @@ export function foundSummary(data: PersonData): string {
 
 /** What the erase confirmation lists. */
 export function eraseWarning(data: PersonData): string {
-  return `Будут удалены: имя, телефон, e-mail и сообщения в ${count(data.leads.length, ["заявке", "заявках", "заявках"])} (останутся только тип, статус и даты), ${count(data.comments.length, ["комментарий", "комментария", "комментариев"])}, ${count(data.subscriptions.length, ["подписка", "подписки", "подписок"])} с их письмами, содержимое ${count(data.deliveries.length, ["уведомления", "уведомлений", "уведомлений"])}; в журнале имя, телефон и адрес будут заменены на «[удалено]».`;
+  // Only what the person has: no «0 комментариев».
+  const parts = [
+    data.leads.length > 0 &&
+      `имя, телефон, e-mail и сообщения в ${count(data.leads.length, ["заявке", "заявках", "заявках"])} (останутся только тип, статус и даты)`,
+    data.comments.length > 0 &&
+      count(data.comments.length, ["комментарий", "комментария", "комментариев"]),
+    data.subscriptions.length > 0 &&
+      `${count(data.subscriptions.length, ["подписка", "подписки", "подписок"])} с их письмами`,
+    data.deliveries.length > 0 &&
+      `содержимое ${count(data.deliveries.length, ["уведомления", "уведомлений", "уведомлений"])}`,
+  ].filter(Boolean);
+  const erased = parts.length > 0 ? `Будут удалены: ${parts.join(", ")}` : "";
+  const audit =
+    data.audit.length > 0 ? "в журнале имя, телефон и адрес будут заменены на «[удалено]»" : "";
+  const text = [erased, audit].filter(Boolean).join("; ");
+  return text ? `${text.charAt(0).toUpperCase()}${text.slice(1)}.` : "";
 }
 
 export const ERASE_IRREVERSIBLE =
@@ -326,7 +341,17 @@ export const ERASE_IRREVERSIBLE =
 export function erasedSummary(e: Erased): string {
   const total = e.leads + e.comments + e.subscriptions + e.deliveries + e.auditEntries;
   if (total === 0) return "Ничего не удалено: данных об этом человеке нет";
-  return `Удалено: заявок ${e.leads}, комментариев ${e.comments}, подписок ${e.subscriptions}, уведомлений ${e.deliveries}, записей журнала ${e.auditEntries}`;
+  const parts: [number, string][] = [
+    [e.leads, "заявок"],
+    [e.comments, "комментариев"],
+    [e.subscriptions, "подписок"],
+    [e.deliveries, "уведомлений"],
+    [e.auditEntries, "записей журнала"],
+  ];
+  return `Удалено: ${parts
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${what} ${n}`)
+    .join(", ")}`;
 }
 
 export * from "./personalDataDates";
