@@ -133,7 +133,7 @@ pub fn html(
                 escape(type_label(l.lead_type)),
                 escape(status_label(l.status)),
                 escape(&l.name),
-                escape(&l.phone),
+                escape(&super::phone::display(&l.phone)),
                 opt(&l.email),
                 opt(&l.message),
                 [opt(&l.car_info), escape(&car)]

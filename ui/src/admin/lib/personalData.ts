@@ -3,9 +3,10 @@
  * and outcomes, the deadline (10 working days) as words, what each form
  * sends, the masked subject, the export's file name, and the texts of what
  * was found, erased and is due to be erased by the retention period. */
+
 import type { components } from "../../api/schema";
 import { isEmail } from "../../lib/email";
-import { plural } from "../../lib/format";
+import { formatPhone, plural } from "../../lib/format";
 import { dayNumber, daysBetween, momentDay, workingDaysBetween } from "./personalDataDates";
 
 type Schemas = components["schemas"];
@@ -129,11 +130,7 @@ export function closedText(r: Pick<DataRequest, "answeredAt" | "outcome">): stri
 
 // ---- the subject, shown and masked ----------------------------------------------
 
-/** "+7 921 123-45-67" for "+79211234567" (anything else stays). */
-export function formatPhone(phone: string): string {
-  const m = /^\+7(\d{3})(\d{3})(\d{2})(\d{2})$/.exec(phone);
-  return m ? `+7 ${m[1]} ${m[2]}-${m[3]}-${m[4]}` : phone;
-}
+export { formatPhone };
 
 /** "+7 *** ***-45-67": only the last four digits, as the server masks an
  * answered request. */

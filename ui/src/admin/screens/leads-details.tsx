@@ -5,6 +5,7 @@
  * audit trail. */
 import { ApiError } from "../../api/client";
 import type { BodyTypeInfo } from "../../api/types";
+import { formatPhone } from "../../lib/format";
 import { type AuditPage, BODY_TYPES_URL } from "../api";
 import { useCan } from "../auth";
 import { Modal } from "../components/Modal";
@@ -52,7 +53,7 @@ export function LeadDetails({ lead, onClose, assignee }: Props) {
         <dd>{lead.name}</dd>
         <dt>Телефон</dt>
         <dd>
-          <a href={`tel:${lead.phone}`}>{lead.phone}</a>
+          <a href={`tel:${lead.phone}`}>{formatPhone(lead.phone)}</a>
         </dd>
         {lead.email && (
           <>

@@ -1,6 +1,8 @@
 /** One lead of the leads screen's list: name, status and type, phone and
  * date, who has it, the car or test drive, the message's start; the status
  * dropdown, "Подробнее", take / give up and delete. */
+
+import { formatPhone } from "../../lib/format";
 import { shortDateTime } from "../lib/dates";
 import {
   carLine,
@@ -47,7 +49,7 @@ export function LeadRow({ lead, busy, onStatus, onOpen, onDelete, assignee }: Ro
           </span>
         </div>
         <p class="lead-row-meta">
-          <a href={`tel:${lead.phone}`}>{lead.phone}</a>
+          <a href={`tel:${lead.phone}`}>{formatPhone(lead.phone)}</a>
           <span class="muted">
             <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
           </span>
