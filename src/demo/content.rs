@@ -190,6 +190,12 @@ pub struct BankSpec {
     pub erid: &'static str,
 }
 
+/// The marks of the demo's promotions of a partner bank's product (a
+/// bank's credit is its ad, 38-FZ art. 18.1; docs/advertising.md): bank,
+/// advertiser, token (made up).
+pub const BANK_PROMOTION_MARKS: &[(&str, &str, &str)] =
+    &[("Сбербанк", "ПАО Сбербанк", "2VtzqvWgr8P")];
+
 pub const BANKS: &[BankSpec] = &[
     BankSpec {
         name: "Сбербанк",
