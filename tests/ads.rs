@@ -259,7 +259,12 @@ async fn a_promotion_of_a_partner_banks_credit_is_an_ad_whoever_it_names() {
     };
     // No advertiser named: still the bank's product, listed.
     let created = app
-        .admin_with(&cookie, Method::POST, "/api/promotions", Some(offer("", "")))
+        .admin_with(
+            &cookie,
+            Method::POST,
+            "/api/promotions",
+            Some(offer("", "")),
+        )
         .await;
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
     let id = created.json()["id"].as_str().unwrap().to_string();

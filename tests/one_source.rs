@@ -38,7 +38,9 @@ fn visible(html: &str) -> String {
 
 /// The footer's visible text, as the server drew it.
 fn footer(html: &str) -> String {
-    let start = html.find("<footer class=\"site-footer").expect("the site footer");
+    let start = html
+        .find("<footer class=\"site-footer")
+        .expect("the site footer");
     let end = html[start..].find("</footer>").unwrap() + start;
     visible(&html[start..end])
 }
@@ -82,11 +84,17 @@ async fn the_footer_the_policy_and_the_consent_name_one_operator() {
     let public = app.get("/api/settings").await.json();
     assert_eq!(public["operatorInn"], "7707083893");
     assert!(public.get("legalEntity").is_none(), "{public}");
-    let second = save(&app, &cookie, json!({"legalEntity": "ООО «Другое», ИНН 7810453273"})).await;
+    let second = save(
+        &app,
+        &cookie,
+        json!({"legalEntity": "ООО «Другое», ИНН 7810453273"}),
+    )
+    .await;
     assert_eq!(second.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(second.error(), "Неизвестное поле «legalEntity»");
 
-    let line = "ПАО «Сбербанк», ИНН 7707083893, ОГРН 1027700132195, 117312, Москва, ул. Вавилова, д. 19";
+    let line =
+        "ПАО «Сбербанк», ИНН 7707083893, ОГРН 1027700132195, 117312, Москва, ул. Вавилова, д. 19";
     for path in ["/", "/privacy", "/consent", "/new-cars"] {
         let page = app.get(path).await;
         assert_eq!(page.status, StatusCode::OK, "{path}");
@@ -96,7 +104,10 @@ async fn the_footer_the_policy_and_the_consent_name_one_operator() {
         assert!(!footer.contains("7810453273"), "{path}: {footer}");
         if path != "/" && path != "/new-cars" {
             let text = visible(&html);
-            assert!(text.contains("ИНН 7707083893"), "{path}: the text names it too");
+            assert!(
+                text.contains("ИНН 7707083893"),
+                "{path}: the text names it too"
+            );
         }
     }
 }
@@ -153,7 +164,12 @@ async fn the_hours_shown_are_the_schedule_and_test_drives_keep_within_it() {
                "preferredDate": sunday.format("%Y-%m-%d").to_string(), "preferredTime": time})
     };
     let late = app.post_json("/api/leads", &booking("20:30")).await;
-    assert_eq!(late.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", late.text());
+    assert_eq!(
+        late.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        late.text()
+    );
     assert_eq!(late.json()["field"], "preferredTime");
     assert_eq!(late.error(), "Выберите время с 10:00 до 18:30");
     let within = app.post_json("/api/leads", &booking("18:30")).await;

@@ -134,7 +134,10 @@ pub fn render(text: &str, settings: &Settings, processors: &[Processor]) -> Stri
     text.replace("{оператор}", &stated(&settings.public.operator_name))
         .replace("{ИНН}", &stated(&settings.public.operator_inn))
         .replace("{ОГРН}", &stated(&settings.public.operator_ogrn))
-        .replace("{адрес оператора}", &stated(&settings.public.operator_address))
+        .replace(
+            "{адрес оператора}",
+            &stated(&settings.public.operator_address),
+        )
         .replace("{обработчики}", &list)
 }
 

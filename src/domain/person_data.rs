@@ -573,7 +573,11 @@ mod tests {
         });
         assert_eq!(
             total.lead_categories,
-            ["фамилия, имя, отчество", "номер телефона", ANALYTICS_CATEGORY]
+            [
+                "фамилия, имя, отчество",
+                "номер телефона",
+                ANALYTICS_CATEGORY
+            ]
         );
     }
 

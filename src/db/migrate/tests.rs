@@ -723,7 +723,11 @@ fn v30_requisites_and_hours_upgrade_to_one_source_each() {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    assert!(!columns.iter().any(|c| c == "legal_entity" || c == "working_hours"));
+    assert!(
+        !columns
+            .iter()
+            .any(|c| c == "legal_entity" || c == "working_hours")
+    );
 
     // An operator already named keeps its name.
     let dir = tempfile::tempdir().unwrap();

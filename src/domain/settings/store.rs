@@ -4,7 +4,8 @@ use super::values::{Banners, PublicSettings, Settings};
 use crate::error::AppResult;
 use rusqlite::{Connection, OptionalExtension, Row};
 
-pub(super) const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_address, email,
+pub(super) const SELECT: &str =
+    "SELECT salon_name, phone, phone_secondary, address, full_address, email,
     work_schedule, hero_title, hero_subtitle, favicon, google_analytics_id, yandex_metrika_id,
     consent_version, home_banner, home_banner_mobile, new_cars_banner,
     new_cars_banner_mobile, used_cars_banner, used_cars_banner_mobile, trade_in_banner,
