@@ -7,7 +7,6 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, useEffect, useState } from "react";
 import { Link, Route, Switch } from "wouter";
 import { ToastProvider, useToast, useToastDismiss } from "../components/ui/Toast";
-import { quietInAdmin } from "../lib/consent";
 import "./admin.css";
 import { useAuth } from "./auth";
 import { AdminPage } from "./components/AdminPage";
@@ -128,9 +127,6 @@ function Gate() {
 }
 
 export default function AdminApp() {
-  // No counter runs in the panel (lib/consent.ts), even one a public page
-  // of this tab started before.
-  useEffect(() => quietInAdmin(), []);
   return (
     <QueryClientProvider client={queryClient}>
       <ToastProvider>

@@ -60,7 +60,7 @@ export function isAdminPath(path: string): boolean {
   return path === ROUTES.admin || path.startsWith(`${ROUTES.admin}/`);
 }
 
-/** The admin panel opened (admin/AdminApp.tsx): counters started on a
+/** The admin panel opened (App.tsx): counters started on a
  * public page of this tab send nothing more from here. */
 export function quietInAdmin(): void {
   stopAnalytics();

@@ -186,10 +186,3 @@ export function adLabel({ erid, advertiser }: AdMark): string | null {
   const parts = [advertiser?.trim(), erid?.trim() && `erid: ${erid.trim()}`].filter(Boolean);
   return parts.length > 0 ? ["Реклама", ...parts].join(" · ") : null;
 }
-
-/** "+7 921 555-00-11" for a stored "+79215550011" (anything else stays):
- * how the panel and its exports show a phone. */
-export function formatPhone(phone: string): string {
-  const m = /^\+7(\d{3})(\d{3})(\d{2})(\d{2})$/.exec(phone);
-  return m ? `+7 ${m[1]} ${m[2]}-${m[3]}-${m[4]}` : phone;
-}

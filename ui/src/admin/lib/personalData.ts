@@ -6,7 +6,7 @@
 
 import type { components } from "../../api/schema";
 import { isEmail } from "../../lib/email";
-import { formatPhone, plural } from "../../lib/format";
+import { plural } from "../../lib/format";
 import { dayNumber, daysBetween, momentDay, workingDaysBetween } from "./personalDataDates";
 
 type Schemas = components["schemas"];
@@ -130,7 +130,13 @@ export function closedText(r: Pick<DataRequest, "answeredAt" | "outcome">): stri
 
 // ---- the subject, shown and masked ----------------------------------------------
 
-export { formatPhone };
+/** "+7 921 555-00-11" for a stored "+79215550011" (anything else stays):
+ * how the panel (the leads list and details, the person's data) shows a
+ * phone, as the HTML export does (`phone::display`). */
+export function formatPhone(phone: string): string {
+  const m = /^\+7(\d{3})(\d{3})(\d{2})(\d{2})$/.exec(phone);
+  return m ? `+7 ${m[1]} ${m[2]}-${m[3]}-${m[4]}` : phone;
+}
 
 /** "+7 *** ***-45-67": only the last four digits, as the server masks an
  * answered request. */

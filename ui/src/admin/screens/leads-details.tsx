@@ -5,7 +5,6 @@
  * audit trail. */
 import { ApiError } from "../../api/client";
 import type { BodyTypeInfo } from "../../api/types";
-import { formatPhone } from "../../lib/format";
 import { type AuditPage, BODY_TYPES_URL } from "../api";
 import { useCan } from "../auth";
 import { Modal } from "../components/Modal";
@@ -19,6 +18,7 @@ import {
   leadDetails,
   statusHistory,
 } from "../lib/leads";
+import { formatPhone } from "../lib/personalData";
 import { useAdminQuery } from "../query";
 import { AssigneeBlock, type AssigneeControls } from "./leads-assignee";
 import { LeadComments } from "./leads-comments";

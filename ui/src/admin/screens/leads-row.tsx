@@ -2,7 +2,6 @@
  * date, who has it, the car or test drive, the message's start; the status
  * dropdown, "Подробнее", take / give up and delete. */
 
-import { formatPhone } from "../../lib/format";
 import { shortDateTime } from "../lib/dates";
 import {
   carLine,
@@ -16,6 +15,7 @@ import {
   type LeadStatus,
   testDriveLine,
 } from "../lib/leads";
+import { formatPhone } from "../lib/personalData";
 import { truncate } from "../lib/text";
 import { type AssigneeControls, AssigneeText, actionOf, TakeReleaseButton } from "./leads-assignee";
 
