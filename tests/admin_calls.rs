@@ -764,7 +764,7 @@ async fn settings_forms() {
 
     let company = json!({
         "salonName": "Невский Автоцентр", "phone": "+7 (812) 555-00-00", "address": "Санкт-Петербург, Невский пр., 1",
-        "email": "info@nevsky-auto.ru", "workingHours": "Пн–Пт: 9–21\nСб–Вс: 10–20", "heroTitle": "Автомобили",
+        "email": "info@nevsky-auto.ru", "heroTitle": "Автомобили",
         "heroSubtitle": "В наличии", "googleAnalyticsId": "", "yandexMetrikaId": "12345678"
     });
     let saved = app

@@ -238,3 +238,67 @@ async fn an_editor_marks_the_banners_they_change() {
         .await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
 }
+
+#[tokio::test]
+async fn a_promotion_of_a_partner_banks_credit_is_an_ad_whoever_it_names() {
+    let app = TestApp::new();
+    app.create_admin();
+    let cookie = app.login().await;
+    seed_catalogue(&app);
+    let bank: String = app
+        .db
+        .conn()
+        .unwrap()
+        .query_row("SELECT name FROM partner_banks LIMIT 1", [], |r| r.get(0))
+        .unwrap();
+    let offer = |advertiser: &str, erid: &str| {
+        json!({"title": format!("Автокредит с банком {bank}"),
+               "description": "ПСК от 5,213% годовых, первый взнос от 20%",
+               "validUntil": "31.12.2099", "isActive": true,
+               "adAdvertiser": advertiser, "adErid": erid})
+    };
+    // No advertiser named: still the bank's product, listed.
+    let created = app
+        .admin_with(
+            &cookie,
+            Method::POST,
+            "/api/promotions",
+            Some(offer("", "")),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+    let id = created.json()["id"].as_str().unwrap().to_string();
+    let listed = unmarked(&app, &cookie).await;
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert!(
+        listed[0].starts_with(&format!(
+            "Акция «Автокредит с банком {bank}» (продукт банка «{bank}»)"
+        )),
+        "{listed:?}"
+    );
+    // A token without its advertiser is not the whole mark.
+    let path = format!("/api/promotions/{id}");
+    let half = app
+        .admin_with(&cookie, Method::PUT, &path, Some(offer("", "2VtzqvWgr8P")))
+        .await;
+    assert_eq!(half.status, StatusCode::OK, "{}", half.text());
+    assert_eq!(unmarked(&app, &cookie).await.len(), 1);
+    let whole = app
+        .admin_with(
+            &cookie,
+            Method::PUT,
+            &path,
+            Some(offer("ПАО Сбербанк", "2VtzqvWgr8P")),
+        )
+        .await;
+    assert_eq!(whole.status, StatusCode::OK, "{}", whole.text());
+    assert_eq!(unmarked(&app, &cookie).await, Vec::<String>::new());
+    // The home page shows it marked as the calculator marks the bank.
+    if dealership::http::pages::Renderer::available() {
+        let home = app.get("/").await.text();
+        assert!(
+            home.contains("Реклама · ПАО Сбербанк · erid: 2VtzqvWgr8P"),
+            "the home page's promotion carries its mark"
+        );
+    }
+}

@@ -69,8 +69,12 @@ fn seeds_a_believable_dealership_once() {
     assert!(s.public.salon_name.contains("Невский"));
     assert!(s.public.phone.starts_with("+7 (812)"));
     assert!(s.public.address.contains("Санкт-Петербург"));
-    assert!(s.public.working_hours.lines().count() >= 3);
-    assert!(s.public.legal_entity.contains("ИНН"));
+    // The hours shown are the schedule's; the requisites are the operator's.
+    assert_eq!(
+        s.public.working_hours,
+        "Пн–Пт: 09:00–21:00\nСб: 10:00–20:00\nВс: 10:00–19:00"
+    );
+    assert_eq!(s.public.operator_inn, "7810453273");
     for (name, _) in settings::BANNER_FIELDS {
         let url = s.public.banners.get(name).unwrap();
         assert_variants(&media_dir, url);
@@ -212,6 +216,21 @@ fn seeds_a_believable_dealership_once() {
         .map(|e| e.username)
         .collect::<HashSet<_>>();
     assert_eq!(staff.len(), 2, "{staff:?}");
+    // Each of them is in the team: the response-time table names no one else.
+    let team: HashSet<String> = dealership::domain::staff::list(&conn)
+        .unwrap()
+        .into_iter()
+        .map(|u| u.username)
+        .collect();
+    assert!(staff.is_subset(&team), "{staff:?} not all in {team:?}");
+    let figures = dealership::domain::response_times::report(&conn, chrono::Utc::now()).unwrap();
+    let named: Vec<&String> = figures
+        .periods
+        .iter()
+        .flat_map(|p| &p.users)
+        .map(|u| &u.username)
+        .collect();
+    assert!(named.iter().all(|u| team.contains(*u)), "{named:?}");
     assert!(all_leads.iter().any(|l| l.status == leads::LeadStatus::New));
     // One of them came in the day before: overdue whatever the hour.
     assert!(!times.overdue.is_empty());

@@ -112,6 +112,33 @@ async fn a_manager_sees_their_own_and_the_unassigned_leads_only() {
     assert_eq!(given.status, StatusCode::OK);
 
     assert_eq!(names(&app, &t.anna, "").await, ["Первый", "Третий"]);
+    // The counters count what each may see: Boris's lead is not in Anna's.
+    let counters = |cookie: String| {
+        let app = &app;
+        async move {
+            let d = app
+                .admin_with(&cookie, Method::GET, "/api/admin/dashboard", None)
+                .await
+                .json();
+            (
+                d["leadsTotal"].clone(),
+                d["leadsNew"].clone(),
+                d["leadsToday"].clone(),
+            )
+        }
+    };
+    assert_eq!(
+        counters(t.anna.clone()).await,
+        (json!(2), json!(2), json!(2))
+    );
+    assert_eq!(
+        counters(t.boris.clone()).await,
+        (json!(2), json!(2), json!(2))
+    );
+    assert_eq!(
+        counters(t.owner.clone()).await,
+        (json!(3), json!(3), json!(3))
+    );
     assert_eq!(names(&app, &t.anna, "?assignee=mine").await, ["Первый"]);
     assert_eq!(names(&app, &t.anna, "?assignee=none").await, ["Третий"]);
     assert_eq!(names(&app, &t.boris, "").await, ["Второй", "Третий"]);

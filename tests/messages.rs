@@ -270,8 +270,8 @@ async fn every_message_the_api_answers_reads_as_russian() {
             Method::PUT,
             "/api/settings".into(),
             json!({"salonName": "Автомир", "phone": "+7 812 111-22-33", "address": "СПб",
-                   "fullAddress": "Санкт-Петербург", "workingHours": "9-21", "heroTitle": "Т",
-                   "heroSubtitle": "П", "legalEntity": "ООО", "consentText": "С", "privacyPolicy": "П"}),
+                   "fullAddress": "Санкт-Петербург", "heroTitle": "Т",
+                   "heroSubtitle": "П", "operatorName": "ООО", "consentText": "С", "privacyPolicy": "П"}),
         ),
         (
             Method::POST,

@@ -151,7 +151,7 @@ async fn a_lead_is_mailed_with_everything_it_holds() {
     let text = mail["text"].as_str().unwrap().replace("\r\n", "\n");
     for expected in [
         "Тип заявки: Трейд-ин",
-        "Статус: Новая",
+        "Статус: Новый",
         "Телефон: +79991234567",
         "E-mail: ivan@example.ru",
         "Хочу обменять\nмашину & доплатить",

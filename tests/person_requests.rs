@@ -180,9 +180,13 @@ async fn a_request_is_registered_exported_erased_and_closed_with_an_act() {
         "Хочу узнать, что вы храните",
         "Рассрочка",
         "ИНН 7810453273",
+        // The phone as the panel shows it, the status in the panel's word.
+        "<td>+7 921 777-88-99</td>",
+        "<td>Новый</td>",
     ] {
         assert!(page.contains(needle), "{needle} in {page}");
     }
+    assert!(!page.contains("Новая<"), "{page}");
     let bad = call(
         Method::POST,
         "/api/admin/personal-data/export",

@@ -251,7 +251,7 @@ fn a_processor_set_up_after_the_last_start_is_a_new_consent_version() {
     let db = dealership::db::Db::open(&dir.path().join("ledger.db")).unwrap();
     let conn = db.conn().unwrap();
     let mut settings = dealership::domain::settings::get(&conn).unwrap();
-    settings.operator_name = OPERATOR.into();
+    settings.public.operator_name = OPERATOR.into();
     let settings = dealership::domain::settings::save(&conn, &settings).unwrap();
     let mut config = dealership::config::Config::default();
     let first = legal::record(&conn, &settings, &legal::processors(&config, &settings)).unwrap();

@@ -690,7 +690,7 @@ async fn a_lead_left_new_past_the_threshold_is_reminded_once() {
         "Заявка ждёт ответа: Иван Забытый, 20 мин\n",
         "Имя: Иван Забытый",
         "Телефон: +79991234567",
-        "Статус: Новая",
+        "Статус: Новый",
         &format!("http://localhost:8080/admin/leads?lead={forgotten}"),
     ] {
         assert!(text.contains(expected), "{expected:?} not in {text}");

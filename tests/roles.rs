@@ -267,7 +267,7 @@ async fn every_read_answers_each_role_only_the_fields_it_may_see() {
         let mut settings = dealership::domain::settings::get(&conn).unwrap();
         settings.notification_email = "private-notify@salon.example".into();
         settings.from_email = "private-robot@salon.example".into();
-        settings.operator_inn = "7707083893".into();
+        settings.public.operator_inn = "7707083893".into();
         dealership::domain::settings::save(&conn, &settings).unwrap();
     }
     let lead = json!({"type": "contact_form", "name": "Зоя Секретова",

@@ -2,6 +2,7 @@
 //! banks and visitors' requests.
 
 use super::pictures::{Decor, Mark};
+use crate::domain::hours::{DayHours, WorkSchedule};
 use crate::domain::settings::Settings;
 
 pub const SALON: &str = "Невский Автоцентр";
@@ -18,22 +19,35 @@ pub fn settings() -> Settings {
         "196158, Санкт-Петербург, Пулковское шоссе, д. 44, корп. 2, 10 минут от станции метро «Звёздная»"
             .into();
     p.email = "info@nevsky-avto.ru".into();
-    p.working_hours = "Пн–Пт: 9:00–21:00\nСб: 10:00–20:00\nВс: 10:00–19:00".into();
+    p.work_schedule = demo_schedule();
     p.hero_title = "Автомобили в Санкт-Петербурге с выгодой до 300 000 ₽".into();
     p.hero_subtitle =
         "Новые и с пробегом, автокредит в банках-партнёрах, трейд-ин за 30 минут и аренда с выкупом без первого взноса"
             .into();
-    p.legal_entity = "ООО «Невский Автоцентр», ИНН 7810453273, КПП 781001001, ОГРН 1177847123453, \
-        196158, Санкт-Петербург, Пулковское шоссе, д. 44, корп. 2"
-        .into();
-    s.operator_name = "Общество с ограниченной ответственностью «Невский Автоцентр»".into();
-    s.operator_inn = "7810453273".into();
-    s.operator_ogrn = "1177847123453".into();
-    s.operator_address = "196158, Санкт-Петербург, Пулковское шоссе, д. 44, корп. 2".into();
+    p.operator_name = "Общество с ограниченной ответственностью «Невский Автоцентр»".into();
+    p.operator_inn = "7810453273".into();
+    p.operator_ogrn = "1177847123453".into();
+    p.operator_address = "196158, Санкт-Петербург, Пулковское шоссе, д. 44, корп. 2".into();
+    p.working_hours = p.work_schedule.lines();
     s.notification_email = "sales@nevsky-avto.ru".into();
     s.from_email = "noreply@nevsky-avto.ru".into();
     s.email_notifications_enabled = true;
     s
+}
+
+/// The demo salon's week: weekdays 09:00–21:00, Saturday 10:00–20:00,
+/// Sunday 10:00–19:00 (the footer's hours and the test-drive slots alike).
+fn demo_schedule() -> WorkSchedule {
+    let day = |open: &str, close: &str| {
+        Some(DayHours {
+            open: open.into(),
+            close: close.into(),
+        })
+    };
+    let mut days = vec![day("09:00", "21:00"); 5];
+    days.push(day("10:00", "20:00"));
+    days.push(day("10:00", "19:00"));
+    WorkSchedule { days }
 }
 
 pub struct ReviewSpec {
@@ -175,6 +189,12 @@ pub struct BankSpec {
     /// every other figure.
     pub erid: &'static str,
 }
+
+/// The marks of the demo's promotions of a partner bank's product (a
+/// bank's credit is its ad, 38-FZ art. 18.1; docs/advertising.md): bank,
+/// advertiser, token (made up).
+pub const BANK_PROMOTION_MARKS: &[(&str, &str, &str)] =
+    &[("Сбербанк", "ПАО Сбербанк", "2VtzqvWgr8P")];
 
 pub const BANKS: &[BankSpec] = &[
     BankSpec {

@@ -177,8 +177,16 @@ fn insert_all(
     let rows = insert_cars(conn, stock, &brand_ids, &url, current_year)?;
     insert_reviews(conn, &rows)?;
     let today = crate::clock::Clock::default().moscow_today();
+    let partners: Vec<String> = content::BANKS.iter().map(|b| b.name.into()).collect();
     for (promo, &image) in content::PROMOTIONS.iter().zip(&plan.promotions) {
         let last_day = today + Duration::days(promo.ends_in_days);
+        // A promotion of a partner bank's product carries its mark.
+        let text = format!("{} {}", promo.title, promo.description);
+        let mark = crate::domain::ads::names_partner(&text, &partners).and_then(|bank| {
+            content::BANK_PROMOTION_MARKS
+                .iter()
+                .find(|(name, ..)| *name == bank)
+        });
         promotions::create(
             conn,
             &promotions::PromotionInput {
@@ -188,8 +196,10 @@ fn insert_all(
                 discount: promo.discount.into(),
                 valid_until: last_day.to_string(),
                 is_active: promo.active,
-                ad_erid: String::new(),
-                ad_advertiser: String::new(),
+                ad_erid: mark.map(|(.., erid)| erid.to_string()).unwrap_or_default(),
+                ad_advertiser: mark
+                    .map(|(_, advertiser, _)| advertiser.to_string())
+                    .unwrap_or_default(),
             },
         )?;
     }
@@ -218,6 +228,20 @@ fn insert_all(
             DEMO_USER,
             DEMO_PASSWORD,
             crate::domain::roles::Role::Owner,
+        )?;
+    }
+    let (login, name, email) = responses::STAFF_MANAGER;
+    if users::find_for_login(conn, login)?.is_none() {
+        crate::domain::staff::add(
+            conn,
+            crate::domain::staff::NewStaff {
+                username: login.into(),
+                name: name.into(),
+                role: crate::domain::roles::Role::Manager,
+                password: None,
+                email: email.into(),
+                work_schedule: None,
+            },
         )?;
     }
     Ok(())

@@ -4,8 +4,10 @@
 //! partner banks' offers and the page banners hold an optional mark; a
 //! bank's offer is always an ad (a third party's financial service), a
 //! promotion or a banner is one when it names an advertiser (a maker's or a
-//! bank's campaign). The self-check `ad_without_token` lists ads shown
-//! without a token.
+//! bank's campaign), and a promotion is one when its text names a partner
+//! bank (that bank's product: «Автокредит со Сбербанком»), whoever it says
+//! advertises. The self-check `ad_without_token` lists ads shown without
+//! their mark.
 
 use std::collections::BTreeMap;
 
@@ -78,6 +80,17 @@ fn strip_label(text: &str) -> &str {
     text
 }
 
+/// The partner whose product `text` advertises: the first of `partners`
+/// (banks' names) the text names, case aside and in any case ending
+/// («Сбербанком» names «Сбербанк»).
+pub fn names_partner<'a>(text: &str, partners: &'a [String]) -> Option<&'a str> {
+    let text = text.to_lowercase();
+    partners
+        .iter()
+        .map(|name| name.trim())
+        .find(|name| !name.is_empty() && text.contains(&name.to_lowercase()))
+}
+
 /// An advertiser's name: up to 255 characters, trimmed.
 pub fn check_advertiser(field: &'static str, value: &str) -> AppResult<String> {
     let value = value.trim();
@@ -137,6 +150,17 @@ mod tests {
         for bad in ["2Vtz qwd", "токен", "a-b", &"a".repeat(101)] {
             assert!(check_erid("adErid", bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_promotion_naming_a_partner_bank_advertises_its_product() {
+        let banks = vec!["Сбербанк".to_string(), "Т-Банк".to_string()];
+        assert_eq!(
+            names_partner("Автокредит со Сбербанком: ПСК от 5,213%", &banks),
+            Some("Сбербанк")
+        );
+        assert_eq!(names_partner("Кредит в т-банке", &banks), Some("Т-Банк"));
+        assert_eq!(names_partner("Зимние шины в подарок", &banks), None);
     }
 
     #[test]

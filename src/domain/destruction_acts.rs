@@ -69,22 +69,12 @@ impl ActRecord {
     }
 }
 
-/// The categories of data an erasure of these counts removed.
+/// The categories of data an erasure removed: those its leads held, then
+/// the subscriptions', comments', notifications' and audit entries'.
 pub fn categories(erased: &Erased) -> Vec<String> {
     let mut out: Vec<&str> = Vec::new();
-    if erased.leads > 0 {
-        out.extend([
-            "фамилия, имя, отчество",
-            "номер телефона",
-            "адрес электронной почты",
-            "текст обращения",
-            "сведения о доходе, сумме кредита и первоначальном взносе",
-            "сведения об автомобиле клиента (трейд-ин)",
-            "адрес страницы обращения",
-            "IP-адрес при даче согласия",
-            "идентификатор посетителя в системе веб-аналитики",
-        ]);
-    }
+    // What the leads held, not every field a lead may hold.
+    out.extend(erased.lead_categories.iter().copied());
     if erased.subscriptions > 0 {
         for c in [
             "адрес электронной почты",
@@ -264,10 +254,10 @@ pub fn render(
          <th>Причина</th></tr></thead><tbody>{log}</tbody></table>\
          <p>Акт и выгрузка хранятся три года с даты уничтожения.</p></body></html>",
         id = act.id,
-        name = or_blank(&settings.operator_name),
-        inn = or_blank(&settings.operator_inn),
-        ogrn = or_blank(&settings.operator_ogrn),
-        address = or_blank(&settings.operator_address),
+        name = or_blank(&settings.public.operator_name),
+        inn = or_blank(&settings.public.operator_inn),
+        ogrn = or_blank(&settings.public.operator_ogrn),
+        address = or_blank(&settings.public.operator_address),
         site = escape(site),
         reason = escape(&act.reason_text),
         subjects = act.subjects,

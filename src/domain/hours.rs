@@ -125,6 +125,35 @@ impl WorkSchedule {
         days.collect::<Vec<_>>().join(", ")
     }
 
+    /// The week as the site shows it (the footer's «Часы работы»), one
+    /// line per run of days with the same hours: "Пн–Пт: 09:00–21:00",
+    /// "Сб: 10:00–20:00", "Вс: выходной"; "Пн–Вс: …" when every day is alike.
+    /// The only text of the hours: none is set apart from the schedule.
+    pub fn lines(&self) -> String {
+        const SHORT: [&str; 7] = ["Пн", "Вт", "Ср", "Чт", "Пт", "Сб", "Вс"];
+        let said = |day: &Option<DayHours>| match day {
+            Some(day) => format!("{}–{}", day.open, day.close),
+            None => "выходной".to_string(),
+        };
+        let mut lines = Vec::new();
+        let mut start = 0;
+        while start < self.days.len().min(7) {
+            let hours = said(&self.days[start]);
+            let mut end = start;
+            while end + 1 < self.days.len().min(7) && said(&self.days[end + 1]) == hours {
+                end += 1;
+            }
+            let days = if end == start {
+                SHORT[start].to_string()
+            } else {
+                format!("{}–{}", SHORT[start], SHORT[end])
+            };
+            lines.push(format!("{days}: {hours}"));
+            start = end + 1;
+        }
+        lines.join("\n")
+    }
+
     /// The opening and closing time of a date; `None` on a closed day (or a
     /// malformed entry, which validation never lets in).
     pub fn hours_of(&self, date: NaiveDate) -> Option<(NaiveTime, NaiveTime)> {
@@ -221,6 +250,21 @@ mod tests {
             week.describe(),
             "Пн 09:00–21:00, Вт 09:00–21:00, Ср 09:00–21:00, Чт 09:00–21:00, \
              Пт 09:00–21:00, Сб 10:00–16:00, Вс выходной"
+        );
+    }
+
+    #[test]
+    fn the_hours_shown_are_drawn_from_the_schedule() {
+        assert_eq!(WorkSchedule::default().lines(), "Пн–Вс: 09:00–21:00");
+        assert_eq!(
+            week().lines(),
+            "Пн–Пт: 09:00–21:00\nСб: 10:00–18:00\nВс: выходной"
+        );
+        let mut odd = week();
+        odd.days[2] = None;
+        assert_eq!(
+            odd.lines(),
+            "Пн–Вт: 09:00–21:00\nСр: выходной\nЧт–Пт: 09:00–21:00\nСб: 10:00–18:00\nВс: выходной"
         );
     }
 

@@ -27,10 +27,10 @@ pub const NOT_STATED: &str = "[не указано]";
 /// Which operator details are missing, by their labels.
 pub fn missing_operator_details(settings: &Settings) -> Vec<&'static str> {
     [
-        ("полное наименование", &settings.operator_name),
-        ("ИНН", &settings.operator_inn),
-        ("ОГРН", &settings.operator_ogrn),
-        ("юридический адрес", &settings.operator_address),
+        ("полное наименование", &settings.public.operator_name),
+        ("ИНН", &settings.public.operator_inn),
+        ("ОГРН", &settings.public.operator_ogrn),
+        ("юридический адрес", &settings.public.operator_address),
     ]
     .into_iter()
     .filter(|(_, value)| value.trim().is_empty())
@@ -131,10 +131,13 @@ pub fn render(text: &str, settings: &Settings, processors: &[Processor]) -> Stri
             .collect::<Vec<_>>()
             .join("\n")
     };
-    text.replace("{оператор}", &stated(&settings.operator_name))
-        .replace("{ИНН}", &stated(&settings.operator_inn))
-        .replace("{ОГРН}", &stated(&settings.operator_ogrn))
-        .replace("{адрес оператора}", &stated(&settings.operator_address))
+    text.replace("{оператор}", &stated(&settings.public.operator_name))
+        .replace("{ИНН}", &stated(&settings.public.operator_inn))
+        .replace("{ОГРН}", &stated(&settings.public.operator_ogrn))
+        .replace(
+            "{адрес оператора}",
+            &stated(&settings.public.operator_address),
+        )
         .replace("{обработчики}", &list)
 }
 
@@ -243,11 +246,9 @@ mod tests {
 
     #[test]
     fn placeholders_are_substituted_and_missing_details_said() {
-        let settings = Settings {
-            operator_name: "ООО «Нева Моторс»".into(),
-            operator_inn: "7707083893".into(),
-            ..Settings::default()
-        };
+        let mut settings = Settings::default();
+        settings.public.operator_name = "ООО «Нева Моторс»".into();
+        settings.public.operator_inn = "7707083893".into();
         let processors = vec![Processor {
             name: "Telegram".into(),
             line: "Telegram — уведомления".into(),

@@ -164,6 +164,89 @@ pub struct Erased {
     pub deliveries: i64,
     /// Audit entries whose text named the person.
     pub audit_entries: i64,
+    /// The categories of data the erased leads held (for the act; not
+    /// sent), in [`LEAD_CATEGORIES`]' order.
+    #[serde(skip)]
+    pub lead_categories: Vec<&'static str>,
+}
+
+/// The categories of a lead's personal data an erasure replaces, in the
+/// order a destruction act lists them.
+pub const LEAD_CATEGORIES: [&str; 9] = [
+    "фамилия, имя, отчество",
+    "номер телефона",
+    "адрес электронной почты",
+    "текст обращения",
+    "сведения о доходе",
+    "желаемая сумма кредита и первоначальный взнос",
+    "сведения об автомобиле клиента (трейд-ин)",
+    "адрес страницы обращения",
+    "IP-адрес при даче согласия",
+];
+
+/// The categories of data an erasure found in the leads, besides those
+/// above: the analytics id a visitor's browser sent.
+pub const ANALYTICS_CATEGORY: &str = "идентификатор посетителя в системе веб-аналитики";
+
+/// The categories `lead` actually holds (a lead that gave no e-mail does
+/// not list one), in the act's order.
+pub fn lead_categories(lead: &Lead) -> Vec<&'static str> {
+    let given = |value: &Option<String>| value.as_deref().is_some_and(|v| !v.trim().is_empty());
+    let held = [
+        !lead.name.trim().is_empty() && lead.name != ERASED,
+        !lead.phone.is_empty(),
+        given(&lead.email),
+        given(&lead.message),
+        lead.monthly_income.is_some(),
+        lead.desired_amount.is_some() || lead.down_payment.is_some(),
+        given(&lead.car_brand)
+            || given(&lead.car_model)
+            || lead.car_year.is_some()
+            || lead.car_mileage.is_some()
+            || given(&lead.car_condition),
+        given(&lead.source_url),
+        !lead.consent_ip.trim().is_empty(),
+    ];
+    let mut out: Vec<&'static str> = LEAD_CATEGORIES
+        .into_iter()
+        .zip(held)
+        .filter_map(|(category, held)| held.then_some(category))
+        .collect();
+    if given(&lead.analytics_client_id) {
+        out.push(ANALYTICS_CATEGORY);
+    }
+    out
+}
+
+impl Erased {
+    /// Adds what `part` erased.
+    pub fn add(&mut self, part: &Erased) {
+        self.leads += part.leads;
+        self.comments += part.comments;
+        self.subscriptions += part.subscriptions;
+        self.deliveries += part.deliveries;
+        self.audit_entries += part.audit_entries;
+        self.lead_ids.extend(part.lead_ids.iter().cloned());
+        self.subscription_ids
+            .extend(part.subscription_ids.iter().cloned());
+        self.held(&part.lead_categories);
+    }
+
+    /// Notes categories found, keeping the act's order and each once.
+    fn held(&mut self, categories: &[&'static str]) {
+        for c in categories {
+            if !self.lead_categories.contains(c) {
+                self.lead_categories.push(c);
+            }
+        }
+        let rank = |c: &&str| {
+            LEAD_CATEGORIES
+                .iter()
+                .position(|k| k == c)
+                .unwrap_or(LEAD_CATEGORIES.len())
+        };
+        self.lead_categories.sort_by_key(rank);
+    }
 }
 
 fn lead_ids(conn: &Connection, who: &Subject) -> AppResult<Vec<String>> {
@@ -416,6 +499,7 @@ pub(crate) fn erase_lead_unrecorded(conn: &Connection, id: &str) -> AppResult<Er
 fn erase_held(conn: &Connection, held: &PersonData, marks: &[String]) -> AppResult<Erased> {
     let mut erased = Erased::default();
     for lead in &held.leads {
+        erased.held(&lead_categories(lead));
         // Kept for the figures: type, status, dates, assignee, the car
         // asked about, the consent's version and time, the campaign.
         erased.leads += conn.execute(
@@ -475,6 +559,27 @@ fn erase_held(conn: &Connection, held: &PersonData, marks: &[String]) -> AppResu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_categories_of_several_erasures_are_listed_once_in_order() {
+        let mut total = Erased::default();
+        total.add(&Erased {
+            lead_categories: vec![ANALYTICS_CATEGORY, "номер телефона"],
+            ..Erased::default()
+        });
+        total.add(&Erased {
+            lead_categories: vec!["фамилия, имя, отчество", "номер телефона"],
+            ..Erased::default()
+        });
+        assert_eq!(
+            total.lead_categories,
+            [
+                "фамилия, имя, отчество",
+                "номер телефона",
+                ANALYTICS_CATEGORY
+            ]
+        );
+    }
 
     #[test]
     fn a_phone_is_masked_to_its_last_four_digits() {

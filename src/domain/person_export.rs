@@ -73,10 +73,10 @@ pub fn json(
     let export = Export {
         generated_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         operator: Operator {
-            name: &settings.operator_name,
-            inn: &settings.operator_inn,
-            ogrn: &settings.operator_ogrn,
-            address: &settings.operator_address,
+            name: &settings.public.operator_name,
+            inn: &settings.public.operator_inn,
+            ogrn: &settings.public.operator_ogrn,
+            address: &settings.public.operator_address,
         },
         subject: Whose {
             phone: who.phone.as_deref(),
@@ -133,7 +133,7 @@ pub fn html(
                 escape(type_label(l.lead_type)),
                 escape(status_label(l.status)),
                 escape(&l.name),
-                escape(&l.phone),
+                escape(&super::phone::display(&l.phone)),
                 opt(&l.email),
                 opt(&l.message),
                 [opt(&l.car_info), escape(&car)]
@@ -242,10 +242,10 @@ pub fn html(
          <h2>Тексты согласий</h2>{consents}</body></html>",
         when = moscow_time(&now.to_rfc3339()),
         who = escape(&who.describe()),
-        name = blank(&settings.operator_name),
-        inn = blank(&settings.operator_inn),
-        ogrn = blank(&settings.operator_ogrn),
-        address = blank(&settings.operator_address),
+        name = blank(&settings.public.operator_name),
+        inn = blank(&settings.public.operator_inn),
+        ogrn = blank(&settings.public.operator_ogrn),
+        address = blank(&settings.public.operator_address),
         leads = table(
             "Заявки",
             &[

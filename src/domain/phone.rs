@@ -22,9 +22,32 @@ pub fn normalize(phone: &str) -> Option<String> {
     Some(format!("+7{national}"))
 }
 
+/// A stored phone as people read it: "+7 921 555-00-11" for
+/// "+79215550011", as the panel shows it (anything else stays).
+pub fn display(phone: &str) -> String {
+    let digits = phone.strip_prefix("+7").unwrap_or_default();
+    if digits.len() != 10 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return phone.to_string();
+    }
+    format!(
+        "+7 {} {}-{}-{}",
+        &digits[..3],
+        &digits[3..6],
+        &digits[6..8],
+        &digits[8..]
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::normalize;
+    use super::{display, normalize};
+
+    #[test]
+    fn a_stored_phone_is_shown_as_the_panel_shows_it() {
+        assert_eq!(display("+79215550011"), "+7 921 555-00-11");
+        assert_eq!(display(""), "");
+        assert_eq!(display("+7921"), "+7921");
+    }
 
     #[test]
     fn accepts_both_prefixes() {

@@ -191,15 +191,7 @@ pub fn due(conn: &Connection, settings: &Settings, now: DateTime<Utc>) -> AppRes
 }
 
 fn add(total: &mut Erased, part: &Erased) {
-    total.leads += part.leads;
-    total.comments += part.comments;
-    total.subscriptions += part.subscriptions;
-    total.deliveries += part.deliveries;
-    total.audit_entries += part.audit_entries;
-    total.lead_ids.extend(part.lead_ids.iter().cloned());
-    total
-        .subscription_ids
-        .extend(part.subscription_ids.iter().cloned());
+    total.add(part);
 }
 
 /// Erases what is due at `now` and writes the act (none when nothing was

@@ -38,12 +38,15 @@ pub fn type_label(lead_type: LeadType) -> &'static str {
     }
 }
 
+/// A lead's status in the panel's words (`LEAD_STATUS_LABELS` in
+/// `ui/src/admin/lib/leads.ts`): the mails, the audit and the exports say
+/// what the panel says.
 pub fn status_label(status: LeadStatus) -> &'static str {
     match status {
-        LeadStatus::New => "Новая",
+        LeadStatus::New => "Новый",
         LeadStatus::InProgress => "В работе",
-        LeadStatus::Completed => "Завершена",
-        LeadStatus::Cancelled => "Отменена",
+        LeadStatus::Completed => "Завершён",
+        LeadStatus::Cancelled => "Отменён",
     }
 }
 

@@ -5,6 +5,7 @@ import { Header } from "./components/layout/Header";
 import { HydrateLater } from "./components/ui/HydrateLater";
 import { ToastProvider } from "./components/ui/Toast";
 import { trackPageView } from "./lib/analytics";
+import { isAdminPath, quietInAdmin } from "./lib/consent";
 import { BodyTypePage } from "./pages/BodyTypePage";
 import { BrandPage } from "./pages/BrandPage";
 import { CarPage } from "./pages/CarPage";
@@ -155,7 +156,13 @@ function PublicSite() {
 
 export function App() {
   const [path] = useLocation();
-  if (path === ROUTES.admin || path.startsWith(`${ROUTES.admin}/`)) {
+  const admin = isAdminPath(path);
+  // No counter runs in the panel (lib/consent.ts), even one a public page
+  // of this tab started before.
+  useEffect(() => {
+    if (admin) quietInAdmin();
+  }, [admin]);
+  if (admin) {
     return (
       <Suspense fallback={<p aria-busy="true">Загрузка…</p>}>
         <AdminApp />

@@ -693,3 +693,56 @@ fn v29_addresses_get_their_comparison_keys_after_upgrading() {
     // Nothing left to fill: the next start does nothing.
     assert_eq!(crate::domain::email::fill_keys(&conn).unwrap(), 0);
 }
+
+#[test]
+fn v30_requisites_and_hours_upgrade_to_one_source_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("old.db")).unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    migrate_to(&mut conn, Some(30)).unwrap();
+    conn.execute(
+        "INSERT INTO settings (id, salon_name, phone, address, updated_at, legal_entity, working_hours)
+         VALUES (1, 'Салон', '+7 812 000-00-00', 'СПб', '2026-01-01T00:00:00Z', ?1, ?2)",
+        params![
+            "ООО «Нева Моторс», ИНН 7810453273, КПП 781001001, ОГРН 1177847123453",
+            "Пн–Вс: 10:00–22:00"
+        ],
+    )
+    .unwrap();
+    migrate(&mut conn).unwrap();
+    let settings = crate::domain::settings::get(&conn).unwrap();
+    // The free text's name becomes the operator's; the rest is not guessed.
+    assert_eq!(settings.public.operator_name, "ООО «Нева Моторс»");
+    assert_eq!(settings.public.operator_inn, "");
+    // The hours shown are the schedule's (the default: every day 09:00–21:00).
+    assert_eq!(settings.public.working_hours, "Пн–Вс: 09:00–21:00");
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('settings')")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(
+        !columns
+            .iter()
+            .any(|c| c == "legal_entity" || c == "working_hours")
+    );
+
+    // An operator already named keeps its name.
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("old.db")).unwrap();
+    migrate_to(&mut conn, Some(30)).unwrap();
+    conn.execute(
+        "INSERT INTO settings (id, salon_name, phone, address, updated_at, legal_entity, operator_name)
+         VALUES (1, 'Салон', '+7 812 000-00-00', 'СПб', '2026-01-01T00:00:00Z', 'ИП Иванов', ?1)",
+        ["Индивидуальный предприниматель Иванов Иван Иванович"],
+    )
+    .unwrap();
+    migrate(&mut conn).unwrap();
+    let settings = crate::domain::settings::get(&conn).unwrap();
+    assert_eq!(
+        settings.public.operator_name,
+        "Индивидуальный предприниматель Иванов Иван Иванович"
+    );
+}

@@ -441,18 +441,38 @@ pub(super) struct Unmarked {
     pub id: Option<String>,
 }
 
-/// The ads the site shows on `today` without a token: partner banks'
-/// offers (always ads), and promotions and banners that name an advertiser.
+/// The ads the site shows on `today` without their mark: partner banks'
+/// offers (always ads) without a token; promotions that name an advertiser
+/// or a partner bank (its product: any promotion of a bank's credit, not
+/// only those naming an advertiser) without a token or an advertiser; and
+/// banners that name an advertiser without a token.
 pub(super) fn unmarked(
     conn: &rusqlite::Connection,
     settings: &Settings,
     today: chrono::NaiveDate,
 ) -> AppResult<Vec<Unmarked>> {
     let mut out = Vec::new();
+    let partners: Vec<String> = banks::list(conn, false)?
+        .into_iter()
+        .map(|b| b.name)
+        .collect();
     for promotion in promotions::public(conn, today)? {
-        if !promotion.ad_advertiser.is_empty() && promotion.ad_erid.is_empty() {
+        let text = format!(
+            "{} {} {}",
+            promotion.title, promotion.description, promotion.discount
+        );
+        let partner = crate::domain::ads::names_partner(&text, &partners);
+        let an_ad = !promotion.ad_advertiser.is_empty() || partner.is_some();
+        let marked = !promotion.ad_erid.is_empty()
+            && (partner.is_none() || !promotion.ad_advertiser.is_empty());
+        if an_ad && !marked {
             out.push(Unmarked {
-                what: format!("Акция «{}»", promotion.title),
+                what: match partner {
+                    Some(bank) => {
+                        format!("Акция «{}» (продукт банка «{bank}»)", promotion.title)
+                    }
+                    None => format!("Акция «{}»", promotion.title),
+                },
                 link: format!("/admin/promotions?edit={}", promotion.id),
                 id: Some(promotion.id),
             });

@@ -157,6 +157,17 @@ pub enum Assignees {
     OwnAndUnassigned(String),
 }
 
+/// The SQL's scope of `assignees`: 0 all, 1 the user's, 2 nobody's, 3 the
+/// user's and nobody's; with the user.
+fn scope_of(assignees: &Assignees) -> (i64, Option<&str>) {
+    match assignees {
+        Assignees::All => (0, None),
+        Assignees::Of(id) => (1, Some(id.as_str())),
+        Assignees::Nobody => (2, None),
+        Assignees::OwnAndUnassigned(id) => (3, Some(id.as_str())),
+    }
+}
+
 /// Leads newest first, optionally of one status, one type and some
 /// assignees.
 pub fn list(
@@ -168,12 +179,7 @@ pub fn list(
     offset: u32,
 ) -> AppResult<Vec<Lead>> {
     // ?5: 0 all, 1 of ?6, 2 nobody's, 3 ?6's and nobody's.
-    let (scope, user) = match assignees {
-        Assignees::All => (0, None),
-        Assignees::Of(id) => (1, Some(id.as_str())),
-        Assignees::Nobody => (2, None),
-        Assignees::OwnAndUnassigned(id) => (3, Some(id.as_str())),
-    };
+    let (scope, user) = scope_of(assignees);
     let mut stmt = conn.prepare_cached(&format!(
         "{SELECT} WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR type = ?2)
            AND (?5 = 0
@@ -226,13 +232,24 @@ pub fn delete(conn: &Connection, id: &str) -> AppResult<bool> {
     Ok(conn.execute("DELETE FROM leads WHERE id = ?1", [id])? > 0)
 }
 
-/// Lead counters of the admin: (total, new, in progress, created since `since`).
-pub fn counters(conn: &Connection, since: &str) -> AppResult<(i64, i64, i64, i64)> {
+/// Lead counters of the admin: (total, new, in progress, created since
+/// `since`), of the leads `assignees` names: a manager's count what the list
+/// shows them (their own and the unassigned), never another's leads.
+pub fn counters(
+    conn: &Connection,
+    since: &str,
+    assignees: &Assignees,
+) -> AppResult<(i64, i64, i64, i64)> {
+    let (scope, user) = scope_of(assignees);
     Ok(conn.query_row(
         "SELECT count(*), coalesce(sum(status = 'new'), 0), coalesce(sum(status = 'in_progress'), 0),
             coalesce(sum(created_at >= ?1), 0)
-         FROM leads",
-        [since],
+         FROM leads
+         WHERE ?2 = 0
+            OR (?2 = 1 AND assignee_id = ?3)
+            OR (?2 = 2 AND assignee_id IS NULL)
+            OR (?2 = 3 AND (assignee_id = ?3 OR assignee_id IS NULL))",
+        params![since, scope, user],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?)
 }

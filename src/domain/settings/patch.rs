@@ -13,6 +13,10 @@ use crate::error::{AppError, AppResult};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
+/// The refusal of hours set as text: the text is drawn from the schedule.
+pub const HOURS_FROM_SCHEDULE: &str =
+    "Часы работы составляются из графика работы: измените «График работы»";
+
 /// A change to some settings: absent fields keep their value. The company
 /// form sends everything; the e-mail and banner forms send a few fields.
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
@@ -24,6 +28,9 @@ pub struct SettingsPatch {
     pub address: Option<String>,
     pub full_address: Option<String>,
     pub email: Option<String>,
+    /// Read-only: drawn from `workSchedule`. Accepted when it says what
+    /// the schedule says (a form sending back what it loaded); any other
+    /// text is refused with the reason.
     pub working_hours: Option<String>,
     /// Opening hours by weekday, Monday first; a day is `{open, close}`
     /// ("HH:MM") or null when closed.
@@ -34,7 +41,6 @@ pub struct SettingsPatch {
     pub favicon: Option<String>,
     pub google_analytics_id: Option<String>,
     pub yandex_metrika_id: Option<String>,
-    pub legal_entity: Option<String>,
     pub notification_email: Option<String>,
     pub from_email: Option<String>,
     pub email_notifications_enabled: Option<bool>,
@@ -85,9 +91,10 @@ impl SettingsPatch {
             self.notification_email.is_some(),
             self.from_email.is_some(),
         ];
+        let loaded_hours = to.public.work_schedule.lines();
         let p = &mut to.public;
         let b = &mut p.banners;
-        let text_fields: [(&'static str, &str, Option<String>, &mut String, usize); 33] = [
+        let text_fields: [(&'static str, &str, Option<String>, &mut String, usize); 31] = [
             (
                 "salonName",
                 "Название салона",
@@ -112,13 +119,6 @@ impl SettingsPatch {
                 500,
             ),
             ("email", "Email", self.email, &mut p.email, 255),
-            (
-                "workingHours",
-                "Часы работы",
-                self.working_hours,
-                &mut p.working_hours,
-                1000,
-            ),
             (
                 "heroTitle",
                 "Заголовок",
@@ -155,38 +155,31 @@ impl SettingsPatch {
                 50,
             ),
             (
-                "legalEntity",
-                "Реквизиты юридического лица",
-                self.legal_entity,
-                &mut p.legal_entity,
-                1000,
-            ),
-            (
                 "operatorName",
                 "Полное наименование оператора",
                 self.operator_name,
-                &mut to.operator_name,
+                &mut p.operator_name,
                 500,
             ),
             (
                 "operatorInn",
                 "ИНН оператора",
                 self.operator_inn,
-                &mut to.operator_inn,
+                &mut p.operator_inn,
                 12,
             ),
             (
                 "operatorOgrn",
                 "ОГРН оператора",
                 self.operator_ogrn,
-                &mut to.operator_ogrn,
+                &mut p.operator_ogrn,
                 15,
             ),
             (
                 "operatorAddress",
                 "Юридический адрес оператора",
                 self.operator_address,
-                &mut to.operator_address,
+                &mut p.operator_address,
                 500,
             ),
             (
@@ -319,6 +312,14 @@ impl SettingsPatch {
             schedule.validate()?;
             to.public.work_schedule = schedule;
         }
+        to.public.working_hours = to.public.work_schedule.lines();
+        if let Some(hours) = self.working_hours {
+            let said = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if said(&hours) != said(&loaded_hours) && said(&hours) != said(&to.public.working_hours)
+            {
+                return Err(AppError::invalid("workingHours", HOURS_FROM_SCHEDULE));
+            }
+        }
         if let Some(enabled) = self.email_notifications_enabled {
             to.email_notifications_enabled = enabled;
         }
@@ -413,14 +414,13 @@ impl crate::domain::form::Form for SettingsPatch {
             Field::optional("address", Kind::Text),
             Field::optional("fullAddress", Kind::Text),
             Field::optional("email", Kind::Text).invalid("Неверный формат email"),
-            Field::optional("workingHours", Kind::Text),
+            Field::optional("workingHours", Kind::Text).invalid(HOURS_FROM_SCHEDULE),
             Field::optional("workSchedule", Kind::List),
             Field::optional("heroTitle", Kind::Text),
             Field::optional("heroSubtitle", Kind::Text),
             Field::optional("favicon", Kind::Text),
             Field::optional("googleAnalyticsId", Kind::Text),
             Field::optional("yandexMetrikaId", Kind::Text),
-            Field::optional("legalEntity", Kind::Text),
             Field::optional("notificationEmail", Kind::Text).invalid("Неверный формат email"),
             Field::optional("fromEmail", Kind::Text).invalid("Неверный формат email"),
             Field::optional("emailNotificationsEnabled", Kind::Bool),
@@ -457,11 +457,11 @@ impl crate::domain::form::Form for SettingsPatch {
 /// Checks the operator fields the settings hold (empty is allowed: the
 /// self-check flags it).
 fn check_operator(settings: &Settings) -> AppResult<()> {
-    let inn = &settings.operator_inn;
+    let inn = &settings.public.operator_inn;
     if !inn.is_empty() && !is_inn(inn) {
         return Err(AppError::invalid("operatorInn", BAD_INN));
     }
-    let ogrn = &settings.operator_ogrn;
+    let ogrn = &settings.public.operator_ogrn;
     if !ogrn.is_empty() && !is_ogrn(ogrn) {
         return Err(AppError::invalid("operatorOgrn", BAD_OGRN));
     }

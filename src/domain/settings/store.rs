@@ -4,9 +4,10 @@ use super::values::{Banners, PublicSettings, Settings};
 use crate::error::AppResult;
 use rusqlite::{Connection, OptionalExtension, Row};
 
-pub(super) const SELECT: &str = "SELECT salon_name, phone, phone_secondary, address, full_address, email,
-    working_hours, work_schedule, hero_title, hero_subtitle, favicon, google_analytics_id, yandex_metrika_id,
-    legal_entity, consent_version, home_banner, home_banner_mobile, new_cars_banner,
+pub(super) const SELECT: &str =
+    "SELECT salon_name, phone, phone_secondary, address, full_address, email,
+    work_schedule, hero_title, hero_subtitle, favicon, google_analytics_id, yandex_metrika_id,
+    consent_version, home_banner, home_banner_mobile, new_cars_banner,
     new_cars_banner_mobile, used_cars_banner, used_cars_banner_mobile, trade_in_banner,
     trade_in_banner_mobile, auto_credit_banner, auto_credit_banner_mobile, auto_selection_banner,
     auto_selection_banner_mobile, updated_at, notification_email, from_email,
@@ -17,7 +18,7 @@ pub(super) const SELECT: &str = "SELECT salon_name, phone, phone_secondary, addr
     FROM settings WHERE id = 1";
 
 pub(super) fn from_row(row: &Row) -> rusqlite::Result<Settings> {
-    Ok(Settings {
+    let mut settings = Settings {
         public: PublicSettings {
             salon_name: row.get("salon_name")?,
             phone: row.get("phone")?,
@@ -25,14 +26,17 @@ pub(super) fn from_row(row: &Row) -> rusqlite::Result<Settings> {
             address: row.get("address")?,
             full_address: row.get("full_address")?,
             email: row.get("email")?,
-            working_hours: row.get("working_hours")?,
+            working_hours: String::new(),
             work_schedule: crate::domain::json_column(&row.get::<_, String>("work_schedule")?),
             hero_title: row.get("hero_title")?,
             hero_subtitle: row.get("hero_subtitle")?,
             favicon: row.get("favicon")?,
             google_analytics_id: row.get("google_analytics_id")?,
             yandex_metrika_id: row.get("yandex_metrika_id")?,
-            legal_entity: row.get("legal_entity")?,
+            operator_name: row.get("operator_name")?,
+            operator_inn: row.get("operator_inn")?,
+            operator_ogrn: row.get("operator_ogrn")?,
+            operator_address: row.get("operator_address")?,
             consent_version: row.get("consent_version")?,
             banners: Banners {
                 home_banner: row.get("home_banner")?,
@@ -58,15 +62,13 @@ pub(super) fn from_row(row: &Row) -> rusqlite::Result<Settings> {
         privacy_policy: row.get("privacy_policy")?,
         response_threshold_minutes: row.get("response_threshold_minutes")?,
         lead_assignment: row.get("lead_assignment")?,
-        operator_name: row.get("operator_name")?,
-        operator_inn: row.get("operator_inn")?,
-        operator_ogrn: row.get("operator_ogrn")?,
-        operator_address: row.get("operator_address")?,
         google_analytics_enabled: row.get("google_analytics_enabled")?,
         retention_years: row.get("retention_years")?,
         cancelled_retention_months: row.get("cancelled_retention_months")?,
         visitor_mail_daily_limit: row.get("visitor_mail_daily_limit")?,
-    })
+    };
+    settings.public.working_hours = settings.public.work_schedule.lines();
+    Ok(settings)
 }
 
 impl Settings {
@@ -111,20 +113,20 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
     let p = &next.public;
     let b = &p.banners;
     conn.execute(
-        "INSERT OR REPLACE INTO settings (id, salon_name, phone, phone_secondary, address,
-            full_address, email, working_hours, hero_title, hero_subtitle, favicon,
-            google_analytics_id, yandex_metrika_id, legal_entity, consent_version, home_banner,
-            home_banner_mobile, new_cars_banner, new_cars_banner_mobile, used_cars_banner,
-            used_cars_banner_mobile, trade_in_banner, trade_in_banner_mobile, auto_credit_banner,
-            auto_credit_banner_mobile, auto_selection_banner, auto_selection_banner_mobile,
-            updated_at, notification_email, from_email, email_notifications_enabled,
-            consent_text, privacy_policy, work_schedule, response_threshold_minutes,
-            lead_assignment, operator_name, operator_inn, operator_ogrn, operator_address,
-            google_analytics_enabled, retention_years, cancelled_retention_months, banner_ads,
-            visitor_mail_daily_limit)
+        "INSERT OR REPLACE INTO settings (id, salon_name, phone, phone_secondary, address, full_address, email,
+            hero_title, hero_subtitle, favicon, google_analytics_id, yandex_metrika_id,
+            operator_name, operator_inn, operator_ogrn, operator_address, consent_version,
+            home_banner, home_banner_mobile, new_cars_banner, new_cars_banner_mobile,
+            used_cars_banner, used_cars_banner_mobile, trade_in_banner,
+            trade_in_banner_mobile, auto_credit_banner, auto_credit_banner_mobile,
+            auto_selection_banner, auto_selection_banner_mobile, updated_at,
+            notification_email, from_email, email_notifications_enabled, consent_text,
+            privacy_policy, work_schedule, response_threshold_minutes, lead_assignment,
+            google_analytics_enabled, retention_years, cancelled_retention_months,
+            banner_ads, visitor_mail_daily_limit)
          VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34,
-            ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44)",
+            ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33,
+            ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42)",
         rusqlite::params![
             p.salon_name,
             p.phone,
@@ -132,13 +134,15 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             p.address,
             p.full_address,
             p.email,
-            p.working_hours,
             p.hero_title,
             p.hero_subtitle,
             p.favicon,
             p.google_analytics_id,
             p.yandex_metrika_id,
-            p.legal_entity,
+            p.operator_name,
+            p.operator_inn,
+            p.operator_ogrn,
+            p.operator_address,
             p.consent_version,
             b.home_banner,
             b.home_banner_mobile,
@@ -162,10 +166,6 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
                 .map_err(|e| crate::error::AppError::Internal(e.into()))?,
             next.response_threshold_minutes,
             next.lead_assignment,
-            next.operator_name,
-            next.operator_inn,
-            next.operator_ogrn,
-            next.operator_address,
             next.google_analytics_enabled,
             next.retention_years,
             next.cancelled_retention_months,

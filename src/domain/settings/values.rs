@@ -76,7 +76,11 @@ pub struct PublicSettings {
     pub address: String,
     pub full_address: String,
     pub email: String,
-    /// One day per line, for display.
+    /// The hours as shown (the footer), one line per run of days with the
+    /// same hours ("Пн–Пт: 09:00–21:00"): drawn from `workSchedule`, never
+    /// set on its own (`docs/admin.md`, "One source per fact").
+    #[serde(default)]
+    #[schema(read_only)]
     pub working_hours: String,
     /// Opening hours by weekday, Monday first, Moscow time (test-drive
     /// slots, working minutes).
@@ -88,7 +92,16 @@ pub struct PublicSettings {
     pub favicon: String,
     pub google_analytics_id: String,
     pub yandex_metrika_id: String,
-    pub legal_entity: String,
+    /// The operator of personal data (`docs/personal-data.md`): the legal
+    /// name, ИНН, ОГРН and legal address the consent texts and the privacy
+    /// policy name through their placeholders, and the footer of every page
+    /// names (the site's one source of its requisites).
+    pub operator_name: String,
+    /// 10 digits (an organisation) or 12 (an entrepreneur); empty: not given.
+    pub operator_inn: String,
+    /// 13 digits (ОГРН) or 15 (ОГРНИП); empty: not given.
+    pub operator_ogrn: String,
+    pub operator_address: String,
     /// Version of the personal-data consent text the forms link to.
     pub consent_version: i64,
     #[serde(flatten)]
@@ -119,15 +132,6 @@ pub struct Settings {
     /// or `least_loaded`, among the active managers at work
     /// (`docs/leads.md`, "Who answers a lead").
     pub lead_assignment: AssignmentRule,
-    /// The operator of personal data (`docs/personal-data.md`): the legal
-    /// name, ИНН, ОГРН and legal address the consent texts and the privacy
-    /// policy name through their placeholders.
-    pub operator_name: String,
-    /// 10 digits (an organisation) or 12 (an entrepreneur); empty: not given.
-    pub operator_inn: String,
-    /// 13 digits (ОГРН) or 15 (ОГРНИП); empty: not given.
-    pub operator_ogrn: String,
-    pub operator_address: String,
     /// Google Analytics sends data abroad: it starts (with the visitor's
     /// consent) only when the owner turned it on here.
     pub google_analytics_enabled: bool,
@@ -166,14 +170,17 @@ impl Default for Settings {
                 address: "Санкт-Петербург".into(),
                 full_address: String::new(),
                 email: String::new(),
-                working_hours: "Пн–Вс: 9:00–21:00".into(),
+                working_hours: WorkSchedule::default().lines(),
                 work_schedule: WorkSchedule::default(),
                 hero_title: "Автомобили с гарантией и выгодой".into(),
                 hero_subtitle: "Новые и с пробегом, в кредит, трейд-ин и аренда с выкупом".into(),
                 favicon: String::new(),
                 google_analytics_id: String::new(),
                 yandex_metrika_id: String::new(),
-                legal_entity: String::new(),
+                operator_name: String::new(),
+                operator_inn: String::new(),
+                operator_ogrn: String::new(),
+                operator_address: String::new(),
                 consent_version: 1,
                 banners: Banners::default(),
                 banner_ads: Default::default(),
@@ -186,10 +193,6 @@ impl Default for Settings {
             privacy_policy: DEFAULT_PRIVACY_POLICY.into(),
             response_threshold_minutes: DEFAULT_RESPONSE_THRESHOLD_MINUTES,
             lead_assignment: AssignmentRule::Manual,
-            operator_name: String::new(),
-            operator_inn: String::new(),
-            operator_ogrn: String::new(),
-            operator_address: String::new(),
             google_analytics_enabled: false,
             retention_years: 3,
             cancelled_retention_months: 6,

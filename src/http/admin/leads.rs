@@ -375,8 +375,11 @@ fn today_start() -> String {
 
 /// All the dashboard's figures in one call.
 #[utoipa::path(get, path = "/api/admin/dashboard", tag = "admin", responses((status = 200, body = Dashboard)))]
-pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboard>> {
+pub async fn dashboard(State(state): State<AppState>, admin: Admin) -> AppResult<Json<Dashboard>> {
     let since = today_start();
+    // The leads' figures count what this person may see (a manager: their
+    // own and the unassigned), as the list does.
+    let assignees = assignees_for(&admin, None)?;
     let system = crate::http::health::report(&state).await;
     let checks_count = state.checks.current(&state.db, &state.clock).await?.count
         + system
@@ -389,7 +392,7 @@ pub async fn dashboard(State(state): State<AppState>) -> AppResult<Json<Dashboar
             let (cars_published, cars_drafts) = cars::publication_counts(c)?;
             let (reviews_approved, reviews_pending) = reviews::moderation_counts(c)?;
             let (leads_total, leads_new, leads_in_progress, leads_today) =
-                leads::counters(c, &since)?;
+                leads::counters(c, &since, &assignees)?;
             Ok(Dashboard {
                 cars_published,
                 cars_drafts,

@@ -3099,7 +3099,18 @@ export interface components {
             googleAnalyticsId: string;
             heroSubtitle: string;
             heroTitle: string;
-            legalEntity: string;
+            operatorAddress: string;
+            /** @description 10 digits (an organisation) or 12 (an entrepreneur); empty: not given. */
+            operatorInn: string;
+            /**
+             * @description The operator of personal data (`docs/personal-data.md`): the legal
+             *     name, ИНН, ОГРН and legal address the consent texts and the privacy
+             *     policy name through their placeholders, and the footer of every page
+             *     names (the site's one source of its requisites).
+             */
+            operatorName: string;
+            /** @description 13 digits (ОГРН) or 15 (ОГРНИП); empty: not given. */
+            operatorOgrn: string;
             phone: string;
             phoneSecondary: string;
             salonName: string;
@@ -3109,8 +3120,12 @@ export interface components {
              *     slots, working minutes).
              */
             workSchedule?: components["schemas"]["WorkSchedule"];
-            /** @description One day per line, for display. */
-            workingHours: string;
+            /**
+             * @description The hours as shown (the footer), one line per run of days with the
+             *     same hours ("Пн–Пт: 09:00–21:00"): drawn from `workSchedule`, never
+             *     set on its own (`docs/admin.md`, "One source per fact").
+             */
+            readonly workingHours?: string;
             yandexMetrikaId: string;
         };
         /** @description What a publication change did. */
@@ -3432,17 +3447,6 @@ export interface components {
              */
             leadAssignment: components["schemas"]["AssignmentRule"];
             notificationEmail: string;
-            operatorAddress: string;
-            /** @description 10 digits (an organisation) or 12 (an entrepreneur); empty: not given. */
-            operatorInn: string;
-            /**
-             * @description The operator of personal data (`docs/personal-data.md`): the legal
-             *     name, ИНН, ОГРН and legal address the consent texts and the privacy
-             *     policy name through their placeholders.
-             */
-            operatorName: string;
-            /** @description 13 digits (ОГРН) or 15 (ОГРНИП); empty: not given. */
-            operatorOgrn: string;
             privacyPolicy: string;
             /**
              * Format: int64
@@ -3504,7 +3508,6 @@ export interface components {
             homeBanner?: string | null;
             homeBannerMobile?: string | null;
             leadAssignment?: null | components["schemas"]["AssignmentRule"];
-            legalEntity?: string | null;
             newCarsBanner?: string | null;
             newCarsBannerMobile?: string | null;
             notificationEmail?: string | null;
@@ -3538,6 +3541,11 @@ export interface components {
              */
             visitorMailDailyLimit?: number | null;
             workSchedule?: null | components["schemas"]["WorkSchedule"];
+            /**
+             * @description Read-only: drawn from `workSchedule`. Accepted when it says what
+             *     the schedule says (a form sending back what it loaded); any other
+             *     text is refused with the reason.
+             */
             workingHours?: string | null;
             yandexMetrikaId?: string | null;
         };

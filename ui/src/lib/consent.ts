@@ -3,7 +3,9 @@
  * under `analytics-consent`. With a counter id set and no choice yet, the
  * cookie notice (components/consent/CookieNotice.tsx, a lazily loaded chunk)
  * asks; the footer's "Настройки cookie" asks again. Only "accepted" starts
- * the counters (lib/analytics.ts). */
+ * the counters (lib/analytics.ts). The admin panel has neither counter
+ * nor notice: staff read leads' names and phones there (`isAdminPath`). */
+import { ROUTES } from "../routes";
 import { counterIds, startAnalytics, stopAnalytics } from "./analytics";
 
 export const CONSENT_KEY = "analytics-consent";
@@ -53,10 +55,26 @@ export function askConsent(yandexId: string, googleId: string, focus = false): v
     .catch(() => {});
 }
 
+/** Whether `path` is the admin panel's (no counter, no notice there). */
+export function isAdminPath(path: string): boolean {
+  return path === ROUTES.admin || path.startsWith(`${ROUTES.admin}/`);
+}
+
+/** The admin panel opened (App.tsx): counters started on a
+ * public page of this tab send nothing more from here. */
+export function quietInAdmin(): void {
+  stopAnalytics();
+}
+
 /** main.tsx, once the page has loaded: starts the counters the visitor
- * accepted before, asks a visitor who has not chosen. */
-export function initConsent(yandexId: string, googleId: string): void {
-  if (!hasCounters(yandexId, googleId)) return;
+ * accepted before, asks a visitor who has not chosen; on the admin
+ * panel's pages, neither. */
+export function initConsent(
+  yandexId: string,
+  googleId: string,
+  path: string = typeof location === "undefined" ? "/" : location.pathname,
+): void {
+  if (isAdminPath(path) || !hasCounters(yandexId, googleId)) return;
   const choice = readConsent();
   if (choice === "accepted") startAnalytics(yandexId, googleId);
   else if (!choice) askConsent(yandexId, googleId);

@@ -114,6 +114,26 @@ export function longDate(date: string): string {
   return Number.isNaN(d.getTime()) ? date : longDay.format(d);
 }
 
+/** The weekday after «в», in the accusative: «в среду», «во вторник». */
+const ON_WEEKDAY = [
+  "в воскресенье",
+  "в понедельник",
+  "во вторник",
+  "в среду",
+  "в четверг",
+  "в пятницу",
+  "в субботу",
+];
+
+/** The test drive's toast: "Ждём вас в воскресенье, 6 декабря, в 20:30." */
+export function visitText(date: string, time: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  const day = Number.isNaN(d.getTime())
+    ? date
+    : `${ON_WEEKDAY[d.getUTCDay()]}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]},`;
+  return `Ждём вас ${day} в ${time}.`;
+}
+
 /** The salon is open every day from 9 to 21 unless settings say otherwise. */
 export const DEFAULT_SCHEDULE: WorkSchedule = {
   days: Array.from({ length: 7 }, () => ({ open: "09:00", close: "21:00" })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changeLine, fieldLabel, valueLabel } from "../../src/admin/lib/audit";
+import { changeLine, fieldLabel, listedChanges, valueLabel } from "../../src/admin/lib/audit";
 import { LEAD_STATUS_LABELS } from "../../src/admin/lib/leads";
 import { STATUS_LABELS } from "../../src/lib/labels";
 
@@ -99,5 +99,20 @@ describe("the audit trail in the panel's words", () => {
     expect(changeLine("settings", change("googleAnalyticsEnabled", "false", "true"))).toBe(
       "Google Analytics включён: Нет → Да",
     );
+  });
+});
+
+describe("the latest changes", () => {
+  it("does not say a status change twice", () => {
+    const status = {
+      action: "status",
+      changes: [{ field: "status", from: "new", to: "in_progress" }],
+    } as never;
+    expect(listedChanges(status)).toEqual([]);
+    const update = {
+      action: "update",
+      changes: Array.from({ length: 8 }, (_, i) => ({ field: `f${i}`, from: "a", to: "b" })),
+    } as never;
+    expect(listedChanges(update)).toHaveLength(6);
   });
 });

@@ -9,11 +9,14 @@ import { isSameDay, longDateTime, shortDateTime } from "../../src/admin/lib/date
 import { FAVICON_RULES, HERO_IMAGE_REQUIRED, HERO_RULES } from "../../src/admin/lib/files";
 import { filterReviews, reviewTotals, stars } from "../../src/admin/lib/reviews";
 import {
+  ASSIGNMENT_SETTINGS_HREF,
+  assignmentLine,
   companyForm,
   companyPatch,
   consentNotice,
   emailForm,
   emailPatch,
+  PRIVACY_HINT,
 } from "../../src/admin/lib/settings";
 import { splitAdvantages, truncate } from "../../src/admin/lib/text";
 import { checkSingle, MB } from "../../src/admin/uploads";
@@ -181,8 +184,28 @@ describe("settings forms", () => {
     expect(emailForm({} as never).emailNotificationsEnabled).toBe(true);
   });
 
+  it("names the lead rule on the team screen, with the setting's place", () => {
+    expect(assignmentLine("round_robin")).toBe(
+      "Новые заявки распределяются так: по очереди между менеджерами на смене.",
+    );
+    expect(assignmentLine("least_loaded")).toBe(
+      "Новые заявки распределяются так: наименее загруженному менеджеру на смене.",
+    );
+    expect(assignmentLine(undefined)).toContain("вручную");
+    expect(ASSIGNMENT_SETTINGS_HREF).toBe("/settings#assignment");
+  });
+
   it("says when a save makes a new consent edition", () => {
-    expect(consentNotice("Текст", "Текст ", 3)).toBeNull();
-    expect(consentNotice("Текст", "Новый текст", 3)).toContain("редакцией № 4");
+    const saved = { consentText: "Текст", privacyPolicy: "Политика" };
+    expect(consentNotice(saved, { ...saved, consentText: "Текст " }, 3)).toBeNull();
+    expect(consentNotice(saved, { ...saved, consentText: "Новый текст" }, 3)).toContain(
+      "редакцией № 4",
+    );
+    // The server makes a new edition for a new policy too: the hint and the notice say so.
+    expect(consentNotice(saved, { ...saved, privacyPolicy: "Новая политика" }, 3)).toBe(
+      "Политика конфиденциальности изменена: после сохранения согласие станет редакцией № 4. Новые заявки будут ссылаться на неё, старые сохранят свою редакцию.",
+    );
+    expect(PRIVACY_HINT).toContain("тоже создаёт новую редакцию");
+    expect(PRIVACY_HINT).not.toContain("не меняет");
   });
 });

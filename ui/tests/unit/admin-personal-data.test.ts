@@ -50,6 +50,7 @@ import {
   retentionRunText,
   SUBJECT_REQUIRED,
   sameSubject,
+  sentence,
   subjectBody,
   subjectOf,
   subjectRules,
@@ -310,15 +311,26 @@ describe("what was found and erased", () => {
     expect(foundSummary(data)).toBe(
       "Найдено: заявок 2, подписок 0, уведомлений 3, записей журнала 1, комментариев 0",
     );
-    expect(eraseWarning(data)).toContain("в 2 заявках");
-    expect(eraseWarning(data)).toContain("0 подписок");
+    expect(eraseWarning(data)).toBe(
+      "Будут удалены: имя, телефон, e-mail и сообщения в 2 заявках (останутся только тип, статус и даты), содержимое 3 уведомлений; в журнале имя, телефон и адрес будут заменены на «[удалено]».",
+    );
+    // No zeros: «0 комментариев», «0 подписок» are not listed.
+    expect(eraseWarning(data)).not.toMatch(/\b0 /);
     expect(eraseWarning({ ...data, leads: [{}] } as unknown as PersonData)).toContain("в 1 заявке");
+  });
+
+  it("ends a sentence after a date once: «г.», not «г..»", () => {
+    expect(sentence(dayText("2026-11-26"))).toBe("26 ноября 2026 г.");
+    expect(sentence("Запрос")).toBe("Запрос.");
   });
 
   it("sums up an erasure", () => {
     expect(
       erasedSummary({ leads: 1, comments: 2, subscriptions: 1, deliveries: 4, auditEntries: 3 }),
     ).toBe("Удалено: заявок 1, комментариев 2, подписок 1, уведомлений 4, записей журнала 3");
+    expect(
+      erasedSummary({ leads: 1, comments: 0, subscriptions: 0, deliveries: 2, auditEntries: 0 }),
+    ).toBe("Удалено: заявок 1, уведомлений 2");
     expect(
       erasedSummary({ leads: 0, comments: 0, subscriptions: 0, deliveries: 0, auditEntries: 0 }),
     ).toBe("Ничего не удалено: данных об этом человеке нет");

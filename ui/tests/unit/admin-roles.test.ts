@@ -11,7 +11,7 @@ import {
   signedOut,
 } from "../../src/admin/auth";
 import { NOT_ALLOWED, ScreenGate } from "../../src/admin/components/ScreenGate";
-import { dashboardParts, systemCard } from "../../src/admin/lib/dashboard";
+import { dashboardParts, NO_REPLICA_NOTES, systemCard } from "../../src/admin/lib/dashboard";
 import { ROLE_LABELS, roleLabel } from "../../src/admin/roles";
 import {
   type AdminScreen,
@@ -302,7 +302,10 @@ describe("the dashboard's system card", () => {
       replication: null,
     });
     expect(card.value).toBe("В порядке");
-    expect(card.notes).toEqual(["Свободно на диске: 51\u00a0234 МБ"]);
+    // Without [replica], the card says no copy leaves the server and how to turn it on.
+    expect(card.notes).toEqual(["Свободно на диске: 51\u00a0234 МБ", ...NO_REPLICA_NOTES]);
+    expect(NO_REPLICA_NOTES[0]).toContain("Копия вне сервера не делается");
+    expect(NO_REPLICA_NOTES[1]).toContain("dealership setup --litestream");
   });
 
   it("counts the problems and lists each, then the figures", () => {
@@ -322,6 +325,7 @@ describe("the dashboard's system card", () => {
       "Мало места на диске: свободно 12 МБ, нужно не меньше 200 МБ",
       "Свободно на диске: 12 МБ",
       "Потеряно строк журнала: 1\u00a0500",
+      ...NO_REPLICA_NOTES,
     ]);
   });
 
@@ -333,7 +337,7 @@ describe("the dashboard's system card", () => {
       logLinesLost: 0,
       replication: null,
     });
-    expect(card.notes).toEqual([]);
+    expect(card.notes).toEqual(NO_REPLICA_NOTES);
   });
 
   const replica = {

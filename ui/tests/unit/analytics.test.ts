@@ -15,6 +15,8 @@ import {
   choose,
   hasCounters,
   initConsent,
+  isAdminPath,
+  quietInAdmin,
   readConsent,
   saveConsent,
 } from "../../src/lib/consent";
@@ -251,6 +253,22 @@ describe("the visitor's consent", () => {
     expect(b.scripts).toEqual([METRIKA, GTAG]);
     expect(ymCalls(b.w)[0]?.slice(0, 2)).toEqual([12345678, "init"]);
     expect(shown).toEqual([]);
+  });
+
+  it("starts nothing and asks nothing on the admin panel's pages", async () => {
+    const b = fakeBrowser();
+    initConsent("12345678", "G-ABC123", "/admin/leads");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(shown).toEqual([]);
+    saveConsent("accepted");
+    initConsent("12345678", "G-ABC123", "/admin");
+    expect(b.scripts).toEqual([]);
+    expect(isAdminPath("/administrator")).toBe(false);
+    // Counters a public page started send nothing once the panel opens.
+    initConsent("12345678", "", "/");
+    expect(b.scripts).toEqual([METRIKA]);
+    quietInAdmin();
+    expect(b.w.disableYaCounter12345678).toBe(true);
   });
 
   it("loads nothing for a visitor who refused", async () => {

@@ -8,6 +8,7 @@ import {
   moscowNow,
   noTimeMessage,
   openDays,
+  visitText,
   type WorkSchedule,
 } from "../../src/lib/slots";
 
@@ -114,5 +115,14 @@ describe("the schedule in the settings form", () => {
     expect(scheduleError(form)).toBe("Среда: время указывается как ЧЧ:ММ, например 09:00");
     form[2] = { closed: true, open: "", close: "" };
     expect(scheduleError(form)).toBeNull();
+  });
+});
+
+describe("the test drive's toast", () => {
+  it("says the day after «в», with its commas", () => {
+    // 6 December 2026 is a Sunday.
+    expect(visitText("2026-12-06", "20:30")).toBe("Ждём вас в воскресенье, 6 декабря, в 20:30.");
+    expect(visitText("2026-12-01", "10:00")).toBe("Ждём вас во вторник, 1 декабря, в 10:00.");
+    expect(visitText("2026-12-02", "10:00")).toContain("в среду, 2 декабря,");
   });
 });

@@ -202,3 +202,13 @@ export function changeLine(
   const to = valueLabel(objectType, change.field, change.to, bodyTypes);
   return `${fieldLabel(objectType, change.field)}: ${from} → ${to}`;
 }
+
+/** The changes listed under an entry's summary: none where the summary
+ * already says them (a creation, a deletion, a status change: «Статус
+ * заявки «Иван»: Новый → В работе» is not said twice), else the first six. */
+export function listedChanges(entry: Pick<AuditEntry, "action" | "changes">): AuditChange[] {
+  if (entry.action === "create" || entry.action === "delete" || entry.action === "status") {
+    return [];
+  }
+  return entry.changes.slice(0, 6);
+}

@@ -82,6 +82,13 @@ export function replicaNotes(replica: ReplicaStatus, now: Date): string[] {
   return notes;
 }
 
+/** The system card without `[replica]`: no copy leaves the server, and
+ * how to make one (docs/operations.md, "Replication (Litestream)"). */
+export const NO_REPLICA_NOTES = [
+  "Копия вне сервера не делается: база и изображения есть только на этом сервере (и в резервных копиях, которые вы сами переносите)",
+  "Включить: dealership setup --litestream download --replica s3://бакет/папка (раздел [replica] настроек сервера; docs/operations.md, «Replication (Litestream)»)",
+];
+
 /** The system card's text: its value ("В порядке" or how many problems)
  * and its notes (each problem, the site's and replication's, then free
  * space, lost log lines and replication's state). */
@@ -99,6 +106,8 @@ export function systemCard(
   }
   if (status.replication) {
     notes.push(...replicaNotes(status.replication, now));
+  } else {
+    notes.push(...NO_REPLICA_NOTES);
   }
   const count = problems.length;
   return { value: count === 0 ? "В порядке" : `Проблем: ${count}`, notes };

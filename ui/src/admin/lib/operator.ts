@@ -24,7 +24,7 @@ export const OPERATOR_TEXT_MAX = 500;
 
 /** Said under the section 'Оператор персональных данных'. */
 export const OPERATOR_HINT =
-  "Эти сведения подставляются в согласие и политику вместо {оператор}, {ИНН}, {ОГРН} и {адрес оператора}.";
+  "Единственные реквизиты сайта: их называет подвал каждой страницы и выгрузки сведений, они подставляются в согласие и политику вместо {оператор}, {ИНН}, {ОГРН} и {адрес оператора}.";
 
 /** What the consent text and the privacy policy may hold; the server
  * substitutes each wherever a visitor reads them. */

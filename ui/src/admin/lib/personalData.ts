@@ -3,6 +3,7 @@
  * and outcomes, the deadline (10 working days) as words, what each form
  * sends, the masked subject, the export's file name, and the texts of what
  * was found, erased and is due to be erased by the retention period. */
+
 import type { components } from "../../api/schema";
 import { isEmail } from "../../lib/email";
 import { plural } from "../../lib/format";
@@ -129,7 +130,9 @@ export function closedText(r: Pick<DataRequest, "answeredAt" | "outcome">): stri
 
 // ---- the subject, shown and masked ----------------------------------------------
 
-/** "+7 921 123-45-67" for "+79211234567" (anything else stays). */
+/** "+7 921 555-00-11" for a stored "+79215550011" (anything else stays):
+ * how the panel (the leads list and details, the person's data) shows a
+ * phone, as the HTML export does (`phone::display`). */
 export function formatPhone(phone: string): string {
   const m = /^\+7(\d{3})(\d{3})(\d{2})(\d{2})$/.exec(phone);
   return m ? `+7 ${m[1]} ${m[2]}-${m[3]}-${m[4]}` : phone;
@@ -315,7 +318,22 @@ export function foundSummary(data: PersonData): string {
 
 /** What the erase confirmation lists. */
 export function eraseWarning(data: PersonData): string {
-  return `Будут удалены: имя, телефон, e-mail и сообщения в ${count(data.leads.length, ["заявке", "заявках", "заявках"])} (останутся только тип, статус и даты), ${count(data.comments.length, ["комментарий", "комментария", "комментариев"])}, ${count(data.subscriptions.length, ["подписка", "подписки", "подписок"])} с их письмами, содержимое ${count(data.deliveries.length, ["уведомления", "уведомлений", "уведомлений"])}; в журнале имя, телефон и адрес будут заменены на «[удалено]».`;
+  // Only what the person has: no «0 комментариев».
+  const parts = [
+    data.leads.length > 0 &&
+      `имя, телефон, e-mail и сообщения в ${count(data.leads.length, ["заявке", "заявках", "заявках"])} (останутся только тип, статус и даты)`,
+    data.comments.length > 0 &&
+      count(data.comments.length, ["комментарий", "комментария", "комментариев"]),
+    data.subscriptions.length > 0 &&
+      `${count(data.subscriptions.length, ["подписка", "подписки", "подписок"])} с их письмами`,
+    data.deliveries.length > 0 &&
+      `содержимое ${count(data.deliveries.length, ["уведомления", "уведомлений", "уведомлений"])}`,
+  ].filter(Boolean);
+  const erased = parts.length > 0 ? `Будут удалены: ${parts.join(", ")}` : "";
+  const audit =
+    data.audit.length > 0 ? "в журнале имя, телефон и адрес будут заменены на «[удалено]»" : "";
+  const text = [erased, audit].filter(Boolean).join("; ");
+  return text ? `${text.charAt(0).toUpperCase()}${text.slice(1)}.` : "";
 }
 
 export const ERASE_IRREVERSIBLE =
@@ -326,7 +344,17 @@ export const ERASE_IRREVERSIBLE =
 export function erasedSummary(e: Erased): string {
   const total = e.leads + e.comments + e.subscriptions + e.deliveries + e.auditEntries;
   if (total === 0) return "Ничего не удалено: данных об этом человеке нет";
-  return `Удалено: заявок ${e.leads}, комментариев ${e.comments}, подписок ${e.subscriptions}, уведомлений ${e.deliveries}, записей журнала ${e.auditEntries}`;
+  const parts: [number, string][] = [
+    [e.leads, "заявок"],
+    [e.comments, "комментариев"],
+    [e.subscriptions, "подписок"],
+    [e.deliveries, "уведомлений"],
+    [e.auditEntries, "записей журнала"],
+  ];
+  return `Удалено: ${parts
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${what} ${n}`)
+    .join(", ")}`;
 }
 
 export * from "./personalDataDates";

@@ -65,6 +65,12 @@ export function dayText(day: string): string {
   return `${Number(m[3])} ${MONTHS[Number(m[2]) - 1]} ${m[1]} г.`;
 }
 
+/** Ends a sentence: a text already ending in a period (an abbreviation,
+ * «2026 г.») takes no second one. */
+export function sentence(text: string): string {
+  return text.endsWith(".") ? text : `${text}.`;
+}
+
 /** The Moscow date of a moment, "26 ноября 2026 г.". */
 export function momentDay(at: string): string {
   const date = new Date(at);

@@ -14,8 +14,6 @@ export const COMPANY_FIELDS = [
   "email",
   "address",
   "fullAddress",
-  "workingHours",
-  "legalEntity",
   "heroTitle",
   "heroSubtitle",
   "homeBanner",
@@ -85,13 +83,38 @@ export function emailPatch(form: EmailForm): SettingsPatch {
 
 /** Always shown by the consent text: what editing it does. */
 export function consentHint(version: number): string {
-  return `Действующая редакция № ${version}. Каждое изменение текста согласия создаёт новую редакцию; с каждой заявкой хранится номер редакции, на которую согласился посетитель.`;
+  return `Действующая редакция № ${version}. Каждое изменение текста согласия или политики конфиденциальности создаёт новую редакцию; с каждой заявкой хранится номер редакции, на которую согласился посетитель.`;
 }
 
-/** Shown while the consent text differs from the saved one. */
-export function consentNotice(saved: string, current: string, version: number): string | null {
-  if (saved.trim() === current.trim()) return null;
-  return `Текст согласия изменён: после сохранения он станет редакцией № ${version + 1}. Новые заявки будут ссылаться на неё, старые сохранят свою редакцию.`;
+/** The hint under the privacy policy: the consent links to it, so a new
+ * policy is a new consent edition (docs/admin.md), as the server does. */
+export const PRIVACY_HINT =
+  "Страница /privacy. Согласие ссылается на политику, поэтому её изменение тоже создаёт новую редакцию согласия.";
+
+/** The texts a consent edition is made of: the consent and the policy. */
+export interface ConsentTexts {
+  consentText: string;
+  privacyPolicy: string;
+}
+
+/** Shown while the consent text or the privacy policy differs from the
+ * saved one: saving makes the next edition. */
+export function consentNotice(
+  saved: ConsentTexts,
+  current: ConsentTexts,
+  version: number,
+): string | null {
+  const same = (a: string, b: string) => a.trim() === b.trim();
+  const consent = !same(saved.consentText, current.consentText);
+  const policy = !same(saved.privacyPolicy, current.privacyPolicy);
+  if (!consent && !policy) return null;
+  const what =
+    consent && policy
+      ? "Текст согласия и политика изменены"
+      : consent
+        ? "Текст согласия изменён"
+        : "Политика конфиденциальности изменена";
+  return `${what}: после сохранения согласие станет редакцией № ${version + 1}. Новые заявки будут ссылаться на неё, старые сохранят свою редакцию.`;
 }
 
 /** The response-time threshold (docs/response-times.md): a lead still new after
@@ -157,6 +180,14 @@ export const ASSIGNMENT_LABELS: Record<AssignmentRule, string> = {
   round_robin: "По очереди между менеджерами на смене",
   least_loaded: "Наименее загруженному менеджеру на смене",
 };
+
+/** Where the rule is set: the settings' field (`#assignment` focuses it). */
+export const ASSIGNMENT_SETTINGS_HREF = "/settings#assignment";
+
+/** The team screen's line naming the rule in force (docs/admin.md, "The team"). */
+export function assignmentLine(rule: AssignmentRule | null | undefined): string {
+  return `Новые заявки распределяются так: ${ASSIGNMENT_LABELS[assignmentForm(rule)].replace(/^./, (c) => c.toLowerCase())}.`;
+}
 
 /** Said under the choice: who gets leads by a rule, and when nobody does. */
 export const ASSIGNMENT_HINT =

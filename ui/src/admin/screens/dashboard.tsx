@@ -6,7 +6,7 @@ import { useAuth } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
-import { changeLine } from "../lib/audit";
+import { changeLine, listedChanges } from "../lib/audit";
 import { problemsText } from "../lib/checks";
 import { dashboardParts, type SystemStatus, systemCard } from "../lib/dashboard";
 import { longDateTime } from "../lib/dates";
@@ -327,9 +327,9 @@ function LatestChanges() {
           {audit.data.items.map((e) => (
             <li key={e.id}>
               {e.summary}
-              {e.action !== "create" && e.action !== "delete" && e.changes.length > 0 && (
+              {listedChanges(e).length > 0 && (
                 <ul>
-                  {e.changes.slice(0, 6).map((c) => (
+                  {listedChanges(e).map((c) => (
                     <li key={c.field}>{changeLine(e.objectType, c, bodyTypes.data)}</li>
                   ))}
                 </ul>

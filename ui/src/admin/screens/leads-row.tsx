@@ -1,6 +1,7 @@
 /** One lead of the leads screen's list: name, status and type, phone and
  * date, who has it, the car or test drive, the message's start; the status
  * dropdown, "Подробнее", take / give up and delete. */
+
 import { shortDateTime } from "../lib/dates";
 import {
   carLine,
@@ -14,6 +15,7 @@ import {
   type LeadStatus,
   testDriveLine,
 } from "../lib/leads";
+import { formatPhone } from "../lib/personalData";
 import { truncate } from "../lib/text";
 import { type AssigneeControls, AssigneeText, actionOf, TakeReleaseButton } from "./leads-assignee";
 
@@ -47,7 +49,7 @@ export function LeadRow({ lead, busy, onStatus, onOpen, onDelete, assignee }: Ro
           </span>
         </div>
         <p class="lead-row-meta">
-          <a href={`tel:${lead.phone}`}>{lead.phone}</a>
+          <a href={`tel:${lead.phone}`}>{formatPhone(lead.phone)}</a>
           <span class="muted">
             <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
           </span>

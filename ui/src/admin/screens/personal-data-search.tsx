@@ -32,6 +32,7 @@ import {
   type SubjectForm,
   sameSubject,
   saveFile,
+  sentence,
   subjectBody,
   subjectOf,
 } from "../lib/personalData";
@@ -152,8 +153,8 @@ export function SearchSection({
       {linked && (
         <div class="notice" data-testid="linked-request">
           <p>
-            Поиск по запросу «{kindLabel(linked.kind)}» от {dayText(linked.receivedOn)}. Удаление
-            данных закроет этот запрос с итогом «{OUTCOME_LABELS.erased}».
+            Поиск по запросу «{kindLabel(linked.kind)}» от {sentence(dayText(linked.receivedOn))}{" "}
+            Удаление данных закроет этот запрос с итогом «{OUTCOME_LABELS.erased}».
           </p>
           <button type="button" class="secondary outline" onClick={unlink}>
             Не связывать с запросом

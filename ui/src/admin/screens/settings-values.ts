@@ -53,6 +53,7 @@ export function anchorTarget(anchor: string, values: SettingsValues): string | n
   switch (anchor) {
     case "consent":
     case "privacy":
+    case "assignment":
       return anchor;
     case "operator":
       return OPERATOR_IDS[operatorFocus(values)];

@@ -35,6 +35,7 @@ import {
   MAIL_LIMIT_MIN,
   mailLimitRules,
   mailLimitValue,
+  PRIVACY_HINT,
   THRESHOLD_MAX,
   THRESHOLD_MIN,
   thresholdRules,
@@ -145,7 +146,11 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
 
   const homeBanner = watch("homeBanner");
   const favicon = watch("favicon");
-  const notice = consentNotice(saved.consentText, watch("consentText"), saved.consentVersion);
+  const notice = consentNotice(
+    saved,
+    { consentText: watch("consentText"), privacyPolicy: watch("privacyPolicy") },
+    saved.consentVersion,
+  );
 
   return (
     <form
@@ -184,27 +189,13 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         <Field label="Полный адрес" error={errors.fullAddress}>
           {(a) => <input {...a} {...register("fullAddress")} />}
         </Field>
-        <Field
-          label="Часы работы"
-          error={errors.workingHours}
-          hint="Каждый день или период с новой строки"
-        >
-          {(a) => <textarea {...a} rows={3} {...register("workingHours")} />}
-        </Field>
-        <Field
-          label="Реквизиты юридического лица"
-          error={errors.legalEntity}
-          hint="Показываются в подвале сайта"
-        >
-          {(a) => <textarea {...a} rows={3} {...register("legalEntity")} />}
-        </Field>
       </fieldset>
 
       <ScheduleFields
         register={register}
         days={watch("workSchedule")}
         legend="График работы"
-        hint="По нему сайт предлагает время тест-драйва: каждые 30 минут, последняя запись за 30 минут до закрытия."
+        hint={`По нему подвал сайта называет часы работы (сейчас: ${(saved.workingHours ?? "").split("\n").join("; ")}) и сайт предлагает время тест-драйва: каждые 30 минут, последняя запись за 30 минут до закрытия.`}
         error={
           errors.workSchedule?.root ?? (errors.workSchedule as { message?: string } | undefined)
         }
@@ -213,6 +204,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       <fieldset>
         <legend>Заявки</legend>
         <Field
+          id="assignment"
           label="Распределение новых заявок"
           error={errors.leadAssignment}
           hint={ASSIGNMENT_HINT}
@@ -348,7 +340,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           id="privacy"
           label="Политика конфиденциальности"
           error={errors.privacyPolicy}
-          hint="Страница /privacy; её изменение не меняет редакцию согласия"
+          hint={PRIVACY_HINT}
           describedBy={PLACEHOLDERS_NOTE}
         >
           {(a) => <textarea {...a} rows={8} {...register("privacyPolicy")} />}

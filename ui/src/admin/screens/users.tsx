@@ -6,13 +6,16 @@
  * last active owner; its refusals are shown in its own words. The dialogs
  * are in users-dialogs.tsx and users-access.tsx. */
 import { Fragment, useMemo, useState } from "react";
+import { Link } from "wouter";
 import { apiPut } from "../../api/client";
 import type { Settings, StaffChange, StaffUser } from "../../api/types";
-import { useAuth } from "../auth";
+import { useAuth, useCan } from "../auth";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ScrollRegion } from "../components/ScrollRegion";
 import { errorMessage } from "../errors";
 import { PUBLIC_SETTINGS } from "../lib/banners";
+import { SETTINGS_URL } from "../lib/personalData";
+import { type AdminSettings, ASSIGNMENT_SETTINGS_HREF, assignmentLine } from "../lib/settings";
 import { hoursNote } from "../lib/staff-hours";
 import { confirmText, USERS_URL, type UserStateKind, userState, userUrl } from "../lib/team";
 import { useAdminMutation, useAdminQuery } from "../query";
@@ -89,11 +92,14 @@ export default function UsersScreen() {
       <ResourceScreen
         resource={resource}
         intro={() => (
-          <p class="muted">
-            Сотрудники, которые входят в панель, и их роли. Новому сотруднику можно отправить
-            ссылку-приглашение (по ней задаётся пароль) или задать временный пароль, который нужно
-            сменить при первом входе. С заблокированной учётной записью войти нельзя.
-          </p>
+          <>
+            <p class="muted">
+              Сотрудники, которые входят в панель, и их роли. Новому сотруднику можно отправить
+              ссылку-приглашение (по ней задаётся пароль) или задать временный пароль, который нужно
+              сменить при первом входе. С заблокированной учётной записью войти нельзя.
+            </p>
+            <AssignmentRuleLine />
+          </>
         )}
         layout={(list, card) => (
           <ScrollRegion label="Пользователи панели">
@@ -145,6 +151,23 @@ export default function UsersScreen() {
         onCancel={() => setBlocking(null)}
       />
     </>
+  );
+}
+
+/** The lead rule in force (round robin, least loaded or by hand), with a
+ * link to its setting: who gets leads depends on it and on the hours set
+ * here. */
+function AssignmentRuleLine() {
+  const canSettings = useCan("settings");
+  const settings = useAdminQuery<AdminSettings>(canSettings ? SETTINGS_URL : null, {
+    refetchOnWindowFocus: false,
+  }).data;
+  if (!settings) return null;
+  return (
+    <p data-testid="assignment-rule">
+      {assignmentLine(settings.leadAssignment)}{" "}
+      <Link href={ASSIGNMENT_SETTINGS_HREF}>Изменить в настройках</Link>
+    </p>
   );
 }
 

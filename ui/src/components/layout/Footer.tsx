@@ -9,7 +9,7 @@ import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { ROUTES } from "../../routes";
 
 /** Salon name, catalogue links, contacts, credit legal text, disclaimer,
- * legal entity; with a counter set, "Настройки cookie" asks again (lib/consent.ts). */
+ * the operator's requisites; with a counter set, "Настройки cookie" asks again (lib/consent.ts). */
 export function Footer() {
   const settings = useSettings();
   const credit = useApi<CreditProgramsAnswer>(CREDIT_PROGRAMS).data;
@@ -27,7 +27,7 @@ interface Props {
 }
 
 function FooterMarkup({ settings: s, credit }: Props) {
-  const hours = s.workingHours.split("\n").filter((line) => line.trim());
+  const hours = (s.workingHours ?? "").split("\n").filter((line) => line.trim());
   return (
     <footer class="site-footer">
       <div class="container footer-grid">
@@ -83,7 +83,7 @@ function FooterMarkup({ settings: s, credit }: Props) {
           Информация на сайте носит справочный характер и не является публичной офертой (ст. 437 ГК
           РФ). Цены, комплектации и наличие уточняйте у менеджеров.
         </p>
-        {s.legalEntity && <p>{s.legalEntity}</p>}
+        {requisites(s) && <p data-testid="footer-requisites">{requisites(s)}</p>}
         <p>
           <Link href={ROUTES.privacy}>Политика обработки персональных данных</Link> ·{" "}
           <Link href={ROUTES.consent}>Согласие на обработку персональных данных</Link>
@@ -103,6 +103,22 @@ function FooterMarkup({ settings: s, credit }: Props) {
       </div>
     </footer>
   );
+}
+
+/** The operator's requisites, from the operator's details the owner sets
+ * (the same the policy, the consent and the exports name; docs/admin.md,
+ * "One source per fact"): "ООО «…», ИНН …, ОГРН …, адрес". */
+export function requisites(
+  s: Pick<Settings, "operatorName" | "operatorInn" | "operatorOgrn" | "operatorAddress">,
+): string {
+  const parts = [
+    s.operatorName?.trim(),
+    s.operatorInn?.trim() && `ИНН ${s.operatorInn.trim()}`,
+    s.operatorOgrn?.trim() &&
+      `${s.operatorOgrn.trim().length === 15 ? "ОГРНИП" : "ОГРН"} ${s.operatorOgrn.trim()}`,
+    s.operatorAddress?.trim(),
+  ];
+  return parts.filter(Boolean).join(", ");
 }
 
 const DrawnFooter = drawnOnceOnServer("Footer", FooterMarkup, (props) => JSON.stringify(props));

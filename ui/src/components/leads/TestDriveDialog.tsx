@@ -10,6 +10,7 @@ import {
   longDate,
   noTimeMessage,
   openDays,
+  visitText,
   type WorkSchedule,
 } from "../../lib/slots";
 import { Dialog } from "../ui/Dialog";
@@ -54,7 +55,7 @@ export default function TestDriveDialog({ car, onClose }: Props) {
           success={{
             title: "Заявка отправлена!",
             description: day
-              ? `Ждём вас ${longDate(date)} в ${time}. Мы позвоним, чтобы подтвердить запись.`
+              ? `${visitText(date, time)} Мы позвоним, чтобы подтвердить запись.`
               : "Мы позвоним, чтобы подтвердить запись.",
           }}
           submitLabel="Записаться"
