@@ -18,6 +18,7 @@ import {
   leadDetails,
   statusHistory,
 } from "../lib/leads";
+import { formatPhone } from "../lib/personalData";
 import { useAdminQuery } from "../query";
 import { AssigneeBlock, type AssigneeControls } from "./leads-assignee";
 import { LeadComments } from "./leads-comments";
@@ -52,7 +53,7 @@ export function LeadDetails({ lead, onClose, assignee }: Props) {
         <dd>{lead.name}</dd>
         <dt>Телефон</dt>
         <dd>
-          <a href={`tel:${lead.phone}`}>{lead.phone}</a>
+          <a href={`tel:${lead.phone}`}>{formatPhone(lead.phone)}</a>
         </dd>
         {lead.email && (
           <>

@@ -14,6 +14,7 @@ import {
   type LeadStatus,
   testDriveLine,
 } from "../lib/leads";
+import { formatPhone } from "../lib/personalData";
 import { truncate } from "../lib/text";
 import { type AssigneeControls, AssigneeText, actionOf, TakeReleaseButton } from "./leads-assignee";
 
@@ -47,7 +48,13 @@ export function LeadRow({ lead, busy, onStatus, onOpen, onDelete, assignee }: Ro
           </span>
         </div>
         <p class="lead-row-meta">
-          <a href={`tel:${lead.phone}`}>{lead.phone}</a>
+          <a
+            class="lead-call"
+            href={`tel:${lead.phone}`}
+            aria-label={`Позвонить: ${formatPhone(lead.phone)}`}
+          >
+            {formatPhone(lead.phone)}
+          </a>
           <span class="muted">
             <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
           </span>
