@@ -112,7 +112,7 @@ describe("the admin panel on a phone", () => {
     assert.equal(await button.getAttribute("aria-expanded"), "true");
     await sections.getByRole("link", { name: "Заявки" }).waitFor();
     const focused = await page.evaluate(() => document.activeElement?.textContent?.trim());
-    assert.equal(focused, "Автомобили", "focus moves to the menu's first section");
+    assert.equal(focused, "Панель", "focus moves to the menu's first section");
     await expectNoViolations(page, "the open menu on a phone");
 
     // Escape closes it and gives the focus back to the button.
