@@ -399,6 +399,8 @@ describe("admin cars", () => {
     await bulk.getByRole("button", { name: "Повысить" }).click();
     const ask = page.getByRole("alertdialog", { name: "Повысить цены на 25%?" });
     await ask.waitFor();
+    // The refusal of the 0 % is gone: not under the field, not in a toast.
+    assert.equal(await page.getByText("Введите корректный процент").count(), 0);
     assert.match(
       await ask.innerText(),
       new RegExp(`Изменятся цены ${used} автомобил\\S+, которые найдены в списке: с пробегом\\.`),

@@ -162,6 +162,12 @@ describe("credit calculator", () => {
     const calc = await openCalculator(page);
     await type(calc.getByLabel("Стоимость автомобиля, ₽"), 1_200_000);
     await type(calc.getByTestId("down-payment"), 200_000);
+    // Both amounts read in groups of three once typed.
+    assert.equal(
+      await calc.getByLabel("Стоимость автомобиля, ₽").inputValue(),
+      "1\u00a0200\u00a0000",
+    );
+    assert.equal(await calc.getByTestId("down-payment").inputValue(), "200\u00a0000");
     await calc.getByTestId("term").selectOption("60");
     assert.equal(plain(await calc.getByTestId("loan-amount").innerText()), "1 000 000 ₽");
     // 1,000,000 ₽ at 12 % for 60 months: 22,244.45 ₽ a month.

@@ -18,7 +18,7 @@ import {
   emailPatch,
   PRIVACY_HINT,
 } from "../../src/admin/lib/settings";
-import { splitAdvantages, truncate } from "../../src/admin/lib/text";
+import { adminCarTitle, splitAdvantages, truncate } from "../../src/admin/lib/text";
 import { checkSingle, MB } from "../../src/admin/uploads";
 
 /** Intl puts (narrow) no-break spaces in places. */
@@ -48,6 +48,21 @@ describe("admin dates (Moscow time)", () => {
 });
 
 describe("text helpers", () => {
+  it("names a car in its admin card with the model said once", () => {
+    expect(adminCarTitle({ brandName: "Lada", name: "Vesta Comfort", model: "Vesta" })).toBe(
+      "Lada Vesta Comfort",
+    );
+    expect(adminCarTitle({ brandName: "Haval", name: "Haval Jolion", model: "Jolion" })).toBe(
+      "Haval Jolion",
+    );
+    expect(adminCarTitle({ brandName: "Kia", name: "Comfort", model: "Rio" })).toBe(
+      "Kia Comfort Rio",
+    );
+    expect(adminCarTitle({ brandName: "Kia", name: "Rio X-Line", model: "Rio X" })).toBe(
+      "Kia Rio X-Line Rio X",
+    );
+  });
+
   it("splits advantages into chips", () => {
     expect(splitAdvantages("Низкая ставка, быстрое решение,, без КАСКО ")).toEqual([
       "Низкая ставка",

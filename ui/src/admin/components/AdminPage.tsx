@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { DASHBOARD_URL } from "../api";
 import { can, useAuth } from "../auth";
@@ -38,21 +38,52 @@ export function AdminPage({ title, count, actions, children }: Props) {
   useEffect(() => {
     document.title = `${title} — администрирование`;
   }, [title]);
+  // On a phone the sections and the account fold behind "Меню" (a
+  // disclosure: aria-expanded, focus into it, Escape back to the button).
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const sections = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!menuOpen) return;
+    sections.current?.querySelector<HTMLElement>("a")?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      // A dialog over the page answers Escape itself.
+      if (e.key !== "Escape" || document.querySelector("dialog[open]")) return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
   return (
     <div class="admin-page">
       <header class="admin-bar">
-        <nav aria-label="Переходы">
-          <ul>
-            {path !== "/" && path !== "/dashboard" && (
+        <div class="admin-bar-top">
+          <nav aria-label="Переходы">
+            <ul>
+              {path !== "/" && path !== "/dashboard" && (
+                <li>
+                  <Link href="/">← Панель администратора</Link>
+                </li>
+              )}
               <li>
-                <Link href="/">← Панель администратора</Link>
+                <a href="/">На сайт</a>
               </li>
-            )}
-            <li>
-              <a href="/">На сайт</a>
-            </li>
-          </ul>
-          <ul>
+            </ul>
+          </nav>
+          <button
+            ref={menuButton}
+            type="button"
+            class="admin-menu-button secondary outline"
+            aria-expanded={menuOpen}
+            aria-controls="admin-menu"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            Меню
+          </button>
+        </div>
+        <div id="admin-menu" class={menuOpen ? "admin-menu open" : "admin-menu"}>
+          <ul class="admin-account">
             {username && (
               <li class="admin-user" data-testid="admin-user">
                 {name && name !== username ? `${name} (${username})` : username}
@@ -74,33 +105,34 @@ export function AdminPage({ title, count, actions, children }: Props) {
               <LogoutButton />
             </li>
           </ul>
-        </nav>
-        <nav aria-label="Разделы администрирования" class="admin-nav">
-          <ul>
-            {screens.map((s) => (
-              <li key={s.path}>
-                <Link
-                  href={s.path}
-                  aria-current={
-                    path === s.path || (s.path === "/dashboard" && path === "/")
-                      ? "page"
-                      : undefined
-                  }
-                >
-                  {s.label}
-                  {s.path === CHECKS && problems > 0 && (
-                    <>
-                      <span class="nav-count" aria-hidden="true" data-testid="nav-checks-count">
-                        {problems}
-                      </span>
-                      <span class="visually-hidden">: {problemsText(problems)}</span>
-                    </>
-                  )}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+          <nav ref={sections} aria-label="Разделы администрирования" class="admin-nav">
+            <ul>
+              {screens.map((s) => (
+                <li key={s.path}>
+                  <Link
+                    href={s.path}
+                    onClick={() => setMenuOpen(false)}
+                    aria-current={
+                      path === s.path || (s.path === "/dashboard" && path === "/")
+                        ? "page"
+                        : undefined
+                    }
+                  >
+                    {s.label}
+                    {s.path === CHECKS && problems > 0 && (
+                      <>
+                        <span class="nav-count" aria-hidden="true" data-testid="nav-checks-count">
+                          {problems}
+                        </span>
+                        <span class="visually-hidden">: {problemsText(problems)}</span>
+                      </>
+                    )}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
       </header>
       <main id="main" class="container admin-main">
         <div class="admin-title">

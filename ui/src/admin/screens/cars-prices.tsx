@@ -23,7 +23,7 @@ import {
 } from "../lib/bulkPrices";
 import { shortDateTime } from "../lib/dates";
 import { useAdminMutation, useAdminQuery } from "../query";
-import { toastError } from "../toast";
+import { dismissToast, ERROR_TITLE, toastError } from "../toast";
 
 export function StatsCard({ stats }: { stats: CarStats | null }) {
   const row = (label: string, n: number | undefined, id: string) => (
@@ -94,7 +94,10 @@ export function BulkPriceCard({
       toastError(BULK_PERCENT);
       return;
     }
+    // The refusal of an earlier try is no longer true: neither under the
+    // field nor in the toast beside the confirmation.
     setError(null);
+    dismissToast(ERROR_TITLE);
     setAsking({ direction, multiplier });
   };
   const question =
@@ -116,7 +119,10 @@ export function BulkPriceCard({
               inputMode="decimal"
               placeholder="Например, 5"
               value={percent}
-              onInput={(e) => setPercent(e.currentTarget.value)}
+              onInput={(e) => {
+                setPercent(e.currentTarget.value);
+                setError(null);
+              }}
             />
           )}
         </Field>

@@ -21,6 +21,7 @@ import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { useDebounced, useEditParam } from "../hooks";
+import { adminCarTitle } from "../lib/text";
 import { useAdminMutation, useAdminQuery } from "../query";
 import { CarDialog } from "./cars-dialog";
 import { BulkPriceCard, StatsCard } from "./cars-prices";
@@ -170,9 +171,7 @@ export default function CarsScreen() {
       <ConfirmDialog
         open={deleting !== null}
         title="Удалить автомобиль?"
-        message={
-          deleting ? `${deleting.brandName} ${deleting.name} ${deleting.model} будет удален.` : null
-        }
+        message={deleting ? `${adminCarTitle(deleting)} будет удален.` : null}
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting)}
         onCancel={() => setDeleting(null)}
@@ -193,7 +192,7 @@ function CarCard({
   onEdit?: () => void;
   onDelete?: () => void;
 }) {
-  const title = `${car.brandName} ${car.name} ${car.model}`.replace(/\s+/g, " ").trim();
+  const title = adminCarTitle(car);
   const titleId = `car-title-${car.id}`;
   return (
     <article class="admin-card car-admin-card" data-testid="car-card" data-slug={car.slug}>

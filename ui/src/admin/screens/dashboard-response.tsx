@@ -103,7 +103,7 @@ function UsersTable({ periods }: { periods: PeriodStats[] }) {
   const rows = userRows(periods);
   return (
     <ScrollRegion label="Скорость ответа по сотрудникам">
-      <table class="response-table" data-testid="response-users">
+      <table class="response-table card-table" data-testid="response-users">
         <caption>По сотрудникам: медиана / 90%, в скобках число отвеченных заявок</caption>
         <thead>
           <tr>
@@ -119,7 +119,7 @@ function UsersTable({ periods }: { periods: PeriodStats[] }) {
           <tr class="response-all">
             <th scope="row">Все</th>
             {periods.map((p) => (
-              <td key={p.period}>
+              <td key={p.period} data-label={PERIOD_LABELS[p.period]}>
                 <Figures stats={p.all} />
               </td>
             ))}
@@ -128,7 +128,7 @@ function UsersTable({ periods }: { periods: PeriodStats[] }) {
             <tr key={r.username} data-testid="response-user">
               <th scope="row">{r.username}</th>
               {periods.map((p) => (
-                <td key={p.period}>
+                <td key={p.period} data-label={PERIOD_LABELS[p.period]}>
                   <Figures stats={r.periods[p.period]} />
                 </td>
               ))}
@@ -181,7 +181,7 @@ function ResponseChart({ daily, threshold }: { daily: DayStats[]; threshold: num
       <details class="chart-table">
         <summary>Показать данные графика таблицей</summary>
         <ScrollRegion label="Скорость ответа по дням">
-          <table data-testid="response-daily">
+          <table class="card-table" data-testid="response-daily">
             <thead>
               <tr>
                 <th scope="col">День</th>
@@ -194,9 +194,9 @@ function ResponseChart({ daily, threshold }: { daily: DayStats[]; threshold: num
               {daily.map((d) => (
                 <tr key={d.date}>
                   <th scope="row">{dayLabel(d.date)}</th>
-                  <td>{formatMinutes(d.medianMinutes)}</td>
-                  <td>{formatMinutes(d.p90Minutes)}</td>
-                  <td>{d.answered}</td>
+                  <td data-label="Медиана">{formatMinutes(d.medianMinutes)}</td>
+                  <td data-label="90%">{formatMinutes(d.p90Minutes)}</td>
+                  <td data-label="Отвечено">{d.answered}</td>
                 </tr>
               ))}
             </tbody>

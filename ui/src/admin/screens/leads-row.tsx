@@ -49,7 +49,13 @@ export function LeadRow({ lead, busy, onStatus, onOpen, onDelete, assignee }: Ro
           </span>
         </div>
         <p class="lead-row-meta">
-          <a href={`tel:${lead.phone}`}>{formatPhone(lead.phone)}</a>
+          <a
+            class="lead-call"
+            href={`tel:${lead.phone}`}
+            aria-label={`Позвонить: ${formatPhone(lead.phone)}`}
+          >
+            {formatPhone(lead.phone)}
+          </a>
           <span class="muted">
             <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
           </span>

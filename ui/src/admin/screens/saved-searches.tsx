@@ -94,7 +94,7 @@ function SearchItem({ search: s }: { search: SavedSearch }) {
         <details>
           <summary>Подписчики ({subscribers.length})</summary>
           <ScrollRegion label={`Подписчики: ${s.description}`}>
-            <table class="subscriber-table" data-testid="subscribers">
+            <table class="subscriber-table card-table" data-testid="subscribers">
               <thead>
                 <tr>
                   <th scope="col">E-mail</th>
@@ -106,18 +106,18 @@ function SearchItem({ search: s }: { search: SavedSearch }) {
               <tbody>
                 {subscribers.map((sub) => (
                   <tr key={`${sub.email}:${sub.createdAt}`} data-testid="subscriber">
-                    <td>{sub.email}</td>
-                    <td>
+                    <td data-label="E-mail">{sub.email}</td>
+                    <td data-label="Подписался">
                       <time dateTime={sub.createdAt}>{longDateTime(sub.createdAt)}</time>
                     </td>
-                    <td>
+                    <td data-label="Подтвердил">
                       {sub.confirmedAt ? (
                         <time dateTime={sub.confirmedAt}>{longDateTime(sub.confirmedAt)}</time>
                       ) : (
                         <span class="badge badge-orange">Ждёт подтверждения</span>
                       )}
                     </td>
-                    <td>
+                    <td data-label="Последнее письмо">
                       {sub.lastAlertAt ? (
                         <time dateTime={sub.lastAlertAt}>{longDateTime(sub.lastAlertAt)}</time>
                       ) : (

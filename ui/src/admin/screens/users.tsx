@@ -103,7 +103,7 @@ export default function UsersScreen() {
         )}
         layout={(list, card) => (
           <ScrollRegion label="Пользователи панели">
-            <table class="users-table" data-testid="users">
+            <table class="users-table card-table" data-testid="users">
               <thead>
                 <tr>
                   <th scope="col">Имя</th>
@@ -212,17 +212,23 @@ function UserRow({
   const hours = hoursNote(u);
   return (
     <tr data-testid="user-row" data-username={login} data-state={state.kind}>
-      <td data-testid="user-name">
+      <td data-testid="user-name" data-label="Имя">
         {u.name.trim() || <span class="muted">—</span>}
         {isMe && <span class="muted"> (вы)</span>}
       </td>
-      <td data-testid="user-login">{login}</td>
-      <td data-testid="user-email">{u.email || <span class="muted">—</span>}</td>
-      <td data-testid="user-role">{roleLabel(u.role)}</td>
-      <td class="user-open-leads" data-testid="user-open-leads">
+      <td data-testid="user-login" data-label="Логин">
+        {login}
+      </td>
+      <td data-testid="user-email" data-label="E-mail">
+        {u.email || <span class="muted">—</span>}
+      </td>
+      <td data-testid="user-role" data-label="Роль">
+        {roleLabel(u.role)}
+      </td>
+      <td class="user-open-leads" data-testid="user-open-leads" data-label="Открытых заявок">
         {u.openLeads ?? 0}
       </td>
-      <td>
+      <td data-label="Состояние">
         <span class={`badge ${STATE_BADGES[state.kind]}`} data-testid="user-state">
           {state.label}
         </span>
@@ -232,7 +238,7 @@ function UserRow({
           </small>
         )}
       </td>
-      <td>
+      <td class="card-table-actions">
         <div class="user-actions">
           <RowButton text="Изменить" login={login} onClick={onEdit} />
           {u.blockedAt ? (

@@ -68,13 +68,13 @@ export default function CreditCalculator({ car }: { car?: CarBrief }) {
 function Calculator({ car, answer }: { car?: CarBrief; answer: CreditProgramsAnswer }) {
   const id = useId();
   const programs = answer.items;
-  const [priceText, setPriceText] = useState(String(DEFAULT_PRICE));
+  const [priceText, setPriceText] = useState(formatNumber(DEFAULT_PRICE));
   const price = car ? creditPrice(car) : (digits(priceText) ?? 0) * 100;
   const lowestShare = minDownPercent(programs);
   const minDown = Math.ceil((price * lowestShare) / 100 / 100);
   const maxDown = Math.max(minDown, Math.floor((price * MAX_DOWN_PERCENT) / 100 / 100));
   const startDown = () => Math.min(maxDown, Math.max(minDown, shareOf(price, 20, STEP) / 100));
-  const [downText, setDownText] = useState(() => String(startDown()));
+  const [downText, setDownText] = useState(() => formatNumber(startDown()));
   const choices = useMemo(() => termChoices(programs), [programs]);
   const [term, setTerm] = useState(() => defaultTerm(choices));
 
@@ -88,7 +88,7 @@ function Calculator({ car, answer }: { car?: CarBrief; answer: CreditProgramsAns
   const tooHigh = !priceMissing && down * 100 >= price;
   const [request, setRequest] = useState<CreditRequest | null>(null);
 
-  const clampDown = () => setDownText(String(Math.min(maxDown, Math.max(minDown, down))));
+  const clampDown = () => setDownText(formatNumber(Math.min(maxDown, Math.max(minDown, down))));
   const discount = car && toKopecks(car.price) !== price;
 
   return (
@@ -112,11 +112,11 @@ function Calculator({ car, answer }: { car?: CarBrief; answer: CreditProgramsAns
               onInput={(e) => setPriceText((e.target as HTMLInputElement).value)}
               onBlur={() => {
                 const p = Math.min(MAX_PRICE, digits(priceText) ?? 0);
-                setPriceText(p > 0 ? String(p) : "");
+                setPriceText(p > 0 ? formatNumber(p) : "");
                 if (p > 0) {
                   const low = Math.ceil((p * lowestShare) / 100);
                   const high = Math.max(low, Math.floor((p * MAX_DOWN_PERCENT) / 100));
-                  setDownText(String(Math.min(high, Math.max(low, down))));
+                  setDownText(formatNumber(Math.min(high, Math.max(low, down))));
                 }
               }}
             />
@@ -148,7 +148,7 @@ function Calculator({ car, answer }: { car?: CarBrief; answer: CreditProgramsAns
             step={STEP}
             value={Math.min(maxDown, Math.max(minDown, down))}
             disabled={priceMissing}
-            onInput={(e) => setDownText((e.target as HTMLInputElement).value)}
+            onInput={(e) => setDownText(formatNumber(Number((e.target as HTMLInputElement).value)))}
           />
           <small id={`${id}-down-hint`} class={tooLow || tooHigh ? "field-error" : undefined}>
             {tooHigh
