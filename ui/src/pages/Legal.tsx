@@ -2,6 +2,7 @@ import type { LegalDocument } from "../api/types";
 import * as urls from "../api/urls";
 import { useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
+import { legalParagraphs } from "../lib/legalText";
 
 /** The consent text or the privacy policy, as edited in the settings. */
 export function Legal({ doc }: { doc: "consent" | "privacy" }) {
@@ -13,12 +14,9 @@ export function Legal({ doc }: { doc: "consent" | "privacy" }) {
       {data && (
         <>
           <h1>{data.title}</h1>
-          {data.text
-            .split(/\n{2,}/)
-            .filter((p) => p.trim())
-            .map((p) => (
-              <p key={p}>{p}</p>
-            ))}
+          {legalParagraphs(data.title, data.text).map((p) => (
+            <p key={p}>{p}</p>
+          ))}
           <p class="muted">Редакция № {data.version}</p>
         </>
       )}
