@@ -124,4 +124,37 @@ mod tests {
     fn the_dummy_hash_is_a_valid_argon2_hash() {
         assert!(argon2::password_hash::PasswordHash::new(&DUMMY_HASH).is_ok());
     }
+
+    fn areas(checks: &PasswordChecks) -> usize {
+        checks.memory.lock().unwrap().len()
+    }
+
+    #[tokio::test]
+    async fn a_work_area_is_kept_only_while_another_check_is_admitted() {
+        let checks = PasswordChecks::new(1, 2);
+        let hash = users::hash_password("right").unwrap();
+        // Alone: the check frees its 19 MiB when done.
+        let one = checks.admit().unwrap();
+        assert!(
+            checks
+                .verify("right".into(), Some(hash.clone()))
+                .await
+                .unwrap()
+        );
+        assert_eq!(areas(&checks), 0);
+        // Another admitted (waiting): the area stays for it.
+        let _two = checks.admit().unwrap();
+        assert!(
+            !checks
+                .verify("wrong".into(), Some(hash.clone()))
+                .await
+                .unwrap()
+        );
+        assert_eq!(areas(&checks), 1);
+        drop(one);
+        // The last of the burst: its area (the kept one) is freed.
+        assert!(checks.verify("right".into(), Some(hash)).await.unwrap());
+        assert_eq!(areas(&checks), 0);
+        assert_eq!(checks.checked(), 3);
+    }
 }
