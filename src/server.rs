@@ -66,6 +66,8 @@ fn record_consent_documents(db: &Db, config: &Config) -> anyhow::Result<()> {
 }
 
 pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
+    // Before any thread of the server starts (the pool's, the runtime's).
+    crate::http::held::memory_budget::tune_allocator();
     let addr = config.listen_addr()?;
     check_data_dir(&config)?;
     let _lock = lock_data_dir(&config.data_dir)?;
@@ -356,21 +358,9 @@ async fn trim_after_closes(open: Arc<Mutex<OpenConnections>>, stop: Cancellation
         let burst_over = burst >= TRIM_AFTER_BUDGET_BYTES && budget.in_use_bytes() <= burst / 4;
         if closed >= TRIM_AFTER_CLOSED || burst_over {
             burst = 0;
-            let _ = tokio::task::spawn_blocking(give_memory_back).await;
+            let _ = tokio::task::spawn_blocking(crate::http::held::memory_budget::give_memory_back)
+                .await;
         }
-    }
-}
-
-/// Returns the allocator's free memory to the system (glibc only; other
-/// allocators return it themselves or not at all).
-fn give_memory_back() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    #[allow(unsafe_code)]
-    // SAFETY: malloc_trim takes no pointer and only works on the
-    // allocator's own free lists, under its own locks; glibc documents it
-    // as thread-safe (MT-Safe).
-    unsafe {
-        libc::malloc_trim(0);
     }
 }
 

@@ -319,11 +319,13 @@ const POOL_SIZE: u32 = 8;
 
 /// Page cache of each connection, in KiB. Each connection keeps its own, so
 /// the pool holds up to `POOL_SIZE` times this: a query that reads the whole
-/// table (a filter no index serves) fills the cache of the connection it ran
-/// on, and with 16 MB each, eight connections grew the server by over 100 MB.
-/// The pages a page of a list reads (an index, its rows) fit well within it;
-/// the others come from the operating system's file cache.
-const PAGE_CACHE_KIB: i64 = 2 * 1024;
+/// table (a filter no index serves, the catalogue read into memory, the
+/// self-checks) fills the cache of the connection it ran on and keeps it.
+/// With 16 MB each, eight connections grew the server by over 100 MB; with
+/// 2 MB each the start alone left some 7 MB in them (`docs/operations.md`,
+/// "Memory"). The pages a page of a list reads (an index, its rows) fit well
+/// within 1 MB; the others come from the operating system's file cache.
+const PAGE_CACHE_KIB: i64 = 1024;
 
 /// Prepared statements kept per connection (`prepare_cached`): every shape
 /// of the public filters the site asks for, with room to spare.

@@ -52,7 +52,10 @@ use crate::http::negotiation::{Encoding, etag_matches, preferred_encoding};
 pub const OTHER_WRITERS_SEEN_WITHIN: Duration = Duration::from_millis(100);
 
 /// Default bound of the whole cache: bodies, compressed forms and keys.
-pub const DEFAULT_CAPACITY_BYTES: u64 = 16 * 1024 * 1024;
+/// 8 MB: a flood of one-off list URLs fills it, and moka evicts behind its
+/// inserts, so at 16 MB the benchmark's uncached lists took the server's
+/// peak to 85 MB (`docs/cache.md`, "Bounds").
+pub const DEFAULT_CAPACITY_BYTES: u64 = 8 * 1024 * 1024;
 /// Answers with a larger body are served but not kept.
 pub const MAX_ANSWER_BYTES: usize = 2 * 1024 * 1024;
 /// Below this size compression saves nothing worth a header.

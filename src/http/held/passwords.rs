@@ -24,7 +24,11 @@ pub struct PasswordChecks {
     admission: Arc<Semaphore>,
     /// Checks running.
     running: Arc<Semaphore>,
-    /// argon2 work areas, one per running check, reused.
+    /// Checks running or waiting at most.
+    admitted: usize,
+    /// argon2 work areas, one per running check, reused while other
+    /// checks wait; the last check of a burst frees its own, so a flood of
+    /// logins leaves no 19 MiB behind (`docs/operations.md`, "Memory").
     memory: Arc<Mutex<Vec<Vec<Block>>>>,
     /// Passwords hashed so far (for tests and benchmarks).
     checked: Arc<AtomicU64>,
@@ -36,6 +40,7 @@ impl PasswordChecks {
         let parallel = parallel.max(1);
         PasswordChecks {
             admission: Arc::new(Semaphore::new(parallel + queue)),
+            admitted: parallel + queue,
             running: Arc::new(Semaphore::new(parallel)),
             memory: Arc::new(Mutex::new(Vec::new())),
             checked: Arc::new(AtomicU64::new(0)),
@@ -72,6 +77,7 @@ impl PasswordChecks {
             .map_err(|e| AppError::Internal(anyhow::anyhow!("password checks: {e}")))?;
         let memory = self.memory.clone();
         let checked = self.checked.clone();
+        let (admission, admitted) = (self.admission.clone(), self.admitted);
         // The permit moves into the work: a request dropped by its client
         // still counts until its hash is done.
         blocking(move || {
@@ -90,10 +96,15 @@ impl PasswordChecks {
                 }
             };
             checked.fetch_add(1, Ordering::Relaxed);
-            memory
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(area);
+            // Kept for the next check only when another one is admitted
+            // (this one's caller holds one admission until it answers).
+            let others = admitted.saturating_sub(admission.available_permits() + 1);
+            if others > 0 {
+                memory
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(area);
+            }
             Ok(ok)
         })
         .await
@@ -112,5 +123,38 @@ mod tests {
     #[test]
     fn the_dummy_hash_is_a_valid_argon2_hash() {
         assert!(argon2::password_hash::PasswordHash::new(&DUMMY_HASH).is_ok());
+    }
+
+    fn areas(checks: &PasswordChecks) -> usize {
+        checks.memory.lock().unwrap().len()
+    }
+
+    #[tokio::test]
+    async fn a_work_area_is_kept_only_while_another_check_is_admitted() {
+        let checks = PasswordChecks::new(1, 2);
+        let hash = users::hash_password("right").unwrap();
+        // Alone: the check frees its 19 MiB when done.
+        let one = checks.admit().unwrap();
+        assert!(
+            checks
+                .verify("right".into(), Some(hash.clone()))
+                .await
+                .unwrap()
+        );
+        assert_eq!(areas(&checks), 0);
+        // Another admitted (waiting): the area stays for it.
+        let _two = checks.admit().unwrap();
+        assert!(
+            !checks
+                .verify("wrong".into(), Some(hash.clone()))
+                .await
+                .unwrap()
+        );
+        assert_eq!(areas(&checks), 1);
+        drop(one);
+        // The last of the burst: its area (the kept one) is freed.
+        assert!(checks.verify("right".into(), Some(hash)).await.unwrap());
+        assert_eq!(areas(&checks), 0);
+        assert_eq!(checks.checked(), 3);
     }
 }

@@ -24,7 +24,9 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, sync_channel};
+use std::sync::mpsc::{
+    Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError, sync_channel,
+};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -57,6 +59,13 @@ pub const MEMORY_LIMIT_BYTES: usize = 64 * 1024 * 1024;
 const STACK_BYTES: usize = 1024 * 1024;
 /// Rendering threads at most (fewer on a machine with fewer cores).
 const MAX_THREADS: usize = 4;
+/// A rendering thread drops its runtime after so long without a page: what
+/// the last pages left in it (QuickJS keeps what it has allocated, a large
+/// page's worth) goes back to the system, and the next page loads the
+/// script again (`docs/rendering.md`).
+pub const IDLE_RUNTIME: Duration = Duration::from_secs(10);
+/// Longest a thread waits for the queue at a time.
+const WAIT_SLICE: Duration = Duration::from_secs(1);
 /// Garbage a runtime may gather past what it holds before QuickJS collects
 /// in the middle of a page: the threads collect between pages when idle
 /// ([`Engine::collect`]), so a page rarely pays for a collection.
@@ -260,32 +269,36 @@ impl Renderer {
 
 /// One thread: its own runtime, rebuilt after any failure. When no page is
 /// waiting it collects what the pages before left, so that the next page
-/// does not pay for it.
+/// does not pay for it; after [`IDLE_RUNTIME`] without a page it drops the
+/// runtime and gives the freed memory back to the system, and the next page
+/// loads the script again.
 fn work(script: &str, fragments: Option<Arc<Fragments>>, jobs: &Mutex<Receiver<Job>>) {
     let mut engine: Option<Engine> = None;
+    let mut last_page = Instant::now();
+    let mut collected = true;
     loop {
-        let waiting = match jobs.lock() {
-            Ok(rx) => match rx.try_recv() {
-                Ok(job) => Some(job),
-                Err(TryRecvError::Empty) => None,
-                Err(TryRecvError::Disconnected) => return,
-            },
-            Err(_) => return,
+        // Right after a page only a look: the collection comes first.
+        let wait = if collected {
+            WAIT_SLICE
+        } else {
+            Duration::ZERO
         };
-        let job = match waiting {
-            Some(job) => job,
-            None => {
-                // Every wait follows a page (the engine is made for the first).
-                if let Some(engine) = &engine {
-                    engine.collect();
+        let job = match next_job(jobs, wait) {
+            Waited::Job(job) => job,
+            Waited::Gone => return,
+            Waited::Nothing => {
+                if let Some(idle) = &engine {
+                    if !collected {
+                        idle.collect();
+                    } else if last_page.elapsed() >= IDLE_RUNTIME {
+                        engine = None;
+                        super::memory_budget::give_memory_back();
+                    }
                 }
-                match jobs.lock() {
-                    Ok(rx) => match rx.recv() {
-                        Ok(job) => job,
-                        Err(_) => return,
-                    },
-                    Err(_) => return,
-                }
+                collected = true;
+                // The other threads get the queue between waits.
+                std::thread::yield_now();
+                continue;
             }
         };
         if engine.is_none() {
@@ -305,7 +318,37 @@ fn work(script: &str, fragments: Option<Arc<Fragments>>, jobs: &Mutex<Receiver<J
         if html.is_none() {
             engine = None;
         }
+        last_page = Instant::now();
+        collected = false;
         let _ = job.reply.send(html);
+    }
+}
+
+/// What a look at the queue found.
+enum Waited {
+    Job(Job),
+    Nothing,
+    /// The renderer is gone.
+    Gone,
+}
+
+/// The next page within `wait` (none: only a look). The threads share the
+/// queue behind a lock, so each waits at most [`WAIT_SLICE`] at a time and
+/// every thread gets to look at its idle runtime.
+fn next_job(jobs: &Mutex<Receiver<Job>>, wait: Duration) -> Waited {
+    let Ok(rx) = jobs.lock() else {
+        return Waited::Gone;
+    };
+    let got = if wait.is_zero() {
+        rx.try_recv().map_err(|e| matches!(e, TryRecvError::Empty))
+    } else {
+        rx.recv_timeout(wait)
+            .map_err(|e| matches!(e, RecvTimeoutError::Timeout))
+    };
+    match got {
+        Ok(job) => Waited::Job(job),
+        Err(true) => Waited::Nothing,
+        Err(false) => Waited::Gone,
     }
 }
 
