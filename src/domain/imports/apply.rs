@@ -2,10 +2,11 @@
 //! and written in the caller's transaction (new cars, changes, pictures to
 //! fetch, cars the feed no longer has).
 
+use super::items::{clear_rows, internal, write_report};
 use super::photos::{pending_photo_count, set_sources};
-use super::plan::{Step, Values, brand_key, car_values};
+use super::plan::{Step, Steps, Values, brand_key, car_values};
 use super::report::{ImportRun, RunStatus};
-use super::runs::{get, internal, not_a_preview, planned_again};
+use super::runs::{get, get_summary, not_a_preview, planned_again};
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::body_types::BodyTypeCreate;
 use crate::domain::brands::BrandInput;
@@ -101,13 +102,13 @@ pub fn apply(
     current_year: i32,
     who: &str,
 ) -> AppResult<Option<ImportRun>> {
-    let Some(run) = get(conn, id)? else {
+    let Some(run) = get_summary(conn, id)? else {
         return Ok(None);
     };
-    if run.summary.status != RunStatus::Preview {
-        return Err(not_a_preview(run.summary.status));
+    if run.status != RunStatus::Preview {
+        return Err(not_a_preview(run.status));
     }
-    let (context, plan) = planned_again(conn, &run)?;
+    let (context, plan) = planned_again(conn, &run, Steps::Kept)?;
     for body in &plan.report.new_body_types {
         body_types::create(
             conn,
@@ -280,7 +281,8 @@ pub fn apply(
             audit::record(conn, who, entry)?;
         }
     }
-    let report = serde_json::to_string(&plan.report).map_err(internal)?;
+    write_report(conn, id, &plan.report)?;
+    clear_rows(conn, id)?;
     // Every photo still missing is this run's to fetch, the ones an earlier
     // run failed to get included.
     conn.execute(
@@ -289,10 +291,10 @@ pub fn apply(
     )?;
     let pending = pending_photo_count(conn)?;
     conn.execute(
-        "UPDATE import_runs SET status = 'applied', finished_at = ?2, report = ?3, rows = '[]',
-            photos_total = ?4, photos_done = 0, photos_failed = 0
+        "UPDATE import_runs SET status = 'applied', finished_at = ?2,
+            photos_total = ?3, photos_done = 0, photos_failed = 0
          WHERE id = ?1",
-        params![id, now, report, pending],
+        params![id, now, pending],
     )?;
     get(conn, id)
 }
