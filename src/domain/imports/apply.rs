@@ -4,9 +4,9 @@
 
 use super::items::{clear_rows, internal, write_report};
 use super::photos::{pending_photo_count, set_sources};
-use super::plan::{Step, Steps, Values, brand_key, car_values};
+use super::plan::{Step, Steps, Values, brand_key, car_values, plan};
 use super::report::{ImportRun, RunStatus};
-use super::runs::{get, get_summary, not_a_preview, planned_again};
+use super::runs::{get, get_summary, not_a_preview, stored};
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::body_types::BodyTypeCreate;
 use crate::domain::brands::BrandInput;
@@ -108,7 +108,16 @@ pub fn apply(
     if run.status != RunStatus::Preview {
         return Err(not_a_preview(run.status));
     }
-    let (context, plan) = planned_again(conn, &run, Steps::Kept)?;
+    let stored = stored(conn, id)?;
+    let context = &stored.context;
+    let plan = plan(
+        conn,
+        context,
+        run.format,
+        &stored.rows,
+        stored.errors,
+        Steps::Kept,
+    )?;
     for body in &plan.report.new_body_types {
         body_types::create(
             conn,
@@ -171,12 +180,7 @@ pub fn apply(
          ON CONFLICT (feed_id, car_id) DO UPDATE SET feed_key = ?3, feed_values = ?4,
             listed = 1, last_run_id = ?5",
     )?;
-    let mut remember = |feed: &FeedCar, car_id: &str| -> AppResult<()> {
-        let stated = plan
-            .stated
-            .get(&feed.key())
-            .and_then(|v| serde_json::to_string(v).ok())
-            .unwrap_or_else(|| "{}".into());
+    let mut remember = |feed: &FeedCar, stated: &str, car_id: &str| -> AppResult<()> {
         mark.execute(params![car_id, id])?;
         member.execute(params![context.feed_id, car_id, feed.key(), stated, id])?;
         Ok(())
@@ -196,16 +200,22 @@ pub fn apply(
     };
     for step in &plan.steps {
         match step {
-            Step::New { feed, values } => {
+            Step::New { feed, stated } => {
                 let brand_id = brand_of(feed)?;
                 let slug = unique_slug(
                     &format!("{} {} {}", feed.brand, feed.name, feed.year),
                     &mut taken,
                 );
-                let input = input_for(values, &brand_id, None, slug);
+                // A new car is written from what the feed states, its name
+                // and engine text always.
+                let mut values: Values = serde_json::from_str(stated).map_err(internal)?;
+                values.insert("engine".into(), feed.engine.clone());
+                values.insert("name".into(), feed.name.clone());
+                let input = input_for(&values, &brand_id, None, slug);
+                drop(values);
                 let car =
                     cars::create(conn, &input, current_year).map_err(|e| fail_row(feed, e))?;
-                remember(feed, &car.id)?;
+                remember(feed, stated, &car.id)?;
                 if !feed.photos.is_empty() {
                     set_sources(conn, &car.id, &feed.photos)?;
                 }
@@ -216,6 +226,7 @@ pub fn apply(
             }
             Step::Changed {
                 feed,
+                stated,
                 car_id,
                 target,
                 photos,
@@ -239,7 +250,7 @@ pub fn apply(
                     cars::update(conn, car_id, &input, current_year)
                         .map_err(|e| fail_row(feed, e))?;
                 }
-                remember(feed, car_id)?;
+                remember(feed, stated, car_id)?;
                 if *photos {
                     set_sources(conn, car_id, &feed.photos)?;
                 }
@@ -253,8 +264,12 @@ pub fn apply(
                     }
                 }
             }
-            Step::Unchanged { feed, car_id } => {
-                remember(feed, car_id)?;
+            Step::Unchanged {
+                feed,
+                stated,
+                car_id,
+            } => {
+                remember(feed, stated, car_id)?;
             }
         }
     }

@@ -6,7 +6,7 @@ use super::feeds::{FEED_NOT_FOUND, Feed};
 use super::items::{
     clear_rows, feed_errors, first_items, internal, read_rows, sizes, write_report, write_rows,
 };
-use super::plan::{Plan, RunContext, Steps, plan};
+use super::plan::{RunContext, Steps, plan};
 use super::report::{
     ImportRun, ImportRunSummary, PhotoProgress, Report, RunCounts, RunSource, RunStatus, RunTrigger,
 };
@@ -106,24 +106,39 @@ pub fn choose_condition(
         "UPDATE import_runs SET condition = ?2 WHERE id = ?1",
         params![id, chosen],
     )?;
-    let (_, plan) = planned_again(conn, &run, Steps::ReportOnly)?;
+    let stored = stored(conn, id)?;
+    let plan = plan(
+        conn,
+        &stored.context,
+        run.format,
+        &stored.rows,
+        stored.errors,
+        Steps::ReportOnly,
+    )?;
     write_report(conn, id, &plan.report)?;
     get(conn, id)
 }
 
-/// A stored preview compared again with the catalogue as it is now: its
-/// feed's context and the plan (with its steps when `steps` says so).
-pub(super) fn planned_again(
-    conn: &Connection,
-    run: &ImportRunSummary,
-    steps: Steps,
-) -> AppResult<(RunContext, Plan)> {
-    let id = run.id.as_str();
+/// A stored preview as the comparison reads it again.
+pub(super) struct Stored {
+    /// Its feed as it is now.
+    pub(super) context: RunContext,
+    pub(super) rows: Vec<FeedCar>,
+    /// The errors the feed itself gave.
+    pub(super) errors: Vec<RowError>,
+}
+
+/// A stored preview's feed, rows and errors, to compare again with the
+/// catalogue as it is now.
+pub(super) fn stored(conn: &Connection, id: &str) -> AppResult<Stored> {
     let context = run_context(conn, id)?;
-    let rows: Vec<FeedCar> = read_rows(conn, id)?;
+    let rows = read_rows(conn, id)?;
     let errors = feed_errors(conn, id, &rows)?;
-    let plan = plan(conn, &context, run.format, &rows, errors, steps)?;
-    Ok((context, plan))
+    Ok(Stored {
+        context,
+        rows,
+        errors,
+    })
 }
 
 /// Records a run that failed before a preview (fetch, size, broken XML).
