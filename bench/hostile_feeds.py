@@ -5,8 +5,9 @@
 
 Writes OUT_DIR/deep.xml: one car holding DEPTH (default 50,000) nested
 elements (some 350 KB), beside a plain car; and OUT_DIR/big.xml: plain cars
-until the file is BIG_MB (default 50) megabytes, every car with a long
-description and twenty photos. Only the standard library.
+filling the file to just under BIG_MB (default 50) megabytes, the feed size
+limit, every car with a long description and twenty photos. Only the
+standard library.
 """
 
 import os
@@ -36,13 +37,21 @@ def main():
     photos = "<images>" + "".join(
         f"<image>https://example.ru/photo/{n}.jpg</image>" for n in range(20)
     ) + "</images>"
-    with open(os.path.join(out, "big.xml"), "w", encoding="utf-8") as f:
-        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<data>\n<cars>\n')
+    # Just under the cap (parser.max_feed_bytes, 50 MB by default), so that
+    # the feed is read and previewed rather than refused for its size: cars
+    # are written while the next one and the closing tags still fit.
+    tail = "</cars>\n</data>\n"
+    with open(os.path.join(out, "big.xml"), "wb") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<data>\n<cars>\n'.encode("utf-8"))
         n = 0
-        while f.tell() < big:
-            f.write(CAR.format(key=f"big-{n}", price=1_000_000 + n, vin=n, extra=description + photos))
+        while True:
+            car = CAR.format(key=f"big-{n}", price=1_000_000 + n, vin=n, extra=description + photos)
+            car = car.encode("utf-8")
+            if f.tell() + len(car) + len(tail) > big:
+                break
+            f.write(car)
             n += 1
-        f.write("</cars>\n</data>\n")
+        f.write(tail.encode("utf-8"))
 
 
 if __name__ == "__main__":

@@ -808,3 +808,121 @@ async fn a_preview_can_be_discarded() {
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
     assert_eq!(count(&app, "SELECT count(*) FROM cars"), 0);
 }
+
+/// A large preview's lists come a page at a time: the run's answer carries
+/// the first 100 items of each and each list's size, the history its
+/// counts, and `GET /api/admin/imports/{id}/items` the rest, in the feed's
+/// order; applying it pages the same way.
+#[tokio::test]
+async fn a_large_preview_pages_its_lists() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    let rows: Vec<String> = (0..130)
+        .map(|i| {
+            // Every car with a warning (no drive), every tenth a bad year.
+            let year = if i % 10 == 9 { 1985 } else { 2024 };
+            format!(
+                "P-{i};;Haval;Jolion;{year};{};Новый;Кроссовер;Робот;;Бензин;1.5 л, 150 л.с.;0;;",
+                2_000_000 + i
+            )
+        })
+        .collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let answer = admin.upload("big.csv", &csv(&rows)).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let run = answer.json();
+    let id = run["id"].as_str().unwrap().to_string();
+    assert_eq!(run["counts"]["new"], 117, "{}", run["counts"]);
+    assert_eq!(run["counts"]["errors"], 13);
+    assert_eq!(run["lists"]["new"], 117);
+    assert_eq!(run["lists"]["errors"], 13);
+    assert_eq!(run["new"].as_array().unwrap().len(), 100);
+    assert_eq!(run["errors"].as_array().unwrap().len(), 13);
+    assert_eq!(run["new"][0]["key"], "P-0");
+    let warned = run["lists"]["warnings"].as_u64().unwrap();
+    assert!(warned >= 117, "{}", run["lists"]);
+    assert_eq!(run["warnings"].as_array().unwrap().len(), 100);
+
+    // The history shows the counts without the lists.
+    let history = admin.call(Method::GET, "/api/admin/imports", None).await;
+    let listed = &history.json()["items"][0];
+    assert_eq!(listed["counts"], run["counts"]);
+    assert!(listed.get("new").is_none(), "{listed}");
+
+    let page = admin
+        .call(
+            Method::GET,
+            &format!("/api/admin/imports/{id}/items?list=new&offset=100"),
+            None,
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    let page = page.json();
+    assert_eq!(
+        (
+            page["list"].clone(),
+            page["offset"].clone(),
+            page["total"].clone()
+        ),
+        (json!("new"), json!(100), json!(117))
+    );
+    let keys: Vec<&str> = page["new"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["key"].as_str().unwrap())
+        .collect();
+    // The 117 new cars are P-0..P-129 but P-9, P-19, ...: the 101st is P-111.
+    assert_eq!(keys.len(), 17);
+    assert_eq!((keys[0], keys[16]), ("P-111", "P-128"));
+    assert_eq!(page["errors"], json!([]));
+    let rest = admin
+        .call(
+            Method::GET,
+            &format!("/api/admin/imports/{id}/items?list=warnings&offset=100&limit=500"),
+            None,
+        )
+        .await
+        .json();
+    assert_eq!(
+        rest["warnings"].as_array().unwrap().len() as u64,
+        warned - 100
+    );
+    for (query, status) in [
+        ("list=cars", StatusCode::BAD_REQUEST),
+        ("list=new&limit=501", StatusCode::BAD_REQUEST),
+        ("list=new&limit=0", StatusCode::BAD_REQUEST),
+    ] {
+        let answer = admin
+            .call(
+                Method::GET,
+                &format!("/api/admin/imports/{id}/items?{query}"),
+                None,
+            )
+            .await;
+        assert_eq!(answer.status, status, "{query}: {}", answer.text());
+    }
+    let unknown = admin
+        .call(
+            Method::GET,
+            "/api/admin/imports/no-such-run/items?list=new",
+            None,
+        )
+        .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+
+    // Applied, the report is the apply's, paged alike; the rows are gone.
+    let applied = admin
+        .call(
+            Method::POST,
+            &format!("/api/admin/imports/{id}/apply"),
+            None,
+        )
+        .await;
+    assert_eq!(applied.status, StatusCode::OK, "{}", applied.text());
+    let applied = applied.json();
+    assert_eq!(applied["lists"]["new"], 117);
+    assert_eq!(applied["new"].as_array().unwrap().len(), 100);
+    assert_eq!(count(&app, "SELECT count(*) FROM cars"), 117);
+    assert_eq!(count(&app, "SELECT count(*) FROM import_run_rows"), 0);
+}

@@ -62,6 +62,7 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         ("GET", "/api/admin/imports", Imports),
         ("POST", "/api/admin/imports", Imports),
         ("GET", "/api/admin/imports/{id}", Imports),
+        ("GET", "/api/admin/imports/{id}/items", Imports),
         ("DELETE", "/api/admin/imports/{id}", Imports),
         ("POST", "/api/admin/imports/{id}/apply", Imports),
         ("PUT", "/api/admin/imports/{id}/condition", Imports),

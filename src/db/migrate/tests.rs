@@ -746,3 +746,70 @@ fn v30_requisites_and_hours_upgrade_to_one_source_each() {
         "Индивидуальный предприниматель Иванов Иван Иванович"
     );
 }
+
+/// Before V32 a run's report, rows and photo errors were JSON documents:
+/// the upgrade moves them a line an item, keeps the counts beside the run
+/// (a car with two warnings counted once) and leaves the documents empty.
+#[test]
+fn v31_import_reports_upgrade_to_lines_and_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("old.db")).unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    migrate_to(&mut conn, Some(31)).unwrap();
+    let report = r#"{"new": [{"key": "A-1"}, {"key": "A-2"}], "changed": [], "unchanged": [],
+        "gone": [{"carId": "car-9"}], "errors": [{"row": 4, "line": 4, "message": "год"}],
+        "warnings": [{"row": 1, "field": "drivetrain"}, {"row": 1, "field": "trim"},
+            {"row": 2, "field": "trim"}],
+        "newBrands": ["Haval"], "newBodyTypes": []}"#;
+    conn.execute(
+        "INSERT INTO import_runs (id, created_at, trigger, source_kind, source_name, status,
+            report, rows, photo_errors)
+         VALUES ('run-1', '2026-01-01T00:00:00.000Z', 'manual', 'file', 'a.xml', 'preview',
+            ?1, '[{\"row\": 1}, {\"row\": 2}]', '[{\"url\": \"http://a/1.jpg\"}]')",
+        [report],
+    )
+    .unwrap();
+    migrate(&mut conn).unwrap();
+    let lists = texts(
+        &conn,
+        "SELECT list || ':' || position || ':' || item FROM import_run_items
+         WHERE run_id = 'run-1' ORDER BY list, position",
+        [],
+    );
+    assert_eq!(
+        lists,
+        [
+            r#"errors:0:{"row":4,"line":4,"message":"год"}"#,
+            r#"gone:0:{"carId":"car-9"}"#,
+            r#"new:0:{"key":"A-1"}"#,
+            r#"new:1:{"key":"A-2"}"#,
+            r#"photoErrors:0:{"url":"http://a/1.jpg"}"#,
+            r#"warnings:0:{"row":1,"field":"drivetrain"}"#,
+            r#"warnings:1:{"row":1,"field":"trim"}"#,
+            r#"warnings:2:{"row":2,"field":"trim"}"#,
+        ]
+    );
+    assert_eq!(
+        texts(
+            &conn,
+            "SELECT car FROM import_run_rows ORDER BY position",
+            []
+        ),
+        [r#"{"row":1}"#, r#"{"row":2}"#]
+    );
+    let (counts, rest, rows, photo_errors): (String, String, String, String) = conn
+        .query_row(
+            "SELECT counts, report, rows, photo_errors FROM import_runs",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    let counts: serde_json::Value = serde_json::from_str(&counts).unwrap();
+    assert_eq!(
+        counts,
+        serde_json::json!({"new": 2, "changed": 0, "unchanged": 0, "gone": 1, "left": 0,
+            "errors": 1, "warnings": 2})
+    );
+    assert_eq!(rest, r#"{"newBrands":["Haval"],"newBodyTypes":[]}"#);
+    assert_eq!((rows.as_str(), photo_errors.as_str()), ("[]", "[]"));
+}

@@ -27,7 +27,8 @@ pub fn create(conn: &Connection, input: &CarInput, current_year: i32) -> AppResu
     ];
     values.extend(written_values(input, now));
     crate::domain::atomically(conn, || {
-        conn.execute(&sql, params_from_iter(values))?;
+        conn.prepare_cached(&sql)?
+            .execute(params_from_iter(values))?;
         set_images(conn, &id, &pictures(input))
     })?;
     get(conn, &id, true)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("car vanished")))
@@ -138,7 +139,8 @@ pub fn update(
     let mut values = written_values(input, crate::domain::now());
     values.push(Value::from(id.to_string()));
     crate::domain::atomically(conn, || {
-        conn.execute(&sql, params_from_iter(values))?;
+        conn.prepare_cached(&sql)?
+            .execute(params_from_iter(values))?;
         set_images(conn, id, &pictures(input))
     })?;
     get(conn, id, true)

@@ -390,15 +390,15 @@ pub(super) fn cars(conn: &Connection, banks: &[String], found: &mut Vec<Problem>
 pub(super) fn gone_published(conn: &Connection, found: &mut Vec<Problem>) -> AppResult<()> {
     let mut stmt = conn.prepare_cached(
         "WITH last AS (
-            SELECT r.id, r.report, coalesce(r.finished_at, r.created_at) AS at
+            SELECT r.id, coalesce(r.finished_at, r.created_at) AS at
             FROM import_runs r WHERE r.status = 'applied' AND NOT EXISTS (
                 SELECT 1 FROM import_runs n WHERE n.status = 'applied'
                     AND n.feed_id IS r.feed_id
                     AND (coalesce(n.finished_at, n.created_at), n.id)
                         > (coalesce(r.finished_at, r.created_at), r.id)))
          SELECT DISTINCT c.id, coalesce(b.name, '') AS brand, c.name, c.year, last.at
-         FROM last, json_each(last.report, '$.gone') g
-         JOIN cars c ON c.id = json_extract(g.value, '$.carId')
+         FROM last JOIN import_run_items g ON g.run_id = last.id AND g.list = 'gone'
+         JOIN cars c ON c.id = json_extract(g.item, '$.carId')
          LEFT JOIN brands b ON b.id = c.brand_id
          WHERE c.published = 1
             AND NOT EXISTS (SELECT 1 FROM feed_cars fc WHERE fc.car_id = c.id AND fc.listed = 1)

@@ -2,10 +2,11 @@
 //! and written in the caller's transaction (new cars, changes, pictures to
 //! fetch, cars the feed no longer has).
 
+use super::items::{clear_rows, internal, write_report};
 use super::photos::{pending_photo_count, set_sources};
-use super::plan::{Step, Values, brand_key, car_values};
+use super::plan::{Step, Steps, Values, brand_key, car_values, plan};
 use super::report::{ImportRun, RunStatus};
-use super::runs::{get, internal, not_a_preview, planned_again};
+use super::runs::{get, get_summary, not_a_preview, stored};
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::body_types::BodyTypeCreate;
 use crate::domain::brands::BrandInput;
@@ -101,13 +102,22 @@ pub fn apply(
     current_year: i32,
     who: &str,
 ) -> AppResult<Option<ImportRun>> {
-    let Some(run) = get(conn, id)? else {
+    let Some(run) = get_summary(conn, id)? else {
         return Ok(None);
     };
-    if run.summary.status != RunStatus::Preview {
-        return Err(not_a_preview(run.summary.status));
+    if run.status != RunStatus::Preview {
+        return Err(not_a_preview(run.status));
     }
-    let (context, plan) = planned_again(conn, &run)?;
+    let stored = stored(conn, id)?;
+    let context = &stored.context;
+    let plan = plan(
+        conn,
+        context,
+        run.format,
+        &stored.rows,
+        stored.errors,
+        Steps::Kept,
+    )?;
     for body in &plan.report.new_body_types {
         body_types::create(
             conn,
@@ -170,12 +180,7 @@ pub fn apply(
          ON CONFLICT (feed_id, car_id) DO UPDATE SET feed_key = ?3, feed_values = ?4,
             listed = 1, last_run_id = ?5",
     )?;
-    let mut remember = |feed: &FeedCar, car_id: &str| -> AppResult<()> {
-        let stated = plan
-            .stated
-            .get(&feed.key())
-            .and_then(|v| serde_json::to_string(v).ok())
-            .unwrap_or_else(|| "{}".into());
+    let mut remember = |feed: &FeedCar, stated: &str, car_id: &str| -> AppResult<()> {
         mark.execute(params![car_id, id])?;
         member.execute(params![context.feed_id, car_id, feed.key(), stated, id])?;
         Ok(())
@@ -195,16 +200,22 @@ pub fn apply(
     };
     for step in &plan.steps {
         match step {
-            Step::New { feed, values } => {
+            Step::New { feed, stated } => {
                 let brand_id = brand_of(feed)?;
                 let slug = unique_slug(
                     &format!("{} {} {}", feed.brand, feed.name, feed.year),
                     &mut taken,
                 );
-                let input = input_for(values, &brand_id, None, slug);
+                // A new car is written from what the feed states, its name
+                // and engine text always.
+                let mut values: Values = serde_json::from_str(stated).map_err(internal)?;
+                values.insert("engine".into(), feed.engine.clone());
+                values.insert("name".into(), feed.name.clone());
+                let input = input_for(&values, &brand_id, None, slug);
+                drop(values);
                 let car =
                     cars::create(conn, &input, current_year).map_err(|e| fail_row(feed, e))?;
-                remember(feed, &car.id)?;
+                remember(feed, stated, &car.id)?;
                 if !feed.photos.is_empty() {
                     set_sources(conn, &car.id, &feed.photos)?;
                 }
@@ -215,6 +226,7 @@ pub fn apply(
             }
             Step::Changed {
                 feed,
+                stated,
                 car_id,
                 target,
                 photos,
@@ -238,7 +250,7 @@ pub fn apply(
                     cars::update(conn, car_id, &input, current_year)
                         .map_err(|e| fail_row(feed, e))?;
                 }
-                remember(feed, car_id)?;
+                remember(feed, stated, car_id)?;
                 if *photos {
                     set_sources(conn, car_id, &feed.photos)?;
                 }
@@ -252,8 +264,12 @@ pub fn apply(
                     }
                 }
             }
-            Step::Unchanged { feed, car_id } => {
-                remember(feed, car_id)?;
+            Step::Unchanged {
+                feed,
+                stated,
+                car_id,
+            } => {
+                remember(feed, stated, car_id)?;
             }
         }
     }
@@ -280,7 +296,8 @@ pub fn apply(
             audit::record(conn, who, entry)?;
         }
     }
-    let report = serde_json::to_string(&plan.report).map_err(internal)?;
+    write_report(conn, id, &plan.report)?;
+    clear_rows(conn, id)?;
     // Every photo still missing is this run's to fetch, the ones an earlier
     // run failed to get included.
     conn.execute(
@@ -289,10 +306,10 @@ pub fn apply(
     )?;
     let pending = pending_photo_count(conn)?;
     conn.execute(
-        "UPDATE import_runs SET status = 'applied', finished_at = ?2, report = ?3, rows = '[]',
-            photos_total = ?4, photos_done = 0, photos_failed = 0
+        "UPDATE import_runs SET status = 'applied', finished_at = ?2,
+            photos_total = ?3, photos_done = 0, photos_failed = 0
          WHERE id = ?1",
-        params![id, now, report, pending],
+        params![id, now, pending],
     )?;
     get(conn, id)
 }

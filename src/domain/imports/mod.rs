@@ -3,12 +3,14 @@
 //! (matched by external id, then VIN); applying writes the same comparison,
 //! made again on the current catalogue, in the caller's transaction.
 //!
-//! The pieces: `plan` (the comparison), `runs` (runs in storage), `apply`
-//! (writing a preview), `photos` (pictures still to fetch), `schedule` (the
-//! parser's schedule). This file keeps the types the API shows.
+//! The pieces: `plan` (the comparison), `runs` (runs in storage), `items`
+//! (a run's report and rows a line each, paged), `apply` (writing a
+//! preview), `photos` (pictures still to fetch), `feeds` (a dealer's feeds
+//! and their schedules), `report` (the types the API shows).
 
 mod apply;
 mod feeds;
+mod items;
 mod photos;
 mod plan;
 mod report;
@@ -16,6 +18,7 @@ mod runs;
 
 pub use apply::*;
 pub use feeds::*;
+pub use items::*;
 pub use photos::*;
 pub use plan::*;
 pub use report::*;

@@ -3,8 +3,8 @@
 //! fetch's outcome (stored, or failed with its reason) recorded for the
 //! run's progress.
 
+use super::items::add_photo_error;
 use super::report::PhotoError;
-use super::runs::internal;
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::cars;
 use crate::error::AppResult;
@@ -240,18 +240,19 @@ pub fn photo_failed(
             photo.source_url,
             error
         ])?;
-        let entry = serde_json::to_string(&PhotoError {
-            car_title: photo.car_title.clone(),
-            url: photo.source_url.clone(),
-            error: error.to_string(),
-        })
-        .map_err(internal)?;
+        add_photo_error(
+            conn,
+            run_id,
+            &PhotoError {
+                car_title: photo.car_title.clone(),
+                url: photo.source_url.clone(),
+                error: error.to_string(),
+            },
+        )?;
         conn.prepare_cached(
-            "UPDATE import_runs SET photos_failed = photos_failed + 1,
-                photo_errors = json_insert(photo_errors, '$[#]', json(?2))
-             WHERE id = ?1",
+            "UPDATE import_runs SET photos_failed = photos_failed + 1 WHERE id = ?1",
         )?
-        .execute(params![run_id, entry])?;
+        .execute([run_id])?;
         Ok(())
     })
 }

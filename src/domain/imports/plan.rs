@@ -81,14 +81,17 @@ pub(super) const FEED_FIELDS: [(&str, &str); 22] = [
     ("maxDiscount", "Максимальная скидка"),
 ];
 
-/// A car of the catalogue the plan touches.
-pub(super) enum Step {
+/// A car of the catalogue the plan touches: the feed's row it comes from,
+/// and what the feed states of it (JSON of [`Values`], stored as the next
+/// base; a car is written from it too when it is new).
+pub(super) enum Step<'a> {
     New {
-        feed: FeedCar,
-        values: Values,
+        feed: &'a FeedCar,
+        stated: String,
     },
     Changed {
-        feed: FeedCar,
+        feed: &'a FeedCar,
+        stated: String,
         car_id: String,
         /// The fields' new values, when any changed.
         target: Option<Values>,
@@ -96,26 +99,29 @@ pub(super) enum Step {
         republish: bool,
     },
     Unchanged {
-        feed: FeedCar,
+        feed: &'a FeedCar,
+        stated: String,
         car_id: String,
     },
 }
 
-/// Whether a plan keeps the steps of its apply (a copy of every car and
-/// its values) or only the report a preview stores: a preview of 20,000
-/// cars needs no second copy of them.
+/// Whether a plan keeps the steps of its apply or only the report a
+/// preview stores: a preview of 20,000 cars needs no steps.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Steps {
     Kept,
     ReportOnly,
 }
 
-pub(super) struct Plan {
+pub(super) struct Plan<'a> {
     pub(super) report: Report,
-    pub(super) steps: Vec<Step>,
+    pub(super) steps: Vec<Step<'a>>,
     pub(super) gone: Vec<String>,
-    /// Per car (feed key): what the feed states, stored as the next base.
-    pub(super) stated: HashMap<String, Values>,
+}
+
+/// The compact text a step keeps of the values a feed states.
+fn values_text(values: &Values) -> String {
+    serde_json::to_string(values).unwrap_or_else(|_| "{}".into())
 }
 
 /// The slug-like key brands are matched by ("LADA (ВАЗ)" and "Лада" are
@@ -453,14 +459,14 @@ fn condition_warnings(feed: &FeedCar, status: CarStatus) -> Vec<(String, String)
 /// car with its id (when the VINs do not differ); the fields a feed higher
 /// in the list states left to it; the cars this feed brought and no longer
 /// lists unpublished unless another feed lists them.
-pub(super) fn plan(
+pub(super) fn plan<'a>(
     conn: &Connection,
     run: &RunContext,
     format: Option<FeedFormat>,
-    rows: &[FeedCar],
+    rows: &'a [FeedCar],
     errors: Vec<RowError>,
     steps_too: Steps,
-) -> AppResult<Plan> {
+) -> AppResult<Plan<'a>> {
     let keep = steps_too == Steps::Kept;
     let existing = load_existing(conn)?;
     let mut by_key: HashMap<&str, usize> = HashMap::new();
@@ -487,7 +493,6 @@ pub(super) fn plan(
         ..Report::default()
     };
     let mut steps = Vec::with_capacity(if keep { rows.len() } else { 0 });
-    let mut stated_by_key = HashMap::with_capacity(if keep { rows.len() } else { 0 });
     let mut matched: HashSet<usize> = HashSet::new();
     let mut new_brands: Vec<String> = Vec::new();
     for feed in rows {
@@ -560,13 +565,9 @@ pub(super) fn plan(
                 status,
             });
             if keep {
-                stated_by_key.insert(feed.key(), stated.clone());
-                let mut values = stated;
-                values.insert("engine".into(), feed.engine.clone());
-                values.insert("name".into(), feed.name.clone());
                 steps.push(Step::New {
-                    feed: feed.clone(),
-                    values,
+                    feed,
+                    stated: values_text(&stated),
                 });
             }
             continue;
@@ -591,9 +592,6 @@ pub(super) fn plan(
                 feed_name: m.feed_name.clone(),
                 wins,
             });
-        }
-        if keep {
-            stated_by_key.insert(feed.key(), stated.clone());
         }
         let base = e
             .feeds
@@ -633,7 +631,8 @@ pub(super) fn plan(
             });
             if keep {
                 steps.push(Step::Unchanged {
-                    feed: feed.clone(),
+                    feed,
+                    stated: values_text(&stated),
                     car_id,
                 });
             }
@@ -648,7 +647,8 @@ pub(super) fn plan(
             });
             if keep {
                 steps.push(Step::Changed {
-                    feed: feed.clone(),
+                    feed,
+                    stated: values_text(&stated),
                     car_id,
                     target: fields.then_some(target),
                     photos,
@@ -691,6 +691,5 @@ pub(super) fn plan(
         report,
         steps,
         gone,
-        stated: stated_by_key,
     })
 }

@@ -197,6 +197,74 @@ pub struct Report {
     pub warnings: Vec<RowWarning>,
 }
 
+text_enum!(
+    /// new | changed | unchanged | gone | left | errors | warnings |
+    /// photoErrors: a list of a run's report, paged by
+    /// `GET /api/admin/imports/{id}/items`.
+    ReportList {
+        New = "new",
+        Changed = "changed",
+        Unchanged = "unchanged",
+        Gone = "gone",
+        Left = "left",
+        Errors = "errors",
+        Warnings = "warnings",
+        PhotoErrors = "photoErrors"
+    }
+);
+
+/// The items a run's answer carries of each list: the rest are paged
+/// (`docs/parser.md`, "Preview and apply").
+pub const FIRST_ITEMS: usize = 100;
+/// The most items one page of a list gives.
+pub const MAX_PAGE_ITEMS: usize = 500;
+
+/// How many items each list of a run's report holds (a warning is one line,
+/// a car may have several; `counts.warnings` counts the cars).
+#[derive(Debug, Clone, Default, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ListSizes {
+    pub new: usize,
+    pub changed: usize,
+    pub unchanged: usize,
+    pub gone: usize,
+    pub left: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub photo_errors: usize,
+}
+
+impl ListSizes {
+    pub fn of(&self, list: ReportList) -> usize {
+        match list {
+            ReportList::New => self.new,
+            ReportList::Changed => self.changed,
+            ReportList::Unchanged => self.unchanged,
+            ReportList::Gone => self.gone,
+            ReportList::Left => self.left,
+            ReportList::Errors => self.errors,
+            ReportList::Warnings => self.warnings,
+            ReportList::PhotoErrors => self.photo_errors,
+        }
+    }
+
+    pub(super) fn set(&mut self, list: ReportList, size: usize) {
+        *match list {
+            ReportList::New => &mut self.new,
+            ReportList::Changed => &mut self.changed,
+            ReportList::Unchanged => &mut self.unchanged,
+            ReportList::Gone => &mut self.gone,
+            ReportList::Left => &mut self.left,
+            ReportList::Errors => &mut self.errors,
+            ReportList::Warnings => &mut self.warnings,
+            ReportList::PhotoErrors => &mut self.photo_errors,
+        } = size;
+    }
+}
+
+/// A run with its report: the summary, the first [`FIRST_ITEMS`] of each
+/// list and each list's size; the rest of a list is paged by
+/// `GET /api/admin/imports/{id}/items`.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportRun {
@@ -205,4 +273,44 @@ pub struct ImportRun {
     #[serde(flatten)]
     pub report: Report,
     pub photo_errors: Vec<PhotoError>,
+    /// How many items each list holds in all.
+    pub lists: ListSizes,
+}
+
+/// A page of one list of a run's report: only that list's array holds
+/// items, the others are empty.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportPage {
+    pub list: ReportList,
+    /// Items skipped before this page.
+    pub offset: usize,
+    /// Items the list holds in all.
+    pub total: usize,
+    pub new: Vec<NewCar>,
+    pub changed: Vec<ChangedCar>,
+    pub unchanged: Vec<UnchangedCar>,
+    pub gone: Vec<GoneCar>,
+    pub left: Vec<GoneCar>,
+    pub errors: Vec<RowError>,
+    pub warnings: Vec<RowWarning>,
+    pub photo_errors: Vec<PhotoError>,
+}
+
+impl ReportPage {
+    pub(super) fn empty(list: ReportList, offset: usize, total: usize) -> Self {
+        ReportPage {
+            list,
+            offset,
+            total,
+            new: Vec::new(),
+            changed: Vec::new(),
+            unchanged: Vec::new(),
+            gone: Vec::new(),
+            left: Vec::new(),
+            errors: Vec::new(),
+            warnings: Vec::new(),
+            photo_errors: Vec::new(),
+        }
+    }
 }

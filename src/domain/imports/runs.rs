@@ -1,17 +1,19 @@
 //! Import runs in storage: a preview or a failed run written, read back,
-//! listed and discarded (the `import_runs` table).
+//! listed and discarded (the `import_runs` table; its report and rows a
+//! line each, `items.rs`).
 
 use super::feeds::{FEED_NOT_FOUND, Feed};
-use super::plan::{Plan, RunContext, Steps, plan};
+use super::items::{
+    clear_rows, feed_errors, first_items, internal, read_rows, sizes, write_report, write_rows,
+};
+use super::plan::{RunContext, Steps, plan};
 use super::report::{
-    ImportRun, ImportRunSummary, PhotoError, PhotoProgress, Report, RunCounts, RunSource,
-    RunStatus, RunTrigger,
+    ImportRun, ImportRunSummary, PhotoProgress, Report, RunCounts, RunSource, RunStatus, RunTrigger,
 };
 use crate::domain::cars::CarStatus;
 use crate::error::{AppError, AppResult};
 use crate::parser::feed::{FeedCar, FeedFormat, RowError};
 use rusqlite::{Connection, OptionalExtension, params};
-use std::collections::HashSet;
 
 /// A feed's run as the comparison needs it.
 pub(super) fn context(feed: &Feed, chosen: Option<CarStatus>) -> RunContext {
@@ -56,25 +58,11 @@ pub fn create_preview(
     rows: &[FeedCar],
     errors: Vec<RowError>,
 ) -> AppResult<ImportRun> {
-    // Only the report is kept: the plan (and its copies) is gone before the
-    // rows are written.
-    let report = {
-        let plan = plan(
-            conn,
-            &context(feed, None),
-            format,
-            rows,
-            errors,
-            Steps::ReportOnly,
-        )?;
-        serde_json::to_string(&plan.report).map_err(internal)?
-    };
     let id = crate::domain::new_ordered_id();
-    let rows = serde_json::to_string(rows).map_err(internal)?;
     conn.execute(
         "INSERT INTO import_runs (id, created_at, trigger, source_kind, source_name, format,
-            status, report, rows, feed_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'preview', ?7, ?8, ?9)",
+            status, feed_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'preview', ?7)",
         params![
             id,
             crate::domain::now(),
@@ -82,11 +70,22 @@ pub fn create_preview(
             source.kind,
             source.name,
             format,
-            report,
-            rows,
             feed.id
         ],
     )?;
+    // Only the report is kept of the plan, written a line an item, and the
+    // rows a line each: no document of every car is ever built.
+    let plan = plan(
+        conn,
+        &context(feed, None),
+        format,
+        rows,
+        errors,
+        Steps::ReportOnly,
+    )?;
+    write_report(conn, &id, &plan.report)?;
+    drop(plan);
+    write_rows(conn, &id, rows)?;
     get(conn, &id)?.ok_or_else(|| internal("run vanished"))
 }
 
@@ -97,55 +96,49 @@ pub fn choose_condition(
     id: &str,
     chosen: Option<CarStatus>,
 ) -> AppResult<Option<ImportRun>> {
-    let Some(run) = get(conn, id)? else {
+    let Some(run) = get_summary(conn, id)? else {
         return Ok(None);
     };
-    if run.summary.status != RunStatus::Preview {
-        return Err(not_a_preview(run.summary.status));
+    if run.status != RunStatus::Preview {
+        return Err(not_a_preview(run.status));
     }
     conn.execute(
         "UPDATE import_runs SET condition = ?2 WHERE id = ?1",
         params![id, chosen],
     )?;
-    let (_, plan) = planned_again(conn, &run)?;
-    let report = serde_json::to_string(&plan.report).map_err(internal)?;
-    conn.execute(
-        "UPDATE import_runs SET report = ?2 WHERE id = ?1",
-        params![id, report],
+    let stored = stored(conn, id)?;
+    let plan = plan(
+        conn,
+        &stored.context,
+        run.format,
+        &stored.rows,
+        stored.errors,
+        Steps::ReportOnly,
     )?;
+    write_report(conn, id, &plan.report)?;
     get(conn, id)
 }
 
-/// A stored preview compared again with the catalogue as it is now: its
-/// feed's context and the plan.
-pub(super) fn planned_again(conn: &Connection, run: &ImportRun) -> AppResult<(RunContext, Plan)> {
-    let id = run.summary.id.as_str();
-    let context = run_context(conn, id)?;
-    let rows: Vec<FeedCar> = {
-        let rows_text: String =
-            conn.query_row("SELECT rows FROM import_runs WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })?;
-        serde_json::from_str(&rows_text).map_err(internal)?
-    };
-    let plan = plan(
-        conn,
-        &context,
-        run.summary.format,
-        &rows,
-        feed_errors(&run.report.errors, &rows),
-        Steps::Kept,
-    )?;
-    Ok((context, plan))
+/// A stored preview as the comparison reads it again.
+pub(super) struct Stored {
+    /// Its feed as it is now.
+    pub(super) context: RunContext,
+    pub(super) rows: Vec<FeedCar>,
+    /// The errors the feed itself gave.
+    pub(super) errors: Vec<RowError>,
 }
 
-/// The errors the feed itself gave (not those the comparison added).
-pub(super) fn feed_errors(errors: &[RowError], rows: &[FeedCar]) -> Vec<RowError> {
-    errors
-        .iter()
-        .filter(|e| !rows.iter().any(|r| r.row == e.row))
-        .cloned()
-        .collect()
+/// A stored preview's feed, rows and errors, to compare again with the
+/// catalogue as it is now.
+pub(super) fn stored(conn: &Connection, id: &str) -> AppResult<Stored> {
+    let context = run_context(conn, id)?;
+    let rows = read_rows(conn, id)?;
+    let errors = feed_errors(conn, id, &rows)?;
+    Ok(Stored {
+        context,
+        rows,
+        errors,
+    })
 }
 
 /// Records a run that failed before a preview (fetch, size, broken XML).
@@ -177,67 +170,66 @@ pub fn create_failed(
     get(conn, &id)?.ok_or_else(|| internal("run vanished"))
 }
 
-pub(super) fn internal(e: impl std::fmt::Display) -> AppError {
-    AppError::Internal(anyhow::anyhow!("import run: {e}"))
-}
-
 pub(super) const RUN_COLUMNS: &str =
     "r.id, r.created_at, r.finished_at, r.trigger, r.source_kind, r.source_name, r.format,
-    r.status, r.error, r.report, r.photos_total, r.photos_done, r.photos_failed, r.photo_errors,
+    r.status, r.error, r.counts, r.photos_total, r.photos_done, r.photos_failed,
     r.feed_id, f.name, r.condition";
 
 /// The runs with their feed's name.
 pub(super) const RUNS: &str = "import_runs r LEFT JOIN import_feeds f ON f.id = r.feed_id";
 
-pub(super) fn read_run(row: &rusqlite::Row) -> rusqlite::Result<ImportRun> {
-    let report: Report = crate::domain::json_column(row.get_ref(9)?.as_str()?);
-    let photo_errors: Vec<PhotoError> = crate::domain::json_column(row.get_ref(13)?.as_str()?);
-    Ok(ImportRun {
-        summary: ImportRunSummary {
-            id: row.get(0)?,
-            feed_id: row.get(14)?,
-            feed_name: row.get(15)?,
-            condition: row.get(16)?,
-            created_at: row.get(1)?,
-            finished_at: row.get(2)?,
-            trigger: row.get(3)?,
-            source: RunSource {
-                kind: row.get(4)?,
-                name: row.get(5)?,
-            },
-            format: row.get(6)?,
-            status: row.get(7)?,
-            error: row.get(8)?,
-            counts: RunCounts {
-                new: report.new.len(),
-                changed: report.changed.len(),
-                unchanged: report.unchanged.len(),
-                gone: report.gone.len(),
-                left: report.left.len(),
-                errors: report.errors.len(),
-                warnings: report
-                    .warnings
-                    .iter()
-                    .map(|w| w.row)
-                    .collect::<HashSet<_>>()
-                    .len(),
-            },
-            photos: PhotoProgress {
-                total: row.get(10)?,
-                done: row.get(11)?,
-                failed: row.get(12)?,
-            },
+/// A run's summary: its counts are kept beside it, never counted from its
+/// report.
+pub(super) fn read_summary(row: &rusqlite::Row) -> rusqlite::Result<ImportRunSummary> {
+    let counts: RunCounts = crate::domain::json_column(row.get_ref(9)?.as_str()?);
+    Ok(ImportRunSummary {
+        id: row.get(0)?,
+        feed_id: row.get(13)?,
+        feed_name: row.get(14)?,
+        condition: row.get(15)?,
+        created_at: row.get(1)?,
+        finished_at: row.get(2)?,
+        trigger: row.get(3)?,
+        source: RunSource {
+            kind: row.get(4)?,
+            name: row.get(5)?,
         },
-        report,
-        photo_errors,
+        format: row.get(6)?,
+        status: row.get(7)?,
+        error: row.get(8)?,
+        counts,
+        photos: PhotoProgress {
+            total: row.get(10)?,
+            done: row.get(11)?,
+            failed: row.get(12)?,
+        },
     })
 }
 
-pub fn get(conn: &Connection, id: &str) -> AppResult<Option<ImportRun>> {
+/// A run's summary, without its report.
+pub fn get_summary(conn: &Connection, id: &str) -> AppResult<Option<ImportRunSummary>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {RUN_COLUMNS} FROM {RUNS} WHERE r.id = ?1"))?
-        .query_row([id], read_run)
+        .query_row([id], read_summary)
         .optional()?)
+}
+
+/// A run with the first items of each list of its report and their sizes.
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<ImportRun>> {
+    let Some(summary) = get_summary(conn, id)? else {
+        return Ok(None);
+    };
+    let rest: String = conn
+        .prepare_cached("SELECT report FROM import_runs WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))?;
+    let mut report: Report = crate::domain::json_column(&rest);
+    let photo_errors = first_items(conn, id, &mut report)?;
+    Ok(Some(ImportRun {
+        summary,
+        report,
+        photo_errors,
+        lists: sizes(conn, id)?,
+    }))
 }
 
 /// The last 50 runs (of one feed, or of all), newest first.
@@ -246,9 +238,8 @@ pub fn list(conn: &Connection, feed_id: Option<&str>) -> AppResult<Vec<ImportRun
         "SELECT {RUN_COLUMNS} FROM {RUNS} WHERE ?1 IS NULL OR r.feed_id = ?1
          ORDER BY r.created_at DESC, r.id DESC LIMIT 50"
     ))?;
-    let rows = stmt.query_map([feed_id], read_run)?;
-    rows.map(|r| r.map(|run| run.summary).map_err(AppError::from))
-        .collect()
+    let rows = stmt.query_map([feed_id], read_summary)?;
+    rows.map(|r| r.map_err(AppError::from)).collect()
 }
 
 /// The newest run that failed and is its feed's latest (for the
@@ -262,24 +253,25 @@ pub fn latest_failed(conn: &Connection) -> AppResult<Option<ImportRunSummary>> {
                         AND (n.created_at, n.id) > (r.created_at, r.id))
              ORDER BY r.created_at DESC, r.id DESC LIMIT 1"
         ))?
-        .query_row([], read_run)
+        .query_row([], read_summary)
         .optional()?;
-    Ok(latest.map(|run| run.summary))
+    Ok(latest)
 }
 
 /// Discards a preview; `Ok(false)` when there is no such run; 409 when it is
 /// not a preview.
 pub fn discard(conn: &Connection, id: &str) -> AppResult<bool> {
-    let Some(run) = get(conn, id)? else {
+    let Some(run) = get_summary(conn, id)? else {
         return Ok(false);
     };
-    if run.summary.status != RunStatus::Preview {
-        return Err(not_a_preview(run.summary.status));
+    if run.status != RunStatus::Preview {
+        return Err(not_a_preview(run.status));
     }
     conn.execute(
-        "UPDATE import_runs SET status = 'discarded', finished_at = ?2, rows = '[]' WHERE id = ?1",
+        "UPDATE import_runs SET status = 'discarded', finished_at = ?2 WHERE id = ?1",
         params![id, crate::domain::now()],
     )?;
+    clear_rows(conn, id)?;
     Ok(true)
 }
 

@@ -17,11 +17,12 @@ use crate::domain::audit::{AuditAction, AuditObject, NewEntry};
 use crate::domain::cars::CarStatus;
 use crate::domain::form::{Field, Form, Kind};
 use crate::domain::imports::{
-    self, FEED_NOT_FOUND, Feed, ImportRun, ImportRunSummary, RunSource, RunTrigger, SourceKind,
+    self, FEED_NOT_FOUND, FIRST_ITEMS, Feed, ImportRun, ImportRunSummary, MAX_PAGE_ITEMS,
+    ReportList, ReportPage, RunSource, RunTrigger, SourceKind,
 };
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
-use crate::http::extract::{ApiQuery, FormJson};
+use crate::http::extract::{ApiQuery, FormJson, MAX_OFFSET, paging};
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 use crate::parser;
@@ -35,6 +36,7 @@ pub fn upload_routes() -> OpenApiRouter<AppState> {
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_import, discard_import))
+        .routes(routes!(report_items))
         .routes(routes!(apply_import))
         .routes(routes!(choose_condition))
         .routes(routes!(parser_settings))
@@ -293,6 +295,48 @@ pub async fn get_import(
     state
         .db
         .call(move |c| imports::get(c, &id))
+        .await?
+        .map(Json)
+        .ok_or_else(|| AppError::not_found(RUN_NOT_FOUND))
+}
+
+/// Which page of which list of a run's report.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ReportItemsQuery {
+    /// The list: new | changed | unchanged | gone | left | errors |
+    /// warnings | photoErrors.
+    #[param(pattern = "^(new|changed|unchanged|gone|left|errors|warnings|photoErrors)$")]
+    pub list: String,
+    /// Items to skip, default 0.
+    #[param(minimum = 0, maximum = 2147483647)]
+    pub offset: Option<u32>,
+    /// Page size, default 100, 1 to 500.
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<u32>,
+}
+
+/// A page of one list of a run's report (the run's answer carries the
+/// first 100 items of each list and each list's size): only that list's
+/// array holds items.
+#[utoipa::path(get, path = "/api/admin/imports/{id}/items", tag = "admin",
+    params(ReportItemsQuery),
+    responses((status = 200, body = ReportPage), (status = 404, body = ApiErrorBody)))]
+pub async fn report_items(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiQuery(query): ApiQuery<ReportItemsQuery>,
+) -> AppResult<Json<ReportPage>> {
+    // The pattern admits only the lists' names (checked before this runs).
+    let list = ReportList::parse(&query.list)
+        .ok_or_else(|| AppError::BadRequest("Неверный параметр запроса «list»".into()))?;
+    let offset = paging("offset", query.offset, 0, 0..=MAX_OFFSET)? as usize;
+    let max = u32::try_from(MAX_PAGE_ITEMS).unwrap_or(u32::MAX);
+    let first = u32::try_from(FIRST_ITEMS).unwrap_or(max);
+    let limit = paging("limit", query.limit, first, 1..=max)? as usize;
+    state
+        .db
+        .call(move |c| imports::report_page(c, &id, list, offset, limit))
         .await?
         .map(Json)
         .ok_or_else(|| AppError::not_found(RUN_NOT_FOUND))

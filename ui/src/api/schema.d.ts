@@ -394,6 +394,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/imports/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of one list of a run's report (the run's answer carries the
+         *     first 100 items of each list and each list's size): only that list's
+         *     array holds items.
+         */
+        get: operations["report_items"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/leads/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -2625,7 +2646,14 @@ export interface components {
         ImportList: {
             items: components["schemas"]["ImportRunSummary"][];
         };
+        /**
+         * @description A run with its report: the summary, the first [`FIRST_ITEMS`] of each
+         *     list and each list's size; the rest of a list is paged by
+         *     `GET /api/admin/imports/{id}/items`.
+         */
         ImportRun: components["schemas"]["ImportRunSummary"] & components["schemas"]["Report"] & {
+            /** @description How many items each list holds in all. */
+            lists: components["schemas"]["ListSizes"];
             photoErrors: components["schemas"]["PhotoError"][];
         };
         ImportRunSummary: {
@@ -2804,6 +2832,20 @@ export interface components {
             title: string;
             /** Format: int64 */
             version: number;
+        };
+        /**
+         * @description How many items each list of a run's report holds (a warning is one line,
+         *     a car may have several; `counts.warnings` counts the cars).
+         */
+        ListSizes: {
+            changed: number;
+            errors: number;
+            gone: number;
+            left: number;
+            new: number;
+            photoErrors: number;
+            unchanged: number;
+            warnings: number;
         };
         LoginInput: {
             login?: string;
@@ -3220,6 +3262,32 @@ export interface components {
              * @description Cars that import with unstated fields (not errors).
              * @default []
              */
+            warnings: components["schemas"]["RowWarning"][];
+        };
+        /**
+         * @description new | changed | unchanged | gone | left | errors | warnings |
+         *     photoErrors: a list of a run's report, paged by
+         *     `GET /api/admin/imports/{id}/items`.
+         * @enum {string}
+         */
+        ReportList: "new" | "changed" | "unchanged" | "gone" | "left" | "errors" | "warnings" | "photoErrors";
+        /**
+         * @description A page of one list of a run's report: only that list's array holds
+         *     items, the others are empty.
+         */
+        ReportPage: {
+            changed: components["schemas"]["ChangedCar"][];
+            errors: components["schemas"]["RowError"][];
+            gone: components["schemas"]["GoneCar"][];
+            left: components["schemas"]["GoneCar"][];
+            list: components["schemas"]["ReportList"];
+            new: components["schemas"]["NewCar"][];
+            /** @description Items skipped before this page. */
+            offset: number;
+            photoErrors: components["schemas"]["PhotoError"][];
+            /** @description Items the list holds in all. */
+            total: number;
+            unchanged: components["schemas"]["UnchangedCar"][];
             warnings: components["schemas"]["RowWarning"][];
         };
         /**
@@ -5667,6 +5735,81 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    report_items: {
+        parameters: {
+            query: {
+                /**
+                 * @description The list: new | changed | unchanged | gone | left | errors |
+                 *     warnings | photoErrors.
+                 */
+                list: string;
+                /** @description Items to skip, default 0. */
+                offset?: number;
+                /** @description Page size, default 100, 1 to 500. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportPage"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -171,6 +171,24 @@ export interface PhotoError {
   error: string;
 }
 
+/** The lists of a run's report; beyond the first 100 items the rest is
+ * paged by GET /api/admin/imports/{id}/items?list=…&offset=…. */
+export type ReportList =
+  | "new"
+  | "changed"
+  | "unchanged"
+  | "gone"
+  | "left"
+  | "errors"
+  | "warnings"
+  | "photoErrors";
+
+/** How many items each list holds in all (a warning is one line; a car may
+ * have several). */
+export type ListSizes = Record<ReportList, number>;
+
+/** The answer carries the first 100 items of each list and, in `lists`,
+ * how many each holds. */
 export interface ImportRun extends ImportRunSummary {
   new: NewCar[];
   changed: ChangedCar[];
@@ -184,6 +202,23 @@ export interface ImportRun extends ImportRunSummary {
   /** Body types likewise. */
   newBodyTypes?: NewBodyType[];
   warnings?: RowWarning[];
+  photoErrors: PhotoError[];
+  /** Absent on an answer from before the lists were paged. */
+  lists?: ListSizes;
+}
+
+/** One page of one list: only that list's array holds items. */
+export interface ReportPage {
+  list: ReportList;
+  offset: number;
+  total: number;
+  new: NewCar[];
+  changed: ChangedCar[];
+  unchanged: UnchangedCar[];
+  gone: GoneCar[];
+  left: GoneCar[];
+  errors: RowError[];
+  warnings: RowWarning[];
   photoErrors: PhotoError[];
 }
 

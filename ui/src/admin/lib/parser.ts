@@ -9,10 +9,13 @@ import type {
   FeedFormat,
   FeedLink,
   FieldChange,
+  ImportRun,
   ImportRunSummary,
   NewBodyType,
   ParserSettings,
   PhotoProgress,
+  ReportList,
+  ReportPage,
   RowError,
   RowWarning,
   RunCounts,
@@ -255,6 +258,24 @@ export function newBodyTypesText(types: readonly NewBodyType[]): string {
 
 /** Lists longer than this are shown a page at a time. */
 export const LIST_PAGE = 20;
+
+/** Items asked of the server at a time, once the run's own are shown. */
+export const REPORT_PAGE = 100;
+
+/** Where the next items of a run's list are. */
+export const reportItemsUrl = (id: RunId, list: ReportList, offset: number) =>
+  `${importUrl(id)}/items?list=${list}&offset=${offset}&limit=${REPORT_PAGE}`;
+
+/** The items of a list the run's answer carries. */
+export function runItems<L extends ReportList>(run: ImportRun, list: L): ReportPage[L] {
+  return (run[list] ?? []) as ReportPage[L];
+}
+
+/** How many items a list holds in all: the server's size, else what the
+ * answer carries (a run from before the lists were paged). */
+export function listSize(run: ImportRun, list: ReportList): number {
+  return run.lists?.[list] ?? runItems(run, list).length;
+}
 
 // ---- a feed's schedule --------------------------------------------------------
 

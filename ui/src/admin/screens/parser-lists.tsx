@@ -2,8 +2,11 @@
  * apply, then new cars, changed cars field by field, cars leaving this
  * feed that stay on the site, cars to unpublish, rows with errors, warnings
  * by car, unchanged cars; a car another feed lists too says which feed's
- * values win. Collapsible, a page at a time. */
+ * values win. Collapsible, a page at a time: the run's answer carries the
+ * first items of each list, the next are asked of the server as they are
+ * shown. */
 import { type ReactNode, useRef, useState } from "react";
+import { apiGet } from "../../api/client";
 import { formatPrice } from "../../lib/format";
 import {
   CAR_STATUS_LABELS,
@@ -11,16 +14,54 @@ import {
   groupWarnings,
   type ImportRun,
   LIST_PAGE,
+  listSize,
   photoText,
+  type ReportList,
+  type ReportPage,
+  reportItemsUrl,
   rowErrorText,
   rowPlace,
+  runItems,
 } from "../lib/parser";
 import { alsoInText, staysInText } from "../lib/parser-feeds";
 import type { AlsoIn } from "../lib/parser-types";
 import "./parser.css";
 
+/** A list's items: the run's own, then the pages asked for. */
+interface Paged<T> {
+  items: T[];
+  /** Items the list holds in all. */
+  total: number;
+  /** Asks for the next page; false when it could not be had. */
+  load: () => Promise<boolean>;
+}
+
+function usePaged<L extends ReportList>(run: ImportRun, list: L): Paged<ReportPage[L][number]> {
+  type Item = ReportPage[L][number];
+  // A list changes only when the run is applied or compared again with
+  // another condition: the pages asked for before are then dropped.
+  const key = `${run.status}:${run.condition ?? ""}`;
+  const [extra, setExtra] = useState<{ key: string; items: Item[] }>({ key, items: [] });
+  const own = runItems(run, list) as Item[];
+  const items = extra.key === key && extra.items.length > 0 ? [...own, ...extra.items] : own;
+  const load = async () => {
+    try {
+      const page = await apiGet<ReportPage>(reportItemsUrl(run.id, list, items.length), {
+        fresh: true,
+      });
+      const next = page[list] as Item[];
+      setExtra({ key, items: [...items.slice(own.length), ...next] });
+      return next.length > 0;
+    } catch {
+      return false;
+    }
+  };
+  return { items, total: listSize(run, list), load };
+}
+
 export function Photos({ run, pending }: { run: ImportRun; pending: boolean }) {
   const { total, done, failed } = run.photos;
+  const errors = usePaged(run, "photoErrors");
   return (
     <div class="parser-photos" data-testid="import-photos">
       <p role="status">
@@ -28,12 +69,14 @@ export function Photos({ run, pending }: { run: ImportRun; pending: boolean }) {
         {pending && " · загрузка продолжается…"}
       </p>
       {total > 0 && <progress max={total} value={done + failed} aria-label="Загрузка фото" />}
-      {run.photoErrors.length > 0 && (
+      {errors.total > 0 && (
         <details open data-testid="photo-errors">
-          <summary>Фото с ошибками ({run.photoErrors.length})</summary>
+          <summary>Фото с ошибками ({errors.total})</summary>
           <p class="muted">Эти фото будут загружены снова при следующем импорте.</p>
           <ShowMore
-            items={run.photoErrors}
+            items={errors.items}
+            total={errors.total}
+            more={errors.items.length < errors.total ? errors.load : undefined}
             label="фото с ошибками"
             render={(p) => (
               <>
@@ -45,15 +88,23 @@ export function Photos({ run, pending }: { run: ImportRun; pending: boolean }) {
           />
         </details>
       )}
-      {failed > 0 && run.photoErrors.length === 0 && <p class="muted">Фото с ошибками: {failed}</p>}
+      {failed > 0 && errors.total === 0 && <p class="muted">Фото с ошибками: {failed}</p>}
     </div>
   );
 }
 
 export function RunLists({ run }: { run: ImportRun }) {
+  const added = usePaged(run, "new");
+  const changed = usePaged(run, "changed");
+  const left = usePaged(run, "left");
+  const gone = usePaged(run, "gone");
+  const errors = usePaged(run, "errors");
+  const warnings = usePaged(run, "warnings");
+  const unchanged = usePaged(run, "unchanged");
+  const warned = groupWarnings(warnings.items);
   return (
     <div class="parser-lists">
-      <ListSection id="new" title="Новые автомобили" items={run.new} open>
+      <ListSection id="new" title="Новые автомобили" list={added} open>
         {(c) => (
           <>
             <strong>{c.title}</strong> · {formatPrice(c.price)} ·{" "}
@@ -67,7 +118,7 @@ export function RunLists({ run }: { run: ImportRun }) {
           </>
         )}
       </ListSection>
-      <ListSection id="changed" title="Изменятся" items={run.changed} open>
+      <ListSection id="changed" title="Изменятся" list={changed} open>
         {(c) => (
           <>
             <strong>{c.title}</strong>
@@ -85,19 +136,14 @@ export function RunLists({ run }: { run: ImportRun }) {
           </>
         )}
       </ListSection>
-      <ListSection
-        id="left"
-        title="Уйдут из этого фида, но останутся на сайте"
-        items={run.left ?? []}
-        open
-      >
+      <ListSection id="left" title="Уйдут из этого фида, но останутся на сайте" list={left} open>
         {(c) => (
           <>
             <strong>{c.title}</strong> — {staysInText(c)}
           </>
         )}
       </ListSection>
-      <ListSection id="gone" title="Снимутся с публикации" items={run.gone} open>
+      <ListSection id="gone" title="Снимутся с публикации" list={gone} open>
         {(c) => (
           <>
             <strong>{c.title}</strong>
@@ -110,14 +156,19 @@ export function RunLists({ run }: { run: ImportRun }) {
           </>
         )}
       </ListSection>
-      <ListSection id="errors" title="Строки с ошибками" items={run.errors} open>
+      <ListSection id="errors" title="Строки с ошибками" list={errors} open>
         {(e) => rowErrorText(e)}
       </ListSection>
-      {/* Cars that load, with fields the feed does not state: one item a car. */}
+      {/* Cars that load, with fields the feed does not state: one item a car
+          (the server pages lines; a car is counted once). */}
       <ListSection
         id="warnings"
         title="Предупреждения"
-        items={groupWarnings(run.warnings ?? [])}
+        list={{
+          items: warned,
+          total: run.lists ? (run.counts.warnings ?? warned.length) : warned.length,
+          load: warnings.items.length < warnings.total ? warnings.load : undefined,
+        }}
         open
       >
         {(c) => (
@@ -133,7 +184,7 @@ export function RunLists({ run }: { run: ImportRun }) {
           </>
         )}
       </ListSection>
-      <ListSection id="unchanged" title="Без изменений" items={run.unchanged}>
+      <ListSection id="unchanged" title="Без изменений" list={unchanged}>
         {(c) => (
           <>
             {c.title}
@@ -146,44 +197,71 @@ export function RunLists({ run }: { run: ImportRun }) {
 }
 
 /** One list of the report, collapsible, a page at a time. Empty lists are
- * left out. */
+ * left out. `load` (when the server holds more than `items`) asks for the
+ * next items. */
 function ListSection<T>({
   id,
   title,
-  items,
+  list,
   open,
   children,
 }: {
   id: string;
   title: string;
-  items: readonly T[];
+  list: { items: readonly T[]; total: number; load?: () => Promise<boolean> };
   open?: boolean;
   children: (item: T) => ReactNode;
 }) {
-  if (items.length === 0) return null;
+  if (list.total === 0 && list.items.length === 0) return null;
   return (
     <details open={open} class="parser-list" data-testid={`list-${id}`}>
       <summary>
-        {title} ({items.length})
+        {title} ({list.total})
       </summary>
-      <ShowMore items={items} label={title.toLowerCase()} render={children} />
+      <ShowMore
+        items={list.items}
+        total={list.total}
+        more={list.load}
+        label={title.toLowerCase()}
+        render={children}
+      />
     </details>
   );
 }
 
-/** The first LIST_PAGE items and a button for the next ones. */
+/** The first LIST_PAGE items and a button for the next ones, asked of the
+ * server (`more`) when those shown so far are all it gave. */
 function ShowMore<T>({
   items,
+  total,
+  more,
   label,
   render,
 }: {
   items: readonly T[];
+  total: number;
+  more?: () => Promise<boolean>;
   label: string;
   render: (item: T) => ReactNode;
 }) {
   const [shown, setShown] = useState(LIST_PAGE);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
   const list = useRef<HTMLUListElement>(null);
-  const rest = items.length - shown;
+  const rest = Math.max(total, items.length) - shown;
+  const next = async () => {
+    const first = shown;
+    if (more && first + LIST_PAGE > items.length) {
+      setBusy(true);
+      const ok = await more();
+      setBusy(false);
+      setFailed(!ok);
+      if (!ok) return;
+    }
+    setShown(first + LIST_PAGE);
+    // Focus goes to the first of the new items.
+    setTimeout(() => (list.current?.children[first] as HTMLElement | undefined)?.focus(), 0);
+  };
   return (
     <>
       <ul class="parser-items" ref={list}>
@@ -194,22 +272,21 @@ function ShowMore<T>({
           </li>
         ))}
       </ul>
-      {rest > 0 && (
+      {rest > 0 && (shown < items.length || more) && (
         <button
           type="button"
           class="secondary outline"
-          onClick={() => {
-            const first = shown;
-            setShown(shown + LIST_PAGE);
-            // Focus goes to the first of the new items.
-            setTimeout(
-              () => (list.current?.children[first] as HTMLElement | undefined)?.focus(),
-              0,
-            );
-          }}
+          aria-busy={busy || undefined}
+          disabled={busy}
+          onClick={() => void next()}
         >
           Показать ещё {Math.min(rest, LIST_PAGE)} (осталось {rest}) — {label}
         </button>
+      )}
+      {failed && (
+        <p role="alert" class="result-error">
+          Не удалось загрузить следующие строки: попробуйте ещё раз
+        </p>
       )}
     </>
   );
