@@ -255,8 +255,9 @@ async fn an_editor_changes_banners_and_nothing_else_of_the_settings() {
 /// sees"): every admin read and the settings write, as every role, compared
 /// by what the answers hold. A lead's name, phone and e-mail are in no answer
 /// to a role without `leads`; the settings' own values (the notification
-/// and sender addresses, the operator's ИНН) in none to a role without
-/// `settings`, the settings write's included. The owner sees both, so the
+/// and sender addresses) in none to a role without `settings`, the settings
+/// write's included. The operator's details are public since every page's
+/// footer names them (docs/admin.md, "One source per fact"). The owner sees both, so the
 /// comparison can fail.
 #[tokio::test]
 async fn every_read_answers_each_role_only_the_fields_it_may_see() {
@@ -267,7 +268,6 @@ async fn every_read_answers_each_role_only_the_fields_it_may_see() {
         let mut settings = dealership::domain::settings::get(&conn).unwrap();
         settings.notification_email = "private-notify@salon.example".into();
         settings.from_email = "private-robot@salon.example".into();
-        settings.public.operator_inn = "7707083893".into();
         dealership::domain::settings::save(&conn, &settings).unwrap();
     }
     let lead = json!({"type": "contact_form", "name": "Зоя Секретова",
@@ -286,7 +286,6 @@ async fn every_read_answers_each_role_only_the_fields_it_may_see() {
             &[
                 "private-notify@salon.example",
                 "private-robot@salon.example",
-                "7707083893",
             ],
         ),
     ];

@@ -326,3 +326,5 @@ fn broken_references(conn: &Connection) -> anyhow::Result<Vec<String>> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod upgrade_tests;
