@@ -3,6 +3,7 @@
 //! `main.rs` parses the command line and calls [`cli::run`]; everything else
 //! lives here so tests and the CLI share it.
 
+pub mod allocator;
 pub mod cli;
 pub mod clock;
 pub mod config;

@@ -67,7 +67,7 @@ fn record_consent_documents(db: &Db, config: &Config) -> anyhow::Result<()> {
 
 pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     // Before any thread of the server starts (the pool's, the runtime's).
-    crate::http::held::memory_budget::tune_allocator();
+    crate::allocator::tune_allocator();
     let addr = config.listen_addr()?;
     check_data_dir(&config)?;
     let _lock = lock_data_dir(&config.data_dir)?;
@@ -358,8 +358,7 @@ async fn trim_after_closes(open: Arc<Mutex<OpenConnections>>, stop: Cancellation
         let burst_over = burst >= TRIM_AFTER_BUDGET_BYTES && budget.in_use_bytes() <= burst / 4;
         if closed >= TRIM_AFTER_CLOSED || burst_over {
             burst = 0;
-            let _ = tokio::task::spawn_blocking(crate::http::held::memory_budget::give_memory_back)
-                .await;
+            let _ = tokio::task::spawn_blocking(crate::allocator::give_memory_back).await;
         }
     }
 }

@@ -360,7 +360,9 @@ pub async fn apply_import(
         Ok((applied, entry))
     })
     .await?
-    .ok_or_else(|| AppError::not_found(RUN_NOT_FOUND))?;
+    .ok_or_else(|| AppError::not_found(RUN_NOT_FOUND));
+    parser::give_memory_back().await;
+    let run = run?;
     parser::spawn_photos(&state.db, &state.config);
     Ok(Json(run))
 }

@@ -292,7 +292,7 @@ fn work(script: &str, fragments: Option<Arc<Fragments>>, jobs: &Mutex<Receiver<J
                         idle.collect();
                     } else if last_page.elapsed() >= IDLE_RUNTIME {
                         engine = None;
-                        super::memory_budget::give_memory_back();
+                        crate::allocator::give_memory_back();
                     }
                 }
                 collected = true;
