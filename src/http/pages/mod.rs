@@ -8,7 +8,7 @@ mod seo;
 mod shell;
 
 use axum::Router;
-use axum::extract::{Path, RawQuery, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::Uri;
 use axum::middleware::{self, Next};
 use axum::response::Response;
@@ -34,6 +34,9 @@ const PAGE_PARAMS: &[&str] = &[
     "model",
     "cars",
 ];
+
+/// Largest body of a page's own form (the withdrawal link's token).
+const FORM_BODY_LIMIT: usize = 4 * 1024;
 
 /// The page routes, the UI's assets and the search-engine files. Public pages
 /// are drawn on the server and kept in the answer cache.
@@ -69,7 +72,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             "/saved-searches/unsubscribe",
             get(data::saved_search_unsubscribe),
         )
-        .route("/personal-data/forget", get(data::personal_data_forget))
+        .route(
+            "/personal-data/forget",
+            get(data::personal_data_forget).post(data::personal_data_forget_form),
+        )
+        .route_layer(DefaultBodyLimit::max(FORM_BODY_LIMIT))
         .route_layer(middleware::from_fn_with_state(
             state.renderer.clone(),
             render::server_render,

@@ -65,21 +65,69 @@ pub async fn forget(
         return Err(too_many(state.forget_limiter.retry_after()));
     }
     let ApiJson(input) = body.map_err(IntoResponse::into_response)?;
-    let token = input.token.clone();
+    match withdraw(&state, input.token).await {
+        Ok(email) => Ok(Json(Forgotten { email })),
+        Err(Refusal::TooMany(seconds)) => Err(too_many(seconds)),
+        Err(Refusal::Invalid) => Err(AppError::not_found(LINK_INVALID).into_response()),
+        Err(Refusal::Failed(error)) => Err(error.into_response()),
+    }
+}
+
+/// Why a withdrawal was not done.
+#[derive(Debug)]
+pub enum Refusal {
+    /// Past a limit: send again after this many seconds.
+    TooMany(u64),
+    /// An unknown or spent link.
+    Invalid,
+    Failed(AppError),
+}
+
+/// The client's limit, checked before anything else is read: `Err` holds
+/// the seconds to wait.
+pub fn client_allowed(state: &AppState, ip: std::net::IpAddr) -> Result<(), u64> {
+    if state.forget_limiter.allow(ip) {
+        Ok(())
+    } else {
+        Err(state.forget_limiter.retry_after())
+    }
+}
+
+/// Withdraws the consent of the address `token` was issued for and erases
+/// what is held about it, within the address's limit: the address, masked.
+/// The JSON call above and the page's plain form
+/// (`POST /personal-data/forget`, `http::pages`) both come here after
+/// [`client_allowed`].
+pub async fn withdraw(state: &AppState, token: String) -> Result<String, Refusal> {
+    let lookup = token.clone();
     let known = state
         .db
-        .read(move |c| withdrawal::address(c, &token))
+        .read(move |c| withdrawal::address(c, &lookup))
         .await
-        .map_err(IntoResponse::into_response)?;
-    if let Some(email) = known {
-        let key = crate::domain::email::canonical(&email);
-        if !state.forget_address_limiter.allow(key) {
-            return Err(too_many(state.forget_address_limiter.retry_after()));
-        }
+        .map_err(Refusal::Failed)?;
+    let Some(email) = known else {
+        return Err(Refusal::Invalid);
+    };
+    let key = crate::domain::email::canonical(&email);
+    if !state.forget_address_limiter.allow(key) {
+        return Err(Refusal::TooMany(state.forget_address_limiter.retry_after()));
     }
-    erase(&state, input)
-        .await
-        .map_err(IntoResponse::into_response)
+    match erase(state, ForgetInput { token }).await {
+        Ok(email) => Ok(email),
+        // Spent by another request in between.
+        Err(error) if error.status() == StatusCode::NOT_FOUND => Err(Refusal::Invalid),
+        Err(error) => Err(Refusal::Failed(error)),
+    }
+}
+
+/// The address a link was issued for, masked, when the link works: what the
+/// page says before it asks (reading changes nothing).
+pub async fn link_address(state: &AppState, token: String) -> AppResult<Option<String>> {
+    let email = state
+        .db
+        .read(move |c| withdrawal::address(c, &token))
+        .await?;
+    Ok(email.as_deref().map(mask_email))
 }
 
 /// 429 with the lead form's kind of message and `Retry-After`.
@@ -92,7 +140,7 @@ fn too_many(seconds: u64) -> Response {
         .into_response()
 }
 
-async fn erase(state: &AppState, input: ForgetInput) -> AppResult<Json<Forgotten>> {
+async fn erase(state: &AppState, input: ForgetInput) -> AppResult<String> {
     let now = state.clock.now();
     let today = state.clock.moscow_today();
     let at = crate::notify::timestamp(now);
@@ -138,7 +186,5 @@ async fn erase(state: &AppState, input: ForgetInput) -> AppResult<Json<Forgotten
     if !state.db.forget_old_versions().await? {
         tracing::info!("a reader held the log; the next checkpoint empties it");
     }
-    Ok(Json(Forgotten {
-        email: mask_email(&email),
-    }))
+    Ok(mask_email(&email))
 }

@@ -22,6 +22,8 @@ export interface Catalogue<S> {
   /** The address of the page after a change (a link's href). */
   href: (change: Partial<CatalogueFilters>) => string;
   clear: () => void;
+  /** The address `clear` goes to (a reset's link). */
+  clearHref: string;
   brands: BrandBrief[];
   /** The API filters of the shown list; null until the brand list turned
    * the URL's brand into its id (or on no catalogue). */
@@ -44,7 +46,7 @@ export interface Catalogue<S> {
 /** A catalogue page's data: filters in the page URL, applied by the server,
  * one page of cars (20, 10 on phones) and the count; null reads nothing. */
 export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
-  const { filters, update, clear, href } = useFilters();
+  const { filters, update, clear, href, clearHref } = useFilters();
   const pageSize = usePageSize();
   const brandList = useApi<BrandBrief[]>(scope && BRANDS);
   const brands = brandList.data ?? [];
@@ -97,6 +99,7 @@ export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
     filters,
     update,
     clear,
+    clearHref,
     href,
     brands,
     query: ready ? query : null,

@@ -34,5 +34,7 @@ export function useFilters() {
     [go, filters],
   );
   const clear = useCallback(() => go(clearFilters()), [go]);
-  return { filters, update, clear, href };
+  /** The address with no filter: where a reset goes. */
+  const clearHref = path;
+  return { filters, update, clear, href, clearHref };
 }

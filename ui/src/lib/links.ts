@@ -22,3 +22,16 @@ export function spaceActivates(act: () => void) {
     act();
   };
 }
+
+/** A link's handlers when a plain click (or Space) does `act` in place
+ * instead of following it: the link itself works without JavaScript. */
+export function inPlace(act: () => void) {
+  return {
+    onClick: (e: MouseEvent) => {
+      if (!followsInPlace(e)) return;
+      e.preventDefault();
+      act();
+    },
+    onKeyDown: spaceActivates(act),
+  };
+}

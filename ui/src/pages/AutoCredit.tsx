@@ -6,6 +6,7 @@ import { LeadDialog } from "../components/leads/LeadDialog";
 import { AdLabel } from "../components/ui/AdLabel";
 import { Banner } from "../components/ui/Banner";
 import { BrandLogo } from "../components/ui/BrandLogo";
+import { NeedsScript } from "../components/ui/NeedsScript";
 import { useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { useSettings } from "../hooks/useSettings";
@@ -68,9 +69,10 @@ export function AutoCredit() {
       >
         <h1>Автокредит</h1>
         <p class="hero-subtitle">Оформите кредит на автомобиль за один визит</p>
-        <button type="button" onClick={() => setOpen(true)}>
+        <button type="button" class="js-only" onClick={() => setOpen(true)}>
           Подать заявку
         </button>
+        <NeedsScript to="подать заявку на автокредит" />
       </Banner>
       <LeadDialog kind="credit" open={open} onClose={() => setOpen(false)} />
       <div class="container page">
@@ -126,11 +128,12 @@ export function AutoCredit() {
           </div>
         </section>
         <CreditBlock />
-        <p>
+        <p class="js-only">
           <button type="button" onClick={() => setOpen(true)}>
             Подать заявку на автокредит
           </button>
         </p>
+        <NeedsScript to="подать заявку на автокредит" />
       </div>
     </>
   );

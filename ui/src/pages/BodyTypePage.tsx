@@ -1,6 +1,7 @@
 import type { BodyTypeInfo } from "../api/types";
 import { bodyType } from "../api/urls";
 import { CatalogueLayout } from "../components/cars/CatalogueLayout";
+import { ResetFilters } from "../components/cars/ResetFilters";
 import { isNotFound, useApi } from "../hooks/useApi";
 import { useCatalogue } from "../hooks/useCatalogue";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
@@ -33,11 +34,7 @@ export function BodyTypePage({ code }: { code: string }) {
       empty={(filtered) => (
         <div class="empty">
           <p>Автомобили типа {typeName} временно отсутствуют</p>
-          {filtered && (
-            <button type="button" class="secondary" onClick={catalogue.clear}>
-              Сбросить фильтры
-            </button>
-          )}
+          {filtered && <ResetFilters href={catalogue.clearHref} onReset={catalogue.clear} />}
         </div>
       )}
     />

@@ -7,6 +7,7 @@ import { useEffect, useId, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { CarPlaceholder } from "../components/ui/CarPlaceholder";
 import { Img } from "../components/ui/Img";
+import { NeedsScript } from "../components/ui/NeedsScript";
 import { useToast } from "../components/ui/Toast";
 import { useBodyTypeNames } from "../hooks/useBodyTypeNames";
 import { useCarsBySlugs } from "../hooks/useCarsBySlugs";
@@ -113,7 +114,7 @@ export default function Compare() {
     <div class="container page compare-page">
       <h1>Сравнение автомобилей</h1>
       <div class="compare-tools">
-        <button type="button" class="outline" onClick={copy}>
+        <button type="button" class="outline js-only" onClick={copy}>
           Скопировать ссылку
         </button>
         <label>
@@ -128,7 +129,12 @@ export default function Compare() {
       {error && cars.size === 0 ? (
         <p class="empty">Не удалось загрузить автомобили. Обновите страницу.</p>
       ) : !ready ? (
-        <p aria-busy="true">Загрузка…</p>
+        <>
+          <p aria-busy="true" class="js-only">
+            Загрузка…
+          </p>
+          <NeedsScript to="сравнить автомобили" />
+        </>
       ) : (
         <div
           class="compare-scroll"

@@ -7,6 +7,7 @@ import type { CarBrief } from "../api/types";
 import { CarCard } from "../components/cars/CarCard";
 import { LeadDialog } from "../components/leads/LeadDialog";
 import { GoneCard } from "../components/saved/GoneCard";
+import { NeedsScript } from "../components/ui/NeedsScript";
 import { CardSkeletons } from "../components/ui/Skeleton";
 import { useCarsBySlugs } from "../hooks/useCarsBySlugs";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
@@ -39,7 +40,12 @@ export default function Favorites() {
         Список хранится только в этом браузере: без регистрации, никуда не отправляется.
       </p>
       {!hydrated ? (
-        <p aria-busy="true">Загрузка…</p>
+        <>
+          <p aria-busy="true" class="js-only">
+            Загрузка…
+          </p>
+          <NeedsScript to="увидеть избранное, сохранённое в этом браузере" />
+        </>
       ) : list.length === 0 ? (
         <div class="empty">
           <p>В избранном пока нет автомобилей.</p>

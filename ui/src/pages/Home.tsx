@@ -14,6 +14,7 @@ import { HydrateLater } from "../components/ui/HydrateLater";
 import { useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { useSettings } from "../hooks/useSettings";
+import { inPlace } from "../lib/links";
 import { ROUTES } from "../routes";
 
 export function Home() {
@@ -39,9 +40,11 @@ export function Home() {
         <h1>{settings.heroTitle || settings.salonName}</h1>
         {settings.heroSubtitle && <p class="hero-subtitle">{settings.heroSubtitle}</p>}
         <div class="hero-actions">
-          <button type="button" onClick={() => setCatalogue(true)}>
+          {/* Without JavaScript a link to the new cars; a plain click asks
+              which catalogue. */}
+          <a href={ROUTES.newCars} role="button" {...inPlace(() => setCatalogue(true))}>
             Выбрать автомобиль
-          </button>
+          </a>
           <Link href={ROUTES.autoCredit} role="button" class="secondary">
             Автокредит
           </Link>

@@ -20,6 +20,11 @@ export function linkTrouble(error: unknown): LinkTrouble {
   };
 }
 
+/** A message as a sentence: its own full stop kept, one added otherwise. */
+function sentence(message: string): string {
+  return /[.!?…]$/.test(message) ? message : `${message}.`;
+}
+
 /** The page's heading (focused after a click) and what went wrong, then
  * what the visitor may do (`children`). */
 export function LinkTroubleView({
@@ -42,7 +47,7 @@ export function LinkTroubleView({
         <p data-testid="link-invalid">{trouble.message}</p>
       ) : (
         <p data-testid="link-failed">
-          {trouble.message}.{" "}
+          {sentence(trouble.message)}{" "}
           {trouble.network ? "Проверьте подключение к интернету и повторите." : "Повторите позже."}
         </p>
       )}

@@ -23,7 +23,9 @@ export function NewCars() {
       }}
       bodyTypes={catalogue.side.data ?? []}
       loadMore
-      empty={(filtered) => <EmptyList filtered={filtered} onReset={catalogue.clear} />}
+      empty={(filtered) => (
+        <EmptyList filtered={filtered} onReset={catalogue.clear} resetHref={catalogue.clearHref} />
+      )}
     />
   );
 }

@@ -22,7 +22,9 @@ export function UsedCars() {
         ad: settings.bannerAds?.usedCarsBanner,
       }}
       bodyTypes={catalogue.side.data ?? []}
-      empty={(filtered) => <EmptyList filtered={filtered} onReset={catalogue.clear} />}
+      empty={(filtered) => (
+        <EmptyList filtered={filtered} onReset={catalogue.clear} resetHref={catalogue.clearHref} />
+      )}
     />
   );
 }

@@ -25,6 +25,9 @@ async function controls(item) {
   const n = await clickable.count();
   for (let i = 0; i < n; i++) {
     const el = clickable.nth(i);
+    // What is shown: a card's note for browsers without JavaScript (its
+    // phone link) is not, with scripts on.
+    if (!(await el.isVisible())) continue;
     const tag = await el.evaluate((e) => e.tagName.toLowerCase());
     const name =
       (await el.getAttribute("aria-label")) ?? (await el.innerText()).replace(/\s+/g, " ").trim();

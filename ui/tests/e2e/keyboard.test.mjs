@@ -245,8 +245,10 @@ describe("fewer stops, same reach", () => {
     await settled(page);
     const card = page.getByTestId("car-card").first();
     const stops = await card.evaluate((el) =>
+      // Shown ones only: the note for a browser without JavaScript (its
+      // phone link) is not displayed, so it is no stop.
       [...el.querySelectorAll("a, button, input, select, textarea, [tabindex]")]
-        .filter((n) => n.tabIndex >= 0)
+        .filter((n) => n.tabIndex >= 0 && n.checkVisibility())
         .map((n) => n.getAttribute("aria-label") ?? n.textContent.trim()),
     );
     // Title, Details and Credit, and the heart and compare toggles over the photo.

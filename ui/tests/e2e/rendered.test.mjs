@@ -43,8 +43,10 @@ const ROUTES = [
     name: "favorites",
     path: () => "/favorites",
     // The saved list lives in this browser only: the server shows a
-    // placeholder where it goes, the browser the (empty) list.
-    onlyBrowserKnows: '#main .page > p[aria-busy="true"], #main .page > .empty',
+    // placeholder where it goes (and the note for a browser without
+    // JavaScript, hidden here), the browser the (empty) list.
+    onlyBrowserKnows:
+      '#main .page > p[aria-busy="true"], #main .page > [data-testid="needs-script"], #main .page > .empty',
   },
   { name: "compare", path: () => "/compare" },
   { name: "unknown path", path: () => "/no-such-page-at-all", status: 404 },

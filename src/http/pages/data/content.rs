@@ -1,6 +1,7 @@
 //! The public pages beside the catalogue: trade-in, credit, the selection
 //! form, the legal documents, and the pages a link leads to (favourites,
-//! comparison, a mail's confirmation, unsubscribe and withdrawal links).
+//! comparison, a mail's confirmation and unsubscribe links; the withdrawal
+//! link's page is `forget.rs`).
 
 use axum::extract::State;
 use axum::response::Response;
@@ -194,19 +195,6 @@ pub async fn saved_search_unsubscribe(State(state): State<AppState>) -> AppResul
         "Отписка от рассылки",
         "Отписка от уведомлений о новых автомобилях и снижении цен.",
         "src/pages/SavedSearchLink.tsx",
-    )
-    .await
-}
-
-/// The withdrawal link of a visitor mail (`?token=T`): the page asks, then
-/// the UI sends the token.
-pub async fn personal_data_forget(State(state): State<AppState>) -> AppResult<Response> {
-    link_page(
-        state,
-        "/personal-data/forget",
-        "Отзыв согласия на обработку персональных данных",
-        "Отзыв согласия и удаление персональных данных по ссылке из письма.",
-        "src/pages/ForgetLink.tsx",
     )
     .await
 }

@@ -1,5 +1,5 @@
 import type { BrandBrief } from "../../api/types";
-import { followsInPlace, spaceActivates } from "../../lib/links";
+import { inPlace } from "../../lib/links";
 import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { BrandLogo } from "../ui/BrandLogo";
 
@@ -19,12 +19,7 @@ function BrandStripMarkup({ brands, selected, onSelect, href }: Props) {
     href: href(slug),
     class: selected === slug ? "chip active" : "chip",
     "aria-pressed": selected === slug,
-    onClick: (e: MouseEvent) => {
-      if (!followsInPlace(e)) return;
-      e.preventDefault();
-      onSelect(slug);
-    },
-    onKeyDown: spaceActivates(() => onSelect(slug)),
+    ...inPlace(() => onSelect(slug)),
   });
   return (
     <div class="brand-strip" role="group" aria-label="Марка">

@@ -1,5 +1,6 @@
 import { Link } from "wouter";
 import type { CarBrief } from "../../api/types";
+import { useSettings } from "../../hooks/useSettings";
 import { dailyPrice, formatPrice, monthlyPrice } from "../../lib/format";
 import { DRIVETRAIN_LABELS, STATUS_LABELS, TRANSMISSION_LABELS } from "../../lib/labels";
 import { carTitle } from "../../lib/saved";
@@ -7,6 +8,7 @@ import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { carPath } from "../../routes";
 import { SaveToggles } from "../saved/SaveToggles";
 import { HydrateLater } from "../ui/HydrateLater";
+import { NeedsScript } from "../ui/NeedsScript";
 import { CardGallery } from "./CardGallery";
 import { CardLowestPrice } from "./HonestPrice";
 
@@ -19,8 +21,13 @@ interface Props {
   priority?: boolean;
 }
 
+interface DrawnProps extends Props {
+  /** The salon's phone: what the card says without JavaScript. */
+  phone: string;
+}
+
 /** A car in a list: gallery, badges, fields, Details and Credit (fixed 580 px). */
-function CarCardMarkup({ car, onRequest, priority }: Props) {
+function CarCardMarkup({ car, onRequest, priority, phone }: DrawnProps) {
   const lease = car.status === "lease";
   const title = carTitle(car);
   return (
@@ -72,12 +79,18 @@ function CarCardMarkup({ car, onRequest, priority }: Props) {
           </Link>
           <button
             type="button"
+            class="js-only"
             onClick={() => onRequest(car)}
             aria-label={`${lease ? "Забронировать" : "Кредит"}: ${title}`}
           >
             {lease ? "Забронировать" : "Кредит"}
           </button>
         </div>
+        <NeedsScript
+          to={lease ? "забронировать" : "оформить кредит"}
+          phone={phone}
+          class="card-needs-script"
+        />
       </div>
     </article>
   );
@@ -88,14 +101,15 @@ function CarCardMarkup({ car, onRequest, priority }: Props) {
 const DrawnCard = drawnOnceOnServer(
   "CarCard",
   CarCardMarkup,
-  ({ car, priority }) => `${priority ? 1 : 0}${JSON.stringify(car)}`,
+  ({ car, priority, phone }) => `${priority ? 1 : 0}${phone}\u0001${JSON.stringify(car)}`,
 );
 
 /** A car's card, taken over after the page's first screen (lib/hydration.ts). */
 export function CarCard(props: Props) {
+  const { phone } = useSettings();
   return (
     <HydrateLater>
-      <DrawnCard {...props} />
+      <DrawnCard {...props} phone={phone} />
     </HydrateLater>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { CarBrief } from "../../api/types";
+import { useSettings } from "../../hooks/useSettings";
 import { drawnOnceOnServer, fingerprint } from "../../lib/serverFragments";
 import { LeadDialog } from "../leads/LeadDialog";
 import { CarCard } from "./CarCard";
@@ -14,6 +15,8 @@ interface CardsProps {
   cars: CarBrief[];
   onRequest: (car: CarBrief) => void;
   priorityFirst?: boolean;
+  /** The salon's phone, which each card names without JavaScript. */
+  phone: string;
 }
 
 /** The grid's cards; the server draws a list it has drawn before as one
@@ -27,7 +30,7 @@ const GridCards = drawnOnceOnServer(
       ))}
     </div>
   ),
-  ({ cars, priorityFirst }) => `${priorityFirst ? 1 : 0}${fingerprint(cars)}`,
+  ({ cars, priorityFirst, phone }) => `${priorityFirst ? 1 : 0}${phone}\u0001${fingerprint(cars)}`,
 );
 
 /** A carousel row's cards, drawn as one piece on the server like the grid's. */
@@ -42,15 +45,16 @@ const RowCards = drawnOnceOnServer(
       ))}
     </>
   ),
-  ({ cars }) => fingerprint(cars),
+  ({ cars, phone }) => `${phone}\u0001${fingerprint(cars)}`,
 );
 
 /** A grid of car cards with the dialog their Credit / booking buttons open. */
 export function CarGrid({ cars, priorityFirst }: Props) {
   const [selected, setSelected] = useState<CarBrief | null>(null);
+  const { phone } = useSettings();
   return (
     <>
-      <GridCards cars={cars} onRequest={setSelected} priorityFirst={priorityFirst} />
+      <GridCards cars={cars} onRequest={setSelected} priorityFirst={priorityFirst} phone={phone} />
       <LeadDialog
         kind={selected?.status === "lease" ? "lease" : "credit"}
         open={selected !== null}
@@ -64,9 +68,10 @@ export function CarGrid({ cars, priorityFirst }: Props) {
 /** The same cards in a horizontal carousel row. */
 export function CarRow({ cars }: { cars: CarBrief[] }) {
   const [selected, setSelected] = useState<CarBrief | null>(null);
+  const { phone } = useSettings();
   return (
     <>
-      <RowCards cars={cars} onRequest={setSelected} />
+      <RowCards cars={cars} onRequest={setSelected} phone={phone} />
       <LeadDialog
         kind={selected?.status === "lease" ? "lease" : "credit"}
         open={selected !== null}

@@ -11,7 +11,9 @@ interface Props {
 
 /** A card's pictures with previous/next arrows and dots; the index wraps
  * around. Arrows and dots are for pointers only (out of the Tab order): a
- * list of cards would cost ten stops each, and the car page shows them all. */
+ * list of cards would cost ten stops each, and the car page shows them all.
+ * Without JavaScript both are hidden (the first photo stays; its alt says
+ * how many there are). */
 export function CardGallery({ images, alt, priority }: Props) {
   const [index, setIndex] = useState(0);
   const count = images.length;
@@ -36,7 +38,7 @@ export function CardGallery({ images, alt, priority }: Props) {
       {count > 1 && (
         <>
           <GalleryArrows step={step} tabbable={false} />
-          <div class="gallery-dots">
+          <div class="gallery-dots js-only">
             {images.map((image, i) => (
               <button
                 type="button"

@@ -60,6 +60,7 @@ export function CatalogueLayout(props: Props) {
       conditions={bodyTypePage}
       update={c.update}
       clear={c.clear}
+      clearHref={c.clearHref}
     />
   );
   const count = (
@@ -96,7 +97,7 @@ export function CatalogueLayout(props: Props) {
               {count}
               <button
                 type="button"
-                class="outline filters-toggle"
+                class="outline filters-toggle js-only"
                 aria-expanded={showFilters}
                 onClick={() => setShowFilters(!showFilters)}
               >
@@ -104,7 +105,9 @@ export function CatalogueLayout(props: Props) {
               </button>
               {alerts}
             </div>
-            <div class={showFilters ? "filters-panel open" : "filters-panel"}>{filterCard}</div>
+            <div class={showFilters ? "filters-panel open nojs-shown" : "filters-panel nojs-shown"}>
+              {filterCard}
+            </div>
           </>
         ) : (
           <div class="count-row">
@@ -121,8 +124,9 @@ export function CatalogueLayout(props: Props) {
         ) : (
           <CarGrid cars={c.cars} priorityFirst />
         )}
+        {/* Without JavaScript the page numbers below are the way on. */}
         {props.loadMore && c.hasMore && (
-          <div class="load-more">
+          <div class="load-more js-only">
             <button
               type="button"
               class="outline"

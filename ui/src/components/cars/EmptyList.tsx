@@ -1,12 +1,20 @@
-/** 'Автомобили не найдены', or with filters a reset button. */
-export function EmptyList({ filtered, onReset }: { filtered: boolean; onReset: () => void }) {
+import { ResetFilters } from "./ResetFilters";
+
+/** 'Автомобили не найдены', or with filters a reset link. */
+export function EmptyList({
+  filtered,
+  onReset,
+  resetHref,
+}: {
+  filtered: boolean;
+  onReset: () => void;
+  resetHref: string;
+}) {
   if (!filtered) return <p class="empty">Автомобили не найдены</p>;
   return (
     <div class="empty">
       <p>По вашим фильтрам ничего не найдено</p>
-      <button type="button" class="secondary" onClick={onReset}>
-        Сбросить фильтры
-      </button>
+      <ResetFilters href={resetHref} onReset={onReset} />
     </div>
   );
 }

@@ -1,9 +1,16 @@
 import type { BodyTypeInfo, BrandBrief } from "../../api/types";
 import { knownBodyType } from "../../lib/catalogue";
-import { type CatalogueFilters, type Condition, hasActiveFilters } from "../../lib/filters";
+import {
+  type CatalogueFilters,
+  type Condition,
+  hasActiveFilters,
+  PRICE_MAX,
+} from "../../lib/filters";
+import { formatNumber } from "../../lib/format";
 import { bodyTypeName } from "../../lib/labels";
 import { drawnOnceOnServer, fingerprint } from "../../lib/serverFragments";
 import { PriceSlider } from "../ui/PriceSlider";
+import { ResetFilters } from "./ResetFilters";
 
 interface Props {
   filters: CatalogueFilters;
@@ -14,6 +21,8 @@ interface Props {
   conditions?: boolean;
   update: (change: Partial<CatalogueFilters>) => void;
   clear: () => void;
+  /** The list without filters: the reset's link. */
+  clearHref: string;
 }
 
 const CONDITIONS: [Condition, string][] = [
@@ -22,65 +31,112 @@ const CONDITIONS: [Condition, string][] = [
   ["used", "БУ"],
 ];
 
-/** Brand, body type, condition and price-up-to; a clear button when any is set. */
-function FilterCardMarkup({ filters, brands, bodyTypes, conditions, update, clear }: Props) {
+/** The prices the form offers without JavaScript (the slider needs it):
+ * a rouble step a person would choose, and the page's own price. */
+const PRICE_CHOICES = [
+  500_000, 1_000_000, 1_500_000, 2_000_000, 2_500_000, 3_000_000, 4_000_000, 5_000_000, 6_000_000,
+  7_000_000, 8_000_000, 9_000_000,
+];
+
+function priceChoices(current: number): number[] {
+  return current >= PRICE_MAX || PRICE_CHOICES.includes(current)
+    ? PRICE_CHOICES
+    : [...PRICE_CHOICES, current].sort((a, b) => a - b);
+}
+
+/** Brand, body type, condition and price-up-to; a reset when any is set.
+ * A GET form of the page's own parameters (lib/filters.ts): without
+ * JavaScript «Показать» sends it and the server draws the filtered page;
+ * with it every change applies at once and the form is never sent. */
+function FilterCardMarkup(props: Props) {
+  const { filters, brands, bodyTypes, conditions, update, clear } = props;
   return (
     <article class="filter-card" aria-label="Фильтры">
-      <div class="filter-fields">
-        <label>
-          Марка
-          <select
-            name="brand"
-            value={filters.brand ?? ""}
-            onChange={(e) => update({ brand: (e.target as HTMLSelectElement).value || null })}
-          >
-            <option value="">Все марки</option>
-            {brands.map((b) => (
-              <option key={b.id} value={b.slug}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        {bodyTypes && (
+      <form method="get" onSubmit={(e) => e.preventDefault()}>
+        <div class="filter-fields">
           <label>
-            Тип кузова
+            Марка
             <select
-              name="body"
-              value={knownBodyType(filters, bodyTypes) ?? ""}
-              onChange={(e) => update({ body: (e.target as HTMLSelectElement).value || null })}
+              name="brand"
+              value={filters.brand ?? ""}
+              onChange={(e) => update({ brand: (e.target as HTMLSelectElement).value || null })}
             >
-              <option value="">Все типы кузова</option>
-              {bodyTypes.map((t) => (
-                <option key={t.bodyType} value={t.bodyType}>
-                  {bodyTypeName(t.bodyType, bodyTypes) ?? t.bodyType}
+              <option value="">Все марки</option>
+              {brands.map((b) => (
+                <option key={b.id} value={b.slug}>
+                  {b.name}
                 </option>
               ))}
             </select>
           </label>
-        )}
-        {conditions && (
-          <div class="condition-buttons" role="group" aria-label="Состояние">
-            {CONDITIONS.map(([value, label]) => (
-              <button
-                type="button"
-                key={value}
-                class={filters.condition === value ? "" : "outline secondary"}
-                aria-pressed={filters.condition === value}
-                onClick={() => update({ condition: value })}
+          {bodyTypes && (
+            <label>
+              Тип кузова
+              <select
+                name="body"
+                value={knownBodyType(filters, bodyTypes) ?? ""}
+                onChange={(e) => update({ body: (e.target as HTMLSelectElement).value || null })}
               >
-                {label}
-              </button>
-            ))}
+                <option value="">Все типы кузова</option>
+                {bodyTypes.map((t) => (
+                  <option key={t.bodyType} value={t.bodyType}>
+                    {bodyTypeName(t.bodyType, bodyTypes) ?? t.bodyType}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {conditions && (
+            <div class="condition-buttons" role="group" aria-label="Состояние">
+              {/* Each sends the form with its condition without JavaScript. */}
+              {CONDITIONS.map(([value, label]) => (
+                <button
+                  type="submit"
+                  name="condition"
+                  value={value}
+                  key={value}
+                  class={filters.condition === value ? "" : "outline secondary"}
+                  aria-pressed={filters.condition === value}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    update({ condition: value });
+                  }}
+                >
+                  {label}
+                </button>
+              ))}
+            </div>
+          )}
+          <div class="js-only">
+            <PriceSlider value={filters.price} onChange={(price) => update({ price })} />
           </div>
-        )}
-        <PriceSlider value={filters.price} onChange={(price) => update({ price })} />
-      </div>
-      {hasActiveFilters(filters) && (
-        <button type="button" class="secondary clear-filters" onClick={clear}>
-          Сбросить фильтры
-        </button>
-      )}
+          <label class="nojs-only">
+            Цена до
+            <select name="price" value={String(filters.price)}>
+              <option value={String(PRICE_MAX)}>любая</option>
+              {priceChoices(filters.price).map((price) => (
+                <option key={price} value={String(price)}>
+                  {formatNumber(price)} ₽
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div class="filter-actions">
+          {/* Sent with the page's condition, so a choice of the selects keeps it. */}
+          <button
+            type="submit"
+            class="nojs-only"
+            name={conditions ? "condition" : undefined}
+            value={conditions ? filters.condition : undefined}
+          >
+            Показать
+          </button>
+          {hasActiveFilters(filters) && (
+            <ResetFilters href={props.clearHref} onReset={clear} class="secondary clear-filters" />
+          )}
+        </div>
+      </form>
     </article>
   );
 }
@@ -89,7 +145,7 @@ function FilterCardMarkup({ filters, brands, bodyTypes, conditions, update, clea
  * changes nothing in it). */
 export const FilterCard = drawnOnceOnServer("FilterCard", FilterCardMarkup, (p) =>
   [
-    JSON.stringify([{ ...p.filters, page: 1 }, p.conditions ?? false]),
+    JSON.stringify([{ ...p.filters, page: 1 }, p.conditions ?? false, p.clearHref]),
     fingerprint(p.brands),
     fingerprint(p.bodyTypes ?? null),
   ].join("\u0001"),

@@ -13,7 +13,7 @@ export function GalleryArrows({
     <>
       <button
         type="button"
-        class="gallery-arrow prev"
+        class="gallery-arrow prev js-only"
         aria-label="Предыдущее фото"
         tabIndex={tabIndex}
         onClick={() => step(-1)}
@@ -22,7 +22,7 @@ export function GalleryArrows({
       </button>
       <button
         type="button"
-        class="gallery-arrow next"
+        class="gallery-arrow next js-only"
         aria-label="Следующее фото"
         tabIndex={tabIndex}
         onClick={() => step(1)}

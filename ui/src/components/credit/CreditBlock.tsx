@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import type { CarBrief } from "../../api/types";
+import { NeedsScript } from "../ui/NeedsScript";
 
 /** The calculator is its own small chunk, loaded when its block comes near
  * the screen or its button is pressed. */
@@ -41,9 +42,12 @@ export function CreditBlock({ car }: { car?: CarBrief }) {
           <CreditCalculator car={car} />
         </Suspense>
       ) : (
-        <button type="button" class="outline" onClick={() => setWanted(true)}>
-          Рассчитать платёж
-        </button>
+        <>
+          <button type="button" class="outline js-only" onClick={() => setWanted(true)}>
+            Рассчитать платёж
+          </button>
+          <NeedsScript to="рассчитать платёж" />
+        </>
       )}
     </section>
   );

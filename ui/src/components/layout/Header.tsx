@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { telHref, useSettings } from "../../hooks/useSettings";
+import { inPlace } from "../../lib/links";
 import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { NAV_LINKS, ROUTES } from "../../routes";
 import { SavedLinks } from "../saved/SavedLinks";
@@ -66,7 +67,9 @@ function HeaderRow({ salonName, phone, location, drawer, onCatalogue, onDrawer }
       <Link href={ROUTES.home} class="logo">
         {salonName}
       </Link>
-      <nav class="main-nav" aria-label="Основное меню">
+      {/* Without JavaScript the burger cannot open the drawer: the menu
+          stays in the row on every width (nojs-shown). */}
+      <nav class="main-nav nojs-shown" aria-label="Основное меню">
         <ul>
           {NAV_LINKS.map((l) => (
             <li key={l.href}>
@@ -77,9 +80,15 @@ function HeaderRow({ salonName, phone, location, drawer, onCatalogue, onDrawer }
           ))}
         </ul>
       </nav>
-      <button type="button" class="outline catalogue-button" onClick={onCatalogue}>
+      {/* A link to the new cars without JavaScript; a plain click asks which catalogue. */}
+      <a
+        href={ROUTES.newCars}
+        role="button"
+        class="outline catalogue-button"
+        {...inPlace(onCatalogue)}
+      >
         Каталог
-      </button>
+      </a>
       <SavedLinks />
       {phone && (
         <a class="header-phone" href={telHref(phone)}>
@@ -89,7 +98,7 @@ function HeaderRow({ salonName, phone, location, drawer, onCatalogue, onDrawer }
       )}
       <button
         type="button"
-        class="burger outline secondary"
+        class="burger outline secondary js-only"
         aria-label="Открыть меню"
         aria-expanded={drawer}
         aria-controls="drawer"

@@ -54,7 +54,8 @@ export function SaveToggles({ car, compact, title }: Props) {
       toast({ title: "Сравнение заполнено", description: COMPARE_FULL, variant: "error" });
   };
   return (
-    <div class={compact ? "save-toggles compact" : "save-toggles"}>
+    // Kept in the browser's storage: nothing to press without JavaScript.
+    <div class={compact ? "save-toggles compact js-only" : "save-toggles js-only"}>
       <button
         type="button"
         class={liked ? "save-toggle on" : "save-toggle"}

@@ -32,7 +32,7 @@ export function Carousel({ label, step, arrows, children }: Props) {
       {arrows && (
         <button
           type="button"
-          class="carousel-arrow prev"
+          class="carousel-arrow prev js-only"
           aria-label={`${label}: назад`}
           onClick={() => scroll(-step)}
         >
@@ -45,7 +45,7 @@ export function Carousel({ label, step, arrows, children }: Props) {
       {arrows && (
         <button
           type="button"
-          class="carousel-arrow next"
+          class="carousel-arrow next js-only"
           aria-label={`${label}: вперёд`}
           onClick={() => scroll(step)}
         >

@@ -1,15 +1,31 @@
 import { telHref, useSettings } from "../../hooks/useSettings";
 
-/** What a form says to a browser without JavaScript (shown only there, by
- * the shell's <noscript> style): it cannot be sent, the phone can be called. */
-export function NeedsScript() {
-  const { phone } = useSettings();
+/** What a control that needs JavaScript says to a browser without it (shown
+ * only there, by the shell's <noscript> style; the control itself is
+ * `js-only`): what it does cannot be done here, the phone can be called.
+ * `to` says what the control does ("отправить заявку"); `phone` is given
+ * where the markup is drawn once for a key (a car's card), else read from
+ * the settings. */
+export function NeedsScript({
+  to = "отправить заявку",
+  phone,
+  class: className,
+}: {
+  to?: string;
+  phone?: string;
+  class?: string;
+}) {
+  const settings = useSettings();
+  const number = phone ?? settings.phone;
   return (
-    <p class="nojs-only notice" data-testid="needs-script">
-      Чтобы отправить заявку, включите JavaScript или позвоните нам
-      {phone ? (
+    <p
+      class={className ? `nojs-only notice ${className}` : "nojs-only notice"}
+      data-testid="needs-script"
+    >
+      Чтобы {to}, включите JavaScript или позвоните нам
+      {number ? (
         <>
-          : <a href={telHref(phone)}>{phone}</a>
+          : <a href={telHref(number)}>{number}</a>
         </>
       ) : (
         "."
