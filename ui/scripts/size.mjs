@@ -1,6 +1,8 @@
 // The JavaScript budgets. A public page downloads the entry chunk and its
 // static imports, never the lazily loaded admin panel: gzip-compressed they
-// must stay within 40 KB (the server draws the pages: docs/rendering.md). The admin panel (its chunk and every chunk it
+// must stay within 41 KB (the server draws the pages: docs/rendering.md; 40 KB
+// until the catalogue's filters became a form that works without scripts and
+// every script-needing control got its note, issue 43). The admin panel (its chunk and every chunk it
 // imports or loads lazily, less what the public page already has) has a
 // budget of its own: 165 KB gzip (150 KB until the panel gained a person's
 // requests, retention and ad marking; each screen is a lazy chunk of its own,
@@ -10,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-const BUDGET = 40 * 1024;
+const BUDGET = 41 * 1024;
 const ADMIN_BUDGET = 165 * 1024;
 const dist = new URL("../dist/", import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(dist, ".vite/manifest.json"), "utf8"));
