@@ -84,6 +84,8 @@ describe("the team", () => {
     await phone.getByTestId("invitation-error").waitFor();
 
     await loginViaForm(phone, s.base, "/admin", { login, password: "olga-secret-1" });
+    // On a phone the account is behind «Меню».
+    await phone.getByRole("button", { name: "Меню" }).click();
     await phone.getByTestId("admin-role").waitFor();
     assert.equal(await phone.getByTestId("admin-role").innerText(), "Менеджер по продажам");
     await phone.goto(`${s.base}/admin/users`);

@@ -106,7 +106,7 @@ describe("admin times in another zone", () => {
     const mine = items.findIndex(
       (e) => e.objectType === "lead" && e.objectId === lead.id && e.action === "status",
     );
-    if (mine >= 0) assert.match(shown[mine].text, /Статус: Новый → В работе/);
+    if (mine >= 0) assert.match(shown[mine].text, /^Статус заявки «[^»]+»: Новый → В работе$/m);
     for (const e of shown) assert.doesNotMatch(e.text, /in_progress|→ new\b|new →/);
     assert.deepEqual(page.errors, []);
     await page.context().close();
