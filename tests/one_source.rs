@@ -9,32 +9,9 @@ mod common;
 use axum::http::{Method, StatusCode};
 use chrono::{Datelike, NaiveDate, Weekday};
 use common::time::{msk, set_clock};
-use common::{TestApp, seed_catalogue};
+use common::{TestApp, seed_catalogue, visible_text as visible};
 use dealership::http::pages::Renderer;
 use serde_json::{Value, json};
-
-/// The visible text of a page: tags dropped, white space collapsed.
-fn visible(html: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for ch in html.chars() {
-        match ch {
-            '<' => {
-                in_tag = true;
-                out.push(' ');
-            }
-            '>' => in_tag = false,
-            _ if !in_tag => out.push(ch),
-            _ => {}
-        }
-    }
-    out.replace("&amp;", "&")
-        .replace("&quot;", "\"")
-        .replace('\u{a0}', " ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 /// The footer's visible text, as the server drew it.
 fn footer(html: &str) -> String {

@@ -9,7 +9,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{TestApp, car_input, seed_catalogue};
+use common::{TestApp, car_input, seed_catalogue, visible_text as text};
 use dealership::domain::cars::{self, CarStatus};
 use dealership::domain::money::Money;
 use dealership::http::pages::Renderer;
@@ -21,32 +21,6 @@ fn app_markup(html: &str) -> &str {
         .rfind("</div>\n</body>")
         .expect("the end of the app element");
     &html[start..end]
-}
-
-/// The visible text of some markup: tags dropped, entities of the five
-/// kinds read, white space collapsed.
-fn text(markup: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for ch in markup.chars() {
-        match ch {
-            '<' => {
-                in_tag = true;
-                out.push(' ');
-            }
-            '>' => in_tag = false,
-            _ if !in_tag => out.push(ch),
-            _ => {}
-        }
-    }
-    let out = out
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
-        .replace('\u{a0}', " ");
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Every `href` of the markup.

@@ -463,3 +463,29 @@ impl TestApp {
         self.send(request).await
     }
 }
+
+/// The visible text of some markup: tags dropped, entities of the five
+/// kinds read, white space collapsed.
+pub fn visible_text(markup: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for ch in markup.chars() {
+        match ch {
+            '<' => {
+                in_tag = true;
+                out.push(' ');
+            }
+            '>' => in_tag = false,
+            _ if !in_tag => out.push(ch),
+            _ => {}
+        }
+    }
+    let out = out
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+        .replace('\u{a0}', " ");
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
