@@ -6,7 +6,6 @@
 // are edited in the settings; a manager does not see the screen; the
 // withdrawal link of the mails asks before it erases anything.
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { expectNoViolations, settled } from "./a11y.mjs";
@@ -21,6 +20,7 @@ import {
   toastText,
 } from "./admin-helpers.mjs";
 import { DESKTOP, PHONE, start } from "./harness.mjs";
+import { visitorWithLink } from "./withdrawal.mjs";
 
 const LINK_INVALID = "Ссылка недействительна или устарела";
 const NOT_ALLOWED = "Недостаточно прав: вашей роли этот раздел недоступен";
@@ -346,23 +346,7 @@ describe("the withdrawal link of the mails", () => {
     // A visitor's real link: the page asks first, sends nothing on load.
     const name = "Вера Отзывова";
     const email = "vera.otzyv@example.ru";
-    const lead = await fetch(`${s.base}/api/leads`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        type: "contact_form",
-        name,
-        phone: "+7 (921) 555-66-44",
-        email,
-        consent: true,
-      }),
-    });
-    assert.equal(lead.status, 201, await lead.text());
-    const token = createHash("sha256").update(`${name}-${Date.now()}`).digest("base64url");
-    s.write(
-      "INSERT INTO forget_tokens (token_hash, email, created_at, email_key) VALUES (?, ?, ?, ?)",
-      [createHash("sha256").update(token).digest("hex"), email, new Date().toISOString(), email],
-    );
+    const token = await visitorWithLink(s, name, email);
     await page.goto(`${s.base}/personal-data/forget?token=${token}`);
     await button.waitFor();
     await settled(page);

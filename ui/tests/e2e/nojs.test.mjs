@@ -5,9 +5,9 @@
 // is hidden and says so with the salon's phone, and no button left on a page
 // is dead.
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { DESKTOP, PHONE, start } from "./harness.mjs";
+import { visitorWithLink } from "./withdrawal.mjs";
 
 let s;
 let settings;
@@ -66,37 +66,10 @@ async function deadButtons(page) {
     );
 }
 
-/** A lead from a visitor and a mail's withdrawal link for their address. */
-async function visitorWithLink(name, email) {
-  const r = await fetch(`${s.base}/api/leads`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      type: "contact_form",
-      name,
-      phone: "+7 (921) 555-77-88",
-      email,
-      consent: true,
-    }),
-  });
-  assert.equal(r.status, 201, await r.text());
-  const token = createHash("sha256").update(`${name}-${Date.now()}`).digest("base64url");
-  s.write(
-    "INSERT INTO forget_tokens (token_hash, email, created_at, email_key) VALUES (?, ?, ?, ?)",
-    [
-      createHash("sha256").update(token).digest("hex"),
-      email,
-      new Date().toISOString(),
-      email.toLowerCase(),
-    ],
-  );
-  return token;
-}
-
 describe("the withdrawal page without JavaScript", () => {
   it("the form withdraws by a plain POST and answers what was done; the spent link says so", async () => {
     const name = "Алла Безскриптова";
-    const token = await visitorWithLink(name, "alla.noscript@example.ru");
+    const token = await visitorWithLink(s, name, "alla.noscript@example.ru");
     const page = await noScript(PHONE, `/personal-data/forget?token=${token}`);
     assert.equal(page.status, 200);
     const main = page.locator("main");
