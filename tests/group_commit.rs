@@ -217,3 +217,45 @@ async fn under_replication_forgetting_old_versions_never_holds_the_writes() {
         assert!(db.forget_old_versions().await.unwrap(), "{checkpoints:?}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_outwaits_a_long_transaction_of_the_site() {
+    use std::time::{Duration, Instant};
+    let (dir, db) = scratch_db();
+    // Another connection holds the write lock longer than the pool's busy
+    // timeout (5 s), as an import's apply of a large feed does.
+    let path = dir.path().join("data.db");
+    let (locked, is_locked) = std::sync::mpsc::channel();
+    let holder = std::thread::spawn(move || {
+        let conn = rusqlite::Connection::open(path).unwrap();
+        conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+        conn.execute("INSERT INTO notes (id, text) VALUES (1, 'import')", [])
+            .unwrap();
+        locked.send(()).unwrap();
+        std::thread::sleep(Duration::from_secs(7));
+        conn.execute_batch("COMMIT").unwrap();
+    });
+    is_locked.recv().unwrap();
+    let started = Instant::now();
+    db.write_grouped(|c| Ok(c.execute("INSERT INTO notes (id, text) VALUES (2, 'lead')", [])?))
+        .await
+        .unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_secs(5),
+        "the lock was not held"
+    );
+    holder.join().unwrap();
+    let count: i64 = db
+        .conn()
+        .unwrap()
+        .query_row("SELECT count(*) FROM notes", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(count, 2);
+    // The pool's connections wait as long as before for anything else.
+    let conn = db.conn().unwrap();
+    let blocker = rusqlite::Connection::open(dir.path().join("data.db")).unwrap();
+    blocker.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let started = Instant::now();
+    assert!(conn.execute_batch("BEGIN IMMEDIATE").is_err());
+    assert!(started.elapsed() < Duration::from_secs(10));
+}

@@ -15,6 +15,7 @@
 
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
 
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::Connection;
@@ -28,6 +29,14 @@ type Pool = r2d2::Pool<SqliteConnectionManager>;
 
 /// Writes taken into one transaction at most.
 const MAX_BATCH: usize = 256;
+
+/// How long a batch waits for the write lock another connection holds
+/// before its writes fail: longer than the pool's busy timeout, because a
+/// lead must outwait the longest write the site makes itself (an import's
+/// apply of a large feed, in one transaction, takes seconds) rather than
+/// ask the visitor to send it again; shorter than the request timeout (30 s),
+/// so the visitor still hears whether it was stored.
+pub(crate) const LOCK_PATIENCE: Duration = Duration::from_secs(20);
 
 /// One queued write: runs inside the batch's transaction, then hears how the
 /// batch ended.
@@ -94,6 +103,8 @@ where
 /// The queue and its writer thread, started on first use.
 pub(crate) struct GroupCommit {
     pool: Pool,
+    /// The pool's busy timeout, given back after the lock is taken.
+    usual: Duration,
     queue: Mutex<Option<mpsc::Sender<Box<dyn Job>>>>,
     failure: Arc<Failure>,
 }
@@ -115,9 +126,10 @@ impl Failure {
 }
 
 impl GroupCommit {
-    pub(crate) fn new(pool: Pool) -> Arc<GroupCommit> {
+    pub(crate) fn new(pool: Pool, usual: Duration) -> Arc<GroupCommit> {
         Arc::new(GroupCommit {
             pool,
+            usual,
             queue: Mutex::new(None),
             failure: Arc::default(),
         })
@@ -172,10 +184,10 @@ impl GroupCommit {
             tracing::error!("the group commit writer had ended; starting a new one");
         }
         let (sender, jobs) = mpsc::channel();
-        let (pool, failure) = (self.pool.clone(), self.failure.clone());
+        let (pool, failure, usual) = (self.pool.clone(), self.failure.clone(), self.usual);
         std::thread::Builder::new()
             .name("group-commit".into())
-            .spawn(move || write_batches(&pool, &jobs, &failure))
+            .spawn(move || write_batches(&pool, usual, &jobs, &failure))
             .map_err(|e| AppError::Internal(anyhow::anyhow!("cannot start writer: {e}")))?;
         *queue = Some(sender.clone());
         Ok(sender)
@@ -183,7 +195,12 @@ impl GroupCommit {
 }
 
 /// The writer thread: ends when the last handle to the queue is dropped.
-fn write_batches(pool: &Pool, jobs: &mpsc::Receiver<Box<dyn Job>>, failure: &Failure) {
+fn write_batches(
+    pool: &Pool,
+    usual: Duration,
+    jobs: &mpsc::Receiver<Box<dyn Job>>,
+    failure: &Failure,
+) {
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -195,7 +212,8 @@ fn write_batches(pool: &Pool, jobs: &mpsc::Receiver<Box<dyn Job>>, failure: &Fai
         let committed = match pool.get() {
             Ok(conn) => {
                 // A write that panics fails its batch, not the thread.
-                let run = std::panic::catch_unwind(AssertUnwindSafe(|| commit(&conn, &mut batch)));
+                let run =
+                    std::panic::catch_unwind(AssertUnwindSafe(|| commit(&conn, &mut batch, usual)));
                 run.unwrap_or_else(|panic| {
                     let _ = conn.execute_batch("ROLLBACK");
                     let said = crate::jobs::panic_message(&*panic);
@@ -221,9 +239,22 @@ fn write_batches(pool: &Pool, jobs: &mpsc::Receiver<Box<dyn Job>>, failure: &Fai
 /// Runs the batch in one transaction. `Ok(Some(why))`: it committed, but the
 /// database failed one of its writes (a full disk fails the insert itself,
 /// the savepoint rolls it back and the empty batch commits).
-fn commit(conn: &Connection, batch: &mut [Box<dyn Job>]) -> Result<Option<String>, String> {
-    conn.execute_batch("BEGIN IMMEDIATE")
+fn commit(
+    conn: &Connection,
+    batch: &mut [Box<dyn Job>],
+    usual: Duration,
+) -> Result<Option<String>, String> {
+    // Only taking the lock waits longer; the pool's connection then has its
+    // own timeout back for whoever uses it next.
+    conn.busy_timeout(LOCK_PATIENCE)
         .map_err(|e| e.to_string())?;
+    let begun = conn.execute_batch("BEGIN IMMEDIATE");
+    let usual = conn.busy_timeout(usual);
+    begun.map_err(|e| e.to_string())?;
+    if let Err(e) = usual {
+        let _ = conn.execute_batch("ROLLBACK");
+        return Err(e.to_string());
+    }
     let mut failed = None;
     for job in batch.iter_mut() {
         if let Some(why) = job.run(conn) {

@@ -104,7 +104,7 @@ impl Db {
             .connection_timeout(Duration::from_secs(10))
             .build(manager)
             .context("cannot open database pool")?;
-        let group = group_commit::GroupCommit::new(pool.clone());
+        let group = group_commit::GroupCommit::new(pool.clone(), BUSY_TIMEOUT);
         Ok(Db {
             pool,
             group,
