@@ -163,7 +163,7 @@ async fn every_field_is_checked_and_the_consents_are_recorded() {
         (
             with(&|b| b["email"] = json!(long_email)),
             "email",
-            "Поле «Email» не должно быть длиннее 255 символов",
+            "Поле «E-mail» не должно быть длиннее 255 символов",
         ),
         (
             with(&|b| b["filter"]["status"] = json!("broken")),

@@ -180,7 +180,7 @@ impl LeadInput {
             .ok_or_else(|| AppError::invalid("phone", phone::PHONE_RULE_MESSAGE))?;
         let email = non_empty(self.email);
         if let Some(email) = &email {
-            check_len("email", "Email", email, 255)?;
+            check_len("email", "E-mail", email, 255)?;
             if !is_email(email) {
                 return Err(AppError::invalid("email", "Неверный формат email"));
             }

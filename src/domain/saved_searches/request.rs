@@ -61,7 +61,7 @@ impl SubscribeInput {
             .map(str::trim)
             .filter(|e| !e.is_empty())
             .ok_or_else(|| AppError::invalid("email", EMAIL_INVALID))?;
-        check_len("email", "Email", email, 255)?;
+        check_len("email", "E-mail", email, 255)?;
         if !leads::is_email(email) || email.chars().any(char::is_control) {
             return Err(AppError::invalid("email", EMAIL_INVALID));
         }

@@ -118,7 +118,7 @@ impl SettingsPatch {
                 &mut p.full_address,
                 500,
             ),
-            ("email", "Email", self.email, &mut p.email, 255),
+            ("email", "E-mail", self.email, &mut p.email, 255),
             (
                 "heroTitle",
                 "Заголовок",

@@ -43,13 +43,16 @@ export function choose(choice: ConsentChoice, yandexId: string, googleId: string
   else stopAnalytics();
 }
 
-/** The notice, from its own chunk; `focus` moves focus into it (the
- * footer's button asked for it). */
+/** The notice, from its own chunk, saying what was chosen before if
+ * anything was; `focus` moves focus into it (the footer's button asked for
+ * it). */
 export function askConsent(yandexId: string, googleId: string, focus = false): void {
   const ids = counterIds(yandexId, googleId);
   import("../components/consent/CookieNotice")
     .then((m) =>
-      m.showCookieNotice(!!ids.ym, !!ids.ga, focus, (choice) => choose(choice, yandexId, googleId)),
+      m.showCookieNotice(!!ids.ym, !!ids.ga, focus, readConsent(), (choice) =>
+        choose(choice, yandexId, googleId),
+      ),
     )
     // Not loaded (offline): nothing starts; the footer's button asks again.
     .catch(() => {});

@@ -337,7 +337,7 @@ describe("admin settings", () => {
     await salon.fill(" ");
     await page.getByLabel(req("Телефон")).fill("");
     await page.getByLabel(req("Адрес")).fill("");
-    await page.getByLabel(req("Email")).fill("почта");
+    await page.getByLabel(req("E-mail")).fill("почта");
     await page.getByRole("button", { name: "Сохранить", exact: true }).click();
     for (const m of [
       "Название салона обязательно",
@@ -352,7 +352,7 @@ describe("admin settings", () => {
     await salon.fill(kept.saved.salonName);
     await page.getByLabel(req("Телефон")).fill("+7 (812) 555-00-77");
     await page.getByLabel(req("Адрес")).fill(kept.saved.address || "Санкт-Петербург");
-    await page.getByLabel(req("Email")).fill("info@example.ru");
+    await page.getByLabel(req("E-mail")).fill("info@example.ru");
     await page.getByLabel("Заголовок", { exact: true }).fill(hero);
     const favicon = await choosePicture(
       page,

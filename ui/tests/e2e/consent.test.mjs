@@ -287,3 +287,48 @@ describe("the cookie notice with the keyboard", () => {
     await page.context().close();
   });
 });
+
+describe("the cookie notice asked for again", () => {
+  it("says what was chosen before and marks that button pressed, for the keyboard too", async () => {
+    const { page } = await visitor(DESKTOP, "/");
+    await notice(page).waitFor();
+    // A first ask has no choice to tell.
+    assert.ok(!(await notice(page).innerText()).includes("Сейчас"));
+    assert.equal(await notice(page).locator("button[aria-pressed]").count(), 0);
+    await notice(page).getByRole("button", { name: "Отказаться" }).click();
+    await notice(page).waitFor({ state: "detached" });
+
+    const settings = page.locator("footer").getByRole("button", { name: "Настройки cookie" });
+    /** Asks again from the keyboard; the notice tells `word` and marks its button. */
+    async function askedAgain(word, other) {
+      await settings.focus();
+      await page.keyboard.press("Enter");
+      await notice(page).waitFor();
+      await page.waitForFunction(() => document.activeElement?.matches(".cookie-notice"));
+      const text = await notice(page).innerText();
+      assert.ok(text.includes(`Сейчас вы выбрали «${word}».`), text);
+      const chosen = notice(page).getByRole("button", { name: word, pressed: true });
+      assert.ok(await chosen.isVisible(), `«${word}» is pressed`);
+      assert.ok(
+        await notice(page).getByRole("button", { name: other, pressed: false }).isVisible(),
+      );
+      // Seen, not only heard: a tick before the chosen button's word.
+      const tick = await chosen.evaluate((b) => getComputedStyle(b, "::before").content);
+      assert.match(tick, /✓/);
+      await expectNoViolations(page, `the notice asked again after «${word}»`, ".cookie-notice");
+    }
+
+    await askedAgain("Отказаться", "Принять");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    assert.match(await focused(page), /^button .*Принять/);
+    await expectVisibleFocus(page, "Принять, asked again");
+    await page.keyboard.press("Enter");
+    await notice(page).waitFor({ state: "detached" });
+    assert.equal(JSON.parse(await stored(page)).choice, "accepted");
+
+    await askedAgain("Принять", "Отказаться");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});

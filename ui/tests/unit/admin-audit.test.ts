@@ -73,7 +73,7 @@ describe("the audit trail in the panel's words", () => {
     expect(fieldLabel("settings", "salonName")).toBe("Название салона");
     expect(fieldLabel("banner", "homeBannerMobile")).toBe("Главная страница: баннер для телефона");
     expect(changeLine("settings", change("emailNotificationsEnabled", "false", "true"))).toBe(
-      "Уведомления по email: Нет → Да",
+      "Уведомления по e-mail: Нет → Да",
     );
   });
 

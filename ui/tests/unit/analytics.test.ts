@@ -284,17 +284,22 @@ describe("the visitor's consent", () => {
     const b = fakeBrowser();
     askConsent("12345678", "G-ABC123", true);
     await vi.waitFor(() => expect(shown.length).toBe(1));
-    const [yandex, google, focus, chosen] = shown[0] as [
+    const [yandex, google, focus, current, chosen] = shown[0] as [
       boolean,
       boolean,
       boolean,
+      string | null,
       (c: string) => void,
     ];
-    expect([yandex, google, focus]).toEqual([true, true, true]);
+    expect([yandex, google, focus, current]).toEqual([true, true, true, null]);
     expect(b.scripts).toEqual([]);
     chosen("accepted");
     expect(readConsent()).toBe("accepted");
     expect(b.scripts).toEqual([METRIKA, GTAG]);
+    // Asked again, the notice is told what was chosen.
+    askConsent("12345678", "G-ABC123", true);
+    await vi.waitFor(() => expect(shown.length).toBe(2));
+    expect(shown[1]?.[3]).toBe("accepted");
     chosen("refused");
     expect(readConsent()).toBe("refused");
     const queued = b.w.ym?.a?.length;

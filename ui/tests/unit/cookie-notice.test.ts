@@ -42,6 +42,22 @@ describe("the cookie notice", () => {
     expect(html).toContain('<a href="/privacy">Политика обработки персональных данных</a>');
     expect(html).toContain('<button type="button">Принять</button>');
     expect(html).toContain('<button type="button">Отказаться</button>');
+    expect(html).not.toContain("Сейчас");
+  });
+
+  it("asked again, says what was chosen and marks that button pressed", () => {
+    const notice = (current: "accepted" | "refused") =>
+      renderToString(
+        h(CookieNotice, { text: noticeText(true, false), focus: true, current, choose: () => {} }),
+      );
+    const accepted = notice("accepted");
+    expect(accepted).toContain("Сейчас вы выбрали «Принять».");
+    expect(accepted).toContain('<button type="button" aria-pressed="true">Принять</button>');
+    expect(accepted).toContain('<button type="button" aria-pressed="false">Отказаться</button>');
+    const refused = notice("refused");
+    expect(refused).toContain("Сейчас вы выбрали «Отказаться».");
+    expect(refused).toContain('<button type="button" aria-pressed="false">Принять</button>');
+    expect(refused).toContain('<button type="button" aria-pressed="true">Отказаться</button>');
   });
 });
 

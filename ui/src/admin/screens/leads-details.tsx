@@ -57,7 +57,7 @@ export function LeadDetails({ lead, onClose, assignee }: Props) {
         </dd>
         {lead.email && (
           <>
-            <dt>Email</dt>
+            <dt>E-mail</dt>
             <dd>
               <a href={`mailto:${lead.email}`}>{lead.email}</a>
             </dd>

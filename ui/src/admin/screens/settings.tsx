@@ -180,7 +180,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
             {(a) => <input {...a} type="tel" {...register("phoneSecondary")} />}
           </Field>
         </div>
-        <Field label="Email" required error={errors.email}>
+        <Field label="E-mail" required error={errors.email}>
           {(a) => <input {...a} type="email" {...register("email", settingsRules.email)} />}
         </Field>
         <Field label="Адрес" required error={errors.address} hint="Коротко, для шапки сайта">

@@ -58,13 +58,27 @@ export function dropCounterCookies(doc: Document = document): void {
   }
 }
 
+/** The buttons' words, which the choice kept is told by. */
+const CHOICES: [ConsentChoice, string][] = [
+  ["accepted", "Принять"],
+  ["refused", "Отказаться"],
+];
+
+/** What the visitor chose before, said when the notice is asked for again. */
+export function currentText(current: ConsentChoice): string {
+  const word = CHOICES.find(([c]) => c === current)?.[1];
+  return `Сейчас вы выбрали «${word}».`;
+}
+
 interface Props {
   text: string;
   focus: boolean;
+  /** The choice kept (the footer asked again), or null on a first ask. */
+  current?: ConsentChoice | null;
   choose: (choice: ConsentChoice) => void;
 }
 
-export function CookieNotice({ text, focus, choose }: Props) {
+export function CookieNotice({ text, focus, current = null, choose }: Props) {
   const ref = useRef<HTMLElement>(null);
   // Before the first paint: no frame with the page covered or focus elsewhere.
   useLayoutEffect(() => {
@@ -94,14 +108,24 @@ export function CookieNotice({ text, focus, choose }: Props) {
           <a href={PRIVACY} onClick={openPrivacy}>
             Политика обработки персональных данных
           </a>
+          {current && (
+            <>
+              {" "}
+              <strong data-testid="cookie-current">{currentText(current)}</strong>
+            </>
+          )}
         </p>
         <div class="cookie-notice-actions">
-          <button type="button" onClick={() => choose("accepted")}>
-            Принять
-          </button>
-          <button type="button" onClick={() => choose("refused")}>
-            Отказаться
-          </button>
+          {CHOICES.map(([choice, word]) => (
+            <button
+              key={choice}
+              type="button"
+              aria-pressed={current ? current === choice : undefined}
+              onClick={() => choose(choice)}
+            >
+              {word}
+            </button>
+          ))}
         </div>
       </div>
     </section>
@@ -111,12 +135,14 @@ export function CookieNotice({ text, focus, choose }: Props) {
 let host: HTMLElement | null = null;
 let asked = 0;
 
-/** Shows the notice (again, when the footer's button asks) for the
- * counters set; `choose` keeps the choice and starts or stops them. */
+/** Shows the notice (again, when the footer's button asks, with the choice
+ * kept: `current`) for the counters set; `choose` keeps the choice and
+ * starts or stops them. */
 export function showCookieNotice(
   yandex: boolean,
   google: boolean,
   focus: boolean,
+  current: ConsentChoice | null,
   choose: (choice: ConsentChoice) => void,
 ): void {
   const root = host ?? document.createElement("div");
@@ -133,7 +159,13 @@ export function showCookieNotice(
   };
   asked += 1;
   render(
-    <CookieNotice key={asked} text={noticeText(yandex, google)} focus={focus} choose={chosen} />,
+    <CookieNotice
+      key={asked}
+      text={noticeText(yandex, google)}
+      focus={focus}
+      current={current}
+      choose={chosen}
+    />,
     root,
   );
 }
