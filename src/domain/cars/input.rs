@@ -190,8 +190,12 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
     if input.published && input.price == Money(0) {
         return Err(AppError::invalid("price", PRICE_ZERO));
     }
+    // A new or used car's payment is dropped unread (`written_values`).
+    let typed_monthly = input
+        .monthly_payment
+        .filter(|_| input.status == CarStatus::Lease);
     for (field, value) in [
-        ("monthlyPayment", input.monthly_payment),
+        ("monthlyPayment", typed_monthly),
         ("dailyPrice", input.daily_price),
     ] {
         if value.is_some_and(|m| m > crate::domain::money::MAX_DECIMAL_10_2) {
