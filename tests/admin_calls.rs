@@ -5,7 +5,7 @@ mod common;
 
 use axum::http::{Method, StatusCode};
 use common::{TestApp, car_input, seed_catalogue};
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[tokio::test]
 async fn cars_crud_and_rules() {
@@ -29,7 +29,8 @@ async fn cars_crud_and_rules() {
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
     let car = created.json();
     assert_eq!(car["price"], "1150000.00");
-    assert_eq!(car["monthlyPayment"], "19900.50");
+    // A new car keeps no typed payment (docs/pricing.md).
+    assert_eq!(car["monthlyPayment"], Value::Null);
     assert_eq!(car["mainImage"], "/media/a-800.webp");
     assert_eq!(car["brandName"], "Lada");
     assert_eq!(car["trimLevels"][0]["name"], "Comfort");

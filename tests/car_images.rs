@@ -175,7 +175,8 @@ async fn lists_carry_each_cars_pictures_in_order() {
             input.images = urls(&pictures);
             cars::create(&conn, &input, 2026).unwrap();
         }
-        let listed = cars::list(&conn, &CarFilter::default(), 10, 0).unwrap();
+        let none = dealership::domain::credit_payment::CreditRule::new(Vec::new());
+        let listed = cars::list(&conn, &CarFilter::default(), 10, 0, &none).unwrap();
         let mut by_slug: Vec<(String, Vec<String>)> =
             listed.into_iter().map(|c| (c.slug, c.images)).collect();
         by_slug.sort();

@@ -9,6 +9,7 @@ use common::{TestApp, car_input};
 use dealership::domain::brands::{self, BrandInput};
 use dealership::domain::car_index::CarIndex;
 use dealership::domain::cars::{self, BodyType, CarFilter, CarSort, CarStatus};
+use dealership::domain::credit_payment::CreditRule;
 use dealership::domain::money::Money;
 use serde_json::json;
 
@@ -117,10 +118,12 @@ fn every_page_and_count_equals_the_sql_answer() {
     let app = TestApp::new();
     let brand_ids = seed(&app);
     let conn = app.db.conn().unwrap();
-    let index = CarIndex::build(&conn, 218).unwrap().unwrap();
+    let day = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+    let rule = CreditRule::today(&conn, day).unwrap();
+    let index = CarIndex::build(&conn, 218, day).unwrap().unwrap();
     assert_eq!(index.len(), 240 - 22, "drafts are not held");
     assert!(
-        CarIndex::build(&conn, 217).unwrap().is_none(),
+        CarIndex::build(&conn, 217, day).unwrap().is_none(),
         "a catalogue above the limit is not held"
     );
     let mut compared = 0;
@@ -132,7 +135,7 @@ fn every_page_and_count_equals_the_sql_answer() {
         );
         for (limit, offset) in [(12, 0), (20, 0), (7, 14), (100, 0), (500, 3), (12, 400)] {
             let held = index.page_json(&filter, limit, offset);
-            let sql = cars::list_json(&conn, &filter, limit, offset).unwrap();
+            let sql = cars::list_json(&conn, &filter, limit, offset, &rule).unwrap();
             assert_eq!(
                 String::from_utf8(held).unwrap(),
                 String::from_utf8(sql).unwrap(),

@@ -71,6 +71,7 @@ async fn every_public_route_arrives_with_its_content() {
         },
         1,
         0,
+        &dealership::domain::credit_payment::CreditRule::new(Vec::new()),
     )
     .unwrap()
     .remove(0);

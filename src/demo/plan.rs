@@ -139,7 +139,9 @@ pub fn cars(rng: &mut StdRng) -> Vec<CarPlan> {
                     let daily = round_to((price as f64 * 0.00135).max(1_800.0), 50);
                     (Some(round_to(daily as f64 * 28.5, 100)), Some(daily))
                 }
-                _ => (Some(round_to(price as f64 * 0.0175, 100)), None),
+                // A new or used car's payment comes from the credit
+                // programmes (`domain::credit_payment`), never typed.
+                _ => (None, None),
             };
             let vin = (status == CarStatus::Used).then(|| {
                 (0..17)

@@ -7,9 +7,11 @@
 
 use std::cmp::Reverse;
 
+use chrono::NaiveDate;
 use rusqlite::Connection;
 
 use super::cars::{self, CarFilter, CarSort, RenderedCar};
+use super::credit_payment::CreditRule;
 use crate::error::AppResult;
 
 /// Largest catalogue held: about 1.3 KB of JSON a car, so some 26 MB.
@@ -18,6 +20,8 @@ pub const MAX_CARS: usize = 20_000;
 pub struct CarIndex {
     /// The content version the cars were read at (or an older one).
     pub version: i64,
+    /// The Moscow date whose credit programmes gave the monthly figures.
+    pub day: NaiveDate,
     /// Newest first: created_at descending, then rowid descending.
     cars: Vec<RenderedCar>,
     /// Positions in `cars` by price ascending, then rowid ascending.
@@ -29,10 +33,16 @@ pub struct CarIndex {
 impl CarIndex {
     /// Reads the published catalogue; None when it has more than
     /// `max_cars` cars ([`MAX_CARS`] for the server). The version is read
-    /// first, so the cars are at least as new as the version the index claims.
-    pub fn build(conn: &Connection, max_cars: usize) -> AppResult<Option<CarIndex>> {
+    /// first, so the cars are at least as new as the version the index claims;
+    /// the monthly figures are those of the programmes valid on `day`.
+    pub fn build(
+        conn: &Connection,
+        max_cars: usize,
+        day: NaiveDate,
+    ) -> AppResult<Option<CarIndex>> {
         let version = crate::db::content_version(conn)?;
-        let Some(cars) = cars::published_rendered(conn, max_cars)? else {
+        let rule = CreditRule::today(conn, day)?;
+        let Some(cars) = cars::published_rendered(conn, max_cars, &rule)? else {
             return Ok(None);
         };
         let mut by_price: Vec<u32> = (0..cars.len() as u32).collect();
@@ -42,6 +52,7 @@ impl CarIndex {
             .sort_unstable_by_key(|&i| (Reverse(cars[i as usize].price), cars[i as usize].rowid));
         Ok(Some(CarIndex {
             version,
+            day,
             cars,
             by_price,
             by_price_desc,

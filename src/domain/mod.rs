@@ -10,6 +10,7 @@ pub mod brands;
 pub mod car_index;
 pub mod cars;
 pub mod checks;
+pub mod credit_payment;
 pub mod credit_programs;
 pub mod data_requests;
 pub mod destruction_acts;

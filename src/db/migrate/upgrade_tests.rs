@@ -1,6 +1,7 @@
 //! Upgrades of databases from V28 on: one feed owning its cars (V29),
 //! e-mail comparison keys (V30), one source for the operator's details and
-//! hours (V31), a run's report a line an item (V32).
+//! hours (V31), a run's report a line an item (V32), a typed monthly
+//! payment only for lease cars (V33).
 
 use rusqlite::{Connection, params};
 
@@ -253,4 +254,37 @@ fn v31_import_reports_upgrade_to_lines_and_counts() {
     );
     assert_eq!(rest, r#"{"newBrands":["Haval"],"newBodyTypes":[]}"#);
     assert_eq!((rows.as_str(), photo_errors.as_str()), ("[]", "[]"));
+}
+
+/// Before V33 any car could carry a typed monthly payment; a new or used
+/// car's figure now comes from the credit programmes, so the upgrade drops
+/// theirs and keeps a lease car's (docs/pricing.md, "Car price fields").
+#[test]
+fn v32_typed_monthly_payments_upgrade_to_lease_cars_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("old.db")).unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    migrate_to(&mut conn, Some(32)).unwrap();
+    insert_brand(&conn);
+    for status in ["new", "used", "lease"] {
+        conn.execute(
+            "INSERT INTO cars (id, brand_id, name, slug, model, year, price_kopecks,
+                monthly_payment_kopecks, status, body_type, transmission, drivetrain, fuel_type,
+                engine, created_at, updated_at)
+             VALUES (?1, 'brand-1', ?1, ?1, 'M', 2024, 100000000, 9820000, ?1, 'sedan',
+                'automatic', 'front', 'gasoline', '1.6', ?2, ?2)",
+            params![status, T],
+        )
+        .unwrap();
+    }
+    migrate(&mut conn).unwrap();
+    assert_eq!(
+        texts(
+            &conn,
+            "SELECT status || ':' || coalesce(monthly_payment_kopecks, 'none') FROM cars
+             ORDER BY status",
+            [],
+        ),
+        ["lease:9820000", "new:none", "used:none"]
+    );
 }

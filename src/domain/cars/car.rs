@@ -3,6 +3,7 @@
 //! filters and sorts by.
 
 use crate::domain::body_types::BodyType;
+use crate::domain::credit_payment::CreditRule;
 use crate::domain::money::Money;
 use crate::domain::text_enum;
 use serde::{Deserialize, Serialize};
@@ -101,6 +102,10 @@ pub struct Car {
     pub model: String,
     pub year: i32,
     pub price: Money,
+    /// «от … ₽/мес». A lease car: the payment its admin typed. A new or used
+    /// car: on the public site, the credit calculator's first figure from the
+    /// programmes valid today, whole rubles (null with none); in the admin's
+    /// reads, null (it stores none: `docs/pricing.md`).
     pub monthly_payment: Option<Money>,
     pub daily_price: Option<Money>,
     pub status: CarStatus,
@@ -145,6 +150,18 @@ pub struct Car {
 }
 
 impl Car {
+    /// The car with the monthly figure the public sees (`CreditRule::shown`).
+    pub fn shown(mut self, rule: &CreditRule) -> Car {
+        self.monthly_payment = rule.shown(
+            self.status == CarStatus::Lease,
+            self.monthly_payment,
+            self.price,
+            self.credit_discount,
+            self.max_discount,
+        );
+        self
+    }
+
     /// The car as a public page or a feed shows it: at most
     /// [`MAX_TRIM_LEVELS`] trim levels and [`MAX_IMAGES`] pictures, whatever
     /// a row holds (one stored before the limits, or written behind the API).
@@ -171,6 +188,10 @@ pub struct CarBrief {
     pub model: String,
     pub year: i32,
     pub price: Money,
+    /// «от … ₽/мес». A lease car: the payment its admin typed. A new or used
+    /// car: on the public site, the credit calculator's first figure from the
+    /// programmes valid today, whole rubles (null with none); in the admin's
+    /// reads, null (it stores none: `docs/pricing.md`).
     pub monthly_payment: Option<Money>,
     pub daily_price: Option<Money>,
     pub status: CarStatus,

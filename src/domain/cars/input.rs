@@ -25,6 +25,9 @@ pub struct CarInput {
     pub model: String,
     pub year: i32,
     pub price: Money,
+    /// A lease car's monthly payment. Not stored for a new or used car (its
+    /// figure comes from the credit programmes, `docs/pricing.md`): read as
+    /// an amount, then dropped.
     #[serde(default)]
     pub monthly_payment: Option<Money>,
     #[serde(default)]
@@ -190,8 +193,13 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
     if input.published && input.price == Money(0) {
         return Err(AppError::invalid("price", PRICE_ZERO));
     }
+    // A new or used car's payment is not stored (`written_values`): its
+    // size does not matter.
+    let typed_monthly = input
+        .monthly_payment
+        .filter(|_| input.status == CarStatus::Lease);
     for (field, value) in [
-        ("monthlyPayment", input.monthly_payment),
+        ("monthlyPayment", typed_monthly),
         ("dailyPrice", input.daily_price),
     ] {
         if value.is_some_and(|m| m > crate::domain::money::MAX_DECIMAL_10_2) {

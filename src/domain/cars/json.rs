@@ -3,8 +3,9 @@
 //! the catalogue in memory's cars rendered once.
 
 use super::car::{CarSort, CarStatus, Drivetrain, FuelType, MAX_IMAGES, Transmission};
-use super::row::{BRIEF_SELECT, optional_text, text};
+use super::row::{BRIEF_SELECT, optional_text, shown_monthly, text};
 use crate::domain::body_types::BodyType;
+use crate::domain::credit_payment::CreditRule;
 use crate::domain::money::Money;
 use crate::error::{AppError, AppResult};
 use rusqlite::{Connection, Row};
@@ -28,8 +29,13 @@ pub struct RenderedCar {
 }
 
 /// Every published car, newest first (the order of [`CarSort::Newest`]),
-/// rendered once; at most `limit` of them (None when there are more).
-pub fn published_rendered(conn: &Connection, limit: usize) -> AppResult<Option<Vec<RenderedCar>>> {
+/// rendered once with its monthly figure by `rule`; at most `limit` of them
+/// (None when there are more).
+pub fn published_rendered(
+    conn: &Connection,
+    limit: usize,
+    rule: &CreditRule,
+) -> AppResult<Option<Vec<RenderedCar>>> {
     let sql = format!(
         "{} WHERE c.published = 1 ORDER BY {} LIMIT ?1",
         BRIEF_SELECT.replacen("\n    FROM cars c", ", c.rowid\n    FROM cars c", 1),
@@ -44,7 +50,7 @@ pub fn published_rendered(conn: &Connection, limit: usize) -> AppResult<Option<V
             return Ok(None);
         }
         json.clear();
-        write_json(row, &mut json)?;
+        write_json(row, &mut json, rule)?;
         cars.push(RenderedCar {
             rowid: row.get(35)?,
             created_at: text(row, 25)?.into(),
@@ -65,8 +71,9 @@ pub fn published_rendered(conn: &Connection, limit: usize) -> AppResult<Option<V
 }
 
 /// Appends one row of [`BRIEF_SELECT`] to `out` as the JSON of its
-/// [`CarBrief`](super::car::CarBrief): a card, never the trim levels.
-pub(super) fn write_json(row: &Row, out: &mut Vec<u8>) -> AppResult<()> {
+/// [`CarBrief`](super::car::CarBrief): a card, never the trim levels, its
+/// monthly figure by `rule`.
+pub(super) fn write_json(row: &Row, out: &mut Vec<u8>, rule: &CreditRule) -> AppResult<()> {
     // As `brief_from_row`, but borrowing from the row.
     let mut images: Vec<Text> = serde_json::from_str(text(row, 27)?).unwrap_or_default();
     images.truncate(MAX_IMAGES);
@@ -80,7 +87,7 @@ pub(super) fn write_json(row: &Row, out: &mut Vec<u8>) -> AppResult<()> {
         model: text(row, 6)?,
         year: row.get(7)?,
         price: row.get(8)?,
-        monthly_payment: row.get(9)?,
+        monthly_payment: shown_monthly(row, rule)?,
         daily_price: row.get(10)?,
         status: row.get(11)?,
         body_type: row.get(12)?,

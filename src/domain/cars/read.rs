@@ -4,6 +4,7 @@
 use super::car::{Car, CarBrief, CarFilter, CarSort, CarStatus, MAX_LIMIT};
 use super::json::write_json;
 use super::row::{BRIEF_SELECT, SELECT, brief_from_row, from_row};
+use crate::domain::credit_payment::CreditRule;
 use crate::error::AppResult;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
@@ -100,16 +101,17 @@ pub fn list_query(filter: &CarFilter, limit: u32, offset: u32) -> (String, Vec<V
     (sql, values)
 }
 
-/// A page of a public list: the cars' cards.
+/// A page of a public list: the cars' cards, their monthly figures by `rule`.
 pub fn list(
     conn: &Connection,
     filter: &CarFilter,
     limit: u32,
     offset: u32,
+    rule: &CreditRule,
 ) -> AppResult<Vec<CarBrief>> {
     let (sql, values) = list_query(filter, limit, offset);
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params_from_iter(values), brief_from_row)?;
+    let rows = stmt.query_map(params_from_iter(values), |row| brief_from_row(row, rule))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
@@ -121,6 +123,7 @@ pub fn list_json(
     filter: &CarFilter,
     limit: u32,
     offset: u32,
+    rule: &CreditRule,
 ) -> AppResult<Vec<u8>> {
     let (sql, values) = list_query(filter, limit, offset);
     let mut stmt = conn.prepare_cached(&sql)?;
@@ -132,7 +135,7 @@ pub fn list_json(
         if out.len() > 1 {
             out.push(b',');
         }
-        write_json(row, &mut out)?;
+        write_json(row, &mut out, rule)?;
     }
     out.push(b']');
     Ok(out)

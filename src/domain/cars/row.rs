@@ -7,7 +7,10 @@ use std::sync::LazyLock;
 
 use rusqlite::Row;
 
-use super::car::{Car, CarBrief, MAX_IMAGES};
+use crate::domain::money::Money;
+
+use super::car::{Car, CarBrief, CarStatus, MAX_IMAGES};
+use crate::domain::credit_payment::CreditRule;
 
 /// A car with its brand, and its pictures in order (one JSON array per row,
 /// built from `car_images` by primary key: a page of cars is one query).
@@ -28,8 +31,22 @@ pub(super) const SELECT: &str =
 pub(super) static BRIEF_SELECT: LazyLock<String> =
     LazyLock::new(|| SELECT.replacen("c.trim_levels,", "NULL AS trim_levels,", 1));
 
-/// A row of [`BRIEF_SELECT`] (or [`SELECT`]) as a card.
-pub(super) fn brief_from_row(row: &Row) -> rusqlite::Result<CarBrief> {
+/// The monthly figure a public read shows for a row of [`SELECT`]: a lease
+/// car's typed payment, else the credit programmes' (`CreditRule::shown`).
+pub(super) fn shown_monthly(row: &Row, rule: &CreditRule) -> rusqlite::Result<Option<Money>> {
+    let status: CarStatus = row.get(11)?;
+    Ok(rule.shown(
+        status == CarStatus::Lease,
+        row.get(9)?,
+        row.get(8)?,
+        row.get(28)?,
+        row.get(31)?,
+    ))
+}
+
+/// A row of [`BRIEF_SELECT`] (or [`SELECT`]) as a public card, its monthly
+/// figure by `rule`.
+pub(super) fn brief_from_row(row: &Row, rule: &CreditRule) -> rusqlite::Result<CarBrief> {
     let mut images: Vec<String> = crate::domain::json_column(text(row, 27)?);
     images.truncate(MAX_IMAGES);
     Ok(CarBrief {
@@ -42,7 +59,7 @@ pub(super) fn brief_from_row(row: &Row) -> rusqlite::Result<CarBrief> {
         model: row.get(6)?,
         year: row.get(7)?,
         price: row.get(8)?,
-        monthly_payment: row.get(9)?,
+        monthly_payment: shown_monthly(row, rule)?,
         daily_price: row.get(10)?,
         status: row.get(11)?,
         body_type: row.get(12)?,
@@ -68,7 +85,9 @@ pub(super) fn brief_from_row(row: &Row) -> rusqlite::Result<CarBrief> {
 }
 
 // The columns of [`SELECT`] are read by position (a lookup by name costs a
-// scan of the names per value); `tests` checks the positions.
+// scan of the names per value); `tests` checks the positions. The monthly
+// payment is the stored one (what the admin typed): a public read shows
+// `Car::shown`.
 pub(super) fn from_row(row: &Row) -> rusqlite::Result<Car> {
     let images: Vec<String> = crate::domain::json_column(text(row, 27)?);
     Ok(Car {

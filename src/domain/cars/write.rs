@@ -1,7 +1,7 @@
 //! Writing cars: create, update and delete, with their pictures, the
 //! publication of many at once, and the counts of published and draft cars.
 
-use super::car::Car;
+use super::car::{Car, CarStatus};
 use super::input::{CarInput, PRICE_ZERO, check_references, pictures, set_images, validate};
 use super::read::get;
 use crate::domain::money::Money;
@@ -81,7 +81,12 @@ pub(super) fn written_values(input: &CarInput, now: String) -> Vec<Value> {
         text(&input.model),
         Value::Integer(input.year.into()),
         Value::Integer(input.price.kopecks()),
-        money(input.monthly_payment),
+        // Only a lease car keeps a typed payment (`docs/pricing.md`).
+        money(
+            input
+                .monthly_payment
+                .filter(|_| input.status == CarStatus::Lease),
+        ),
         money(input.daily_price),
         text(input.status.as_str()),
         text(input.body_type.as_str()),

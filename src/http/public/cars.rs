@@ -13,6 +13,7 @@ use utoipa_axum::routes;
 
 use crate::domain::car_index::CarIndex;
 use crate::domain::cars::{self, BodyType, Car, CarBrief, CarFilter, CarSort, CarStatus};
+use crate::domain::credit_payment::CreditRule;
 use crate::domain::money::Money;
 use crate::error::{AppError, AppResult};
 use crate::http::cache::ContentVersion;
@@ -172,7 +173,8 @@ async fn held(
 ) -> AppResult<Option<Arc<CarIndex>>> {
     match version {
         Some(Extension(ContentVersion(version))) if !filter.include_drafts => {
-            state.catalogue.at(version, &state.db).await
+            let today = state.clock.moscow_today();
+            state.catalogue.at(version, today, &state.db).await
         }
         _ => Ok(None),
     }
@@ -190,9 +192,13 @@ async fn list_with(
     if let Some(index) = held(state, &filter, version).await? {
         return Ok(JsonBytes(index.page_json(&filter, limit, offset)));
     }
+    let today = state.clock.moscow_today();
     let list = state
         .db
-        .read(move |c| cars::list_json(c, &filter, limit, offset))
+        .read(move |c| {
+            let rule = CreditRule::today(c, today)?;
+            cars::list_json(c, &filter, limit, offset, &rule)
+        })
         .await?;
     Ok(JsonBytes(list))
 }
@@ -242,9 +248,13 @@ pub async fn by_slug(
     State(state): State<AppState>,
     Path(slug): Path<String>,
 ) -> AppResult<Json<Car>> {
+    let today = state.clock.moscow_today();
     state
         .db
-        .call(move |c| cars::get_by_slug(c, &slug, false))
+        .call(move |c| {
+            let rule = CreditRule::today(c, today)?;
+            Ok(cars::get_by_slug(c, &slug, false)?.map(|car| car.shown(&rule)))
+        })
         .await?
         .map(|car| Json(car.bounded()))
         .ok_or_else(|| AppError::not_found(CAR_NOT_FOUND))
@@ -357,14 +367,16 @@ pub async fn by_slugs(
     if slugs.is_empty() || slugs.len() > MAX_SLUGS {
         return Err(AppError::BadRequest(SLUGS_COUNT.into()));
     }
+    let today = state.clock.moscow_today();
     let answer = state
         .db
         .call(move |c| {
+            let rule = CreditRule::today(c, today)?;
             let mut items = Vec::new();
             let mut missing = Vec::new();
             for slug in slugs {
                 match cars::get_by_slug(c, &slug, false)? {
-                    Some(car) => items.push(CarBrief::from(car)),
+                    Some(car) => items.push(CarBrief::from(car.shown(&rule))),
                     None => missing.push(slug),
                 }
             }

@@ -287,7 +287,9 @@ export function carSlug(name: string, model: string): string {
 /** What the server takes: only what the form shows, so saving keeps what
  * it does not (the feed's `externalId`; the server keeps what a change
  * leaves out, docs/admin.md "The car form's round trip"). Mileage is shown
- * (and sent) only for a used car, the daily price only for a lease. Empty
+ * (and sent) only for a used car, the monthly payment and the daily price
+ * only for a lease (a new or used car's monthly figure comes from the credit
+ * programmes, docs/pricing.md). Empty
  * trim levels are dropped; an empty drive, complectation, generation or
  * doors is null (not stated). */
 export function carInput(v: CarValues): CarInput {
@@ -303,8 +305,9 @@ export function carInput(v: CarValues): CarInput {
     slug: v.slug.trim(),
     year: Number(v.year.trim()),
     price: normalizeMoney(v.price),
-    monthlyPayment: optional(v.monthlyPayment),
-    ...(v.status === "lease" ? { dailyPrice: optional(v.dailyPrice) } : {}),
+    ...(v.status === "lease"
+      ? { monthlyPayment: optional(v.monthlyPayment), dailyPrice: optional(v.dailyPrice) }
+      : {}),
     creditDiscount: optional(v.creditDiscount),
     tradeinDiscount: optional(v.tradeinDiscount),
     insuranceDiscount: optional(v.insuranceDiscount),

@@ -1,9 +1,11 @@
 /** The credit calculator's arithmetic and the texts that show a credit
  * programme's cost (docs/credit.md, "The calculator and the texts"). Money
- * is in whole kopecks (integers) here; only the monthly payment goes through
- * floating point, once, and is rounded to the kopeck. */
+ * is in whole kopecks (integers) here, exact: the monthly payment too
+ * (BigInt), by the same rule as the server's `src/domain/credit_payment.rs`,
+ * whose figure «от … ₽/мес» is this calculator's first one
+ * (tests/fixtures/credit_payment.json holds both to one table). */
 import type { components } from "../api/schema";
-import { decimal, formatPrice } from "./format";
+import { decimal, formatNumber, formatPrice } from "./format";
 import { moneyText } from "./price";
 
 /** A programme as the public sees it (`GET /api/credit-programs`). */
@@ -33,18 +35,31 @@ export type ProgramsSummary = components["schemas"]["CreditSummary"];
 /** `GET /api/credit-programs`: the valid programmes and their summary. */
 export type CreditProgramsAnswer = components["schemas"]["PublicCreditPrograms"];
 
+/** Twelve months of a hundred percent in thousandths: r = rate / YEAR. */
+const YEAR = BigInt(1_200_000);
+const TWO = BigInt(2);
+
 /** The monthly payment of an annuity loan, in kopecks rounded half up:
- * P·r / (1 − (1 + r)^−n) with r the yearly rate / 12; P / n at 0 %. */
+ * P·r / (1 − (1 + r)^−n) with r the yearly rate / 12; P / n at 0 %.
+ * Exact: with r = m / YEAR (m the rate in thousandths of a percent, as
+ * stored), P·a / b for a = m·(YEAR+m)^n and b = YEAR·((YEAR+m)^n − YEAR^n). */
 export function annuityPayment(
   principalKopecks: number,
   yearlyRatePercent: number,
   months: number,
 ): number {
   if (principalKopecks <= 0 || months < 1) return 0;
-  const r = yearlyRatePercent / 1200;
-  const exact =
-    r === 0 ? principalKopecks / months : (principalKopecks * r) / (1 - (1 + r) ** -months);
-  return Math.round(exact);
+  const p = BigInt(Math.round(principalKopecks));
+  const n = BigInt(Math.round(months));
+  const m = BigInt(Math.max(0, Math.round(yearlyRatePercent * 1000)));
+  let a = BigInt(1);
+  let b = n;
+  if (m > BigInt(0)) {
+    const grown = (YEAR + m) ** n;
+    a = m * grown;
+    b = YEAR * (grown - YEAR ** n);
+  }
+  return Number((TWO * p * a + b) / (TWO * b));
 }
 
 export interface CreditInput {
@@ -137,20 +152,53 @@ export function shareOf(price: number, percent: number, stepRubles = 1): number 
   return Math.ceil((price * percent) / 100 / step) * step;
 }
 
-// ---- texts ---------------------------------------------------------------
+/** The down payment slider's step, rubles. */
+export const DOWN_STEP = 10_000;
+/** The highest down payment share the calculator takes. */
+export const MAX_DOWN_PERCENT = 90;
 
-const kopecksFormat = { format: (rubles: number) => decimal(rubles, 2, 2) };
-
-/** A payment to the kopeck, as banks' schedules print it: "22 244,45 ₽". */
-export function paymentAmount(kopecks: number): string {
-  return `${kopecksFormat.format(kopecks / 100)} ₽`;
+/** The down payment's limits for a price (kopecks), in whole rubles: at
+ * least the lowest minimum share of the programmes (rounded up), at most
+ * 90 % (rounded down). */
+export function downLimits(price: number, programs: ProgramTerms[]): { min: number; max: number } {
+  const min = Math.ceil((price * minDownPercent(programs)) / 100 / 100);
+  const max = Math.max(min, Math.floor((price * MAX_DOWN_PERCENT) / 100 / 100));
+  return { min, max };
 }
 
-/** "от 21 840,99 до 25 112,34 ₽", or one amount when both ends meet. */
+/** The calculator's first input for a price (kopecks): 20 % down rounded
+ * up to 10,000 ₽ within the limits, the term nearest 60 months. The
+ * server's figure «от … ₽/мес» is the lowest payment of this input
+ * (`firstPayment`). */
+export function startInput(price: number, programs: ProgramTerms[]): CreditInput {
+  const { min, max } = downLimits(price, programs);
+  const down = Math.min(max, Math.max(min, shareOf(price, 20, DOWN_STEP) / 100));
+  return { price, downPayment: down * 100, termMonths: defaultTerm(termChoices(programs)) };
+}
+
+/** The lowest payment of the calculator's first input, kopecks; null when no
+ * programme fits it. */
+export function firstPayment(price: number, programs: ProgramTerms[]): number | null {
+  if (programs.length === 0) return null;
+  return paymentRange(offers(programs, startInput(price, programs)))?.min ?? null;
+}
+
+// ---- texts ---------------------------------------------------------------
+
+/** A payment in whole rubles, rounded down as every amount the site shows
+ * (the card's «от … ₽/мес» is the same figure): "22 244 ₽". */
+export function paymentAmount(kopecks: number): string {
+  return `${formatNumber(Math.floor(kopecks / 100))} ₽`;
+}
+
+/** "от 21 840 до 25 113 ₽" (the lower end rounded down, the upper up: the
+ * range holds every payment), or one amount when both ends meet. */
 export function paymentText(p: { min: number; max: number }): string {
-  return p.min === p.max
+  const low = Math.floor(p.min / 100);
+  const high = Math.ceil(p.max / 100);
+  return p.min === p.max || low === high
     ? paymentAmount(p.min)
-    : `от ${kopecksFormat.format(p.min / 100)} до ${paymentAmount(p.max)}`;
+    : `от ${formatNumber(low)} до ${formatNumber(high)} ₽`;
 }
 
 const percentFormat = { format: (value: number) => decimal(value, 0, 3) };

@@ -78,7 +78,11 @@ export function CarPage({ slug }: { slug: string }) {
             {c.inStock && <span class="badge badge-stock">В наличии</span>}
           </div>
           <HonestPrice car={c} />
-          {c.monthlyPayment && <p class="detail-monthly">{monthlyPrice(c.monthlyPayment)}</p>}
+          {c.monthlyPayment && (
+            <p class="detail-monthly" data-testid="car-monthly">
+              {monthlyPrice(c.monthlyPayment)}
+            </p>
+          )}
           {c.status === "lease" && c.dailyPrice && (
             <p class="detail-monthly">{dailyPrice(c.dailyPrice)}</p>
           )}

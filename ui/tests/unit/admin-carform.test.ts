@@ -78,7 +78,9 @@ describe("car form values", () => {
     expect(v.mileage).toBe("12000");
     const input = carInput(v);
     expect(input.price).toBe("7500000");
-    expect(input.monthlyPayment).toBe("95000.50");
+    // A used car's monthly figure comes from the credit programmes.
+    expect(input).not.toHaveProperty("monthlyPayment");
+    expect(carInput({ ...v, status: "lease" }).monthlyPayment).toBe("95000.50");
     expect(input.mileage).toBe(12000);
     expect(input.images).toEqual(["/m/a.webp", "/m/b.webp"]);
     expect(input.mainImage).toBe("/m/a.webp");
@@ -86,10 +88,13 @@ describe("car form values", () => {
     expect(input.trimLevels).toEqual([{ name: "M Sport", description: "Пакет", link: "" }]);
   });
 
-  it("sends mileage only for a used car and the daily price only for a lease", () => {
+  it("sends mileage only for a used car, the monthly and daily price only for a lease", () => {
     const v = { ...carValues(car, NOW), status: "new" as const, dailyPrice: "5000" };
     expect(carInput(v)).not.toHaveProperty("mileage");
     expect(carInput(v)).not.toHaveProperty("dailyPrice");
+    expect(carInput(v)).not.toHaveProperty("monthlyPayment");
+    expect(carInput({ ...v, status: "used" })).not.toHaveProperty("monthlyPayment");
+    expect(carInput({ ...v, status: "lease", monthlyPayment: "" }).monthlyPayment).toBeNull();
     expect(carInput({ ...v, status: "lease" }).dailyPrice).toBe("5000");
     expect(carInput({ ...v, status: "lease", dailyPrice: "" }).dailyPrice).toBeNull();
     expect(carInput({ ...v, status: "used" }).mileage).toBe(12000);

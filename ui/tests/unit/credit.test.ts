@@ -153,12 +153,13 @@ describe("programmes against the input", () => {
 });
 
 describe("texts", () => {
-  it("payments to the kopeck", () => {
-    expect(plain(paymentText({ min: 2_224_445, max: 2_224_445 }))).toBe("22 244,45 ₽");
-    expect(plain(paymentText({ min: 2_184_099, max: 5_170_663 }))).toBe(
-      "от 21 840,99 до 51 706,63 ₽",
-    );
-    expect(plain(paymentText({ min: 100_000_000, max: 100_000_000 }))).toBe("1 000 000,00 ₽");
+  it("payments in whole rubles, the range holding every payment", () => {
+    expect(plain(paymentText({ min: 2_224_445, max: 2_224_445 }))).toBe("22 244 ₽");
+    expect(plain(paymentText({ min: 2_184_099, max: 5_170_663 }))).toBe("от 21 840 до 51 707 ₽");
+    expect(plain(paymentText({ min: 100_000_000, max: 100_000_000 }))).toBe("1 000 000 ₽");
+    // Two payments within one ruble: one figure.
+    expect(plain(paymentText({ min: 2_224_400, max: 2_224_400 }))).toBe("22 244 ₽");
+    expect(plain(paymentText({ min: 2_224_401, max: 2_224_500 }))).toBe("от 22 244 до 22 245 ₽");
   });
 
   it("rates and terms in Russian", () => {

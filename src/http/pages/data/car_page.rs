@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::super::shell::{Page, PreloadImage};
 use super::answer::{PROMOTIONS, respond, rubles};
 use crate::domain::cars::{self, Car, CarFilter, CarStatus};
+use crate::domain::credit_payment::CreditRule;
 use crate::domain::promotions;
 use crate::error::AppResult;
 use crate::http::state::AppState;
@@ -78,7 +79,10 @@ pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> App
         let path = format!("/car/{slug}");
         let key = format!("/api/cars/slug/{slug}");
         // At most the limits' trim levels and pictures, whatever the row holds.
-        let Some(car) = cars::get_by_slug(c, &slug, false)?.map(Car::bounded) else {
+        // The monthly figure of the programmes valid today (lease: typed).
+        let rule = CreditRule::today(c, today)?;
+        let shown = |car: Car| car.shown(&rule).bounded();
+        let Some(car) = cars::get_by_slug(c, &slug, false)?.map(shown) else {
             let mut page = Page::new(path)
                 .title("Автомобиль не найден")
                 .description("Автомобиль с таким идентификатором не существует")
@@ -140,7 +144,7 @@ pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> App
                 "/api/cars/body-type/{}/fast?limit=5",
                 car.body_type.as_str()
             ),
-            &cars::list(c, &similar, 5, 0)?,
+            &cars::list(c, &similar, 5, 0, &rule)?,
         );
         page.put(PROMOTIONS, &promotions::public(c, today)?);
         page.put(key, &car);

@@ -16,6 +16,7 @@ use super::answer::{
     banner_preloads, first_card_preload, respond,
 };
 use crate::domain::cars::{self, BodyType, CarBrief, CarFilter, CarSort, CarStatus};
+use crate::domain::credit_payment::CreditRule;
 use crate::domain::money::Money;
 use crate::domain::settings::Banners;
 use crate::domain::{body_types, brands, promotions, reviews};
@@ -175,6 +176,7 @@ fn embed_catalogue(
     page: &mut Page,
     query: &CarsQuery,
     page_number: u32,
+    rule: &CreditRule,
 ) -> AppResult<Vec<CarBrief>> {
     let filter = query.filter();
     let mut first = None;
@@ -185,7 +187,7 @@ fn embed_catalogue(
         if page.data.contains_key(&url) {
             continue;
         }
-        let list = cars::list(c, &filter, CAR_BATCH, offset)?;
+        let list = cars::list(c, &filter, CAR_BATCH, offset, rule)?;
         page.put(url, &list);
         first.get_or_insert(list);
     }
@@ -215,8 +217,9 @@ pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
             featured: Some(true),
             ..catalogue.clone()
         };
-        page.put(HOME_FEATURED, &cars::list(c, &featured, 12, 0)?);
-        page.put(HOME_CATALOGUE, &cars::list(c, &catalogue, 12, 0)?);
+        let rule = CreditRule::today(c, today)?;
+        page.put(HOME_FEATURED, &cars::list(c, &featured, 12, 0, &rule)?);
+        page.put(HOME_CATALOGUE, &cars::list(c, &catalogue, 12, 0, &rule)?);
         page.put(PROMOTIONS, &promotions::public(c, today)?);
         page.put(REVIEWS, &reviews::list(c, true, 50, 0)?);
         Ok(page)
@@ -272,6 +275,7 @@ async fn status_catalogue(
     page: Page,
     banner: fn(&Banners) -> (&String, &String),
 ) -> AppResult<Response> {
+    let today = state.clock.moscow_today();
     respond(state, move |c, settings| {
         let mut page = page;
         let brand_list = brands::list_brief(c)?;
@@ -283,7 +287,8 @@ async fn status_catalogue(
             max_price: params.max_price(),
             ..CarsQuery::default()
         };
-        let list = embed_catalogue(c, &mut page, &query, params.page())?;
+        let rule = CreditRule::today(c, today)?;
+        let list = embed_catalogue(c, &mut page, &query, params.page(), &rule)?;
         let (desktop, mobile) = banner(&settings.banners);
         catalogue_preloads(&mut page, desktop, mobile, &list);
         page.put(BRANDS, &brand_list);
@@ -303,7 +308,8 @@ fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &[CarB
 }
 
 pub async fn lease_cars(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |c, _| {
+    let today = state.clock.moscow_today();
+    respond(state, move |c, _| {
         let mut page = Page::new("/lease-cars")
             .title("Аренда с выкупом")
             .description(
@@ -314,7 +320,13 @@ pub async fn lease_cars(State(state): State<AppState>) -> AppResult<Response> {
             statuses: vec![CarStatus::Lease],
             ..CarsQuery::default()
         };
-        let list = cars::list(c, &query.filter(), ALL_BATCH, 0)?;
+        let list = cars::list(
+            c,
+            &query.filter(),
+            ALL_BATCH,
+            0,
+            &CreditRule::today(c, today)?,
+        )?;
         page.put(query.list_url(0, ALL_BATCH), &list);
         first_card_preload(&mut page, &list);
         Ok(page)
@@ -323,6 +335,7 @@ pub async fn lease_cars(State(state): State<AppState>) -> AppResult<Response> {
 }
 
 pub async fn brand(State(state): State<AppState>, Path(slug): Path<String>) -> AppResult<Response> {
+    let today = state.clock.moscow_today();
     respond(state, move |c, _| {
         let path = format!("/brand/{slug}");
         let key = format!("/api/brands/slug/{slug}");
@@ -358,7 +371,13 @@ pub async fn brand(State(state): State<AppState>, Path(slug): Path<String>) -> A
         };
         page.put(
             query.list_url(0, ALL_BATCH),
-            &cars::list(c, &query.filter(), ALL_BATCH, 0)?,
+            &cars::list(
+                c,
+                &query.filter(),
+                ALL_BATCH,
+                0,
+                &CreditRule::today(c, today)?,
+            )?,
         );
         page.put(key, &brand);
         Ok(page)
@@ -372,6 +391,7 @@ pub async fn body_type(
     Query(params): Query<Vec<(String, String)>>,
 ) -> AppResult<Response> {
     let params = PageQuery(params);
+    let today = state.clock.moscow_today();
     respond(state, move |c, _| {
         let path = format!("/body-type/{code}");
         let key = format!("/api/body-types/{code}");
@@ -408,7 +428,8 @@ pub async fn body_type(
             max_price: params.max_price(),
             ..CarsQuery::default()
         };
-        let list = embed_catalogue(c, &mut page, &query, params.page())?;
+        let rule = CreditRule::today(c, today)?;
+        let list = embed_catalogue(c, &mut page, &query, params.page(), &rule)?;
         catalogue_preloads(&mut page, &info.image_url, &info.image_url_mobile, &list);
         page.put(BRANDS, &brand_list);
         page.put(key, &info);

@@ -185,15 +185,19 @@ export function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
               />
             )}
           </Field>
-          <Field label="Ежемесячный платёж, ₽" error={errors.monthlyPayment}>
-            {(a) => (
-              <input
-                {...a}
-                inputMode="decimal"
-                {...register("monthlyPayment", { validate: optionalMoneyRule })}
-              />
-            )}
-          </Field>
+          {/* A new or used car's «от … ₽/мес» comes from the credit
+              programmes (docs/pricing.md): only a lease's payment is typed. */}
+          {status === "lease" && (
+            <Field label="Ежемесячный платёж, ₽" error={errors.monthlyPayment}>
+              {(a) => (
+                <input
+                  {...a}
+                  inputMode="decimal"
+                  {...register("monthlyPayment", { validate: optionalMoneyRule })}
+                />
+              )}
+            </Field>
+          )}
           {status === "lease" && (
             <Field label="Цена за сутки, ₽" error={errors.dailyPrice}>
               {(a) => (

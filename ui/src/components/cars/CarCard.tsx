@@ -46,7 +46,11 @@ function CarCardMarkup({ car, onRequest, priority, phone }: DrawnProps) {
         </h3>
         <p class="car-card-price">{formatPrice(car.price)}</p>
         <CardLowestPrice car={car} />
-        {car.monthlyPayment && <p class="car-card-monthly">{monthlyPrice(car.monthlyPayment)}</p>}
+        {car.monthlyPayment && (
+          <p class="car-card-monthly" data-testid="card-monthly">
+            {monthlyPrice(car.monthlyPayment)}
+          </p>
+        )}
         {lease && car.dailyPrice && <p class="car-card-daily">{dailyPrice(car.dailyPrice)}</p>}
         <dl class="car-card-specs">
           <div>

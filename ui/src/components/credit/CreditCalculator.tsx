@@ -9,8 +9,10 @@ import { useApi } from "../../hooks/useApi";
 import {
   type CreditProgramsAnswer,
   type CreditRequest,
-  defaultTerm,
+  DOWN_STEP,
+  downLimits,
   loanAmount,
+  MAX_DOWN_PERCENT,
   minDownPercent,
   monthsRange,
   offers,
@@ -20,7 +22,7 @@ import {
   percent,
   pskText,
   rateText,
-  shareOf,
+  startInput,
   termChoices,
 } from "../../lib/credit";
 import { formatNumber } from "../../lib/format";
@@ -33,10 +35,6 @@ import "./credit.css";
 const DEFAULT_PRICE = 2_000_000;
 /** The highest price the credit page's input takes, rubles. */
 const MAX_PRICE = 100_000_000;
-/** The down payment slider's step, rubles. */
-const STEP = 10_000;
-/** The highest down payment share the slider offers. */
-const MAX_DOWN_PERCENT = 90;
 
 /** Whole rubles, the lower end rounded down. */
 const rublesDown = (kopecks: number) => `${formatNumber(Math.floor(kopecks / 100))} ₽`;
@@ -71,12 +69,12 @@ function Calculator({ car, answer }: { car?: CarBrief; answer: CreditProgramsAns
   const [priceText, setPriceText] = useState(formatNumber(DEFAULT_PRICE));
   const price = car ? creditPrice(car) : (digits(priceText) ?? 0) * 100;
   const lowestShare = minDownPercent(programs);
-  const minDown = Math.ceil((price * lowestShare) / 100 / 100);
-  const maxDown = Math.max(minDown, Math.floor((price * MAX_DOWN_PERCENT) / 100 / 100));
-  const startDown = () => Math.min(maxDown, Math.max(minDown, shareOf(price, 20, STEP) / 100));
-  const [downText, setDownText] = useState(() => formatNumber(startDown()));
+  const { min: minDown, max: maxDown } = downLimits(price, programs);
+  // The first input: the one the car's «от … ₽/мес» is the payment of.
+  const [start] = useState(() => startInput(price, programs));
+  const [downText, setDownText] = useState(() => formatNumber(start.downPayment / 100));
   const choices = useMemo(() => termChoices(programs), [programs]);
-  const [term, setTerm] = useState(() => defaultTerm(choices));
+  const [term, setTerm] = useState(start.termMonths);
 
   const down = digits(downText) ?? 0;
   const input = { price, downPayment: down * 100, termMonths: term };
@@ -145,7 +143,7 @@ function Calculator({ car, answer }: { car?: CarBrief; answer: CreditProgramsAns
             aria-label="Первоначальный взнос, ползунок"
             min={minDown}
             max={maxDown}
-            step={STEP}
+            step={DOWN_STEP}
             value={Math.min(maxDown, Math.max(minDown, down))}
             disabled={priceMissing}
             onInput={(e) => setDownText(formatNumber(Number((e.target as HTMLInputElement).value)))}
