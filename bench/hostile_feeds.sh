@@ -189,6 +189,7 @@ for shape in $SHAPES; do
   outcome=$(summary "$WORK/answer.json")
   peak_preview=$(kb VmHWM)
   apply="-"
+  applied=""
   status=$(python3 -c 'import json,sys
 try: print(json.load(open(sys.argv[1])).get("status",""))
 except Exception: print("")' "$WORK/answer.json")
@@ -196,6 +197,9 @@ except Exception: print("")' "$WORK/answer.json")
     id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$WORK/answer.json")
     apply=$(timed "$WORK/applied.json" -X POST "$URL/api/admin/imports/$id/apply")
     outcome="$outcome; apply $(summary "$WORK/applied.json")"
+    applied=$(python3 -c 'import json,sys
+try: print(json.load(open(sys.argv[1])).get("status",""))
+except Exception: print("")' "$WORK/applied.json")
   fi
   peak=$(kb VmHWM)
   if ! kill -0 "$PID" 2>/dev/null; then outcome="SERVER DIED; $outcome"; peak=999999; fi
@@ -205,6 +209,7 @@ except Exception: print("")' "$WORK/answer.json")
   printf '%-11s %6sMB %8s %9s %9s %9s %9s  %s\n' "$shape" "$size" "$preview" "$apply" $((rest / 1024)) $(( (peak_preview - rest) / 1024 )) "$above" "$outcome"
   budget=$BUDGET_PREVIEW_S; [[ $shape == deep50k ]] && budget=$BUDGET_SMALL_S
   if python3 -c "import sys; sys.exit(0 if $preview < $budget else 1)"; then :; else echo "  FAIL: preview $preview s, budget $budget s"; fail=1; fi
+  if [[ $apply != - && $applied != applied ]]; then echo "  FAIL: apply answered $(cat "$WORK/applied.json.code"), not the applied run"; fail=1; fi
   if [[ $apply != - ]] && ! python3 -c "import sys; sys.exit(0 if $apply < $BUDGET_APPLY_S else 1)"; then echo "  FAIL: apply $apply s, budget $BUDGET_APPLY_S s"; fail=1; fi
   if (( above >= BUDGET_PEAK_MB )); then echo "  FAIL: peak $above MB above rest, budget $BUDGET_PEAK_MB MB"; fail=1; fi
 done

@@ -112,6 +112,13 @@ pub fn list_brief(conn: &Connection) -> AppResult<Vec<BrandBrief>> {
 }
 
 /// A brand, shown on the site or not (the admin, a car's reference).
+/// Whether a brand of this id exists: a car's check, which never counts the
+/// brand's cars (a feed of 20,000 cars of one brand counted them for each).
+pub fn exists(conn: &Connection, id: &str) -> AppResult<bool> {
+    let mut stmt = conn.prepare_cached("SELECT 1 FROM brands WHERE id = ?1")?;
+    Ok(stmt.exists([id])?)
+}
+
 pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Brand>> {
     let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE b.id = ?1"))?;
     Ok(stmt.query_row([id], from_row).optional()?)

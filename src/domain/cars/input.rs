@@ -297,7 +297,7 @@ fn check_trim_levels(trims: &[TrimLevel]) -> AppResult<()> {
 
 /// The brand and the body type must exist.
 pub(super) fn check_references(conn: &Connection, input: &CarInput) -> AppResult<()> {
-    if crate::domain::brands::get(conn, &input.brand_id)?.is_none() {
+    if !crate::domain::brands::exists(conn, &input.brand_id)? {
         return Err(AppError::invalid("brandId", "Марка не найдена"));
     }
     if !crate::domain::body_types::exists(conn, &input.body_type)? {

@@ -136,86 +136,90 @@ export default function Compare() {
           <NeedsScript to="сравнить автомобили" />
         </>
       ) : (
-        <div
-          class="compare-scroll"
-          role="region"
-          aria-labelledby={captionId}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
-          tabIndex={0}
-        >
-          <table class="compare-table" data-testid="compare-table">
-            <caption id={captionId}>
-              Автомобилей: {slugs.length}. Различающихся характеристик: {differing}
-              {differing > 0 && <span aria-hidden="true"> (отмечены знаком ≠)</span>}
-            </caption>
-            <thead>
-              <tr>
-                <td class="compare-corner" />
-                {slugs.map((slug) => {
-                  const car = cars.get(slug);
-                  const entry = car ? snapshot(car) : entryOf(slug);
-                  const gone = !car && missing.has(slug);
-                  return (
-                    <th
-                      scope="col"
-                      key={slug}
-                      class={gone ? "compare-car gone" : "compare-car"}
-                      data-slug={slug}
-                    >
-                      <div class="compare-photo">
-                        {entry.image ? (
-                          <Img src={entry.image} alt="" sizes="200px" width={800} height={600} />
-                        ) : (
-                          <CarPlaceholder />
-                        )}
-                      </div>
-                      {car ? (
-                        <Link href={carPath(slug)}>{entry.title}</Link>
-                      ) : (
-                        <span>{entry.title}</span>
-                      )}
-                      {gone && (
-                        <p class="gone-mark" data-testid="compare-gone">
-                          {GONE}
-                        </p>
-                      )}
-                      <button
-                        type="button"
-                        class="secondary outline compare-remove"
-                        aria-label={`Убрать из сравнения: ${entry.title}`}
-                        onClick={() => remove(slug)}
+        <>
+          {/* Above the scrolling table, not its caption: a caption is as wide
+           * as the table, and on a phone its end was past the screen's edge. */}
+          <p id={captionId} class="compare-summary">
+            Автомобилей: {slugs.length}. Различающихся характеристик: {differing}
+            {differing > 0 && <span aria-hidden="true"> (отмечены знаком ≠)</span>}
+          </p>
+          <div
+            class="compare-scroll"
+            role="region"
+            aria-labelledby={captionId}
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+            tabIndex={0}
+          >
+            <table class="compare-table" data-testid="compare-table" aria-labelledby={captionId}>
+              <thead>
+                <tr>
+                  <td class="compare-corner" />
+                  {slugs.map((slug) => {
+                    const car = cars.get(slug);
+                    const entry = car ? snapshot(car) : entryOf(slug);
+                    const gone = !car && missing.has(slug);
+                    return (
+                      <th
+                        scope="col"
+                        key={slug}
+                        class={gone ? "compare-car gone" : "compare-car"}
+                        data-slug={slug}
                       >
-                        Убрать
-                      </button>
-                    </th>
-                  );
-                })}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr
-                  key={row.label}
-                  class={row.differs ? "differs" : undefined}
-                  data-differs={row.differs ? "true" : undefined}
-                >
-                  <th scope="row">
-                    {row.differs && (
-                      <span class="differs-sign" aria-hidden="true">
-                        ≠{" "}
-                      </span>
-                    )}
-                    {row.label}
-                    {row.differs && <span class="visually-hidden"> (различается)</span>}
-                  </th>
-                  {row.values.map((v, i) => (
-                    <td key={slugs[i]}>{v ?? "—"}</td>
-                  ))}
+                        <div class="compare-photo">
+                          {entry.image ? (
+                            <Img src={entry.image} alt="" sizes="200px" width={800} height={600} />
+                          ) : (
+                            <CarPlaceholder />
+                          )}
+                        </div>
+                        {car ? (
+                          <Link href={carPath(slug)}>{entry.title}</Link>
+                        ) : (
+                          <span>{entry.title}</span>
+                        )}
+                        {gone && (
+                          <p class="gone-mark" data-testid="compare-gone">
+                            {GONE}
+                          </p>
+                        )}
+                        <button
+                          type="button"
+                          class="secondary outline compare-remove"
+                          aria-label={`Убрать из сравнения: ${entry.title}`}
+                          onClick={() => remove(slug)}
+                        >
+                          Убрать
+                        </button>
+                      </th>
+                    );
+                  })}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr
+                    key={row.label}
+                    class={row.differs ? "differs" : undefined}
+                    data-differs={row.differs ? "true" : undefined}
+                  >
+                    <th scope="row">
+                      {row.differs && (
+                        <span class="differs-sign" aria-hidden="true">
+                          ≠{" "}
+                        </span>
+                      )}
+                      {row.label}
+                      {row.differs && <span class="visually-hidden"> (различается)</span>}
+                    </th>
+                    {row.values.map((v, i) => (
+                      <td key={slugs[i]}>{v ?? "—"}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       {slugs.length < COMPARE_MAX && (
         <p class="muted">

@@ -102,6 +102,16 @@ describe("texts fit their boxes", () => {
         await page.setViewportSize({ width, height: HEIGHT });
         const broken = await page.evaluate(brokenWords, ".compare-table");
         assert.deepEqual(broken, [], `${chosen.length} cars at ${width}px`);
+        // The summary («Автомобилей: 4. …») wraps within the screen, however
+        // wide the table.
+        const summary = await page.evaluate(() => {
+          const r = document.querySelector(".compare-summary").getBoundingClientRect();
+          return { right: r.right, screen: document.documentElement.clientWidth };
+        });
+        assert.ok(
+          summary.right <= summary.screen + 0.5,
+          `${chosen.length} cars at ${width}px: the summary ends at ${summary.right}`,
+        );
         if (!widths.includes(width)) continue;
         // Each car's name lies wholly inside the table's window: none is cut.
         const cut = await page.evaluate(() => {
