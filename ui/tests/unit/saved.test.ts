@@ -193,12 +193,12 @@ describe("compare rows", () => {
     const by = Object.fromEntries(rows.map((r) => [r.label, r]));
     expect(by["Год выпуска"].values).toEqual(["2023", "2024", "2024"]);
     expect(by["Год выпуска"].differs).toBe(true);
-    expect(by["Марка"].differs).toBe(false);
-    expect(by["Состояние"].differs).toBe(true);
-    expect(by["Пробег"].values).toEqual(["—", "—", formatMileage(45000)]);
-    expect(by["Цена"].differs).toBe(false);
+    expect(by.Марка.differs).toBe(false);
+    expect(by.Состояние.differs).toBe(true);
+    expect(by.Пробег.values).toEqual(["—", "—", formatMileage(45000)]);
+    expect(by.Цена.differs).toBe(false);
     expect(by["Цена со всеми скидками"].values[0]).toBe(formatPrice("2250000"));
-    expect(by["Цвет"].values).toEqual(["—", "Белый", "—"]);
+    expect(by.Цвет.values).toEqual(["—", "Белый", "—"]);
   });
 
   it("leaves out rows no car has, and a gone car does not make a row differ", () => {
