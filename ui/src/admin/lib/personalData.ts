@@ -138,6 +138,10 @@ export function formatPhone(phone: string): string {
   return m ? `+7 ${m[1]} ${m[2]}-${m[3]}-${m[4]}` : phone;
 }
 
+/** What the panel shows instead of an erased lead's phone (erasure keeps
+ * the lead for the figures and empties its phone: no call link to `tel:`). */
+export const PHONE_ERASED = "Телефон удалён";
+
 /** "+7 *** ***-45-67": only the last four digits, as the server masks an
  * answered request. */
 export function maskPhone(phone: string): string {

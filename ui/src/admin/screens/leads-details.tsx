@@ -18,7 +18,7 @@ import {
   leadDetails,
   statusHistory,
 } from "../lib/leads";
-import { formatPhone } from "../lib/personalData";
+import { formatPhone, PHONE_ERASED } from "../lib/personalData";
 import { useAdminQuery } from "../query";
 import { AssigneeBlock, type AssigneeControls } from "./leads-assignee";
 import { LeadComments } from "./leads-comments";
@@ -53,7 +53,11 @@ export function LeadDetails({ lead, onClose, assignee }: Props) {
         <dd>{lead.name}</dd>
         <dt>Телефон</dt>
         <dd>
-          <a href={`tel:${lead.phone}`}>{formatPhone(lead.phone)}</a>
+          {lead.phone ? (
+            <a href={`tel:${lead.phone}`}>{formatPhone(lead.phone)}</a>
+          ) : (
+            <span class="muted">{PHONE_ERASED}</span>
+          )}
         </dd>
         {lead.email && (
           <>

@@ -15,7 +15,7 @@ import {
   type LeadStatus,
   testDriveLine,
 } from "../lib/leads";
-import { formatPhone } from "../lib/personalData";
+import { formatPhone, PHONE_ERASED } from "../lib/personalData";
 import { truncate } from "../lib/text";
 import { type AssigneeControls, AssigneeText, actionOf, TakeReleaseButton } from "./leads-assignee";
 
@@ -49,13 +49,17 @@ export function LeadRow({ lead, busy, onStatus, onOpen, onDelete, assignee }: Ro
           </span>
         </div>
         <p class="lead-row-meta">
-          <a
-            class="lead-call"
-            href={`tel:${lead.phone}`}
-            aria-label={`Позвонить: ${formatPhone(lead.phone)}`}
-          >
-            {formatPhone(lead.phone)}
-          </a>
+          {lead.phone ? (
+            <a
+              class="lead-call"
+              href={`tel:${lead.phone}`}
+              aria-label={`Позвонить: ${formatPhone(lead.phone)}`}
+            >
+              {formatPhone(lead.phone)}
+            </a>
+          ) : (
+            <span class="muted">{PHONE_ERASED}</span>
+          )}
           <span class="muted">
             <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
           </span>
