@@ -130,6 +130,20 @@ fn program(app: &TestApp, today: NaiveDate, rate_min: f64, valid_to: &str) -> Va
 /// in the catalogue list (the catalogue in memory), the compare list
 /// (by slugs), its page (the description and the embedded car). Each must
 /// say the same; that one value is returned.
+/// Creates a programme as the admin (`cookie`); gives its id.
+async fn create_program(app: &TestApp, cookie: &str, body: Value) -> String {
+    let created = app
+        .admin_with(
+            cookie,
+            Method::POST,
+            "/api/admin/credit-programs",
+            Some(body),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+    created.json()["id"].as_str().unwrap().to_string()
+}
+
 async fn figure(app: &TestApp, slug: &str) -> Value {
     let car = app.get(&format!("/api/cars/slug/{slug}")).await;
     assert_eq!(car.status, StatusCode::OK);
@@ -225,16 +239,7 @@ async fn the_car_page_the_card_and_the_calculator_show_one_figure() {
     assert_eq!(figure(&app, "haval-f7-used").await, Value::Null);
     assert_eq!(figure(&app, "haval-m6-lease").await, "35000.00");
 
-    let created = app
-        .admin_with(
-            &cookie,
-            Method::POST,
-            "/api/admin/credit-programs",
-            Some(program(&app, today, 5.9, &day(today, 30))),
-        )
-        .await;
-    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
-    let id = created.json()["id"].as_str().unwrap().to_string();
+    let id = create_program(&app, &cookie, program(&app, today, 5.9, &day(today, 30))).await;
 
     // 2,500,000 ₽: 500,000 down (20 %), 60 months at 5.9 %: 38 572,67 ₽.
     assert_eq!(figure(&app, "haval-jolion-1").await, "38572.00");
@@ -275,15 +280,7 @@ async fn a_programme_ending_today_stops_counting_the_next_moscow_day() {
     app.create_admin();
     let cookie = app.login().await;
     let today = clock.moscow_today();
-    let created = app
-        .admin_with(
-            &cookie,
-            Method::POST,
-            "/api/admin/credit-programs",
-            Some(program(&app, today, 5.9, &day(today, 0))),
-        )
-        .await;
-    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+    create_program(&app, &cookie, program(&app, today, 5.9, &day(today, 0))).await;
     assert_eq!(figure(&app, "haval-jolion-1").await, "38572.00");
 
     // Midnight in Moscow: no write to the database, yet the programme is

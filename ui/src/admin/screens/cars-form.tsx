@@ -55,6 +55,13 @@ interface FormProps {
   onClose: () => void;
 }
 
+/** A lease's own amounts, typed (a new or used car's monthly figure comes
+ * from the credit programmes, docs/pricing.md). */
+const LEASE_MONEY = [
+  { name: "monthlyPayment", label: "Ежемесячный платёж, ₽" },
+  { name: "dailyPrice", label: "Цена за сутки, ₽" },
+] as const;
+
 export function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
   const {
     register,
@@ -187,28 +194,18 @@ export function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
           </Field>
           {/* A new or used car's «от … ₽/мес» comes from the credit
               programmes (docs/pricing.md): only a lease's payment is typed. */}
-          {status === "lease" && (
-            <Field label="Ежемесячный платёж, ₽" error={errors.monthlyPayment}>
-              {(a) => (
-                <input
-                  {...a}
-                  inputMode="decimal"
-                  {...register("monthlyPayment", { validate: optionalMoneyRule })}
-                />
-              )}
-            </Field>
-          )}
-          {status === "lease" && (
-            <Field label="Цена за сутки, ₽" error={errors.dailyPrice}>
-              {(a) => (
-                <input
-                  {...a}
-                  inputMode="decimal"
-                  {...register("dailyPrice", { validate: optionalMoneyRule })}
-                />
-              )}
-            </Field>
-          )}
+          {status === "lease" &&
+            LEASE_MONEY.map(({ name, label }) => (
+              <Field key={name} label={label} error={errors[name]}>
+                {(a) => (
+                  <input
+                    {...a}
+                    inputMode="decimal"
+                    {...register(name, { validate: optionalMoneyRule })}
+                  />
+                )}
+              </Field>
+            ))}
           {status === "used" && (
             <Field label="Пробег, км" error={errors.mileage}>
               {(a) => (
