@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use ipnet::IpNet;
+
+pub use crate::config_marketplaces::{AutoruConfig, AvitoConfig};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -30,6 +32,8 @@ pub struct Config {
     pub smtp: SmtpConfig,
     pub telegram: TelegramConfig,
     pub amocrm: AmoCrmConfig,
+    pub avito: AvitoConfig,
+    pub autoru: AutoruConfig,
     pub parser: ParserConfig,
     pub pages: PagesConfig,
     pub health: HealthConfig,
@@ -336,6 +340,8 @@ impl Default for Config {
                 ..SmtpConfig::default()
             },
             amocrm: AmoCrmConfig::default(),
+            avito: AvitoConfig::default(),
+            autoru: AutoruConfig::default(),
             parser: ParserConfig::default(),
             pages: PagesConfig::default(),
             health: HealthConfig::default(),

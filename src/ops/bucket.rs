@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use chrono::{DateTime, Utc};
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::path::Path as Key;
@@ -294,49 +294,11 @@ pub fn picture_files(media_dir: &Path, hash: &str) -> anyhow::Result<Vec<(String
 /// The secret access key from its file, which must belong to the user
 /// running the site and be readable by nobody else.
 pub fn read_secret(path: &Path) -> anyhow::Result<String> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::metadata(path).with_context(|| {
-        format!(
-            "replica.secret_access_key_file {}: cannot read it",
-            path.display()
-        )
-    })?;
-    if !meta.is_file() {
-        bail!(
-            "replica.secret_access_key_file {}: not a file",
-            path.display()
-        );
-    }
-    let mode = meta.mode() & 0o777;
-    if mode & 0o077 != 0 {
-        bail!(
-            "replica.secret_access_key_file {} can be read by others (mode {mode:04o}): \
-             it holds the storage's secret key; make it the service user's alone: \
-             chmod 600 {}",
-            path.display(),
-            path.display()
-        );
-    }
-    let user = rustix::process::geteuid().as_raw();
-    if meta.uid() != user && user != 0 {
-        bail!(
-            "replica.secret_access_key_file {} belongs to user {}, not to the user running \
-             the site ({user}): chown it to the service user (install.sh: chown dealership)",
-            path.display(),
-            meta.uid()
-        );
-    }
-    let secret = std::fs::read_to_string(path).with_context(|| {
-        format!(
-            "replica.secret_access_key_file {}: cannot read it",
-            path.display()
-        )
-    })?;
-    let secret = secret.trim();
-    if secret.is_empty() {
-        bail!("replica.secret_access_key_file {} is empty", path.display());
-    }
-    Ok(secret.to_string())
+    crate::secret_file::read(
+        path,
+        "replica.secret_access_key_file",
+        "the storage's secret key",
+    )
 }
 
 #[cfg(test)]

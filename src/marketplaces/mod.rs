@@ -1,0 +1,11 @@
+//! The marketplaces heard back (issue 44, `docs/marketplaces.md`): each
+//! outside service is one module with its client (its base address the
+//! config key `api_url`), tested against a fake written from the service's
+//! documentation. What every client answers in is in `report.rs`; how a
+//! call is retried (429, 5xx, a dropped connection) in `patience.rs`.
+
+mod patience;
+mod report;
+
+pub use patience::{Patience, send};
+pub use report::{AdReport, AdStatus, Channel, DayFigures, MarketCall, MarketError};
