@@ -35,7 +35,7 @@ use rand::rngs::StdRng;
 use rusqlite::{Connection, TransactionBehavior, params};
 
 use crate::db::Db;
-use crate::domain::cars::{CarInput, CarStatus, TrimLevel};
+use crate::domain::cars::{CarInput, CarState, CarStatus, TrimLevel, Wheel};
 use crate::domain::leads::LeadInput;
 use crate::domain::money::Money;
 use crate::domain::{
@@ -380,6 +380,16 @@ fn insert_cars(
             trim: Some(trim.to_string()).filter(|t| !t.is_empty()),
             generation: None,
             doors: None,
+            // What the marketplaces require of a used car (`docs/parser.md`,
+            // "Export"): one to three owners, no accident, a good state.
+            owners: (car.status == CarStatus::Used).then_some(1 + (i % 3) as i64),
+            accident: (car.status == CarStatus::Used).then_some(false),
+            state: (car.status == CarStatus::Used).then_some(if i % 4 == 0 {
+                CarState::Excellent
+            } else {
+                CarState::Good
+            }),
+            wheel: Wheel::Left,
         };
         let created = cars::create(conn, &input, current_year)?;
         // Listed newest first in the planned order, a few hours apart.

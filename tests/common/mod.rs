@@ -19,7 +19,7 @@ use dealership::db::Db;
 use dealership::domain::banks::{self, PartnerBankInput};
 use dealership::domain::brands::{self, BrandInput};
 use dealership::domain::cars::{
-    self, BodyType, CarInput, CarStatus, Drivetrain, FuelType, Transmission,
+    self, BodyType, CarInput, CarStatus, Drivetrain, FuelType, Transmission, Wheel,
 };
 use dealership::domain::money::Money;
 use dealership::domain::promotions::{self, PromotionInput};
@@ -243,6 +243,10 @@ pub fn car_input(brand_id: &str, slug: &str) -> CarInput {
         trim: None,
         generation: None,
         doors: None,
+        owners: None,
+        accident: None,
+        state: None,
+        wheel: Wheel::Left,
     }
 }
 

@@ -20,6 +20,14 @@ text_enum!(
     Drivetrain { Front = "front", Rear = "rear", All = "all" }
 );
 text_enum!(
+    /// A used car's state, as Auto.ru's `state` grades it.
+    CarState { Excellent = "excellent", Good = "good", Average = "average", NeedsRepair = "needs_repair" }
+);
+text_enum!(
+    /// The steering wheel's side.
+    Wheel { Left = "left", Right = "right" }
+);
+text_enum!(
     FuelType { Gasoline = "gasoline", Diesel = "diesel", Hybrid = "hybrid", Electric = "electric", Gas = "gas" }
 );
 
@@ -51,6 +59,33 @@ impl Drivetrain {
             Drivetrain::Front => "Передний",
             Drivetrain::Rear => "Задний",
             Drivetrain::All => "Полный",
+        }
+    }
+}
+
+impl CarState {
+    /// The admin form's words, and Auto.ru's `state` values in lower case.
+    pub fn label(self) -> &'static str {
+        match self {
+            CarState::Excellent => "Отличное",
+            CarState::Good => "Хорошее",
+            CarState::Average => "Среднее",
+            CarState::NeedsRepair => "Требует ремонта",
+        }
+    }
+}
+
+impl Default for Wheel {
+    fn default() -> Self {
+        Wheel::Left
+    }
+}
+
+impl Wheel {
+    pub fn label(self) -> &'static str {
+        match self {
+            Wheel::Left => "Левый",
+            Wheel::Right => "Правый",
         }
     }
 }
@@ -147,6 +182,17 @@ pub struct Car {
     pub generation: Option<String>,
     #[schema(required = true)]
     pub doors: Option<i64>,
+    /// Owners by the vehicle passport (ПТС); null: not stated. A new car
+    /// has none.
+    #[schema(required = true)]
+    pub owners: Option<i64>,
+    /// Whether the car was in an accident; null: not stated.
+    #[schema(required = true)]
+    pub accident: Option<bool>,
+    /// A used car's state; null: not stated.
+    #[schema(required = true)]
+    pub state: Option<CarState>,
+    pub wheel: Wheel,
 }
 
 impl Car {

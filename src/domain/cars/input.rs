@@ -6,6 +6,7 @@ use super::car::{
     Car, CarStatus, Drivetrain, FuelType, MAX_IMAGES, MAX_TRIM_DESCRIPTION, MAX_TRIM_LEVELS,
     MAX_TRIM_LINK, MAX_TRIM_NAME, TOO_MANY_TRIM_LEVELS, Transmission, TrimLevel,
 };
+use super::car::{CarState, Wheel};
 use crate::domain::body_types::BodyType;
 use crate::domain::form::{self, Form};
 use crate::domain::money::Money;
@@ -79,6 +80,18 @@ pub struct CarInput {
     /// 2 to 5.
     #[serde(default)]
     pub doors: Option<i64>,
+    /// Owners by the vehicle passport, 0 to 99; null: not stated.
+    #[serde(default)]
+    pub owners: Option<i64>,
+    /// Whether the car was in an accident; null: not stated.
+    #[serde(default)]
+    pub accident: Option<bool>,
+    /// A used car's state; null: not stated.
+    #[serde(default)]
+    pub state: Option<CarState>,
+    /// The steering wheel's side; left when absent.
+    #[serde(default)]
+    pub wheel: Wheel,
 }
 
 /// A change of a stored car as sent (`PUT /api/cars/{id}`), before the
@@ -126,6 +139,10 @@ impl CarChange {
 pub(super) fn yes() -> bool {
     true
 }
+
+/// The field of the owners' count and its refusal.
+pub const OWNERS_FIELD: &str = "owners";
+pub const OWNERS_RANGE: &str = "Владельцев по ПТС — от 0 до 99";
 
 /// A published car at 0 ₽ would show "0 ₽" to buyers.
 pub const PRICE_ZERO: &str = "Укажите цену: автомобиль за 0 ₽ не публикуется";
@@ -271,6 +288,9 @@ pub fn validate(input: &CarInput, current_year: i32) -> AppResult<()> {
     if input.doors.is_some_and(|d| !(2..=5).contains(&d)) {
         return Err(AppError::invalid("doors", "Число дверей — от 2 до 5"));
     }
+    if input.owners.is_some_and(|n| !(0..=99).contains(&n)) {
+        return Err(AppError::invalid(OWNERS_FIELD, OWNERS_RANGE));
+    }
     Ok(())
 }
 
@@ -357,6 +377,11 @@ impl Form for CarInput {
             Field::optional("trim", Kind::Text),
             Field::optional("generation", Kind::Text),
             Field::optional("doors", Kind::Integer).invalid("Число дверей — от 2 до 5"),
+            Field::optional("owners", Kind::Integer).invalid(OWNERS_RANGE),
+            Field::optional("accident", Kind::Bool),
+            Field::optional("state", Kind::Code)
+                .invalid("Выберите состояние: отличное, хорошее, среднее или требует ремонта"),
+            Field::optional("wheel", Kind::Code).invalid("Выберите руль: левый или правый"),
         ]
     };
 }

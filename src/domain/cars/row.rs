@@ -23,7 +23,8 @@ pub(super) const SELECT: &str =
         (SELECT json_group_array(i.url ORDER BY i.position) FROM car_images i
             WHERE i.car_id = c.id) AS images,
         c.credit_discount_kopecks, c.tradein_discount_kopecks, c.insurance_discount_kopecks,
-        c.max_discount_kopecks, c.trim, c.generation, c.doors
+        c.max_discount_kopecks, c.trim, c.generation, c.doors, c.owners, c.accident, c.state,
+        c.wheel
     FROM cars c LEFT JOIN brands b ON b.id = c.brand_id";
 
 /// [`SELECT`] for the lists: the same columns, but the trim levels (a card
@@ -128,6 +129,10 @@ pub(super) fn from_row(row: &Row) -> rusqlite::Result<Car> {
         trim: row.get(32)?,
         generation: row.get(33)?,
         doors: row.get(34)?,
+        owners: row.get(35)?,
+        accident: row.get(36)?,
+        state: row.get(37)?,
+        wheel: row.get(38)?,
     })
 }
 
@@ -148,7 +153,7 @@ mod tests {
     use super::SELECT;
 
     /// The columns of [`SELECT`] in the order [`from_row`] and [`super::json::CarBriefView`] read them.
-    const COLUMNS: [&str; 35] = [
+    const COLUMNS: [&str; 39] = [
         "id",
         "brand_id",
         "brand_name",
@@ -184,6 +189,10 @@ mod tests {
         "trim",
         "generation",
         "doors",
+        "owners",
+        "accident",
+        "state",
+        "wheel",
     ];
 
     #[test]

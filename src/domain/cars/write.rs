@@ -37,7 +37,7 @@ pub fn create(conn: &Connection, input: &CarInput, current_year: i32) -> AppResu
 /// The columns an admin form or an import writes (all but id, slug and
 /// created_at), in the order of [`written_values`]. The pictures go to
 /// `car_images` ([`set_images`]).
-pub(super) const WRITTEN_COLUMNS: [&str; 29] = [
+pub(super) const WRITTEN_COLUMNS: [&str; 33] = [
     "brand_id",
     "name",
     "model",
@@ -66,6 +66,10 @@ pub(super) const WRITTEN_COLUMNS: [&str; 29] = [
     "trim",
     "generation",
     "doors",
+    "owners",
+    "accident",
+    "state",
+    "wheel",
     "updated_at",
 ];
 
@@ -111,6 +115,14 @@ pub(super) fn written_values(input: &CarInput, now: String) -> Vec<Value> {
         optional_text(&input.trim),
         optional_text(&input.generation),
         input.doors.map_or(Value::Null, Value::Integer),
+        input.owners.map_or(Value::Null, Value::Integer),
+        input
+            .accident
+            .map_or(Value::Null, |a| Value::Integer(a.into())),
+        input
+            .state
+            .map_or(Value::Null, |s| Value::from(s.as_str().to_string())),
+        text(input.wheel.as_str()),
         Value::from(now),
     ]
 }

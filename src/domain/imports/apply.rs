@@ -114,6 +114,11 @@ pub(super) fn input_for(
         trim: optional("trim"),
         generation: optional("generation"),
         doors: optional("doors").and_then(|d| d.parse().ok()),
+        // What a feed does not carry is the car's (a person's answer kept).
+        owners: base.and_then(|c| c.owners),
+        accident: base.and_then(|c| c.accident),
+        state: base.and_then(|c| c.state),
+        wheel: base.map(|c| c.wheel).unwrap_or_default(),
     }
 }
 

@@ -2016,6 +2016,8 @@ export interface components {
          */
         Capability: "staff" | "figures" | "catalogueRead" | "catalogueWrite" | "banners" | "imports" | "leads" | "settings" | "personalData" | "users";
         Car: {
+            /** @description Whether the car was in an accident; null: not stated. */
+            accident: boolean | null;
             bodyType: components["schemas"]["BodyType"];
             brandId: string;
             /** @description The brand's name, 'Unknown' when the brand is missing. */
@@ -2048,9 +2050,16 @@ export interface components {
             model: string;
             monthlyPayment?: null | components["schemas"]["Money"];
             name: string;
+            /**
+             * Format: int64
+             * @description Owners by the vehicle passport (ПТС); null: not stated. A new car
+             *     has none.
+             */
+            owners: number | null;
             price: components["schemas"]["Money"];
             published: boolean;
             slug: string;
+            state: null | components["schemas"]["CarState"];
             status: components["schemas"]["CarStatus"];
             tradeinDiscount?: null | components["schemas"]["Money"];
             transmission: components["schemas"]["Transmission"];
@@ -2059,6 +2068,7 @@ export interface components {
             trimLevels: components["schemas"]["TrimLevel"][];
             updatedAt: string;
             vin?: string | null;
+            wheel: components["schemas"]["Wheel"];
             /** Format: int32 */
             year: number;
         };
@@ -2113,6 +2123,8 @@ export interface components {
         };
         /** @description What an admin or an import sends to create or change a car. */
         CarInput: {
+            /** @description Whether the car was in an accident; null: not stated. */
+            accident?: boolean | null;
             bodyType: components["schemas"]["BodyType"];
             brandId: string;
             color?: string | null;
@@ -2140,9 +2152,15 @@ export interface components {
             model: string;
             monthlyPayment?: null | components["schemas"]["Money"];
             name: string;
+            /**
+             * Format: int64
+             * @description Owners by the vehicle passport, 0 to 99; null: not stated.
+             */
+            owners?: number | null;
             price: components["schemas"]["Money"];
             published?: boolean;
             slug: string;
+            state?: null | components["schemas"]["CarState"];
             status: components["schemas"]["CarStatus"];
             tradeinDiscount?: null | components["schemas"]["Money"];
             transmission: components["schemas"]["Transmission"];
@@ -2151,9 +2169,16 @@ export interface components {
             /** @description At most 20 (`docs/catalogue.md`, "Limits of a car"). */
             trimLevels?: components["schemas"]["TrimLevel"][];
             vin?: string | null;
+            /** @description The steering wheel's side; left when absent. */
+            wheel?: components["schemas"]["Wheel"];
             /** Format: int32 */
             year: number;
         };
+        /**
+         * @description A used car's state, as Auto.ru's `state` grades it.
+         * @enum {string}
+         */
+        CarState: "excellent" | "good" | "average" | "needs_repair";
         /** @description Counts of all cars, drafts included, for the admin statistics card. */
         CarStats: {
             /** Format: int64 */
@@ -3862,6 +3887,11 @@ export interface components {
              */
             sentLastDay: number;
         };
+        /**
+         * @description The steering wheel's side.
+         * @enum {string}
+         */
+        Wheel: "left" | "right";
         /** @description Seven days, Monday first; `null` is a closed day. */
         WorkSchedule: {
             days: (null | components["schemas"]["DayHours"])[];
