@@ -75,6 +75,8 @@ impl CarState {
     }
 }
 
+// `text_enum!` derives a fixed list, without `Default`.
+#[allow(clippy::derivable_impls)]
 impl Default for Wheel {
     fn default() -> Self {
         Wheel::Left
