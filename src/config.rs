@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use ipnet::IpNet;
 
-pub use crate::config_marketplaces::{AutoruConfig, AvitoConfig};
+pub use crate::config_services::{AmoCrmConfig, AutoruConfig, AvitoConfig, TelegramConfig};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -245,54 +245,6 @@ pub struct SmtpConfig {
     pub security: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct TelegramConfig {
-    /// The bot's token from @BotFather; empty: no Telegram messages.
-    pub bot_token: String,
-    /// The chat (or channel, group) the bot writes to.
-    pub chat_id: String,
-    /// The Bot API's address (changed only for tests or a local Bot API server).
-    pub api_url: String,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, Default)]
-#[serde(default, deny_unknown_fields)]
-pub struct AmoCrmConfig {
-    /// The account's domain, e.g. "mysalon.amocrm.ru".
-    pub domain: String,
-    pub client_id: String,
-    pub client_secret: String,
-    pub redirect_uri: String,
-    /// Where the account's API is called; empty: https://{domain}. Tests
-    /// point it at a local fake.
-    pub api_url: String,
-}
-
-impl TelegramConfig {
-    pub fn is_configured(&self) -> bool {
-        !self.bot_token.trim().is_empty() && !self.chat_id.trim().is_empty()
-    }
-}
-
-impl AmoCrmConfig {
-    pub fn is_configured(&self) -> bool {
-        !self.domain.trim().is_empty()
-            && !self.client_id.trim().is_empty()
-            && !self.client_secret.trim().is_empty()
-            && !self.redirect_uri.trim().is_empty()
-    }
-
-    /// The base of the account's API calls, without a trailing slash.
-    pub fn api_base(&self) -> String {
-        if self.api_url.trim().is_empty() {
-            format!("https://{}", self.domain.trim().trim_end_matches('/'))
-        } else {
-            self.api_url.trim().trim_end_matches('/').to_string()
-        }
-    }
-}
-
 impl SmtpConfig {
     pub fn is_configured(&self) -> bool {
         !self.host.trim().is_empty()
@@ -308,16 +260,6 @@ impl Default for NotificationsConfig {
             parallel_per_channel: 4,
             attempt_timeout_seconds: 30,
             search_alerts_every_minutes: 10,
-        }
-    }
-}
-
-impl Default for TelegramConfig {
-    fn default() -> Self {
-        Self {
-            bot_token: String::new(),
-            chat_id: String::new(),
-            api_url: "https://api.telegram.org".into(),
         }
     }
 }

@@ -8,7 +8,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod config_drop_ins;
-pub mod config_marketplaces;
+pub mod config_services;
 pub mod db;
 pub mod demo;
 pub mod domain;

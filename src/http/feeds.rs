@@ -1,5 +1,6 @@
 //! The marketplace feeds the site publishes (`docs/parser.md`, export):
-//! `/feeds/avito.xml`, `/feeds/autoru.xml`, `/feeds/yandex.yml`. Public,
+//! `/feeds/avito.xml`, `/feeds/autoru.xml` (and one a section,
+//! `/feeds/autoru-new.xml`, `/feeds/autoru-used.xml`), `/feeds/yandex.yml`. Public,
 //! behind the answer cache like the public API (`docs/cache.md`): every
 //! write to the cars or the settings moves the content version and drops
 //! them. A feed larger than the answer cache keeps (thousands of cars) is
@@ -21,16 +22,20 @@ use super::cache::{self, ContentVersion};
 use super::held::feeds::{Kind, Rendered};
 use super::state::AppState;
 use crate::error::{AppError, AppResult};
-use crate::parser::export;
+use crate::parser::export::{self, Section};
 
 const AVITO: &str = "/feeds/avito.xml";
 const AUTORU: &str = "/feeds/autoru.xml";
+const AUTORU_NEW: &str = "/feeds/autoru-new.xml";
+const AUTORU_USED: &str = "/feeds/autoru-used.xml";
 const YANDEX: &str = "/feeds/yandex.yml";
 
 pub fn routes(state: &AppState) -> Router<AppState> {
     Router::new()
         .route(AVITO, get(feed))
         .route(AUTORU, get(feed))
+        .route(AUTORU_NEW, get(feed))
+        .route(AUTORU_USED, get(feed))
         .route(YANDEX, get(feed))
         .route_layer(middleware::from_fn_with_state(
             state.answers.clone(),
@@ -50,7 +55,9 @@ async fn render(state: &AppState, kind: Kind) -> AppResult<Rendered> {
             let (cars, settings, labels) = export::load(c)?;
             let plain = match kind {
                 Kind::Avito => export::avito(&cars, &settings, &labels, &base),
-                Kind::Autoru => export::autoru(&cars, &settings, &labels, &base),
+                Kind::Autoru => export::autoru(&cars, &settings, &labels, &base, Section::All),
+                Kind::AutoruNew => export::autoru(&cars, &settings, &labels, &base, Section::New),
+                Kind::AutoruUsed => export::autoru(&cars, &settings, &labels, &base, Section::Used),
                 Kind::Yandex => {
                     let now = chrono::Utc::now().format("%Y-%m-%d %H:%M").to_string();
                     export::yandex(&cars, &settings, &labels, &base, &now)
@@ -75,6 +82,8 @@ async fn feed(
     let kind = match uri.path() {
         AVITO => Kind::Avito,
         AUTORU => Kind::Autoru,
+        AUTORU_NEW => Kind::AutoruNew,
+        AUTORU_USED => Kind::AutoruUsed,
         YANDEX => Kind::Yandex,
         _ => return Err(AppError::not_found("Фид не найден")),
     };

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod cache;
 pub mod credentials;
 pub mod extract;
+pub mod feed_photos;
 pub mod feeds;
 pub mod health;
 pub mod held;

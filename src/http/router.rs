@@ -191,6 +191,7 @@ pub fn router(state: AppState) -> Site {
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .nest_service("/media", media)
         .merge(super::feeds::routes(&state))
+        .merge(super::feed_photos::routes())
         .merge(pages::routes(&state))
         .merge(health::routes())
         .fallback(pages::not_found)

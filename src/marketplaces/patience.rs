@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use super::MarketError;
+use super::report::MarketError;
 
 /// How many times a call is tried and how long it waits between tries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -52,7 +52,8 @@ pub fn published_rendered(
         json.clear();
         write_json(row, &mut json, rule)?;
         cars.push(RenderedCar {
-            rowid: row.get(35)?,
+            // The column added after the SELECT's own.
+            rowid: row.get(row.as_ref().column_count() - 1)?,
             created_at: text(row, 25)?.into(),
             price: row.get(8)?,
             status: row.get(11)?,

@@ -12,6 +12,8 @@ pub(crate) enum Kind {
     Avito = 0,
     Autoru = 1,
     Yandex = 2,
+    AutoruNew = 3,
+    AutoruUsed = 4,
 }
 
 /// One rendering of a feed.
@@ -26,7 +28,7 @@ pub(crate) struct Rendered {
 /// again while the others asking for that feed wait for it.
 #[derive(Default)]
 pub struct FeedStore {
-    feeds: [tokio::sync::Mutex<Option<Arc<Rendered>>>; 3],
+    feeds: [tokio::sync::Mutex<Option<Arc<Rendered>>>; 5],
     renders: AtomicU64,
 }
 
