@@ -12,7 +12,7 @@ use std::os::unix::fs::PermissionsExt;
 
 use avito_fake::{FakeAvito, Fault, State, moscow_today};
 use chrono::{Days, Duration, TimeZone, Utc};
-use dealership::config_marketplaces::AvitoConfig;
+use dealership::config::AvitoConfig;
 use dealership::marketplaces::avito::Avito;
 use dealership::marketplaces::{AdStatus, MarketError, Patience};
 use serde_json::{Value, json};

@@ -4,6 +4,7 @@
 //! documentation. What every client answers in is in `report.rs`; how a
 //! call is retried (429, 5xx, a dropped connection) in `patience.rs`.
 
+pub mod autoru;
 pub mod avito;
 mod patience;
 mod report;

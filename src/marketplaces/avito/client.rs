@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use tokio::sync::Mutex;
 
-use crate::config_marketplaces::AvitoConfig;
+use crate::config::AvitoConfig;
 use crate::marketplaces::patience::{Patience, send};
 use crate::marketplaces::report::MarketError;
 
