@@ -23,6 +23,7 @@ pub mod imports;
 pub mod lead_assignment;
 pub mod lead_comments;
 pub mod leads;
+pub mod left_out;
 pub mod legal;
 pub mod mail_cap;
 pub mod money;

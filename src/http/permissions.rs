@@ -22,6 +22,8 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         // The catalogue and content, read as the admin panel shows them.
         ("GET", "/api/admin/cars", CatalogueRead),
         ("GET", "/api/admin/cars/{id}", CatalogueRead),
+        ("GET", "/api/admin/cars/{id}/left-out", CatalogueRead),
+        ("GET", "/api/admin/feeds/left-out", CatalogueRead),
         ("GET", "/api/admin/brands", CatalogueRead),
         ("GET", "/api/admin/price-changes", CatalogueRead),
         ("GET", "/api/admin/reviews", CatalogueRead),

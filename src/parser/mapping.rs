@@ -4,7 +4,9 @@
 //! and "внедорожник" are one. Anything else is `None`: the row is refused,
 //! never guessed.
 
-use crate::domain::cars::{BodyType, CarStatus, Drivetrain, FuelType, Transmission};
+use crate::domain::cars::{
+    BodyType, CarState, CarStatus, Drivetrain, FuelType, Transmission, Wheel,
+};
 
 /// Lower case, `ё` → `е`, separators → one space, trimmed.
 pub fn normalise(value: &str) -> String {
@@ -323,6 +325,46 @@ pub fn owners(value: &str) -> Option<u32> {
     })
 }
 
+/// A used car's state: Auto.ru's `state` («отличное», «хорошее», «среднее»,
+/// «требует ремонта», any case), the CSV's words or our codes (`excellent`,
+/// `needs_repair`); `None`: a value of no meaning here.
+pub fn car_state(value: &str) -> Option<CarState> {
+    Some(match normalise(value).as_str() {
+        "отличное" | "excellent" => CarState::Excellent,
+        "хорошее" | "good" => CarState::Good,
+        "среднее" | "удовлетворительное" | "average" | "middle" => {
+            CarState::Average
+        }
+        "требует ремонта" | "needs repair" | "need repair" | "beaten" => {
+            CarState::NeedsRepair
+        }
+        _ => return None,
+    })
+}
+
+/// The steering wheel's side: «Левый»/«Правый» (Auto.ru `wheel`, Avito
+/// `WheelType`), `LEFT`/`RIGHT`, any case.
+pub fn wheel(value: &str) -> Option<Wheel> {
+    match first_word(value).as_str() {
+        "левый" | "left" => Some(Wheel::Left),
+        "правый" | "right" => Some(Wheel::Right),
+        _ => None,
+    }
+}
+
+/// Whether the car was in an accident: Avito's `Accident` («Битый» /
+/// «Не битый»), the CSV's yes or no; `None`: a value of no meaning here.
+pub fn accident(value: &str) -> Option<bool> {
+    match normalise(value).as_str() {
+        "битый" | "битая" | "да" | "был" | "было" | "yes" | "true" | "1" | "damaged" => {
+            Some(true)
+        }
+        "не битый" | "небитый" | "не битая" | "небитая" | "нет" | "не был" | "не было" | "no"
+        | "false" | "0" | "not damaged" => Some(false),
+        _ => None,
+    }
+}
+
 /// The words of an ad's text that call the car used ("с пробегом", "б/у",
 /// "подержанный"), in the spelling they are shown with; "без пробега" is
 /// not one.
@@ -560,6 +602,23 @@ mod tests {
 
     fn slug(value: &str) -> String {
         body_guess(value).unwrap().slug.as_str().to_string()
+    }
+
+    #[test]
+    fn state_wheel_and_accident_read_both_marketplaces_words() {
+        assert_eq!(car_state("Отличное"), Some(CarState::Excellent));
+        assert_eq!(car_state("ТРЕБУЕТ РЕМОНТА"), Some(CarState::NeedsRepair));
+        assert_eq!(car_state("needs_repair"), Some(CarState::NeedsRepair));
+        assert_eq!(car_state("среднее"), Some(CarState::Average));
+        assert_eq!(car_state("Новый"), None);
+        assert_eq!(wheel("Правый"), Some(Wheel::Right));
+        assert_eq!(wheel("LEFT"), Some(Wheel::Left));
+        assert_eq!(wheel("right"), Some(Wheel::Right));
+        assert_eq!(wheel("сбоку"), None);
+        assert_eq!(accident("Битый"), Some(true));
+        assert_eq!(accident("Не битый"), Some(false));
+        assert_eq!(accident("нет"), Some(false));
+        assert_eq!(accident("может быть"), None);
     }
 
     #[test]

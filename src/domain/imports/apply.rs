@@ -4,13 +4,16 @@
 
 use super::items::{clear_rows, internal, write_report};
 use super::photos::{pending_photo_count, set_sources};
-use super::plan::{Step, Steps, Values, brand_key, car_values, plan};
+use super::plan::{Step, Steps, brand_key, plan};
 use super::report::{ImportRun, RunStatus};
 use super::runs::{get, get_summary, not_a_preview, stored};
+use super::values::{Values, car_values};
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::body_types::BodyTypeCreate;
 use crate::domain::brands::BrandInput;
-use crate::domain::cars::{BodyType, Car, CarInput, CarStatus, Drivetrain, FuelType, Transmission};
+use crate::domain::cars::{
+    BodyType, Car, CarInput, CarState, CarStatus, Drivetrain, FuelType, Transmission, Wheel,
+};
 use crate::domain::money::Money;
 use crate::domain::{body_types, brands, cars};
 use crate::error::{AppError, AppResult};
@@ -114,11 +117,15 @@ pub(super) fn input_for(
         trim: optional("trim"),
         generation: optional("generation"),
         doors: optional("doors").and_then(|d| d.parse().ok()),
-        // What a feed does not carry is the car's (a person's answer kept).
-        owners: base.and_then(|c| c.owners),
-        accident: base.and_then(|c| c.accident),
-        state: base.and_then(|c| c.state),
-        wheel: base.map(|c| c.wheel).unwrap_or_default(),
+        // The merged values hold the car's own where the feed says nothing
+        // (a person's answer kept); a new car has only the feed's.
+        owners: optional("owners").and_then(|n| n.parse().ok()),
+        accident: optional("accident").and_then(|a| a.parse().ok()),
+        state: optional("state").and_then(|s| CarState::parse(&s)),
+        wheel: optional("wheel")
+            .and_then(|w| Wheel::parse(&w))
+            .or(base.map(|c| c.wheel))
+            .unwrap_or_default(),
     }
 }
 

@@ -6,7 +6,8 @@
 //! The pieces: `plan` (the comparison), `runs` (runs in storage), `items`
 //! (a run's report and rows a line each, paged), `apply` (writing a
 //! preview), `photos` (pictures still to fetch), `feeds` (a dealer's feeds
-//! and their schedules), `report` (the types the API shows).
+//! and their schedules), `report` (the types the API shows), `values` (a car's fields as a feed
+//! writes them, and the re-import's merge).
 
 mod apply;
 mod feeds;
@@ -15,6 +16,7 @@ mod photos;
 mod plan;
 mod report;
 mod runs;
+mod values;
 
 pub use apply::*;
 pub use feeds::*;
@@ -23,3 +25,4 @@ pub use photos::*;
 pub use plan::*;
 pub use report::*;
 pub use runs::*;
+pub use values::Values;

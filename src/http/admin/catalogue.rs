@@ -15,6 +15,7 @@ use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::brands::{self, Brand, BrandInput};
 use crate::domain::cars::{self, AdminCarFilter, Car, CarChange, CarInput, CarStats, CarStatus};
 use crate::domain::form::{Field, Form, Kind};
+use crate::domain::left_out::{self, MarketplaceLeftOut};
 use crate::domain::price_changes::{self, BAD_PERCENT, PriceChange, Undone};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
@@ -29,6 +30,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_cars))
         .routes(routes!(get_car))
+        .routes(routes!(car_left_out))
         .routes(routes!(create_car))
         .routes(routes!(update_car, delete_car))
         .routes(routes!(bulk_prices))
@@ -177,6 +179,23 @@ pub async fn get_car(
     state
         .db
         .call(move |c| cars::get(c, &id, true))
+        .await?
+        .map(Json)
+        .ok_or_else(car_not_found)
+}
+
+/// The marketplace feeds that leave a car out, each with its reasons
+/// (`docs/admin.md`, "Why a car is not on a marketplace"); empty when every
+/// feed takes it or none lists it.
+#[utoipa::path(get, path = "/api/admin/cars/{id}/left-out", tag = "admin",
+    responses((status = 200, body = [MarketplaceLeftOut]), (status = 404, body = ApiErrorBody), (status = 401, body = ApiErrorBody)))]
+pub async fn car_left_out(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<Json<Vec<MarketplaceLeftOut>>> {
+    state
+        .db
+        .call(move |c| left_out::of_car(c, &id))
         .await?
         .map(Json)
         .ok_or_else(car_not_found)

@@ -20,6 +20,7 @@ use crate::domain::imports::{
     self, FEED_NOT_FOUND, FIRST_ITEMS, Feed, ImportRun, ImportRunSummary, MAX_PAGE_ITEMS,
     ReportList, ReportPage, RunSource, RunTrigger, SourceKind,
 };
+use crate::domain::left_out::{self, LeftOutList};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
 use crate::http::extract::{ApiQuery, FormJson, MAX_OFFSET, paging};
@@ -40,6 +41,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(apply_import))
         .routes(routes!(choose_condition))
         .routes(routes!(parser_settings))
+        .routes(routes!(feeds_left_out))
         .merge(super::feeds::routes())
 }
 
@@ -462,10 +464,28 @@ pub async fn parser_settings(State(state): State<AppState>) -> AppResult<Json<Pa
                 name: "Авто.ру".into(),
                 url: format!("{base}/feeds/autoru.xml"),
             },
+            // Auto.ru takes a dealer's new and used cars as separate feeds.
+            FeedLink {
+                name: "Авто.ру, новые".into(),
+                url: format!("{base}/feeds/autoru-new.xml"),
+            },
+            FeedLink {
+                name: "Авто.ру, с пробегом".into(),
+                url: format!("{base}/feeds/autoru-used.xml"),
+            },
             FeedLink {
                 name: "Яндекс".into(),
                 url: format!("{base}/feeds/yandex.yml"),
             },
         ],
     }))
+}
+
+/// The published cars in stock each marketplace feed leaves out, with the
+/// reasons (`docs/admin.md`, "Why a car is not on a marketplace"): the
+/// counts exact, at most 500 cars listed.
+#[utoipa::path(get, path = "/api/admin/feeds/left-out", tag = "admin",
+    responses((status = 200, body = LeftOutList), (status = 401, body = ApiErrorBody)))]
+pub async fn feeds_left_out(State(state): State<AppState>) -> AppResult<Json<LeftOutList>> {
+    Ok(Json(state.db.call(|c| left_out::all(c)).await?))
 }

@@ -2,6 +2,7 @@
 //! quotes, linear in time and bounded in memory whatever a row holds) and a
 //! row made a [`FeedCar`].
 
+use super::car_fields::{self, car_fields};
 use super::condition::{ConditionFacts, condition};
 use super::fields::{
     EngineFacts, FeedCarParts, RowResult, car, discounts_of, doors_of, drive_of, drive_warning,
@@ -34,6 +35,9 @@ pub const CSV_COLUMNS: &[&str] = &[
     "engine",
     "mileage",
     "owners",
+    "accident",
+    "state",
+    "wheel",
     "color",
     "photos",
     "credit_discount",
@@ -357,6 +361,7 @@ pub(super) fn csv_car(
         color,
         photos: photos(urls, 0, &mut warnings),
         discounts,
+        car_fields: car_fields(record, &car_fields::CSV, &mut warnings),
         warnings,
     })
 }

@@ -2,7 +2,7 @@
 //! years, VIN, status, drive, engine, texts and pictures read and checked,
 //! with the warnings a field earns, and the checked parts made a [`FeedCar`].
 
-use super::parsed::{Discounts, FeedCar, FieldWarning, MAX_EXTERNAL_ID, MAX_PHOTOS};
+use super::parsed::{CarFields, Discounts, FeedCar, FieldWarning, MAX_EXTERNAL_ID, MAX_PHOTOS};
 use super::record::Record;
 use crate::domain::cars::{CarStatus, Drivetrain, FuelType, Transmission};
 use crate::domain::money::Money;
@@ -414,6 +414,7 @@ pub(super) struct FeedCarParts {
     pub(super) color: Option<String>,
     pub(super) photos: Vec<String>,
     pub(super) discounts: Option<Discounts>,
+    pub(super) car_fields: CarFields,
     pub(super) warnings: Vec<FieldWarning>,
 }
 
@@ -457,6 +458,10 @@ pub(super) fn car(parts: FeedCarParts) -> RowResult<FeedCar> {
         color: parts.color.filter(|c| !c.trim().is_empty()),
         photos: parts.photos,
         discounts: parts.discounts,
+        owners: parts.car_fields.owners,
+        accident: parts.car_fields.accident,
+        state: parts.car_fields.state,
+        wheel: parts.car_fields.wheel,
         warnings,
     })
 }

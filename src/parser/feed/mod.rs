@@ -9,8 +9,9 @@
 //! [`parse`]: encoding, the format told apart, repeats refused), `xml`
 //! (Auto.ru and Avito), `csv`, `fields` (the rules of each field, shared),
 //! `record` (what the readers share), `condition` (new or used from what a
-//! record says).
+//! record says), `car_fields` (owners, accident, state and wheel).
 
+mod car_fields;
 mod condition;
 mod csv;
 mod fields;

@@ -1,7 +1,7 @@
 //! What a feed is read into: its format, a car with its discounts and the
 //! warnings its fields earned, a refused row, and the limits.
 
-use crate::domain::cars::{CarStatus, Drivetrain, FuelType, Transmission};
+use crate::domain::cars::{CarState, CarStatus, Drivetrain, FuelType, Transmission, Wheel};
 use crate::domain::money::Money;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -24,9 +24,20 @@ pub struct Discounts {
 /// shows the warning (`docs/parser.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct FieldWarning {
-    /// drivetrain | engine | power | trim | vin | discount | photos
+    /// drivetrain | engine | power | trim | vin | discount | photos | owners |
+    /// accident | state | wheel
     pub field: String,
     pub message: String,
+}
+
+/// The marketplaces' car fields a record states (`car_fields.rs`): owners
+/// by ПТС, an accident, the state, the wheel; `None`: not stated.
+#[derive(Debug, Default)]
+pub(super) struct CarFields {
+    pub(super) owners: Option<i64>,
+    pub(super) accident: Option<bool>,
+    pub(super) state: Option<CarState>,
+    pub(super) wheel: Option<Wheel>,
 }
 
 /// One usable car of a feed.
@@ -83,6 +94,19 @@ pub struct FeedCar {
     pub photos: Vec<String>,
     /// `None`: the format carries no discounts (the car's are kept).
     pub discounts: Option<Discounts>,
+    /// Owners by the vehicle passport (Auto.ru `owners_number`, Avito
+    /// `Owners`, the CSV `owners`); `None`: not stated.
+    #[serde(default)]
+    pub owners: Option<i64>,
+    /// Avito `Accident`, the CSV `accident`; `None`: not stated.
+    #[serde(default)]
+    pub accident: Option<bool>,
+    /// Auto.ru `state`, the CSV `state`; `None`: not stated.
+    #[serde(default)]
+    pub state: Option<CarState>,
+    /// Auto.ru `wheel`, Avito `WheelType`, the CSV `wheel`; `None`: not stated.
+    #[serde(default)]
+    pub wheel: Option<Wheel>,
     #[serde(default)]
     pub warnings: Vec<FieldWarning>,
 }

@@ -2,6 +2,7 @@
 //! Avito Autoload's `<Ads><Ad>` into records, and each format's record made
 //! a [`FeedCar`] (`autoru_car`, `avito_car`).
 
+use super::car_fields::{self, car_fields};
 use super::condition::{ConditionFacts, condition};
 use super::fields::{
     EngineFacts, FeedCarParts, RowResult, car, check_currency, discounts_of, doors_of, drive_of,
@@ -529,6 +530,7 @@ pub(super) fn autoru_car(record: &Record, current_year: i32) -> RowResult<FeedCa
         color,
         photos: photos(urls, unkept, &mut warnings),
         discounts: Some(discounts),
+        car_fields: car_fields(record, &car_fields::AUTORU, &mut warnings),
         warnings,
     })
 }
@@ -652,6 +654,7 @@ pub(super) fn avito_car(record: &Record, current_year: i32) -> RowResult<FeedCar
         color,
         photos: photos(urls, unkept, &mut warnings),
         discounts: None,
+        car_fields: car_fields(record, &car_fields::AVITO, &mut warnings),
         warnings,
     })
 }
