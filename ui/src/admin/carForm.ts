@@ -5,14 +5,16 @@ import type { Car, CarStatus, TrimLevel } from "../api/types";
 import { formatPrice } from "../lib/format";
 import { lowestPrice } from "../lib/price";
 import { slugify } from "../lib/slug";
+import { type MarketValues, marketInput, marketValues } from "./carMarketFields";
 
 export type CarInput = components["schemas"]["CarInput"];
 
 export const MIN_YEAR = 1990;
 export const maxYear = (now: Date = new Date()) => now.getFullYear() + 1;
 
-/** What the inputs hold (text where people type numbers). */
-export interface CarValues {
+/** What the inputs hold (text where people type numbers); the
+ * marketplaces' fields in carMarketFields.ts. */
+export interface CarValues extends MarketValues {
   brandId: string;
   name: string;
   model: string;
@@ -74,6 +76,10 @@ export const CAR_FIELDS = [
   "mileage",
   "color",
   "vin",
+  "owners",
+  "accident",
+  "state",
+  "wheel",
   "images",
   "trimLevels",
 ] as const;
@@ -157,6 +163,7 @@ export function carValues(car: Car | null, now: Date = new Date()): CarValues {
       published: true,
       inStock: true,
       featured: false,
+      ...marketValues(null),
     };
   }
   const images = car.images.length > 0 ? car.images : car.mainImage ? [car.mainImage] : [];
@@ -194,6 +201,7 @@ export function carValues(car: Car | null, now: Date = new Date()): CarValues {
     published: car.published,
     inStock: car.inStock,
     featured: car.featured,
+    ...marketValues(car),
   };
 }
 
@@ -289,7 +297,8 @@ export function carSlug(name: string, model: string): string {
  * leaves out, docs/admin.md "The car form's round trip"). Mileage is shown
  * (and sent) only for a used car, the monthly payment and the daily price
  * only for a lease (a new or used car's monthly figure comes from the credit
- * programmes, docs/pricing.md). Empty
+ * programmes, docs/pricing.md); owners, accident and state only for a used
+ * car (carMarketFields.ts). Empty
  * trim levels are dropped; an empty drive, complectation, generation or
  * doors is null (not stated). */
 export function carInput(v: CarValues): CarInput {
@@ -333,6 +342,7 @@ export function carInput(v: CarValues): CarInput {
     published: v.published,
     inStock: v.inStock,
     featured: v.featured,
+    ...marketInput(v, v.status),
   };
 }
 

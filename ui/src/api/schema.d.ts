@@ -160,6 +160,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/cars/{id}/left-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The marketplace feeds that leave a car out, each with its reasons
+         *     (`docs/admin.md`, "Why a car is not on a marketplace"); empty when every
+         *     feed takes it or none lists it.
+         */
+        get: operations["car_left_out"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/checks": {
         parameters: {
             query?: never;
@@ -264,6 +285,27 @@ export interface paths {
         put?: never;
         /** Adds a feed at the end of the list. */
         post: operations["create_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/feeds/left-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The published cars in stock each marketplace feed leaves out, with the
+         *     reasons (`docs/admin.md`, "Why a car is not on a marketplace"): the
+         *     counts exact, at most 500 cars listed.
+         */
+        get: operations["feeds_left_out"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2852,6 +2894,28 @@ export interface components {
          * @enum {string}
          */
         LeadType: "auto_credit" | "trade_in" | "auto_selection" | "lease_booking" | "contact_form" | "test_drive";
+        /** @description A car some feed leaves out. */
+        LeftOutCar: {
+            id: string;
+            leftOut: components["schemas"]["MarketplaceLeftOut"][];
+            /** @description Brand, name and year («Haval Jolion 2024»). */
+            name: string;
+            slug: string;
+        };
+        /** @description How many cars one marketplace's feed leaves out. */
+        LeftOutCount: {
+            channel: components["schemas"]["Marketplace"];
+            count: number;
+        };
+        /** @description The published cars in stock the feeds leave out. */
+        LeftOutList: {
+            /** @description The first [`MAX_LISTED`] of them, in the catalogue's order. */
+            cars: components["schemas"]["LeftOutCar"][];
+            /** @description Per marketplace (Avito, then Auto.ru), exact. */
+            counts: components["schemas"]["LeftOutCount"][];
+            /** @description Cars left out of at least one feed, exact. */
+            total: number;
+        };
         LegalDocument: {
             text: string;
             title: string;
@@ -2875,6 +2939,19 @@ export interface components {
         LoginInput: {
             login?: string;
             password?: string;
+        };
+        /**
+         * @description A marketplace a feed publishes to, as these answers name it: avito |
+         *     autoru. (`marketplaces::Channel` shares its OpenAPI name with the lead
+         *     notifications' channel, so the answers here name their own.)
+         * @enum {string}
+         */
+        Marketplace: "avito" | "autoru";
+        /** @description Why a car is left out of one marketplace's feed. */
+        MarketplaceLeftOut: {
+            channel: components["schemas"]["Marketplace"];
+            /** @description Each missing or unplaceable value, in staff's words («нет VIN»). */
+            reasons: string[];
         };
         Me: {
             /**
@@ -4483,6 +4560,70 @@ export interface operations {
             };
         };
     };
+    car_left_out: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceLeftOut"][];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     self_checks: {
         parameters: {
             query?: never;
@@ -5044,6 +5185,51 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    feeds_left_out: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeftOutList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -58,6 +58,10 @@ const car: Car = {
   externalId: null,
   createdAt: "2026-01-01T00:00:00Z",
   updatedAt: "2026-01-01T00:00:00Z",
+  owners: null,
+  accident: null,
+  state: null,
+  wheel: "left",
 };
 
 describe("car form values", () => {

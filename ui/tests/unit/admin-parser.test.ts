@@ -267,12 +267,14 @@ describe("the schedule", () => {
 });
 
 describe("export feeds", () => {
-  it("uses the server's list, or the three addresses on this site", () => {
+  it("uses the server's list, or the five addresses on this site", () => {
     const server = [{ name: "Avito", url: "https://salon.example/feeds/avito.xml" }];
     expect(feedLinks({ feeds: server }, "http://x")).toBe(server);
     expect(feedLinks({}, "https://salon.example").map((f) => f.url)).toEqual([
       "https://salon.example/feeds/avito.xml",
       "https://salon.example/feeds/autoru.xml",
+      "https://salon.example/feeds/autoru-new.xml",
+      "https://salon.example/feeds/autoru-used.xml",
       "https://salon.example/feeds/yandex.yml",
     ]);
   });

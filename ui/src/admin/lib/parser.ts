@@ -323,13 +323,15 @@ export function feedHint(name: string): string {
   return "Вставьте ссылку в настройки автозагрузки площадки.";
 }
 
-/** The feeds to show: the server's list, or the three addresses on this
+/** The feeds to show: the server's list, or the five addresses on this
  * site when the server gives none. */
 export function feedLinks(settings: Pick<ParserSettings, "feeds">, origin: string): FeedLink[] {
   if (settings.feeds && settings.feeds.length > 0) return settings.feeds;
   return [
     { name: "Avito", url: `${origin}/feeds/avito.xml` },
     { name: "Авто.ру", url: `${origin}/feeds/autoru.xml` },
+    { name: "Авто.ру, новые", url: `${origin}/feeds/autoru-new.xml` },
+    { name: "Авто.ру, с пробегом", url: `${origin}/feeds/autoru-used.xml` },
     { name: "Яндекс", url: `${origin}/feeds/yandex.yml` },
   ];
 }

@@ -39,6 +39,7 @@ import { Field } from "../components/Field";
 import { CancelButton, FormDialog } from "../components/FormDialog";
 import { MultiImageUpload } from "../components/MultiImageUpload";
 import { useAdminMutation } from "../query";
+import { LeftOutNotice, MarketFields } from "./cars-form-market";
 import {
   bodyTypeChoices,
   DISCOUNTS,
@@ -106,6 +107,7 @@ export function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
   return (
     <FormDialog open title={title} dirty={isDirty} onClose={onClose} testId="car-dialog">
       <form noValidate onSubmit={handleSubmit((v) => save.mutate(v))} data-testid="car-form">
+        {car && <LeftOutNotice id={car.id} />}
         <div class="form-grid">
           <Field label="Марка" required error={errors.brandId}>
             {(a) => (
@@ -311,6 +313,7 @@ export function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
           <Field label="VIN" error={errors.vin}>
             {(a) => <input {...a} autoCapitalize="characters" {...register("vin")} />}
           </Field>
+          <MarketFields register={register} errors={errors} status={status} />
         </div>
         <DiscountFields register={register} errors={errors} control={control} />
         <fieldset class="checks">

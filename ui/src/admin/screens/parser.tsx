@@ -4,7 +4,8 @@
  * leaving, gone, rows it cannot use), then applied or dropped; the photos'
  * progress after an apply; a one-off import; the runs so far, all or one
  * feed's, each opening its report; the addresses of the site's own feeds
- * for the marketplaces. `/admin/parser?run={id}` opens that run's report
+ * for the marketplaces and the cars they leave out (parser-left-out.tsx).
+ * `/admin/parser?run={id}` opens that run's report
  * (the dashboard's failed-import card links there). The rules:
  * docs/admin.md. */
 import { useRef, useState } from "react";
@@ -38,6 +39,7 @@ import "./content.css";
 import "./parser.css";
 import { FeedsCard } from "./parser-feeds";
 import { ImportForm } from "./parser-import";
+import { LeftOutCars, LeftOutCounts } from "./parser-left-out";
 import { RunReport } from "./parser-report";
 
 export default function ParserScreen() {
@@ -59,6 +61,7 @@ export default function ParserScreen() {
       <ImportForm onPreview={preview} />
       <History current={run} onOpen={open} />
       <ExportFeeds />
+      <LeftOutCars />
     </AdminPage>
   );
 }
@@ -166,6 +169,7 @@ function ExportFeeds() {
           ))}
         </ul>
       )}
+      <LeftOutCounts />
     </section>
   );
 }
