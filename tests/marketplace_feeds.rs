@@ -477,7 +477,7 @@ fn autoru_refusals(
             if !car.get("run").is_some_and(is_integer) {
                 refuse("run (R13)".into());
             }
-            if !car.get("vin").is_some_and(|v| v.len() == 17) {
+            if car.get("vin").is_none_or(|v| v.len() != 17) {
                 refuse("vin of a used car (R18)".into());
             }
         }
