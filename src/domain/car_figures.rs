@@ -170,9 +170,9 @@ pub fn prune(conn: &Connection, today: NaiveDate) -> AppResult<usize> {
 
 /// Adds up the [`TOTAL_DAYS`] days ending on `today` into
 /// `car_figure_totals`, for `cars` or (None) for every car.
-pub fn refresh_totals<'a>(
+pub fn refresh_totals(
     conn: &Connection,
-    cars: Option<BTreeSet<&'a str>>,
+    cars: Option<BTreeSet<&str>>,
     today: NaiveDate,
 ) -> AppResult<()> {
     let set = format!(
@@ -392,7 +392,7 @@ fn group_thousands(n: i64) -> String {
     let digits = n.abs().to_string();
     let mut out = String::new();
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push('\u{a0}');
         }
         out.push(ch);
@@ -402,6 +402,7 @@ fn group_thousands(n: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]

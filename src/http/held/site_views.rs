@@ -181,6 +181,7 @@ fn is_person(headers: &HeaderMap) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
     use axum::http::HeaderValue;
 
