@@ -212,6 +212,8 @@ pub fn nightly(conn: &Connection, today: NaiveDate) -> AppResult<usize> {
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct CarDay {
+    /// site, avito or autoru (inline: the outbox has a `Channel` of its own).
+    #[schema(inline)]
     pub channel: Channel,
     /// The Moscow day, `YYYY-MM-DD`.
     pub day: String,
@@ -303,14 +305,13 @@ pub fn quiet_cars(
         "WITH seen AS (
             SELECT c.id, c.slug, c.price_kopecks, c.created_at,
                 trim(coalesce(b.name, '') || ' ' || c.name || ' ' || c.year) AS name,
-                (SELECT coalesce(sum(d.views), 0) FROM car_channel_days d
-                    WHERE d.car_id = c.id AND d.channel IN {CHANNELS} AND d.day >= ?1) AS views,
-                (SELECT coalesce(sum(d.contacts), 0) FROM car_channel_days d
-                    WHERE d.car_id = c.id AND d.channel IN {CHANNELS} AND d.day >= ?1) AS contacts,
-                (SELECT coalesce(sum(d.calls), 0) FROM car_channel_days d
-                    WHERE d.car_id = c.id AND d.channel IN {CHANNELS} AND d.day >= ?1) AS calls
+                coalesce(sum(d.views), 0) AS views, coalesce(sum(d.contacts), 0) AS contacts,
+                coalesce(sum(d.calls), 0) AS calls
             FROM cars c LEFT JOIN brands b ON b.id = c.brand_id
-            WHERE c.published = 1 AND c.in_stock = 1)
+            LEFT JOIN car_channel_days d ON d.car_id = c.id AND d.channel IN {CHANNELS}
+                AND d.day >= ?1
+            WHERE c.published = 1 AND c.in_stock = 1
+            GROUP BY c.id)
          SELECT id, slug, price_kopecks, created_at, name, views, contacts, calls FROM seen
          WHERE (views >= ?2 AND contacts = 0 AND calls = 0)
             OR (views < ?3 AND created_at <= ?4)

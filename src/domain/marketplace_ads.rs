@@ -66,6 +66,8 @@ pub fn record_report(
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct CarAd {
+    /// site, avito or autoru (inline: the outbox has a `Channel` of its own).
+    #[schema(inline)]
     pub channel: Channel,
     /// «Авито», «Авто.ру».
     pub channel_label: String,

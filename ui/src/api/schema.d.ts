@@ -2147,7 +2147,8 @@ export interface components {
         };
         /** @description A car's ad on one marketplace, as its last report said. */
         CarAd: {
-            channel: components["schemas"]["Channel"];
+            /** @description site, avito or autoru (inline: the outbox has a `Channel` of its own). */
+            channel: "site" | "avito" | "autoru";
             /** @description «Авито», «Авто.ру». */
             channelLabel: string;
             /** @description The marketplace's own words, as it wrote them. */
@@ -2208,7 +2209,8 @@ export interface components {
         CarDay: {
             /** Format: int64 */
             calls: number;
-            channel: components["schemas"]["Channel"];
+            /** @description site, avito or autoru (inline: the outbox has a `Channel` of its own). */
+            channel: "site" | "avito" | "autoru";
             /** Format: int64 */
             contacts: number;
             /** @description The Moscow day, `YYYY-MM-DD`. */
