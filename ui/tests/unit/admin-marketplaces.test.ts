@@ -4,6 +4,7 @@ import {
   adLine,
   type CarDay,
   channelDays,
+  chartLabel,
   dayBefore,
   figuresLine,
   linePoints,
@@ -53,6 +54,9 @@ describe("a car on the marketplaces", () => {
     expect(dayBefore("2024-03-01", 1)).toBe("2024-02-29");
     expect(totals(channelDays(days, "avito", 3, "2025-03-01"))).toEqual({ views: 14, contacts: 1 });
     expect(shortDay("2025-03-09")).toBe("09.03");
+    expect(chartLabel("Авито", channelDays(days, "avito", 3, "2025-03-01"))).toBe(
+      "Авито за 3 дня: 14 просмотров, 1 обращение",
+    );
   });
 
   it("scales a chart to a round top and draws its line in the box", () => {

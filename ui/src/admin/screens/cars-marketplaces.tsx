@@ -13,12 +13,12 @@ import {
   type ChartDay,
   carMarketplacesUrl,
   channelDays,
+  chartLabel,
   linePoints,
   niceMax,
   openOn,
   PERIODS,
   shortDay,
-  totals,
 } from "../lib/marketplaces";
 import { moscowToday } from "../lib/personalDataDates";
 import { useAdminQuery } from "../query";
@@ -98,18 +98,25 @@ export function CarMarketplaces({ carId }: { carId: string }) {
 
 /** One channel's views and contacts per day, each on its own scale. */
 function Chart({ name, days }: { name: string; days: ChartDay[] }) {
-  const sum = totals(days);
   const topViews = niceMax(Math.max(...days.map((d) => d.views)));
   const topContacts = niceMax(Math.max(...days.map((d) => d.contacts)));
-  const label = `${name}: ${formatNumber(sum.views)} просмотров и ${formatNumber(sum.contacts)} обращений за ${days.length} дней`;
+  const label = chartLabel(name, days);
   return (
     <figure class="figures-chart" data-testid="figures-chart" data-channel={name}>
       <figcaption>
-        <strong>{name}</strong>: просмотры <span class="views-key">—</span> (шкала до{" "}
-        {formatNumber(topViews)}), обращения <span class="contacts-key">—</span> (до{" "}
-        {formatNumber(topContacts)}); всего {formatNumber(sum.views)} и {formatNumber(sum.contacts)}
+        <strong>{label}</strong>
+        <br />
+        <span class="muted">
+          Просмотры <span class="views-key">—</span> (шкала до {formatNumber(topViews)}), обращения{" "}
+          <span class="contacts-key">- -</span> (до {formatNumber(topContacts)})
+        </span>
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} preserveAspectRatio="none">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={`График по дням: ${label}`}
+        preserveAspectRatio="none"
+      >
         <polyline
           class="views-line"
           points={linePoints(
