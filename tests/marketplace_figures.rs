@@ -377,6 +377,7 @@ async fn quiet_cars_are_those_seen_and_not_called_about_or_hardly_seen() {
         (json!(14), json!(100))
     );
     let cars = quiet["cars"].as_array().unwrap();
+    assert_eq!(quiet["total"], cars.len());
     assert_eq!(cars[0]["carId"], jolion.as_str());
     assert_eq!(cars[0]["reason"], "no_contacts");
     assert_eq!(cars[0]["views"], 150);

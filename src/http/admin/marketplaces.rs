@@ -100,14 +100,21 @@ pub struct QuietCars {
     pub days: i64,
     /// The views from which a car with no contact is listed (`quietCarViews`).
     pub min_views: i64,
+    /// The first [`QUIET_SHOWN`]: the most seen without a contact first.
     pub cars: Vec<QuietCar>,
+    /// How many cars are quiet in all.
+    pub total: usize,
 }
+
+/// The quiet cars an answer lists at most (a new site with thousands of cars
+/// and no figures yet would list them all).
+pub const QUIET_SHOWN: usize = 50;
 
 /// «Смотрят, но не звонят»: the published cars in stock seen at least
 /// `quietCarViews` times with no contact and no call over the last
 /// `quietCarDays` days (every channel), then those seen fewer than 5 times
 /// though on the site for the whole period; each with its price and days in
-/// stock.
+/// stock. At most 50 are listed; `total` counts them all.
 #[utoipa::path(get, path = "/api/admin/marketplaces/quiet", tag = "admin",
     responses((status = 200, body = QuietCars)))]
 pub async fn quiet_cars(State(state): State<AppState>) -> AppResult<Json<QuietCars>> {
@@ -116,10 +123,15 @@ pub async fn quiet_cars(State(state): State<AppState>) -> AppResult<Json<QuietCa
         .db
         .call(move |c| {
             let s = settings::get(c)?;
+            let mut cars =
+                car_figures::quiet_cars(c, s.quiet_car_days, s.quiet_car_views, today, now)?;
+            let total = cars.len();
+            cars.truncate(QUIET_SHOWN);
             Ok(QuietCars {
                 days: s.quiet_car_days,
                 min_views: s.quiet_car_views,
-                cars: car_figures::quiet_cars(c, s.quiet_car_days, s.quiet_car_views, today, now)?,
+                cars,
+                total,
             })
         })
         .await?;

@@ -523,7 +523,7 @@ export interface paths {
          *     `quietCarViews` times with no contact and no call over the last
          *     `quietCarDays` days (every channel), then those seen fewer than 5 times
          *     though on the site for the whole period; each with its price and days in
-         *     stock.
+         *     stock. At most 50 are listed; `total` counts them all.
          */
         get: operations["quiet_cars"];
         put?: never;
@@ -3328,6 +3328,7 @@ export interface components {
         };
         /** @description The cars nobody calls about, with the settings they were found by. */
         QuietCars: {
+            /** @description The first [`QUIET_SHOWN`]: the most seen without a contact first. */
             cars: components["schemas"]["QuietCar"][];
             /**
              * Format: int64
@@ -3339,6 +3340,8 @@ export interface components {
              * @description The views from which a car with no contact is listed (`quietCarViews`).
              */
             minViews: number;
+            /** @description How many cars are quiet in all. */
+            total: number;
         };
         /**
          * @description Why a car is on the quiet list.

@@ -57,7 +57,7 @@ export function QuietCard() {
     <section aria-labelledby="quiet-title" data-testid="quiet-card">
       <h2 id="quiet-title">
         Смотрят, но не звонят
-        {quiet.data && <span class="admin-count"> ({quiet.data.cars.length})</span>}
+        {quiet.data && <span class="admin-count"> ({quiet.data.total})</span>}
       </h2>
       {quiet.isError ? (
         <ErrorPanel
@@ -84,6 +84,11 @@ export function QuietCard() {
             </li>
           ))}
         </ul>
+      )}
+      {quiet.data && quiet.data.total > quiet.data.cars.length && (
+        <p class="muted">
+          Показаны первые {quiet.data.cars.length} из {quiet.data.total}
+        </p>
       )}
     </section>
   );
