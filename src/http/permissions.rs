@@ -22,6 +22,9 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         // The catalogue and content, read as the admin panel shows them.
         ("GET", "/api/admin/cars", CatalogueRead),
         ("GET", "/api/admin/cars/{id}", CatalogueRead),
+        ("GET", "/api/admin/cars/{id}/marketplaces", CatalogueRead),
+        ("GET", "/api/admin/marketplaces/refused", CatalogueRead),
+        ("GET", "/api/admin/marketplaces/quiet", CatalogueRead),
         ("GET", "/api/admin/brands", CatalogueRead),
         ("GET", "/api/admin/price-changes", CatalogueRead),
         ("GET", "/api/admin/reviews", CatalogueRead),
