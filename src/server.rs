@@ -129,6 +129,7 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
                 }
             }
         });
+        let (views, db) = (state.site_views.clone(), state.db.clone());
         let app = router(state);
         // Open requests and running jobs finish together, each within the bound.
         let jobs_stopped = async {
@@ -141,6 +142,10 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
             stop.cancel();
         };
         tokio::join!(http_served, jobs_stopped);
+        // The views of the last requests, after the writer's last write.
+        if let Err(err) = views.flush(&db).await {
+            tracing::warn!("the last site views were not written: {err}");
+        }
         anyhow::Ok(())
     })?;
     // Database work still running on the blocking pool gets a moment too.
@@ -472,6 +477,30 @@ async fn forget_on_time(db: Db, clock: Arc<crate::clock::Clock>) -> anyhow::Resu
     Ok(())
 }
 
+/// Once per Moscow day (the first look after a start or midnight): the
+/// figures' old days pruned, every car's 30-day totals moved to the day.
+async fn car_figures_nightly(
+    db: Db,
+    clock: Arc<crate::clock::Clock>,
+    done: Arc<Mutex<Option<chrono::NaiveDate>>>,
+) -> anyhow::Result<()> {
+    let today = clock.moscow_today();
+    if *done.lock().unwrap_or_else(|e| e.into_inner()) == Some(today) {
+        return Ok(());
+    }
+    let pruned = db
+        .call(move |c| crate::domain::car_figures::nightly(c, today))
+        .await?;
+    tracing::info!("car figures for {today}: totals refreshed, {pruned} old days pruned");
+    *done.lock().unwrap_or_else(|e| e.into_inner()) = Some(today);
+    Ok(())
+}
+
+/// How often the site's card views are written (and at shutdown).
+pub const SITE_VIEWS_EVERY: Duration = Duration::from_secs(60);
+/// How often the car figures' nightly work looks whether the day changed.
+pub const CAR_FIGURES_EVERY: Duration = Duration::from_secs(10 * 60);
+
 /// How long an unused picture is kept: a form may still be about to save it.
 pub const PICTURE_GRACE: chrono::Duration = chrono::Duration::hours(1);
 
@@ -495,6 +524,15 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
     let (db, clock) = (state.db.clone(), state.clock.clone());
     jobs.every("retention", RETENTION_EVERY, move || {
         forget_on_time(db.clone(), clock.clone())
+    });
+    let (db, views) = (state.db.clone(), state.site_views.clone());
+    jobs.worker("site views", move |stop| {
+        let (db, views) = (db.clone(), views.clone());
+        async move { Ok(views.keep_writing(&db, SITE_VIEWS_EVERY, stop).await?) }
+    });
+    let (db, clock, done) = (state.db.clone(), state.clock.clone(), Arc::default());
+    jobs.every("car figures", CAR_FIGURES_EVERY, move || {
+        car_figures_nightly(db.clone(), clock.clone(), Arc::clone(&done))
     });
     let (db, config) = (state.db.clone(), state.config.clone());
     jobs.every("feed import", crate::parser::SCHEDULE_TICK, move || {

@@ -192,9 +192,10 @@ async fn the_server_jobs_remove_unused_pictures() {
         config.clone(),
     ));
     // The picture cleanup, the feed import schedule and the imported photos
-    // (docs/parser.md), the self-checks (docs/self-checks.md) and the
-    // retention run (docs/personal-data.md).
-    assert_eq!(jobs.len(), 5);
+    // (docs/parser.md), the self-checks (docs/self-checks.md), the
+    // retention run (docs/personal-data.md), the site's card views and the
+    // car figures' nightly work (docs/marketplaces.md).
+    assert_eq!(jobs.len(), 7);
     let probe = db.clone();
     eventually("the unused picture removed", || {
         probe

@@ -22,6 +22,23 @@ pub fn normalize(phone: &str) -> Option<String> {
     Some(format!("+7{national}"))
 }
 
+/// A caller's number in E.164, as the marketplaces and call-tracking
+/// services give it: `79051112233`, `89051112233`, `+7 (905) 111-22-33` and
+/// `9051112233` all read `+79051112233`; other countries' numbers written
+/// with `+` keep their digits; anything else (hidden, too short) is `None`.
+pub fn e164(raw: &str) -> Option<String> {
+    let digits: String = raw.chars().filter(char::is_ascii_digit).collect();
+    let plus = raw.trim_start().starts_with('+');
+    match digits.len() {
+        11 if digits.starts_with('7') || (digits.starts_with('8') && !plus) => {
+            Some(format!("+7{}", &digits[1..]))
+        }
+        10 if !plus && digits.starts_with('9') => Some(format!("+7{digits}")),
+        8..=15 if plus => Some(format!("+{digits}")),
+        _ => None,
+    }
+}
+
 /// A stored phone as people read it: "+7 921 555-00-11" for
 /// "+79215550011", as the panel shows it (anything else stays).
 pub fn display(phone: &str) -> String {
@@ -40,7 +57,18 @@ pub fn display(phone: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{display, normalize};
+    use super::*;
+
+    #[test]
+    fn callers_are_written_in_e164() {
+        assert_eq!(e164("79051112233").as_deref(), Some("+79051112233"));
+        assert_eq!(e164("8 (905) 111-22-33").as_deref(), Some("+79051112233"));
+        assert_eq!(e164("+7 905 111 22 33").as_deref(), Some("+79051112233"));
+        assert_eq!(e164("9051112233").as_deref(), Some("+79051112233"));
+        assert_eq!(e164("+375291234567").as_deref(), Some("+375291234567"));
+        assert_eq!(e164("скрыт"), None);
+        assert_eq!(e164("123"), None);
+    }
 
     #[test]
     fn a_stored_phone_is_shown_as_the_panel_shows_it() {

@@ -24,10 +24,11 @@ use utoipa_axum::router::OpenApiRouter;
 
 use super::admin::{
     catalogue, checks as admin_checks, content as admin_content, credit as admin_credit,
-    lead_comments, leads as admin_leads, notifications, parser, person_data, response_times,
-    saved_searches as admin_saved_searches, session, staff, uploads,
+    lead_comments, leads as admin_leads, marketplaces, notifications, parser, person_data,
+    response_times, saved_searches as admin_saved_searches, session, staff, uploads,
 };
 use super::cache::AnswerCache;
+use super::held::site_views::SiteViews;
 use super::openapi::{self, ApiDoc, Audience};
 use super::pages;
 use super::public::{
@@ -87,6 +88,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(person_data::routes())
         .merge(notifications::routes())
         .merge(catalogue::routes())
+        .merge(marketplaces::routes())
         .merge(admin_content::routes())
         .merge(parser::routes())
         .merge(admin_credit::routes())
@@ -164,6 +166,7 @@ pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000; includeSubDomains
 pub fn router(state: AppState) -> Site {
     let https = state.config.is_https();
     let answers = state.answers.clone();
+    let views = state.site_views.clone();
     let (api, doc) = api(&state);
     let doc = Arc::new(doc);
     let media = ServeDir::new(state.config.media_dir());
@@ -215,6 +218,7 @@ pub fn router(state: AppState) -> Site {
     Site {
         router,
         answers,
+        views,
         https,
         peer: None,
     }
@@ -230,6 +234,9 @@ pub fn router(state: AppState) -> Site {
 pub struct Site {
     router: Router,
     answers: Arc<AnswerCache>,
+    /// The car pages' views, counted here before the cache answers: a kept
+    /// page is a view too (`docs/marketplaces.md`, "What the admin shows").
+    views: Arc<SiteViews>,
     https: bool,
     /// The client of this connection, given to routed requests as
     /// `ConnectInfo` (a kept answer is the same for everyone).
@@ -259,6 +266,8 @@ where
 
     fn call(&mut self, request: Request<B>) -> SiteFuture {
         let started = Instant::now();
+        self.views
+            .count(request.method(), request.uri().path(), request.headers());
         if let Some((mut response, route)) = self.answers.answer_before_routing(&request) {
             add_security_headers(response.headers_mut(), self.https);
             // As the router sets it for a body of known size.

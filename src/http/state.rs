@@ -14,6 +14,7 @@ use super::held::catalogue::HeldCatalogue;
 use super::held::feeds::FeedStore;
 use super::held::passwords::PasswordChecks;
 use super::held::render::Renderer;
+use super::held::site_views::SiteViews;
 use super::held::write_probe::WriteProbe;
 use super::rate_limit::RateLimiter;
 
@@ -72,6 +73,8 @@ pub struct Shared {
     pub renderer: Arc<Renderer>,
     /// The background jobs that are down now (`crate::jobs`), for `/healthz`.
     pub workers: Arc<crate::jobs::Workers>,
+    /// The site's card views not yet written (`docs/marketplaces.md`).
+    pub site_views: Arc<SiteViews>,
     /// The latest answer of `/healthz`'s write probe.
     pub write_probe: Arc<WriteProbe>,
     /// How replication stands, under `[replica]` (`crate::ops::replica_state`).
@@ -93,6 +96,7 @@ impl AppState {
             answers: Arc::new(
                 AnswerCache::open(&path, DEFAULT_CAPACITY_BYTES).with_clock(clock.clone()),
             ),
+            site_views: Arc::new(SiteViews::new(clock.clone())),
             clock,
             checks: Arc::new(crate::domain::checks::SelfChecks::for_config(
                 config.clone(),

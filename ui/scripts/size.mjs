@@ -4,8 +4,10 @@
 // until the catalogue's filters became a form that works without scripts and
 // every script-needing control got its note, issue 43). The admin panel (its chunk and every chunk it
 // imports or loads lazily, less what the public page already has) has a
-// budget of its own: 165 KB gzip (150 KB until the panel gained a person's
-// requests, retention and ad marking; each screen is a lazy chunk of its own,
+// budget of its own: 168 KB gzip (150 KB until the panel gained a person's
+// requests, retention and ad marking; 165 KB until each car's fate and figures
+// on the marketplaces came: the car's charts drawn as inline SVG without a
+// chart library, the dashboard's two cards, two settings, issue 44; each screen is a lazy chunk of its own,
 // so a screen opened downloads a fraction of it). No admin module may end up in the public
 // page's files.
 import { readFileSync } from "node:fs";
@@ -13,7 +15,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const BUDGET = 41 * 1024;
-const ADMIN_BUDGET = 165 * 1024;
+const ADMIN_BUDGET = 168 * 1024;
 const dist = new URL("../dist/", import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(dist, ".vite/manifest.json"), "utf8"));
 const entry = manifest["src/main.tsx"];

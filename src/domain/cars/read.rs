@@ -259,28 +259,103 @@ impl AdminCarFilter {
     }
 }
 
-/// One page of the admin list, newest first, drafts included, and how many
-/// cars match in all. Needs the connection's [`crate::db::CASEFOLD`].
+/// The admin list's order: newest first, or by the last 30 days' views or
+/// contacts (all channels, most first; `car_figure_totals`, V35).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AdminCarSort {
+    #[default]
+    Newest,
+    Views,
+    Contacts,
+}
+
+impl AdminCarSort {
+    pub fn parse(code: &str) -> Option<AdminCarSort> {
+        match code {
+            "" | "newest" => Some(AdminCarSort::Newest),
+            "views" => Some(AdminCarSort::Views),
+            "contacts" => Some(AdminCarSort::Contacts),
+            _ => None,
+        }
+    }
+}
+
+/// A row of the admin list: the car and its figures of the last 30 days.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminCar {
+    #[serde(flatten)]
+    pub car: Car,
+    /// Views over the last 30 days, every channel (the site's and the
+    /// marketplaces').
+    pub views30: i64,
+    /// Contacts shown over the last 30 days, every channel.
+    pub contacts30: i64,
+}
+
+/// [`SELECT`] with the car's 30-day totals (`t`).
+static ADMIN_SELECT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} LEFT JOIN car_figure_totals t ON t.car_id = c.id",
+        SELECT.replacen(
+            "\n    FROM cars c",
+            ", coalesce(t.views30, 0) AS views30, coalesce(t.contacts30, 0) AS contacts30\n    FROM cars c",
+            1
+        )
+    )
+});
+
+/// One page of the admin list in `sort`'s order, drafts included, and how
+/// many cars match in all. Needs the connection's [`crate::db::CASEFOLD`].
+/// Sorted by figures, the page is picked by walking the totals' index (every
+/// car has a totals row) and stops after it.
 pub fn admin_page(
     conn: &Connection,
     filter: &AdminCarFilter,
+    sort: AdminCarSort,
     limit: u32,
     offset: u32,
-) -> AppResult<(Vec<Car>, i64)> {
+) -> AppResult<(Vec<AdminCar>, i64)> {
     let (clause, mut values) = filter.where_clause();
     let from = filter.tables();
     let total: i64 = conn
         .prepare_cached(&format!("SELECT count(*) {from}{clause}"))?
         .query_row(params_from_iter(values.iter()), |r| r.get(0))?;
-    let order = CarSort::Newest.order_by();
+    let newest = CarSort::Newest.order_by();
+    let (from, order, outer) = match sort {
+        AdminCarSort::Newest => (from.to_string(), newest.to_string(), newest.to_string()),
+        AdminCarSort::Views | AdminCarSort::Contacts => {
+            let column = if sort == AdminCarSort::Views {
+                "views30"
+            } else {
+                "contacts30"
+            };
+            (
+                from.replacen(
+                    "FROM cars c",
+                    "FROM car_figure_totals t CROSS JOIN cars c ON c.id = t.car_id",
+                    1,
+                ),
+                format!("t.{column} DESC, {newest}"),
+                format!("{column} DESC, {newest}"),
+            )
+        }
+    };
     let sql = format!(
-        "{SELECT} WHERE c.rowid IN (SELECT c.rowid {from}{clause} ORDER BY {order} LIMIT ? OFFSET ?)
-         ORDER BY {order}"
+        "{} WHERE c.rowid IN (SELECT c.rowid {from}{clause} ORDER BY {order} LIMIT ? OFFSET ?)
+         ORDER BY {outer}",
+        *ADMIN_SELECT
     );
     values.push(Value::Integer(limit.into()));
     values.push(Value::Integer(offset.into()));
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params_from_iter(values), from_row)?;
+    let rows = stmt.query_map(params_from_iter(values), |row| {
+        Ok(AdminCar {
+            car: from_row(row)?,
+            views30: row.get("views30")?,
+            contacts30: row.get("contacts30")?,
+        })
+    })?;
     Ok((rows.collect::<Result<_, _>>()?, total))
 }
 

@@ -431,6 +431,30 @@ pub(super) fn gone_published(conn: &Connection, found: &mut Vec<Problem>) -> App
     Ok(())
 }
 
+/// Published cars a marketplace refused, one problem per car and
+/// marketplace, with the marketplace's own words.
+pub(super) fn marketplace_refused(conn: &Connection, found: &mut Vec<Problem>) -> AppResult<()> {
+    for refused in crate::domain::marketplace_ads::refused(conn, true)? {
+        let words = if refused.ad.messages.is_empty() {
+            "площадка не объяснила причину".to_string()
+        } else {
+            refused.ad.messages.join("; ")
+        };
+        found.push(problem(
+            CheckKind::MarketplaceRefused,
+            "Площадка отклонила объявление",
+            format!(
+                "«{}» на площадке {}: {words}. Исправьте карточку автомобиля — исправленное \
+                 объявление уйдёт со следующей выгрузкой фида",
+                refused.car_name, refused.ad.channel_label
+            ),
+            format!("/admin/cars?edit={}", refused.car_id),
+            Some(&refused.car_id),
+        ));
+    }
+    Ok(())
+}
+
 /// An ad shown without its token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Unmarked {

@@ -49,8 +49,8 @@ pub fn with_replication(
     }
 }
 
-/// The last result, kept until the content version or the Moscow date
-/// changes.
+/// The last result, kept until the content version, the refused ads or the
+/// Moscow date change.
 #[derive(Default)]
 pub struct SelfChecks {
     /// What is set up (the processors in use); the defaults without one.
@@ -62,6 +62,9 @@ pub struct SelfChecks {
 
 pub(super) struct Held {
     pub(super) version: i64,
+    /// The refused ads' mark: no marketplace report moves the content
+    /// version (`marketplace_ads::refused_mark`).
+    pub(super) refused: (i64, Option<String>),
     pub(super) day: NaiveDate,
     pub(super) report: Arc<ChecksReport>,
 }
@@ -86,10 +89,12 @@ impl SelfChecks {
         // One read transaction: the version and the checks see one snapshot.
         let tx = conn.transaction()?;
         let version = crate::db::content_version(&tx)?;
+        let refused = crate::domain::marketplace_ads::refused_mark(&tx)?;
         {
             let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(h) = held.as_ref()
                 && h.version == version
+                && h.refused == refused
                 && h.day == today
             {
                 return Ok((h.report.clone(), false));
@@ -104,6 +109,7 @@ impl SelfChecks {
         });
         *self.held.lock().unwrap_or_else(|e| e.into_inner()) = Some(Held {
             version,
+            refused,
             day: today,
             report: report.clone(),
         });

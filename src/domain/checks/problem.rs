@@ -27,6 +27,7 @@ text_enum!(
         AnalyticsAbroad = "analytics_abroad",
         AdWithoutToken = "ad_without_token",
         ReplicationFailing = "replication_failing",
+        MarketplaceRefused = "marketplace_refused",
     }
 );
 
@@ -41,7 +42,8 @@ impl CheckKind {
             CheckKind::PromotionEnding
             | CheckKind::CarWithoutVin
             | CheckKind::CarUnstatedFields
-            | CheckKind::AnalyticsAbroad => Severity::Warning,
+            | CheckKind::AnalyticsAbroad
+            | CheckKind::MarketplaceRefused => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -3,7 +3,8 @@
 //! first.
 
 use super::data::{
-    active_bank_names, brands, cars, credit, gone_published, personal_data, promotions, unmarked,
+    active_bank_names, brands, cars, credit, gone_published, marketplace_refused, personal_data,
+    promotions, unmarked,
 };
 use super::problem::{CheckKind, Problem, Severity, problem};
 use super::wording::rate_without_bank;
@@ -51,6 +52,7 @@ pub fn run(conn: &Connection, today: NaiveDate, config: &Config) -> AppResult<Ve
     brands(conn, &banks, &mut found)?;
     cars(conn, &banks, &mut found)?;
     gone_published(conn, &mut found)?;
+    marketplace_refused(conn, &mut found)?;
     if s.consent_text.trim().is_empty() {
         found.push(problem(
             CheckKind::ConsentTextMissing,

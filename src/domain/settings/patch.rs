@@ -2,8 +2,9 @@
 //! sets, their rules, and the form's description for the UI.
 
 use super::values::{
-    CANCELLED_RETENTION_FIELD, CANCELLED_RETENTION_RANGE, RESPONSE_THRESHOLD_FIELD,
-    RESPONSE_THRESHOLD_RANGE, RETENTION_YEARS_FIELD, RETENTION_YEARS_RANGE, Settings,
+    CANCELLED_RETENTION_FIELD, CANCELLED_RETENTION_RANGE, QUIET_DAYS_FIELD, QUIET_DAYS_RANGE,
+    QUIET_VIEWS_FIELD, QUIET_VIEWS_RANGE, RESPONSE_THRESHOLD_FIELD, RESPONSE_THRESHOLD_RANGE,
+    RETENTION_YEARS_FIELD, RETENTION_YEARS_RANGE, Settings,
 };
 use crate::domain::hours::WorkSchedule;
 use crate::domain::lead_assignment;
@@ -62,6 +63,10 @@ pub struct SettingsPatch {
     pub cancelled_retention_months: Option<i64>,
     /// Visitor-triggered mails for the site in any 24 hours, 1 to 10 000.
     pub visitor_mail_daily_limit: Option<i64>,
+    /// Days, 3 to 90.
+    pub quiet_car_days: Option<i64>,
+    /// Views, 1 to 100 000.
+    pub quiet_car_views: Option<i64>,
     /// The banners' ad marks, all of them (a page left out is unmarked).
     pub banner_ads: Option<std::collections::BTreeMap<String, crate::domain::ads::AdMark>>,
     pub home_banner: Option<String>,
@@ -357,6 +362,30 @@ impl SettingsPatch {
             }
             to.visitor_mail_daily_limit = limit;
         }
+        let ranges = [
+            (
+                self.quiet_car_days,
+                3..=90,
+                QUIET_DAYS_FIELD,
+                QUIET_DAYS_RANGE,
+                &mut to.quiet_car_days,
+            ),
+            (
+                self.quiet_car_views,
+                1..=100_000,
+                QUIET_VIEWS_FIELD,
+                QUIET_VIEWS_RANGE,
+                &mut to.quiet_car_views,
+            ),
+        ];
+        for (value, range, field, message, slot) in ranges {
+            if let Some(value) = value {
+                if !range.contains(&value) {
+                    return Err(AppError::invalid(field, message));
+                }
+                *slot = value;
+            }
+        }
         if let Some(minutes) = self.response_threshold_minutes {
             if !(1..=480).contains(&minutes) {
                 return Err(AppError::invalid(
@@ -430,6 +459,8 @@ impl crate::domain::form::Form for SettingsPatch {
                 .invalid(RESPONSE_THRESHOLD_RANGE),
             Field::optional("visitorMailDailyLimit", Kind::Integer)
                 .invalid(crate::domain::mail_cap::DAILY_LIMIT_RANGE),
+            Field::optional("quietCarDays", Kind::Integer).invalid(QUIET_DAYS_RANGE),
+            Field::optional("quietCarViews", Kind::Integer).invalid(QUIET_VIEWS_RANGE),
             Field::optional("leadAssignment", Kind::Code).invalid(lead_assignment::UNKNOWN_RULE),
             Field::optional("operatorName", Kind::Text),
             Field::optional("operatorInn", Kind::Text).invalid(BAD_INN),

@@ -14,7 +14,7 @@ pub(super) const SELECT: &str =
     email_notifications_enabled, consent_text, privacy_policy, response_threshold_minutes,
     lead_assignment, operator_name, operator_inn, operator_ogrn, operator_address,
     google_analytics_enabled, retention_years, cancelled_retention_months, banner_ads,
-    visitor_mail_daily_limit
+    visitor_mail_daily_limit, quiet_car_days, quiet_car_views
     FROM settings WHERE id = 1";
 
 pub(super) fn from_row(row: &Row) -> rusqlite::Result<Settings> {
@@ -66,6 +66,8 @@ pub(super) fn from_row(row: &Row) -> rusqlite::Result<Settings> {
         retention_years: row.get("retention_years")?,
         cancelled_retention_months: row.get("cancelled_retention_months")?,
         visitor_mail_daily_limit: row.get("visitor_mail_daily_limit")?,
+        quiet_car_days: row.get("quiet_car_days")?,
+        quiet_car_views: row.get("quiet_car_views")?,
     };
     settings.public.working_hours = settings.public.work_schedule.lines();
     Ok(settings)
@@ -123,10 +125,10 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             notification_email, from_email, email_notifications_enabled, consent_text,
             privacy_policy, work_schedule, response_threshold_minutes, lead_assignment,
             google_analytics_enabled, retention_years, cancelled_retention_months,
-            banner_ads, visitor_mail_daily_limit)
+            banner_ads, visitor_mail_daily_limit, quiet_car_days, quiet_car_views)
          VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33,
-            ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42)",
+            ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44)",
         rusqlite::params![
             p.salon_name,
             p.phone,
@@ -172,6 +174,8 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             serde_json::to_string(&p.banner_ads)
                 .map_err(|e| crate::error::AppError::Internal(e.into()))?,
             next.visitor_mail_daily_limit,
+            next.quiet_car_days,
+            next.quiet_car_views,
         ],
     )?;
     get(conn)

@@ -147,7 +147,20 @@ pub struct Settings {
     /// (`docs/saved-searches.md`, "Mail a stranger can trigger").
     #[schema(minimum = 1, maximum = 10000, example = 300)]
     pub visitor_mail_daily_limit: i64,
+    /// The days the dashboard's «Смотрят, но не звонят» looks back over,
+    /// 3 to 90 (`docs/admin.md`, "Cars nobody calls about").
+    #[schema(minimum = 3, maximum = 90, example = 14)]
+    pub quiet_car_days: i64,
+    /// The views over those days from which a car with no contact and no
+    /// call is listed, 1 to 100 000.
+    #[schema(minimum = 1, maximum = 100000, example = 100)]
+    pub quiet_car_views: i64,
 }
+
+pub const QUIET_DAYS_FIELD: &str = "quietCarDays";
+pub const QUIET_DAYS_RANGE: &str = "Период «Смотрят, но не звонят» — от 3 до 90 дней";
+pub const QUIET_VIEWS_FIELD: &str = "quietCarViews";
+pub const QUIET_VIEWS_RANGE: &str = "Порог просмотров «Смотрят, но не звонят» — от 1 до 100 000";
 
 pub const RETENTION_YEARS_FIELD: &str = "retentionYears";
 pub const RETENTION_YEARS_RANGE: &str = "Срок хранения — от 1 до 10 лет";
@@ -197,6 +210,8 @@ impl Default for Settings {
             retention_years: 3,
             cancelled_retention_months: 6,
             visitor_mail_daily_limit: crate::domain::mail_cap::DEFAULT_DAILY_LIMIT,
+            quiet_car_days: 14,
+            quiet_car_views: 100,
         }
     }
 }

@@ -13,7 +13,9 @@ use super::audited;
 use super::resource::Resource;
 use crate::domain::audit::{self, AuditAction, AuditObject, NewEntry};
 use crate::domain::brands::{self, Brand, BrandInput};
-use crate::domain::cars::{self, AdminCarFilter, Car, CarChange, CarInput, CarStats, CarStatus};
+use crate::domain::cars::{
+    self, AdminCar, AdminCarFilter, AdminCarSort, Car, CarChange, CarInput, CarStats, CarStatus,
+};
 use crate::domain::form::{Field, Form, Kind};
 use crate::domain::left_out::{self, MarketplaceLeftOut};
 use crate::domain::price_changes::{self, BAD_PERCENT, PriceChange, Undone};
@@ -85,6 +87,10 @@ pub struct AdminCarQuery {
     /// all (default), true (published) or false (drafts).
     #[param(pattern = "^(|all|true|false)$")]
     pub published: Option<String>,
+    /// newest (default), views or contacts: most viewed or most asked about
+    /// over the last 30 days, every channel.
+    #[param(pattern = "^(|newest|views|contacts)$")]
+    pub sort: Option<String>,
 }
 
 pub const DEFAULT_PER_PAGE: u32 = 24;
@@ -94,7 +100,7 @@ pub const MAX_PER_PAGE: u32 = 100;
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AdminCarPage {
-    pub items: Vec<Car>,
+    pub items: Vec<AdminCar>,
     /// Cars matching the query.
     pub total: i64,
     pub page: u32,
@@ -127,8 +133,9 @@ fn parse_published(code: Option<&str>) -> AppResult<Option<bool>> {
     }
 }
 
-/// Cars, drafts included, newest first, searched, filtered and paged on the
-/// server, with the counts of all cars. Never cached.
+/// Cars, drafts included, newest first (or by their 30-day views or
+/// contacts), searched, filtered and paged on the server, each with its
+/// 30-day figures, with the counts of all cars. Never cached.
 #[utoipa::path(get, path = "/api/admin/cars", tag = "admin", params(AdminCarQuery),
     responses((status = 200, body = AdminCarPage), (status = 400, body = ApiErrorBody),
         (status = 401, body = ApiErrorBody)))]
@@ -141,6 +148,12 @@ pub async fn list_cars(
         status: parse_condition(query.condition.as_deref())?,
         published: parse_published(query.published.as_deref())?,
     };
+    let sort = AdminCarSort::parse(query.sort.as_deref().unwrap_or_default()).ok_or_else(|| {
+        AppError::BadRequest(format!(
+            "Неизвестное значение параметра «sort»: «{}»",
+            query.sort.as_deref().unwrap_or_default()
+        ))
+    })?;
     let per_page = paging(
         "perPage",
         query.per_page,
@@ -152,7 +165,7 @@ pub async fn list_cars(
     let (items, total, stats) = state
         .db
         .call(move |c| {
-            let (items, total) = cars::admin_page(c, &filter, per_page, offset)?;
+            let (items, total) = cars::admin_page(c, &filter, sort, per_page, offset)?;
             Ok((items, total, cars::stats(c)?))
         })
         .await?;

@@ -8,6 +8,7 @@ pub mod credit;
 pub mod feeds;
 pub mod lead_comments;
 pub mod leads;
+pub mod marketplaces;
 pub mod notifications;
 pub mod parser;
 pub mod person_data;

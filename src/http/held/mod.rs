@@ -8,6 +8,7 @@ pub mod feeds;
 pub mod memory_budget;
 pub mod passwords;
 pub mod render;
+pub mod site_views;
 pub mod write_probe;
 
 #[cfg(test)]
@@ -37,6 +38,7 @@ mod tests {
             ("held/feeds.rs", include_str!("feeds.rs")),
             ("held/passwords.rs", include_str!("passwords.rs")),
             ("held/render.rs", include_str!("render.rs")),
+            ("held/site_views.rs", include_str!("site_views.rs")),
             ("held/write_probe.rs", include_str!("write_probe.rs")),
         ];
         for (name, text) in files {

@@ -3,6 +3,7 @@
 //! each call as a `MarketCall` (its id, the offer and its VIN, the caller in
 //! E.164, the number called, when, how long it rang and talked, answered).
 
+use crate::domain::phone::e164;
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
@@ -105,36 +106,9 @@ fn seconds(value: &Value) -> u32 {
         .map_or(0, |s| s.min(f64::from(u32::MAX)) as u32)
 }
 
-/// A Russian number in E.164: `79051112233`, `89051112233`, `+7 (905)
-/// 111-22-33` and `9051112233` all read `+79051112233`; other countries'
-/// numbers written with `+` keep their digits; anything else is `None`.
-pub fn e164(raw: &str) -> Option<String> {
-    let digits: String = raw.chars().filter(char::is_ascii_digit).collect();
-    let plus = raw.trim_start().starts_with('+');
-    match digits.len() {
-        11 if digits.starts_with('7') || (digits.starts_with('8') && !plus) => {
-            Some(format!("+7{}", &digits[1..]))
-        }
-        10 if !plus && digits.starts_with('9') => Some(format!("+7{digits}")),
-        8..=15 if plus => Some(format!("+{digits}")),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn callers_are_written_in_e164() {
-        assert_eq!(e164("79051112233").as_deref(), Some("+79051112233"));
-        assert_eq!(e164("8 (905) 111-22-33").as_deref(), Some("+79051112233"));
-        assert_eq!(e164("+7 905 111 22 33").as_deref(), Some("+79051112233"));
-        assert_eq!(e164("9051112233").as_deref(), Some("+79051112233"));
-        assert_eq!(e164("+375291234567").as_deref(), Some("+375291234567"));
-        assert_eq!(e164("anonymous"), None);
-        assert_eq!(e164("123"), None);
-    }
 
     #[test]
     fn a_call_is_read_with_its_offer_durations_and_result() {

@@ -9,6 +9,5 @@ mod feeds;
 mod pace;
 mod stats;
 
-pub use calls::e164;
 pub use client::Autoru;
 pub use pace::DEFAULT_INTERVAL;

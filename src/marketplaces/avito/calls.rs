@@ -2,6 +2,7 @@
 //! pages of up to 1000 calls, each call once, its caller's number in E.164.
 //! The API answers 200 with an `error` object of its own (`code` 0: none).
 
+use crate::domain::phone::e164;
 use std::collections::HashSet;
 
 use chrono::{DateTime, Duration, SecondsFormat, Utc};
@@ -131,34 +132,9 @@ fn call_of(value: &Value) -> Option<MarketCall> {
     })
 }
 
-/// A phone number in E.164: Russian numbers as +7 and ten digits (from
-/// «+7…», «7…», «8…» or ten digits), others as + and their 8–15 digits.
-pub fn e164(raw: &str) -> Option<String> {
-    let digits: String = raw.chars().filter(char::is_ascii_digit).collect();
-    match digits.len() {
-        11 if digits.starts_with('7') || digits.starts_with('8') => {
-            Some(format!("+7{}", &digits[1..]))
-        }
-        10 if digits.starts_with('9') => Some(format!("+7{digits}")),
-        8..=15 if raw.trim_start().starts_with('+') => Some(format!("+{digits}")),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_are_written_in_e164() {
-        assert_eq!(e164("+79991234567").as_deref(), Some("+79991234567"));
-        assert_eq!(e164("79991234567").as_deref(), Some("+79991234567"));
-        assert_eq!(e164("8 (999) 123-45-67").as_deref(), Some("+79991234567"));
-        assert_eq!(e164("9991234567").as_deref(), Some("+79991234567"));
-        assert_eq!(e164("+375291234567").as_deref(), Some("+375291234567"));
-        assert_eq!(e164("скрыт"), None);
-        assert_eq!(e164(""), None);
-    }
 
     #[test]
     fn a_call_is_read_as_documented() {

@@ -45,10 +45,8 @@ pub(super) fn element(out: &mut String, indent: &str, name: &str, value: &str) {
 /// The ad's text: the car, its trim levels, the salon's contacts; at most
 /// `max` characters (a trim level that would pass it is left out).
 pub(super) fn description(car: &Car, settings: &Settings, max: usize) -> String {
-    let head = format!(
-        "{} {} {}. {}.",
-        car.brand_name, car.name, car.year, car.engine
-    );
+    let engine = car.engine.trim().trim_end_matches('.');
+    let head = format!("{} {} {}. {engine}.", car.brand_name, car.name, car.year);
     let tail = format!(
         " {}, {}.",
         settings.public.salon_name, settings.public.phone

@@ -25,6 +25,8 @@ export function auditUrl(
 
 export type ConditionFilter = "all" | "new" | "used" | "lease";
 export type PublishedFilter = "all" | "true" | "false";
+/** Newest first, or by the last 30 days' views or contacts (every channel). */
+export type CarsSort = "newest" | "views" | "contacts";
 
 export interface CarsQuery {
   q: string;
@@ -32,6 +34,7 @@ export interface CarsQuery {
   perPage: number;
   condition: ConditionFilter;
   published: PublishedFilter;
+  sort?: CarsSort;
 }
 
 export const CARS_PER_PAGE = 24;
@@ -45,11 +48,14 @@ export function adminCarsUrl(query: CarsQuery): string {
   params.set("perPage", String(query.perPage));
   if (query.condition !== "all") params.set("condition", query.condition);
   if (query.published !== "all") params.set("published", query.published);
+  if (query.sort && query.sort !== "newest") params.set("sort", query.sort);
   return `/api/admin/cars?${params}`;
 }
 
 /** One page of the admin cars list, with the counts of all cars. */
 export type CarsPage = components["schemas"]["AdminCarPage"];
+/** A row of the list: the car and its 30-day figures. */
+export type AdminCar = components["schemas"]["AdminCar"];
 export type CarStats = components["schemas"]["CarStats"];
 
 export const adminCarUrl = (id: string) => `/api/admin/cars/${encodeURIComponent(id)}`;

@@ -109,8 +109,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Cars, drafts included, newest first, searched, filtered and paged on the
-         *     server, with the counts of all cars. Never cached.
+         * Cars, drafts included, newest first (or by their 30-day views or
+         *     contacts), searched, filtered and paged on the server, each with its
+         *     30-day figures, with the counts of all cars. Never cached.
          */
         get: operations["list_cars"];
         put?: never;
@@ -173,6 +174,26 @@ export interface paths {
          *     feed takes it or none lists it.
          */
         get: operations["car_left_out"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/cars/{id}/marketplaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A car's ads on each marketplace and its figures per channel and day
+         *     over the last `days` days.
+         */
+        get: operations["car_marketplaces"];
         put?: never;
         post?: never;
         delete?: never;
@@ -526,6 +547,49 @@ export interface paths {
         put?: never;
         /** Ends the session of the cookie, if any. */
         post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/marketplaces/quiet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * «Смотрят, но не звонят»: the published cars in stock seen at least
+         *     `quietCarViews` times with no contact and no call over the last
+         *     `quietCarDays` days (every channel), then those seen fewer than 5 times
+         *     though on the site for the whole period; each with its price and days in
+         *     stock. At most 50 are listed; `total` counts them all.
+         */
+        get: operations["quiet_cars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/marketplaces/refused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ads a marketplace refused, with their car and the marketplace's own
+         *     words, newest report first.
+         */
+        get: operations["refused_ads"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1782,9 +1846,28 @@ export interface components {
             /** @description The token (erid), empty when none. */
             erid?: string;
         };
+        /**
+         * @description An ad's fate on a marketplace, as its last report says.
+         * @enum {string}
+         */
+        AdStatus: "published" | "refused" | "pending" | "removed";
+        /** @description A row of the admin list: the car and its figures of the last 30 days. */
+        AdminCar: components["schemas"]["Car"] & {
+            /**
+             * Format: int64
+             * @description Contacts shown over the last 30 days, every channel.
+             */
+            contacts30: number;
+            /**
+             * Format: int64
+             * @description Views over the last 30 days, every channel (the site's and the
+             *     marketplaces').
+             */
+            views30: number;
+        };
         /** @description One page of the admin cars list. */
         AdminCarPage: {
-            items: components["schemas"]["Car"][];
+            items: components["schemas"]["AdminCar"][];
             /** Format: int32 */
             page: number;
             /**
@@ -2114,6 +2197,21 @@ export interface components {
             /** Format: int32 */
             year: number;
         };
+        /** @description A car's ad on one marketplace, as its last report said. */
+        CarAd: {
+            /** @description site, avito or autoru (inline: the outbox has a `Channel` of its own). */
+            channel: "site" | "avito" | "autoru";
+            /** @description «Авито», «Авто.ру». */
+            channelLabel: string;
+            /** @description The marketplace's own words, as it wrote them. */
+            messages: string[];
+            reportedAt: string;
+            status: components["schemas"]["AdStatus"];
+            /** @description «опубликовано», «отклонено», «на проверке», «снято». */
+            statusLabel: string;
+            /** @description The ad's page on the marketplace. */
+            url: string | null;
+        };
         /**
          * @description What a car's card shows, and all a public list carries of a car: no trim
          *     levels, no VIN, no import keys or dates (`docs/catalogue.md`, "Lists carry
@@ -2158,6 +2256,21 @@ export interface components {
             trim: string | null;
             /** Format: int32 */
             year: number;
+        };
+        /** @description One channel's figures of a car on one day. */
+        CarDay: {
+            /** Format: int64 */
+            calls: number;
+            /** @description site, avito or autoru (inline: the outbox has a `Channel` of its own). */
+            channel: "site" | "avito" | "autoru";
+            /** Format: int64 */
+            contacts: number;
+            /** @description The Moscow day, `YYYY-MM-DD`. */
+            day: string;
+            /** Format: int64 */
+            favourites: number;
+            /** Format: int64 */
+            views: number;
         };
         CarImages: {
             images: string[];
@@ -2216,6 +2329,13 @@ export interface components {
             /** Format: int32 */
             year: number;
         };
+        /** @description A car on the marketplaces and the site. */
+        CarMarketplaces: {
+            /** @description Its ad on each marketplace, as the last report said. */
+            ads: components["schemas"]["CarAd"][];
+            /** @description Its figures per channel and day (days without any are left out). */
+            days: components["schemas"]["CarDay"][];
+        };
         /**
          * @description A used car's state, as Auto.ru's `state` grades it.
          * @enum {string}
@@ -2273,7 +2393,7 @@ export interface components {
          * @description Which check found the problem.
          * @enum {string}
          */
-        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "car_unstated_fields" | "consent_text_missing" | "privacy_policy_missing" | "operator_missing" | "processors_unlisted" | "analytics_abroad" | "ad_without_token" | "replication_failing";
+        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "car_unstated_fields" | "consent_text_missing" | "privacy_policy_missing" | "operator_missing" | "processors_unlisted" | "analytics_abroad" | "ad_without_token" | "replication_failing" | "marketplace_refused";
         /** @description `GET /api/admin/checks`. */
         ChecksReport: {
             /**
@@ -3286,6 +3406,59 @@ export interface components {
             /** @description true to publish, false to take off the site (a draft). */
             published: boolean;
         };
+        /** @description A car nobody calls about. */
+        QuietCar: {
+            /** Format: int64 */
+            calls: number;
+            carId: string;
+            /** Format: int64 */
+            contacts: number;
+            /**
+             * Format: int64
+             * @description Whole days since the car was added.
+             */
+            daysInStock: number;
+            /** @description «Lada Vesta 2023». */
+            name: string;
+            price: components["schemas"]["Money"];
+            reason: components["schemas"]["QuietReason"];
+            slug: string;
+            /** Format: int64 */
+            views: number;
+            /** @description Why, in words: «1 250 просмотров за 14 дней, ни одного обращения и звонка». */
+            why: string;
+        };
+        /** @description The cars nobody calls about, with the settings they were found by. */
+        QuietCars: {
+            /** @description The first [`QUIET_SHOWN`]: the most seen without a contact first. */
+            cars: components["schemas"]["QuietCar"][];
+            /**
+             * Format: int64
+             * @description The days looked back over (`quietCarDays`).
+             */
+            days: number;
+            /**
+             * Format: int64
+             * @description The views from which a car with no contact is listed (`quietCarViews`).
+             */
+            minViews: number;
+            /** @description How many cars are quiet in all. */
+            total: number;
+        };
+        /**
+         * @description Why a car is on the quiet list.
+         * @enum {string}
+         */
+        QuietReason: "no_contacts" | "few_views";
+        /** @description A refused ad with its car. */
+        RefusedAd: components["schemas"]["CarAd"] & {
+            carId: string;
+            /** @description The brand, the car's name and year: «Lada Vesta 2023». */
+            carName: string;
+            price: components["schemas"]["Money"];
+            published: boolean;
+            slug: string;
+        };
         /** @description Replication's state, as the system card shows it. */
         ReplicaStatus: {
             /** @description Why the bucket could not be read, when it could not. */
@@ -3620,6 +3793,20 @@ export interface components {
             privacyPolicy: string;
             /**
              * Format: int64
+             * @description The days the dashboard's «Смотрят, но не звонят» looks back over,
+             *     3 to 90 (`docs/admin.md`, "Cars nobody calls about").
+             * @example 14
+             */
+            quietCarDays: number;
+            /**
+             * Format: int64
+             * @description The views over those days from which a car with no contact and no
+             *     call is listed, 1 to 100 000.
+             * @example 100
+             */
+            quietCarViews: number;
+            /**
+             * Format: int64
              * @description Working minutes after which a lead still `new` is overdue and
              *     reminded once more, 1 to 480 (`docs/response-times.md`).
              * @example 15
@@ -3688,6 +3875,16 @@ export interface components {
             phone?: string | null;
             phoneSecondary?: string | null;
             privacyPolicy?: string | null;
+            /**
+             * Format: int64
+             * @description Days, 3 to 90.
+             */
+            quietCarDays?: number | null;
+            /**
+             * Format: int64
+             * @description Views, 1 to 100 000.
+             */
+            quietCarViews?: number | null;
             /**
              * Format: int64
              * @description Working minutes, 1 to 480.
@@ -4351,6 +4548,11 @@ export interface operations {
                 condition?: string;
                 /** @description all (default), true (published) or false (drafts). */
                 published?: string;
+                /**
+                 * @description newest (default), views or contacts: most viewed or most asked about
+                 *     over the last 30 days, every channel.
+                 */
+                sort?: string;
             };
             header?: never;
             path?: never;
@@ -4606,6 +4808,82 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    car_marketplaces: {
+        parameters: {
+            query?: {
+                /** @description Days ending today (Moscow), 1 to 400; default 30. */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarMarketplaces"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6265,6 +6543,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    quiet_cars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuietCars"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    refused_ads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusedAd"][];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
             };
         };
     };

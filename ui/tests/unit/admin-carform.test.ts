@@ -45,6 +45,10 @@ const car: Car = {
   trim: null,
   generation: null,
   doors: null,
+  owners: null,
+  accident: null,
+  state: null,
+  wheel: "left",
   mileage: 12000,
   mainImage: "/m/a.webp",
   images: ["/m/a.webp", "/m/b.webp"],
@@ -58,10 +62,6 @@ const car: Car = {
   externalId: null,
   createdAt: "2026-01-01T00:00:00Z",
   updatedAt: "2026-01-01T00:00:00Z",
-  owners: null,
-  accident: null,
-  state: null,
-  wheel: "left",
 };
 
 describe("car form values", () => {

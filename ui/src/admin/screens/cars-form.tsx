@@ -47,6 +47,7 @@ import {
   required,
   TrimFields,
 } from "./cars-form-parts";
+import { CarMarketplaces } from "./cars-marketplaces";
 
 interface FormProps {
   title: string;
@@ -345,6 +346,7 @@ export function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
           )}
         />
         <TrimFields register={register} errors={errors} control={control} />
+        {car && <CarMarketplaces carId={car.id} />}
         <footer class="dialog-actions">
           <CancelButton />
           <button

@@ -7,9 +7,11 @@ import { CAR_FORMS, formatMileage, formatPrice, plural } from "../../lib/format"
 import { STATUS_LABELS } from "../../lib/labels";
 import { carPath } from "../../routes";
 import {
+  type AdminCar,
   adminCarsUrl,
   CARS_PER_PAGE,
   type CarsPage,
+  type CarsSort,
   type ConditionFilter,
   carUrl,
   type PublishedFilter,
@@ -21,6 +23,7 @@ import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
 import { SkeletonCards } from "../components/SkeletonCards";
 import { useDebounced, useEditParam } from "../hooks";
+import { figuresLine } from "../lib/marketplaces";
 import { adminCarTitle } from "../lib/text";
 import { useAdminMutation, useAdminQuery } from "../query";
 import { CarDialog } from "./cars-dialog";
@@ -39,15 +42,16 @@ export default function CarsScreen() {
   const q = useDebounced(search.trim(), 300);
   const [condition, setCondition] = useState<ConditionFilter>("all");
   const [published, setPublished] = useState<PublishedFilter>("all");
+  const [sort, setSort] = useState<CarsSort>("newest");
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Car | null>(null);
 
   // A new search or filter starts at page 1.
-  const key = `${q}|${condition}|${published}`;
+  const key = `${q}|${condition}|${published}|${sort}`;
   const [paging, setPaging] = useState({ key, page: 1 });
   const page = paging.key === key ? paging.page : 1;
   const setPage = (n: number) => setPaging({ key, page: n });
-  const url = adminCarsUrl({ q, page, perPage: CARS_PER_PAGE, condition, published });
+  const url = adminCarsUrl({ q, page, perPage: CARS_PER_PAGE, condition, published, sort });
   const cars = useAdminQuery<CarsPage>(url, { placeholderData: keepPreviousData });
   const data = cars.data;
   const selection = useSelection(url, data?.items.map((car) => car.id) ?? []);
@@ -123,6 +127,20 @@ export default function CarsScreen() {
             </select>
           )}
         </Field>
+        <Field label="Сортировка">
+          {(a) => (
+            <select
+              {...a}
+              value={sort}
+              onChange={(e) => setSort(e.currentTarget.value as CarsSort)}
+              data-testid="car-sort"
+            >
+              <option value="newest">Сначала новые</option>
+              <option value="views">По просмотрам</option>
+              <option value="contacts">По обращениям</option>
+            </select>
+          )}
+        </Field>
       </div>
       {cars.isError && !data ? (
         <ErrorPanel
@@ -186,7 +204,7 @@ function CarCard({
   onEdit,
   onDelete,
 }: {
-  car: Car;
+  car: AdminCar;
   /** Absent for a role that may not change the catalogue. */
   selection?: Selection;
   onEdit?: () => void;
@@ -216,6 +234,9 @@ function CarCard({
       </p>
       <p>
         <strong data-testid="car-price">{formatPrice(car.price)}</strong>
+      </p>
+      <p class="muted" data-testid="car-figures">
+        {figuresLine(car)}
       </p>
       <div class="card-actions">
         {onEdit && (

@@ -30,6 +30,7 @@ import {
 } from "../lib/personalData";
 import { allowedScreens, DASHBOARD, linkAllowed, screenAt } from "../navigation";
 import { useAdminQuery } from "../query";
+import { QuietCard, RefusedCard } from "./dashboard-marketplaces";
 import { ResponseTimesSection } from "./dashboard-response";
 import "./content.css";
 
@@ -87,6 +88,8 @@ export default function DashboardScreen() {
           {show.system && <SystemCard status={d.system} />}
         </section>
       )}
+      {show.catalogue && <RefusedCard />}
+      {show.catalogue && <QuietCard />}
       {show.dataRequests && <OpenDataRequests />}
       {show.deliveries && d && d.deliveriesFailed > 0 && <FailedDeliveries />}
       {show.responseTimes && <ResponseTimesSection />}

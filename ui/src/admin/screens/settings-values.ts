@@ -4,6 +4,7 @@
 import type { AssignmentRule } from "../../api/types";
 import { operatorFocus } from "../lib/operator";
 import { RETENTION_FIELDS, type RetentionForm, retentionForm } from "../lib/personalData";
+import { QUIET_FIELDS, type QuietForm, quietForm } from "../lib/quietCars";
 import { type DayForm, scheduleForm } from "../lib/schedule";
 import {
   type AdminSettings,
@@ -18,7 +19,8 @@ import { ANALYTICS_SWITCH, OPERATOR_IDS } from "./settings-legal";
 import { RETENTION_ANCHOR, RETENTION_YEARS_ID } from "./settings-retention";
 
 export type SettingsValues = CompanyForm &
-  RetentionForm & {
+  RetentionForm &
+  QuietForm & {
     workSchedule: DayForm[];
     leadAssignment: AssignmentRule;
     /** Whole working minutes, as typed. */
@@ -34,6 +36,7 @@ export const FIELDS = [
   "responseThresholdMinutes",
   "visitorMailDailyLimit",
   ...RETENTION_FIELDS,
+  ...QUIET_FIELDS,
 ];
 
 export function formValues(s: AdminSettings): SettingsValues {
@@ -44,6 +47,7 @@ export function formValues(s: AdminSettings): SettingsValues {
     responseThresholdMinutes: thresholdForm(s.responseThresholdMinutes),
     visitorMailDailyLimit: mailLimitForm(s.visitorMailDailyLimit),
     ...retentionForm(s),
+    ...quietForm(s),
   };
 }
 

@@ -44,6 +44,7 @@ import {
 import { useAdminMutation, useAdminQuery } from "../query";
 import "./content.css";
 import { type RetentionForm, retentionPatch } from "../lib/personalData";
+import { type QuietForm, quietPatch } from "../lib/quietCars";
 import {
   AnalyticsSwitch,
   OperatorFields,
@@ -52,6 +53,7 @@ import {
   PlaceholdersNote,
   PreviewLink,
 } from "./settings-legal";
+import { QuietFields } from "./settings-quiet";
 import { RetentionFields } from "./settings-retention";
 import { anchorTarget, FIELDS, formValues, type SettingsValues } from "./settings-values";
 
@@ -126,6 +128,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         responseThresholdMinutes: thresholdValue(v.responseThresholdMinutes),
         visitorMailDailyLimit: mailLimitValue(v.visitorMailDailyLimit),
         ...retentionPatch(v),
+        ...quietPatch(v),
       }),
     {
       success: (s) =>
@@ -353,6 +356,8 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         register={register as unknown as UseFormRegister<RetentionForm>}
         errors={errors}
       />
+
+      <QuietFields register={register as unknown as UseFormRegister<QuietForm>} errors={errors} />
 
       <div class="form-actions sticky-actions">
         <button
