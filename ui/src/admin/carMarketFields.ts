@@ -26,7 +26,9 @@ export const ACCIDENT_LABELS: Record<MarketValues["accident"], string> = {
   yes: "Да",
 };
 
-export const CAR_STATE_LABELS: Record<CarState, string> = {
+/** «Не указано» first, then the states. */
+export const CAR_STATE_LABELS: Record<"" | CarState, string> = {
+  "": "Не указано",
   excellent: "Отличное",
   good: "Хорошее",
   average: "Среднее",

@@ -29,6 +29,9 @@ export const CHANNELS: readonly [Channel, string][] = [
   ["autoru", "Авто.ру"],
 ];
 
+/** A channel's name: «Авито», «Авто.ру». */
+export const channelName = (channel: string) => CHANNELS.find(([c]) => c === channel)?.[1];
+
 /** «Авито: отклонено — Неверный цвет», «Авто.ру: опубликовано». */
 export function adLine(ad: Pick<CarAd, "channelLabel" | "statusLabel" | "messages">): string {
   const words = ad.messages.join("; ");

@@ -15,17 +15,19 @@ import {
   WHEEL_LABELS,
 } from "../carMarketFields";
 import { Field } from "../components/Field";
+import { channelName } from "../lib/marketplaces";
 import { useAdminQuery } from "../query";
 import "./cars.css";
 
 type LeftOut = components["schemas"]["MarketplaceLeftOut"];
-type Channel = LeftOut["channel"];
 
-/** The marketplaces as staff read them. */
-export const CHANNEL_LABELS: Record<Channel, string> = {
-  avito: "Авито",
-  autoru: "Авто.ру",
-};
+/** The options of a select, from its labels. */
+const options = (labels: Record<string, string>) =>
+  Object.entries(labels).map(([k, v]) => (
+    <option key={k} value={k}>
+      {v}
+    </option>
+  ));
 
 interface MarketProps {
   register: UseFormRegister<CarValues>;
@@ -40,11 +42,7 @@ export function MarketFields({ register, errors, status }: MarketProps) {
     <>
       {usedOnly(status) && (
         <>
-          <Field
-            label="Владельцев по ПТС"
-            error={errors.owners}
-            hint={`От 0 до ${OWNERS_MAX}; пусто — не указано`}
-          >
+          <Field label="Владельцев по ПТС" error={errors.owners}>
             {(a) => (
               <input
                 {...a}
@@ -60,23 +58,14 @@ export function MarketFields({ register, errors, status }: MarketProps) {
           <Field label="Участвовал в ДТП" error={errors.accident}>
             {(a) => (
               <select {...a} {...register("accident")}>
-                {Object.entries(ACCIDENT_LABELS).map(([k, v]) => (
-                  <option key={k} value={k}>
-                    {v}
-                  </option>
-                ))}
+                {options(ACCIDENT_LABELS)}
               </select>
             )}
           </Field>
           <Field label="Оценка состояния" error={errors.state}>
             {(a) => (
               <select {...a} {...register("state")}>
-                <option value="">Не указано</option>
-                {Object.entries(CAR_STATE_LABELS).map(([k, v]) => (
-                  <option key={k} value={k}>
-                    {v}
-                  </option>
-                ))}
+                {options(CAR_STATE_LABELS)}
               </select>
             )}
           </Field>
@@ -85,11 +74,7 @@ export function MarketFields({ register, errors, status }: MarketProps) {
       <Field label="Руль" error={errors.wheel}>
         {(a) => (
           <select {...a} {...register("wheel")}>
-            {Object.entries(WHEEL_LABELS).map(([k, v]) => (
-              <option key={k} value={k}>
-                {v}
-              </option>
-            ))}
+            {options(WHEEL_LABELS)}
           </select>
         )}
       </Field>
@@ -114,10 +99,10 @@ export function LeftOutNotice({ id }: { id: string }) {
 }
 
 /** One marketplace's line: «Не выгружается на Авито:» and the reasons. */
-export function LeftOutLine({ item }: { item: LeftOut }) {
+function LeftOutLine({ item }: { item: LeftOut }) {
   return (
     <div>
-      <strong>Не выгружается на {CHANNEL_LABELS[item.channel]}:</strong>
+      <strong>Не выгружается на {channelName(item.channel)}:</strong>
       <ul>
         {item.reasons.map((r) => (
           <li key={r}>{r}</li>
