@@ -6,10 +6,9 @@
 
 use super::dictionaries::{autoru_body, autoru_color};
 use super::gaps::autoru_gaps;
-use super::write::{BodyLabels, description, element, feed_id, label, photo_url};
+use super::write::{BodyLabels, description, element, feed_id, images, label, modification};
 use crate::domain::cars::{Car, CarState, CarStatus};
 use crate::domain::settings::Settings;
-use crate::parser::mapping;
 
 /// Auto.ru's longest description (rule R21).
 const DESCRIPTION_MAX: usize = 30_000;
@@ -83,17 +82,7 @@ pub fn autoru(
         element(&mut out, i, "unique_id", feed_id(car));
         element(&mut out, i, "mark_id", &car.brand_name);
         element(&mut out, i, "folder_id", &folder(car));
-        element(
-            &mut out,
-            i,
-            "modification_id",
-            &mapping::modification_text(
-                &car.engine,
-                car.fuel_type,
-                car.transmission,
-                car.drivetrain,
-            ),
-        );
+        element(&mut out, i, "modification_id", &modification(car));
         if let Some(trim) = &car.trim {
             element(&mut out, i, "complectation_name", trim);
         }
@@ -138,13 +127,7 @@ pub fn autoru(
             &description(car, settings, DESCRIPTION_MAX),
         );
         element(&mut out, i, "url", &format!("{base}/car/{}", car.slug));
-        if !car.images.is_empty() {
-            out.push_str("      <images>\n");
-            for url in car.images.iter().take(PHOTOS_MAX) {
-                element(&mut out, "        ", "image", &photo_url(base, url));
-            }
-            out.push_str("      </images>\n");
-        }
+        images(&mut out, "      ", car, base, PHOTOS_MAX);
         out.push_str("    </car>\n");
     }
     out.push_str("  </cars>\n</data>\n");

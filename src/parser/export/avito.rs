@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::dictionaries::{avito_body, avito_color};
 use super::gaps::avito_gaps;
-use super::write::{BodyLabels, description, e, element, feed_id, label};
+use super::write::{BodyLabels, description, e, element, feed_id, label, modification};
 use crate::domain::cars::{Car, CarStatus, FuelType};
 use crate::domain::settings::Settings;
 use crate::parser::mapping;
@@ -83,17 +83,7 @@ pub fn avito(cars: &[Car], settings: &Settings, labels: &BodyLabels, base: &str)
         if let Some(generation) = &car.generation {
             element(&mut out, i, "Generation", generation);
         }
-        element(
-            &mut out,
-            i,
-            "Modification",
-            &mapping::modification_text(
-                &car.engine,
-                car.fuel_type,
-                car.transmission,
-                car.drivetrain,
-            ),
-        );
+        element(&mut out, i, "Modification", &modification(car));
         if let Some(trim) = &car.trim {
             element(&mut out, i, "Complectation", trim);
         }

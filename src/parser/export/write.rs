@@ -9,6 +9,7 @@ use quick_xml::escape::escape;
 use crate::domain::cars::Car;
 use crate::domain::settings::Settings;
 use crate::media;
+use crate::parser::mapping;
 
 /// The single label of each body type, by slug: how a type beyond the
 /// spec's six is spelled in a feed.
@@ -70,4 +71,23 @@ pub(super) fn description(car: &Car, settings: &Settings, max: usize) -> String 
     }
     text.push_str(&tail);
     text.chars().take(max).collect()
+}
+
+/// The catalogue's modification of a car: "1.5 AMT (150 л.с.) 4WD".
+pub(super) fn modification(car: &Car) -> String {
+    mapping::modification_text(&car.engine, car.fuel_type, car.transmission, car.drivetrain)
+}
+
+/// `<images><image>…</image></images>`: at most `max` of the car's photos,
+/// indented by `indent`.
+pub(super) fn images(out: &mut String, indent: &str, car: &Car, base: &str, max: usize) {
+    if car.images.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{indent}<images>");
+    let inner = format!("{indent}  ");
+    for url in car.images.iter().take(max) {
+        element(out, &inner, "image", &photo_url(base, url));
+    }
+    let _ = writeln!(out, "{indent}</images>");
 }

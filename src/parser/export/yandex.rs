@@ -3,10 +3,9 @@
 //! `docs/parser.md`, "Export"), in Auto.ru's catalogue naming.
 
 use super::dictionaries::{autoru_body, autoru_color};
-use super::write::{BodyLabels, description, e, element, feed_id, label, photo_url};
+use super::write::{BodyLabels, description, e, element, feed_id, images, label, modification};
 use crate::domain::cars::{Car, CarStatus, Transmission};
 use crate::domain::settings::Settings;
-use crate::parser::mapping;
 use std::fmt::Write;
 
 /// Images an offer takes (rule Y3).
@@ -65,17 +64,7 @@ pub fn yandex(
         element(&mut out, i, "set-ids", "all");
         element(&mut out, i, "mark_id", &car.brand_name);
         element(&mut out, i, "folder_id", &car.model);
-        element(
-            &mut out,
-            i,
-            "modification_id",
-            &mapping::modification_text(
-                &car.engine,
-                car.fuel_type,
-                car.transmission,
-                car.drivetrain,
-            ),
-        );
+        element(&mut out, i, "modification_id", &modification(car));
         element(
             &mut out,
             i,
@@ -112,13 +101,7 @@ pub fn yandex(
             "description",
             &description(car, settings, DESCRIPTION_MAX),
         );
-        if !car.images.is_empty() {
-            out.push_str("        <images>\n");
-            for url in car.images.iter().take(PHOTOS_MAX) {
-                element(&mut out, "          ", "image", &photo_url(base, url));
-            }
-            out.push_str("        </images>\n");
-        }
+        images(&mut out, "        ", car, base, PHOTOS_MAX);
         out.push_str("      </offer>\n");
     }
     out.push_str("    </offers>\n  </shop>\n</yml_catalog>\n");
