@@ -40,7 +40,7 @@ fn no_client(channel: Channel) -> MarketError {
 async fn started(sync: &MarketSync, channel: Channel, job: Job) -> AppResult<()> {
     let at = sync.clock.now();
     sync.db
-        .call(move |c| runs::started(c, channel, job, at))
+        .write_grouped(move |c| runs::started(c, channel, job, at))
         .await
 }
 
@@ -56,13 +56,11 @@ async fn finished(
         Err(message) => (false, message.clone()),
     };
     sync.db
-        .call(move |c| runs::finished(c, channel, job, ok, &message, at))
+        .write_grouped(move |c| runs::finished(c, channel, job, ok, &message, at))
         .await
 }
 
-/// Checks `channel`'s connection now and records it: the client's line or
-/// the error, in Russian.
-pub async fn check(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
+async fn check_body(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
     started(sync, channel, Job::Check).await?;
     let connection = sync.markets.connection(channel);
     let outcome = match (channel, connection.error) {
@@ -82,7 +80,7 @@ pub async fn check(sync: &MarketSync, channel: Channel) -> AppResult<Result<Stri
 }
 
 /// Reads `channel`'s report of its last feed run into `marketplace_ads`.
-pub async fn run_report(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
+async fn run_report_body(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
     started(sync, channel, Job::Report).await?;
     let read = match channel {
         Channel::Avito => match sync.markets.avito() {
@@ -105,11 +103,7 @@ pub async fn run_report(sync: &MarketSync, channel: Channel) -> AppResult<Result
                 ads.len(),
             );
             sync.db
-                .call(move |c| {
-                    crate::domain::atomically(c, || {
-                        marketplace_ads::record_report(c, channel, &ads, now)
-                    })
-                })
+                .write_grouped(move |c| marketplace_ads::record_report(c, channel, &ads, now))
                 .await?;
             Ok(format!(
                 "Отчёт площадки: объявлений {total}, отклонено {refused}"
@@ -162,7 +156,7 @@ async fn stats_of(
 /// Reads `channel`'s figures of every ad with a marketplace id, for the days
 /// not yet fully recorded, batch by batch; moves the "recorded through" day
 /// to yesterday only when every batch was read.
-pub async fn run_stats(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
+async fn run_stats_body(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
     started(sync, channel, Job::Stats).await?;
     let today = sync.clock.moscow_today();
     let (ids, through) = sync
@@ -197,11 +191,7 @@ pub async fn run_stats(sync: &MarketSync, channel: Channel) -> AppResult<Result<
                     Ok(days) => {
                         let recorded = sync
                             .db
-                            .call(move |c| {
-                                crate::domain::atomically(c, || {
-                                    car_figures::record_days(c, channel, &days)
-                                })
-                            })
+                            .write_grouped(move |c| car_figures::record_days(c, channel, &days))
                             .await?;
                         written += recorded.written;
                         done += ads.len();
@@ -217,7 +207,7 @@ pub async fn run_stats(sync: &MarketSync, channel: Channel) -> AppResult<Result<
                 None => {
                     let day = to.format("%Y-%m-%d").to_string();
                     sync.db
-                        .call(move |c| {
+                        .write_grouped(move |c| {
                             runs::set_through(c, channel, Job::Stats, &day)?;
                             car_figures::prune(c, today)
                         })
@@ -236,6 +226,63 @@ pub async fn run_stats(sync: &MarketSync, channel: Channel) -> AppResult<Result<
     };
     finished(sync, channel, Job::Stats, &outcome).await?;
     Ok(outcome)
+}
+
+/// Checks `channel`'s connection now and records it: the client's line or
+/// the error, in Russian.
+pub async fn check(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
+    recorded(sync, channel, Job::Check, check_body(sync, channel).await).await
+}
+
+/// Reads `channel`'s report of its last feed run into `marketplace_ads`.
+pub async fn run_report(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
+    recorded(
+        sync,
+        channel,
+        Job::Report,
+        run_report_body(sync, channel).await,
+    )
+    .await
+}
+
+/// Reads `channel`'s figures of every ad with a marketplace id, for the
+/// days not yet fully recorded (`run_stats_body`).
+pub async fn run_stats(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
+    recorded(
+        sync,
+        channel,
+        Job::Stats,
+        run_stats_body(sync, channel).await,
+    )
+    .await
+}
+
+/// Reads `channel`'s calls since the newest one seen and makes them leads.
+pub async fn run_calls(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
+    recorded(
+        sync,
+        channel,
+        Job::Calls,
+        run_calls_body(sync, channel).await,
+    )
+    .await
+}
+
+/// A run that failed on our side (the database) is recorded as failed too,
+/// when it can be: its row never stays "under way".
+async fn recorded(
+    sync: &MarketSync,
+    channel: Channel,
+    job: Job,
+    ran: AppResult<Result<String, String>>,
+) -> AppResult<Result<String, String>> {
+    if let Err(err) = &ran {
+        let failed = Err(format!("ошибка на стороне сайта: {err}"));
+        if let Err(again) = finished(sync, channel, job, &failed).await {
+            tracing::error!("cannot record the marketplace run: {again}");
+        }
+    }
+    ran
 }
 
 fn day_words(day: NaiveDate) -> String {
@@ -263,7 +310,7 @@ async fn calls_of(
 
 /// Reads `channel`'s calls since the newest one seen (the first time, 7
 /// days back) and makes them leads.
-pub async fn run_calls(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
+async fn run_calls_body(sync: &MarketSync, channel: Channel) -> AppResult<Result<String, String>> {
     started(sync, channel, Job::Calls).await?;
     let now = sync.clock.now();
     let newest = sync
@@ -281,7 +328,7 @@ pub async fn run_calls(sync: &MarketSync, channel: Channel) -> AppResult<Result<
             if let Some(latest) = latest.filter(|at| newest.is_none_or(|seen| *at > seen)) {
                 let at = latest.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
                 sync.db
-                    .call(move |c| runs::set_through(c, channel, Job::Calls, &at))
+                    .write_grouped(move |c| runs::set_through(c, channel, Job::Calls, &at))
                     .await?;
             }
             Ok(format!(
