@@ -134,3 +134,11 @@ CREATE TRIGGER calls_forget_numbers_with_lead BEFORE DELETE ON leads
 BEGIN
     UPDATE calls SET caller = NULL, called = NULL WHERE lead_id = old.id;
 END;
+
+-- An erased lead (its phone emptied, `person_data::erase`) empties its calls'
+-- numbers too.
+CREATE TRIGGER calls_forget_numbers_with_erased_lead AFTER UPDATE OF phone ON leads
+WHEN new.phone = ''
+BEGIN
+    UPDATE calls SET caller = NULL, called = NULL WHERE lead_id = new.id;
+END;

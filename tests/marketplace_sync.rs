@@ -680,6 +680,17 @@ async fn calls_arrive_once_each_as_leads_with_their_car_and_join_an_open_lead() 
         .unwrap();
     assert_eq!(from_autoru.0, jolion);
     assert!(from_autoru.1.starts_with("Звонок с Авто.ру: 1 мин 1 с"));
+    // A deleted lead takes the caller's number out of its calls; the call
+    // stays known.
+    let answered_id = answered["id"].as_str().unwrap().to_string();
+    let deleted = app
+        .admin(Method::DELETE, &format!("/api/leads/{answered_id}"), None)
+        .await;
+    assert!(deleted.status.is_success(), "{}", deleted.text());
+    assert_eq!(
+        app.count("SELECT count(*) FROM calls WHERE call_id = '501' AND caller IS NULL"),
+        1
+    );
     // A form cannot claim to be a call.
     let forged = app
         .post_json(
