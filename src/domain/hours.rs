@@ -215,6 +215,40 @@ impl WorkSchedule {
         seconds / 60
     }
 
+    /// The moment `minutes` working minutes after `from` (a missed call's
+    /// call-back deadline: the response threshold counted as the response
+    /// times count it); none when the schedule opens on no day of the next
+    /// two weeks.
+    pub fn after_working_minutes(
+        &self,
+        from: DateTime<Utc>,
+        minutes: i64,
+    ) -> Option<DateTime<Utc>> {
+        let msk = moscow();
+        let from_local = from.with_timezone(&msk).naive_local();
+        let mut left = minutes.max(0) * 60;
+        let mut date = from_local.date();
+        for _ in 0..15 {
+            if let Some((open, close)) = self.hours_of(date) {
+                let start = date.and_time(open).max(from_local);
+                let end = date.and_time(close);
+                if end > start {
+                    let here = (end - start).num_seconds();
+                    if left <= here {
+                        let at = start + chrono::Duration::seconds(left);
+                        return msk
+                            .from_local_datetime(&at)
+                            .single()
+                            .map(|m| m.with_timezone(&Utc));
+                    }
+                    left -= here;
+                }
+            }
+            date = date.succ_opt()?;
+        }
+        None
+    }
+
     /// The first and last slot start of a date, as the refusal names them
     /// ("с 09:00 до 20:30").
     pub fn slot_range(&self, date: NaiveDate) -> Option<(NaiveTime, NaiveTime)> {
@@ -340,6 +374,27 @@ mod tests {
                 at("2026-12-07T00:00:00+03:00")
             ),
             (5 * 12 + 8) * 60
+        );
+    }
+
+    #[test]
+    fn a_deadline_counts_working_minutes_only() {
+        let s = week();
+        // Saturday 17:55 plus 15 working minutes: Monday 09:10.
+        assert_eq!(
+            s.after_working_minutes(at("2026-11-28T17:55:00+03:00"), 15),
+            Some(at("2026-11-30T09:10:00+03:00"))
+        );
+        assert_eq!(
+            s.after_working_minutes(at("2026-11-30T10:00:00+03:00"), 90),
+            Some(at("2026-11-30T11:30:00+03:00"))
+        );
+        let closed = WorkSchedule {
+            days: vec![None; 7],
+        };
+        assert_eq!(
+            closed.after_working_minutes(at("2026-11-30T10:00:00+03:00"), 5),
+            None
         );
     }
 

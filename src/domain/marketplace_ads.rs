@@ -62,6 +62,18 @@ pub fn record_report(
     Ok(reports.len())
 }
 
+/// The marketplace's ids of our ads on `channel` whose car is known (the
+/// ads the figures are asked for), each once.
+pub fn market_ids(conn: &Connection, channel: Channel) -> AppResult<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT market_id FROM marketplace_ads
+         WHERE channel = ?1 AND market_id IS NOT NULL AND car_id IS NOT NULL
+         ORDER BY market_id",
+    )?;
+    let rows = stmt.query_map([channel.as_str()], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// A car's ad on one marketplace, as its last report said.
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
 #[serde(rename_all = "camelCase")]

@@ -95,6 +95,9 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         ("GET", "/api/admin/amocrm/auth-url", Settings),
         ("POST", "/api/admin/amocrm/callback", Settings),
         ("POST", "/api/admin/amocrm/test", Settings),
+        ("GET", "/api/admin/marketplaces/connections", Settings),
+        ("POST", "/api/admin/marketplaces/{channel}/check", Settings),
+        ("POST", "/api/admin/marketplaces/{channel}/sync", Settings),
         // Personal data beyond a lead's card.
         ("DELETE", "/api/leads/{id}", PersonalData),
         ("POST", "/api/admin/personal-data/find", PersonalData),

@@ -24,8 +24,8 @@ use utoipa_axum::router::OpenApiRouter;
 
 use super::admin::{
     catalogue, checks as admin_checks, content as admin_content, credit as admin_credit,
-    lead_comments, leads as admin_leads, marketplaces, notifications, parser, person_data,
-    response_times, saved_searches as admin_saved_searches, session, staff, uploads,
+    lead_comments, leads as admin_leads, marketplace_sync, marketplaces, notifications, parser,
+    person_data, response_times, saved_searches as admin_saved_searches, session, staff, uploads,
 };
 use super::cache::AnswerCache;
 use super::held::site_views::SiteViews;
@@ -89,6 +89,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(notifications::routes())
         .merge(catalogue::routes())
         .merge(marketplaces::routes())
+        .merge(marketplace_sync::routes())
         .merge(admin_content::routes())
         .merge(parser::routes())
         .merge(admin_credit::routes())

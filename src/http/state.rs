@@ -79,6 +79,10 @@ pub struct Shared {
     pub write_probe: Arc<WriteProbe>,
     /// How replication stands, under `[replica]` (`crate::ops::replica_state`).
     pub replica: Arc<crate::ops::replica_state::ReplicaMonitor>,
+    /// The marketplaces' clients, made once from the config
+    /// (`docs/marketplaces.md`, "Jobs and checks"); tests put
+    /// `Marketplaces::brief` in their place.
+    pub marketplaces: Arc<crate::marketplaces::sync::Marketplaces>,
 }
 
 impl AppState {
@@ -92,6 +96,11 @@ impl AppState {
             .unwrap_or_else(|| config.database_path());
         let config = Arc::new(config);
         let clock = Arc::new(crate::clock::Clock::default());
+        let marketplaces = Arc::new(crate::marketplaces::sync::Marketplaces::for_config(
+            &config,
+            crate::marketplaces::Patience::default(),
+            None,
+        ));
         AppState(Arc::new(Shared {
             answers: Arc::new(
                 AnswerCache::open(&path, DEFAULT_CAPACITY_BYTES).with_clock(clock.clone()),
@@ -119,6 +128,19 @@ impl AppState {
             workers: Arc::default(),
             write_probe: Arc::default(),
             replica: Arc::default(),
+            marketplaces,
         }))
+    }
+
+    /// What the marketplace runs reach, from this state.
+    pub fn market_sync(&self) -> crate::marketplaces::sync::MarketSync {
+        crate::marketplaces::sync::MarketSync {
+            db: self.db.clone(),
+            clock: self.clock.clone(),
+            config: self.config.clone(),
+            markets: self.marketplaces.clone(),
+            wake: self.wake.clone(),
+            channels: self.channels.clone(),
+        }
     }
 }

@@ -2,12 +2,14 @@
 //! outside service is one module with its client (its base address the
 //! config key `api_url`), tested against a fake written from the service's
 //! documentation. What every client answers in is in `report.rs`; how a
-//! call is retried (429, 5xx, a dropped connection) in `patience.rs`.
+//! call is retried (429, 5xx, a dropped connection) in `patience.rs`; the
+//! clients held, their jobs and the on-demand sync in `sync/`.
 
 pub mod autoru;
 pub mod avito;
 mod patience;
 mod report;
+pub mod sync;
 
 pub use patience::{Patience, send};
 pub use report::{AdReport, AdStatus, Channel, DayFigures, MarketCall, MarketError};

@@ -35,6 +35,7 @@ pub fn type_label(lead_type: LeadType) -> &'static str {
         LeadType::LeaseBooking => "Бронирование автомобиля",
         LeadType::ContactForm => "Рассрочка",
         LeadType::TestDrive => "Тест-драйв",
+        LeadType::MarketplaceCall => "Звонок с площадки",
     }
 }
 

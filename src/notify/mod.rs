@@ -23,6 +23,7 @@
 //!   own while leads arrive.
 
 pub mod amocrm;
+pub mod arrival;
 pub mod assigned;
 pub mod email;
 pub mod message;

@@ -99,7 +99,53 @@ pub fn check(config: &Config, file: Option<&Path>) -> Report {
         server(config, &mut report);
     }
     replication(config, &mut report);
+    marketplaces(config, &mut report);
     report
+}
+
+/// Each configured marketplace's connection, checked as «Проверить
+/// подключение» checks it (`docs/marketplaces.md`, "Jobs and checks"): its
+/// secret files and a call with its keys. Not configured: a note.
+fn marketplaces(config: &Config, report: &mut Report) {
+    use crate::marketplaces::{Channel, MarketError, Patience};
+    use crate::marketplaces::{autoru::Autoru, avito::Avito};
+    // A check answers within seconds: two tries, short pauses.
+    let patience = Patience {
+        attempts: 2,
+        first: std::time::Duration::from_secs(1),
+        longest: std::time::Duration::from_secs(5),
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            report.add(Level::Problem, format!("marketplaces: {err}"));
+            return;
+        }
+    };
+    let http = Avito::http_client;
+    for channel in [Channel::Avito, Channel::Autoru] {
+        let checked: Result<String, MarketError> = runtime.block_on(async {
+            match channel {
+                Channel::Avito => Avito::new(&config.avito, http(), patience)?.check().await,
+                _ => Autoru::new(&config.autoru, http(), patience)?.check().await,
+            }
+        });
+        let name = channel.label();
+        match checked {
+            Ok(line) => report.add(Level::Ok, format!("marketplace {name}: {line}")),
+            Err(MarketError::NotConfigured(_)) => report.add(
+                Level::Note,
+                format!(
+                    "marketplace {name} is not configured ([{}])",
+                    channel.as_str()
+                ),
+            ),
+            Err(err) => report.add(Level::Problem, format!("marketplace {name}: {err}")),
+        }
+    }
 }
 
 /// With `[replica]`: the secret key's file and Litestream, as `serve`

@@ -442,6 +442,8 @@ fn v9_leads_upgrade_to_v11_with_their_deliveries_and_indexes() {
             "leads_created",
             // V30's, on the address's comparison key.
             "leads_email_key",
+            // V36's: a caller's open lead found by the phone.
+            "leads_phone",
             "leads_status",
             "leads_type"
         ]

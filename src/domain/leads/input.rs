@@ -161,7 +161,9 @@ impl LeadInput {
     ) -> AppResult<ValidLead> {
         let lead_type = match self.lead_type.as_deref() {
             None | Some("") => return Err(AppError::invalid("type", "Не указан тип заявки")),
+            // A call is made a lead by the marketplaces' job, never by a form.
             Some(code) => LeadType::parse(code)
+                .filter(|t| *t != LeadType::MarketplaceCall)
                 .ok_or_else(|| AppError::invalid("type", "Неизвестный тип заявки"))?,
         };
         self.check_controls()?;

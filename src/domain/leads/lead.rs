@@ -7,7 +7,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 text_enum!(
-    /// contact_form is shown as an instalment request.
+    /// contact_form is shown as an instalment request; marketplace_call is
+    /// a call on a marketplace's substitute number (never a form's type).
     LeadType {
         AutoCredit = "auto_credit",
         TradeIn = "trade_in",
@@ -15,6 +16,7 @@ text_enum!(
         LeaseBooking = "lease_booking",
         ContactForm = "contact_form",
         TestDrive = "test_drive",
+        MarketplaceCall = "marketplace_call",
     }
 );
 text_enum!(

@@ -79,6 +79,82 @@ pub fn insert(conn: &Connection, valid: ValidLead) -> AppResult<Lead> {
     Ok(lead)
 }
 
+/// A lead made by a call on a marketplace's substitute number
+/// (`docs/leads.md`, "Calls as leads"): no form, so no consent version and
+/// no address (0, ""); the person called the dealer about a car.
+#[derive(Debug, Clone)]
+pub struct CallLead {
+    /// What the lead is called for the staff: «Звонок с Авито».
+    pub name: String,
+    /// The caller in E.164, empty when the marketplace hides it.
+    pub phone: String,
+    pub message: String,
+    /// The car: id, name, price and status as a form sends them.
+    pub car: Option<(String, String, String, String)>,
+    /// The ad's page on the marketplace.
+    pub source_url: Option<String>,
+    /// The marketplace («avito.ru», «auto.ru»).
+    pub utm_source: String,
+    pub status: LeadStatus,
+    /// When the call came, RFC 3339 UTC: the lead's arrival.
+    pub at: String,
+}
+
+/// Stores the lead a call made.
+pub fn insert_call(conn: &Connection, call: CallLead) -> AppResult<Lead> {
+    let (car_id, car_info, car_price, car_status) = match call.car {
+        Some((id, info, price, status)) => (Some(id), Some(info), Some(price), Some(status)),
+        None => (None, None, None, None),
+    };
+    let lead = Lead {
+        id: crate::domain::new_ordered_id(),
+        lead_type: LeadType::MarketplaceCall,
+        status: call.status,
+        name: call.name,
+        phone: call.phone,
+        email: None,
+        message: Some(call.message),
+        desired_amount: None,
+        monthly_income: None,
+        car_brand: None,
+        car_model: None,
+        car_year: None,
+        car_mileage: None,
+        car_condition: None,
+        budget: None,
+        preferred_brand: None,
+        body_type: None,
+        transmission: None,
+        fuel_types: None,
+        source_url: call.source_url,
+        car_id,
+        car_info,
+        car_price,
+        car_status,
+        consent_version: 0,
+        consent_at: call.at.clone(),
+        consent_ip: String::new(),
+        advertising_consent: false,
+        utm_source: Some(call.utm_source),
+        utm_medium: Some("marketplace_call".into()),
+        utm_campaign: None,
+        utm_term: None,
+        utm_content: None,
+        analytics_client_id: None,
+        amocrm_lead_id: None,
+        preferred_date: None,
+        preferred_time: None,
+        term_months: None,
+        down_payment: None,
+        created_at: call.at.clone(),
+        updated_at: call.at,
+        assignee_id: None,
+        assignee_name: None,
+        assigned_at: None,
+    };
+    insert(conn, ValidLead { lead })
+}
+
 pub(super) const SELECT: &str = "SELECT id, type, status, name, phone, email, message, desired_amount_kopecks,
     monthly_income_kopecks, car_brand, car_model, car_year, car_mileage, car_condition,
     budget_kopecks, preferred_brand, body_type, transmission, fuel_types, source_url, car_id,

@@ -40,9 +40,10 @@ pub struct LeadQuery {
     /// new, in_progress, completed, cancelled (or all)
     #[param(pattern = "^(|all|new|in_progress|completed|cancelled)$")]
     pub status: Option<String>,
-    /// auto_credit, trade_in, auto_selection, lease_booking, contact_form, test_drive (or all)
+    /// auto_credit, trade_in, auto_selection, lease_booking, contact_form, test_drive,
+    /// marketplace_call (or all)
     #[param(
-        pattern = "^(|all|auto_credit|trade_in|auto_selection|lease_booking|contact_form|test_drive)$"
+        pattern = "^(|all|auto_credit|trade_in|auto_selection|lease_booking|contact_form|test_drive|marketplace_call)$"
     )]
     #[serde(rename = "type")]
     pub lead_type: Option<String>,

@@ -8,6 +8,7 @@ pub mod credit;
 pub mod feeds;
 pub mod lead_comments;
 pub mod leads;
+pub mod marketplace_sync;
 pub mod marketplaces;
 pub mod notifications;
 pub mod parser;

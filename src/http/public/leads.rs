@@ -7,7 +7,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::domain::leads::{self, Lead, LeadInput};
-use crate::domain::{lead_assignment, outbox, settings};
+use crate::domain::settings;
 use crate::error::{AppError, AppResult};
 use crate::http::extract::{ApiJson, ClientIp};
 use crate::http::openapi::ApiErrorBody;
@@ -72,29 +72,7 @@ pub async fn create(
                 return Ok((valid.into_unsaved(), Vec::new()));
             }
             let lead = leads::insert(c, valid)?;
-            let mut channels = notify::channels_for(&config, &settings);
-            outbox::enqueue(c, &lead.id, &channels, &lead.created_at)?;
-            // The lead is kept whatever happens to its assignment.
-            let rule = settings.lead_assignment;
-            let schedule = &settings.public.work_schedule;
-            match lead_assignment::assign_new(c, &lead.id, rule, schedule, now.to_utc()) {
-                Ok(Some(to)) => {
-                    let user = (to.id.as_str(), to.email.as_str());
-                    let told = notify::assigned::queue(
-                        c,
-                        &config,
-                        &settings,
-                        &lead.id,
-                        user,
-                        &lead.created_at,
-                    )?;
-                    if told && !channels.contains(&outbox::Channel::Email) {
-                        channels.push(outbox::Channel::Email);
-                    }
-                }
-                Ok(None) => {}
-                Err(err) => tracing::error!(lead = %lead.id, "lead not assigned: {err}"),
-            }
+            let channels = notify::arrival::announce(c, &config, &settings, &lead, now.to_utc())?;
             Ok((lead, channels))
         })
         .await;

@@ -22,6 +22,7 @@ export const SECTIONS: readonly AdminSection[] = [
   { path: "/reviews", label: "Отзывы", capability: "catalogueRead" },
   { path: "/leads", label: "Заявки", capability: "leads" },
   { path: "/amocrm", label: "amoCRM", capability: "settings" },
+  { path: "/marketplaces", label: "Площадки", capability: "settings" },
   { path: "/saved-searches", label: "Подписки на подборки", capability: "personalData" },
   { path: "/personal-data", label: "Персональные данные", capability: "personalData" },
   { path: "/promotions", label: "Акции", capability: "catalogueRead" },

@@ -26,6 +26,7 @@ const COMPONENTS: Record<string, ComponentType> = {
   "/reviews": lazy(() => import("./screens/reviews")),
   "/leads": lazy(() => import("./screens/leads")),
   "/amocrm": lazy(() => import("./screens/amocrm")),
+  "/marketplaces": lazy(() => import("./screens/marketplaces-connections")),
   "/saved-searches": lazy(() => import("./screens/saved-searches")),
   "/personal-data": lazy(() => import("./screens/personal-data")),
   "/promotions": lazy(() => import("./screens/promotions")),

@@ -553,6 +553,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/marketplaces/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each marketplace: configured or not, the error its secret gave, and its
+         *     jobs' last runs.
+         */
+        get: operations["connections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/marketplaces/quiet": {
         parameters: {
             query?: never;
@@ -590,6 +610,46 @@ export interface paths {
         get: operations["refused_ads"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/marketplaces/{channel}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks the marketplace's connection now (a fresh token or session and
+         *     the account) and records the run.
+         */
+        post: operations["check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/marketplaces/{channel}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts the report, the figures and the calls of the marketplace now, in
+         *     the background; 409 while one of them runs.
+         */
+        post: operations["start_sync"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2389,6 +2449,12 @@ export interface components {
          * @enum {string}
          */
         Channel: "email" | "telegram" | "amocrm";
+        /** @description What a connection check answered. */
+        CheckAnswer: {
+            /** @description The marketplace's account line, or why it failed, in Russian. */
+            message: string;
+            ok: boolean;
+        };
         /**
          * @description Which check found the problem.
          * @enum {string}
@@ -2870,6 +2936,11 @@ export interface components {
             password: string;
         };
         /**
+         * @description A marketplace job.
+         * @enum {string}
+         */
+        Job: "check" | "report" | "stats" | "calls";
+        /**
          * @description What a row delivers: a new lead to the staff, a reminder of a lead
          *     still new past the response threshold, a saved search's
          *     confirmation or alert to a visitor, or a lead to the staff member
@@ -3010,10 +3081,11 @@ export interface components {
         /** @enum {string} */
         LeadStatus: "new" | "in_progress" | "completed" | "cancelled";
         /**
-         * @description contact_form is shown as an instalment request.
+         * @description contact_form is shown as an instalment request; marketplace_call is
+         *     a call on a marketplace's substitute number (never a form's type).
          * @enum {string}
          */
-        LeadType: "auto_credit" | "trade_in" | "auto_selection" | "lease_booking" | "contact_form" | "test_drive";
+        LeadType: "auto_credit" | "trade_in" | "auto_selection" | "lease_booking" | "contact_form" | "test_drive" | "marketplace_call";
         /** @description A car some feed leaves out. */
         LeftOutCar: {
             id: string;
@@ -3059,6 +3131,19 @@ export interface components {
         LoginInput: {
             login?: string;
             password?: string;
+        };
+        /** @description A marketplace's connection and its jobs' last runs. */
+        MarketConnection: {
+            /** @description A job runs now. */
+            busy: boolean;
+            /** @description avito or autoru. */
+            channel: "site" | "avito" | "autoru";
+            /** @description Its keys are in `dealership.toml`. */
+            configured: boolean;
+            /** @description Why its client could not be made (a secret file refused). */
+            error?: string | null;
+            /** @description Each job's last run: check, report, stats, calls. */
+            runs: components["schemas"]["Run"][];
         };
         /**
          * @description A marketplace a feed publishes to, as these answers name it: avito |
@@ -3724,6 +3809,18 @@ export interface components {
             row: number;
             title: string;
         };
+        /** @description A job's last run. */
+        Run: {
+            /** @description None while it runs (or when the server stopped during it). */
+            finishedAt?: string | null;
+            job: components["schemas"]["Job"];
+            /** @description What it did, or why it failed, in Russian. */
+            message?: string | null;
+            /** @description None while it runs. */
+            ok?: boolean | null;
+            /** @description RFC 3339 UTC. */
+            startedAt: string;
+        };
         RunCounts: {
             changed: number;
             errors: number;
@@ -4032,6 +4129,11 @@ export interface components {
             id: string;
             pageUrl: string;
             unsubscribedAt?: string | null;
+        };
+        /** @description That a sync was started. */
+        SyncStarted: {
+            /** @description «Обновление запущено». */
+            message: string;
         };
         /** @description What the site's health is now. */
         SystemStatus: {
@@ -6546,6 +6648,52 @@ export interface operations {
             };
         };
     };
+    connections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketConnection"][];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     quiet_cars: {
         parameters: {
             query?: never;
@@ -6620,6 +6768,154 @@ export interface operations {
             };
             /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description avito or autoru */
+                channel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckAnswer"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    start_sync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description avito or autoru */
+                channel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncStarted"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10067,7 +10363,10 @@ export interface operations {
             query?: {
                 /** @description new, in_progress, completed, cancelled (or all) */
                 status?: string;
-                /** @description auto_credit, trade_in, auto_selection, lease_booking, contact_form, test_drive (or all) */
+                /**
+                 * @description auto_credit, trade_in, auto_selection, lease_booking, contact_form, test_drive,
+                 *     marketplace_call (or all)
+                 */
                 type?: string;
                 /**
                  * @description Whose: `mine`, `none` (unassigned), `all`, or a user's id. A manager

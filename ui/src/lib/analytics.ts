@@ -128,8 +128,10 @@ export function reachGoal(goal: Goal): void {
   if (counters.ga) w.gtag?.("event", goal);
 }
 
-/** A lead the server stored: `lead_<type>`, and a test drive's booking. */
+/** A lead the server stored from a form: `lead_<type>`, and a test drive's
+ * booking (a marketplace call is never a form's). */
 export function reachLeadGoals(type: LeadType): void {
+  if (type === "marketplace_call") return;
   reachGoal(`lead_${type}`);
   if (type === "test_drive") reachGoal("test_drive_booked");
 }

@@ -39,8 +39,9 @@ describe("lead labels", () => {
       "Завершён",
       "Отменён",
     ]);
-    // The five of the spec and the test drive.
-    expect(LEAD_TYPES).toHaveLength(6);
+    // The five of the spec, the test drive and a marketplace's call.
+    expect(LEAD_TYPES).toHaveLength(7);
+    expect(LEAD_TYPE_LABELS.marketplace_call).toBe("Звонок с площадки");
     expect(LEAD_TYPE_LABELS.contact_form).toBe("Рассрочка");
     expect(LEAD_TYPE_LABELS.test_drive).toBe("Тест-драйв");
     expect(new Set(Object.values(LEAD_STATUS_BADGES)).size).toBe(4);

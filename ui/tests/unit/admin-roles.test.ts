@@ -71,6 +71,7 @@ describe("the screens a role sees", () => {
       "/reviews": "catalogueRead",
       "/leads": "leads",
       "/amocrm": "settings",
+      "/marketplaces": "settings",
       "/saved-searches": "personalData",
       "/personal-data": "personalData",
       "/promotions": "catalogueRead",

@@ -20,6 +20,7 @@ export const LEAD_TYPES: LeadType[] = [
   "lease_booking",
   "contact_form",
   "test_drive",
+  "marketplace_call",
 ];
 
 export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = {
@@ -37,6 +38,7 @@ export const LEAD_TYPE_LABELS: Record<LeadType, string> = {
   lease_booking: "Бронирование аренды",
   contact_form: "Рассрочка",
   test_drive: "Тест-драйв",
+  marketplace_call: "Звонок с площадки",
 };
 
 /** The colour of a badge: a class `badge-{kind}` in the stylesheet. */
@@ -56,6 +58,7 @@ export const LEAD_TYPE_BADGES: Record<LeadType, BadgeKind> = {
   lease_booking: "orange",
   contact_form: "green",
   test_drive: "teal",
+  marketplace_call: "orange",
 };
 
 export function isLeadStatus(value: string): value is LeadStatus {
