@@ -1372,7 +1372,12 @@ fn a_new_host_never_replicates_its_empty_database_over_the_replica() {
     other
         .litestream_pid(PATIENCE)
         .unwrap_or_else(|| panic!("Litestream did not start: {}", server.log()));
-    assert!(server.log().contains("as told"), "{}", server.log());
+    // The log is written off the request path: wait for the line.
+    assert!(
+        server.logs_within("as told", Duration::from_secs(20)),
+        "{}",
+        server.log()
+    );
     assert!(!other.data().join("replication-refused").exists());
     let (exit, _) = server.terminate(Duration::from_secs(20));
     assert!(exit.is_some_and(|e| e.success()), "{}", server.log());
