@@ -642,16 +642,19 @@ describe("admin parser", () => {
 
   it("shows the export feeds", async () => {
     const { page } = await openAdmin(s, DESKTOP, "/admin/parser");
-    // The three feeds, each with where to paste it, and copied.
+    // The feeds (Auto.ru's also one a section), each with where to paste
+    // it, and copied.
     const feeds = page.getByTestId("feeds");
     await feeds.getByTestId("feed-link").first().waitFor();
     const links = await feeds
       .getByTestId("feed-link")
       .evaluateAll((els) => els.map((e) => e.value));
-    assert.equal(links.length, 3);
+    assert.equal(links.length, 5);
     assert.match(links[0], /\/feeds\/avito\.xml$/);
     assert.match(links[1], /\/feeds\/autoru\.xml$/);
-    assert.match(links[2], /\/feeds\/yandex\.yml$/);
+    assert.match(links[2], /\/feeds\/autoru-new\.xml$/);
+    assert.match(links[3], /\/feeds\/autoru-used\.xml$/);
+    assert.match(links[4], /\/feeds\/yandex\.yml$/);
     const text = await feeds.innerText();
     assert.match(text, /Автозагрузка/);
     assert.match(text, /Авто\.ру/);
