@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use ipnet::IpNet;
 
+pub use crate::config_calls::{CallTrackingConfig, CalltouchConfig, MangoConfig, UisConfig};
 pub use crate::config_services::{AmoCrmConfig, AutoruConfig, AvitoConfig, TelegramConfig};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -34,6 +35,10 @@ pub struct Config {
     pub amocrm: AmoCrmConfig,
     pub avito: AvitoConfig,
     pub autoru: AutoruConfig,
+    pub calltouch: CalltouchConfig,
+    pub uis: UisConfig,
+    pub mango: MangoConfig,
+    pub call_tracking: CallTrackingConfig,
     pub parser: ParserConfig,
     pub pages: PagesConfig,
     pub health: HealthConfig,
@@ -284,6 +289,10 @@ impl Default for Config {
             amocrm: AmoCrmConfig::default(),
             avito: AvitoConfig::default(),
             autoru: AutoruConfig::default(),
+            calltouch: CalltouchConfig::default(),
+            uis: UisConfig::default(),
+            mango: MangoConfig::default(),
+            call_tracking: CallTrackingConfig::default(),
             parser: ParserConfig::default(),
             pages: PagesConfig::default(),
             health: HealthConfig::default(),

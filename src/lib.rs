@@ -4,9 +4,11 @@
 //! lives here so tests and the CLI share it.
 
 pub mod allocator;
+pub mod calltracking;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod config_calls;
 pub mod config_drop_ins;
 pub mod config_services;
 pub mod db;

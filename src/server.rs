@@ -535,6 +535,7 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
         car_figures_nightly(db.clone(), clock.clone(), Arc::clone(&done))
     });
     crate::marketplaces::sync::start(&mut jobs, &state.market_sync());
+    crate::calltracking::jobs::start(&mut jobs, &state.call_sync());
     let (db, config) = (state.db.clone(), state.config.clone());
     jobs.every("feed import", crate::parser::SCHEDULE_TICK, move || {
         crate::parser::schedule_tick(db.clone(), config.clone())

@@ -10,6 +10,7 @@ pub mod feed_photos;
 pub mod feeds;
 pub mod health;
 pub mod held;
+pub mod hooks;
 pub mod log;
 pub mod negotiation;
 pub mod openapi;

@@ -196,6 +196,7 @@ pub fn router(state: AppState) -> Site {
         .nest_service("/media", media)
         .merge(super::feeds::routes(&state))
         .merge(super::feed_photos::routes())
+        .merge(super::hooks::routes().with_state(state.clone()))
         .merge(pages::routes(&state))
         .merge(health::routes())
         .fallback(pages::not_found)

@@ -83,6 +83,9 @@ pub struct Shared {
     /// (`docs/marketplaces.md`, "Jobs and checks"); tests put
     /// `Marketplaces::brief` in their place.
     pub marketplaces: Arc<crate::marketplaces::sync::Marketplaces>,
+    /// The call-tracking services and PBXs, made once from the config
+    /// (`docs/calls.md`); tests put `CallProviders::brief` in their place.
+    pub call_providers: Arc<crate::calltracking::clients::CallProviders>,
 }
 
 impl AppState {
@@ -100,6 +103,10 @@ impl AppState {
             &config,
             crate::marketplaces::Patience::default(),
             None,
+        ));
+        let call_providers = Arc::new(crate::calltracking::clients::CallProviders::for_config(
+            &config,
+            crate::marketplaces::Patience::default(),
         ));
         AppState(Arc::new(Shared {
             answers: Arc::new(
@@ -129,7 +136,20 @@ impl AppState {
             write_probe: Arc::default(),
             replica: Arc::default(),
             marketplaces,
+            call_providers,
         }))
+    }
+
+    /// What the call providers' runs reach, from this state.
+    pub fn call_sync(&self) -> crate::calltracking::jobs::CallSync {
+        crate::calltracking::jobs::CallSync {
+            db: self.db.clone(),
+            clock: self.clock.clone(),
+            config: self.config.clone(),
+            providers: self.call_providers.clone(),
+            wake: self.wake.clone(),
+            channels: self.channels.clone(),
+        }
     }
 
     /// What the marketplace runs reach, from this state.

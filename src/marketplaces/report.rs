@@ -2,7 +2,7 @@
 //! ad's fate after a feed run, a car's figures of a day, a call on a
 //! substitute number, and why a call to the API failed.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 /// Where a car is seen: the site itself or a marketplace.
@@ -115,25 +115,10 @@ pub struct DayFigures {
     pub calls: u32,
 }
 
-/// A call on a marketplace's substitute number.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MarketCall {
-    /// The marketplace's id of the call: one record per id, ever.
-    pub call_id: String,
-    /// The ad it was about (Avito `itemId`, Auto.ru offer id), when known.
-    pub market_id: Option<String>,
-    /// The car's VIN, when the marketplace gives it (Auto.ru).
-    pub vin: Option<String>,
-    /// The caller's number in E.164 (+7…), when the marketplace gives it.
-    pub caller: Option<String>,
-    /// The substitute number called.
-    pub called: Option<String>,
-    pub at: DateTime<Utc>,
-    pub talk_seconds: u32,
-    pub wait_seconds: u32,
-    /// Taken by the salon (talk time above zero, or the marketplace says so).
-    pub answered: bool,
-}
+/// A call on a marketplace's substitute number: the one call model
+/// (`crate::domain::calls::Call`), of which a marketplace fills the ad, the
+/// VIN, the numbers, the time and the talk.
+pub use crate::domain::calls::Call as MarketCall;
 
 /// Why a call to a marketplace failed, in words staff read on the
 /// integrations screen and `dealership check` prints.

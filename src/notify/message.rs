@@ -36,6 +36,9 @@ pub fn type_label(lead_type: LeadType) -> &'static str {
         LeadType::ContactForm => "Рассрочка",
         LeadType::TestDrive => "Тест-драйв",
         LeadType::MarketplaceCall => "Звонок с площадки",
+        LeadType::MissedCall => "Пропущенный звонок",
+        LeadType::PhoneCall => "Звонок",
+        LeadType::Callback => "Перезвоните мне",
     }
 }
 

@@ -161,9 +161,10 @@ impl LeadInput {
     ) -> AppResult<ValidLead> {
         let lead_type = match self.lead_type.as_deref() {
             None | Some("") => return Err(AppError::invalid("type", "Не указан тип заявки")),
-            // A call is made a lead by the marketplaces' job, never by a form.
+            // A call is made a lead by the call providers' and the
+            // marketplaces' jobs, never by a form.
             Some(code) => LeadType::parse(code)
-                .filter(|t| *t != LeadType::MarketplaceCall)
+                .filter(|t| !t.is_call())
                 .ok_or_else(|| AppError::invalid("type", "Неизвестный тип заявки"))?,
         };
         self.check_controls()?;
@@ -342,6 +343,9 @@ impl LeadInput {
                 assignee_id: None,
                 assignee_name: None,
                 assigned_at: None,
+                callback_state: None,
+                callback_detail: None,
+                callback_at: None,
             },
         })
     }

@@ -8,7 +8,10 @@ use utoipa::ToSchema;
 
 text_enum!(
     /// contact_form is shown as an instalment request; marketplace_call is
-    /// a call on a marketplace's substitute number (never a form's type).
+    /// a call on a marketplace's substitute number, missed_call a missed
+    /// call to the site's numbers and phone_call an answered one from an
+    /// unknown number (never a form's types); callback is the form
+    /// «Перезвоните мне».
     LeadType {
         AutoCredit = "auto_credit",
         TradeIn = "trade_in",
@@ -17,6 +20,34 @@ text_enum!(
         ContactForm = "contact_form",
         TestDrive = "test_drive",
         MarketplaceCall = "marketplace_call",
+        MissedCall = "missed_call",
+        PhoneCall = "phone_call",
+        Callback = "callback",
+    }
+);
+impl LeadType {
+    /// A call's type (a marketplace's, a missed or an answered call), made
+    /// by the providers, never by a form.
+    pub fn is_call(self) -> bool {
+        matches!(
+            self,
+            LeadType::MarketplaceCall | LeadType::MissedCall | LeadType::PhoneCall
+        )
+    }
+}
+
+text_enum!(
+    /// What came of a callback request: calling (the PBX is being asked),
+    /// rung (the PBX took the command: it rings the manager, then the
+    /// visitor), failed (the PBX refused or could not be reached; the detail
+    /// says why), out_of_hours (the salon was closed: it calls at opening),
+    /// no_pbx (no PBX is set up: the manager calls back by hand).
+    CallbackState {
+        Calling = "calling",
+        Rung = "rung",
+        Failed = "failed",
+        OutOfHours = "out_of_hours",
+        NoPbx = "no_pbx",
     }
 );
 text_enum!(
@@ -92,6 +123,12 @@ pub struct Lead {
     pub assignee_name: Option<String>,
     /// When it was assigned, RFC 3339 UTC.
     pub assigned_at: Option<String>,
+    /// A callback request: what the PBX made of it; null for other types.
+    pub callback_state: Option<CallbackState>,
+    /// Why a callback failed, or when the salon calls (out of hours).
+    pub callback_detail: Option<String>,
+    /// When the state was last set, RFC 3339 UTC.
+    pub callback_at: Option<String>,
 }
 
 pub const CONSENT_REQUIRED: &str = "Необходимо согласие на обработку персональных данных";

@@ -79,11 +79,14 @@ pub fn insert(conn: &Connection, valid: ValidLead) -> AppResult<Lead> {
     Ok(lead)
 }
 
-/// A lead made by a call on a marketplace's substitute number
-/// (`docs/leads.md`, "Calls as leads"): no form, so no consent version and
-/// no address (0, ""); the person called the dealer about a car.
+/// A lead made by a call, on a marketplace's substitute number or to the
+/// site's numbers through a call-tracking service (`docs/leads.md`, "Calls
+/// as leads"): no form, so no consent version and no address (0, ""); the
+/// person called the dealer.
 #[derive(Debug, Clone)]
 pub struct CallLead {
+    /// marketplace_call, missed_call or phone_call.
+    pub lead_type: LeadType,
     /// What the lead is called for the staff: «Звонок с Авито».
     pub name: String,
     /// The caller in E.164, empty when the marketplace hides it.
@@ -93,8 +96,15 @@ pub struct CallLead {
     pub car: Option<(String, String, String, String)>,
     /// The ad's page on the marketplace.
     pub source_url: Option<String>,
-    /// The marketplace («avito.ru», «auto.ru»).
-    pub utm_source: String,
+    /// The marketplace («avito.ru», «auto.ru») or the visit's UTM source.
+    pub utm_source: Option<String>,
+    /// The marketplace_call medium, or the visit's.
+    pub utm_medium: Option<String>,
+    pub utm_campaign: Option<String>,
+    pub utm_term: Option<String>,
+    pub utm_content: Option<String>,
+    /// The web analytics' client id of the visit.
+    pub client_id: Option<String>,
     pub status: LeadStatus,
     /// When the call came, RFC 3339 UTC: the lead's arrival.
     pub at: String,
@@ -108,7 +118,7 @@ pub fn insert_call(conn: &Connection, call: CallLead) -> AppResult<Lead> {
     };
     let lead = Lead {
         id: crate::domain::new_ordered_id(),
-        lead_type: LeadType::MarketplaceCall,
+        lead_type: call.lead_type,
         status: call.status,
         name: call.name,
         phone: call.phone,
@@ -135,12 +145,12 @@ pub fn insert_call(conn: &Connection, call: CallLead) -> AppResult<Lead> {
         consent_at: call.at.clone(),
         consent_ip: String::new(),
         advertising_consent: false,
-        utm_source: Some(call.utm_source),
-        utm_medium: Some("marketplace_call".into()),
-        utm_campaign: None,
-        utm_term: None,
-        utm_content: None,
-        analytics_client_id: None,
+        utm_source: call.utm_source,
+        utm_medium: call.utm_medium,
+        utm_campaign: call.utm_campaign,
+        utm_term: call.utm_term,
+        utm_content: call.utm_content,
+        analytics_client_id: call.client_id,
         amocrm_lead_id: None,
         preferred_date: None,
         preferred_time: None,
@@ -151,6 +161,9 @@ pub fn insert_call(conn: &Connection, call: CallLead) -> AppResult<Lead> {
         assignee_id: None,
         assignee_name: None,
         assigned_at: None,
+        callback_state: None,
+        callback_detail: None,
+        callback_at: None,
     };
     insert(conn, ValidLead { lead })
 }
@@ -161,7 +174,7 @@ pub(super) const SELECT: &str = "SELECT id, type, status, name, phone, email, me
     car_info, car_price, car_status, consent_version, consent_at, consent_ip, advertising_consent,
     utm_source, utm_medium, utm_campaign, utm_term, utm_content, analytics_client_id, amocrm_lead_id,
     preferred_date, preferred_time, term_months, down_payment_kopecks, created_at, updated_at,
-    assignee_id, assigned_at,
+    assignee_id, assigned_at, callback_state, callback_detail, callback_at,
     (SELECT CASE WHEN u.display_name <> '' THEN u.display_name ELSE u.username END
      FROM users u WHERE u.id = leads.assignee_id) AS assignee_name
     FROM leads";
@@ -212,6 +225,9 @@ pub(super) fn from_row(row: &Row) -> rusqlite::Result<Lead> {
         assignee_id: row.get("assignee_id")?,
         assignee_name: row.get("assignee_name")?,
         assigned_at: row.get("assigned_at")?,
+        callback_state: row.get("callback_state")?,
+        callback_detail: row.get("callback_detail")?,
+        callback_at: row.get("callback_at")?,
     })
 }
 

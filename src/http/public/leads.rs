@@ -6,7 +6,8 @@ use axum::http::StatusCode;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::domain::leads::{self, Lead, LeadInput};
+use crate::calltracking::callback::{self, Pbx};
+use crate::domain::leads::{self, CallbackState, Lead, LeadInput, LeadType};
 use crate::domain::settings;
 use crate::error::{AppError, AppResult};
 use crate::http::extract::{ApiJson, ClientIp};
@@ -55,6 +56,8 @@ pub async fn create(
     let now = state.clock.moscow_now();
     let ip_text = ip.to_string();
     let config = state.config.clone();
+    let pbx = Pbx::of(&state.call_providers);
+    let has_pbx = pbx.is_some();
     // Leads arriving together share one commit (and one disk sync). The
     // notifications are queued in it too (docs/notifications.md).
     let stored = state
@@ -71,8 +74,20 @@ pub async fn create(
                 // Looks accepted to the bot; nothing is stored.
                 return Ok((valid.into_unsaved(), Vec::new()));
             }
-            let lead = leads::insert(c, valid)?;
+            let mut lead = leads::insert(c, valid)?;
             let channels = notify::arrival::announce(c, &config, &settings, &lead, now.to_utc())?;
+            // «Перезвоните мне»: stored and assigned; now what the PBX does.
+            if lead.lead_type == LeadType::Callback {
+                let state = callback::decide(
+                    c,
+                    &lead.id,
+                    &settings.public.work_schedule,
+                    has_pbx,
+                    now.to_utc(),
+                )?;
+                lead = leads::get(c, &lead.id)?.unwrap_or(lead);
+                debug_assert_eq!(lead.callback_state, Some(state));
+            }
             Ok((lead, channels))
         })
         .await;
@@ -88,6 +103,15 @@ pub async fn create(
     }
     if is_bot {
         tracing::info!(%ip, "honeypot filled; lead dropped");
+    } else if let (Some(pbx), Some(CallbackState::Calling)) = (pbx, lead.callback_state) {
+        // The PBX is asked off the request: the visitor is answered now.
+        let sync = state.call_sync();
+        let (id, phone) = (lead.id.clone(), lead.phone.clone());
+        tokio::spawn(async move {
+            if let Err(err) = callback::ring(&sync, pbx, id, phone).await {
+                tracing::error!("callback not recorded: {err:#}");
+            }
+        });
     }
     Ok((StatusCode::CREATED, Json(lead)))
 }

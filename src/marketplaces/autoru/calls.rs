@@ -71,6 +71,7 @@ fn call(value: &Value) -> Option<MarketCall> {
         talk_seconds,
         wait_seconds,
         answered: answered(value["result"].as_str(), talk_seconds),
+        ..MarketCall::default()
     })
 }
 

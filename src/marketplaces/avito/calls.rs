@@ -129,6 +129,7 @@ fn call_of(value: &Value) -> Option<MarketCall> {
         talk_seconds,
         wait_seconds: seconds("waitingDuration"),
         answered: talk_seconds > 0,
+        ..MarketCall::default()
     })
 }
 

@@ -1,0 +1,171 @@
+//! The call-tracking services and PBXs (`[calltouch]`, `[uis]`, `[mango]`
+//! and `[call_tracking]` in `dealership.toml`; `docs/calls.md`). Each is off
+//! until its keys are set; each has its base address in `api_url`, so tests
+//! reach a fake. Secrets (API tokens, the webhook's secret) live in files of
+//! mode 600 (`crate::secret_file`), never in the configuration.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Where a provider posts calls to the site: `/hooks/calls/{provider}/{secret}`,
+/// the secret read from its `hook_secret_file`, and who may post (its
+/// `allow_from`, addresses or networks; empty: anyone who knows the secret).
+#[derive(Debug, Clone, Copy)]
+pub struct HookConfig<'a> {
+    pub hook_secret_file: &'a std::path::Path,
+    pub allow_from: &'a [String],
+}
+
+/// Calltouch (`docs/calls.md, "Calltouch"`): its webhook of calls and its
+/// calls journal API, polled to catch what a webhook missed.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct CalltouchConfig {
+    /// The API's address; tests point it at a local fake.
+    pub api_url: String,
+    /// The site's id in Calltouch (`siteId`); empty: the journal is not polled.
+    pub site_id: String,
+    /// A file (mode 600) holding the API token (`clientApiId`).
+    pub token_file: PathBuf,
+    /// A file (mode 600) holding the secret of the webhook's address (at
+    /// least 16 characters); empty: the webhook is off.
+    pub hook_secret_file: PathBuf,
+    /// Addresses or networks the webhook is taken from; empty: any.
+    pub allow_from: Vec<String>,
+}
+
+impl Default for CalltouchConfig {
+    fn default() -> Self {
+        Self {
+            api_url: "https://api.calltouch.ru".into(),
+            site_id: String::new(),
+            token_file: PathBuf::new(),
+            hook_secret_file: PathBuf::new(),
+            allow_from: Vec::new(),
+        }
+    }
+}
+
+/// UIS / CoMagic (`docs/calls.md, "UIS"`): its notification of a finished
+/// call, the Data API's calls report, and the Call API's callback.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct UisConfig {
+    /// The Data API's address (JSON-RPC 2.0); tests point it at a fake.
+    pub api_url: String,
+    /// The Call API's address (`start.simple_call`).
+    pub call_api_url: String,
+    /// A file (mode 600) holding the API key (`access_token`); empty: the
+    /// report is not polled and no callback is made.
+    pub token_file: PathBuf,
+    /// The number the callback shows to both ends (a virtual number of the
+    /// account, E.164); empty: the account's default.
+    pub virtual_number: String,
+    /// The number rung first when the lead's manager has no PBX number.
+    pub operator_number: String,
+    /// A file (mode 600) holding the secret of the webhook's address (at
+    /// least 16 characters); empty: the webhook is off.
+    pub hook_secret_file: PathBuf,
+    /// Addresses or networks the webhook is taken from; empty: any.
+    pub allow_from: Vec<String>,
+}
+
+impl Default for UisConfig {
+    fn default() -> Self {
+        Self {
+            api_url: "https://dataapi.uiscom.ru/v2.0".into(),
+            call_api_url: "https://callapi.uiscom.ru/v4.0".into(),
+            token_file: PathBuf::new(),
+            virtual_number: String::new(),
+            operator_number: String::new(),
+            hook_secret_file: PathBuf::new(),
+            allow_from: Vec::new(),
+        }
+    }
+}
+
+/// Mango Office's virtual PBX (`docs/calls.md, "Mango Office"`): its events
+/// (signed), and its callback command.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MangoConfig {
+    /// The VPBX API's address; tests point it at a local fake.
+    pub api_url: String,
+    /// A file (mode 600) holding the API key (`vpbx_api_key`, the unique
+    /// code of the PBX); empty: Mango is off.
+    pub api_key_file: PathBuf,
+    /// A file (mode 600) holding the signature's salt (the key for the
+    /// signature).
+    pub api_salt_file: PathBuf,
+    /// The number the callback calls out from (`line_number`); empty: the
+    /// PBX's default line.
+    pub line_number: String,
+    /// The extension rung first when the lead's manager has no PBX number.
+    pub default_extension: String,
+    /// A file (mode 600) holding the secret of the webhook's address (at
+    /// least 16 characters); empty: the webhook is off.
+    pub hook_secret_file: PathBuf,
+    /// Addresses or networks the webhook is taken from; empty: any.
+    pub allow_from: Vec<String>,
+}
+
+impl Default for MangoConfig {
+    fn default() -> Self {
+        Self {
+            api_url: "https://app.mango-office.ru/vpbx".into(),
+            api_key_file: PathBuf::new(),
+            api_salt_file: PathBuf::new(),
+            line_number: String::new(),
+            default_extension: String::new(),
+            hook_secret_file: PathBuf::new(),
+            allow_from: Vec::new(),
+        }
+    }
+}
+
+/// How the site's phone numbers meet a call-tracking script
+/// (`docs/calls.md, "Numbers per source"`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct CallTrackingConfig {
+    /// The CSS class of the one element every shown phone is drawn in (what
+    /// the script substitutes); empty: "site-phone".
+    pub phone_class: String,
+    /// The vendor's script (https), loaded only after analytics consent;
+    /// empty: none.
+    pub script_url: String,
+    /// The service named in the policy as a processor ("ООО «…», ИНН …");
+    /// empty: the configured provider's name.
+    pub processor: String,
+}
+
+impl CallTrackingConfig {
+    /// The phone element's class.
+    pub fn phone_class(&self) -> &str {
+        match self.phone_class.trim() {
+            "" => "site-phone",
+            class => class,
+        }
+    }
+}
+
+/// The base of every call, without a trailing slash.
+pub fn api_base(url: &str) -> String {
+    url.trim().trim_end_matches('/').to_string()
+}
+
+macro_rules! hook_of {
+    ($($config:ty),*) => {$(
+        impl $config {
+            /// Where the provider posts its calls.
+            pub fn hook(&self) -> HookConfig<'_> {
+                HookConfig {
+                    hook_secret_file: &self.hook_secret_file,
+                    allow_from: &self.allow_from,
+                }
+            }
+        }
+    )*};
+}
+hook_of!(CalltouchConfig, UisConfig, MangoConfig);
