@@ -41,9 +41,9 @@ pub struct LeadQuery {
     #[param(pattern = "^(|all|new|in_progress|completed|cancelled)$")]
     pub status: Option<String>,
     /// auto_credit, trade_in, auto_selection, lease_booking, contact_form, test_drive,
-    /// marketplace_call (or all)
+    /// marketplace_call, missed_call, phone_call, callback (or all)
     #[param(
-        pattern = "^(|all|auto_credit|trade_in|auto_selection|lease_booking|contact_form|test_drive|marketplace_call)$"
+        pattern = "^(|all|auto_credit|trade_in|auto_selection|lease_booking|contact_form|test_drive|marketplace_call|missed_call|phone_call|callback)$"
     )]
     #[serde(rename = "type")]
     pub lead_type: Option<String>,

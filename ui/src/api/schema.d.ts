@@ -2195,6 +2195,15 @@ export interface components {
             success: boolean;
         };
         /**
+         * @description What came of a callback request: calling (the PBX is being asked),
+         *     rung (the PBX took the command: it rings the manager, then the
+         *     visitor), failed (the PBX refused or could not be reached; the detail
+         *     says why), out_of_hours (the salon was closed: it calls at opening),
+         *     no_pbx (no PBX is set up: the manager calls back by hand).
+         * @enum {string}
+         */
+        CallbackState: "calling" | "rung" | "failed" | "out_of_hours" | "no_pbx";
+        /**
          * @description Something a route needs. Capabilities are named in the API (`/api/admin/me`
          *     lists the caller's), so screens show only what the role may do.
          * @enum {string}
@@ -2967,6 +2976,11 @@ export interface components {
             assigneeName?: string | null;
             bodyType?: string | null;
             budget?: null | components["schemas"]["Money"];
+            /** @description When the state was last set, RFC 3339 UTC. */
+            callbackAt?: string | null;
+            /** @description Why a callback failed, or when the salon calls (out of hours). */
+            callbackDetail?: string | null;
+            callbackState?: null | components["schemas"]["CallbackState"];
             carBrand?: string | null;
             carCondition?: string | null;
             carId?: string | null;
@@ -3082,10 +3096,13 @@ export interface components {
         LeadStatus: "new" | "in_progress" | "completed" | "cancelled";
         /**
          * @description contact_form is shown as an instalment request; marketplace_call is
-         *     a call on a marketplace's substitute number (never a form's type).
+         *     a call on a marketplace's substitute number, missed_call a missed
+         *     call to the site's numbers and phone_call an answered one from an
+         *     unknown number (never a form's types); callback is the form
+         *     «Перезвоните мне».
          * @enum {string}
          */
-        LeadType: "auto_credit" | "trade_in" | "auto_selection" | "lease_booking" | "contact_form" | "test_drive" | "marketplace_call";
+        LeadType: "auto_credit" | "trade_in" | "auto_selection" | "lease_booking" | "contact_form" | "test_drive" | "marketplace_call" | "missed_call" | "phone_call" | "callback";
         /** @description A car some feed leaves out. */
         LeftOutCar: {
             id: string;

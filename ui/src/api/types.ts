@@ -33,6 +33,7 @@ export type LegalDocument = Schemas["LegalDocument"];
  * docs/leads.md. */
 export type LeadPayload = Schemas["LeadInput"];
 export type LeadType = Schemas["LeadType"];
+export type Lead = Schemas["Lead"];
 
 /** Saved searches with alerts (docs/saved-searches.md): the followed filter,
  * the request, its answer, and the answers of the mails' links. */

@@ -8,7 +8,7 @@
  * Goals, sent while the counters run as Metrika's `reachGoal` and as a
  * gtag event of the same name (set them up in Metrika under these names):
  * - `lead_auto_credit`, `lead_trade_in`, `lead_auto_selection`,
- *   `lead_lease_booking`, `lead_contact_form`, `lead_test_drive`: a request
+ *   `lead_lease_booking`, `lead_contact_form`, `lead_test_drive`, `lead_callback`: a request
  *   form's lead was stored by the server (`lead_<type>`, components/leads/LeadForm.tsx);
  * - `test_drive_booked`: a test-drive booking was stored (with `lead_test_drive`);
  * - `phone_click`: a click on any phone link (`a[href^="tel:"]`).
@@ -26,6 +26,7 @@ export const GOALS = [
   "lead_lease_booking",
   "lead_contact_form",
   "lead_test_drive",
+  "lead_callback",
   "test_drive_booked",
   "phone_click",
 ] as const;
@@ -129,9 +130,9 @@ export function reachGoal(goal: Goal): void {
 }
 
 /** A lead the server stored from a form: `lead_<type>`, and a test drive's
- * booking (a marketplace call is never a form's). */
+ * booking (a call is never a form's). */
 export function reachLeadGoals(type: LeadType): void {
-  if (type === "marketplace_call") return;
+  if (type === "marketplace_call" || type === "missed_call" || type === "phone_call") return;
   reachGoal(`lead_${type}`);
   if (type === "test_drive") reachGoal("test_drive_booked");
 }

@@ -1,5 +1,5 @@
 /** Building and checking what a lead form sends. */
-import type { CarBrief, LeadPayload, LeadType } from "../api/types";
+import type { CarBrief, Lead, LeadPayload, LeadType } from "../api/types";
 import { formatPrice } from "./format";
 import { isValidPhone, PHONE_RULE_MESSAGE } from "./phone";
 import { analyticsClientId, storedUtm } from "./utm";
@@ -99,4 +99,28 @@ export function withVisit(
     sourceUrl: typeof location === "undefined" ? "" : location.href.slice(0, 500),
     website: honeypot,
   };
+}
+
+/** What a visitor reads once their callback request is stored: the PBX
+ * rings now, the salon calls at opening (out of hours), or a manager calls
+ * back soon. */
+export function callbackAnswer(lead: Pick<Lead, "callbackState" | "callbackDetail">): {
+  title: string;
+  description: string;
+} {
+  if (lead.callbackState === "out_of_hours") {
+    return {
+      title: "Заявка принята",
+      description: lead.callbackDetail
+        ? `Салон сейчас закрыт. Мы перезвоним вам ${lead.callbackDetail}`
+        : "Салон сейчас закрыт. Мы перезвоним вам, как только откроемся",
+    };
+  }
+  if (lead.callbackState === "calling" || lead.callbackState === "rung") {
+    return {
+      title: "Заявка принята",
+      description: "Сейчас мы вам перезвоним: ответьте, пожалуйста, на звонок",
+    };
+  }
+  return { title: "Заявка принята", description: "Менеджер перезвонит вам в ближайшее время" };
 }

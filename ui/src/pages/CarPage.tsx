@@ -105,6 +105,9 @@ export function CarPage({ slug }: { slug: string }) {
             <button type="button" class="secondary" onClick={() => setDialog("instalment")}>
               Рассрочка
             </button>
+            <button type="button" class="secondary" onClick={() => setDialog("callback")}>
+              Перезвоните мне
+            </button>
           </div>
           <CarTools car={c} />
         </aside>

@@ -8,6 +8,7 @@ import { HomeBrands } from "../components/home/HomeBrands";
 import { Promotions } from "../components/home/Promotions";
 import { Reviews } from "../components/home/Reviews";
 import { CatalogueModal } from "../components/layout/CatalogueModal";
+import { LeadDialog } from "../components/leads/LeadDialog";
 import { Banner } from "../components/ui/Banner";
 import { Carousel } from "../components/ui/Carousel";
 import { HydrateLater } from "../components/ui/HydrateLater";
@@ -21,6 +22,7 @@ export function Home() {
   useDocumentTitle(null);
   const settings = useSettings();
   const [catalogue, setCatalogue] = useState(false);
+  const [callback, setCallback] = useState(false);
   const brands = useApi<BrandBrief[]>(urls.BRANDS).data ?? [];
   const bodyTypes = useApi<BodyTypeInfo[]>(urls.BODY_TYPES).data ?? [];
   const featured = useApi<CarBrief[]>(urls.HOME_FEATURED).data ?? [];
@@ -48,9 +50,13 @@ export function Home() {
           <Link href={ROUTES.autoCredit} role="button" class="secondary">
             Автокредит
           </Link>
+          <button type="button" class="secondary" onClick={() => setCallback(true)}>
+            Перезвоните мне
+          </button>
         </div>
       </Banner>
       <CatalogueModal open={catalogue} onClose={() => setCatalogue(false)} />
+      {callback && <LeadDialog kind="callback" open onClose={() => setCallback(false)} />}
       <div class="container">
         {brands.length > 0 && (
           <HydrateLater>

@@ -20,6 +20,9 @@ export const LEAD_TYPES: LeadType[] = [
   "lease_booking",
   "contact_form",
   "test_drive",
+  "callback",
+  "missed_call",
+  "phone_call",
   "marketplace_call",
 ];
 
@@ -38,6 +41,9 @@ export const LEAD_TYPE_LABELS: Record<LeadType, string> = {
   lease_booking: "Бронирование аренды",
   contact_form: "Рассрочка",
   test_drive: "Тест-драйв",
+  callback: "Перезвоните мне",
+  missed_call: "Пропущенный звонок",
+  phone_call: "Звонок",
   marketplace_call: "Звонок с площадки",
 };
 
@@ -58,6 +64,9 @@ export const LEAD_TYPE_BADGES: Record<LeadType, BadgeKind> = {
   lease_booking: "orange",
   contact_form: "green",
   test_drive: "teal",
+  callback: "blue",
+  missed_call: "orange",
+  phone_call: "green",
   marketplace_call: "orange",
 };
 

@@ -1,8 +1,8 @@
 import { useState } from "react";
-import type { CarBrief, LeadType } from "../../api/types";
+import type { CarBrief, Lead, LeadType } from "../../api/types";
 import { type CreditRequest, creditFields, creditSummary } from "../../lib/credit";
 import { fromPrice } from "../../lib/format";
-import { carFields } from "../../lib/leads";
+import { callbackAnswer, carFields } from "../../lib/leads";
 import { Dialog } from "../ui/Dialog";
 import type { ToastMessage } from "../ui/Toast";
 import { LeadField } from "./LeadField";
@@ -13,11 +13,16 @@ const SENT: ToastMessage = {
   description: "Мы свяжемся с вами в ближайшее время",
 };
 
-export type LeadDialogKind = "credit" | "lease" | "trade_in" | "instalment";
+export type LeadDialogKind = "credit" | "lease" | "trade_in" | "instalment" | "callback";
 
 const KINDS: Record<
   LeadDialogKind,
-  { type: LeadType; title: string; submit: string; success: ToastMessage }
+  {
+    type: LeadType;
+    title: string;
+    submit: string;
+    success: ToastMessage | ((lead: Lead) => ToastMessage);
+  }
 > = {
   credit: {
     type: "auto_credit",
@@ -48,6 +53,12 @@ const KINDS: Record<
     title: "Заявка на рассрочку",
     submit: "Отправить заявку",
     success: SENT,
+  },
+  callback: {
+    type: "callback",
+    title: "Перезвоните мне",
+    submit: "Жду звонка",
+    success: callbackAnswer,
   },
 };
 

@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from "react";
 import { ApiError, apiPost } from "../../api/client";
-import type { LeadPayload, LeadType } from "../../api/types";
+import type { Lead, LeadPayload, LeadType } from "../../api/types";
 import { LEADS } from "../../api/urls";
 import { telHref, useSettings } from "../../hooks/useSettings";
 import { reachLeadGoals } from "../../lib/analytics";
@@ -17,7 +17,9 @@ interface Props {
   type: LeadType;
   /** Fields sent beside name and phone (car info, trade-in car, selection). */
   extra: () => Extra;
-  success: ToastMessage;
+  /** The toast once stored; a function reads it off the stored lead (a
+   * callback's answer says when the salon calls). */
+  success: ToastMessage | ((lead: Lead) => ToastMessage);
   submitLabel: string;
   nameLabel?: string;
   phoneLabel?: string;
@@ -69,14 +71,14 @@ export function LeadForm(props: Props) {
         },
         honeypot,
       );
-      await apiPost(LEADS, payload);
+      const lead = await apiPost<Lead>(LEADS, payload);
       // Metrika's goals, while the visitor's accepted counters run.
       reachLeadGoals(type);
       setName("");
       setPhone("");
       setConsent(false);
       setAdvertising(false);
-      toast({ ...success, variant: "success" });
+      toast({ ...(typeof success === "function" ? success(lead) : success), variant: "success" });
       onSent?.();
     };
     void state.send(e.currentTarget as HTMLFormElement, problems, post, LEAD_FAILED, (error) => {
