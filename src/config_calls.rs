@@ -124,30 +124,13 @@ impl Default for MangoConfig {
     }
 }
 
-/// How the site's phone numbers meet a call-tracking script
-/// (`docs/calls.md, "Numbers per source"`).
+/// What the site says about its call tracking (`docs/calls.md`, "The law").
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
 pub struct CallTrackingConfig {
-    /// The CSS class of the one element every shown phone is drawn in (what
-    /// the script substitutes); empty: "site-phone".
-    pub phone_class: String,
-    /// The vendor's script (https), loaded only after analytics consent;
-    /// empty: none.
-    pub script_url: String,
     /// The service named in the policy as a processor ("ООО «…», ИНН …");
     /// empty: the configured provider's name.
     pub processor: String,
-}
-
-impl CallTrackingConfig {
-    /// The phone element's class.
-    pub fn phone_class(&self) -> &str {
-        match self.phone_class.trim() {
-            "" => "site-phone",
-            class => class,
-        }
-    }
 }
 
 /// The base of every call, without a trailing slash.

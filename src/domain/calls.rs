@@ -221,6 +221,62 @@ pub fn record(
     Ok(written > 0)
 }
 
+/// A call as the lead's history shows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LeadCall {
+    /// avito, autoru, calltouch, uis, mango.
+    pub provider: String,
+    pub call_id: String,
+    /// When it began, RFC 3339 UTC.
+    pub at: String,
+    /// E.164; null when hidden or erased.
+    pub caller: Option<String>,
+    pub called: Option<String>,
+    pub answered: bool,
+    pub duration_seconds: u32,
+    pub talk_seconds: u32,
+    pub wait_seconds: u32,
+    /// The recording's link on the provider's side (a link, never the audio).
+    pub record_url: Option<String>,
+    /// Where the caller came from: the provider's source, else the UTM source and medium.
+    pub source: Option<String>,
+    pub page_url: Option<String>,
+    /// A missed call's call-back deadline, RFC 3339 UTC.
+    pub call_back_by: Option<String>,
+    pub car_id: Option<String>,
+}
+
+/// The calls of the lead `lead_id`, oldest first.
+pub fn of_lead(conn: &Connection, lead_id: &str) -> AppResult<Vec<LeadCall>> {
+    let mut statement = conn.prepare_cached(
+        "SELECT provider, call_id, at, caller, called, answered, duration_seconds, talk_seconds,
+            wait_seconds, record_url,
+            coalesce(source, nullif(trim(coalesce(utm_source, '') || ' / ' || coalesce(utm_medium, ''), '/'), '')),
+            page_url, call_back_by, car_id
+         FROM calls INDEXED BY calls_lead WHERE lead_id = ?1 ORDER BY at LIMIT 500",
+    )?;
+    let rows = statement.query_map([lead_id], |r| {
+        Ok(LeadCall {
+            provider: r.get(0)?,
+            call_id: r.get(1)?,
+            at: r.get(2)?,
+            caller: r.get(3)?,
+            called: r.get(4)?,
+            answered: r.get(5)?,
+            duration_seconds: r.get(6)?,
+            talk_seconds: r.get(7)?,
+            wait_seconds: r.get(8)?,
+            record_url: r.get(9)?,
+            source: r.get(10)?,
+            page_url: r.get(11)?,
+            call_back_by: r.get(12)?,
+            car_id: r.get(13)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// A note on a lead from no staff member: the provider's name is its
 /// author («Авито»).
 pub fn note(conn: &Connection, lead_id: &str, author: &str, body: &str) -> AppResult<()> {

@@ -63,8 +63,9 @@ fn mail_owner(host: &str) -> Option<&'static str> {
 }
 
 /// The processors in use: the mail server when `[smtp]` is set up, amoCRM
-/// and Telegram when configured, the analytics whose ids are set (Google
-/// Analytics only when turned on).
+/// and Telegram when configured, the call-tracking services and PBXs set
+/// up, the analytics whose ids are set (Google Analytics only when turned
+/// on).
 pub fn processors(config: &Config, settings: &Settings) -> Vec<Processor> {
     let mut out = Vec::new();
     let host = config.smtp.host.trim();
@@ -91,6 +92,43 @@ pub fn processors(config: &Config, settings: &Settings) -> Vec<Processor> {
             line: "Telegram (серверы за пределами Российской Федерации) — уведомления \
                    сотрудникам о заявках"
                 .into(),
+        });
+    }
+    // The call-tracking services and PBXs whose calls come in (docs/calls.md,
+    // "The law"): named as `[call_tracking] processor` says, else by the
+    // service's name.
+    let calls = [
+        (
+            "Calltouch",
+            config.calltouch.site_id.trim().is_empty()
+                && config.calltouch.hook_secret_file.as_os_str().is_empty(),
+        ),
+        (
+            "UIS",
+            config.uis.token_file.as_os_str().is_empty()
+                && config.uis.hook_secret_file.as_os_str().is_empty(),
+        ),
+        (
+            "Mango Office",
+            config.mango.api_key_file.as_os_str().is_empty()
+                && config.mango.hook_secret_file.as_os_str().is_empty(),
+        ),
+    ];
+    for (service, off) in calls {
+        if off {
+            continue;
+        }
+        let named = config.call_tracking.processor.trim();
+        let name = if named.is_empty() {
+            service.to_string()
+        } else {
+            format!("{named} ({service})")
+        };
+        out.push(Processor {
+            name: service.into(),
+            line: format!(
+                "{name} — учёт звонков в салон, их записи и источники, обратный звонок по заявке"
+            ),
         });
     }
     if !settings.public.yandex_metrika_id.trim().is_empty() {

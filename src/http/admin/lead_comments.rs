@@ -1,5 +1,6 @@
 //! What the staff write on a lead: `GET` and `POST
-//! /api/leads/{id}/comments`, for whoever may open the lead (a manager:
+//! /api/leads/{id}/comments`; and what was said by phone, `GET
+//! /api/leads/{id}/calls`, for whoever may open the lead (a manager:
 //! their own and the unassigned; `docs/leads.md`).
 
 use axum::Json;
@@ -9,6 +10,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::leads::lead_for;
+use crate::domain::calls::LeadCall;
 use crate::domain::lead_comments::{self, LeadComment, NewComment};
 use crate::error::{AppError, AppResult};
 use crate::http::auth::Admin;
@@ -17,7 +19,29 @@ use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list, add))
+    OpenApiRouter::new()
+        .routes(routes!(list, add))
+        .routes(routes!(calls))
+}
+
+/// A lead's calls (a marketplace's, a call-tracking service's or a PBX's),
+/// oldest first, with their recordings' links.
+#[utoipa::path(get, path = "/api/leads/{id}/calls", tag = "admin",
+    responses((status = 200, body = [LeadCall]), (status = 403, body = ApiErrorBody),
+        (status = 404, body = ApiErrorBody)))]
+pub async fn calls(
+    State(state): State<AppState>,
+    admin: Admin,
+    Path(id): Path<String>,
+) -> AppResult<Json<Vec<LeadCall>>> {
+    let calls = state
+        .db
+        .call(move |c| {
+            lead_for(c, &admin, &id)?;
+            crate::domain::calls::of_lead(c, &id)
+        })
+        .await?;
+    Ok(Json(calls))
 }
 
 /// A lead's comments, oldest first.

@@ -1562,6 +1562,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/leads/{id}/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lead's calls (a marketplace's, a call-tracking service's or a PBX's),
+         *     oldest first, with their recordings' links.
+         */
+        get: operations["calls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/leads/{id}/comments": {
         parameters: {
             query?: never;
@@ -3027,6 +3047,32 @@ export interface components {
             utmMedium?: string | null;
             utmSource?: string | null;
             utmTerm?: string | null;
+        };
+        /** @description A call as the lead's history shows it. */
+        LeadCall: {
+            answered: boolean;
+            /** @description When it began, RFC 3339 UTC. */
+            at: string;
+            /** @description A missed call's call-back deadline, RFC 3339 UTC. */
+            callBackBy?: string | null;
+            callId: string;
+            called?: string | null;
+            /** @description E.164; null when hidden or erased. */
+            caller?: string | null;
+            carId?: string | null;
+            /** Format: int32 */
+            durationSeconds: number;
+            pageUrl?: string | null;
+            /** @description avito, autoru, calltouch, uis, mango. */
+            provider: string;
+            /** @description The recording's link on the provider's side (a link, never the audio). */
+            recordUrl?: string | null;
+            /** @description Where the caller came from: the provider's source, else the UTM source and medium. */
+            source?: string | null;
+            /** Format: int32 */
+            talkSeconds: number;
+            /** Format: int32 */
+            waitSeconds: number;
         };
         LeadComment: {
             /** @description The author's account; null once it was deleted. */
@@ -10382,7 +10428,7 @@ export interface operations {
                 status?: string;
                 /**
                  * @description auto_credit, trade_in, auto_selection, lease_booking, contact_form, test_drive,
-                 *     marketplace_call (or all)
+                 *     marketplace_call, missed_call, phone_call, callback (or all)
                  */
                 type?: string;
                 /**
@@ -10745,6 +10791,70 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    calls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadCall"][];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -34,6 +34,7 @@ export type LegalDocument = Schemas["LegalDocument"];
 export type LeadPayload = Schemas["LeadInput"];
 export type LeadType = Schemas["LeadType"];
 export type Lead = Schemas["Lead"];
+export type LeadCall = Schemas["LeadCall"];
 
 /** Saved searches with alerts (docs/saved-searches.md): the followed filter,
  * the request, its answer, and the answers of the mails' links. */

@@ -21,6 +21,7 @@ import {
 import { formatPhone, PHONE_ERASED } from "../lib/personalData";
 import { useAdminQuery } from "../query";
 import { AssigneeBlock, type AssigneeControls } from "./leads-assignee";
+import { LeadCalls } from "./leads-calls";
 import { LeadComments } from "./leads-comments";
 import { LeadDeliveries } from "./leads-deliveries";
 
@@ -114,6 +115,7 @@ export function LeadDetails({ lead, onClose, assignee }: Props) {
           </dl>
         </section>
       ))}
+      <LeadCalls lead={lead} />
       <LeadComments lead={lead.id} />
       <LeadDeliveries lead={lead.id} />
       {canAudit && <StatusHistory id={lead.id} updatedAt={lead.updatedAt} />}
