@@ -28,7 +28,7 @@ CREATE INDEX calls_newest ON calls (at DESC);
 -- default.
 ALTER TABLE users ADD COLUMN pbx_number TEXT NOT NULL DEFAULT '' CHECK (length(pbx_number) <= 20);
 
--- How far each call provider's poll got (the newest day fully read) and
+-- How far each call provider's poll got (the newest day fully read),
 -- when it last heard from the provider (a webhook or a poll with calls), so
 -- a self-check can say when a configured provider has sent nothing for a
 -- working day.
@@ -39,7 +39,10 @@ CREATE TABLE call_provider_runs (
     ok INTEGER,
     message TEXT,
     through TEXT,
-    last_heard_at TEXT
+    last_heard_at TEXT,
+    -- When the server first ran with the provider set up: its silence is
+    -- counted from here until it is first heard from.
+    configured_at TEXT
 ) WITHOUT ROWID;
 
 CREATE TABLE leads_v37 (

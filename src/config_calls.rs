@@ -152,3 +152,25 @@ macro_rules! hook_of {
     )*};
 }
 hook_of!(CalltouchConfig, UisConfig, MangoConfig);
+
+impl CalltouchConfig {
+    /// Its webhook or its journal is set up.
+    pub fn is_configured(&self) -> bool {
+        !self.hook_secret_file.as_os_str().is_empty()
+            || (!self.site_id.trim().is_empty() && !self.token_file.as_os_str().is_empty())
+    }
+}
+
+impl UisConfig {
+    /// Its notification or its API is set up.
+    pub fn is_configured(&self) -> bool {
+        !self.hook_secret_file.as_os_str().is_empty() || !self.token_file.as_os_str().is_empty()
+    }
+}
+
+impl MangoConfig {
+    /// Its events or its API is set up.
+    pub fn is_configured(&self) -> bool {
+        !self.hook_secret_file.as_os_str().is_empty() || !self.api_key_file.as_os_str().is_empty()
+    }
+}

@@ -536,6 +536,15 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
     });
     crate::marketplaces::sync::start(&mut jobs, &state.market_sync());
     crate::calltracking::jobs::start(&mut jobs, &state.call_sync());
+    let (db, config, now) = (state.db.clone(), state.config.clone(), state.clock.now());
+    tokio::spawn(async move {
+        let noted = db
+            .write_grouped(move |c| crate::calltracking::silence::note_configured(c, &config, now))
+            .await;
+        if let Err(err) = noted {
+            tracing::warn!("call providers' set-up time not noted: {err}");
+        }
+    });
     let (db, config) = (state.db.clone(), state.config.clone());
     jobs.every("feed import", crate::parser::SCHEDULE_TICK, move || {
         crate::parser::schedule_tick(db.clone(), config.clone())

@@ -118,11 +118,13 @@ pub struct ProviderRun {
     pub through: Option<String>,
     /// When it last sent a call (a webhook or a poll that found calls).
     pub last_heard_at: Option<String>,
+    /// When the server first ran with it set up.
+    pub configured_at: Option<String>,
 }
 
 pub fn run_of(c: &Connection, provider: Provider) -> AppResult<ProviderRun> {
     Ok(c.prepare_cached(
-        "SELECT started_at, finished_at, ok, message, through, last_heard_at
+        "SELECT started_at, finished_at, ok, message, through, last_heard_at, configured_at
              FROM call_provider_runs WHERE provider = ?1",
     )?
     .query_row([provider.as_str()], |r| {
@@ -133,6 +135,7 @@ pub fn run_of(c: &Connection, provider: Provider) -> AppResult<ProviderRun> {
             message: r.get(3)?,
             through: r.get(4)?,
             last_heard_at: r.get(5)?,
+            configured_at: r.get(6)?,
         })
     })
     .optional()?

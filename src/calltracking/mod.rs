@@ -16,6 +16,7 @@ pub mod clients;
 pub mod inbox;
 pub mod jobs;
 pub mod mango;
+pub mod silence;
 pub mod uis;
 
 use crate::domain::calls::Call;

@@ -98,24 +98,12 @@ pub fn processors(config: &Config, settings: &Settings) -> Vec<Processor> {
     // "The law"): named as `[call_tracking] processor` says, else by the
     // service's name.
     let calls = [
-        (
-            "Calltouch",
-            config.calltouch.site_id.trim().is_empty()
-                && config.calltouch.hook_secret_file.as_os_str().is_empty(),
-        ),
-        (
-            "UIS",
-            config.uis.token_file.as_os_str().is_empty()
-                && config.uis.hook_secret_file.as_os_str().is_empty(),
-        ),
-        (
-            "Mango Office",
-            config.mango.api_key_file.as_os_str().is_empty()
-                && config.mango.hook_secret_file.as_os_str().is_empty(),
-        ),
+        ("Calltouch", config.calltouch.is_configured()),
+        ("UIS", config.uis.is_configured()),
+        ("Mango Office", config.mango.is_configured()),
     ];
-    for (service, off) in calls {
-        if off {
+    for (service, on) in calls {
+        if !on {
             continue;
         }
         let named = config.call_tracking.processor.trim();

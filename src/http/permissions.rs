@@ -84,6 +84,7 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         ("PUT", "/api/leads/{id}/assignee", Leads),
         ("GET", "/api/leads/{id}/comments", Leads),
         ("POST", "/api/leads/{id}/comments", Leads),
+        ("GET", "/api/leads/{id}/calls", Leads),
         ("GET", "/api/admin/leads/{id}/deliveries", Leads),
         ("POST", "/api/admin/leads/{id}/deliveries/retry", Leads),
         // Settings and integrations.
@@ -98,6 +99,17 @@ pub const ROUTES: &[(&str, &str, Capability)] = {
         ("GET", "/api/admin/marketplaces/connections", Settings),
         ("POST", "/api/admin/marketplaces/{channel}/check", Settings),
         ("POST", "/api/admin/marketplaces/{channel}/sync", Settings),
+        ("GET", "/api/admin/calls/providers", Settings),
+        (
+            "POST",
+            "/api/admin/calls/providers/{provider}/check",
+            Settings,
+        ),
+        (
+            "POST",
+            "/api/admin/calls/providers/{provider}/poll",
+            Settings,
+        ),
         // Personal data beyond a lead's card.
         ("DELETE", "/api/leads/{id}", PersonalData),
         ("POST", "/api/admin/personal-data/find", PersonalData),

@@ -90,6 +90,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(catalogue::routes())
         .merge(marketplaces::routes())
         .merge(marketplace_sync::routes())
+        .merge(super::admin::call_providers::routes())
         .merge(admin_content::routes())
         .merge(parser::routes())
         .merge(admin_credit::routes())

@@ -28,6 +28,7 @@ text_enum!(
         AdWithoutToken = "ad_without_token",
         ReplicationFailing = "replication_failing",
         MarketplaceRefused = "marketplace_refused",
+        CallsSilent = "calls_silent",
     }
 );
 
@@ -43,7 +44,8 @@ impl CheckKind {
             | CheckKind::CarWithoutVin
             | CheckKind::CarUnstatedFields
             | CheckKind::AnalyticsAbroad
-            | CheckKind::MarketplaceRefused => Severity::Warning,
+            | CheckKind::MarketplaceRefused
+            | CheckKind::CallsSilent => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -53,6 +53,25 @@ pub fn run(conn: &Connection, today: NaiveDate, config: &Config) -> AppResult<Ve
     cars(conn, &banks, &mut found)?;
     gone_published(conn, &mut found)?;
     marketplace_refused(conn, &mut found)?;
+    let now = chrono::Utc::now();
+    for (provider, since) in
+        crate::calltracking::silence::silent(conn, config, &s.public.work_schedule, now)?
+    {
+        let since = since.with_timezone(&crate::clock::moscow());
+        found.push(problem(
+            CheckKind::CallsSilent,
+            "Звонки не приходят",
+            format!(
+                "{}: с {} (МСК) не пришло ни одного звонка, хотя прошёл рабочий день. Проверьте \
+                 адрес вебхука и его секрет в кабинете сервиса, интеграцию и сетевой экран \
+                 (docs/calls.md)",
+                provider.label(),
+                since.format("%d.%m.%Y %H:%M")
+            ),
+            "/admin/calls".into(),
+            None,
+        ));
+    }
     if s.consent_text.trim().is_empty() {
         found.push(problem(
             CheckKind::ConsentTextMissing,

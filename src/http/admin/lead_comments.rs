@@ -26,7 +26,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// A lead's calls (a marketplace's, a call-tracking service's or a PBX's),
 /// oldest first, with their recordings' links.
-#[utoipa::path(get, path = "/api/leads/{id}/calls", tag = "admin",
+#[utoipa::path(get, operation_id = "lead_calls", path = "/api/leads/{id}/calls", tag = "admin",
     responses((status = 200, body = [LeadCall]), (status = 403, body = ApiErrorBody),
         (status = 404, body = ApiErrorBody)))]
 pub async fn calls(

@@ -1,6 +1,7 @@
 //! The admin API: everything staff do, behind `auth::require_admin`; each
 //! module lists its routes in `routes()`.
 
+pub mod call_providers;
 pub mod catalogue;
 pub mod checks;
 pub mod content;

@@ -23,6 +23,7 @@ export const SECTIONS: readonly AdminSection[] = [
   { path: "/leads", label: "Заявки", capability: "leads" },
   { path: "/amocrm", label: "amoCRM", capability: "settings" },
   { path: "/marketplaces", label: "Площадки", capability: "settings" },
+  { path: "/calls", label: "Звонки", capability: "settings" },
   { path: "/saved-searches", label: "Подписки на подборки", capability: "personalData" },
   { path: "/personal-data", label: "Персональные данные", capability: "personalData" },
   { path: "/promotions", label: "Акции", capability: "catalogueRead" },

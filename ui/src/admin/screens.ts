@@ -27,6 +27,7 @@ const COMPONENTS: Record<string, ComponentType> = {
   "/leads": lazy(() => import("./screens/leads")),
   "/amocrm": lazy(() => import("./screens/amocrm")),
   "/marketplaces": lazy(() => import("./screens/marketplaces-connections")),
+  "/calls": lazy(() => import("./screens/call-providers")),
   "/saved-searches": lazy(() => import("./screens/saved-searches")),
   "/personal-data": lazy(() => import("./screens/personal-data")),
   "/promotions": lazy(() => import("./screens/promotions")),

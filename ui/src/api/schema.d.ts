@@ -101,6 +101,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/calls/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every provider: set up or not, its webhook's address, its last poll
+         *     and the last call heard.
+         */
+        get: operations["call_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/calls/providers/{provider}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks the provider's API keys now with one light call. */
+        post: operations["call_provider_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/calls/providers/{provider}/poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reads the provider's journal now (what a webhook missed) and takes its
+         *     calls; 422 for a provider without a journal or not set up.
+         */
+        post: operations["call_provider_poll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/cars": {
         parameters: {
             query?: never;
@@ -1573,7 +1630,7 @@ export interface paths {
          * A lead's calls (a marketplace's, a call-tracking service's or a PBX's),
          *     oldest first, with their recordings' links.
          */
-        get: operations["calls"];
+        get: operations["lead_calls"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2203,6 +2260,16 @@ export interface components {
             /** @description The admin list's search: only the cars it finds change. */
             q?: string | null;
         };
+        /** @description A provider as the admin sees it. */
+        CallProvider: {
+            /** @description Its webhook's address, the secret shown as {secret}. */
+            hookUrl: string;
+            /** @description Its journal is polled every 15 minutes (Calltouch, UIS). */
+            polled: boolean;
+            run: components["schemas"]["ProviderRun"];
+            /** @description Set up or not, and what its secret files gave. */
+            state: components["schemas"]["ProviderState"];
+        };
         CallbackInput: {
             /** @description The `code` from the redirect URL (the whole URL is accepted too). */
             code: string;
@@ -2488,7 +2555,7 @@ export interface components {
          * @description Which check found the problem.
          * @enum {string}
          */
-        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "car_unstated_fields" | "consent_text_missing" | "privacy_policy_missing" | "operator_missing" | "processors_unlisted" | "analytics_abroad" | "ad_without_token" | "replication_failing" | "marketplace_refused";
+        CheckKind: "promotion_expired" | "promotion_ending" | "bank_without_psk" | "program_without_psk" | "rate_without_bank" | "car_without_photos" | "car_without_vin" | "car_zero_price" | "car_gone_published" | "car_unstated_fields" | "consent_text_missing" | "privacy_policy_missing" | "operator_missing" | "processors_unlisted" | "analytics_abroad" | "ad_without_token" | "replication_failing" | "marketplace_refused" | "calls_silent";
         /** @description `GET /api/admin/checks`. */
         ChecksReport: {
             /**
@@ -3456,6 +3523,43 @@ export interface components {
             title: string;
             /** @description The last day, "YYYY-MM-DD" (or "31.12.2026"); empty for none. */
             validUntil?: string;
+        };
+        /** @description What a check or a poll answered. */
+        ProviderAnswer: {
+            /** @description The service's account line, what the poll found, or why it failed. */
+            message: string;
+            ok: boolean;
+        };
+        /**
+         * @description A provider's last run and last word, as the admin and the self-checks
+         *     see them.
+         */
+        ProviderRun: {
+            /** @description When the server first ran with it set up. */
+            configuredAt?: string | null;
+            finishedAt?: string | null;
+            /** @description When it last sent a call (a webhook or a poll that found calls). */
+            lastHeardAt?: string | null;
+            message?: string | null;
+            ok?: boolean | null;
+            startedAt?: string | null;
+            /** @description How far its poll got (a day, or a time). */
+            through?: string | null;
+        };
+        /** @description A provider's state as the admin sees it. */
+        ProviderState: {
+            /** @description The networks its webhook is taken from (empty: any). */
+            allowFrom: string[];
+            /** @description Its API keys are in `dealership.toml`. */
+            apiConfigured: boolean;
+            /** @description Why a client or the webhook could not be made (a secret file refused). */
+            error?: string | null;
+            /** @description Its webhook's secret is set: the webhook takes calls. */
+            hookConfigured: boolean;
+            /** @description «Calltouch», «UIS», «Mango Office». */
+            label: string;
+            /** @description calltouch, uis or mango. */
+            provider: string;
         };
         /** @description A programme as the public sees it. */
         PublicCreditProgram: {
@@ -4679,6 +4783,192 @@ export interface operations {
             };
             /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    call_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallProvider"][];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    call_provider_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description calltouch, uis or mango */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderAnswer"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    call_provider_poll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description calltouch or uis */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderAnswer"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10809,7 +11099,7 @@ export interface operations {
             };
         };
     };
-    calls: {
+    lead_calls: {
         parameters: {
             query?: never;
             header?: never;

@@ -3,7 +3,7 @@
  * money travels as decimal strings of rubles. */
 import type { components } from "./schema";
 
-type Schemas = components["schemas"];
+export type Schemas = components["schemas"];
 
 export type Car = Schemas["Car"];
 /** What a card shows, and all a public list carries of a car (docs/catalogue.md,

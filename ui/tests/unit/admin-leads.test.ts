@@ -40,7 +40,7 @@ describe("lead labels", () => {
       "Отменён",
     ]);
     // The five of the spec, the test drive and a marketplace's call.
-    expect(LEAD_TYPES).toHaveLength(7);
+    expect(LEAD_TYPES).toHaveLength(10);
     expect(LEAD_TYPE_LABELS.marketplace_call).toBe("Звонок с площадки");
     expect(LEAD_TYPE_LABELS.contact_form).toBe("Рассрочка");
     expect(LEAD_TYPE_LABELS.test_drive).toBe("Тест-драйв");

@@ -72,6 +72,7 @@ describe("the screens a role sees", () => {
       "/leads": "leads",
       "/amocrm": "settings",
       "/marketplaces": "settings",
+      "/calls": "settings",
       "/saved-searches": "personalData",
       "/personal-data": "personalData",
       "/promotions": "catalogueRead",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { LeadCall } from "../../src/api/types";
 import { callbackWords, callLength, callSummary } from "../../src/admin/lib/lead-calls";
+import type { LeadCall } from "../../src/api/types";
 import { callbackAnswer } from "../../src/lib/leads";
 
 const call = (over: Partial<LeadCall>): LeadCall => ({

@@ -42,9 +42,7 @@ const CALLBACK_WORDS: Record<NonNullable<Lead["callbackState"]>, string> = {
 };
 
 /** The callback's outcome as the lead shows it, or null for other leads. */
-export function callbackWords(
-  lead: Pick<Lead, "callbackState" | "callbackDetail">,
-): string | null {
+export function callbackWords(lead: Pick<Lead, "callbackState" | "callbackDetail">): string | null {
   if (!lead.callbackState) return null;
   const words = CALLBACK_WORDS[lead.callbackState];
   return lead.callbackDetail ? `${words}: ${lead.callbackDetail}` : words;
