@@ -59,8 +59,9 @@ pub struct UisConfig {
     /// A file (mode 600) holding the API key (`access_token`); empty: the
     /// report is not polled and no callback is made.
     pub token_file: PathBuf,
-    /// The number the callback shows to both ends (a virtual number of the
-    /// account, E.164); empty: the account's default.
+    /// The number the callback calls from and shows to both ends (a virtual
+    /// number of the account, E.164); required for the callback, as
+    /// `start.simple_call` needs one.
     pub virtual_number: String,
     /// The number rung first when the lead's manager has no PBX number.
     pub operator_number: String,
