@@ -214,7 +214,8 @@ async fn a_finished_call_in_the_json_template_is_one_lead_with_its_talk_and_reco
 #[tokio::test]
 async fn a_lost_call_is_a_missed_call_lead_assigned_with_a_deadline() {
     let uis = Uis::start(State::default()).await;
-    let (app, _, _) = app_with(uis.config("uis-key-1"), |_| {});
+    let (app, _, clock) = app_with(uis.config("uis-key-1"), |_| {});
+    let anna = anna_takes_leads(&app, &clock).await;
     // «Потерянный звонок»: no is_lost, no talk; numbers as text.
     let lost = json!({
         "notification_name": "Потерянный звонок",
@@ -230,7 +231,11 @@ async fn a_lost_call_is_a_missed_call_lead_assigned_with_a_deadline() {
     let leads = leads_of(&app, "+79165550011");
     assert_eq!(leads.len(), 1);
     assert_eq!(leads[0].0, "missed_call");
-    assert!(leads[0].1.is_some(), "a missed call has an owner");
+    assert_eq!(
+        leads[0].1.as_deref(),
+        Some(anna.as_str()),
+        "a missed call has an owner"
+    );
     assert!(
         leads[0]
             .2
@@ -527,6 +532,28 @@ async fn the_callback_rings_the_operator_then_the_visitor_or_says_why_not() {
     assert_eq!(uis.fake.with(|s| s.rung.len()), 1);
 }
 
+/// New leads go round the managers (Anna, the only one, at work every day
+/// 09:00–21:00); the clock at tomorrow's noon. Gives Anna's id.
+async fn anna_takes_leads(app: &TestApp, clock: &Clock) -> String {
+    working_hours(app).await;
+    let answer = app
+        .admin(
+            Method::PUT,
+            "/api/settings",
+            Some(json!({"leadAssignment": "round_robin"})),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let conn = app.db.conn().unwrap();
+    conn.execute("UPDATE users SET must_change_password = 0", [])
+        .unwrap();
+    set_clock(clock, msk(tomorrow(), 12, 0));
+    conn.query_row("SELECT id FROM users WHERE username = 'anna'", [], |r| {
+        r.get(0)
+    })
+    .unwrap()
+}
+
 /// Sets every day 09:00–21:00 through the settings, as staff would.
 async fn working_hours(app: &TestApp) {
     let day = json!({"open": "09:00", "close": "21:00"});
@@ -583,27 +610,25 @@ async fn settled(app: &TestApp, lead: &str) -> (String, Option<String>) {
 async fn the_callback_form_rings_the_manager_then_the_visitor_in_working_hours() {
     let uis = Uis::start(State::default()).await;
     let (app, _, clock) = app_with(uis.config("uis-key-1"), |_| {});
-    working_hours(&app).await;
-    // Every manager's PBX number: whoever owns the lead is rung.
+    let anna = anna_takes_leads(&app, &clock).await;
+    // Anna owns the lead: her PBX number is rung first.
     app.db
         .conn()
         .unwrap()
-        .execute("UPDATE users SET pbx_number = '+7 916 123-45-67'", [])
+        .execute(
+            "UPDATE users SET pbx_number = '+7 916 123-45-67' WHERE id = ?1",
+            [&anna],
+        )
         .unwrap();
-    set_clock(&clock, msk(tomorrow(), 12, 0));
     let lead = callback_form(&app).await;
+    assert_eq!(lead["assigneeId"], anna.as_str(), "{lead}");
     assert_eq!(lead["callbackState"], "calling", "{lead}");
     let (state, detail) = settled(&app, lead["id"].as_str().unwrap()).await;
     assert_eq!(state, "rung", "{detail:?}");
     assert_eq!(detail.as_deref(), Some("команда АТС: 237859082"));
     let rung = uis.fake.with(|s| s.rung.clone());
     assert_eq!(rung.len(), 1);
-    let expected = if lead["assigneeId"].is_null() {
-        "74950001122"
-    } else {
-        "79161234567"
-    };
-    assert_eq!(rung[0].operator, expected, "{lead}");
+    assert_eq!(rung[0].operator, "79161234567", "{lead}");
     assert_eq!(rung[0].contact, "79057776655");
     assert_eq!(rung[0].first_call, "operator");
 }
@@ -640,5 +665,14 @@ async fn a_failed_callback_is_on_the_lead_with_uis_words() {
     assert_eq!(state, "failed");
     let detail = detail.unwrap();
     assert!(detail.contains("blacklist"), "{detail}");
+    // Nobody owned the lead: the operator's number was asked for.
+    let (_, asked) = uis.fake.with(|s| {
+        s.seen
+            .iter()
+            .find(|(m, _)| m == "start.simple_call")
+            .cloned()
+            .unwrap()
+    });
+    assert_eq!(asked["operator"], "74950001122");
     assert!(uis.fake.with(|s| s.rung.is_empty()));
 }

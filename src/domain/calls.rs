@@ -10,7 +10,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::domain::money::Money;
 use crate::error::AppResult;
-use crate::marketplaces::Channel;
+use crate::marketplaces::report::Channel;
 
 /// A call as every provider's is normalised: a marketplace's substitute
 /// number (Avito, Auto.ru), a call-tracking service's or a PBX's (Calltouch,

@@ -8,8 +8,12 @@
 pub mod autoru;
 pub mod avito;
 mod patience;
-mod report;
+pub(crate) mod report;
 pub mod sync;
 
+/// A call on a marketplace's substitute number: the one call model, of
+/// which a marketplace fills the ad, the VIN, the numbers, the time and the
+/// talk.
+pub use crate::domain::calls::Call as MarketCall;
 pub use patience::{Patience, send};
-pub use report::{AdReport, AdStatus, Channel, DayFigures, MarketCall, MarketError};
+pub use report::{AdReport, AdStatus, Channel, DayFigures, MarketError};

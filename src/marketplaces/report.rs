@@ -115,11 +115,6 @@ pub struct DayFigures {
     pub calls: u32,
 }
 
-/// A call on a marketplace's substitute number: the one call model
-/// (`crate::domain::calls::Call`), of which a marketplace fills the ad, the
-/// VIN, the numbers, the time and the talk.
-pub use crate::domain::calls::Call as MarketCall;
-
 /// Why a call to a marketplace failed, in words staff read on the
 /// integrations screen and `dealership check` prints.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

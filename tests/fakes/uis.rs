@@ -410,7 +410,7 @@ fn simple_call(s: &mut State, id: &Value, params: &Map<String, Value>) -> Respon
         );
     };
     let operator = match &params["operator"] {
-        Value::Object(o) => o.get("phone_number").and_then(|v| e164(v)),
+        Value::Object(o) => o.get("phone_number").and_then(&e164),
         other => e164(other),
     };
     let Some(operator) = operator else {

@@ -173,10 +173,10 @@ impl Uis {
                 .and_then(|v| seconds(v).ok())
                 .map(|n| n as usize);
             for row in rows {
-                if let Some(call) = row.as_object().and_then(|row| self.call_of(row)) {
-                    if call.at < till {
-                        calls.push(call);
-                    }
+                if let Some(call) = row.as_object().and_then(|row| self.call_of(row))
+                    && call.at < till
+                {
+                    calls.push(call);
                 }
             }
             offset += rows.len();

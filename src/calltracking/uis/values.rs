@@ -94,8 +94,8 @@ pub fn flag(value: &Value) -> Result<bool, ()> {
     match value {
         Value::Bool(flag) => Ok(*flag),
         Value::Number(number) => match number.as_f64() {
-            Some(n) if n == 0.0 => Ok(false),
-            Some(n) if n == 1.0 => Ok(true),
+            Some(0.0) => Ok(false),
+            Some(1.0) => Ok(true),
             _ => Err(()),
         },
         Value::String(text) => match text.trim().to_lowercase().as_str() {

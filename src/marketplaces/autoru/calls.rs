@@ -8,7 +8,8 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use super::client::{Autoru, Call, scalar};
-use crate::marketplaces::report::{MarketCall, MarketError};
+use crate::domain::calls::Call as MarketCall;
+use crate::marketplaces::report::MarketError;
 
 /// Calls a page.
 pub const PAGE_SIZE: usize = 100;

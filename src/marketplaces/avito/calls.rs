@@ -10,7 +10,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::client::{Avito, id_text, read_json};
-use crate::marketplaces::report::{MarketCall, MarketError};
+use crate::domain::calls::Call as MarketCall;
+use crate::marketplaces::report::MarketError;
 
 /// Calls asked a page (Avito's most).
 pub const LIMIT: usize = 1000;
