@@ -75,7 +75,7 @@ impl Secrets {
 /// fake PBX, an owner and a manager «anna» who gets new leads in turn.
 struct Salon {
     app: TestApp,
-    clock: Clock,
+    clock: Arc<Clock>,
     fake: FakeMango,
     cookie: String,
     anna: String,
@@ -125,7 +125,7 @@ fn user_id(app: &TestApp, login: &str) -> String {
     app.db
         .conn()
         .unwrap()
-        .query_row("SELECT id FROM users WHERE login = ?1", [login], |r| {
+        .query_row("SELECT id FROM users WHERE username = ?1", [login], |r| {
             r.get(0)
         })
         .unwrap()
@@ -170,7 +170,8 @@ impl Salon {
     }
 
     fn calls(&self) -> i64 {
-        self.app.count("SELECT count(*) FROM calls WHERE provider = 'mango'")
+        self.app
+            .count("SELECT count(*) FROM calls WHERE provider = 'mango'")
     }
 }
 
@@ -179,7 +180,10 @@ async fn a_missed_call_is_one_assigned_lead_with_a_deadline_and_a_duplicate_chan
     let s = salon(|_| {}).await;
     // The call rings: Mango tells its state; nothing is recorded yet.
     let ring = s
-        .hook("events/call", event(&ringing("ENTRY-1", CALLER, LINE, s.ago(40))))
+        .hook(
+            "events/call",
+            event(&ringing("ENTRY-1", CALLER, LINE, s.ago(40))),
+        )
         .await;
     assert_eq!(ring.status, StatusCode::OK, "{}", ring.text());
     assert_eq!(ring.json()["calls"], 0);
@@ -231,7 +235,10 @@ async fn a_missed_call_is_one_assigned_lead_with_a_deadline_and_a_duplicate_chan
     outbound["to"] = json!({"number": CALLER});
     for (rest, json) in [
         ("events/recording", recording),
-        ("result/callback", json!({"command_id": "cb-1", "result": 1000})),
+        (
+            "result/callback",
+            json!({"command_id": "cb-1", "result": 1000}),
+        ),
         ("events/summary", outbound),
         ("ping", json!({})),
     ] {
@@ -294,9 +301,18 @@ async fn signatures_keys_secrets_and_senders_are_checked_before_anything_is_stor
     ];
     for (form, words) in refused {
         let answer = s.hook("events/summary", form.clone()).await;
-        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{form}: {}", answer.text());
+        assert_eq!(
+            answer.status,
+            StatusCode::FORBIDDEN,
+            "{form}: {}",
+            answer.text()
+        );
         assert!(answer.error().contains(words), "{}", answer.error());
-        assert!(answer.error().contains("Mango Office"), "{}", answer.error());
+        assert!(
+            answer.error().contains("Mango Office"),
+            "{}",
+            answer.error()
+        );
     }
     // A wrong secret is an address that is not there.
     let lost = s
@@ -320,8 +336,17 @@ async fn signatures_keys_secrets_and_senders_are_checked_before_anything_is_stor
     let form = signed_form(KEY, SALT, &json);
     let path = format!("/hooks/calls/mango/{HOOK}/events/summary");
     let stranger = s.post(&path, form.clone(), "203.0.113.7:5000").await;
-    assert_eq!(stranger.status, StatusCode::FORBIDDEN, "{}", stranger.text());
-    assert!(stranger.error().contains("mango.allow_from"), "{}", stranger.error());
+    assert_eq!(
+        stranger.status,
+        StatusCode::FORBIDDEN,
+        "{}",
+        stranger.text()
+    );
+    assert!(
+        stranger.error().contains("mango.allow_from"),
+        "{}",
+        stranger.error()
+    );
     assert_eq!(s.calls(), 0);
     let mango = s.post(&path, form, "81.88.80.17:5000").await;
     assert_eq!(mango.status, StatusCode::OK, "{}", mango.text());
@@ -358,10 +383,15 @@ async fn bad_and_hostile_payloads_are_refused_with_their_field_and_nothing_is_st
         (with("end_time", json!(-1)), "end_time"),
         (with("entry_id", json!("x".repeat(1000))), "entry_id"),
         (with("entry_result", json!("да")), "entry_result"),
-        (with("call_direction", json!({"in": true})), "call_direction"),
+        (
+            with("call_direction", json!({"in": true})),
+            "call_direction",
+        ),
     ];
     for (json, field) in cases {
-        let answer = s.hook("events/summary", signed_form(KEY, SALT, &json)).await;
+        let answer = s
+            .hook("events/summary", signed_form(KEY, SALT, &json))
+            .await;
         assert_eq!(
             answer.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -398,7 +428,10 @@ async fn the_callback_command_reaches_the_pbx_signed_and_its_failures_are_told()
     assert_eq!(sent[0]["line_number"], LINE);
 
     // A manager's own phone: rung on behalf of the default extension.
-    mango.callback("+7 916 000-11-22", "89991234567").await.unwrap();
+    mango
+        .callback("+7 916 000-11-22", "89991234567")
+        .await
+        .unwrap();
     let sent = fake.with(|f| f.commands("/commands/callback"));
     assert_eq!(
         sent[1]["from"],
@@ -411,7 +444,10 @@ async fn the_callback_command_reaches_the_pbx_signed_and_its_failures_are_told()
     let err = mango.callback("109", "+79991234567").await.unwrap_err();
     assert!(matches!(err, MarketError::Answer(_)), "{err:?}");
     let words = err.to_string();
-    assert!(words.contains("3330") && words.contains("номер не найден"), "{words}");
+    assert!(
+        words.contains("3330") && words.contains("номер не найден"),
+        "{words}"
+    );
     fake.with(|f| f.callback_result = 1000);
 
     // 429 and 5xx are waited out; the command is sent again.
@@ -499,9 +535,7 @@ async fn the_sites_callback_form_rings_the_manager_in_hours_and_not_after() {
         )
         .await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text());
-    let form = |phone: &str| {
-        json!({"type": "callback", "name": "Иван Петров", "phone": phone, "consent": true})
-    };
+    let form = |phone: &str| json!({"type": "callback", "name": "Иван Петров", "phone": phone, "consent": true});
     let set_pbx = |number: &str| {
         s.app
             .db
@@ -516,7 +550,10 @@ async fn the_sites_callback_form_rings_the_manager_in_hours_and_not_after() {
 
     // Noon, anna's extension is 102: the PBX rings 102, then the visitor.
     set_pbx("102");
-    let answer = s.app.post_json("/api/leads", &form("+7 (921) 555-12-34")).await;
+    let answer = s
+        .app
+        .post_json("/api/leads", &form("+7 (921) 555-12-34"))
+        .await;
     assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text());
     let lead = answer.json()["id"].as_str().unwrap().to_string();
     let (state, detail) = settled(&s.app, &lead).await;
@@ -549,7 +586,10 @@ async fn the_sites_callback_form_rings_the_manager_in_hours_and_not_after() {
     let lead = answer.json()["id"].as_str().unwrap().to_string();
     let (state, detail) = settled(&s.app, &lead).await;
     assert_eq!(state, "failed");
-    assert!(detail.as_deref().unwrap_or("").contains("4200"), "{detail:?}");
+    assert!(
+        detail.as_deref().unwrap_or("").contains("4200"),
+        "{detail:?}"
+    );
     s.fake.with(|f| f.callback_result = 1000);
 
     // 20:00, closed: nothing rings; the visitor is told when the salon calls.

@@ -49,7 +49,14 @@ pub fn event(json: &Value) -> String {
 /// (Mango's "7…" digits) to the line `line`, created at `created` (unix
 /// seconds); answered after `wait` seconds and talked `talk` seconds, or
 /// missed after ringing `wait` seconds.
-pub fn summary(entry_id: &str, caller: &str, line: &str, created: i64, wait: i64, talk: Option<i64>) -> Value {
+pub fn summary(
+    entry_id: &str,
+    caller: &str,
+    line: &str,
+    created: i64,
+    wait: i64,
+    talk: Option<i64>,
+) -> Value {
     let (talk_time, end_time, result) = match talk {
         Some(talk) => (created + wait, created + wait + talk, 1),
         None => (0, created + wait, 0),
@@ -192,16 +199,12 @@ async fn handle(
 ) -> Response {
     let mut state = state.lock().unwrap();
     let form: Vec<(String, String)> = form_urlencoded::parse(&body).into_owned().collect();
-    let field = |name: &str| {
-        form.iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
-    };
+    let field = |name: &str| form.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
     let path = uri.path().trim_start_matches("/vpbx").to_string();
     let json_text = field("json").unwrap_or_default();
     let key_right = field("vpbx_api_key").as_deref() == Some(state.key.as_str());
-    let sign_right = field("sign").as_deref()
-        == Some(sign(&state.key, &json_text, &state.salt).as_str());
+    let sign_right =
+        field("sign").as_deref() == Some(sign(&state.key, &json_text, &state.salt).as_str());
     state.seen.push(Seen {
         method: method.to_string(),
         path: path.clone(),
@@ -213,9 +216,10 @@ async fn handle(
         Some(Fault::Status(status)) => return result(status, 5000),
         Some(Fault::TooMany { retry_after }) => {
             let mut answer = result(429, 5001);
-            answer
-                .headers_mut()
-                .insert(header::RETRY_AFTER, retry_after.to_string().parse().unwrap());
+            answer.headers_mut().insert(
+                header::RETRY_AFTER,
+                retry_after.to_string().parse().unwrap(),
+            );
             return answer;
         }
         None => {}

@@ -117,7 +117,9 @@ impl Mango {
     /// then `to_number` (E.164); gives the command's id.
     pub async fn callback(&self, from: &str, to_number: &str) -> Result<String, MarketError> {
         let to = e164(to_number).ok_or_else(|| {
-            MarketError::Answer(format!("номер посетителя «{to_number}» не похож на телефон"))
+            MarketError::Answer(format!(
+                "номер посетителя «{to_number}» не похож на телефон"
+            ))
         })?;
         let from = self.caller(from)?;
         let command_id = format!(

@@ -78,7 +78,10 @@ fn parse(json: &str) -> AppResult<Value> {
     }
     match serde_json::from_str::<Value>(json) {
         Ok(value @ Value::Object(_)) => Ok(value),
-        Ok(_) => Err(refused("json", "поле json события Mango Office — не объект")),
+        Ok(_) => Err(refused(
+            "json",
+            "поле json события Mango Office — не объект",
+        )),
         Err(err) => Err(refused(
             "json",
             format!("поле json события Mango Office не читается как JSON: {err}"),
@@ -125,7 +128,10 @@ fn summary(event: &Value) -> AppResult<Hooked> {
     let result = match event.get("entry_result") {
         None | Some(Value::Null) => None,
         Some(value) => Some(integer(value).ok_or_else(|| {
-            refused("entry_result", "результат звонка (entry_result) — не 0 или 1")
+            refused(
+                "entry_result",
+                "результат звонка (entry_result) — не 0 или 1",
+            )
         })?),
     };
     let answered = result == Some(1) || talked.is_some();
@@ -301,7 +307,9 @@ mod tests {
             let mut event = base.clone();
             event[field] = value;
             match summary(&event) {
-                Err(AppError::Invalid { field: Some(got), .. }) => assert_eq!(got, field),
+                Err(AppError::Invalid {
+                    field: Some(got), ..
+                }) => assert_eq!(got, field),
                 other => panic!("{field}: {other:?}"),
             }
         }
