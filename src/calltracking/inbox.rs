@@ -83,9 +83,12 @@ pub fn take(
         return Ok((Taken::Known, Vec::new()));
     }
     let car = match origin {
-        Origin::Marketplace(channel) => {
-            calls::car_of(c, channel, call.market_id.as_deref(), call.vin.as_deref())?
-        }
+        Origin::Marketplace(channel) => calls::car_of(
+            c,
+            channel.as_str(),
+            call.market_id.as_deref(),
+            call.vin.as_deref(),
+        )?,
         Origin::Tracking(_) => match call.page_url.as_deref() {
             Some(page) => calls::car_of_page(c, page)?,
             None => None,

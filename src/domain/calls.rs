@@ -10,7 +10,6 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::domain::money::Money;
 use crate::error::AppResult;
-use crate::marketplaces::Channel;
 
 /// A call as every provider's is normalised: a marketplace's substitute
 /// number (Avito, Auto.ru), a call-tracking service's or a PBX's (Calltouch,
@@ -81,10 +80,12 @@ pub fn is_known(conn: &Connection, provider: &str, call_id: &str) -> AppResult<b
 }
 
 /// The car of the ad `market_id` on `channel` (through the marketplace's
-/// report, `marketplace_ads`), else the car with the `vin`.
+/// report, `marketplace_ads`), else the car with the `vin`. `channel` is
+/// the marketplace's name (`marketplaces::Channel::as_str`): this module
+/// does not import the marketplaces, which re-export its `Call`.
 pub fn car_of(
     conn: &Connection,
-    channel: Channel,
+    channel: &str,
     market_id: Option<&str>,
     vin: Option<&str>,
 ) -> AppResult<Option<CallCar>> {
@@ -106,7 +107,7 @@ pub fn car_of(
                  LEFT JOIN brands b ON b.id = c.brand_id
                  WHERE a.channel = ?1 AND a.market_id = ?2 LIMIT 1"
             ))?
-            .query_row([channel.as_str(), market_id], read)
+            .query_row([channel, market_id], read)
             .optional()?;
         if found.is_some() {
             return Ok(found);
@@ -122,7 +123,7 @@ pub fn car_of(
              FROM cars c LEFT JOIN brands b ON b.id = c.brand_id
              WHERE c.vin = upper(?2) LIMIT 1"
         ))?
-        .query_row([channel.as_str(), vin], read)
+        .query_row([channel, vin], read)
         .optional()?)
 }
 
