@@ -463,6 +463,8 @@ fn status(raw: &str) -> Option<bool> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
+
     use super::*;
 
     fn now() -> DateTime<Utc> {
