@@ -177,13 +177,10 @@ fn seeds_a_believable_dealership_once() {
     }
 
     // Requests of every form's type, with consent, in several statuses (a
-    // marketplace's call is no form: the demo has no marketplace connected).
+    // call is no form: the demo has no marketplace or call tracking connected).
     let all_leads = leads::list(&conn, None, None, &leads::Assignees::All, 1000, 0).unwrap();
     let types: HashSet<LeadType> = all_leads.iter().map(|l| l.lead_type).collect();
-    let forms = LeadType::ALL
-        .iter()
-        .filter(|t| **t != LeadType::MarketplaceCall)
-        .count();
+    let forms = LeadType::ALL.iter().filter(|t| !t.is_call()).count();
     assert_eq!(types.len(), forms);
     let lead_statuses: HashSet<_> = all_leads.iter().map(|l| l.status).collect();
     assert!(lead_statuses.len() >= 3);

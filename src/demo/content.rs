@@ -375,6 +375,8 @@ pub const LEADS: &[LeadSpec] = &[
     lead("contact_form", "completed", "Ксения Миронова", "+7 (965) 098-71-13", None, None, 96),
     lead("test_drive", "new", "Павел Соколов", "+7 (921) 440-27-63", Some("p.sokolov@yandex.ru"), Some("Хочу сравнить с текущим автомобилем на трассе"), 4),
     lead("test_drive", "in_progress", "Марина Орлова", "+7 (911) 318-52-90", None, None, 26),
+    lead("callback", "new", "Олег Данилов", "+7 (921) 604-18-37", None, None, 3),
+    lead("callback", "completed", "Вера Кузнецова", "+7 (911) 250-73-64", None, None, 70),
     lead("contact_form", "in_progress", "Алексей Никитин", "+7 (921) 730-44-15", None, Some("Перезвоните после обеда"), 1),
     lead("auto_credit", "in_progress", "Татьяна Волкова", "+7 (911) 902-37-48", None, None, 2),
     lead("trade_in", "completed", "Сергей Лебедев", "+7 (963) 215-80-02", None, None, 50),

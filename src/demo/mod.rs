@@ -514,6 +514,8 @@ fn insert_leads(
             }
             "lease_booking" => Some(of_status(CarStatus::Lease, k)),
             "contact_form" => Some(of_status(CarStatus::Used, k)),
+            // «Перезвоните мне» from a car's page.
+            "callback" => Some(of_status(CarStatus::Used, k + 1)),
             "test_drive" => {
                 // Tomorrow and the day after, at a slot of the default hours.
                 let today = crate::clock::Clock::default().moscow_today();

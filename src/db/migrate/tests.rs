@@ -458,7 +458,7 @@ fn v9_leads_upgrade_to_v11_with_their_deliveries_and_indexes() {
         )
     };
     assert!(insert("test_drive").is_ok());
-    assert!(insert("callback").is_err());
+    assert!(insert("no_such_type").is_err());
     // Deleting a lead still detaches its deliveries (the reference is the new table's).
     conn.execute("DELETE FROM leads WHERE id = 'lead-1'", [])
         .unwrap();
