@@ -105,7 +105,11 @@ export function CarPage({ slug }: { slug: string }) {
             <button type="button" class="secondary" onClick={() => setDialog("instalment")}>
               Рассрочка
             </button>
-            <button type="button" class="secondary" onClick={() => setDialog("callback")}>
+            <button
+              type="button"
+              class="secondary detail-callback"
+              onClick={() => setDialog("callback")}
+            >
               Перезвоните мне
             </button>
           </div>
