@@ -50,7 +50,8 @@ export function Home() {
           <Link href={ROUTES.autoCredit} role="button" class="secondary">
             Автокредит
           </Link>
-          <button type="button" class="secondary" onClick={() => setCallback(true)}>
+          {/* A dialog: without JavaScript the phone in the header serves. */}
+          <button type="button" class="secondary js-only" onClick={() => setCallback(true)}>
             Перезвоните мне
           </button>
         </div>
