@@ -67,6 +67,42 @@ pub enum Taken {
     Known,
 }
 
+/// What a batch of calls did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallsTaken {
+    /// Leads made.
+    pub new_leads: usize,
+    /// Calls noted on the caller's open lead.
+    pub joined: usize,
+    /// Calls already recorded: nothing done.
+    pub known: usize,
+}
+
+/// [`take`] of every call of `calls`, counted; with the outbox channels
+/// queued. Runs inside the caller's write transaction.
+pub fn take_all(
+    c: &Connection,
+    config: &Config,
+    settings: &Settings,
+    origin: Origin,
+    calls: &[Call],
+    now: DateTime<Utc>,
+) -> AppResult<(CallsTaken, Vec<OutboxChannel>)> {
+    let mut taken = CallsTaken::default();
+    let mut queued = Vec::new();
+    for call in calls {
+        let (did, channels) = take(c, config, settings, origin, call, now)?;
+        match did {
+            Taken::NewLead => taken.new_leads += 1,
+            Taken::Joined => taken.joined += 1,
+            Taken::Known => taken.known += 1,
+        }
+        queued.extend(channels);
+    }
+    Ok((taken, queued))
+}
+
 /// Records `call` of `origin` and makes or joins its lead; gives what it
 /// did and the outbox channels queued (the worker is woken by the caller).
 /// Runs inside the caller's write transaction.

@@ -14,7 +14,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::Provider;
 use super::clients::CallProviders;
-use super::inbox::{self, Origin, Taken};
+pub use super::inbox::CallsTaken;
+use super::inbox::{self, Origin};
 use crate::config::Config;
 use crate::domain::calls::Call;
 use crate::domain::settings;
@@ -40,18 +41,6 @@ pub struct CallSync {
     pub channels: Arc<crate::notify::Channels>,
 }
 
-/// What a batch of calls did.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CallsTaken {
-    /// Leads made.
-    pub new_leads: usize,
-    /// Calls noted on the caller's open lead.
-    pub joined: usize,
-    /// Calls already recorded: nothing done.
-    pub known: usize,
-}
-
 fn stamp(at: DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
@@ -70,18 +59,8 @@ pub async fn take_calls(
         .db
         .write_grouped(move |c| {
             let settings = settings::get(c)?;
-            let mut taken = CallsTaken::default();
-            let mut queued = Vec::new();
-            for call in &found {
-                let origin = Origin::Tracking(provider);
-                let (did, channels) = inbox::take(c, &config, &settings, origin, call, now)?;
-                match did {
-                    Taken::NewLead => taken.new_leads += 1,
-                    Taken::Joined => taken.joined += 1,
-                    Taken::Known => taken.known += 1,
-                }
-                queued.extend(channels);
-            }
+            let origin = Origin::Tracking(provider);
+            let (taken, queued) = inbox::take_all(c, &config, &settings, origin, &found, now)?;
             if !found.is_empty() {
                 heard(c, provider, now)?;
             }

@@ -7,21 +7,12 @@
 //! response threshold in working minutes after the call.
 
 use super::clients::MarketSync;
-use crate::calltracking::inbox::{self, Origin, Taken};
+use crate::calltracking::inbox::{self, Origin};
 use crate::domain::settings;
 use crate::error::AppResult;
 use crate::marketplaces::{Channel, MarketCall};
 
-/// What a poll's calls did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CallsTaken {
-    /// Leads made.
-    pub new_leads: usize,
-    /// Calls noted on the caller's open lead.
-    pub joined: usize,
-    /// Calls already recorded: nothing done.
-    pub known: usize,
-}
+pub use crate::calltracking::inbox::CallsTaken;
 
 /// Records `found` (the calls of `channel` a poll read) and makes or joins
 /// their leads (`crate::calltracking::inbox`), in one transaction; wakes the
@@ -37,19 +28,8 @@ pub async fn take_calls(
         .db
         .write_grouped(move |c| {
             let settings = settings::get(c)?;
-            let mut taken = CallsTaken::default();
-            let mut queued = Vec::new();
-            for call in &found {
-                let origin = Origin::Marketplace(channel);
-                let (did, channels) = inbox::take(c, &config, &settings, origin, call, now)?;
-                match did {
-                    Taken::NewLead => taken.new_leads += 1,
-                    Taken::Joined => taken.joined += 1,
-                    Taken::Known => taken.known += 1,
-                }
-                queued.extend(channels);
-            }
-            Ok((taken, queued))
+            let origin = Origin::Marketplace(channel);
+            inbox::take_all(c, &config, &settings, origin, &found, now)
         })
         .await?;
     if !queued.is_empty() && sync.channels.any_ready(&queued) {
