@@ -168,16 +168,37 @@ fn at_the_connection_limit_requests_in_progress_are_not_cut() {
             stream
                 .write_all(
                     b"POST /api/leads HTTP/1.1\r\nHost: localhost\r\n\
-                      Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+                      Content-Type: application/json\r\nContent-Length: 100\r\n\
+                      Expect: 100-continue\r\n\r\n{",
                 )
                 .unwrap();
             stream
         })
         .collect();
     // Until the server has read each one's headers, a connection counts as
-    // waiting for its request and the visitor's would take its slot: 300 ms
-    // was too short on a loaded two-core machine.
-    std::thread::sleep(Duration::from_millis(1500));
+    // waiting for its request and the visitor's would take its slot. A fixed
+    // wait was too short on a loaded two-core machine: the server's «100
+    // Continue» (sent when the handler starts reading the body) says the
+    // request is in progress.
+    for (i, stream) in busy.iter().enumerate() {
+        let mut stream = stream;
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let mut heard = Vec::new();
+        let mut byte = [0u8; 1];
+        while !heard.ends_with(b"\r\n\r\n") {
+            match stream.read(&mut byte) {
+                Ok(1) => heard.push(byte[0]),
+                other => panic!("busy request {i}: {other:?} after {heard:?}"),
+            }
+        }
+        assert!(
+            heard.starts_with(b"HTTP/1.1 100"),
+            "busy request {i}: {}",
+            String::from_utf8_lossy(&heard)
+        );
+    }
     // Every slot is in a request: a visitor waits...
     let visitor = std::thread::spawn({
         let port = server.port;
