@@ -151,7 +151,8 @@ fn figures(answered: i64, median: i64, p90: i64) -> Value {
 }
 
 fn user(name: &str, answered: i64, median: i64, p90: i64) -> Value {
-    json!({"username": name, "answered": answered, "medianMinutes": median, "p90Minutes": p90})
+    json!({"username": name, "answered": answered, "medianMinutes": median, "p90Minutes": p90,
+           "missedCalls": {"missed": 0, "calledBack": 0, "inTime": 0}})
 }
 
 async fn put_settings(app: &TestApp, cookie: &str, body: Value) -> common::Answer {
@@ -810,4 +811,205 @@ async fn no_reminder_without_a_channel_and_none_for_a_deleted_lead() {
     .await;
     assert!(reminder_mails(&sink).is_empty());
     assert!(jobs.stop(StdDuration::from_secs(5)).await);
+}
+
+/// A call taken at `at` as a Mango webhook would bring it (the inbox's
+/// `take`, in a transaction); the lead it made, if any.
+fn call_at(
+    app: &TestApp,
+    state: &AppState,
+    at: DateTime<Utc>,
+    id: &str,
+    caller: &str,
+    answered: bool,
+) -> Option<String> {
+    use dealership::calltracking::{Provider, inbox};
+    use dealership::domain::calls::Call;
+    set_clock(&state.clock, at);
+    let mut conn = app.db.conn().unwrap();
+    let tx = conn.transaction().unwrap();
+    let settings = dealership::domain::settings::get(&tx).unwrap();
+    let call = Call {
+        call_id: id.into(),
+        market_id: None,
+        vin: None,
+        caller: Some(caller.into()),
+        called: Some("+78123334455".into()),
+        at,
+        duration_seconds: if answered { 95 } else { 20 },
+        talk_seconds: if answered { 80 } else { 0 },
+        wait_seconds: if answered { 15 } else { 20 },
+        answered,
+        record_url: None,
+        source: None,
+        utm: Default::default(),
+        client_id: None,
+        page_url: None,
+    };
+    inbox::take_all(
+        &tx,
+        &state.config,
+        &settings,
+        inbox::Origin::Tracking(Provider::Mango),
+        &[call],
+        at,
+    )
+    .unwrap();
+    let lead = tx
+        .query_row(
+            "SELECT lead_id FROM calls WHERE provider = 'mango' AND call_id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    tx.commit().unwrap();
+    lead
+}
+
+async fn assign(app: &TestApp, cookie: &str, lead: &str, login: &str) {
+    let user: String = app
+        .db
+        .conn()
+        .unwrap()
+        .query_row("SELECT id FROM users WHERE username = ?1", [login], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    let answer = app
+        .admin_with(
+            cookie,
+            Method::PUT,
+            &format!("/api/leads/{lead}/assignee"),
+            Some(json!({"assigneeId": user})),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+}
+
+#[tokio::test]
+async fn calls_count_and_missed_calls_called_back_within_the_deadline_per_manager() {
+    let (app, state) = app();
+    let clock = &state.clock;
+    let staff = Staff::log_in(&app).await;
+    let last_tuesday = base_monday() + Duration::days(1);
+    let wednesday = last_tuesday + Duration::days(8);
+
+    // Three missed calls: the manager calls the first back in 10 minutes
+    // (within the default 15), Anna the second in an hour, nobody the
+    // third; a fourth call is taken.
+    let first = call_at(
+        &app,
+        &state,
+        msk(last_tuesday, 10, 0),
+        "m-1",
+        "+79990000001",
+        false,
+    )
+    .expect("a missed call is a lead");
+    let second = call_at(
+        &app,
+        &state,
+        msk(last_tuesday, 11, 0),
+        "m-2",
+        "+79990000002",
+        false,
+    )
+    .expect("a missed call is a lead");
+    let third = call_at(
+        &app,
+        &state,
+        msk(last_tuesday, 12, 0),
+        "m-3",
+        "+79990000003",
+        false,
+    )
+    .expect("a missed call is a lead");
+    call_at(
+        &app,
+        &state,
+        msk(last_tuesday, 13, 0),
+        "m-4",
+        "+79990000004",
+        true,
+    );
+    let types: Vec<String> = app
+        .db
+        .conn()
+        .unwrap()
+        .prepare("SELECT type FROM leads WHERE id IN (?1, ?2, ?3)")
+        .unwrap()
+        .query_map([&first, &second, &third], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(types, ["missed_call"; 3]);
+    assign(&app, &staff.anna, &first, ADMIN).await;
+    assign(&app, &staff.anna, &second, ANNA).await;
+    app.admin_with(
+        &staff.anna,
+        Method::PUT,
+        &format!("/api/leads/{third}/assignee"),
+        Some(json!({"assigneeId": null})),
+    )
+    .await;
+    status_at(
+        &app,
+        clock,
+        &staff.manager,
+        msk(last_tuesday, 10, 10),
+        &first,
+        "in_progress",
+    )
+    .await;
+    status_at(
+        &app,
+        clock,
+        &staff.anna,
+        msk(last_tuesday, 12, 0),
+        &second,
+        "in_progress",
+    )
+    .await;
+
+    let report = report_at(&app, clock, &staff.anna, msk(wednesday, 12, 0)).await;
+    let week = period(&report, "lastWeek");
+    assert_eq!(
+        week["phone"],
+        json!({"calls": 4, "missedCalls": 3, "missed": 3, "calledBack": 2, "inTime": 1}),
+        "{report}"
+    );
+    let missed_of = |login: &str| {
+        week["users"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["username"] == login)
+            .map(|u| u["missedCalls"].clone())
+            .unwrap_or_else(|| panic!("no {login} in {week}"))
+    };
+    assert_eq!(
+        missed_of(ADMIN),
+        json!({"missed": 1, "calledBack": 1, "inTime": 1})
+    );
+    assert_eq!(
+        missed_of(ANNA),
+        json!({"missed": 1, "calledBack": 1, "inTime": 0})
+    );
+    // The answers count as any lead's response time.
+    assert_eq!(week["all"]["answered"], 2, "{week}");
+    // This week had no calls.
+    assert_eq!(
+        period(&report, "thisWeek")["phone"],
+        json!({"calls": 0, "missedCalls": 0, "missed": 0, "calledBack": 0, "inTime": 0})
+    );
+
+    // A threshold of 60 minutes puts Anna's call-back within it.
+    let answer = put_settings(&app, &staff.anna, json!({"responseThresholdMinutes": 60})).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    let report = report_at(&app, clock, &staff.anna, msk(wednesday, 12, 0)).await;
+    assert_eq!(
+        period(&report, "lastWeek")["phone"]["inTime"],
+        2,
+        "{report}"
+    );
 }

@@ -7,6 +7,7 @@ pub mod audit;
 pub mod banks;
 pub mod body_types;
 pub mod brands;
+pub mod call_figures;
 pub mod calls;
 pub mod car_figures;
 pub mod car_index;

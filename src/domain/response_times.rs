@@ -14,6 +14,7 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::call_figures::{MissedCallFigures, PhoneFigures, PhoneRecord};
 use super::hours::WorkSchedule;
 use super::leads::LeadType;
 use super::outbox::{self, Channel, Kind};
@@ -79,6 +80,9 @@ pub struct UserResponseFigures {
     pub answered: i64,
     pub median_minutes: Option<i64>,
     pub p90_minutes: Option<i64>,
+    /// The missed calls' leads they answer for, and how they were called
+    /// back (`docs/response-times.md`, "Calls").
+    pub missed_calls: MissedCallFigures,
 }
 
 /// Which period.
@@ -106,7 +110,10 @@ pub struct ResponsePeriod {
     #[schema(example = "2026-11-29")]
     pub to: String,
     pub all: ResponseFigures,
-    /// Each user who answered a lead of the period, most answers first.
+    /// The calls of the period and the missed calls called back.
+    pub phone: PhoneFigures,
+    /// Each user who answered a lead of the period or has a missed call of
+    /// it to call back, most answers first.
     pub users: Vec<UserResponseFigures>,
 }
 
@@ -238,6 +245,7 @@ fn period(
     from: NaiveDate,
     to: NaiveDate,
     answered: &[Answered],
+    phone: &PhoneRecord,
 ) -> ResponsePeriod {
     let within: Vec<&Answered> = answered
         .iter()
@@ -246,6 +254,10 @@ fn period(
     let mut by_user: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
     for a in &within {
         by_user.entry(&a.username).or_default().push(a.minutes);
+    }
+    let (phone, missed_calls) = phone.period(from..=to, moscow_date);
+    for username in missed_calls.keys() {
+        by_user.entry(username).or_default();
     }
     let mut users: Vec<UserResponseFigures> = by_user
         .into_iter()
@@ -256,6 +268,7 @@ fn period(
                 answered: f.answered,
                 median_minutes: f.median_minutes,
                 p90_minutes: f.p90_minutes,
+                missed_calls: missed_calls.get(username).copied().unwrap_or_default(),
             }
         })
         .collect();
@@ -266,6 +279,7 @@ fn period(
         from: date_text(from),
         to: date_text(to),
         all: ResponseFigures::of(within.iter().map(|a| a.minutes).collect()),
+        phone,
         users,
     }
 }
@@ -281,20 +295,30 @@ pub fn report(conn: &Connection, now: DateTime<Utc>) -> AppResult<ResponseTimes>
     let from = midnight(first_day.min(last_monday));
     let to = midnight(today + Duration::days(1));
     let answered = answered_between(conn, schedule, from, to)?;
+    let phone = PhoneRecord::read(
+        conn,
+        schedule,
+        settings.response_threshold_minutes,
+        &stored(from),
+        &stored(to),
+        moscow_date,
+    )?;
 
     let periods = vec![
-        period(ResponsePeriodName::Today, today, today, &answered),
+        period(ResponsePeriodName::Today, today, today, &answered, &phone),
         period(
             ResponsePeriodName::ThisWeek,
             monday,
             monday + Duration::days(6),
             &answered,
+            &phone,
         ),
         period(
             ResponsePeriodName::LastWeek,
             last_monday,
             monday - Duration::days(1),
             &answered,
+            &phone,
         ),
     ];
     let mut by_day: BTreeMap<NaiveDate, Vec<i64>> = BTreeMap::new();

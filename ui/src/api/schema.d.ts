@@ -3308,6 +3308,25 @@ export interface components {
             role: components["schemas"]["Role"];
             username: string;
         };
+        /** @description The missed calls' leads of a group and how they were called back. */
+        MissedCallFigures: {
+            /**
+             * Format: int64
+             * @description Of them, called back (their first status change recorded).
+             */
+            calledBack: number;
+            /**
+             * Format: int64
+             * @description Of them, called back within the deadline (the threshold in working
+             *     minutes after the call).
+             */
+            inTime: number;
+            /**
+             * Format: int64
+             * @description Missed calls that became leads of their own («Пропущенный звонок»).
+             */
+            missed: number;
+        };
         /**
          * @description Rubles with two decimals, exact
          * @example 2500000.00
@@ -3442,6 +3461,22 @@ export interface components {
             leads: components["schemas"]["Lead"][];
             /** @description Their saved-search subscriptions, with their consents. */
             subscriptions: components["schemas"]["Subscription"][];
+        };
+        /**
+         * @description The phone in a period: every call received, and the missed calls'
+         *     leads.
+         */
+        PhoneFigures: components["schemas"]["MissedCallFigures"] & {
+            /**
+             * Format: int64
+             * @description Calls received (call tracking, the PBX and the marketplaces).
+             */
+            calls: number;
+            /**
+             * Format: int64
+             * @description Of them, not taken.
+             */
+            missedCalls: number;
         };
         PhotoError: {
             carTitle: string;
@@ -3870,12 +3905,17 @@ export interface components {
              */
             from: string;
             period: components["schemas"]["ResponsePeriodName"];
+            /** @description The calls of the period and the missed calls called back. */
+            phone: components["schemas"]["PhoneFigures"];
             /**
              * @description The last day, included.
              * @example 2026-11-29
              */
             to: string;
-            /** @description Each user who answered a lead of the period, most answers first. */
+            /**
+             * @description Each user who answered a lead of the period or has a missed call of
+             *     it to call back, most answers first.
+             */
             users: components["schemas"]["UserResponseFigures"][];
         };
         /**
@@ -4399,6 +4439,11 @@ export interface components {
             answered: number;
             /** Format: int64 */
             medianMinutes?: number | null;
+            /**
+             * @description The missed calls' leads they answer for, and how they were called
+             *     back (`docs/response-times.md`, "Calls").
+             */
+            missedCalls: components["schemas"]["MissedCallFigures"];
             /** Format: int64 */
             p90Minutes?: number | null;
             /**

@@ -8,6 +8,7 @@ import {
 } from "../../src/admin/lib/checks";
 import {
   axisLabel,
+  callbackText,
   chartLayout,
   chartSummary,
   type DayStats,
@@ -15,7 +16,9 @@ import {
   dayNumber,
   formatMinutes,
   HEIGHT,
+  hasMissedCalls,
   type PeriodStats,
+  phoneSummary,
   SLOT,
   scaleTop,
   userRows,
@@ -140,13 +143,16 @@ describe("response figures per staff user", () => {
     answered,
     medianMinutes: median,
     p90Minutes: p90,
+    missedCalls: { missed: 0, calledBack: 0, inTime: 0 },
   });
+  const phone = { calls: 0, missedCalls: 0, missed: 0, calledBack: 0, inTime: 0 };
   const periods: PeriodStats[] = [
     {
       period: "today",
       from: "2026-11-23",
       to: "2026-11-23",
       all: stats(1, 4, 4),
+      phone,
       users: [{ username: "manager", ...stats(1, 4, 4) }],
     },
     {
@@ -154,6 +160,7 @@ describe("response figures per staff user", () => {
       from: "2026-11-23",
       to: "2026-11-29",
       all: stats(3, 5, 12),
+      phone,
       users: [
         { username: "manager", ...stats(2, 4, 12) },
         { username: "anna", ...stats(1, 6, 6) },
@@ -164,6 +171,7 @@ describe("response figures per staff user", () => {
       from: "2026-11-16",
       to: "2026-11-22",
       all: stats(0, null, null),
+      phone,
       users: [],
     },
   ];
@@ -175,6 +183,24 @@ describe("response figures per staff user", () => {
     expect(rows[0]?.periods.thisWeek?.medianMinutes).toBe(6);
     expect(rows[1]?.periods.today?.answered).toBe(1);
     expect(rows[1]?.periods.lastWeek).toBeNull();
+  });
+
+  it("a period's calls in a line, and missed calls called back", () => {
+    expect(phoneSummary(phone)).toBeNull();
+    expect(phoneSummary({ ...phone, calls: 5, missedCalls: 0 })).toBe("Звонков: 5, пропущено: 0");
+    const missed = { calls: 4, missedCalls: 3, missed: 3, calledBack: 2, inTime: 1 };
+    expect(phoneSummary(missed)).toBe("Звонков: 4, пропущено: 3. Перезвонили 2 из 3, вовремя 1");
+    // A missed call joined to an open lead is a missed call without a
+    // call-back lead of its own.
+    expect(phoneSummary({ ...phone, calls: 1, missedCalls: 1 })).toBe("Звонков: 1, пропущено: 1");
+    expect(callbackText(undefined)).toBe("—");
+    expect(callbackText({ missed: 0, calledBack: 0, inTime: 0 })).toBe("—");
+    expect(callbackText({ missed: 2, calledBack: 1, inTime: 0 })).toBe(
+      "Перезвонили 1 из 2, вовремя 0",
+    );
+    expect(hasMissedCalls(periods)).toBe(false);
+    const withMissed = periods.map((p, i) => (i === 2 ? { ...p, phone: missed } : p));
+    expect(hasMissedCalls(withMissed)).toBe(true);
   });
 });
 

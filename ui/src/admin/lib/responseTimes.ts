@@ -9,6 +9,10 @@ export type PeriodKey = components["schemas"]["ResponsePeriodName"];
 /** Leads answered and their median and 90th percentile (null: none answered). */
 export type ResponseStats = components["schemas"]["ResponseFigures"];
 export type UserStats = components["schemas"]["UserResponseFigures"];
+/** The calls of a period and its missed calls called back. */
+export type PhoneStats = components["schemas"]["PhoneFigures"];
+/** A user's missed calls' leads and how they were called back. */
+export type MissedCallStats = components["schemas"]["MissedCallFigures"];
 export type PeriodStats = components["schemas"]["ResponsePeriod"];
 /** One Moscow day of the chart ("2026-11-10"). */
 export type DayStats = components["schemas"]["ResponseDay"];
@@ -154,7 +158,7 @@ export function chartSummary(daily: readonly DayStats[], thresholdMinutes: numbe
  * answers from them then). */
 export interface UserRow {
   username: string;
-  periods: Record<PeriodKey, ResponseStats | null>;
+  periods: Record<PeriodKey, UserStats | null>;
 }
 
 /** Every user of any period, by name, with their figures per period. */
@@ -163,7 +167,7 @@ export function userRows(periods: readonly PeriodStats[]): UserRow[] {
     a.localeCompare(b, "ru"),
   );
   return names.map((username) => {
-    const row: Record<PeriodKey, ResponseStats | null> = {
+    const row: Record<PeriodKey, UserStats | null> = {
       today: null,
       thisWeek: null,
       lastWeek: null,
@@ -171,4 +175,24 @@ export function userRows(periods: readonly PeriodStats[]): UserRow[] {
     for (const p of periods) row[p.period] = p.users.find((u) => u.username === username) ?? null;
     return { username, periods: row };
   });
+}
+
+/** A period's calls in a line, or null when no call came and none was
+ * missed: "Звонков: 4, пропущено: 3. Перезвонили 2 из 3, вовремя 1". */
+export function phoneSummary(phone: PhoneStats | undefined): string | null {
+  if (!phone || (phone.calls === 0 && phone.missed === 0)) return null;
+  const calls = `Звонков: ${phone.calls}, пропущено: ${phone.missedCalls}`;
+  return phone.missed === 0 ? calls : `${calls}. ${callbackText(phone)}`;
+}
+
+/** "Перезвонили 1 из 3, вовремя 0"; "—" without missed calls. */
+export function callbackText(m: MissedCallStats | null | undefined): string {
+  if (!m || m.missed === 0) return "—";
+  return `Перезвонили ${m.calledBack} из ${m.missed}, вовремя ${m.inTime}`;
+}
+
+/** Whether any period has a missed call to call back (the staff table of
+ * call-backs is shown then). */
+export function hasMissedCalls(periods: readonly PeriodStats[]): boolean {
+  return periods.some((p) => (p.phone?.missed ?? 0) > 0);
 }

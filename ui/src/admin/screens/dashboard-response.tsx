@@ -12,6 +12,7 @@ import { leadHref } from "../lib/notifications";
 import {
   axisLabel,
   type Chart,
+  callbackText,
   chartLayout,
   chartSummary,
   type DayStats,
@@ -19,9 +20,11 @@ import {
   dayNumber,
   formatMinutes,
   HEIGHT,
+  hasMissedCalls,
   type OverdueLead,
   PERIOD_LABELS,
   type PeriodStats,
+  phoneSummary,
   RESPONSE_TIMES_URL,
   type ResponseStats,
   type ResponseTimes,
@@ -57,6 +60,7 @@ export function ResponseTimesSection() {
           </p>
           <PeriodCards periods={d.periods} />
           <UsersTable periods={d.periods} />
+          {hasMissedCalls(d.periods) && <CallbacksTable periods={d.periods} />}
           <ResponseChart daily={d.daily} threshold={d.thresholdMinutes} />
           <Overdue leads={d.overdue} threshold={d.thresholdMinutes} />
         </>
@@ -82,6 +86,11 @@ function PeriodCards({ periods }: { periods: PeriodStats[] }) {
             </div>
           </dl>
           <span class="stat-note">Отвечено заявок: {p.all.answered}</span>
+          {phoneSummary(p.phone) && (
+            <span class="stat-note" data-testid="phone">
+              {phoneSummary(p.phone)}
+            </span>
+          )}
         </article>
       ))}
     </div>
@@ -130,6 +139,53 @@ function UsersTable({ periods }: { periods: PeriodStats[] }) {
               {periods.map((p) => (
                 <td key={p.period} data-label={PERIOD_LABELS[p.period]}>
                   <Figures stats={r.periods[p.period]} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  );
+}
+
+/** Missed calls' leads called back per staff user: of how many, and how
+ * many within the deadline (the threshold after the call). */
+function CallbacksTable({ periods }: { periods: PeriodStats[] }) {
+  const rows = userRows(periods).filter((r) =>
+    periods.some((p) => (r.periods[p.period]?.missedCalls.missed ?? 0) > 0),
+  );
+  return (
+    <ScrollRegion label="Пропущенные звонки по сотрудникам">
+      <table class="response-table card-table" data-testid="response-callbacks">
+        <caption>
+          Пропущенные звонки по сотрудникам: сколько перезвонили и сколько — до срока
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Сотрудник</th>
+            {periods.map((p) => (
+              <th scope="col" key={p.period}>
+                {PERIOD_LABELS[p.period]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr class="response-all">
+            <th scope="row">Все</th>
+            {periods.map((p) => (
+              <td key={p.period} data-label={PERIOD_LABELS[p.period]}>
+                {callbackText(p.phone)}
+              </td>
+            ))}
+          </tr>
+          {rows.map((r) => (
+            <tr key={r.username} data-testid="callback-user">
+              <th scope="row">{r.username}</th>
+              {periods.map((p) => (
+                <td key={p.period} data-label={PERIOD_LABELS[p.period]}>
+                  {callbackText(r.periods[p.period]?.missedCalls)}
                 </td>
               ))}
             </tr>
