@@ -478,6 +478,9 @@ impl Config {
             ));
         }
         self.replica.validate()?;
+        self.call_tracking
+            .validate()
+            .map_err(ConfigError::Invalid)?;
         Ok(())
     }
 

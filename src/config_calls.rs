@@ -132,6 +132,83 @@ pub struct CallTrackingConfig {
     /// The service named in the policy as a processor ("ООО «…», ИНН …");
     /// empty: the configured provider's name.
     pub processor: String,
+    /// The CSS class of the element every shown salon phone is drawn in,
+    /// which the vendor's script finds to substitute its number (Calltouch
+    /// `call_phone_1`, UIS/CoMagic the class of its site block); empty: the
+    /// elements carry only the site's own classes.
+    pub phone_class: String,
+    /// The vendor's number-substitution script (https), loaded on public
+    /// pages only after the visitor accepted the counters; empty: none.
+    pub script_url: String,
+}
+
+impl CallTrackingConfig {
+    /// `phone_class` is one CSS class name; `script_url` an https address
+    /// (plain http only on this machine, for tests).
+    pub fn validate(&self) -> Result<(), String> {
+        let class = self.phone_class.trim();
+        let class_ok = class.len() <= 64
+            && class
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            && !class.starts_with(|c: char| c.is_ascii_digit());
+        if !class_ok {
+            return Err(format!(
+                "call_tracking.phone_class: one CSS class name (letters, digits, - and _, \
+                 not starting with a digit, at most 64), got {:?}",
+                self.phone_class
+            ));
+        }
+        if !self.script_url.trim().is_empty() && self.script_origin().is_none() {
+            return Err(format!(
+                "call_tracking.script_url: an https:// address of the vendor's script, got {:?}",
+                self.script_url
+            ));
+        }
+        Ok(())
+    }
+
+    /// The script's scheme and host (with a port when given), when it is a
+    /// well-formed https address, or http on the loopback.
+    fn script_origin(&self) -> Option<(String, String)> {
+        let url = reqwest::Url::parse(self.script_url.trim()).ok()?;
+        let host = url.host_str()?.to_ascii_lowercase();
+        let loopback = matches!(host.as_str(), "127.0.0.1" | "localhost" | "[::1]");
+        let printable = self
+            .script_url
+            .trim()
+            .chars()
+            .all(|c| c.is_ascii_graphic() && !matches!(c, '"' | '\'' | '<' | '>' | ';'));
+        let scheme_ok = url.scheme() == "https" || (url.scheme() == "http" && loopback);
+        if !printable || !scheme_ok || !url.username().is_empty() {
+            return None;
+        }
+        let host = match url.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host,
+        };
+        Some((url.scheme().to_string(), host))
+    }
+
+    /// The sources the Content-Security-Policy adds for the vendor's script
+    /// and what it loads: its host's domain and every subdomain of it
+    /// (`mod.calltouch.ru` gives `https://calltouch.ru https://*.calltouch.ru`
+    /// and the same over `wss:`); the exact origin for an address or a port.
+    pub fn script_sources(&self) -> Option<String> {
+        if self.script_url.trim().is_empty() {
+            return None;
+        }
+        let (scheme, host) = self.script_origin()?;
+        let named = !host.contains(':') && host.parse::<std::net::IpAddr>().is_err();
+        let labels: Vec<&str> = host.split('.').collect();
+        if !named || labels.len() < 2 {
+            return Some(format!("{scheme}://{host}"));
+        }
+        let domain = labels[labels.len() - 2..].join(".");
+        Some(format!(
+            "https://{domain} https://*.{domain} wss://{domain} wss://*.{domain}"
+        ))
+    }
 }
 
 /// The base of every call, without a trailing slash.

@@ -119,6 +119,27 @@ pub fn processors(config: &Config, settings: &Settings) -> Vec<Processor> {
             ),
         });
     }
+    // The vendor's number-substitution script on the public pages, loaded
+    // only with the visitor's consent, as the counters.
+    if config.call_tracking.script_sources().is_some() {
+        let named = config.call_tracking.processor.trim();
+        let host = reqwest::Url::parse(config.call_tracking.script_url.trim())
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_string))
+            .unwrap_or_default();
+        let name = if named.is_empty() {
+            format!("сервис учёта звонков ({host})")
+        } else {
+            format!("{named} ({host})")
+        };
+        out.push(Processor {
+            name: "Скрипт учёта звонков".into(),
+            line: format!(
+                "{name} — номер телефона на сайте по источнику визита, только с согласия \
+                 посетителя"
+            ),
+        });
+    }
     if !settings.public.yandex_metrika_id.trim().is_empty() {
         out.push(Processor {
             name: "Яндекс Метрика".into(),

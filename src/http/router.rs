@@ -59,6 +59,30 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
     font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; \
     frame-ancestors 'none'";
 
+/// [`CONTENT_SECURITY_POLICY`] with the call-tracking vendor's hosts in the
+/// directives its script needs (scripts, pictures, connections, frames)
+/// when `[call_tracking] script_url` is set (`docs/calls.md`, "Numbers per
+/// source"); the policy as it is otherwise.
+pub fn content_security_policy(
+    call_tracking: &crate::config_calls::CallTrackingConfig,
+) -> HeaderValue {
+    let Some(sources) = call_tracking.script_sources() else {
+        return HeaderValue::from_static(CONTENT_SECURITY_POLICY);
+    };
+    let policy = CONTENT_SECURITY_POLICY
+        .split("; ")
+        .map(|directive| match directive.split(' ').next() {
+            Some("script-src" | "img-src" | "connect-src" | "frame-src") => {
+                format!("{directive} {sources}")
+            }
+            _ => directive.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    // The sources were checked with the configuration: printable ASCII.
+    HeaderValue::from_str(&policy).unwrap_or(HeaderValue::from_static(CONTENT_SECURITY_POLICY))
+}
+
 /// The API routes with their OpenAPI document. Each module lists its own
 /// routes; here they are grouped by audience and given their layers.
 pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
@@ -167,6 +191,7 @@ pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000; includeSubDomains
 /// The whole application.
 pub fn router(state: AppState) -> Site {
     let https = state.config.is_https();
+    let csp = content_security_policy(&state.config.call_tracking);
     let answers = state.answers.clone();
     let views = state.site_views.clone();
     let (api, doc) = api(&state);
@@ -206,12 +231,13 @@ pub fn router(state: AppState) -> Site {
     // The cache's answers come encoded already.
     let compress_when = DefaultPredicate::new().and(cache::NotFromCache);
     let router = app
-        .layer(middleware::map_response(
-            move |mut response: Response| async move {
-                add_security_headers(response.headers_mut(), https);
-                response
-            },
-        ))
+        .layer(middleware::map_response({
+            let csp = csp.clone();
+            move |mut response: Response| {
+                add_security_headers(response.headers_mut(), https, &csp);
+                async move { response }
+            }
+        }))
         .layer(CompressionLayer::new().compress_when(compress_when))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
@@ -223,6 +249,7 @@ pub fn router(state: AppState) -> Site {
         answers,
         views,
         https,
+        csp,
         peer: None,
     }
 }
@@ -241,6 +268,8 @@ pub struct Site {
     /// page is a view too (`docs/marketplaces.md`, "What the admin shows").
     views: Arc<SiteViews>,
     https: bool,
+    /// The Content-Security-Policy ([`content_security_policy`]).
+    csp: HeaderValue,
     /// The client of this connection, given to routed requests as
     /// `ConnectInfo` (a kept answer is the same for everyone).
     peer: Option<SocketAddr>,
@@ -272,7 +301,7 @@ where
         self.views
             .count(request.method(), request.uri().path(), request.headers());
         if let Some((mut response, route)) = self.answers.answer_before_routing(&request) {
-            add_security_headers(response.headers_mut(), self.https);
+            add_security_headers(response.headers_mut(), self.https, &self.csp);
             // As the router sets it for a body of known size.
             if let Some(length) = response.body().size_hint().exact() {
                 response
@@ -326,15 +355,11 @@ async fn api_not_found() -> AppError {
 
 /// Security headers on every answer (a handler may set its own first). HSTS
 /// only when the public URL is https: over plain http a browser ignores it.
-fn add_security_headers(headers: &mut HeaderMap, https: bool) {
+fn add_security_headers(headers: &mut HeaderMap, https: bool, csp: &HeaderValue) {
     // Made when compiling: `from_static` at run time checks every byte of
-    // the policy again, on every answer.
+    // the value again, on every answer.
     #[allow(clippy::declare_interior_mutable_const)]
-    const ALWAYS: [(HeaderName, HeaderValue); 4] = [
-        (
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-        ),
+    const ALWAYS: [(HeaderName, HeaderValue); 3] = [
         (
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -348,7 +373,8 @@ fn add_security_headers(headers: &mut HeaderMap, https: bool) {
     #[allow(clippy::declare_interior_mutable_const)]
     const HSTS: HeaderValue = HeaderValue::from_static(STRICT_TRANSPORT_SECURITY);
     let hsts = https.then_some((header::STRICT_TRANSPORT_SECURITY, HSTS));
-    for (name, value) in hsts.into_iter().chain(ALWAYS) {
+    let csp = (header::CONTENT_SECURITY_POLICY, csp.clone());
+    for (name, value) in hsts.into_iter().chain([csp]).chain(ALWAYS) {
         if let header::Entry::Vacant(entry) = headers.entry(name) {
             entry.insert(value);
         }

@@ -47,7 +47,16 @@ if (root?.firstElementChild) {
 const startConsent = () => {
   const settings = cached<Settings>(SETTINGS);
   if (settings)
-    setTimeout(() => initConsent(settings.yandexMetrikaId, settings.googleAnalyticsId), 0);
+    setTimeout(
+      () =>
+        initConsent(
+          settings.yandexMetrikaId,
+          settings.googleAnalyticsId,
+          undefined,
+          settings.callTrackingScript,
+        ),
+      0,
+    );
 };
 if (document.readyState === "complete") startConsent();
 else window.addEventListener("load", startConsent);

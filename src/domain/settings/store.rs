@@ -33,6 +33,9 @@ pub(super) fn from_row(row: &Row) -> rusqlite::Result<Settings> {
             favicon: row.get("favicon")?,
             google_analytics_id: row.get("google_analytics_id")?,
             yandex_metrika_id: row.get("yandex_metrika_id")?,
+            // From the configuration when published.
+            phone_class: String::new(),
+            call_tracking_script: String::new(),
             operator_name: row.get("operator_name")?,
             operator_inn: row.get("operator_inn")?,
             operator_ogrn: row.get("operator_ogrn")?,
@@ -76,11 +79,19 @@ pub(super) fn from_row(row: &Row) -> rusqlite::Result<Settings> {
 impl Settings {
     /// What every visitor may read: Google Analytics' id only while the
     /// owner has it turned on, so the browser never starts it otherwise.
-    pub fn published(self) -> PublicSettings {
+    /// What visitors read, with the call tracking the configuration sets
+    /// (its phone class and script: never stored, so never stale).
+    pub fn published(self, calls: &crate::config_calls::CallTrackingConfig) -> PublicSettings {
         let mut public = self.public;
         if !self.google_analytics_enabled {
             public.google_analytics_id.clear();
         }
+        public.phone_class = calls.phone_class.trim().to_string();
+        public.call_tracking_script = if calls.script_sources().is_some() {
+            calls.script_url.trim().to_string()
+        } else {
+            String::new()
+        };
         public
     }
 }

@@ -92,6 +92,17 @@ pub struct PublicSettings {
     pub favicon: String,
     pub google_analytics_id: String,
     pub yandex_metrika_id: String,
+    /// The CSS class every shown salon phone carries for the call-tracking
+    /// script's substitution (`[call_tracking] phone_class`,
+    /// `docs/calls.md`); empty: none. From the configuration, never saved.
+    #[serde(default)]
+    #[schema(read_only)]
+    pub phone_class: String,
+    /// The call-tracking vendor's script, loaded only after the visitor
+    /// accepted the counters (`[call_tracking] script_url`); empty: none.
+    #[serde(default)]
+    #[schema(read_only)]
+    pub call_tracking_script: String,
     /// The operator of personal data (`docs/personal-data.md`): the legal
     /// name, ИНН, ОГРН and legal address the consent texts and the privacy
     /// policy name through their placeholders, and the footer of every page
@@ -190,6 +201,8 @@ impl Default for Settings {
                 favicon: String::new(),
                 google_analytics_id: String::new(),
                 yandex_metrika_id: String::new(),
+                phone_class: String::new(),
+                call_tracking_script: String::new(),
                 operator_name: String::new(),
                 operator_inn: String::new(),
                 operator_ogrn: String::new(),

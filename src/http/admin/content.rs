@@ -540,7 +540,7 @@ async fn save_settings(
     Ok(Json(if all_settings {
         SettingsWritten::All(Box::new(saved))
     } else {
-        SettingsWritten::Banners(Box::new(saved.published()))
+        SettingsWritten::Banners(Box::new(saved.published(&state.config.call_tracking)))
     }))
 }
 

@@ -120,11 +120,12 @@ async fn declared_params_only(mut request: Request, next: Next) -> Response {
 /// The HTML 404 page for every unknown path (status 404).
 pub async fn not_found(State(state): State<AppState>, uri: Uri) -> AppResult<Response> {
     let today = state.clock.moscow_today();
+    let config = state.config.clone();
     let (settings, programs) = state
         .db
         .call(move |c| {
             Ok((
-                settings::get(c)?.published(),
+                settings::get(c)?.published(&config.call_tracking),
                 crate::domain::credit_programs::public(c, today)?,
             ))
         })
@@ -150,7 +151,11 @@ async fn admin(State(state): State<AppState>, _query: RawQuery) -> AppResult<Res
 }
 
 async fn public_settings(state: &AppState) -> AppResult<PublicSettings> {
-    Ok(state.db.call(|c| settings::get(c)).await?.published())
+    Ok(state
+        .db
+        .call(|c| settings::get(c))
+        .await?
+        .published(&state.config.call_tracking))
 }
 
 /// Used by route handlers that take a path segment.

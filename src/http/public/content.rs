@@ -40,7 +40,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/api/settings", tag = "settings",
     responses((status = 200, body = PublicSettings)))]
 pub async fn settings(State(state): State<AppState>) -> AppResult<Json<PublicSettings>> {
-    Ok(Json(state.db.call(|c| settings::get(c)).await?.published()))
+    let settings = state.db.call(|c| settings::get(c)).await?;
+    Ok(Json(settings.published(&state.config.call_tracking)))
 }
 
 /// One page banner's image URL; a missing mobile banner gives the desktop one.

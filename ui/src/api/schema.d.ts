@@ -3639,6 +3639,11 @@ export interface components {
                 [key: string]: components["schemas"]["AdMark"];
             };
             /**
+             * @description The call-tracking vendor's script, loaded only after the visitor
+             *     accepted the counters (`[call_tracking] script_url`); empty: none.
+             */
+            readonly callTrackingScript?: string;
+            /**
              * Format: int64
              * @description Version of the personal-data consent text the forms link to.
              */
@@ -3663,6 +3668,12 @@ export interface components {
             /** @description 13 digits (ОГРН) or 15 (ОГРНИП); empty: not given. */
             operatorOgrn: string;
             phone: string;
+            /**
+             * @description The CSS class every shown salon phone carries for the call-tracking
+             *     script's substitution (`[call_tracking] phone_class`,
+             *     `docs/calls.md`); empty: none. From the configuration, never saved.
+             */
+            readonly phoneClass?: string;
             phoneSecondary: string;
             salonName: string;
             updatedAt: string;

@@ -30,28 +30,57 @@ export function saveConsent(choice: ConsentChoice, now: Date = new Date()): void
   }
 }
 
-/** Whether the settings name a counter the site would load. */
-export function hasCounters(yandexId: string, googleId: string): boolean {
+/** Whether the settings name a counter the site would load, or the
+ * call-tracking vendor's script (`script`, settings `callTrackingScript`). */
+export function hasCounters(yandexId: string, googleId: string, script = ""): boolean {
   const ids = counterIds(yandexId, googleId);
-  return !!(ids.ym || ids.ga);
+  return !!(ids.ym || ids.ga || script);
 }
 
-/** The visitor chose: kept, and the counters start or stop. */
-export function choose(choice: ConsentChoice, yandexId: string, googleId: string): void {
+/** Whether the call-tracking script was started on this page. */
+let tracking = false;
+
+/** The call-tracking vendor's script (lib/callTracking.ts, a chunk of its
+ * own), started only with the visitor's consent. */
+function startTracking(script: string): void {
+  if (!script || tracking) return;
+  tracking = true;
+  import("./callTracking").then((m) => m.startCallTracking(script)).catch(() => {});
+}
+
+/** The visitor chose: kept, and the counters start or stop. A loaded
+ * call-tracking script cannot be stopped: a refusal after it reloads the
+ * page, which comes without it. */
+export function choose(
+  choice: ConsentChoice,
+  yandexId: string,
+  googleId: string,
+  script = "",
+): void {
   saveConsent(choice);
-  if (choice === "accepted") startAnalytics(yandexId, googleId);
-  else stopAnalytics();
+  if (choice === "accepted") {
+    startAnalytics(yandexId, googleId);
+    startTracking(script);
+  } else {
+    stopAnalytics();
+    if (tracking) location.reload();
+  }
 }
 
 /** The notice, from its own chunk, saying what was chosen before if
  * anything was; `focus` moves focus into it (the footer's button asked for
  * it). */
-export function askConsent(yandexId: string, googleId: string, focus = false): void {
+export function askConsent(yandexId: string, googleId: string, focus = false, script = ""): void {
   const ids = counterIds(yandexId, googleId);
   import("../components/consent/CookieNotice")
     .then((m) =>
-      m.showCookieNotice(!!ids.ym, !!ids.ga, focus, readConsent(), (choice) =>
-        choose(choice, yandexId, googleId),
+      m.showCookieNotice(
+        !!ids.ym,
+        !!ids.ga,
+        focus,
+        readConsent(),
+        (choice) => choose(choice, yandexId, googleId, script),
+        !!script,
       ),
     )
     // Not loaded (offline): nothing starts; the footer's button asks again.
@@ -67,6 +96,9 @@ export function isAdminPath(path: string): boolean {
  * public page of this tab send nothing more from here. */
 export function quietInAdmin(): void {
   stopAnalytics();
+  // The call-tracking script sees no page of the panel: loaded again, the
+  // panel comes without it.
+  if (tracking) location.reload();
 }
 
 /** main.tsx, once the page has loaded: starts the counters the visitor
@@ -76,9 +108,12 @@ export function initConsent(
   yandexId: string,
   googleId: string,
   path: string = typeof location === "undefined" ? "/" : location.pathname,
+  script = "",
 ): void {
-  if (isAdminPath(path) || !hasCounters(yandexId, googleId)) return;
+  if (isAdminPath(path) || !hasCounters(yandexId, googleId, script)) return;
   const choice = readConsent();
-  if (choice === "accepted") startAnalytics(yandexId, googleId);
-  else if (!choice) askConsent(yandexId, googleId);
+  if (choice === "accepted") {
+    startAnalytics(yandexId, googleId);
+    startTracking(script);
+  } else if (!choice) askConsent(yandexId, googleId, false, script);
 }

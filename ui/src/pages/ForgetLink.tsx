@@ -10,7 +10,7 @@ import { useSearch } from "wouter";
 import { apiPost, cached } from "../api/client";
 import type { components } from "../api/schema";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
-import { telHref, useSettings } from "../hooks/useSettings";
+import { SalonPhoneLink, useSettings } from "../hooks/useSettings";
 import { LINK_INVALID, linkToken } from "../lib/savedSearchLink";
 import { type LinkTrouble, LinkTroubleView, linkTrouble } from "./LinkTrouble";
 
@@ -153,7 +153,7 @@ function OtherWay() {
   const { email, phone } = useSettings();
   if (!email && !phone) return null;
   const mail = email && <a href={`mailto:${email}`}>{email}</a>;
-  const call = phone && <a href={telHref(phone)}>{phone}</a>;
+  const call = phone && <SalonPhoneLink number={phone} />;
   return (
     <p data-testid="forget-other-way">
       Отозвать согласие можно и без ссылки:{" "}

@@ -31,6 +31,18 @@ describe("the cookie notice", () => {
     );
   });
 
+  it("names the call-tracking service and why it is there", () => {
+    expect(noticeText(true, false, true)).toBe(
+      "Мы используем cookie и Яндекс Метрику и сервис учёта звонков, чтобы понимать, как работает сайт, и показывать номер телефона для вашего визита. Счётчики включатся, только если вы согласитесь.",
+    );
+    expect(noticeText(true, true, true)).toContain(
+      "Яндекс Метрику, Google Analytics и сервис учёта звонков,",
+    );
+    expect(noticeText(false, false, true)).toBe(
+      "Мы используем cookie и сервис учёта звонков, чтобы понимать, как работает сайт, и показывать номер телефона для вашего визита. Сервис включится, только если вы согласитесь.",
+    );
+  });
+
   it("is a labelled region with the policy's link and two equal buttons", () => {
     const html = renderToString(
       h(CookieNotice, { text: noticeText(true, false), focus: false, choose: () => {} }),
@@ -62,9 +74,9 @@ describe("the cookie notice", () => {
 });
 
 describe("the footer's 'Настройки cookie'", () => {
-  const footer = (yandexMetrikaId: string, googleAnalyticsId: string) => {
+  const footer = (yandexMetrikaId: string, googleAnalyticsId: string, callTrackingScript = "") => {
     primeCache({
-      [SETTINGS]: { ...DEFAULT_SETTINGS, yandexMetrikaId, googleAnalyticsId },
+      [SETTINGS]: { ...DEFAULT_SETTINGS, yandexMetrikaId, googleAnalyticsId, callTrackingScript },
       [CREDIT_PROGRAMS]: null,
     });
     return renderToString(h(Footer, {}));
@@ -74,6 +86,7 @@ describe("the footer's 'Настройки cookie'", () => {
     const button = '<button type="button" class="footer-link">Настройки cookie</button>';
     expect(footer("12345678", "")).toContain(button);
     expect(footer("", "G-ABC123")).toContain(button);
+    expect(footer("", "", "https://mod.calltouch.ru/init.js?id=abc")).toContain(button);
   });
 
   it("is not there without a counter", () => {
@@ -88,6 +101,12 @@ describe("a refusal drops the counters' cookies", () => {
         "_ym_uid=1700000000123; _ym_d=1700000000; theme=dark; _ga=GA1.1.5.6; _ga_ABC123=GS1; _gid=GA1.2; _gat_gtag=1; analytics-consent=x; _gads=1",
       ),
     ).toEqual(["_ym_uid", "_ym_d", "_ga", "_ga_ABC123", "_gid", "_gat_gtag"]);
+    // The call-tracking scripts' own (Calltouch, UIS/CoMagic).
+    expect(counterCookies("_ct_session_id=1; _ct=2; _comagic_idQ1=3; cart=1")).toEqual([
+      "_ct_session_id",
+      "_ct",
+      "_comagic_idQ1",
+    ]);
     expect(counterCookies("")).toEqual([]);
   });
 
@@ -108,5 +127,24 @@ describe("a refusal drops the counters' cookies", () => {
       "_ym_uid=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; domain=.www.salon.example",
       "_ym_uid=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; domain=.salon.example",
     ]);
+  });
+});
+
+describe("the salon's phone in the footer", () => {
+  const footer = (phoneClass: string) => {
+    primeCache({
+      [SETTINGS]: { ...DEFAULT_SETTINGS, phone: "+7 (812) 555-00-00", phoneClass },
+      [CREDIT_PROGRAMS]: null,
+    });
+    return renderToString(h(Footer, {}));
+  };
+
+  it("is one element with the call-tracking class inside its link", () => {
+    expect(footer("call_phone_1")).toContain(
+      '<a href="tel:+78125550000"><span class="salon-phone call_phone_1">+7 (812) 555-00-00</span></a>',
+    );
+    expect(footer("")).toContain(
+      '<a href="tel:+78125550000"><span class="salon-phone">+7 (812) 555-00-00</span></a>',
+    );
   });
 });

@@ -34,10 +34,11 @@ where
 {
     let media_dir = state.config.media_dir();
     let today = state.clock.moscow_today();
+    let config = state.config.clone();
     let (settings, page) = state
         .db
         .call(move |c| {
-            let settings = settings::get(c)?.published();
+            let settings = settings::get(c)?.published(&config.call_tracking);
             let mut page = build(c, &settings)?;
             page.put("/api/settings", &settings);
             // The footer's credit disclosure (38-FZ art. 28) on every page

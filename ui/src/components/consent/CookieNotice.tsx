@@ -21,27 +21,36 @@ function openPrivacy(e: MouseEvent) {
   history.pushState(null, "", PRIVACY);
 }
 
-/** What the counters are called in the notice, by which ids are set. */
-export function noticeText(yandex: boolean, google: boolean): string {
-  const both = yandex && google;
-  const names = both
-    ? "Яндекс Метрику и Google Analytics"
-    : google
-      ? "Google Analytics"
-      : "Яндекс Метрику";
-  return `Мы используем cookie и ${names}, чтобы понимать, как работает сайт. ${
-    both ? "Счётчики включатся" : "Счётчик включится"
-  }, только если вы согласитесь.`;
+/** What the counters are called in the notice, by which are set (`calls`:
+ * the call-tracking service's script, lib/callTracking.ts). */
+export function noticeText(yandex: boolean, google: boolean, calls = false): string {
+  const names = [
+    yandex && "Яндекс Метрику",
+    google && "Google Analytics",
+    calls && "сервис учёта звонков",
+  ].filter((n): n is string => !!n);
+  const last = names.pop() ?? "Яндекс Метрику";
+  const all = names.length ? `${names.join(", ")} и ${last}` : last;
+  const why = calls
+    ? "чтобы понимать, как работает сайт, и показывать номер телефона для вашего визита"
+    : "чтобы понимать, как работает сайт";
+  const start = names.length
+    ? "Счётчики включатся"
+    : yandex || google
+      ? "Счётчик включится"
+      : "Сервис включится";
+  return `Мы используем cookie и ${all}, ${why}. ${start}, только если вы согласитесь.`;
 }
 
 /** The counters' cookies in `cookies` (document.cookie): Metrika's
  * `_ym_*` (first-party ids), Google's `_ga`, `_ga_*`,
- * `_gid` and `_gat*`. */
+ * `_gid` and `_gat*`; the call-tracking scripts' `_ct*` (Calltouch) and
+ * `_comagic*` (UIS/CoMagic). */
 export function counterCookies(cookies: string): string[] {
   return cookies
     .split(";")
     .map((c) => c.split("=")[0].trim())
-    .filter((name) => /^(_ym_|_ga$|_ga_|_gid$|_gat)/.test(name));
+    .filter((name) => /^(_ym_|_ga$|_ga_|_gid$|_gat|_ct|_comagic)/.test(name));
 }
 
 /** A refusal after an acceptance: the counters' cookies go, on this host
@@ -144,6 +153,7 @@ export function showCookieNotice(
   focus: boolean,
   current: ConsentChoice | null,
   choose: (choice: ConsentChoice) => void,
+  calls = false,
 ): void {
   const root = host ?? document.createElement("div");
   host = root;
@@ -161,7 +171,7 @@ export function showCookieNotice(
   render(
     <CookieNotice
       key={asked}
-      text={noticeText(yandex, google)}
+      text={noticeText(yandex, google, calls)}
       focus={focus}
       current={current}
       choose={chosen}

@@ -2,7 +2,7 @@ import { Link } from "wouter";
 import type { Settings } from "../../api/types";
 import { CREDIT_PROGRAMS } from "../../api/urls";
 import { useApi } from "../../hooks/useApi";
-import { telHref, useSettings } from "../../hooks/useSettings";
+import { SalonPhoneLink, telHref, useSettings } from "../../hooks/useSettings";
 import { askConsent, hasCounters } from "../../lib/consent";
 import { type CreditProgramsAnswer, footerCreditText } from "../../lib/credit";
 import { drawnOnceOnServer } from "../../lib/serverFragments";
@@ -57,7 +57,7 @@ function FooterMarkup({ settings: s, credit }: Props) {
           <ul>
             {s.phone && (
               <li>
-                <a href={telHref(s.phone)}>{s.phone}</a>
+                <SalonPhoneLink number={s.phone} />
               </li>
             )}
             {s.phoneSecondary && (
@@ -87,13 +87,15 @@ function FooterMarkup({ settings: s, credit }: Props) {
         <p>
           <Link href={ROUTES.privacy}>Политика обработки персональных данных</Link> ·{" "}
           <Link href={ROUTES.consent}>Согласие на обработку персональных данных</Link>
-          {hasCounters(s.yandexMetrikaId, s.googleAnalyticsId) && (
+          {hasCounters(s.yandexMetrikaId, s.googleAnalyticsId, s.callTrackingScript) && (
             <>
               {" · "}
               <button
                 type="button"
                 class="footer-link"
-                onClick={() => askConsent(s.yandexMetrikaId, s.googleAnalyticsId, true)}
+                onClick={() =>
+                  askConsent(s.yandexMetrikaId, s.googleAnalyticsId, true, s.callTrackingScript)
+                }
               >
                 Настройки cookie
               </button>

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { telHref, useSettings } from "../../hooks/useSettings";
+import { SalonPhoneLink, SalonPhoneNumber, telHref, useSettings } from "../../hooks/useSettings";
 import { inPlace } from "../../lib/links";
 import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { NAV_LINKS, ROUTES } from "../../routes";
@@ -29,11 +29,7 @@ export function Header() {
         onDrawer={() => setDrawer(true)}
       />
       <Drawer open={drawer} onClose={() => setDrawer(false)}>
-        {settings.phone && (
-          <a class="drawer-phone" href={telHref(settings.phone)}>
-            {settings.phone}
-          </a>
-        )}
+        {settings.phone && <SalonPhoneLink class="drawer-phone" number={settings.phone} />}
         <p class="drawer-address">{settings.fullAddress || settings.address}</p>
         <nav aria-label="Меню">
           <ul>
@@ -93,7 +89,7 @@ function HeaderRow({ salonName, phone, location, drawer, onCatalogue, onDrawer }
       {phone && (
         <a class="header-phone" href={telHref(phone)}>
           <PhoneIcon />
-          <span class="header-phone-number">{phone}</span>
+          <SalonPhoneNumber class="header-phone-number" number={phone} />
         </a>
       )}
       <button

@@ -2,7 +2,7 @@ import { type ReactNode, useState } from "react";
 import { ApiError, apiPost } from "../../api/client";
 import type { Lead, LeadPayload, LeadType } from "../../api/types";
 import { LEADS } from "../../api/urls";
-import { telHref, useSettings } from "../../hooks/useSettings";
+import { SalonPhoneLink, useSettings } from "../../hooks/useSettings";
 import { reachLeadGoals } from "../../lib/analytics";
 import { contactErrors, LEAD_FAILED, withVisit } from "../../lib/leads";
 import { NeedsScript } from "../ui/NeedsScript";
@@ -133,7 +133,7 @@ export function LeadForm(props: Props) {
             <p>{unsaved}</p>
             {phoneToCall && (
               <p>
-                Позвонить: <a href={telHref(phoneToCall)}>{phoneToCall}</a>
+                Позвонить: <SalonPhoneLink number={phoneToCall} />
               </p>
             )}
           </div>

@@ -1,4 +1,4 @@
-import { telHref, useSettings } from "../../hooks/useSettings";
+import { SalonPhoneLink, useSettings } from "../../hooks/useSettings";
 
 /** What a control that needs JavaScript says to a browser without it (shown
  * only there, by the shell's <noscript> style; the control itself is
@@ -25,7 +25,7 @@ export function NeedsScript({
       Чтобы {to}, включите JavaScript или позвоните нам
       {number ? (
         <>
-          : <a href={telHref(number)}>{number}</a>
+          : <SalonPhoneLink number={number} />
         </>
       ) : (
         "."
