@@ -167,6 +167,7 @@ async fn every_documented_path_is_served() {
             password: None,
             email: String::new(),
             work_schedule: None,
+            pbx_number: String::new(),
         },
     )
     .unwrap();

@@ -549,3 +549,68 @@ async fn a_members_email_and_own_hours_are_checked_kept_and_audited() {
         "{entries:#}"
     );
 }
+
+#[tokio::test]
+async fn a_members_pbx_number_is_checked_kept_audited_and_rung_by_the_callback() {
+    let app = TestApp::new();
+    let boss = owner(&app).await;
+    let added = app
+        .admin_with(
+            &boss,
+            Method::POST,
+            "/api/admin/users",
+            Some(
+                json!({"username": "ivan", "role": "manager", "password": "one-time-pass",
+                        "pbxNumber": " 101 "}),
+            ),
+        )
+        .await;
+    assert_eq!(added.status, StatusCode::CREATED, "{}", added.text());
+    let user = &added.json()["user"];
+    assert_eq!(user["pbxNumber"], "101");
+    let id = user["id"].as_str().unwrap().to_string();
+    let path = format!("/api/admin/users/{id}");
+
+    for bad in ["10a", "+", "sip:101", "12345678901234567890", "1+2"] {
+        let answer = app
+            .admin_with(&boss, Method::PUT, &path, Some(json!({"pbxNumber": bad})))
+            .await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert_eq!(answer.json()["field"], "pbxNumber", "{bad}");
+        assert_eq!(answer.error(), dealership::domain::staff::BAD_PBX_NUMBER);
+    }
+    // A phone as people write it is kept in digits.
+    let changed = app
+        .admin_with(
+            &boss,
+            Method::PUT,
+            &path,
+            Some(json!({"pbxNumber": "+7 (921) 555-01-02"})),
+        )
+        .await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.text());
+    assert_eq!(changed.json()["pbxNumber"], "+79215550102");
+    let stored: String = app
+        .db
+        .conn()
+        .unwrap()
+        .query_row("SELECT pbx_number FROM users WHERE id = ?1", [&id], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(stored, "+79215550102");
+    let audit = app
+        .admin_with(&boss, Method::GET, "/api/admin/audit?objectType=user", None)
+        .await;
+    let entries = audit.json();
+    assert_eq!(
+        entries["items"][0]["changes"],
+        json!([{"field": "pbxNumber", "from": "101", "to": "+79215550102"}]),
+        "{entries:#}"
+    );
+    // Empty removes it.
+    let cleared = app
+        .admin_with(&boss, Method::PUT, &path, Some(json!({"pbxNumber": ""})))
+        .await;
+    assert_eq!(cleared.json()["pbxNumber"], "");
+}

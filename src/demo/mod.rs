@@ -241,6 +241,7 @@ fn insert_all(
                 password: None,
                 email: email.into(),
                 work_schedule: None,
+                pbx_number: "102".into(),
             },
         )?;
     }

@@ -26,6 +26,8 @@ pub const WRONG_CURRENT_PASSWORD: &str = "Текущий пароль введё
 pub const NO_SUCH_USER: &str = "Пользователь не найден";
 const NAME_TOO_LONG: &str = "Имя: не длиннее 100 символов";
 const BAD_EMAIL: &str = "Неверный формат email";
+/// The refusal of a PBX number.
+pub const BAD_PBX_NUMBER: &str = "Номер в АТС: внутренний номер или телефон, только цифры (до 19)";
 
 /// A staff account as the team screen lists it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -51,6 +53,10 @@ pub struct StaffUser {
     /// Their working hours, Moscow time; null: the salon's. A lead is
     /// given out by the rule only to a manager within their hours.
     pub work_schedule: Option<WorkSchedule>,
+    /// Their number in the salon's PBX (an extension, or a phone in
+    /// digits), which «Перезвоните мне» rings first (`docs/calls.md`);
+    /// empty: the PBX section's default.
+    pub pbx_number: String,
     /// Leads assigned to them that are new or in progress.
     pub open_leads: i64,
 }
@@ -72,6 +78,9 @@ pub struct NewStaff {
     /// Their own working hours; absent or null: the salon's.
     #[serde(default)]
     pub work_schedule: Option<WorkSchedule>,
+    /// Their number in the PBX; may be empty.
+    #[serde(default)]
+    pub pbx_number: String,
 }
 
 /// A change of an account; absent fields stay.
@@ -87,6 +96,8 @@ pub struct StaffChange {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<WorkSchedule>, nullable)]
     pub work_schedule: Option<Option<WorkSchedule>>,
+    /// Their number in the PBX; empty removes it.
+    pub pbx_number: Option<String>,
 }
 
 /// A field that is present, even as null (`Some(None)`), unlike an absent
@@ -115,6 +126,23 @@ fn check_name(name: &str) -> AppResult<String> {
     Ok(name.to_string())
 }
 
+/// An extension or a phone number in the PBX: digits (spaces, dashes and
+/// brackets dropped), a leading + allowed, at most 20.
+fn check_pbx_number(number: &str) -> AppResult<String> {
+    let number: String = number
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '(' | ')'))
+        .collect();
+    let digits = number.strip_prefix('+').unwrap_or(&number);
+    let ok = number.is_empty()
+        || (!digits.is_empty() && digits.len() <= 19 && digits.chars().all(|c| c.is_ascii_digit()));
+    if !ok {
+        return Err(AppError::invalid("pbxNumber", BAD_PBX_NUMBER));
+    }
+    Ok(number)
+}
+
 fn check_email(email: &str) -> AppResult<String> {
     let email = email.trim();
     if !email.is_empty() && (email.len() > 255 || !super::leads::is_email(email)) {
@@ -139,7 +167,7 @@ pub fn list(conn: &Connection) -> AppResult<Vec<StaffUser>> {
         "SELECT u.id, u.username, u.display_name, u.role, u.blocked_at, u.must_change_password,
                 (SELECT max(i.expires_at) FROM invitations i
                  WHERE i.user_id = u.id AND i.used_at IS NULL),
-                u.created_at, u.email, u.work_schedule,
+                u.created_at, u.email, u.work_schedule, u.pbx_number,
                 (SELECT count(*) FROM leads l
                  WHERE l.assignee_id = u.id AND l.status IN ('new', 'in_progress'))
          FROM users u ORDER BY u.username",
@@ -156,7 +184,8 @@ pub fn list(conn: &Connection) -> AppResult<Vec<StaffUser>> {
             created_at: r.get(7)?,
             email: r.get(8)?,
             work_schedule: schedule_column(r.get(9)?),
-            open_leads: r.get(10)?,
+            pbx_number: r.get(10)?,
+            open_leads: r.get(11)?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -215,6 +244,7 @@ pub fn add(conn: &Connection, input: NewStaff) -> AppResult<(StaffUser, Option<S
     let name = check_name(&input.name)?;
     let email = check_email(&input.email)?;
     let schedule = schedule_text(input.work_schedule.as_ref())?;
+    let pbx_number = check_pbx_number(&input.pbx_number)?;
     // Invited: a random password nobody knows until the link sets one.
     let password = input
         .password
@@ -223,9 +253,16 @@ pub fn add(conn: &Connection, input: NewStaff) -> AppResult<(StaffUser, Option<S
     let user = users::create(conn, input.username.trim(), &password, input.role)?;
     conn.execute(
         "UPDATE users SET display_name = ?2, must_change_password = ?3, email = ?4,
-             work_schedule = ?5
+             work_schedule = ?5, pbx_number = ?6
          WHERE id = ?1",
-        params![user.id, name, input.password.is_some(), email, schedule],
+        params![
+            user.id,
+            name,
+            input.password.is_some(),
+            email,
+            schedule,
+            pbx_number
+        ],
     )?;
     let token = match input.password {
         Some(_) => None,
@@ -250,6 +287,12 @@ pub fn change(conn: &Connection, id: &str, change: StaffChange) -> AppResult<Sta
         conn.execute(
             "UPDATE users SET email = ?2 WHERE id = ?1",
             params![id, check_email(email)?],
+        )?;
+    }
+    if let Some(number) = &change.pbx_number {
+        conn.execute(
+            "UPDATE users SET pbx_number = ?2 WHERE id = ?1",
+            params![id, check_pbx_number(number)?],
         )?;
     }
     if let Some(schedule) = &change.work_schedule {

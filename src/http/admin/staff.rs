@@ -141,6 +141,11 @@ pub async fn change_user(
         };
         change("blocked", state_of(&before).into(), state_of(&after).into());
         change("email", before.email.clone(), after.email.clone());
+        change(
+            "pbxNumber",
+            before.pbx_number.clone(),
+            after.pbx_number.clone(),
+        );
         let hours = |u: &StaffUser| match &u.work_schedule {
             Some(own) => own.describe(),
             None => "как у салона".to_string(),

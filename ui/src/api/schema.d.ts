@@ -3376,6 +3376,8 @@ export interface components {
             email?: string;
             name?: string;
             password?: string | null;
+            /** @description Their number in the PBX; may be empty. */
+            pbxNumber?: string;
             role: components["schemas"]["Role"];
             username: string;
             workSchedule?: null | components["schemas"]["WorkSchedule"];
@@ -4257,6 +4259,8 @@ export interface components {
             /** @description Their own e-mail; empty removes it. */
             email?: string | null;
             name?: string | null;
+            /** @description Their number in the PBX; empty removes it. */
+            pbxNumber?: string | null;
             role?: null | components["schemas"]["Role"];
             workSchedule?: null | components["schemas"]["WorkSchedule"];
         };
@@ -4285,6 +4289,12 @@ export interface components {
              * @description Leads assigned to them that are new or in progress.
              */
             openLeads: number;
+            /**
+             * @description Their number in the salon's PBX (an extension, or a phone in
+             *     digits), which «Перезвоните мне» rings first (`docs/calls.md`);
+             *     empty: the PBX section's default.
+             */
+            pbxNumber: string;
             role: components["schemas"]["Role"];
             /** @description The login. */
             username: string;

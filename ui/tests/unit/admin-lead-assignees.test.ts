@@ -30,6 +30,7 @@ const user = (over: Partial<StaffUser> = {}): StaffUser => ({
   createdAt: "2026-11-20T10:00:00.000Z",
   email: "",
   workSchedule: null,
+  pbxNumber: "",
   openLeads: 0,
   ...over,
 });

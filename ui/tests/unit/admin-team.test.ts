@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
+  BAD_PBX_NUMBER,
   checkName,
   checkPassword,
+  checkPbxNumber,
   checkRepeat,
   checkRole,
   checkUsername,
@@ -37,6 +39,7 @@ const user = (over: Partial<StaffUser> = {}): StaffUser => ({
   createdAt: "2026-11-20T10:00:00.000Z",
   email: "",
   workSchedule: null,
+  pbxNumber: "",
   openLeads: 0,
   ...over,
 });
@@ -193,6 +196,31 @@ describe("what the team's forms send", () => {
       name: "",
       role: "viewer",
     });
+  });
+
+  it("the PBX number: checked as the server does, sent when it changed", () => {
+    expect(checkPbxNumber("")).toBe(true);
+    expect(checkPbxNumber(" 101 ")).toBe(true);
+    expect(checkPbxNumber("+7 (921) 555-01-02")).toBe(true);
+    for (const bad of ["10a", "+", "sip:101", "12345678901234567890", "1+2"])
+      expect(checkPbxNumber(bad)).toBe(BAD_PBX_NUMBER);
+    const u = user({ pbxNumber: "101" });
+    const same = editUserValues(u);
+    expect(same.pbxNumber).toBe("101");
+    expect(staffChange(u, { ...same, pbxNumber: " 101 " })).toBeNull();
+    expect(staffChange(u, { ...same, pbxNumber: "102" })).toEqual({ pbxNumber: "102" });
+    expect(staffChange(u, { ...same, pbxNumber: "" })).toEqual({ pbxNumber: "" });
+    expect(
+      newUserInput({
+        ...NEW_USER_VALUES,
+        username: "ivan",
+        role: "manager",
+        pbxNumber: " 103 ",
+      }).pbxNumber,
+    ).toBe("103");
+    expect(
+      newUserInput({ ...NEW_USER_VALUES, username: "ivan", role: "manager" }),
+    ).not.toHaveProperty("pbxNumber");
   });
 });
 

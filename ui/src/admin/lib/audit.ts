@@ -136,6 +136,7 @@ const OBJECT_FIELD_LABELS: Partial<Record<AuditObject, Record<string, string>>> 
     role: "Роль",
     blocked: "Состояние",
     email: "E-mail",
+    pbxNumber: "Номер в АТС",
     workSchedule: "Рабочие часы",
   },
 };

@@ -166,6 +166,18 @@ export type AccessMethod = "invite" | "password";
  * person's e-mail and working hours. */
 export interface ContactValues extends HoursValues {
   email: string;
+  /** Their number in the PBX (docs/calls.md): «Перезвоните мне» rings it. */
+  pbxNumber: string;
+}
+
+/** What the server refuses as a PBX number (src/domain/staff.rs). */
+export const BAD_PBX_NUMBER = "Номер в АТС: внутренний номер или телефон, только цифры (до 19)";
+
+/** An extension or a phone: digits once spaces, dashes and brackets are
+ * dropped, a leading + allowed; empty is allowed. */
+export function checkPbxNumber(value: string): true | string {
+  const number = value.trim().replace(/[\s()-]/g, "");
+  return number === "" || /^\+?\d{1,19}$/.test(number) ? true : BAD_PBX_NUMBER;
 }
 
 export interface NewUserValues extends ContactValues {
@@ -185,6 +197,7 @@ export function newUserValues(salon?: WorkSchedule | null): NewUserValues {
     username: "",
     role: "",
     email: "",
+    pbxNumber: "",
     ...hoursValues(null, salon),
     method: "invite",
     password: "",
@@ -199,6 +212,7 @@ export const NEW_USER_FIELDS = [
   "username",
   "role",
   "email",
+  "pbxNumber",
   "workSchedule",
   "password",
 ] as const;
@@ -213,6 +227,8 @@ export function newUserInput(values: NewUserValues): NewStaff {
   };
   const address = values.email.trim();
   if (address) input.email = address;
+  const pbx = values.pbxNumber.trim();
+  if (pbx) input.pbxNumber = pbx;
   const hours = hoursSchedule(values);
   if (hours) input.workSchedule = hours;
   if (values.method === "password") input.password = values.password;
@@ -224,13 +240,14 @@ export interface EditUserValues extends ContactValues {
   role: Role;
 }
 
-export const EDIT_USER_FIELDS = ["name", "role", "email", "workSchedule"] as const;
+export const EDIT_USER_FIELDS = ["name", "role", "email", "pbxNumber", "workSchedule"] as const;
 
 export function editUserValues(user: StaffUser, salon?: WorkSchedule | null): EditUserValues {
   return {
     name: user.name,
     role: user.role,
     email: user.email ?? "",
+    pbxNumber: user.pbxNumber ?? "",
     ...hoursValues(user.workSchedule, salon),
   };
 }
@@ -245,6 +262,8 @@ export function staffChange(user: StaffUser, values: EditUserValues): StaffChang
   if (values.role !== user.role) change.role = values.role;
   const address = values.email.trim();
   if (address !== (user.email ?? "").trim()) change.email = address;
+  const pbx = values.pbxNumber.trim();
+  if (pbx !== (user.pbxNumber ?? "").trim()) change.pbxNumber = pbx;
   const hours = hoursChange(user, values);
   if (hours !== undefined) change.workSchedule = hours;
   return Object.keys(change).length > 0 ? change : null;

@@ -8,7 +8,7 @@ import { Field } from "../components/Field";
 import { ScheduleFields } from "../components/ScheduleFields";
 import type { DayForm } from "../lib/schedule";
 import { HOURS_LABELS, type HoursChoice } from "../lib/staff-hours";
-import { type ContactValues, checkEmail } from "../lib/team";
+import { type ContactValues, checkEmail, checkPbxNumber } from "../lib/team";
 
 const HOURS: readonly HoursChoice[] = ["salon", "own"];
 
@@ -43,6 +43,20 @@ export function ContactFields<T extends ContactValues>(props: Props<T>) {
             autoCapitalize="none"
             spellcheck={false}
             {...register("email", { validate: checkEmail })}
+          />
+        )}
+      </Field>
+      <Field
+        label="Номер в АТС"
+        error={errors.pbxNumber}
+        hint="Внутренний номер или телефон: на него АТС позвонит по заявке «Перезвоните мне»"
+      >
+        {(a) => (
+          <input
+            {...a}
+            inputMode="tel"
+            autoComplete="off"
+            {...register("pbxNumber", { validate: checkPbxNumber })}
           />
         )}
       </Field>
