@@ -4,7 +4,7 @@
 // until the catalogue's filters became a form that works without scripts and
 // every script-needing control got its note, issue 43). The admin panel (its chunk and every chunk it
 // imports or loads lazily, less what the public page already has) has a
-// budget of its own: 174 KB gzip (150 KB until the panel gained a person's
+// budget of its own: 175 KB gzip (150 KB until the panel gained a person's
 // requests, retention and ad marking; 165 KB until each car's fate and figures
 // on the marketplaces came: the car's charts drawn as inline SVG without a
 // chart library, the dashboard's two cards, two settings, issue 44; 169 KB
@@ -13,7 +13,9 @@
 // screen the list of those cars, issue 44 item 0; 171 KB since the
 // marketplaces' connections screen «Площадки», 1.6 KB, issue 44; 174 KB
 // since calls came in as leads: the «Звонки» screen of the call-tracking
-// services, a lead's calls and its callback's outcome, issue 45;
+// services, a lead's calls and its callback's outcome, issue 45; 175 KB
+// since the dashboard counts the calls called back per manager and the
+// team's dialogs set the PBX number, issue 45;
 // each screen is a lazy chunk of its own,
 // so a screen opened downloads a fraction of it). No admin module may end up in the public
 // page's files.
@@ -22,7 +24,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const BUDGET = 41 * 1024;
-const ADMIN_BUDGET = 174 * 1024;
+const ADMIN_BUDGET = 175 * 1024;
 const dist = new URL("../dist/", import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(dist, ".vite/manifest.json"), "utf8"));
 const entry = manifest["src/main.tsx"];
