@@ -14,7 +14,7 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::call_figures::{MissedCallFigures, PhoneFigures, PhoneRecord};
+use super::call_figures::{MissedCallFigures, MissedLead, PhoneFigures, PhoneRecord};
 use super::hours::WorkSchedule;
 use super::leads::LeadType;
 use super::outbox::{self, Channel, Kind};
@@ -194,12 +194,13 @@ fn date_text(date: NaiveDate) -> String {
     date.format("%Y-%m-%d").to_string()
 }
 
-/// The leads that arrived in a range, each with its first status entry.
-/// It counts for the lead's assignee; an unassigned lead for whoever
-/// answered it.
-const ANSWERED: &str = "SELECT l.created_at, a.at, coalesce(u.username, a.username)
+/// The leads that arrived in a range, each with its first status entry
+/// when it has one, and whether it is a missed call's. It counts for the
+/// lead's assignee; an unassigned lead for whoever answered it.
+const ANSWERED: &str = "SELECT l.created_at, a.at, coalesce(u.username, a.username),
+        l.type = 'missed_call'
     FROM leads l
-    JOIN audit_log a ON a.id = (
+    LEFT JOIN audit_log a ON a.id = (
         SELECT f.id FROM audit_log f
         WHERE f.object_type = 'lead' AND f.object_id = l.id AND f.action = 'status'
         ORDER BY f.at, f.id LIMIT 1)
@@ -207,35 +208,51 @@ const ANSWERED: &str = "SELECT l.created_at, a.at, coalesce(u.username, a.userna
     WHERE l.created_at >= ?1 AND l.created_at < ?2";
 
 /// The leads that arrived in `[from, to)` and were answered, with their
-/// response time: one pass over the period's leads (`leads_created`), each
-/// joined with its first status entry (`audit_log_object_action`).
+/// response time, and the missed calls' leads answered or not: one pass
+/// over the period's leads (`leads_created`), each joined with its first
+/// status entry (`audit_log_object_action`).
 fn answered_between(
     conn: &Connection,
     schedule: &WorkSchedule,
     from: DateTime<Utc>,
     to: DateTime<Utc>,
-) -> AppResult<Vec<Answered>> {
+) -> AppResult<(Vec<Answered>, Vec<MissedLead>)> {
     let mut stmt = conn.prepare_cached(ANSWERED)?;
     let rows = stmt.query_map(params![stored(from), stored(to)], |r| {
         Ok((
             r.get::<_, String>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, String>(2)?,
+            r.get::<_, Option<String>>(1)?,
+            r.get::<_, Option<String>>(2)?,
+            r.get::<_, bool>(3)?,
         ))
     })?;
-    let mut out = Vec::new();
+    let mut answered = Vec::new();
+    let mut missed = Vec::new();
     for row in rows {
-        let (created, answered, username) = row?;
-        let (Some(arrived), Some(answered)) = (parse(&created), parse(&answered)) else {
+        let (created, first_status, username, missed_call) = row?;
+        let Some(arrived) = parse(&created) else {
             continue;
         };
-        out.push(Answered {
-            arrived,
-            minutes: schedule.working_minutes_between(arrived, answered),
-            username,
-        });
+        let minutes = first_status
+            .as_deref()
+            .and_then(parse)
+            .map(|at| schedule.working_minutes_between(arrived, at));
+        if missed_call {
+            missed.push(MissedLead {
+                arrived,
+                minutes,
+                username: username.clone(),
+            });
+        }
+        if let (Some(minutes), Some(username)) = (minutes, username) {
+            answered.push(Answered {
+                arrived,
+                minutes,
+                username,
+            });
+        }
     }
-    Ok(out)
+    Ok((answered, missed))
 }
 
 /// The figures of the answered leads that arrived on Moscow dates
@@ -294,14 +311,13 @@ pub fn report(conn: &Connection, now: DateTime<Utc>) -> AppResult<ResponseTimes>
     let first_day = today - Duration::days(DAILY_DAYS - 1);
     let from = midnight(first_day.min(last_monday));
     let to = midnight(today + Duration::days(1));
-    let answered = answered_between(conn, schedule, from, to)?;
+    let (answered, missed) = answered_between(conn, schedule, from, to)?;
     let phone = PhoneRecord::read(
         conn,
-        schedule,
-        settings.response_threshold_minutes,
         &stored(from),
         &stored(to),
-        moscow_date,
+        missed,
+        settings.response_threshold_minutes,
     )?;
 
     let periods = vec![
