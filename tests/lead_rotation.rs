@@ -428,6 +428,7 @@ async fn response_times_count_for_the_assignee() {
     assert_eq!(today["period"], "today");
     assert_eq!(
         today["users"],
-        json!([{"username": "anna", "answered": 1, "medianMinutes": 7, "p90Minutes": 7}])
+        json!([{"username": "anna", "answered": 1, "medianMinutes": 7, "p90Minutes": 7,
+                "missedCalls": {"missed": 0, "calledBack": 0, "inTime": 0}}])
     );
 }
