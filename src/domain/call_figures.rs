@@ -51,69 +51,41 @@ pub struct MissedLead {
     pub username: Option<String>,
 }
 
-/// The calls and the missed calls' leads of a stretch of time, read once
-/// for every period of the report.
+/// The missed calls' leads of a stretch of time, read once for every
+/// period of the report (with the period's other leads, `response_times`).
 pub struct PhoneRecord {
-    /// Per Moscow day: the calls, and of them the missed.
-    calls: Vec<(NaiveDate, i64, i64)>,
-    missed: Vec<MissedLead>,
-    threshold: i64,
+    pub missed: Vec<MissedLead>,
+    pub threshold: i64,
 }
 
-/// The calls that began in a range, counted per Moscow day (UTC+3, no
-/// daylight time: `clock::moscow`) from the index alone (`calls_newest`
-/// holds `answered`).
-const CALLS_BY_DAY: &str = "SELECT substr(datetime(at, '+3 hours'), 1, 10), count(*),
-        sum(answered = 0)
-    FROM calls WHERE at >= ?1 AND at < ?2 GROUP BY 1";
+/// How many calls began in a range and how many of them were missed, from
+/// the index alone (`calls_newest` holds `answered`).
+const CALLS_BETWEEN: &str =
+    "SELECT count(*), coalesce(sum(answered = 0), 0) FROM calls WHERE at >= ?1 AND at < ?2";
+
+/// The calls of `[from, to)` (stored times as SQL compares them): how many,
+/// and how many missed.
+pub fn calls_between(conn: &Connection, from: &str, to: &str) -> AppResult<(i64, i64)> {
+    Ok(conn
+        .prepare_cached(CALLS_BETWEEN)?
+        .query_row(params![from, to], |r| Ok((r.get(0)?, r.get(1)?)))?)
+}
 
 impl PhoneRecord {
-    /// The calls of `[from, to)` (stored times as SQL compares them) and
-    /// the missed calls' leads of the same range, read with the others
-    /// (`response_times`).
-    pub fn read(
-        conn: &Connection,
-        from: &str,
-        to: &str,
-        missed: Vec<MissedLead>,
-        threshold: i64,
-    ) -> AppResult<PhoneRecord> {
-        let mut calls = Vec::new();
-        let mut stmt = conn.prepare_cached(CALLS_BY_DAY)?;
-        let rows = stmt.query_map(params![from, to], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, i64>(1)?,
-                r.get::<_, i64>(2)?,
-            ))
-        })?;
-        for row in rows {
-            let (day, count, missed) = row?;
-            if let Ok(day) = NaiveDate::parse_from_str(&day, "%Y-%m-%d") {
-                calls.push((day, count, missed));
-            }
-        }
-        Ok(PhoneRecord {
-            calls,
-            missed,
-            threshold,
-        })
-    }
-
     /// The figures of the Moscow dates `days`, in all and per user (by
     /// login).
+    /// `calls`: the period's calls and missed calls ([`calls_between`]).
     pub fn period(
         &self,
         days: RangeInclusive<NaiveDate>,
         moscow_date: impl Fn(DateTime<Utc>) -> NaiveDate,
+        calls: (i64, i64),
     ) -> (PhoneFigures, BTreeMap<String, MissedCallFigures>) {
-        let mut all = PhoneFigures::default();
-        for (date, calls, missed) in &self.calls {
-            if days.contains(date) {
-                all.calls += calls;
-                all.missed_calls += missed;
-            }
-        }
+        let mut all = PhoneFigures {
+            calls: calls.0,
+            missed_calls: calls.1,
+            ..PhoneFigures::default()
+        };
         let mut users: BTreeMap<String, MissedCallFigures> = BTreeMap::new();
         for lead in &self.missed {
             if !days.contains(&moscow_date(lead.arrived)) {
@@ -154,7 +126,7 @@ mod tests {
 
     #[test]
     fn the_calls_are_counted_from_the_index_alone() {
-        let calls = plan(CALLS_BY_DAY);
+        let calls = plan(CALLS_BETWEEN);
         assert!(calls.contains("COVERING INDEX calls_newest"), "{calls}");
         assert!(!calls.contains("SCAN calls"), "{calls}");
     }
