@@ -187,3 +187,25 @@ fn the_policy_names_the_script_as_a_processor() {
         ]
     );
 }
+
+#[tokio::test]
+async fn the_settings_form_sends_back_what_it_loaded() {
+    let app = TestApp::with_config(tracked);
+    app.create_admin();
+    let loaded = app
+        .admin(axum::http::Method::GET, "/api/admin/settings", None)
+        .await
+        .json();
+    let mut sent = loaded.clone();
+    sent["email"] = "info@salon.example".into();
+    sent["phoneClass"] = "other".into();
+    sent["callTrackingScript"] = "https://evil.example/x.js".into();
+    let saved = app
+        .admin(axum::http::Method::PUT, "/api/settings", Some(sent))
+        .await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text());
+    // Read-only: the configuration's values stay.
+    let settings = app.get("/api/settings").await.json();
+    assert_eq!(settings["phoneClass"], "call_phone_1");
+    assert_eq!(settings["callTrackingScript"], SCRIPT);
+}

@@ -85,6 +85,11 @@ pub struct SettingsPatch {
     pub consent_version: Option<i64>,
     /// Read-only; accepted so a form can send back what it loaded.
     pub updated_at: Option<String>,
+    /// Read-only (from `[call_tracking]`); accepted so a form can send back
+    /// what it loaded.
+    pub phone_class: Option<String>,
+    /// Read-only (from `[call_tracking]`); accepted likewise.
+    pub call_tracking_script: Option<String>,
 }
 
 impl SettingsPatch {
@@ -481,6 +486,8 @@ impl crate::domain::form::Form for SettingsPatch {
             Field::optional("autoSelectionBannerMobile", Kind::Text),
             Field::optional("consentVersion", Kind::Integer),
             Field::optional("updatedAt", Kind::Text),
+            Field::optional("phoneClass", Kind::Text),
+            Field::optional("callTrackingScript", Kind::Text),
         ]
     };
 }

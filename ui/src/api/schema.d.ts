@@ -4159,6 +4159,8 @@ export interface components {
             bannerAds?: {
                 [key: string]: components["schemas"]["AdMark"];
             } | null;
+            /** @description Read-only (from `[call_tracking]`); accepted likewise. */
+            callTrackingScript?: string | null;
             /**
              * Format: int64
              * @description Months, 1 to 36.
@@ -4190,6 +4192,11 @@ export interface components {
             operatorName?: string | null;
             operatorOgrn?: string | null;
             phone?: string | null;
+            /**
+             * @description Read-only (from `[call_tracking]`); accepted so a form can send back
+             *     what it loaded.
+             */
+            phoneClass?: string | null;
             phoneSecondary?: string | null;
             privacyPolicy?: string | null;
             /**
