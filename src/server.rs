@@ -56,6 +56,7 @@ fn record_consent_documents(db: &Db, config: &Config) -> anyhow::Result<()> {
     let current = settings::get(&conn)?;
     let processors = legal::processors(config, &current);
     let kept = legal::record(&conn, &current, &processors)?;
+    legal::record_salons(&conn, &settings::get(&conn)?, &processors)?;
     if kept.version != current.public.consent_version {
         tracing::info!(
             "the consent texts changed with the set-up processors: consent version {}",

@@ -152,7 +152,12 @@ pub fn take(
             (Taken::Joined, lead_id, Vec::new())
         }
         None => {
-            let lead = leads::insert_call(c, call_lead(origin, call, car.as_ref(), line))?;
+            let mut made = call_lead(origin, call, car.as_ref(), line);
+            // A call about a car is its salon's.
+            if let Some(car) = &car {
+                made.salon_id = crate::domain::salons::car_salon(c, &car.id)?;
+            }
+            let lead = leads::insert_call(c, made)?;
             let queued = crate::notify::arrival::announce(c, config, settings, &lead, now)?;
             (Taken::NewLead, lead.id, queued)
         }
@@ -210,6 +215,7 @@ fn call_lead(origin: Origin, call: &Call, car: Option<&CallCar>, line: String) -
         utm_term: call.utm.term.clone(),
         utm_content: call.utm.content.clone(),
         client_id: call.client_id.clone(),
+        salon_id: None,
         status: if call.answered {
             LeadStatus::InProgress
         } else {

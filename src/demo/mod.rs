@@ -242,6 +242,7 @@ fn insert_all(
                 email: email.into(),
                 work_schedule: None,
                 pbx_number: "102".into(),
+                salon_ids: Vec::new(),
             },
         )?;
     }
@@ -391,6 +392,7 @@ fn insert_cars(
                 CarState::Good
             }),
             wheel: Wheel::Left,
+            salon_id: None,
         };
         let created = cars::create(conn, &input, current_year)?;
         // Listed newest first in the planned order, a few hours apart.

@@ -27,6 +27,7 @@ text_enum!(
         Assign = "assign",
         Erase = "erase",
         Export = "export",
+        Move = "move",
     }
 );
 
@@ -46,6 +47,7 @@ text_enum!(
         Import = "import",
         User = "user",
         PersonalData = "personal_data",
+        Salon = "salon",
     }
 );
 

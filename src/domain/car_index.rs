@@ -163,4 +163,7 @@ fn matches(car: &RenderedCar, filter: &CarFilter) -> bool {
         && filter.featured.is_none_or(|f| car.featured == f)
         && filter.in_stock.is_none_or(|s| car.in_stock == s)
         && filter.model.as_deref().is_none_or(|m| *car.model == *m)
+        && filter
+            .salon
+            .is_none_or(|s| crate::domain::salons::column(s) == car.salon_id)
 }

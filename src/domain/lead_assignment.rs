@@ -2,7 +2,9 @@
 //! owner's rule in settings `leadAssignment` gives a lead, as it is stored,
 //! to one of the managers who could answer it now, those who are active
 //! (not blocked, their own password set) and whose working hours (their
-//! own, or the salon's) include the moment. `round_robin` takes them in
+//! own, or the salon's) include the moment; with several salons, among the
+//! managers of the lead's salon (those named to it, or to no salon) in its
+//! hours. `round_robin` takes them in
 //! turn; `least_loaded` takes the one with the fewest open leads (new or in
 //! progress), in turn among equals. With nobody at work the lead stays
 //! unassigned, where every manager sees it.
@@ -55,6 +57,7 @@ pub fn schedule_column(text: Option<String>) -> Option<WorkSchedule> {
 /// within their hours (their own, `salon`'s when they have none).
 pub fn candidates(
     conn: &Connection,
+    salon_id: i64,
     salon: &WorkSchedule,
     now: DateTime<Utc>,
 ) -> AppResult<Vec<Candidate>> {
@@ -66,9 +69,12 @@ pub fn candidates(
          FROM users u
          WHERE u.role = 'manager' AND u.blocked_at IS NULL AND u.must_change_password = 0
            AND NOT EXISTS (SELECT 1 FROM invitations i
-                           WHERE i.user_id = u.id AND i.used_at IS NULL)",
+                           WHERE i.user_id = u.id AND i.used_at IS NULL)
+           AND (NOT EXISTS (SELECT 1 FROM staff_salons s WHERE s.user_id = u.id)
+                OR EXISTS (SELECT 1 FROM staff_salons s
+                           WHERE s.user_id = u.id AND s.salon_id = ?1))",
     )?;
-    let rows = stmt.query_map([], |r| {
+    let rows = stmt.query_map([salon_id], |r| {
         Ok((
             Candidate {
                 id: r.get(0)?,
@@ -111,6 +117,7 @@ pub fn assign_new(
     conn: &Connection,
     lead_id: &str,
     rule: AssignmentRule,
+    salon_id: i64,
     salon: &WorkSchedule,
     now: DateTime<Utc>,
 ) -> AppResult<Option<Candidate>> {
@@ -118,7 +125,7 @@ pub fn assign_new(
         return Ok(None);
     }
     super::atomically(conn, || {
-        let candidates = candidates(conn, salon, now)?;
+        let candidates = candidates(conn, salon_id, salon, now)?;
         let Some(chosen) = choose(rule, &candidates).cloned() else {
             return Ok(None);
         };

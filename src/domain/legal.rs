@@ -161,6 +161,19 @@ pub fn processors(config: &Config, settings: &Settings) -> Vec<Processor> {
 
 /// `text` with its placeholders substituted.
 pub fn render(text: &str, settings: &Settings, processors: &[Processor]) -> String {
+    let p = &settings.public;
+    let operator = [
+        p.operator_name.clone(),
+        p.operator_inn.clone(),
+        p.operator_ogrn.clone(),
+        p.operator_address.clone(),
+    ];
+    render_for(text, &operator, processors)
+}
+
+/// `text` with its placeholders substituted for `operator` (name, ИНН,
+/// ОГРН, address): a salon that is its own company names itself.
+pub fn render_for(text: &str, operator: &[String; 4], processors: &[Processor]) -> String {
     let stated = |value: &str| {
         let value = value.trim();
         if value.is_empty() {
@@ -178,13 +191,10 @@ pub fn render(text: &str, settings: &Settings, processors: &[Processor]) -> Stri
             .collect::<Vec<_>>()
             .join("\n")
     };
-    text.replace("{оператор}", &stated(&settings.public.operator_name))
-        .replace("{ИНН}", &stated(&settings.public.operator_inn))
-        .replace("{ОГРН}", &stated(&settings.public.operator_ogrn))
-        .replace(
-            "{адрес оператора}",
-            &stated(&settings.public.operator_address),
-        )
+    text.replace("{оператор}", &stated(&operator[0]))
+        .replace("{ИНН}", &stated(&operator[1]))
+        .replace("{ОГРН}", &stated(&operator[2]))
+        .replace("{адрес оператора}", &stated(&operator[3]))
         .replace("{обработчики}", &list)
 }
 
@@ -285,6 +295,102 @@ pub fn current(conn: &Connection, settings: &Settings) -> AppResult<ConsentDocum
             privacy_policy: render(&settings.privacy_policy, settings, &[]),
         },
     })
+}
+
+/// Records what visitors of a further salon agree to: with its own
+/// operator (a separate company) the texts name it, under a version of its
+/// own kept in the salon's row; a salon of the main operator shares the
+/// main texts (its version stays 0). Gives the version its leads record.
+pub fn record_salon(
+    conn: &Connection,
+    settings: &Settings,
+    salon: &super::salons::SalonRecord,
+    processors: &[Processor],
+) -> AppResult<i64> {
+    if salon.main || salon.operator_name.is_empty() {
+        conn.execute(
+            "UPDATE salons SET consent_version = 0 WHERE id = ?1",
+            [salon.salon.id],
+        )?;
+        return Ok(settings.public.consent_version);
+    }
+    let operator = super::salons::operator_of(salon, settings);
+    let consent_text = render_for(&settings.consent_text, &operator, processors);
+    let privacy_policy = render_for(&settings.privacy_policy, &operator, processors);
+    let kept: i64 = conn.query_row(
+        "SELECT consent_version FROM salons WHERE id = ?1",
+        [salon.salon.id],
+        |r| r.get(0),
+    )?;
+    if let Some(entry) = documents(conn, kept)?
+        && kept > 0
+        && entry.consent_text == consent_text
+        && entry.privacy_policy == privacy_policy
+    {
+        return Ok(kept);
+    }
+    let newest: i64 = conn.query_row(
+        "SELECT coalesce(max(version), 0) FROM consent_documents",
+        [],
+        |r| r.get(0),
+    )?;
+    // Above the main texts' version too: it never takes this number.
+    let version = newest.max(settings.public.consent_version) + 1;
+    conn.execute(
+        "INSERT INTO consent_documents (version, consent_text, privacy_policy, recorded_at)
+         VALUES (?1, ?2, ?3, ?4)",
+        params![version, consent_text, privacy_policy, super::now()],
+    )?;
+    conn.execute(
+        "UPDATE salons SET consent_version = ?2 WHERE id = ?1",
+        params![salon.salon.id, version],
+    )?;
+    Ok(version)
+}
+
+/// The consent version a lead of `salon` records: the salon's own texts'
+/// when it is a separate operator, else the main texts'.
+pub fn salon_consent_version(conn: &Connection, settings: &Settings, salon: i64) -> AppResult<i64> {
+    if salon == super::salons::MAIN {
+        return Ok(settings.public.consent_version);
+    }
+    let own: Option<i64> = conn
+        .prepare_cached("SELECT consent_version FROM salons WHERE id = ?1")?
+        .query_row([salon], |r| r.get(0))
+        .optional()?;
+    Ok(match own {
+        Some(v) if v > 0 => v,
+        _ => settings.public.consent_version,
+    })
+}
+
+/// Records every further salon's texts (after the main texts or the
+/// processors changed).
+pub fn record_salons(
+    conn: &Connection,
+    settings: &Settings,
+    processors: &[Processor],
+) -> AppResult<()> {
+    for salon in super::salons::others(conn)? {
+        record_salon(conn, settings, &salon, processors)?;
+    }
+    Ok(())
+}
+
+/// The texts a visitor of `salon` is shown: its own operator's when it is a
+/// separate company, else the main texts ([`current`]).
+pub fn current_for(
+    conn: &Connection,
+    settings: &Settings,
+    salon: i64,
+) -> AppResult<ConsentDocuments> {
+    let version = salon_consent_version(conn, settings, salon)?;
+    if version != settings.public.consent_version
+        && let Some(own) = documents(conn, version)?
+    {
+        return Ok(own);
+    }
+    current(conn, settings)
 }
 
 #[cfg(test)]

@@ -43,6 +43,7 @@ pub mod response_times;
 pub mod retention;
 pub mod reviews;
 pub mod roles;
+pub mod salons;
 pub mod saved_searches;
 pub mod sessions;
 pub mod settings;

@@ -59,6 +59,10 @@ pub struct StaffUser {
     pub pbx_number: String,
     /// Leads assigned to them that are new or in progress.
     pub open_leads: i64,
+    /// The salons they work in (1: the main; `docs/salons.md`); absent or
+    /// empty: every salon.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub salon_ids: Vec<i64>,
 }
 
 /// A new staff member: with `password` (a one-time password the person
@@ -81,6 +85,9 @@ pub struct NewStaff {
     /// Their number in the PBX; may be empty.
     #[serde(default)]
     pub pbx_number: String,
+    /// The salons they work in; empty: every salon.
+    #[serde(default)]
+    pub salon_ids: Vec<i64>,
 }
 
 /// A change of an account; absent fields stay.
@@ -98,6 +105,8 @@ pub struct StaffChange {
     pub work_schedule: Option<Option<WorkSchedule>>,
     /// Their number in the PBX; empty removes it.
     pub pbx_number: Option<String>,
+    /// The salons they work in; empty: every salon.
+    pub salon_ids: Option<Vec<i64>>,
 }
 
 /// A field that is present, even as null (`Some(None)`), unlike an absent
@@ -169,7 +178,8 @@ pub fn list(conn: &Connection) -> AppResult<Vec<StaffUser>> {
                  WHERE i.user_id = u.id AND i.used_at IS NULL),
                 u.created_at, u.email, u.work_schedule, u.pbx_number,
                 (SELECT count(*) FROM leads l
-                 WHERE l.assignee_id = u.id AND l.status IN ('new', 'in_progress'))
+                 WHERE l.assignee_id = u.id AND l.status IN ('new', 'in_progress')),
+                (SELECT json_group_array(s.salon_id) FROM staff_salons s WHERE s.user_id = u.id)
          FROM users u ORDER BY u.username",
     )?;
     let rows = stmt.query_map([], |r| {
@@ -186,6 +196,11 @@ pub fn list(conn: &Connection) -> AppResult<Vec<StaffUser>> {
             work_schedule: schedule_column(r.get(9)?),
             pbx_number: r.get(10)?,
             open_leads: r.get(11)?,
+            salon_ids: {
+                let mut ids: Vec<i64> = super::json_column(&r.get::<_, String>(12)?);
+                ids.sort_unstable();
+                ids
+            },
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -238,6 +253,23 @@ fn invite(conn: &Connection, user_id: &str) -> AppResult<String> {
     Ok(token)
 }
 
+/// Names the salons `user_id` works in (none: every salon).
+fn set_salons(conn: &Connection, user_id: &str, salons: &[i64]) -> AppResult<()> {
+    for id in salons {
+        if !super::salons::exists(conn, *id)? {
+            return Err(AppError::invalid("salonIds", super::salons::NO_SUCH_SALON));
+        }
+    }
+    conn.execute("DELETE FROM staff_salons WHERE user_id = ?1", [user_id])?;
+    for id in salons {
+        conn.execute(
+            "INSERT OR IGNORE INTO staff_salons (user_id, salon_id) VALUES (?1, ?2)",
+            params![user_id, id],
+        )?;
+    }
+    Ok(())
+}
+
 /// Adds a staff member; gives the account and, without a password, the
 /// invitation token.
 pub fn add(conn: &Connection, input: NewStaff) -> AppResult<(StaffUser, Option<String>)> {
@@ -264,6 +296,7 @@ pub fn add(conn: &Connection, input: NewStaff) -> AppResult<(StaffUser, Option<S
             pbx_number
         ],
     )?;
+    set_salons(conn, &user.id, &input.salon_ids)?;
     let token = match input.password {
         Some(_) => None,
         None => Some(invite(conn, &user.id)?),
@@ -300,6 +333,9 @@ pub fn change(conn: &Connection, id: &str, change: StaffChange) -> AppResult<Sta
             "UPDATE users SET work_schedule = ?2 WHERE id = ?1",
             params![id, schedule_text(schedule.as_ref())?],
         )?;
+    }
+    if let Some(salons) = &change.salon_ids {
+        set_salons(conn, id, salons)?;
     }
     if let Some(role) = change.role {
         conn.execute(

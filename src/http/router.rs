@@ -122,6 +122,7 @@ pub fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(admin_checks::routes())
         .merge(response_times::routes())
         .merge(staff::routes())
+        .merge(super::admin::salons::routes())
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::require_admin,

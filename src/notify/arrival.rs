@@ -25,11 +25,15 @@ pub fn announce(
     lead: &Lead,
     now: DateTime<Utc>,
 ) -> AppResult<Vec<Channel>> {
-    let mut channels = channels_for(config, settings);
+    // The lead's salon: its recipients, its managers, its hours.
+    let announcing =
+        crate::domain::salons::for_announcing(conn, settings, lead.salon_id, lead.lead_type, "")?;
+    let mut channels = channels_for(config, &announcing);
     outbox::enqueue(conn, &lead.id, &channels, &lead.created_at)?;
     let rule = settings.lead_assignment;
-    let schedule = &settings.public.work_schedule;
-    match lead_assignment::assign_new(conn, &lead.id, rule, schedule, now) {
+    let salon = crate::domain::salons::of_column(lead.salon_id);
+    let schedule = crate::domain::salons::schedule_of(conn, settings, lead.salon_id)?;
+    match lead_assignment::assign_new(conn, &lead.id, rule, salon, &schedule, now) {
         Ok(Some(to)) => {
             let user = (to.id.as_str(), to.email.as_str());
             let told = assigned::queue(conn, config, settings, &lead.id, user, &lead.created_at)?;

@@ -63,13 +63,34 @@ pub fn channels_for(config: &Config, settings: &Settings) -> Vec<Channel> {
     {
         channels.push(Channel::Email);
     }
-    if config.telegram.is_configured() {
+    if !config.telegram.bot_token.trim().is_empty() && !telegram_chat(config, settings).is_empty() {
         channels.push(Channel::Telegram);
     }
     if config.amocrm.is_configured() {
         channels.push(Channel::Amocrm);
     }
     channels
+}
+
+/// The Telegram chat a lead goes to: its salon's (as announced, see
+/// `salons::for_announcing`), else `[telegram] chat_id`.
+pub fn telegram_chat(config: &Config, settings: &Settings) -> String {
+    let own = settings.telegram_chat_id.trim();
+    if own.is_empty() {
+        config.telegram.chat_id.trim().to_string()
+    } else {
+        own.to_string()
+    }
+}
+
+/// `[telegram]` with the chat of the lead's salon.
+pub fn telegram_for(
+    config: &Config,
+    settings: &Settings,
+) -> crate::config_services::TelegramConfig {
+    let mut telegram = config.telegram.clone();
+    telegram.chat_id = telegram_chat(config, settings);
+    telegram
 }
 
 /// The error a delivery of an unconfigured channel is given up with.
@@ -554,7 +575,14 @@ async fn load(db: &Db, row: &Claimed) -> Result<Loaded, Outcome> {
                 Some(car) => cars::get(c, car, false)?.map(|car| car.slug),
                 None => None,
             };
-            let settings = crate::domain::settings::get(c)?;
+            // Announced to the recipients of the lead's salon and type.
+            let settings = crate::domain::salons::for_announcing(
+                c,
+                &crate::domain::settings::get(c)?,
+                lead.salon_id,
+                lead.lead_type,
+                "",
+            )?;
             Ok(Some(Loaded {
                 lead,
                 car_slug,
@@ -610,11 +638,12 @@ async fn deliver_lead(db: &Db, channels: &Channels, row: &Claimed) -> Outcome {
             Outcome::of(mailer.send(message).await)
         }
         Channel::Telegram => {
-            if !config.telegram.is_configured() {
+            let telegram = telegram_for(config, &loaded.settings);
+            if !telegram.is_configured() {
                 return Outcome::Permanent(not_configured(Channel::Telegram).into());
             }
             let text = message::telegram(lead, &context);
-            Outcome::of(telegram::send(&channels.http, &config.telegram, &text).await)
+            Outcome::of(telegram::send(&channels.http, &telegram, &text).await)
         }
         Channel::Amocrm => {
             if !config.amocrm.is_configured() {

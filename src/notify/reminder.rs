@@ -122,11 +122,12 @@ pub(super) async fn deliver(db: &Db, channels: &Channels, row: &Claimed) -> Outc
             Outcome::of(mailer.send(message).await)
         }
         Channel::Telegram => {
-            if !config.telegram.is_configured() {
+            let telegram = super::telegram_for(config, &settings);
+            if !telegram.is_configured() {
                 return Outcome::Permanent(not_configured(Channel::Telegram).into());
             }
             let text = message::telegram_titled(&title, &lead, &context);
-            Outcome::of(telegram::send(&channels.http, &config.telegram, &text).await)
+            Outcome::of(telegram::send(&channels.http, &telegram, &text).await)
         }
         // Never queued; a row of it is not worth another try.
         Channel::Amocrm => Outcome::Permanent("Напоминание в amoCRM не отправляется".into()),

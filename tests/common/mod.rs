@@ -247,6 +247,7 @@ pub fn car_input(brand_id: &str, slug: &str) -> CarInput {
         accident: None,
         state: None,
         wheel: Wheel::Left,
+        salon_id: None,
     }
 }
 

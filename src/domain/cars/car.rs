@@ -195,6 +195,9 @@ pub struct Car {
     #[schema(required = true)]
     pub state: Option<CarState>,
     pub wheel: Wheel,
+    /// The salon it stands in (`docs/salons.md`); absent: the main salon.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub salon_id: Option<i64>,
 }
 
 impl Car {
@@ -270,6 +273,9 @@ pub struct CarBrief {
     pub doors: Option<i64>,
     /// Optional in the document as in [`Car`]'s, so a car is a card.
     pub color: Option<String>,
+    /// The salon it stands in; absent: the main salon.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub salon_id: Option<i64>,
 }
 
 impl From<Car> for CarBrief {
@@ -307,6 +313,7 @@ impl From<Car> for CarBrief {
             generation: car.generation,
             doors: car.doors,
             color: car.color,
+            salon_id: car.salon_id,
         }
     }
 }
@@ -353,6 +360,8 @@ pub struct CarFilter {
     pub min_price: Option<Money>,
     pub max_price: Option<Money>,
     pub model: Option<String>,
+    /// One salon's cars (1: the main's).
+    pub salon: Option<i64>,
     /// Admin lists also show drafts.
     pub include_drafts: bool,
     pub sort: CarSort,

@@ -92,6 +92,9 @@ pub struct CarInput {
     /// The steering wheel's side; left when absent.
     #[serde(default)]
     pub wheel: Wheel,
+    /// The salon it stands in (`docs/salons.md`); absent or 1: the main.
+    #[serde(default)]
+    pub salon_id: Option<i64>,
 }
 
 /// A change of a stored car as sent (`PUT /api/cars/{id}`), before the
@@ -326,6 +329,14 @@ pub(super) fn check_references(conn: &Connection, input: &CarInput) -> AppResult
             "Выберите тип кузова из списка",
         ));
     }
+    if let Some(salon) = input.salon_id
+        && !crate::domain::salons::exists(conn, salon)?
+    {
+        return Err(AppError::invalid(
+            "salonId",
+            crate::domain::salons::NO_SUCH_SALON,
+        ));
+    }
     Ok(())
 }
 
@@ -382,6 +393,7 @@ impl Form for CarInput {
             Field::optional("state", Kind::Code)
                 .invalid("Выберите состояние: отличное, хорошее, среднее или требует ремонта"),
             Field::optional("wheel", Kind::Code).invalid("Выберите руль: левый или правый"),
+            Field::optional("salonId", Kind::Integer).invalid(crate::domain::salons::NO_SUCH_SALON),
         ]
     };
 }

@@ -24,6 +24,8 @@ pub struct RenderedCar {
     pub model: Box<str>,
     pub featured: bool,
     pub in_stock: bool,
+    /// Its salon; none: the main.
+    pub salon_id: Option<i64>,
     /// Exactly what [`list_json`] writes for this car.
     pub json: Box<[u8]>,
 }
@@ -62,6 +64,7 @@ pub fn published_rendered(
             model: text(row, 6)?.into(),
             featured: row.get(19)?,
             in_stock: row.get(18)?,
+            salon_id: row.get(39)?,
             json: json.as_slice().into(),
         });
     }
@@ -110,6 +113,7 @@ pub(super) fn write_json(row: &Row, out: &mut Vec<u8>, rule: &CreditRule) -> App
         generation: optional_text(row, 33)?,
         doors: row.get(34)?,
         color: optional_text(row, 23)?,
+        salon_id: row.get(39)?,
     };
     serde_json::to_writer(out, &view)
         .map_err(|e| AppError::Internal(anyhow::anyhow!("car JSON: {e}")))?;
@@ -158,4 +162,6 @@ pub(super) struct CarBriefView<'a> {
     pub(super) generation: Option<&'a str>,
     pub(super) doors: Option<i64>,
     pub(super) color: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) salon_id: Option<i64>,
 }

@@ -72,6 +72,15 @@ pub(super) fn where_clause(filter: &CarFilter, prices: PriceTerms) -> (String, V
         clauses.push("c.model = ?".into());
         values.push(Value::Text(model.clone()));
     }
+    if let Some(salon) = filter.salon {
+        match crate::domain::salons::column(salon) {
+            Some(id) => {
+                clauses.push("c.salon_id = ?".into());
+                values.push(Value::Integer(id));
+            }
+            None => clauses.push("c.salon_id IS NULL".into()),
+        }
+    }
     let sql = if clauses.is_empty() {
         String::new()
     } else {

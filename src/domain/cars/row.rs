@@ -24,7 +24,7 @@ pub(super) const SELECT: &str =
             WHERE i.car_id = c.id) AS images,
         c.credit_discount_kopecks, c.tradein_discount_kopecks, c.insurance_discount_kopecks,
         c.max_discount_kopecks, c.trim, c.generation, c.doors, c.owners, c.accident, c.state,
-        c.wheel
+        c.wheel, c.salon_id
     FROM cars c LEFT JOIN brands b ON b.id = c.brand_id";
 
 /// [`SELECT`] for the lists: the same columns, but the trim levels (a card
@@ -82,6 +82,7 @@ pub(super) fn brief_from_row(row: &Row, rule: &CreditRule) -> rusqlite::Result<C
         generation: row.get(33)?,
         doors: row.get(34)?,
         color: row.get(23)?,
+        salon_id: row.get(39)?,
     })
 }
 
@@ -133,6 +134,7 @@ pub(super) fn from_row(row: &Row) -> rusqlite::Result<Car> {
         accident: row.get(36)?,
         state: row.get(37)?,
         wheel: row.get(38)?,
+        salon_id: row.get(39)?,
     })
 }
 
@@ -153,7 +155,7 @@ mod tests {
     use super::SELECT;
 
     /// The columns of [`SELECT`] in the order [`from_row`] and [`super::json::CarBriefView`] read them.
-    const COLUMNS: [&str; 39] = [
+    const COLUMNS: [&str; 40] = [
         "id",
         "brand_id",
         "brand_name",
@@ -193,6 +195,7 @@ mod tests {
         "accident",
         "state",
         "wheel",
+        "salon_id",
     ];
 
     #[test]

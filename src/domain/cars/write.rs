@@ -37,7 +37,7 @@ pub fn create(conn: &Connection, input: &CarInput, current_year: i32) -> AppResu
 /// The columns an admin form or an import writes (all but id, slug and
 /// created_at), in the order of [`written_values`]. The pictures go to
 /// `car_images` ([`set_images`]).
-pub(super) const WRITTEN_COLUMNS: [&str; 33] = [
+pub(super) const WRITTEN_COLUMNS: [&str; 34] = [
     "brand_id",
     "name",
     "model",
@@ -70,6 +70,7 @@ pub(super) const WRITTEN_COLUMNS: [&str; 33] = [
     "accident",
     "state",
     "wheel",
+    "salon_id",
     "updated_at",
 ];
 
@@ -123,6 +124,8 @@ pub(super) fn written_values(input: &CarInput, now: String) -> Vec<Value> {
             .state
             .map_or(Value::Null, |s| Value::from(s.as_str().to_string())),
         text(input.wheel.as_str()),
+        crate::domain::salons::column(input.salon_id.unwrap_or(crate::domain::salons::MAIN))
+            .map_or(Value::Null, Value::Integer),
         Value::from(now),
     ]
 }
@@ -237,4 +240,21 @@ pub fn publication_counts(conn: &Connection) -> AppResult<(i64, i64)> {
         [],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?)
+}
+
+/// A car by id, drafts included; 404 when there is none.
+pub fn get_by_id(conn: &Connection, id: &str) -> AppResult<Car> {
+    get(conn, id, true)?.ok_or_else(|| AppError::not_found(NOT_FOUND))
+}
+
+/// The refusal of an unknown car.
+pub const NOT_FOUND: &str = "Автомобиль не найден";
+
+/// Moves a car to a salon (None: the main); the car after.
+pub fn move_to_salon(conn: &Connection, id: &str, salon: Option<i64>) -> AppResult<Car> {
+    conn.execute(
+        "UPDATE cars SET salon_id = ?2, updated_at = ?3 WHERE id = ?1",
+        rusqlite::params![id, salon, crate::domain::now()],
+    )?;
+    get_by_id(conn, id)
 }

@@ -126,6 +126,8 @@ pub(super) fn input_for(
             .and_then(|w| Wheel::parse(&w))
             .or(base.map(|c| c.wheel))
             .unwrap_or_default(),
+        // A car stays where it stands; a new one goes to the feed's salon.
+        salon_id: base.map(|c| crate::domain::salons::of_column(c.salon_id)),
     }
 }
 

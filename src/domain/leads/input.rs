@@ -92,6 +92,10 @@ pub struct LeadInput {
     /// Credit: the down payment chosen in the calculator.
     #[serde(default)]
     pub down_payment: Option<Money>,
+    /// The salon the visitor chose on a general form (`docs/salons.md`); a
+    /// lead about a car goes to the car's salon whatever this says.
+    #[serde(default)]
+    pub salon_id: Option<i64>,
     /// Honeypot: hidden from people; a filled one marks a bot.
     #[serde(default)]
     pub website: Option<String>,
@@ -109,6 +113,13 @@ pub(super) fn required_message(lead_type: LeadType) -> &'static str {
 /// A lead that passed validation, ready to store.
 pub struct ValidLead {
     pub(super) lead: Lead,
+}
+
+impl ValidLead {
+    /// The lead placed in a salon (None: the main).
+    pub fn in_salon(&mut self, salon: Option<i64>) {
+        self.lead.salon_id = salon;
+    }
 }
 
 impl LeadInput {
@@ -343,6 +354,7 @@ impl LeadInput {
                 assignee_id: None,
                 assignee_name: None,
                 assigned_at: None,
+                salon_id: None,
                 callback_state: None,
                 callback_detail: None,
                 callback_at: None,

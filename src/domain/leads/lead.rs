@@ -129,6 +129,9 @@ pub struct Lead {
     pub callback_detail: Option<String>,
     /// When the state was last set, RFC 3339 UTC.
     pub callback_at: Option<String>,
+    /// The salon it belongs to (`docs/salons.md`); absent: the main salon.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub salon_id: Option<i64>,
 }
 
 pub const CONSENT_REQUIRED: &str = "Необходимо согласие на обработку персональных данных";

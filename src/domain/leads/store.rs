@@ -28,10 +28,10 @@ pub fn insert(conn: &Connection, valid: ValidLead) -> AppResult<Lead> {
             fuel_types, source_url, car_id, car_info, car_price, car_status, consent_version,
             consent_at, consent_ip, advertising_consent, utm_source, utm_medium, utm_campaign,
             utm_term, utm_content, analytics_client_id, created_at, updated_at, preferred_date,
-            preferred_time, term_months, down_payment_kopecks, email_key)
+            preferred_time, term_months, down_payment_kopecks, email_key, salon_id)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
             ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35,
-            ?36, ?37, ?38, ?39, ?40, ?41)",
+            ?36, ?37, ?38, ?39, ?40, ?41, ?42)",
     )?
     .execute(params![
         l.id,
@@ -75,6 +75,7 @@ pub fn insert(conn: &Connection, valid: ValidLead) -> AppResult<Lead> {
         l.term_months,
         l.down_payment,
         l.email.as_deref().map(crate::domain::email::canonical),
+        l.salon_id,
     ])?;
     Ok(lead)
 }
@@ -108,6 +109,8 @@ pub struct CallLead {
     pub status: LeadStatus,
     /// When the call came, RFC 3339 UTC: the lead's arrival.
     pub at: String,
+    /// The salon of the car or of the number called; none: the main.
+    pub salon_id: Option<i64>,
 }
 
 /// Stores the lead a call made.
@@ -164,6 +167,7 @@ pub fn insert_call(conn: &Connection, call: CallLead) -> AppResult<Lead> {
         callback_state: None,
         callback_detail: None,
         callback_at: None,
+        salon_id: call.salon_id,
     };
     insert(conn, ValidLead { lead })
 }
@@ -174,7 +178,7 @@ pub(super) const SELECT: &str = "SELECT id, type, status, name, phone, email, me
     car_info, car_price, car_status, consent_version, consent_at, consent_ip, advertising_consent,
     utm_source, utm_medium, utm_campaign, utm_term, utm_content, analytics_client_id, amocrm_lead_id,
     preferred_date, preferred_time, term_months, down_payment_kopecks, created_at, updated_at,
-    assignee_id, assigned_at, callback_state, callback_detail, callback_at,
+    assignee_id, assigned_at, callback_state, callback_detail, callback_at, salon_id,
     (SELECT CASE WHEN u.display_name <> '' THEN u.display_name ELSE u.username END
      FROM users u WHERE u.id = leads.assignee_id) AS assignee_name
     FROM leads";
@@ -228,6 +232,7 @@ pub(super) fn from_row(row: &Row) -> rusqlite::Result<Lead> {
         callback_state: row.get("callback_state")?,
         callback_detail: row.get("callback_detail")?,
         callback_at: row.get("callback_at")?,
+        salon_id: row.get("salon_id")?,
     })
 }
 
@@ -277,7 +282,10 @@ pub fn list(
            AND (?5 = 0
                 OR (?5 = 1 AND assignee_id = ?6)
                 OR (?5 = 2 AND assignee_id IS NULL)
-                OR (?5 = 3 AND (assignee_id = ?6 OR assignee_id IS NULL)))
+                OR (?5 = 3 AND (assignee_id = ?6 OR (assignee_id IS NULL AND (
+                    NOT EXISTS (SELECT 1 FROM staff_salons s WHERE s.user_id = ?6)
+                    OR coalesce(salon_id, 1) IN
+                        (SELECT s.salon_id FROM staff_salons s WHERE s.user_id = ?6))))))
          ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4"
     ))?;
     let rows = stmt.query_map(
@@ -344,4 +352,16 @@ pub fn counters(
         params![since, scope, user],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?)
+}
+
+/// Whether `user` works in the salon of `lead` (named to it, or to no
+/// salon: every salon).
+pub fn in_users_salons(conn: &Connection, user: &str, lead: &Lead) -> AppResult<bool> {
+    let salon = crate::domain::salons::of_column(lead.salon_id);
+    Ok(conn
+        .prepare_cached(
+            "SELECT NOT EXISTS (SELECT 1 FROM staff_salons WHERE user_id = ?1)
+                 OR EXISTS (SELECT 1 FROM staff_salons WHERE user_id = ?1 AND salon_id = ?2)",
+        )?
+        .query_row(params![user, salon], |r| r.get(0))?)
 }

@@ -28,6 +28,13 @@ pub struct SettingsPatch {
     pub phone_secondary: Option<String>,
     pub address: Option<String>,
     pub full_address: Option<String>,
+    /// The main salon's latitude; null removes it (with the longitude).
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<f64>, nullable)]
+    pub latitude: Option<Option<f64>>,
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<f64>, nullable)]
+    pub longitude: Option<Option<f64>>,
     pub email: Option<String>,
     /// Read-only: drawn from `workSchedule`. Accepted when it says what
     /// the schedule says (a form sending back what it loaded); any other
@@ -43,6 +50,10 @@ pub struct SettingsPatch {
     pub google_analytics_id: Option<String>,
     pub yandex_metrika_id: Option<String>,
     pub notification_email: Option<String>,
+    /// The main salon's Telegram chat; empty: `[telegram] chat_id`.
+    pub telegram_chat_id: Option<String>,
+    /// The main salon's recipients by lead type.
+    pub lead_recipients: Option<crate::domain::salons::LeadRecipients>,
     pub from_email: Option<String>,
     pub email_notifications_enabled: Option<bool>,
     pub consent_text: Option<String>,
@@ -90,6 +101,19 @@ pub struct SettingsPatch {
     pub phone_class: Option<String>,
     /// Read-only (from `[call_tracking]`); accepted likewise.
     pub call_tracking_script: Option<String>,
+    /// Read-only (the salons); accepted likewise.
+    #[schema(value_type = Option<Vec<crate::domain::salons::Salon>>)]
+    pub salons: Option<serde_json::Value>,
+}
+
+/// A field that is present, even as null (`Some(None)`), unlike an absent
+/// one (`None`, by `default`).
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
 }
 
 impl SettingsPatch {
@@ -104,7 +128,7 @@ impl SettingsPatch {
         let loaded_hours = to.public.work_schedule.lines();
         let p = &mut to.public;
         let b = &mut p.banners;
-        let text_fields: [(&'static str, &str, Option<String>, &mut String, usize); 31] = [
+        let text_fields: [(&'static str, &str, Option<String>, &mut String, usize); 32] = [
             (
                 "salonName",
                 "Название салона",
@@ -198,6 +222,13 @@ impl SettingsPatch {
                 self.notification_email,
                 &mut to.notification_email,
                 255,
+            ),
+            (
+                "telegramChatId",
+                "Чат Telegram",
+                self.telegram_chat_id,
+                &mut to.telegram_chat_id,
+                100,
             ),
             (
                 "fromEmail",
@@ -330,6 +361,16 @@ impl SettingsPatch {
                 return Err(AppError::invalid("workingHours", HOURS_FROM_SCHEDULE));
             }
         }
+        if self.latitude.is_some() || self.longitude.is_some() {
+            let latitude = self.latitude.unwrap_or(to.public.latitude);
+            let longitude = self.longitude.unwrap_or(to.public.longitude);
+            crate::domain::salons::check_coordinates(latitude, longitude)?;
+            to.public.latitude = latitude;
+            to.public.longitude = longitude;
+        }
+        if let Some(recipients) = self.lead_recipients {
+            to.lead_recipients = crate::domain::salons::check_recipients(recipients)?;
+        }
         if let Some(enabled) = self.email_notifications_enabled {
             to.email_notifications_enabled = enabled;
         }
@@ -456,6 +497,11 @@ impl crate::domain::form::Form for SettingsPatch {
             Field::optional("googleAnalyticsId", Kind::Text),
             Field::optional("yandexMetrikaId", Kind::Text),
             Field::optional("notificationEmail", Kind::Text).invalid("Неверный формат email"),
+            Field::optional("telegramChatId", Kind::Text),
+            Field::optional("leadRecipients", Kind::List),
+            Field::optional("latitude", Kind::Number),
+            Field::optional("longitude", Kind::Number),
+            Field::optional("salons", Kind::List),
             Field::optional("fromEmail", Kind::Text).invalid("Неверный формат email"),
             Field::optional("emailNotificationsEnabled", Kind::Bool),
             Field::optional("consentText", Kind::Text),

@@ -14,7 +14,8 @@ pub(super) const SELECT: &str =
     email_notifications_enabled, consent_text, privacy_policy, response_threshold_minutes,
     lead_assignment, operator_name, operator_inn, operator_ogrn, operator_address,
     google_analytics_enabled, retention_years, cancelled_retention_months, banner_ads,
-    visitor_mail_daily_limit, quiet_car_days, quiet_car_views
+    visitor_mail_daily_limit, quiet_car_days, quiet_car_views, latitude, longitude,
+    telegram_chat_id, lead_recipients
     FROM settings WHERE id = 1";
 
 pub(super) fn from_row(row: &Row) -> rusqlite::Result<Settings> {
@@ -25,6 +26,8 @@ pub(super) fn from_row(row: &Row) -> rusqlite::Result<Settings> {
             phone_secondary: row.get("phone_secondary")?,
             address: row.get("address")?,
             full_address: row.get("full_address")?,
+            latitude: row.get("latitude")?,
+            longitude: row.get("longitude")?,
             email: row.get("email")?,
             working_hours: String::new(),
             work_schedule: crate::domain::json_column(&row.get::<_, String>("work_schedule")?),
@@ -57,7 +60,10 @@ pub(super) fn from_row(row: &Row) -> rusqlite::Result<Settings> {
             },
             banner_ads: crate::domain::json_column(&row.get::<_, String>("banner_ads")?),
             updated_at: row.get("updated_at")?,
+            salons: Vec::new(),
         },
+        telegram_chat_id: row.get("telegram_chat_id")?,
+        lead_recipients: crate::domain::json_column(&row.get::<_, String>("lead_recipients")?),
         notification_email: row.get("notification_email")?,
         from_email: row.get("from_email")?,
         email_notifications_enabled: row.get("email_notifications_enabled")?,
@@ -94,6 +100,19 @@ impl Settings {
         };
         public
     }
+}
+
+/// What visitors read (`Settings::published`) with the salons when there
+/// are several.
+pub fn public(
+    conn: &Connection,
+    calls: &crate::config_calls::CallTrackingConfig,
+) -> AppResult<PublicSettings> {
+    let settings = get(conn)?;
+    let salons = crate::domain::salons::public(conn, &settings, calls.phone_class.trim())?;
+    let mut public = settings.published(calls);
+    public.salons = salons;
+    Ok(public)
 }
 
 /// The stored settings, or the defaults before an admin saved any.
@@ -136,10 +155,11 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             notification_email, from_email, email_notifications_enabled, consent_text,
             privacy_policy, work_schedule, response_threshold_minutes, lead_assignment,
             google_analytics_enabled, retention_years, cancelled_retention_months,
-            banner_ads, visitor_mail_daily_limit, quiet_car_days, quiet_car_views)
+            banner_ads, visitor_mail_daily_limit, quiet_car_days, quiet_car_views, latitude,
+            longitude, telegram_chat_id, lead_recipients)
          VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33,
-            ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44)",
+            ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47, ?48)",
         rusqlite::params![
             p.salon_name,
             p.phone,
@@ -187,6 +207,11 @@ pub fn save(conn: &Connection, settings: &Settings) -> AppResult<Settings> {
             next.visitor_mail_daily_limit,
             next.quiet_car_days,
             next.quiet_car_views,
+            p.latitude,
+            p.longitude,
+            next.telegram_chat_id,
+            serde_json::to_string(&next.lead_recipients)
+                .map_err(|e| crate::error::AppError::Internal(e.into()))?,
         ],
     )?;
     get(conn)

@@ -75,6 +75,12 @@ pub struct PublicSettings {
     pub phone_secondary: String,
     pub address: String,
     pub full_address: String,
+    /// The main salon's coordinates (WGS 84 degrees) for a map link; absent:
+    /// not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latitude: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub longitude: Option<f64>,
     pub email: String,
     /// The hours as shown (the footer), one line per run of days with the
     /// same hours ("Пн–Пт: 09:00–21:00"): drawn from `workSchedule`, never
@@ -122,6 +128,12 @@ pub struct PublicSettings {
     #[serde(default)]
     pub banner_ads: std::collections::BTreeMap<String, crate::domain::ads::AdMark>,
     pub updated_at: String,
+    /// Every salon, the main first (its facts are the fields above), when
+    /// the install has more than one (`docs/salons.md`); absent for a
+    /// single salon. Read-only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(read_only)]
+    pub salons: Vec<crate::domain::salons::Salon>,
 }
 
 /// Everything, for the admin.
@@ -131,6 +143,13 @@ pub struct Settings {
     #[serde(flatten)]
     pub public: PublicSettings,
     pub notification_email: String,
+    /// The main salon's Telegram chat for leads; empty: `[telegram] chat_id`.
+    #[serde(default)]
+    pub telegram_chat_id: String,
+    /// The main salon's recipients for some lead types, over
+    /// `notificationEmail` and the chat (`docs/salons.md`).
+    #[serde(default)]
+    pub lead_recipients: crate::domain::salons::LeadRecipients,
     pub from_email: String,
     pub email_notifications_enabled: bool,
     pub consent_text: String,
@@ -193,6 +212,8 @@ impl Default for Settings {
                 phone_secondary: String::new(),
                 address: "Санкт-Петербург".into(),
                 full_address: String::new(),
+                latitude: None,
+                longitude: None,
                 email: String::new(),
                 working_hours: WorkSchedule::default().lines(),
                 work_schedule: WorkSchedule::default(),
@@ -211,8 +232,11 @@ impl Default for Settings {
                 banners: Banners::default(),
                 banner_ads: Default::default(),
                 updated_at: String::new(),
+                salons: Vec::new(),
             },
             notification_email: String::new(),
+            telegram_chat_id: String::new(),
+            lead_recipients: Default::default(),
             from_email: String::new(),
             email_notifications_enabled: true,
             consent_text: DEFAULT_CONSENT_TEXT.into(),

@@ -518,7 +518,9 @@ async fn save_settings(
         patch.apply(&mut next)?;
         let saved = settings::save(c, &next)?;
         // What visitors agree to from now on, in the consent ledger.
-        legal::record(c, &saved, &legal::processors(&config, &saved))?;
+        let processors = legal::processors(&config, &saved);
+        legal::record(c, &saved, &processors)?;
+        legal::record_salons(c, &settings::get(c)?, &processors)?;
         let after = settings::get(c)?;
         let changes = audit::diff(&before, &after, audit::NOT_AUDITED);
         if !all_settings && !changes.iter().all(|ch| is_banner_field(&ch.field)) {

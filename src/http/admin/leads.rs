@@ -74,6 +74,7 @@ fn parse_filter<T>(
 
 pub const LEAD_NOT_FOUND: &str = "Лид не найден";
 pub const ANOTHERS_LEAD: &str = "Заявка закреплена за другим сотрудником";
+pub const ANOTHER_SALONS_LEAD: &str = "Заявка другого салона";
 const NOT_A_TAKER: &str =
     "Заявку можно передать только действующему сотруднику с доступом к заявкам";
 
@@ -109,6 +110,13 @@ pub(crate) fn check_lead_access(admin: &Admin, lead: &Lead) -> AppResult<()> {
 pub(crate) fn lead_for(c: &rusqlite::Connection, admin: &Admin, id: &str) -> AppResult<Lead> {
     let lead = leads::get(c, id)?.ok_or_else(|| AppError::not_found(LEAD_NOT_FOUND))?;
     check_lead_access(admin, &lead)?;
+    // An unassigned lead of another salon is that salon's managers'.
+    if !admin.user.role.sees_every_lead()
+        && lead.assignee_id.is_none()
+        && !leads::in_users_salons(c, &admin.user.id, &lead)?
+    {
+        return Err(AppError::Forbidden(ANOTHER_SALONS_LEAD.into()));
+    }
     Ok(lead)
 }
 

@@ -16,6 +16,7 @@ pub mod parser;
 pub mod person_data;
 mod resource;
 pub mod response_times;
+pub mod salons;
 pub mod saved_searches;
 pub mod session;
 pub mod staff;

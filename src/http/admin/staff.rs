@@ -151,6 +151,18 @@ pub async fn change_user(
             None => "как у салона".to_string(),
         };
         change("workSchedule", hours(&before), hours(&after));
+        let salons_of = |u: &StaffUser| {
+            if u.salon_ids.is_empty() {
+                "все салоны".to_string()
+            } else {
+                u.salon_ids
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        change("salonIds", salons_of(&before), salons_of(&after));
         let action = match (before.blocked_at.is_some(), after.blocked_at.is_some()) {
             (false, true) => AuditAction::Block,
             (true, false) => AuditAction::Unblock,

@@ -125,7 +125,7 @@ pub async fn not_found(State(state): State<AppState>, uri: Uri) -> AppResult<Res
         .db
         .call(move |c| {
             Ok((
-                settings::get(c)?.published(&config.call_tracking),
+                settings::public(c, &config.call_tracking)?,
                 crate::domain::credit_programs::public(c, today)?,
             ))
         })
@@ -151,11 +151,11 @@ async fn admin(State(state): State<AppState>, _query: RawQuery) -> AppResult<Res
 }
 
 async fn public_settings(state: &AppState) -> AppResult<PublicSettings> {
-    Ok(state
+    let config = state.config.clone();
+    state
         .db
-        .call(|c| settings::get(c))
-        .await?
-        .published(&state.config.call_tracking))
+        .call(move |c| settings::public(c, &config.call_tracking))
+        .await
 }
 
 /// Used by route handlers that take a path segment.

@@ -60,6 +60,9 @@ pub struct CarQuery {
     pub in_stock: Option<bool>,
     /// Exact model name.
     pub model: Option<String>,
+    /// One salon's cars (1: the main salon; `docs/salons.md`).
+    #[param(minimum = 1, maximum = 2147483647)]
+    pub salon: Option<i64>,
     /// newest (default), price_asc or price_desc.
     #[param(pattern = "^(|newest|price_asc|price_desc)$")]
     pub sort: Option<String>,
@@ -121,6 +124,7 @@ impl CarQuery {
             min_price: price(&self.min_price, "minPrice")?,
             max_price: price(&self.max_price, "maxPrice")?,
             model: self.model.clone().filter(|m| !m.is_empty()),
+            salon: self.salon,
             include_drafts: false,
             sort,
         })

@@ -40,8 +40,13 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/api/settings", tag = "settings",
     responses((status = 200, body = PublicSettings)))]
 pub async fn settings(State(state): State<AppState>) -> AppResult<Json<PublicSettings>> {
-    let settings = state.db.call(|c| settings::get(c)).await?;
-    Ok(Json(settings.published(&state.config.call_tracking)))
+    let config = state.config.clone();
+    Ok(Json(
+        state
+            .db
+            .call(move |c| settings::public(c, &config.call_tracking))
+            .await?,
+    ))
 }
 
 /// One page banner's image URL; a missing mobile banner gives the desktop one.
@@ -71,17 +76,29 @@ pub struct LegalDocument {
     pub version: i64,
 }
 
-/// The consent text ('consent') or the privacy policy ('privacy').
-#[utoipa::path(get, path = "/api/legal/{document}", tag = "settings",
+/// Whose texts: a salon's that is its own company.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LegalQuery {
+    /// A salon's id (`docs/salons.md`); absent or 1: the main salon's.
+    #[param(minimum = 1, maximum = 2147483647)]
+    pub salon: Option<i64>,
+}
+
+/// The consent text ('consent') or the privacy policy ('privacy'), of a
+/// salon's operator when `salon` names one that is a separate company.
+#[utoipa::path(get, path = "/api/legal/{document}", tag = "settings", params(LegalQuery),
     responses((status = 200, body = LegalDocument), (status = 404, body = ApiErrorBody)))]
 pub async fn legal(
     State(state): State<AppState>,
     Path(document): Path<String>,
+    ApiQuery(query): ApiQuery<LegalQuery>,
 ) -> AppResult<Json<LegalDocument>> {
     // As the consent ledger keeps them: the operator and processors named.
+    let salon = query.salon.unwrap_or(crate::domain::salons::MAIN);
     let shown = state
         .db
-        .call(|c| legal::current(c, &settings::get(c)?))
+        .call(move |c| legal::current_for(c, &settings::get(c)?, salon))
         .await?;
     let version = shown.version;
     let (title, text) = match document.as_str() {

@@ -8,7 +8,7 @@ use utoipa_axum::routes;
 
 use crate::calltracking::callback::{self, Pbx};
 use crate::domain::leads::{self, CallbackState, Lead, LeadInput, LeadType};
-use crate::domain::settings;
+use crate::domain::{legal, salons, settings};
 use crate::error::{AppError, AppResult};
 use crate::http::extract::{ApiJson, ClientIp};
 use crate::http::openapi::ApiErrorBody;
@@ -64,12 +64,15 @@ pub async fn create(
         .db
         .write_grouped(move |c| {
             let settings = settings::get(c)?;
-            let valid = input.validate_at(
-                settings.public.consent_version,
-                &ip_text,
-                now,
-                &settings.public.work_schedule,
-            )?;
+            // The salon that owns the lead: the car's, or the visitor's
+            // choice on a general form (`docs/salons.md`); its hours bound a
+            // test drive and its operator's texts are what was agreed to.
+            let salon = salons::of_lead(c, input.car_id.as_deref(), input.salon_id)?;
+            let salon_column = salons::column(salon);
+            let schedule = salons::schedule_of(c, &settings, salon_column)?;
+            let consent_version = legal::salon_consent_version(c, &settings, salon)?;
+            let mut valid = input.validate_at(consent_version, &ip_text, now, &schedule)?;
+            valid.in_salon(salon_column);
             if is_bot {
                 // Looks accepted to the bot; nothing is stored.
                 return Ok((valid.into_unsaved(), Vec::new()));
@@ -78,13 +81,7 @@ pub async fn create(
             let channels = notify::arrival::announce(c, &config, &settings, &lead, now.to_utc())?;
             // «Перезвоните мне»: stored and assigned; now what the PBX does.
             if lead.lead_type == LeadType::Callback {
-                let state = callback::decide(
-                    c,
-                    &lead.id,
-                    &settings.public.work_schedule,
-                    has_pbx,
-                    now.to_utc(),
-                )?;
+                let state = callback::decide(c, &lead.id, &schedule, has_pbx, now.to_utc())?;
                 lead = leads::get(c, &lead.id)?.unwrap_or(lead);
                 debug_assert_eq!(lead.callback_state, Some(state));
             }

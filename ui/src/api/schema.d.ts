@@ -259,6 +259,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/cars/{id}/salon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Moves a car to another salon (its card, page, feeds and the leads about
+         *     it follow); audited with both salons' names.
+         */
+        put: operations["move_car"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/checks": {
         parameters: {
             query?: never;
@@ -1046,6 +1066,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/salons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every salon, the main first (its facts are the company settings), with
+         *     its cars counted.
+         */
+        get: operations["list_salons"];
+        put?: never;
+        /** Adds a salon. */
+        post: operations["add_salon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/salons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Changes a salon; the main salon's facts are the company settings'. */
+        put: operations["change_salon"];
+        post?: never;
+        /** Removes a salon without cars; the main salon stays. */
+        delete: operations["delete_salon"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/saved-searches": {
         parameters: {
             query?: never;
@@ -1680,7 +1739,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The consent text ('consent') or the privacy policy ('privacy'). */
+        /**
+         * The consent text ('consent') or the privacy policy ('privacy'), of a
+         *     salon's operator when `salon` names one that is a separate company.
+         */
         get: operations["legal"];
         put?: never;
         post?: never;
@@ -2095,7 +2157,7 @@ export interface components {
          * @description What was done.
          * @enum {string}
          */
-        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings" | "import" | "block" | "unblock" | "password" | "assign" | "erase" | "export";
+        AuditAction: "create" | "update" | "delete" | "status" | "approve" | "bulk_price" | "upload" | "settings" | "import" | "block" | "unblock" | "password" | "assign" | "erase" | "export" | "move";
         /** @description A stored entry. */
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
@@ -2116,7 +2178,7 @@ export interface components {
          * @description What kind of object it was done to.
          * @enum {string}
          */
-        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "credit_program" | "settings" | "body_type" | "banner" | "import" | "user" | "personal_data";
+        AuditObject: "car" | "brand" | "review" | "lead" | "promotion" | "partner_bank" | "credit_program" | "settings" | "body_type" | "banner" | "import" | "user" | "personal_data" | "salon";
         /** @description A page of the audit trail. */
         AuditPage: {
             items: components["schemas"]["AuditEntry"][];
@@ -2133,6 +2195,14 @@ export interface components {
              *     not configured.
              */
             authUrl?: string | null;
+        };
+        BTreeMap: {
+            [key: string]: {
+                /** @default  */
+                email: string;
+                /** @default  */
+                telegramChatId: string;
+            };
         };
         /** @description The twelve page-banner image URLs (desktop and mobile for six pages). */
         Banners: {
@@ -2339,6 +2409,11 @@ export interface components {
             owners: number | null;
             price: components["schemas"]["Money"];
             published: boolean;
+            /**
+             * Format: int64
+             * @description The salon it stands in (`docs/salons.md`); absent: the main salon.
+             */
+            salonId?: number | null;
             slug: string;
             state: null | components["schemas"]["CarState"];
             status: components["schemas"]["CarStatus"];
@@ -2405,6 +2480,11 @@ export interface components {
             monthlyPayment?: null | components["schemas"]["Money"];
             name: string;
             price: components["schemas"]["Money"];
+            /**
+             * Format: int64
+             * @description The salon it stands in; absent: the main salon.
+             */
+            salonId?: number | null;
             slug: string;
             status: components["schemas"]["CarStatus"];
             tradeinDiscount?: null | components["schemas"]["Money"];
@@ -2470,6 +2550,11 @@ export interface components {
             owners?: number | null;
             price: components["schemas"]["Money"];
             published?: boolean;
+            /**
+             * Format: int64
+             * @description The salon it stands in (`docs/salons.md`); absent or 1: the main.
+             */
+            salonId?: number | null;
             slug: string;
             state?: null | components["schemas"]["CarState"];
             status: components["schemas"]["CarStatus"];
@@ -2491,6 +2576,14 @@ export interface components {
             ads: components["schemas"]["CarAd"][];
             /** @description Its figures per channel and day (days without any are left out). */
             days: components["schemas"]["CarDay"][];
+        };
+        /** @description Where a car is moved to. */
+        CarMove: {
+            /**
+             * Format: int64
+             * @description The salon's id (1: the main).
+             */
+            salonId: number;
         };
         /**
          * @description A used car's state, as Auto.ru's `state` grades it.
@@ -3099,6 +3192,11 @@ export interface components {
             preferredDate?: string | null;
             /** @description Test drive: the slot's start, "HH:MM" (Moscow); null for other types. */
             preferredTime?: string | null;
+            /**
+             * Format: int64
+             * @description The salon it belongs to (`docs/salons.md`); absent: the main salon.
+             */
+            salonId?: number | null;
             sourceUrl?: string | null;
             status: components["schemas"]["LeadStatus"];
             /**
@@ -3189,6 +3287,12 @@ export interface components {
              *     slots every 30 minutes within the working hours.
              */
             preferredTime?: string | null;
+            /**
+             * Format: int64
+             * @description The salon the visitor chose on a general form (`docs/salons.md`); a
+             *     lead about a car goes to the car's salon whatever this says.
+             */
+            salonId?: number | null;
             sourceUrl?: string | null;
             /**
              * Format: int64
@@ -3379,6 +3483,8 @@ export interface components {
             /** @description Their number in the PBX; may be empty. */
             pbxNumber?: string;
             role: components["schemas"]["Role"];
+            /** @description The salons they work in; empty: every salon. */
+            salonIds?: number[];
             username: string;
             workSchedule?: null | components["schemas"]["WorkSchedule"];
         };
@@ -3657,6 +3763,14 @@ export interface components {
             googleAnalyticsId: string;
             heroSubtitle: string;
             heroTitle: string;
+            /**
+             * Format: double
+             * @description The main salon's coordinates (WGS 84 degrees) for a map link; absent:
+             *     not given.
+             */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
             operatorAddress: string;
             /** @description 10 digits (an organisation) or 12 (an entrepreneur); empty: not given. */
             operatorInn: string;
@@ -3678,6 +3792,12 @@ export interface components {
             readonly phoneClass?: string;
             phoneSecondary: string;
             salonName: string;
+            /**
+             * @description Every salon, the main first (its facts are the fields above), when
+             *     the install has more than one (`docs/salons.md`); absent for a
+             *     single salon. Read-only.
+             */
+            salons?: components["schemas"]["Salon"][];
             updatedAt: string;
             /**
              * @description Opening hours by weekday, Monday first, Moscow time (test-drive
@@ -4070,6 +4190,102 @@ export interface components {
          * @enum {string}
          */
         RunTrigger: "manual" | "schedule";
+        /** @description A salon as visitors see it. */
+        Salon: {
+            address: string;
+            email: string;
+            fullAddress: string;
+            /**
+             * Format: int64
+             * @description 1: the main salon.
+             */
+            id: number;
+            /**
+             * Format: double
+             * @description Degrees (WGS 84); null: not given (no map link).
+             */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
+            name: string;
+            phone: string;
+            /**
+             * @description The CSS class this salon's phones carry for the call-tracking
+             *     script; empty: none (the main salon's is `[call_tracking]`'s).
+             */
+            phoneClass: string;
+            phoneSecondary: string;
+            /** @description Opening hours by weekday, Monday first, Moscow time. */
+            workSchedule: components["schemas"]["WorkSchedule"];
+            /** @description The hours as shown, drawn from the schedule. */
+            readonly workingHours: string;
+        };
+        /**
+         * @description A salon as the admin form sends it; read-only fields it loaded are
+         *     accepted and ignored.
+         */
+        SalonInput: {
+            address?: string;
+            /**
+             * Format: int64
+             * @description Read-only.
+             */
+            cars?: number | null;
+            email?: string;
+            fullAddress?: string;
+            /**
+             * Format: int64
+             * @description Read-only.
+             */
+            id?: number | null;
+            /** Format: double */
+            latitude?: number | null;
+            leadRecipients?: components["schemas"]["BTreeMap"];
+            /** Format: double */
+            longitude?: number | null;
+            /** @description Read-only. */
+            main?: boolean | null;
+            name: string;
+            notificationEmail?: string;
+            operatorAddress?: string;
+            operatorInn?: string;
+            operatorName?: string;
+            operatorOgrn?: string;
+            phone?: string;
+            phoneClass?: string;
+            phoneSecondary?: string;
+            telegramChatId?: string;
+            workSchedule?: null | components["schemas"]["WorkSchedule"];
+            /** @description Read-only. */
+            workingHours?: string | null;
+        };
+        /** @description A salon as the admin edits it. */
+        SalonRecord: components["schemas"]["Salon"] & {
+            /**
+             * Format: int64
+             * @description Its cars, published or not.
+             */
+            cars: number;
+            /** @description Other recipients for some lead types. */
+            leadRecipients: components["schemas"]["BTreeMap"];
+            /** @description The main salon (its facts are the company settings). */
+            main: boolean;
+            /**
+             * @description Where its leads are announced (several addresses by commas); empty:
+             *     the main salon's.
+             */
+            notificationEmail: string;
+            operatorAddress: string;
+            operatorInn: string;
+            /**
+             * @description Its own operator of personal data when it is a separate company;
+             *     empty: the main salon's.
+             */
+            operatorName: string;
+            operatorOgrn: string;
+            /** @description Its Telegram chat; empty: the main salon's (or `[telegram] chat_id`). */
+            telegramChatId: string;
+        };
         /**
          * @description The catalogue filter a search follows; a missing field does not filter
          *     (docs/catalogue.md).
@@ -4106,6 +4322,11 @@ export interface components {
              *     (`docs/leads.md`, "Who answers a lead").
              */
             leadAssignment: components["schemas"]["AssignmentRule"];
+            /**
+             * @description The main salon's recipients for some lead types, over
+             *     `notificationEmail` and the chat (`docs/salons.md`).
+             */
+            leadRecipients?: components["schemas"]["BTreeMap"];
             notificationEmail: string;
             privacyPolicy: string;
             /**
@@ -4136,6 +4357,8 @@ export interface components {
              * @example 3
              */
             retentionYears: number;
+            /** @description The main salon's Telegram chat for leads; empty: `[telegram] chat_id`. */
+            telegramChatId?: string;
             /**
              * Format: int64
              * @description Mails visitors may trigger to any address (saved searches'
@@ -4183,7 +4406,15 @@ export interface components {
             heroTitle?: string | null;
             homeBanner?: string | null;
             homeBannerMobile?: string | null;
+            /**
+             * Format: double
+             * @description The main salon's latitude; null removes it (with the longitude).
+             */
+            latitude?: number | null;
             leadAssignment?: null | components["schemas"]["AssignmentRule"];
+            leadRecipients?: null | components["schemas"]["BTreeMap"];
+            /** Format: double */
+            longitude?: number | null;
             newCarsBanner?: string | null;
             newCarsBannerMobile?: string | null;
             notificationEmail?: string | null;
@@ -4220,6 +4451,10 @@ export interface components {
              */
             retentionYears?: number | null;
             salonName?: string | null;
+            /** @description Read-only (the salons); accepted likewise. */
+            salons?: components["schemas"]["Salon"][] | null;
+            /** @description The main salon's Telegram chat; empty: `[telegram] chat_id`. */
+            telegramChatId?: string | null;
             tradeInBanner?: string | null;
             tradeInBannerMobile?: string | null;
             /** @description Read-only; accepted so a form can send back what it loaded. */
@@ -4269,6 +4504,8 @@ export interface components {
             /** @description Their number in the PBX; empty removes it. */
             pbxNumber?: string | null;
             role?: null | components["schemas"]["Role"];
+            /** @description The salons they work in; empty: every salon. */
+            salonIds?: number[] | null;
             workSchedule?: null | components["schemas"]["WorkSchedule"];
         };
         /** @description A staff account as the team screen lists it. */
@@ -4303,6 +4540,11 @@ export interface components {
              */
             pbxNumber: string;
             role: components["schemas"]["Role"];
+            /**
+             * @description The salons they work in (1: the main; `docs/salons.md`); absent or
+             *     empty: every salon.
+             */
+            salonIds?: number[];
             /** @description The login. */
             username: string;
             workSchedule?: null | components["schemas"]["WorkSchedule"];
@@ -5404,6 +5646,110 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    move_car: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CarMove"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Car"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored data: a duplicate, or a record another refers to */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is larger than this route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is not of the documented content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8534,6 +8880,320 @@ export interface operations {
             };
         };
     };
+    list_salons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalonRecord"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    add_salon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalonInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalonRecord"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored data: a duplicate, or a record another refers to */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is larger than this route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is not of the documented content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    change_salon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalonInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalonRecord"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored data: a duplicate, or a record another refers to */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is larger than this route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The body is not of the documented content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    delete_salon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No credentials, or wrong ones */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The role may not do this, the account is blocked, or a cookie write came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address or for this login, or the password checks are busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     list_saved_searches: {
         parameters: {
             query?: never;
@@ -10004,6 +10664,8 @@ export interface operations {
                 inStock?: boolean;
                 /** @description Exact model name. */
                 model?: string;
+                /** @description One salon's cars (1: the main salon; `docs/salons.md`). */
+                salon?: number;
                 /** @description newest (default), price_asc or price_desc. */
                 sort?: string;
                 /** @description Page size, default 12, 1 to 100. */
@@ -10069,6 +10731,8 @@ export interface operations {
                 inStock?: boolean;
                 /** @description Exact model name. */
                 model?: string;
+                /** @description One salon's cars (1: the main salon; `docs/salons.md`). */
+                salon?: number;
                 /** @description newest (default), price_asc or price_desc. */
                 sort?: string;
                 /** @description Page size, default 12, 1 to 100. */
@@ -10155,6 +10819,8 @@ export interface operations {
                 inStock?: boolean;
                 /** @description Exact model name. */
                 model?: string;
+                /** @description One salon's cars (1: the main salon; `docs/salons.md`). */
+                salon?: number;
                 /** @description newest (default), price_asc or price_desc. */
                 sort?: string;
                 /** @description Page size, default 12, 1 to 100. */
@@ -10209,6 +10875,8 @@ export interface operations {
                 inStock?: boolean;
                 /** @description Exact model name. */
                 model?: string;
+                /** @description One salon's cars (1: the main salon; `docs/salons.md`). */
+                salon?: number;
                 /** @description newest (default), price_asc or price_desc. */
                 sort?: string;
                 /** @description Page size, default 12, 1 to 100. */
@@ -11509,7 +12177,10 @@ export interface operations {
     };
     legal: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A salon's id (`docs/salons.md`); absent or 1: the main salon's. */
+                salon?: number;
+            };
             header?: never;
             path: {
                 document: string;

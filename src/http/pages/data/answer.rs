@@ -38,7 +38,7 @@ where
     let (settings, page) = state
         .db
         .call(move |c| {
-            let settings = settings::get(c)?.published(&config.call_tracking);
+            let settings = settings::public(c, &config.call_tracking)?;
             let mut page = build(c, &settings)?;
             page.put("/api/settings", &settings);
             // The footer's credit disclosure (38-FZ art. 28) on every page
