@@ -516,7 +516,9 @@ pub fn main_patch(input: SalonInput) -> AppResult<super::settings::SettingsPatch
         longitude: Some(input.longitude),
         phone: Some(input.phone),
         phone_secondary: Some(input.phone_secondary),
-        email: Some(input.email),
+        // The company e-mail stays when the form leaves it empty (the
+        // settings require one).
+        email: Some(input.email).filter(|e| !e.is_empty()),
         work_schedule: input
             .work_schedule
             .map(|s| serde_json::to_value(s).unwrap_or_default()),

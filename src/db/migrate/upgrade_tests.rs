@@ -288,3 +288,64 @@ fn v32_typed_monthly_payments_upgrade_to_lease_cars_only() {
         ["lease:9820000", "new:none", "used:none"]
     );
 }
+
+/// A single-salon database of V38 upgraded (V39, several salons): nothing
+/// new to fill, and what it answers is what it answered: the settings, the
+/// car and the lead read back the same, with no salon in any answer.
+#[test]
+fn v38_single_salon_upgrades_with_nothing_changed() {
+    use crate::domain::{cars, leads, salons, settings};
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = Connection::open(dir.path().join("old.db")).unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    migrate_to(&mut conn, Some(38)).unwrap();
+    insert_brand(&conn);
+    conn.execute(
+        "INSERT INTO settings (id, salon_name, phone, address, updated_at, operator_name,
+            notification_email)
+         VALUES (1, 'Нева Моторс', '+7 (812) 111-22-33', 'Невский, 1', ?1, 'ООО «Нева»',
+            'sales@neva.example')",
+        [T],
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO cars (id, brand_id, name, slug, model, year, price_kopecks, status,
+            body_type, transmission, drivetrain, fuel_type, engine, created_at, updated_at)
+         VALUES ('car-1', 'brand-1', 'X', 'car-1', 'M', 2024, 100000000, 'new', 'sedan',
+            'automatic', 'front', 'gasoline', '1.6', ?1, ?1)",
+        [T],
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO leads (id, type, status, name, phone, consent_version, consent_at,
+            consent_ip, created_at, updated_at)
+         VALUES ('lead-1', 'contact_form', 'new', 'Иван', '+79991234567', 1, ?1, '', ?1, ?1)",
+        [T],
+    )
+    .unwrap();
+    migrate(&mut conn).unwrap();
+    let read = settings::get(&conn).unwrap();
+    assert_eq!(read.public.salon_name, "Нева Моторс");
+    assert_eq!(read.notification_email, "sales@neva.example");
+    assert_eq!((read.public.latitude, read.public.longitude), (None, None));
+    assert!(read.lead_recipients.is_empty() && read.telegram_chat_id.is_empty());
+    assert!(!salons::several(&conn).unwrap());
+    let public = settings::public(&conn, &Default::default()).unwrap();
+    let json = serde_json::to_value(&public).unwrap();
+    for absent in ["salons", "latitude", "longitude"] {
+        assert!(json.get(absent).is_none(), "{absent} in {json}");
+    }
+    let car = cars::get(&conn, "car-1", true).unwrap().unwrap();
+    assert_eq!(car.salon_id, None);
+    assert!(serde_json::to_value(&car).unwrap().get("salonId").is_none());
+    let lead = leads::get(&conn, "lead-1").unwrap().unwrap();
+    assert!(
+        serde_json::to_value(&lead)
+            .unwrap()
+            .get("salonId")
+            .is_none()
+    );
+    let all = salons::all(&conn, &read, "").unwrap();
+    assert_eq!(all.len(), 1);
+    assert!(all[0].main && all[0].salon.name == "Нева Моторс" && all[0].cars == 1);
+}

@@ -33,6 +33,7 @@ const PAGE_PARAMS: &[&str] = &[
     "condition",
     "model",
     "cars",
+    "salon",
 ];
 
 /// Largest body of a page's own form (the withdrawal link's token).

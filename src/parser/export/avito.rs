@@ -39,13 +39,30 @@ pub fn photo_path(hash: &str) -> String {
 
 /// Avito Autoload: every car [`super::avito_gaps`] finds nothing missing in.
 pub fn avito(cars: &[Car], settings: &Settings, labels: &BodyLabels, base: &str) -> String {
-    let contacts = &settings.public;
-    let address = if contacts.full_address.trim().is_empty() {
-        &contacts.address
-    } else {
-        &contacts.full_address
+    // Each ad its salon's address, phone and name (`docs/salons.md`).
+    let contacts_of = |salon: Option<i64>| {
+        let id = crate::domain::salons::of_column(salon);
+        let shown = settings.public.salons.iter().find(|s| s.id == id);
+        let (address, full, phone, name) = match shown {
+            Some(s) => (&s.address, &s.full_address, &s.phone, Some(&s.name)),
+            None => (
+                &settings.public.address,
+                &settings.public.full_address,
+                &settings.public.phone,
+                None,
+            ),
+        };
+        let address = if full.trim().is_empty() {
+            address
+        } else {
+            full
+        };
+        (
+            address.chars().take(256).collect::<String>(),
+            crate::domain::phone::normalize(phone).unwrap_or_default(),
+            name.map(|n| n.chars().take(40).collect::<String>()),
+        )
     };
-    let phone = crate::domain::phone::normalize(&contacts.phone).unwrap_or_default();
     let mut out = String::with_capacity(cars.len() * 1500 + 200);
     out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     out.push_str("<Ads formatVersion=\"3\" target=\"Avito.ru\">\n");
@@ -71,12 +88,11 @@ pub fn avito(cars: &[Car], settings: &Settings, labels: &BodyLabels, base: &str)
         if used {
             element(&mut out, i, "AdType", "Автомобиль приобретён на продажу");
         }
-        element(
-            &mut out,
-            i,
-            "Address",
-            &address.chars().take(256).collect::<String>(),
-        );
+        let (address, phone, manager) = contacts_of(car.salon_id);
+        element(&mut out, i, "Address", &address);
+        if let Some(manager) = &manager {
+            element(&mut out, i, "ManagerName", manager);
+        }
         element(&mut out, i, "ContactPhone", &phone);
         element(&mut out, i, "Make", &car.brand_name);
         element(&mut out, i, "Model", &car.model);

@@ -37,8 +37,12 @@ pub fn stock(conn: &Connection) -> AppResult<Vec<Car>> {
 }
 
 /// The three feeds' data: stock, settings and body labels, read in one go.
+/// The settings carry the salons when there are several (each car's
+/// contacts in the Avito feed).
 pub fn load(conn: &Connection) -> AppResult<(Vec<Car>, Settings, BodyLabels)> {
-    Ok((stock(conn)?, settings::get(conn)?, body_labels(conn)?))
+    let mut settings = settings::get(conn)?;
+    settings.public.salons = crate::domain::salons::public(conn, &settings, "")?;
+    Ok((stock(conn)?, settings, body_labels(conn)?))
 }
 
 /// Every body type's single label, by slug.

@@ -72,6 +72,54 @@ pub fn car_json_ld(car: &Car, url: &str, image: Option<&str>) -> Value {
     ld
 }
 
+/// schema.org AutoDealer of a salon: its name, address, phone, place on
+/// the map and opening hours.
+pub fn auto_dealer_json_ld(salon: &crate::domain::salons::Salon, base: &str) -> Value {
+    const DAYS: [&str; 7] = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    let hours: Vec<Value> = salon
+        .work_schedule
+        .days
+        .iter()
+        .zip(DAYS)
+        .filter_map(|(day, name)| {
+            day.as_ref().map(|d| {
+                json!({
+                    "@type": "OpeningHoursSpecification",
+                    "dayOfWeek": format!("https://schema.org/{name}"),
+                    "opens": d.open,
+                    "closes": d.close,
+                })
+            })
+        })
+        .collect();
+    let address = if salon.full_address.is_empty() {
+        &salon.address
+    } else {
+        &salon.full_address
+    };
+    let mut ld = json!({
+        "@type": "AutoDealer",
+        "name": salon.name,
+        "url": base,
+        "address": { "@type": "PostalAddress", "streetAddress": address, "addressCountry": "RU" },
+        "telephone": salon.phone,
+        "openingHoursSpecification": hours,
+    });
+    if let (Some(latitude), Some(longitude)) = (salon.latitude, salon.longitude) {
+        ld["geo"] =
+            json!({ "@type": "GeoCoordinates", "latitude": latitude, "longitude": longitude });
+    }
+    ld
+}
+
 pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> AppResult<Response> {
     let base = state.config.base_url.trim_end_matches('/').to_string();
     let today = state.clock.moscow_today();
@@ -122,11 +170,13 @@ pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> App
                 format!("{base}{i}")
             }
         });
-        page.json_ld = Some(car_json_ld(
-            &car,
-            &format!("{base}{path}"),
-            absolute_image.as_deref(),
-        ));
+        let mut ld = car_json_ld(&car, &format!("{base}{path}"), absolute_image.as_deref());
+        // With several salons the offer names the dealer that holds the car.
+        let salon = crate::domain::salons::of_column(car.salon_id);
+        if let Some(salon) = settings.salons.iter().find(|s| s.id == salon) {
+            ld["offers"]["seller"] = auto_dealer_json_ld(salon, &base);
+        }
+        page.json_ld = Some(ld);
         if let Some(image) = &image {
             page.preload_images.push(PreloadImage::of(
                 image,

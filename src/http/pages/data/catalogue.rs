@@ -48,6 +48,8 @@ struct CarsQuery {
     body_type: Option<BodyType>,
     /// Whole rubles.
     max_price: Option<i64>,
+    /// One salon's cars (`docs/salons.md`).
+    salon: Option<i64>,
     price_ascending: bool,
 }
 
@@ -58,6 +60,7 @@ impl CarsQuery {
             brand_id: self.brand_id.clone(),
             body_type: self.body_type.clone(),
             max_price: self.max_price.map(Money::from_rubles),
+            salon: self.salon,
             sort: if self.price_ascending {
                 CarSort::PriceAsc
             } else {
@@ -81,6 +84,9 @@ impl CarsQuery {
         }
         if let Some(max) = self.max_price {
             params.push(format!("maxPrice={max}"));
+        }
+        if let Some(salon) = self.salon {
+            params.push(format!("salon={salon}"));
         }
         params
     }
@@ -156,6 +162,13 @@ impl PageQuery {
     fn body_type(&self, known: &[body_types::BodyTypeInfo]) -> Option<BodyType> {
         let body = BodyType::parse(self.get("body")?)?;
         known.iter().any(|t| t.body_type == body).then_some(body)
+    }
+
+    /// The `salon` filter when the install has that salon (several of
+    /// them); another filters nothing.
+    fn salon(&self, salons: &[crate::domain::salons::Salon]) -> Option<i64> {
+        let id = i64::try_from(self.whole("salon")?).ok()?;
+        salons.iter().any(|s| s.id == id).then_some(id)
     }
 
     /// The body-type page's Все/Новые/БУ: nothing filters every status.
@@ -285,6 +298,7 @@ async fn status_catalogue(
             brand_id: params.brand_id(&brand_list),
             body_type: params.body_type(&body_list),
             max_price: params.max_price(),
+            salon: params.salon(&settings.salons),
             ..CarsQuery::default()
         };
         let rule = CreditRule::today(c, today)?;
