@@ -31,6 +31,8 @@ pub mod reminder;
 pub mod saved_search;
 pub mod telegram;
 
+pub use telegram::{telegram_chat, telegram_for};
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -70,27 +72,6 @@ pub fn channels_for(config: &Config, settings: &Settings) -> Vec<Channel> {
         channels.push(Channel::Amocrm);
     }
     channels
-}
-
-/// The Telegram chat a lead goes to: its salon's (as announced, see
-/// `salons::for_announcing`), else `[telegram] chat_id`.
-pub fn telegram_chat(config: &Config, settings: &Settings) -> String {
-    let own = settings.telegram_chat_id.trim();
-    if own.is_empty() {
-        config.telegram.chat_id.trim().to_string()
-    } else {
-        own.to_string()
-    }
-}
-
-/// `[telegram]` with the chat of the lead's salon.
-pub fn telegram_for(
-    config: &Config,
-    settings: &Settings,
-) -> crate::config_services::TelegramConfig {
-    let mut telegram = config.telegram.clone();
-    telegram.chat_id = telegram_chat(config, settings);
-    telegram
 }
 
 /// The error a delivery of an unconfigured channel is given up with.

@@ -40,3 +40,24 @@ pub async fn send(
         Err(format!("Telegram: HTTP {}: {description}", status.as_u16()))
     }
 }
+
+/// The Telegram chat a lead goes to: its salon's (as announced, see
+/// `salons::for_announcing`), else `[telegram] chat_id`.
+pub fn telegram_chat(config: &crate::config::Config, settings: &crate::domain::settings::Settings) -> String {
+    let own = settings.telegram_chat_id.trim();
+    if own.is_empty() {
+        config.telegram.chat_id.trim().to_string()
+    } else {
+        own.to_string()
+    }
+}
+
+/// `[telegram]` with the chat of the lead's salon.
+pub fn telegram_for(
+    config: &crate::config::Config,
+    settings: &crate::domain::settings::Settings,
+) -> TelegramConfig {
+    let mut telegram = config.telegram.clone();
+    telegram.chat_id = telegram_chat(config, settings);
+    telegram
+}
