@@ -168,6 +168,7 @@ async fn every_documented_path_is_served() {
             email: String::new(),
             work_schedule: None,
             pbx_number: String::new(),
+            salon_ids: Vec::new(),
         },
     )
     .unwrap();
