@@ -4,7 +4,7 @@
 // until the catalogue's filters became a form that works without scripts and
 // every script-needing control got its note, issue 43). The admin panel (its chunk and every chunk it
 // imports or loads lazily, less what the public page already has) has a
-// budget of its own: 175 KB gzip (150 KB until the panel gained a person's
+// budget of its own: 182 KB gzip (150 KB until the panel gained a person's
 // requests, retention and ad marking; 165 KB until each car's fate and figures
 // on the marketplaces came: the car's charts drawn as inline SVG without a
 // chart library, the dashboard's two cards, two settings, issue 44; 169 KB
@@ -15,7 +15,10 @@
 // since calls came in as leads: the «Звонки» screen of the call-tracking
 // services, a lead's calls and its callback's outcome, issue 45; 175 KB
 // since the dashboard counts the calls called back per manager and the
-// team's dialogs set the PBX number, issue 45;
+// team's dialogs set the PBX number, issue 45; 182 KB since several salons,
+// issue 46: the «Салоны» screen (its form: addresses, hours, recipients per
+// lead type, the salon's legal entity; a lazy chunk of 4.6 KB), a car's
+// salon and its move in the car's form, the team's salons, a lead's salon;
 // each screen is a lazy chunk of its own,
 // so a screen opened downloads a fraction of it). No admin module may end up in the public
 // page's files.
@@ -24,7 +27,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const BUDGET = 41 * 1024;
-const ADMIN_BUDGET = 175 * 1024;
+const ADMIN_BUDGET = 182 * 1024;
 const dist = new URL("../dist/", import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(dist, ".vite/manifest.json"), "utf8"));
 const entry = manifest["src/main.tsx"];

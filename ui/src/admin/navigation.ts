@@ -34,6 +34,7 @@ export const SECTIONS: readonly AdminSection[] = [
   { path: "/parser", label: "Парсер", capability: "imports" },
   { path: "/body-types", label: "Типы кузова", capability: "catalogueRead" },
   { path: "/checks", label: "Проверка сайта", capability: "figures" },
+  { path: "/salons", label: "Салоны", capability: "settings" },
   { path: "/settings", label: "Настройки", capability: "settings" },
   { path: "/users", label: "Пользователи", capability: "users" },
 ];

@@ -38,6 +38,7 @@ const COMPONENTS: Record<string, ComponentType> = {
   "/parser": lazy(() => import("./screens/parser")),
   "/body-types": lazy(() => import("./screens/body-types")),
   "/checks": lazy(() => import("./screens/checks")),
+  "/salons": lazy(() => import("./screens/salons")),
   "/settings": lazy(() => import("./screens/settings")),
   "/users": lazy(() => import("./screens/users")),
 };

@@ -83,6 +83,7 @@ describe("the screens a role sees", () => {
       "/parser": "imports",
       "/body-types": "catalogueRead",
       "/checks": "figures",
+      "/salons": "settings",
       "/settings": "settings",
       "/users": "users",
     });

@@ -130,7 +130,14 @@ describe("a staff member's e-mail and hours in the add and edit forms", () => {
   it("a refusal of the e-mail or the hours is shown at its field", () => {
     expect(NEW_USER_FIELDS).toContain("email");
     expect(NEW_USER_FIELDS).toContain("workSchedule");
-    expect(EDIT_USER_FIELDS).toEqual(["name", "role", "email", "pbxNumber", "workSchedule"]);
+    expect(EDIT_USER_FIELDS).toEqual([
+      "name",
+      "role",
+      "email",
+      "pbxNumber",
+      "salonIds",
+      "workSchedule",
+    ]);
   });
 
   it("a new member: the salon's hours by default, the editor from the salon's schedule", () => {

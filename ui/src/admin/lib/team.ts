@@ -11,6 +11,7 @@ import type {
 } from "../../api/types";
 import { shortDateTime } from "./dates";
 import { email } from "./rules";
+import { salonIdsChange, salonIdsOf, salonIdsValues } from "./salons";
 import { type HoursValues, hoursChange, hoursSchedule, hoursValues } from "./staff-hours";
 
 export const USERS_URL = "/api/admin/users";
@@ -168,6 +169,9 @@ export interface ContactValues extends HoursValues {
   email: string;
   /** Their number in the PBX (docs/calls.md): «Перезвоните мне» rings it. */
   pbxNumber: string;
+  /** The salons they work in, the boxes checked (none: every salon); the
+   * boxes show only when there are several salons. */
+  salonIds: string[];
 }
 
 /** What the server refuses as a PBX number (src/domain/staff.rs). */
@@ -198,6 +202,7 @@ export function newUserValues(salon?: WorkSchedule | null): NewUserValues {
     role: "",
     email: "",
     pbxNumber: "",
+    salonIds: [],
     ...hoursValues(null, salon),
     method: "invite",
     password: "",
@@ -213,6 +218,7 @@ export const NEW_USER_FIELDS = [
   "role",
   "email",
   "pbxNumber",
+  "salonIds",
   "workSchedule",
   "password",
 ] as const;
@@ -229,6 +235,8 @@ export function newUserInput(values: NewUserValues): NewStaff {
   if (address) input.email = address;
   const pbx = values.pbxNumber.trim();
   if (pbx) input.pbxNumber = pbx;
+  const salons = salonIdsOf(values.salonIds);
+  if (salons.length > 0) input.salonIds = salons;
   const hours = hoursSchedule(values);
   if (hours) input.workSchedule = hours;
   if (values.method === "password") input.password = values.password;
@@ -240,7 +248,14 @@ export interface EditUserValues extends ContactValues {
   role: Role;
 }
 
-export const EDIT_USER_FIELDS = ["name", "role", "email", "pbxNumber", "workSchedule"] as const;
+export const EDIT_USER_FIELDS = [
+  "name",
+  "role",
+  "email",
+  "pbxNumber",
+  "salonIds",
+  "workSchedule",
+] as const;
 
 export function editUserValues(user: StaffUser, salon?: WorkSchedule | null): EditUserValues {
   return {
@@ -248,6 +263,7 @@ export function editUserValues(user: StaffUser, salon?: WorkSchedule | null): Ed
     role: user.role,
     email: user.email ?? "",
     pbxNumber: user.pbxNumber ?? "",
+    salonIds: salonIdsValues(user),
     ...hoursValues(user.workSchedule, salon),
   };
 }
@@ -264,6 +280,8 @@ export function staffChange(user: StaffUser, values: EditUserValues): StaffChang
   if (address !== (user.email ?? "").trim()) change.email = address;
   const pbx = values.pbxNumber.trim();
   if (pbx !== (user.pbxNumber ?? "").trim()) change.pbxNumber = pbx;
+  const salons = salonIdsChange(user, values.salonIds);
+  if (salons) change.salonIds = salons;
   const hours = hoursChange(user, values);
   if (hours !== undefined) change.workSchedule = hours;
   return Object.keys(change).length > 0 ? change : null;

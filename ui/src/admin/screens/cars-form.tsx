@@ -48,6 +48,7 @@ import {
   TrimFields,
 } from "./cars-form-parts";
 import { CarMarketplaces } from "./cars-marketplaces";
+import { CarSalonMove, NewCarSalon } from "./cars-salon";
 
 interface FormProps {
   title: string;
@@ -77,6 +78,8 @@ export function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
     formState: { errors, isDirty },
   } = useForm<CarValues>({ defaultValues: carValues(car), mode: "onTouched" });
   const [uploading, setUploading] = useState(false);
+  // A new car's salon ("" the main); a saved car is moved apart (cars-salon.tsx).
+  const [salonId, setSalonId] = useState("");
   const status = watch("status");
   // A saved slug is the car's address: it is never regenerated.
   const slugLocked = Boolean(car?.slug);
@@ -84,6 +87,7 @@ export function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
   const save = useAdminMutation(
     (v: CarValues) => {
       const body = carInput(v);
+      if (!car && salonId) body.salonId = Number(salonId);
       return car ? apiPut<Car>(carUrl(car.id), body) : apiPost<Car>("/api/cars", body);
     },
     {
@@ -109,6 +113,7 @@ export function CarForm({ title, car, brands, bodyTypes, onClose }: FormProps) {
     <FormDialog open title={title} dirty={isDirty} onClose={onClose} testId="car-dialog">
       <form noValidate onSubmit={handleSubmit((v) => save.mutate(v))} data-testid="car-form">
         {car && <LeftOutNotice id={car.id} />}
+        {car ? <CarSalonMove car={car} /> : <NewCarSalon value={salonId} onChange={setSalonId} />}
         <div class="form-grid">
           <Field label="Марка" required error={errors.brandId}>
             {(a) => (

@@ -22,6 +22,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { Field } from "../components/Field";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { useSalons } from "../components/useSalons";
 import { useDebounced, useEditParam } from "../hooks";
 import { figuresLine } from "../lib/marketplaces";
 import { adminCarTitle } from "../lib/text";
@@ -45,6 +46,8 @@ export default function CarsScreen() {
   const [sort, setSort] = useState<CarsSort>("newest");
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Car | null>(null);
+  // With several salons each card names its car's.
+  const salons = useSalons();
 
   // A new search or filter starts at page 1.
   const key = `${q}|${condition}|${published}|${sort}`;
@@ -167,6 +170,7 @@ export default function CarsScreen() {
               <li key={car.id}>
                 <CarCard
                   car={car}
+                  salon={salons.several ? salons.name(car.salonId) : undefined}
                   selection={canWrite ? selection : undefined}
                   onEdit={canWrite ? () => setEditing({ id: car.id }) : undefined}
                   onDelete={canWrite ? () => setDeleting(car) : undefined}
@@ -200,11 +204,14 @@ export default function CarsScreen() {
 
 function CarCard({
   car,
+  salon,
   selection,
   onEdit,
   onDelete,
 }: {
   car: AdminCar;
+  /** Its salon's name, when there are several. */
+  salon?: string;
   /** Absent for a role that may not change the catalogue. */
   selection?: Selection;
   onEdit?: () => void;
@@ -235,6 +242,11 @@ function CarCard({
       <p>
         <strong data-testid="car-price">{formatPrice(car.price)}</strong>
       </p>
+      {salon && (
+        <p class="muted" data-testid="car-salon-name">
+          Салон: {salon}
+        </p>
+      )}
       <p class="muted" data-testid="car-figures">
         {figuresLine(car)}
       </p>

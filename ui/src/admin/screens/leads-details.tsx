@@ -24,6 +24,7 @@ import { AssigneeBlock, type AssigneeControls } from "./leads-assignee";
 import { LeadCalls } from "./leads-calls";
 import { LeadComments } from "./leads-comments";
 import { LeadDeliveries } from "./leads-deliveries";
+import { LeadSalonDetail } from "./leads-salon";
 
 interface Props {
   lead: Lead;
@@ -70,6 +71,7 @@ export function LeadDetails({ lead, onClose, assignee }: Props) {
         )}
         <dt>Тип</dt>
         <dd>{LEAD_TYPE_LABELS[lead.type]}</dd>
+        <LeadSalonDetail salonId={lead.salonId} />
         <dt>Статус</dt>
         <dd>
           <span class={`badge badge-${LEAD_STATUS_BADGES[lead.status]}`}>

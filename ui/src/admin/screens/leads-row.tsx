@@ -18,6 +18,7 @@ import {
 import { formatPhone, PHONE_ERASED } from "../lib/personalData";
 import { truncate } from "../lib/text";
 import { type AssigneeControls, AssigneeText, actionOf, TakeReleaseButton } from "./leads-assignee";
+import { LeadSalonLine } from "./leads-salon";
 
 interface RowProps {
   lead: Lead;
@@ -64,6 +65,7 @@ export function LeadRow({ lead, busy, onStatus, onOpen, onDelete, assignee }: Ro
             <time dateTime={lead.createdAt}>{shortDateTime(lead.createdAt)}</time>
           </span>
         </p>
+        <LeadSalonLine salonId={lead.salonId} />
         <p class="lead-row-assignee">
           <AssigneeText lead={lead} />
         </p>

@@ -1,11 +1,13 @@
 /** What the add and edit dialogs of the team share besides the name and
- * role: the person's own e-mail (a lead given to them is announced there)
- * and their working hours, the salon's or their own seven days (new leads
+ * role: the person's own e-mail (a lead given to them is announced there),
+ * their salons when there are several (none checked: every salon) and
+ * their working hours, the salon's or their own seven days (new leads
  * are given out by the settings' rule only within them). */
 import { useId } from "react";
 import type { FieldErrors, UseFormRegister } from "react-hook-form";
 import { Field } from "../components/Field";
 import { ScheduleFields } from "../components/ScheduleFields";
+import { useSalons } from "../components/useSalons";
 import type { DayForm } from "../lib/schedule";
 import { HOURS_LABELS, type HoursChoice } from "../lib/staff-hours";
 import { type ContactValues, checkEmail, checkPbxNumber } from "../lib/team";
@@ -60,6 +62,7 @@ export function ContactFields<T extends ContactValues>(props: Props<T>) {
           />
         )}
       </Field>
+      <SalonBoxes register={register} error={(errors.salonIds as { message?: string })?.message} />
       <fieldset class="access-choice" aria-describedby={hintId} data-testid="user-hours-choice">
         <legend>Рабочие часы</legend>
         {HOURS.map((h) => (
@@ -88,5 +91,38 @@ export function ContactFields<T extends ContactValues>(props: Props<T>) {
         )
       )}
     </>
+  );
+}
+
+/** «Салоны»: a box per salon, shown only when there are several. */
+function SalonBoxes({
+  register,
+  error,
+}: {
+  register: UseFormRegister<ContactValues>;
+  error: string | undefined;
+}) {
+  const salons = useSalons();
+  const hintId = useId();
+  if (!salons.several || !salons.list) return null;
+  return (
+    <fieldset class="access-choice" aria-describedby={hintId} data-testid="user-salons">
+      <legend>Салоны</legend>
+      {salons.list.map((s) => (
+        <label key={s.id}>
+          <input type="checkbox" value={String(s.id)} {...register("salonIds")} />
+          {s.name}
+        </label>
+      ))}
+      {error && (
+        <small class="field-error" role="alert">
+          {error}
+        </small>
+      )}
+      <small id={hintId} class="muted">
+        Где работает сотрудник: ему распределяются заявки этих салонов. Ни один не отмечен — все
+        салоны.
+      </small>
+    </fieldset>
   );
 }

@@ -12,9 +12,11 @@ import type { Settings, StaffChange, StaffUser } from "../../api/types";
 import { useAuth, useCan } from "../auth";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ScrollRegion } from "../components/ScrollRegion";
+import { useSalons } from "../components/useSalons";
 import { errorMessage } from "../errors";
 import { PUBLIC_SETTINGS } from "../lib/banners";
 import { SETTINGS_URL } from "../lib/personalData";
+import { salonsNote } from "../lib/salons";
 import { type AdminSettings, ASSIGNMENT_SETTINGS_HREF, assignmentLine } from "../lib/settings";
 import { hoursNote } from "../lib/staff-hours";
 import { confirmText, USERS_URL, type UserStateKind, userState, userUrl } from "../lib/team";
@@ -87,6 +89,8 @@ export default function UsersScreen() {
     },
   );
   const [resetting, setResetting] = useState<StaffUser | null>(null);
+  // With several salons each member's are named.
+  const salons = useSalons();
   return (
     <>
       <ResourceScreen
@@ -127,6 +131,7 @@ export default function UsersScreen() {
           <UserRow
             user={u}
             isMe={u.username === me}
+            salons={salons.several && salons.list ? salonsNote(u, salons.list) : null}
             busy={block.isPending && block.variables?.user.id === u.id}
             onEdit={() => edit(u)}
             onBlock={() => setBlocking(u)}
@@ -191,6 +196,7 @@ function UserDialog({ item, onClose }: { item: StaffUser | null; onClose: () => 
 function UserRow({
   user: u,
   isMe,
+  salons,
   busy,
   onEdit,
   onBlock,
@@ -200,6 +206,8 @@ function UserRow({
 }: {
   user: StaffUser;
   isMe: boolean;
+  /** Their salons in words, when there are several. */
+  salons: string | null;
   busy: boolean;
   onEdit: () => void;
   onBlock: () => void;
@@ -224,6 +232,11 @@ function UserRow({
       </td>
       <td data-testid="user-role" data-label="Роль">
         {roleLabel(u.role)}
+        {salons && (
+          <small class="muted user-salons" data-testid="user-salons-note">
+            {`Салоны: ${salons}`}
+          </small>
+        )}
       </td>
       <td class="user-open-leads" data-testid="user-open-leads" data-label="Открытых заявок">
         {u.openLeads ?? 0}
