@@ -43,7 +43,10 @@ pub async fn send(
 
 /// The Telegram chat a lead goes to: its salon's (as announced, see
 /// `salons::for_announcing`), else `[telegram] chat_id`.
-pub fn telegram_chat(config: &crate::config::Config, settings: &crate::domain::settings::Settings) -> String {
+pub fn telegram_chat(
+    config: &crate::config::Config,
+    settings: &crate::domain::settings::Settings,
+) -> String {
     let own = settings.telegram_chat_id.trim();
     if own.is_empty() {
         config.telegram.chat_id.trim().to_string()

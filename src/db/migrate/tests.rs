@@ -444,6 +444,8 @@ fn v9_leads_upgrade_to_v11_with_their_deliveries_and_indexes() {
             "leads_email_key",
             // V36's: a caller's open lead found by the phone.
             "leads_phone",
+            // V39's: a further salon's leads.
+            "leads_salon",
             "leads_status",
             "leads_type"
         ]

@@ -330,7 +330,7 @@ fn v38_single_salon_upgrades_with_nothing_changed() {
     assert_eq!((read.public.latitude, read.public.longitude), (None, None));
     assert!(read.lead_recipients.is_empty() && read.telegram_chat_id.is_empty());
     assert!(!salons::several(&conn).unwrap());
-    let public = settings::public(&conn, &Default::default()).unwrap();
+    let public = crate::domain::salons::public_settings(&conn, &Default::default()).unwrap();
     let json = serde_json::to_value(&public).unwrap();
     for absent in ["salons", "latitude", "longitude"] {
         assert!(json.get(absent).is_none(), "{absent} in {json}");

@@ -357,7 +357,8 @@ pub fn counters(
 /// Whether `user` works in the salon of `lead` (named to it, or to no
 /// salon: every salon).
 pub fn in_users_salons(conn: &Connection, user: &str, lead: &Lead) -> AppResult<bool> {
-    let salon = crate::domain::salons::of_column(lead.salon_id);
+    // NULL: the main salon, id 1 (`docs/salons.md`).
+    let salon = lead.salon_id.unwrap_or(1);
     Ok(conn
         .prepare_cached(
             "SELECT NOT EXISTS (SELECT 1 FROM staff_salons WHERE user_id = ?1)

@@ -53,7 +53,7 @@ pub struct SettingsPatch {
     /// The main salon's Telegram chat; empty: `[telegram] chat_id`.
     pub telegram_chat_id: Option<String>,
     /// The main salon's recipients by lead type.
-    pub lead_recipients: Option<crate::domain::salons::LeadRecipients>,
+    pub lead_recipients: Option<crate::domain::salons::values::LeadRecipients>,
     pub from_email: Option<String>,
     pub email_notifications_enabled: Option<bool>,
     pub consent_text: Option<String>,
@@ -102,7 +102,7 @@ pub struct SettingsPatch {
     /// Read-only (from `[call_tracking]`); accepted likewise.
     pub call_tracking_script: Option<String>,
     /// Read-only (the salons); accepted likewise.
-    #[schema(value_type = Option<Vec<crate::domain::salons::Salon>>)]
+    #[schema(value_type = Option<Vec<crate::domain::salons::values::Salon>>)]
     pub salons: Option<serde_json::Value>,
 }
 
@@ -364,12 +364,12 @@ impl SettingsPatch {
         if self.latitude.is_some() || self.longitude.is_some() {
             let latitude = self.latitude.unwrap_or(to.public.latitude);
             let longitude = self.longitude.unwrap_or(to.public.longitude);
-            crate::domain::salons::check_coordinates(latitude, longitude)?;
+            crate::domain::salons::values::check_coordinates(latitude, longitude)?;
             to.public.latitude = latitude;
             to.public.longitude = longitude;
         }
         if let Some(recipients) = self.lead_recipients {
-            to.lead_recipients = crate::domain::salons::check_recipients(recipients)?;
+            to.lead_recipients = crate::domain::salons::values::check_recipients(recipients)?;
         }
         if let Some(enabled) = self.email_notifications_enabled {
             to.email_notifications_enabled = enabled;

@@ -102,19 +102,6 @@ impl Settings {
     }
 }
 
-/// What visitors read (`Settings::published`) with the salons when there
-/// are several.
-pub fn public(
-    conn: &Connection,
-    calls: &crate::config_calls::CallTrackingConfig,
-) -> AppResult<PublicSettings> {
-    let settings = get(conn)?;
-    let salons = crate::domain::salons::public(conn, &settings, calls.phone_class.trim())?;
-    let mut public = settings.published(calls);
-    public.salons = salons;
-    Ok(public)
-}
-
 /// The stored settings, or the defaults before an admin saved any.
 pub fn get(conn: &Connection) -> AppResult<Settings> {
     let mut stmt = conn.prepare_cached(SELECT)?;

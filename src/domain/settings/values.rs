@@ -133,7 +133,7 @@ pub struct PublicSettings {
     /// single salon. Read-only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schema(read_only)]
-    pub salons: Vec<crate::domain::salons::Salon>,
+    pub salons: Vec<crate::domain::salons::values::Salon>,
 }
 
 /// Everything, for the admin.
@@ -149,7 +149,7 @@ pub struct Settings {
     /// The main salon's recipients for some lead types, over
     /// `notificationEmail` and the chat (`docs/salons.md`).
     #[serde(default)]
-    pub lead_recipients: crate::domain::salons::LeadRecipients,
+    pub lead_recipients: crate::domain::salons::values::LeadRecipients,
     pub from_email: String,
     pub email_notifications_enabled: bool,
     pub consent_text: String,

@@ -14,7 +14,7 @@ use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::get;
 
-use crate::domain::settings::{self, PublicSettings};
+use crate::domain::settings::PublicSettings;
 use crate::error::AppResult;
 use crate::http::state::AppState;
 
@@ -126,7 +126,7 @@ pub async fn not_found(State(state): State<AppState>, uri: Uri) -> AppResult<Res
         .db
         .call(move |c| {
             Ok((
-                settings::public(c, &config.call_tracking)?,
+                crate::domain::salons::public_settings(c, &config.call_tracking)?,
                 crate::domain::credit_programs::public(c, today)?,
             ))
         })
@@ -155,7 +155,7 @@ async fn public_settings(state: &AppState) -> AppResult<PublicSettings> {
     let config = state.config.clone();
     state
         .db
-        .call(move |c| settings::public(c, &config.call_tracking))
+        .call(move |c| crate::domain::salons::public_settings(c, &config.call_tracking))
         .await
 }
 

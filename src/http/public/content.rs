@@ -44,7 +44,7 @@ pub async fn settings(State(state): State<AppState>) -> AppResult<Json<PublicSet
     Ok(Json(
         state
             .db
-            .call(move |c| settings::public(c, &config.call_tracking))
+            .call(move |c| crate::domain::salons::public_settings(c, &config.call_tracking))
             .await?,
     ))
 }

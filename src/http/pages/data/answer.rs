@@ -10,7 +10,7 @@ use super::super::shell::{Page, PreloadImage};
 use crate::domain::cars::CarBrief;
 use crate::domain::credit_programs;
 use crate::domain::money::Money;
-use crate::domain::settings::{self, PublicSettings};
+use crate::domain::settings::PublicSettings;
 use crate::error::AppResult;
 use crate::http::state::AppState;
 
@@ -38,7 +38,7 @@ where
     let (settings, page) = state
         .db
         .call(move |c| {
-            let settings = settings::public(c, &config.call_tracking)?;
+            let settings = crate::domain::salons::public_settings(c, &config.call_tracking)?;
             let mut page = build(c, &settings)?;
             page.put("/api/settings", &settings);
             // The footer's credit disclosure (38-FZ art. 28) on every page

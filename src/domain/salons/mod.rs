@@ -4,7 +4,9 @@
 //! import feed and a staff member name their salon; none names the main.
 //! A single-salon install has only the main salon and shows nothing of this.
 
-use std::collections::BTreeMap;
+pub mod values;
+
+pub use values::*;
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
@@ -23,53 +25,10 @@ pub const MAX_SALONS: usize = 50;
 
 pub const NO_SUCH_SALON: &str = "Салон не найден";
 pub const NAME_REQUIRED: &str = "Название салона обязательно";
-pub const BAD_LATITUDE: &str = "Широта: число от -90 до 90";
-pub const BAD_LONGITUDE: &str = "Долгота: число от -180 до 180";
-pub const COORDINATES_IN_PAIRS: &str = "Укажите и широту, и долготу (или ни одну)";
-pub const BAD_EMAIL: &str = "Неверный формат email";
-pub const UNKNOWN_LEAD_TYPE: &str = "Неизвестный тип заявки в получателях";
 pub const SALON_HAS_CARS: &str =
     "В салоне есть автомобили: переведите их в другой салон, затем удалите салон";
 pub const MAIN_STAYS: &str = "Основной салон не удаляется: его данные — настройки компании";
 pub const TOO_MANY: &str = "Салонов не больше 50";
-
-/// Who hears of a lead: an e-mail (several, by commas) and a Telegram chat;
-/// empty: the salon's default (and the main salon's, then `[telegram]`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
-pub struct Recipients {
-    pub email: String,
-    pub telegram_chat_id: String,
-}
-
-/// Recipients by lead type code (`trade_in`, `test_drive`, …), over the
-/// salon's default.
-pub type LeadRecipients = BTreeMap<String, Recipients>;
-
-/// A salon as visitors see it.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct Salon {
-    /// 1: the main salon.
-    pub id: i64,
-    pub name: String,
-    pub address: String,
-    pub full_address: String,
-    /// Degrees (WGS 84); null: not given (no map link).
-    pub latitude: Option<f64>,
-    pub longitude: Option<f64>,
-    pub phone: String,
-    pub phone_secondary: String,
-    /// The CSS class this salon's phones carry for the call-tracking
-    /// script; empty: none (the main salon's is `[call_tracking]`'s).
-    pub phone_class: String,
-    pub email: String,
-    /// Opening hours by weekday, Monday first, Moscow time.
-    pub work_schedule: WorkSchedule,
-    /// The hours as shown, drawn from the schedule.
-    #[schema(read_only)]
-    pub working_hours: String,
-}
 
 /// A salon as the admin edits it.
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
@@ -147,61 +106,6 @@ pub struct SalonInput {
     /// Read-only.
     #[serde(default)]
     pub cars: Option<i64>,
-}
-
-/// Checks a pair of coordinates: both or neither, within their ranges.
-pub fn check_coordinates(latitude: Option<f64>, longitude: Option<f64>) -> AppResult<()> {
-    if let Some(lat) = latitude
-        && !(lat.is_finite() && (-90.0..=90.0).contains(&lat))
-    {
-        return Err(AppError::invalid("latitude", BAD_LATITUDE));
-    }
-    if let Some(lon) = longitude
-        && !(lon.is_finite() && (-180.0..=180.0).contains(&lon))
-    {
-        return Err(AppError::invalid("longitude", BAD_LONGITUDE));
-    }
-    if latitude.is_some() != longitude.is_some() {
-        let field = if latitude.is_none() {
-            "latitude"
-        } else {
-            "longitude"
-        };
-        return Err(AppError::invalid(field, COORDINATES_IN_PAIRS));
-    }
-    Ok(())
-}
-
-/// A list of addresses by commas (or empty) each an e-mail.
-fn emails_fine(list: &str) -> bool {
-    list.split([',', ';'])
-        .map(str::trim)
-        .filter(|a| !a.is_empty())
-        .all(super::leads::is_email)
-}
-
-/// Checks recipients by lead type: known types, e-mails, lengths; drops the
-/// empty ones.
-pub fn check_recipients(recipients: LeadRecipients) -> AppResult<LeadRecipients> {
-    let mut out = LeadRecipients::new();
-    for (code, r) in recipients {
-        if LeadType::parse(&code).is_none() {
-            return Err(AppError::invalid("leadRecipients", UNKNOWN_LEAD_TYPE));
-        }
-        let r = Recipients {
-            email: r.email.trim().to_string(),
-            telegram_chat_id: r.telegram_chat_id.trim().to_string(),
-        };
-        super::check_len("leadRecipients", "E-mail получателей", &r.email, 255)?;
-        super::check_len("leadRecipients", "Чат Telegram", &r.telegram_chat_id, 100)?;
-        if !emails_fine(&r.email) {
-            return Err(AppError::invalid("leadRecipients", BAD_EMAIL));
-        }
-        if r != Recipients::default() {
-            out.insert(code, r);
-        }
-    }
-    Ok(out)
 }
 
 impl SalonInput {
@@ -684,4 +588,17 @@ pub fn schedule_of(
     salon: Option<i64>,
 ) -> AppResult<WorkSchedule> {
     Ok(record_of(conn, settings, salon)?.salon.work_schedule)
+}
+
+/// What visitors read (`Settings::published`) with the salons when there
+/// are several.
+pub fn public_settings(
+    conn: &Connection,
+    calls: &crate::config_calls::CallTrackingConfig,
+) -> AppResult<super::settings::PublicSettings> {
+    let settings = super::settings::get(conn)?;
+    let salons = public(conn, &settings, calls.phone_class.trim())?;
+    let mut shown = settings.published(calls);
+    shown.salons = salons;
+    Ok(shown)
 }
