@@ -1,8 +1,12 @@
 // The JavaScript budgets. A public page downloads the entry chunk and its
 // static imports, never the lazily loaded admin panel: gzip-compressed they
-// must stay within 41 KB (the server draws the pages: docs/rendering.md; 40 KB
+// must stay within 42 KB (the server draws the pages: docs/rendering.md; 40 KB
 // until the catalogue's filters became a form that works without scripts and
-// every script-needing control got its note, issue 43). The admin panel (its chunk and every chunk it
+// every script-needing control got its note, issue 43; 41 KB until several
+// salons, issue 46: a car's salon on its card and page, drawn on the server
+// from the same components, and the catalogue's «Салон» filter; the general
+// forms' salon choice and its hours now are lazy chunks loaded only on a site
+// with several salons). The admin panel (its chunk and every chunk it
 // imports or loads lazily, less what the public page already has) has a
 // budget of its own: 182 KB gzip (150 KB until the panel gained a person's
 // requests, retention and ad marking; 165 KB until each car's fate and figures
@@ -26,7 +30,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-const BUDGET = 41 * 1024;
+const BUDGET = 42 * 1024;
 const ADMIN_BUDGET = 182 * 1024;
 const dist = new URL("../dist/", import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(dist, ".vite/manifest.json"), "utf8"));

@@ -29,6 +29,8 @@ export interface CarsQuery {
   bodyType: BodyTypeCode | null;
   /** Highest price in whole rubles. */
   maxPrice: number | null;
+  /** One salon's cars (several salons, issue 46; 1: the main). */
+  salon?: number | null;
   sort: CarSort | null;
 }
 
@@ -37,6 +39,7 @@ export const ALL_CARS: CarsQuery = {
   brandId: null,
   bodyType: null,
   maxPrice: null,
+  salon: null,
   sort: null,
 };
 
@@ -50,13 +53,14 @@ export const brandCars = (brandId: string): CarsQuery => ({
   sort: "price_asc",
 });
 
-/** The filters in their one order: status, brandId, bodyType, maxPrice, sort. */
+/** The filters in their one order: status, brandId, bodyType, maxPrice, salon, sort. */
 function filterParams(q: CarsQuery): string[] {
   const params: string[] = [];
   if (q.status.length > 0) params.push(`status=${q.status.join(",")}`);
   if (q.brandId) params.push(`brandId=${encodeURIComponent(q.brandId)}`);
   if (q.bodyType) params.push(`bodyType=${q.bodyType}`);
   if (q.maxPrice !== null) params.push(`maxPrice=${q.maxPrice}`);
+  if (q.salon) params.push(`salon=${q.salon}`);
   return params;
 }
 

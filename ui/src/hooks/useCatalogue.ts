@@ -15,6 +15,7 @@ import { pageCount } from "../lib/pagination";
 import { type ApiState, useApi } from "./useApi";
 import { useFilters } from "./useFilters";
 import { usePageSize } from "./useMediaQuery";
+import { useSettings } from "./useSettings";
 
 export interface Catalogue<S> {
   filters: CatalogueFilters;
@@ -62,7 +63,8 @@ export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
     scope !== null &&
     (!filters.brand || !brandList.loading) &&
     (scope.kind === "body" || !filters.body || !side.loading);
-  const query = scope && catalogueQuery(scope, filters, brands, bodyTypes);
+  const { salons } = useSettings();
+  const query = scope && catalogueQuery(scope, filters, brands, bodyTypes, salons);
   const batch = query ? pageBatch(query, filters.page, pageSize) : null;
   const list = useApi<CarBrief[]>(ready && batch ? batch.url : null);
   const count = useApi<{ count: number }>(ready && query ? carsCount(query) : null);

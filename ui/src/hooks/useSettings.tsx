@@ -50,18 +50,36 @@ export function telHref(phone: string): string {
  * configured call-tracking class, which the vendor's script finds and
  * fills with the visit's own number; the salon's own number is what the
  * server draws, the fallback. `class` is the element's own class. */
-export function SalonPhoneNumber({ number, class: own }: { number: string; class?: string }) {
-  const { phoneClass } = useSettings();
-  const classes = ["salon-phone", own, phoneClass].filter(Boolean).join(" ");
+export function SalonPhoneNumber({
+  number,
+  class: own,
+  phoneClass,
+}: {
+  number: string;
+  class?: string;
+  /** Another salon's call-tracking class (several salons, issue 46); by
+   * default the main salon's. */
+  phoneClass?: string;
+}) {
+  const settings = useSettings();
+  const classes = ["salon-phone", own, phoneClass ?? settings.phoneClass].filter(Boolean).join(" ");
   return <span class={classes}>{number}</span>;
 }
 
 /** A link that calls the salon, its number in a {@link SalonPhoneNumber};
  * the link's href follows a substituted number (lib/callTracking.ts). */
-export function SalonPhoneLink({ number, class: own }: { number: string; class?: string }) {
+export function SalonPhoneLink({
+  number,
+  class: own,
+  phoneClass,
+}: {
+  number: string;
+  class?: string;
+  phoneClass?: string;
+}) {
   return (
     <a class={own} href={telHref(number)}>
-      <SalonPhoneNumber number={number} />
+      <SalonPhoneNumber number={number} phoneClass={phoneClass} />
     </a>
   );
 }

@@ -13,6 +13,7 @@ import {
   carsList,
 } from "../api/urls";
 import { type CatalogueFilters, PRICE_MAX } from "./filters";
+import { type Salon, salonOf } from "./salons";
 
 /** Which catalogue: new cars, used cars or one body type. */
 export type CatalogueScope =
@@ -37,13 +38,15 @@ export function knownBodyType(
   return code && bodyTypes.some((t) => t.bodyType === code) ? code : null;
 }
 
-/** The API filters of a catalogue page. An unknown brand slug, and a body
- * type the table lacks, filter nothing. */
+/** The API filters of a catalogue page. An unknown brand slug, a body
+ * type the table lacks, and a salon the site lacks (every salon of one
+ * with several: `salons`), filter nothing. */
 export function catalogueQuery(
   scope: CatalogueScope,
   filters: CatalogueFilters,
   brands: BrandBrief[],
   bodyTypes: KnownBodyTypes,
+  salons?: Salon[],
 ): CarsQuery {
   const brand = filters.brand ? brands.find((b) => b.slug === filters.brand) : undefined;
   const status =
@@ -53,6 +56,7 @@ export function catalogueQuery(
     brandId: brand?.id ?? null,
     bodyType: scope.kind === "body" ? scope.code : knownBodyType(filters, bodyTypes),
     maxPrice: filters.price < PRICE_MAX ? filters.price : null,
+    salon: filters.salon !== null ? (salonOf(salons, filters.salon)?.id ?? null) : null,
     sort: null,
   };
 }
@@ -94,8 +98,9 @@ export function catalogueUrls(
   brands: BrandBrief[],
   bodyTypes: KnownBodyTypes,
   pageSize: number,
+  salons?: Salon[],
 ): string[] {
-  const query = catalogueQuery(scope, filters, brands, bodyTypes);
+  const query = catalogueQuery(scope, filters, brands, bodyTypes, salons);
   return [
     BRANDS,
     scope.kind === "body" ? bodyType(scope.code) : BODY_TYPES,

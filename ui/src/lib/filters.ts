@@ -3,6 +3,7 @@
  * docs/catalogue.md. */
 import type { BodyTypeCode } from "../api/types";
 import { isBodyTypeCode } from "./labels";
+import { salonParam } from "./salons";
 
 export const PRICE_MIN = 500_000;
 export const PRICE_MAX = 10_000_000;
@@ -22,6 +23,9 @@ export interface CatalogueFilters {
   price: number;
   condition: Condition;
   model: string | null;
+  /** A salon's id (several salons, issue 46), null for every salon. One
+   * the site lacks filters nothing (lib/catalogue.ts). */
+  salon: number | null;
   page: number;
 }
 
@@ -31,6 +35,7 @@ export const DEFAULT_FILTERS: CatalogueFilters = {
   price: PRICE_MAX,
   condition: "all",
   model: null,
+  salon: null,
   page: 1,
 };
 
@@ -63,6 +68,7 @@ export function parseFilters(search: string): CatalogueFilters {
     price: clampPrice(q.get("price")),
     condition: condition === "new" || condition === "used" ? condition : "all",
     model: q.get("model") || null,
+    salon: salonParam(q.get("salon")),
     page: pageNumber(q.get("page")),
   };
 }
@@ -75,6 +81,7 @@ export function filtersToSearch(filters: CatalogueFilters): string {
   if (filters.condition !== "all") q.push(`condition=${filters.condition}`);
   if (filters.model) q.push(`model=${formEncode(filters.model)}`);
   if (filters.price < PRICE_MAX) q.push(`price=${filters.price}`);
+  if (filters.salon !== null) q.push(`salon=${filters.salon}`);
   if (filters.page > 1) q.push(`page=${filters.page}`);
   return q.join("&");
 }
@@ -110,7 +117,8 @@ export function hasActiveFilters(filters: CatalogueFilters): boolean {
     filters.body !== null ||
     filters.price < PRICE_MAX ||
     filters.condition !== "all" ||
-    filters.model !== null
+    filters.model !== null ||
+    filters.salon !== null
   );
 }
 

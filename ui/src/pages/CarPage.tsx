@@ -4,6 +4,7 @@ import type { Car, CarBrief, Promotion } from "../api/types";
 import * as urls from "../api/urls";
 import { carTitle } from "../components/cars/CarCard";
 import { CarGrid } from "../components/cars/CarGrid";
+import { CarSalon } from "../components/cars/CarSalon";
 import { DetailGallery } from "../components/cars/DetailGallery";
 import { HonestPrice } from "../components/cars/HonestPrice";
 import { CreditBlock } from "../components/credit/CreditBlock";
@@ -14,9 +15,11 @@ import { NeedsScript } from "../components/ui/NeedsScript";
 import { isNotFound, useApi } from "../hooks/useApi";
 import { useBodyTypeNames } from "../hooks/useBodyTypeNames";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
+import { useSettings } from "../hooks/useSettings";
 import { carSpecs } from "../lib/carSpecs";
 import { dailyPrice, monthlyPrice } from "../lib/format";
 import { STATUS_LABELS } from "../lib/labels";
+import { salonOf } from "../lib/salons";
 import { brandPath } from "../routes";
 import { NotFound } from "./NotFound";
 
@@ -37,6 +40,7 @@ export function CarPage({ slug }: { slug: string }) {
   const similar = useApi<CarBrief[]>(car.data ? urls.similarCars(car.data.bodyType) : null);
   const promotions = useApi<Promotion[]>(car.data ? urls.PROMOTIONS : null).data ?? [];
   const [dialog, setDialog] = useState<LeadDialogKind | null>(null);
+  const { salons } = useSettings();
   const bodyName = useBodyTypeNames(car.data ? [car.data.bodyType] : []);
   const title = car.data ? carTitle(car.data) : null;
   useDocumentTitle(title ?? (car.error ? "Автомобиль не найден" : null));
@@ -55,6 +59,8 @@ export function CarPage({ slug }: { slug: string }) {
   const c = car.data;
   const { tiles, main, tech } = carSpecs(c, bodyName);
   const others = (similar.data ?? []).filter((s) => s.id !== c.id).slice(0, 4);
+  // Several salons (issue 46): the car's own, its phone for the requests.
+  const salon = salonOf(salons, c.salonId);
 
   return (
     <div class="container page">
@@ -94,7 +100,7 @@ export function CarPage({ slug }: { slug: string }) {
               </li>
             ))}
           </ul>
-          <NeedsScript />
+          <NeedsScript phone={salon?.phone || undefined} phoneClass={salon?.phoneClass} />
           <div class="detail-actions js-only">
             <button type="button" class="outline" onClick={() => setDialog("trade_in")}>
               Trade-In
@@ -114,6 +120,7 @@ export function CarPage({ slug }: { slug: string }) {
             </button>
           </div>
           <CarTools car={c} />
+          {salon && <CarSalon salon={salon} />}
         </aside>
       </div>
       <div class="spec-sections">

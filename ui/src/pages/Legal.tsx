@@ -1,12 +1,20 @@
+import { useSearch } from "wouter";
 import type { LegalDocument } from "../api/types";
 import * as urls from "../api/urls";
 import { useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
 import { legalParagraphs } from "../lib/legalText";
+import { MAIN_SALON, salonParam } from "../lib/salons";
 
-/** The consent text or the privacy policy, as edited in the settings. */
+/** The consent text or the privacy policy, as edited in the settings; with
+ * `?salon=<id>` a salon's (a salon that is a company of its own names its
+ * own operator: several salons, issue 46). */
 export function Legal({ doc }: { doc: "consent" | "privacy" }) {
-  const { data, error } = useApi<LegalDocument>(urls.legal(doc));
+  const salon = salonParam(new URLSearchParams(useSearch()).get("salon"));
+  const url = urls.legal(doc);
+  const { data, error } = useApi<LegalDocument>(
+    salon && salon !== MAIN_SALON ? `${url}?salon=${salon}` : url,
+  );
   useDocumentTitle(data?.title ?? null);
   return (
     <div class="container page narrow legal">

@@ -29,6 +29,7 @@ describe("filter state ↔ URL", () => {
       condition: "used",
       model: "Jolion",
       price: 3_000_000,
+      salon: null,
       page: 3,
     });
     expect(parseFilters(filtersToSearch(filters))).toEqual(filters);
@@ -59,6 +60,7 @@ describe("filter state ↔ URL", () => {
       condition: "used" as const,
       model: "GLE Coupé 53 (C167)",
       price: 4_500_000,
+      salon: 3,
       page: 12,
     };
     const q = new URLSearchParams();
@@ -67,6 +69,7 @@ describe("filter state ↔ URL", () => {
     q.set("condition", filters.condition);
     q.set("model", filters.model);
     q.set("price", String(filters.price));
+    q.set("salon", String(filters.salon));
     q.set("page", String(filters.page));
     expect(filtersToSearch(filters)).toBe(q.toString());
     expect(parseFilters(filtersToSearch(filters))).toEqual(filters);

@@ -3,6 +3,7 @@ import type { CarBrief } from "../../api/types";
 import { useSettings } from "../../hooks/useSettings";
 import { dailyPrice, formatPrice, monthlyPrice } from "../../lib/format";
 import { DRIVETRAIN_LABELS, STATUS_LABELS, TRANSMISSION_LABELS } from "../../lib/labels";
+import { type Salon, salonOf } from "../../lib/salons";
 import { carTitle } from "../../lib/saved";
 import { drawnOnceOnServer } from "../../lib/serverFragments";
 import { carPath } from "../../routes";
@@ -10,6 +11,7 @@ import { SaveToggles } from "../saved/SaveToggles";
 import { HydrateLater } from "../ui/HydrateLater";
 import { NeedsScript } from "../ui/NeedsScript";
 import { CardGallery } from "./CardGallery";
+import { CarSalon } from "./CarSalon";
 import { CardLowestPrice } from "./HonestPrice";
 
 export { carTitle };
@@ -24,10 +26,12 @@ interface Props {
 interface DrawnProps extends Props {
   /** The salon's phone: what the card says without JavaScript. */
   phone: string;
+  /** The car's salon on a site with several (issue 46), else null. */
+  salon: Salon | null;
 }
 
 /** A car in a list: gallery, badges, fields, Details and Credit (fixed 580 px). */
-function CarCardMarkup({ car, onRequest, priority, phone }: DrawnProps) {
+function CarCardMarkup({ car, onRequest, priority, phone, salon }: DrawnProps) {
   const lease = car.status === "lease";
   const title = carTitle(car);
   return (
@@ -72,6 +76,7 @@ function CarCardMarkup({ car, onRequest, priority, phone }: DrawnProps) {
             </div>
           )}
         </dl>
+        {salon && <CarSalon salon={salon} card />}
         <div class="car-card-actions">
           <Link
             href={carPath(car.slug)}
@@ -92,7 +97,8 @@ function CarCardMarkup({ car, onRequest, priority, phone }: DrawnProps) {
         </div>
         <NeedsScript
           to={lease ? "забронировать" : "оформить кредит"}
-          phone={phone}
+          phone={salon?.phone || phone}
+          phoneClass={salon?.phone ? salon.phoneClass : undefined}
           class="card-needs-script"
         />
       </div>
@@ -105,15 +111,16 @@ function CarCardMarkup({ car, onRequest, priority, phone }: DrawnProps) {
 const DrawnCard = drawnOnceOnServer(
   "CarCard",
   CarCardMarkup,
-  ({ car, priority, phone }) => `${priority ? 1 : 0}${phone}\u0001${JSON.stringify(car)}`,
+  ({ car, priority, phone, salon }) =>
+    `${priority ? 1 : 0}${phone}\u0001${salon ? JSON.stringify(salon) : ""}\u0001${JSON.stringify(car)}`,
 );
 
 /** A car's card, taken over after the page's first screen (lib/hydration.ts). */
 export function CarCard(props: Props) {
-  const { phone } = useSettings();
+  const { phone, salons } = useSettings();
   return (
     <HydrateLater>
-      <DrawnCard {...props} phone={phone} />
+      <DrawnCard {...props} phone={phone} salon={salonOf(salons, props.car.salonId)} />
     </HydrateLater>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { CarBrief } from "../../api/types";
 import { useSettings } from "../../hooks/useSettings";
+import type { Salon } from "../../lib/salons";
 import { drawnOnceOnServer, fingerprint } from "../../lib/serverFragments";
 import { LeadDialog } from "../leads/LeadDialog";
 import { CarCard } from "./CarCard";
@@ -17,6 +18,8 @@ interface CardsProps {
   priorityFirst?: boolean;
   /** The salon's phone, which each card names without JavaScript. */
   phone: string;
+  /** Several salons: each card names its car's (issue 46). */
+  salons?: Salon[];
 }
 
 /** The grid's cards; the server draws a list it has drawn before as one
@@ -30,7 +33,8 @@ const GridCards = drawnOnceOnServer(
       ))}
     </div>
   ),
-  ({ cars, priorityFirst, phone }) => `${priorityFirst ? 1 : 0}${phone}\u0001${fingerprint(cars)}`,
+  ({ cars, priorityFirst, phone, salons }) =>
+    `${priorityFirst ? 1 : 0}${phone}\u0001${salons ? fingerprint(salons) : ""}\u0001${fingerprint(cars)}`,
 );
 
 /** A carousel row's cards, drawn as one piece on the server like the grid's. */
@@ -45,16 +49,23 @@ const RowCards = drawnOnceOnServer(
       ))}
     </>
   ),
-  ({ cars, phone }) => `${phone}\u0001${fingerprint(cars)}`,
+  ({ cars, phone, salons }) =>
+    `${phone}\u0001${salons ? fingerprint(salons) : ""}\u0001${fingerprint(cars)}`,
 );
 
 /** A grid of car cards with the dialog their Credit / booking buttons open. */
 export function CarGrid({ cars, priorityFirst }: Props) {
   const [selected, setSelected] = useState<CarBrief | null>(null);
-  const { phone } = useSettings();
+  const { phone, salons } = useSettings();
   return (
     <>
-      <GridCards cars={cars} onRequest={setSelected} priorityFirst={priorityFirst} phone={phone} />
+      <GridCards
+        cars={cars}
+        onRequest={setSelected}
+        priorityFirst={priorityFirst}
+        phone={phone}
+        salons={salons}
+      />
       <LeadDialog
         kind={selected?.status === "lease" ? "lease" : "credit"}
         open={selected !== null}
@@ -68,10 +79,10 @@ export function CarGrid({ cars, priorityFirst }: Props) {
 /** The same cards in a horizontal carousel row. */
 export function CarRow({ cars }: { cars: CarBrief[] }) {
   const [selected, setSelected] = useState<CarBrief | null>(null);
-  const { phone } = useSettings();
+  const { phone, salons } = useSettings();
   return (
     <>
-      <RowCards cars={cars} onRequest={setSelected} phone={phone} />
+      <RowCards cars={cars} onRequest={setSelected} phone={phone} salons={salons} />
       <LeadDialog
         kind={selected?.status === "lease" ? "lease" : "credit"}
         open={selected !== null}

@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from "react";
 import type { BodyTypeInfo } from "../../api/types";
 import type { Catalogue } from "../../hooks/useCatalogue";
+import { useSettings } from "../../hooks/useSettings";
 import { hasActiveFilters } from "../../lib/filters";
 import type { AdMark } from "../../lib/format";
 import { foundCars } from "../../lib/format";
@@ -34,6 +35,7 @@ interface Props {
 export function CatalogueLayout(props: Props) {
   const { catalogue: c, title, banner, bodyTypes, bodyTypePage } = props;
   const toast = useToast();
+  const { salons } = useSettings();
   const [showFilters, setShowFilters] = useState(false);
   const [loadingMore, setLoadingMore] = useState(false);
 
@@ -61,6 +63,7 @@ export function CatalogueLayout(props: Props) {
       update={c.update}
       clear={c.clear}
       clearHref={c.clearHref}
+      salons={salons}
     />
   );
   const count = (

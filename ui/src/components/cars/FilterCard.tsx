@@ -8,6 +8,7 @@ import {
 } from "../../lib/filters";
 import { formatNumber } from "../../lib/format";
 import { bodyTypeName } from "../../lib/labels";
+import { type Salon, severalSalons } from "../../lib/salons";
 import { drawnOnceOnServer, fingerprint } from "../../lib/serverFragments";
 import { PriceSlider } from "../ui/PriceSlider";
 import { ResetFilters } from "./ResetFilters";
@@ -23,6 +24,8 @@ interface Props {
   clear: () => void;
   /** The list without filters: the reset's link. */
   clearHref: string;
+  /** Every salon, on a site with several (issue 46): a «Салон» select. */
+  salons?: Salon[];
 }
 
 const CONDITIONS: [Condition, string][] = [
@@ -50,6 +53,7 @@ function priceChoices(current: number): number[] {
  * with it every change applies at once and the form is never sent. */
 function FilterCardMarkup(props: Props) {
   const { filters, brands, bodyTypes, conditions, update, clear } = props;
+  const salons = severalSalons(props.salons);
   return (
     <article class="filter-card" aria-label="Фильтры">
       <form method="get" onSubmit={(e) => e.preventDefault()}>
@@ -81,6 +85,25 @@ function FilterCardMarkup(props: Props) {
                 {bodyTypes.map((t) => (
                   <option key={t.bodyType} value={t.bodyType}>
                     {bodyTypeName(t.bodyType, bodyTypes) ?? t.bodyType}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {salons && (
+            <label>
+              Салон
+              <select
+                name="salon"
+                value={salons.some((s) => s.id === filters.salon) ? String(filters.salon) : ""}
+                onChange={(e) =>
+                  update({ salon: Number((e.target as HTMLSelectElement).value) || null })
+                }
+              >
+                <option value="">Все салоны</option>
+                {salons.map((s) => (
+                  <option key={s.id} value={String(s.id)}>
+                    {s.name}
                   </option>
                 ))}
               </select>
@@ -148,5 +171,6 @@ export const FilterCard = drawnOnceOnServer("FilterCard", FilterCardMarkup, (p) 
     JSON.stringify([{ ...p.filters, page: 1 }, p.conditions ?? false, p.clearHref]),
     fingerprint(p.brands),
     fingerprint(p.bodyTypes ?? null),
+    p.salons ? fingerprint(p.salons) : "",
   ].join("\u0001"),
 );

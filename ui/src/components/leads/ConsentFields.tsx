@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { legalHref } from "../../lib/salons";
 
 interface Props {
   consent: boolean;
@@ -14,6 +15,9 @@ interface Props {
   advertisingRequired?: boolean;
   /** The advertising consent's message when it is required and missing. */
   advertisingError?: string;
+  /** The salon the request goes to: one other than the main may be a
+   * company of its own, whose texts the links open (issue 46). */
+  salonId?: number | null;
 }
 
 /** The two unticked boxes of every lead form (152-FZ, 38-FZ art. 18). */
@@ -36,11 +40,11 @@ export function ConsentFields(props: Props) {
         />
         <span>
           Я даю{" "}
-          <a href="/consent" target="_blank" rel="noopener">
+          <a href={legalHref("consent", props.salonId)} target="_blank" rel="noopener">
             согласие на обработку персональных данных
           </a>{" "}
           и принимаю{" "}
-          <a href="/privacy" target="_blank" rel="noopener">
+          <a href={legalHref("privacy", props.salonId)} target="_blank" rel="noopener">
             политику обработки персональных данных
           </a>{" "}
           *

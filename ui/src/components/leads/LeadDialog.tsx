@@ -110,6 +110,7 @@ export function LeadDialog({ kind, open, onClose, car, credit }: Props) {
         success={spec.success}
         submitLabel={spec.submit}
         onSent={sent}
+        car={car}
       >
         {kind === "trade_in" && (
           <div class="grid">

@@ -1,10 +1,11 @@
-import { type ReactNode, useState } from "react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { ApiError, apiPost } from "../../api/client";
 import type { Lead, LeadPayload, LeadType } from "../../api/types";
 import { LEADS } from "../../api/urls";
 import { SalonPhoneLink, useSettings } from "../../hooks/useSettings";
 import { reachLeadGoals } from "../../lib/analytics";
 import { contactErrors, LEAD_FAILED, withVisit } from "../../lib/leads";
+import { MAIN_SALON, salonOf, severalSalons } from "../../lib/salons";
 import { NeedsScript } from "../ui/NeedsScript";
 import { type ToastMessage, useToast } from "../ui/Toast";
 import { ConsentFields } from "./ConsentFields";
@@ -32,7 +33,14 @@ interface Props {
   /** Messages of the extra inputs' wrong values, by input name (they come
    * first in the form, so before name and phone). */
   validate?: () => Record<string, string>;
+  /** The car the request is about: it goes to the car's salon (its phone,
+   * its texts). Without one, a site with several salons asks which. */
+  car?: { salonId?: number | null };
 }
+
+const NO_SALON = "Выберите салон";
+/** Only a site with several salons loads the choice (its own chunk). */
+const SalonSelect = lazy(() => import("./SalonSelect"));
 
 /** Name, phone, consents and the submit button of every request form. The
  * fields are cleared only when the server stored the lead. A wrong field
@@ -49,13 +57,20 @@ export function LeadForm(props: Props) {
   // The server could not store the lead (503): its message, shown in the
   // form with the phone to call until the next try.
   const [unsaved, setUnsaved] = useState<string | null>(null);
-  const phoneToCall = useSettings().phone.trim();
+  const settings = useSettings();
+  // Several salons (issue 46): a general form's choice, a car's own salon.
+  const [chosen, setChosen] = useState<number | null>(null);
+  const choice = props.car ? null : severalSalons(settings.salons);
+  const salonId = props.car ? (props.car.salonId ?? MAIN_SALON) : chosen;
+  const salon = salonOf(settings.salons, salonId);
+  const phoneToCall = (salon?.phone || settings.phone).trim();
 
   function submit(e: Event) {
     e.preventDefault();
     if (sending) return;
     const problems: Record<string, string> = {
       ...props.validate?.(),
+      ...(choice && chosen === null ? { salonId: NO_SALON } : {}),
       ...contactErrors(type, { name, phone, consent }),
     };
     const post = async () => {
@@ -63,6 +78,7 @@ export function LeadForm(props: Props) {
       const payload = withVisit(
         {
           ...extra(),
+          ...(choice ? { salonId: chosen } : {}),
           type,
           name: name.trim(),
           phone: phone.trim(),
@@ -98,9 +114,14 @@ export function LeadForm(props: Props) {
   return (
     <FieldErrors.Provider value={errors}>
       <form class="lead-form" onSubmit={submit} onInput={clear} noValidate data-lead-type={type}>
-        <NeedsScript />
+        <NeedsScript phone={salon?.phone || undefined} phoneClass={salon?.phoneClass} />
         <RequiredNote />
         {children}
+        {choice && (
+          <Suspense fallback={null}>
+            <SalonSelect salons={choice} value={chosen} onChange={setChosen} />
+          </Suspense>
+        )}
         <LeadField name="name" label={props.nameLabel ?? "ФИО *"} required>
           {(a) => (
             <input
@@ -127,13 +148,17 @@ export function LeadForm(props: Props) {
           )}
         </LeadField>
         <Honeypot value={honeypot} onChange={setHoneypot} />
-        <ConsentFields {...state.consentProps} />
+        <ConsentFields {...state.consentProps} salonId={salonId} />
         {unsaved && (
           <div class="lead-unsaved" role="alert" data-testid="lead-unsaved">
             <p>{unsaved}</p>
             {phoneToCall && (
               <p>
-                Позвонить: <SalonPhoneLink number={phoneToCall} />
+                Позвонить:{" "}
+                <SalonPhoneLink
+                  number={phoneToCall}
+                  phoneClass={salon?.phone ? salon.phoneClass : undefined}
+                />
               </p>
             )}
           </div>

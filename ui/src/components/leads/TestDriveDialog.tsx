@@ -5,6 +5,7 @@ import type { CarBrief } from "../../api/types";
 import { useSettings } from "../../hooks/useSettings";
 import { fromPrice } from "../../lib/format";
 import { carFields } from "../../lib/leads";
+import { salonOf } from "../../lib/salons";
 import {
   DEFAULT_SCHEDULE,
   longDate,
@@ -27,7 +28,12 @@ interface Props {
 }
 
 export default function TestDriveDialog({ car, onClose }: Props) {
-  const schedule: WorkSchedule = useSettings().workSchedule ?? DEFAULT_SCHEDULE;
+  const settings = useSettings();
+  // The car's salon's hours (several salons): the server checks the slot by them.
+  const schedule: WorkSchedule =
+    salonOf(settings.salons, car.salonId)?.workSchedule ??
+    settings.workSchedule ??
+    DEFAULT_SCHEDULE;
   // The days are counted when the dialog opens.
   const days = useMemo(() => openDays(schedule, new Date()), [schedule]);
   const [date, setDate] = useState("");
@@ -50,6 +56,7 @@ export default function TestDriveDialog({ car, onClose }: Props) {
       ) : (
         <LeadForm
           type="test_drive"
+          car={car}
           extra={() => ({ ...carFields(car), preferredDate: date, preferredTime: time })}
           validate={validate}
           success={{

@@ -9,10 +9,13 @@ import { SalonPhoneLink, useSettings } from "../../hooks/useSettings";
 export function NeedsScript({
   to = "отправить заявку",
   phone,
+  phoneClass,
   class: className,
 }: {
   to?: string;
   phone?: string;
+  /** The call-tracking class of `phone`'s salon (several salons). */
+  phoneClass?: string;
   class?: string;
 }) {
   const settings = useSettings();
@@ -25,7 +28,7 @@ export function NeedsScript({
       Чтобы {to}, включите JavaScript или позвоните нам
       {number ? (
         <>
-          : <SalonPhoneLink number={number} />
+          : <SalonPhoneLink number={number} phoneClass={phone ? phoneClass : undefined} />
         </>
       ) : (
         "."
