@@ -309,6 +309,12 @@ async fn schemas_match_the_answers() {
                 "{schema}: {answered:?} vs {documented:?}"
             );
         } else {
+            // Absent while the install has one salon (`docs/salons.md`).
+            let one_salon = ["salonId", "salons", "latitude", "longitude"];
+            let documented: BTreeSet<String> = documented
+                .into_iter()
+                .filter(|f| answered.contains(f) || !one_salon.contains(&f.as_str()))
+                .collect();
             assert_eq!(
                 answered, documented,
                 "{schema} schema differs from its answer"

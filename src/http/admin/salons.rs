@@ -12,6 +12,7 @@ use utoipa_axum::routes;
 
 use super::audited;
 use crate::domain::audit::{AuditAction, AuditObject, Change, NewEntry};
+use crate::domain::roles::Capability;
 use crate::domain::salons::{self, NO_SUCH_SALON, SalonInput, SalonRecord};
 use crate::domain::{cars, legal, settings};
 use crate::error::{AppError, AppResult};
@@ -28,17 +29,27 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 /// Every salon, the main first (its facts are the company settings), with
-/// its cars counted.
+/// its cars counted. Who hears of leads (addresses, chats) only for the
+/// roles that see the settings.
 #[utoipa::path(get, path = "/api/admin/salons", tag = "admin",
     responses((status = 200, body = [SalonRecord]), (status = 401, body = ApiErrorBody)))]
-pub async fn list_salons(State(state): State<AppState>) -> AppResult<Json<Vec<SalonRecord>>> {
+pub async fn list_salons(
+    State(state): State<AppState>,
+    admin: Admin,
+) -> AppResult<Json<Vec<SalonRecord>>> {
     let class = state.config.call_tracking.phone_class.trim().to_string();
-    Ok(Json(
-        state
-            .db
-            .call(move |c| salons::all(c, &settings::get(c)?, &class))
-            .await?,
-    ))
+    let mut all = state
+        .db
+        .call(move |c| salons::all(c, &settings::get(c)?, &class))
+        .await?;
+    if !admin.can(Capability::Settings) {
+        for salon in &mut all {
+            salon.notification_email.clear();
+            salon.telegram_chat_id.clear();
+            salon.lead_recipients.clear();
+        }
+    }
+    Ok(Json(all))
 }
 
 /// Adds a salon.
