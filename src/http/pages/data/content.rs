@@ -3,7 +3,7 @@
 //! comparison, a mail's confirmation and unsubscribe links; the withdrawal
 //! link's page is `forget.rs`).
 
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use rusqlite::Connection;
 use serde_json::json;
@@ -102,8 +102,32 @@ pub async fn auto_selection(State(state): State<AppState>) -> AppResult<Response
     .await
 }
 
-fn legal_page(c: &Connection, path: &str, document: &str, title: &str) -> AppResult<Page> {
-    let shown = crate::domain::legal::current(c, &settings::get(c)?)?;
+/// The salon a legal page's `?salon=` names, when the install has it (a
+/// salon that is its own company shows its own texts: `docs/salons.md`).
+fn salon_asked(
+    query: Option<&str>,
+    settings: &crate::domain::settings::PublicSettings,
+) -> Option<i64> {
+    let id: i64 = query?
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("salon="))?
+        .parse()
+        .ok()?;
+    (id != crate::domain::salons::MAIN && settings.salons.iter().any(|s| s.id == id)).then_some(id)
+}
+
+fn legal_page(
+    c: &Connection,
+    path: &str,
+    document: &str,
+    title: &str,
+    salon: Option<i64>,
+) -> AppResult<Page> {
+    let shown = crate::domain::legal::current_for(
+        c,
+        &settings::get(c)?,
+        salon.unwrap_or(crate::domain::salons::MAIN),
+    )?;
     let text = if document == "consent" {
         shown.consent_text
     } else {
@@ -112,32 +136,44 @@ fn legal_page(c: &Connection, path: &str, document: &str, title: &str) -> AppRes
     let mut page = Page::new(path).title(title).description(format!(
         "{title}: на каких условиях мы обрабатываем данные посетителей сайта и заявок."
     ));
+    let key = match salon {
+        Some(id) => format!("/api/legal/{document}?salon={id}"),
+        None => format!("/api/legal/{document}"),
+    };
     page.put(
-        format!("/api/legal/{document}"),
+        key,
         &json!({ "title": title, "text": text, "version": shown.version }),
     );
     Ok(page)
 }
 
-pub async fn consent(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |c, _| {
+pub async fn consent(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> AppResult<Response> {
+    respond(state, move |c, settings| {
         legal_page(
             c,
             "/consent",
             "consent",
             "Согласие на обработку персональных данных",
+            salon_asked(query.as_deref(), settings),
         )
     })
     .await
 }
 
-pub async fn privacy(State(state): State<AppState>) -> AppResult<Response> {
-    respond(state, |c, _| {
+pub async fn privacy(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> AppResult<Response> {
+    respond(state, move |c, settings| {
         legal_page(
             c,
             "/privacy",
             "privacy",
             "Политика обработки персональных данных",
+            salon_asked(query.as_deref(), settings),
         )
     })
     .await
