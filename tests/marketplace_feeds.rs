@@ -697,3 +697,61 @@ async fn two_cars_make_the_golden_feeds() {
         &app.get("/feeds/autoru-used.xml").await.text(),
     );
 }
+
+/// Several salons (issue 46, `docs/salons.md` "Feeds"): each Avito ad
+/// carries its own salon's address, phone and name, and still meets the
+/// rules; each salon has its own Auto.ru feed with its cars only, and the
+/// salons' feeds together are the whole stock.
+#[tokio::test]
+async fn each_salon_has_its_ads_contacts_and_its_own_autoru_feed() {
+    use dealership::domain::salons::{self, SalonInput};
+    let app = TestApp::new();
+    assert!(dealership::demo::seed(&app.db, &app.dir.path().join("media")).unwrap());
+    let conn = app.db.conn().unwrap();
+    let north = salons::create(
+        &conn,
+        SalonInput {
+            name: "Салон на Выборгской".into(),
+            address: "Санкт-Петербург, Выборгское шоссе, 15".into(),
+            phone: "+7 (812) 555-44-33".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let stock = dealership::parser::export::stock(&conn).unwrap();
+    let moved: Vec<String> = stock.iter().step_by(3).map(|c| c.id.clone()).collect();
+    for id in &moved {
+        cars::move_to_salon(&conn, id, Some(north.salon.id)).unwrap();
+    }
+    let feed_ids: HashSet<String> = cars::list_all(&conn, &Default::default())
+        .unwrap()
+        .iter()
+        .filter(|c| moved.contains(&c.id))
+        .map(|c| dealership::parser::export::feed_id(c).to_string())
+        .collect();
+    let (root, avito) = ads(&app.get("/feeds/avito.xml").await.text(), b"Ad");
+    assert_eq!(avito_refusals(&root, &avito), Vec::<String>::new());
+    assert_eq!(avito.len(), stock.len());
+    for ad in &avito {
+        let theirs = feed_ids.contains(ad.get("Id").unwrap());
+        assert_eq!(
+            ad.get("Address") == Some("Санкт-Петербург, Выборгское шоссе, 15"),
+            theirs,
+            "{ad:?}"
+        );
+        assert_eq!(ad.get("ContactPhone") == Some("+78125554433"), theirs);
+        assert_eq!(ad.get("ManagerName") == Some("Салон на Выборгской"), theirs);
+    }
+    let (root, second) = ads(
+        &app.get("/feeds/salons/2/autoru.xml").await.text(),
+        b"car",
+    );
+    assert_eq!(autoru_refusals(&root, &second, None), Vec::<String>::new());
+    let (_, main) = ads(&app.get("/feeds/salons/1/autoru.xml").await.text(), b"car");
+    assert_eq!(second.len(), moved.len());
+    assert_eq!(main.len() + second.len(), stock.len());
+    assert_eq!(
+        app.get("/feeds/salons/9/autoru.xml").await.status,
+        StatusCode::NOT_FOUND
+    );
+}

@@ -29,6 +29,9 @@ const AUTORU: &str = "/feeds/autoru.xml";
 const AUTORU_NEW: &str = "/feeds/autoru-new.xml";
 const AUTORU_USED: &str = "/feeds/autoru-used.xml";
 const YANDEX: &str = "/feeds/yandex.yml";
+/// One salon's Auto.ru feed: each salon is its own Auto.ru client
+/// (`docs/salons.md`, "Feeds").
+const AUTORU_OF_SALON: &str = "/feeds/salons/{id}/autoru.xml";
 
 pub fn routes(state: &AppState) -> Router<AppState> {
     Router::new()
@@ -37,6 +40,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route(AUTORU_NEW, get(feed))
         .route(AUTORU_USED, get(feed))
         .route(YANDEX, get(feed))
+        .route(AUTORU_OF_SALON, get(salon_feed))
         .route_layer(middleware::from_fn_with_state(
             state.answers.clone(),
             cache::cached,
@@ -124,6 +128,55 @@ async fn feed(
         )
             .into_response()),
         _ => Ok(([content_type, vary], rendered.plain.clone()).into_response()),
+    }
+}
+
+/// One salon's Auto.ru feed (its cars only), rendered per request and kept
+/// by the answer cache like every public read; 404 for a salon the install
+/// does not have.
+async fn salon_feed(
+    State(state): State<AppState>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> AppResult<Response> {
+    let not_found = || AppError::not_found("Фид не найден");
+    if uri.query().is_some() {
+        return Err(AppError::BadRequest(
+            "Фид не принимает параметров запроса".into(),
+        ));
+    }
+    let id: i64 = id.parse().map_err(|_| not_found())?;
+    let base = state.config.base().to_string();
+    let plain = state
+        .db
+        .call(move |c| {
+            if !crate::domain::salons::exists(c, id)? {
+                return Ok(None);
+            }
+            let (cars, settings, labels) = export::load(c)?;
+            let salon = crate::domain::salons::column(id);
+            let own: Vec<_> = cars.into_iter().filter(|car| car.salon_id == salon).collect();
+            Ok(Some(export::autoru(&own, &settings, &labels, &base, Section::All)))
+        })
+        .await?
+        .ok_or_else(not_found)?;
+    let content_type = (
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/xml; charset=utf-8"),
+    );
+    let vary = (header::VARY, HeaderValue::from_static("accept-encoding"));
+    match cache::gzip(plain.as_bytes()) {
+        Some(gzip) if accepts_gzip(&headers) => Ok((
+            [
+                content_type,
+                vary,
+                (header::CONTENT_ENCODING, HeaderValue::from_static("gzip")),
+            ],
+            gzip,
+        )
+            .into_response()),
+        _ => Ok(([content_type, vary], plain).into_response()),
     }
 }
 
