@@ -742,10 +742,7 @@ async fn each_salon_has_its_ads_contacts_and_its_own_autoru_feed() {
         assert_eq!(ad.get("ContactPhone") == Some("+78125554433"), theirs);
         assert_eq!(ad.get("ManagerName") == Some("Салон на Выборгской"), theirs);
     }
-    let (root, second) = ads(
-        &app.get("/feeds/salons/2/autoru.xml").await.text(),
-        b"car",
-    );
+    let (root, second) = ads(&app.get("/feeds/salons/2/autoru.xml").await.text(), b"car");
     assert_eq!(autoru_refusals(&root, &second, None), Vec::<String>::new());
     let (_, main) = ads(&app.get("/feeds/salons/1/autoru.xml").await.text(), b"car");
     assert_eq!(second.len(), moved.len());

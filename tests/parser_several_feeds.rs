@@ -523,3 +523,51 @@ async fn the_four_feeds_a_dealer_publishes_put_the_whole_stock_on_the_site() {
         2
     );
 }
+
+/// Several salons (issue 46, `docs/salons.md` "Feeds"): each salon's feed
+/// brings its new cars into that salon; the same VIN in the other salon's
+/// feed is one car, reported in the preview, and stays where it stands.
+#[tokio::test]
+async fn each_salons_feed_brings_its_cars_to_its_salon() {
+    let app = app();
+    let admin = AdminSession::new(&app).await;
+    let salon = admin
+        .call(
+            Method::POST,
+            "/api/admin/salons",
+            Some(json!({"name": "Салон на Выборгской"})),
+        )
+        .await;
+    assert_eq!(salon.status, StatusCode::CREATED, "{}", salon.text());
+    let main = feed(&admin, "Невский").await;
+    let north = admin
+        .call(
+            Method::POST,
+            "/api/admin/feeds",
+            Some(json!({"name": "Выборгская", "kind": "file", "salonId": 2})),
+        )
+        .await;
+    assert_eq!(north.status, StatusCode::CREATED, "{}", north.text());
+    assert_eq!(north.json()["salonId"], 2);
+    let north = north.json()["id"].as_str().unwrap().to_string();
+    let unknown = admin
+        .call(
+            Method::POST,
+            "/api/admin/feeds",
+            Some(json!({"name": "Чужой", "kind": "file", "salonId": 9})),
+        )
+        .await;
+    assert_eq!(unknown.json()["field"], "salonId");
+
+    import(&admin, &main, "main.csv", &[JOLION, GX_AUTORU]).await;
+    import(&admin, &north, "north.csv", &[F7]).await;
+    assert_eq!(car_by_vin(&app, "LGWEF6A59NH000001").salon_id, None);
+    assert_eq!(car_by_vin(&app, "LGWEF6A59NH000003").salon_id, Some(2));
+    // The Lexus in the second salon's feed too: one car, said so.
+    let run = preview(&admin, &north, "north.csv", &[F7, GX_AVITO]).await;
+    assert_eq!(run["counts"]["new"], 0, "{run}");
+    assert_eq!(run["changed"][0]["alsoIn"][0]["feedName"], "Невский");
+    admin.apply(run["id"].as_str().unwrap()).await;
+    assert_eq!(app.count("SELECT count(*) FROM cars"), 3);
+    assert_eq!(car_by_vin(&app, "JTJBM7FX0L5000005").salon_id, None);
+}

@@ -438,7 +438,10 @@ async fn the_consent_names_the_operator_of_a_salon_that_is_its_own_company() {
     assert_ne!(version, main_version);
     // The consent page arrives drawn with the salon's texts.
     let page = app.get("/consent?salon=2").await.text();
-    assert!(page.contains("ООО «Север Авто»"), "the salon's consent page");
+    assert!(
+        page.contains("ООО «Север Авто»"),
+        "the salon's consent page"
+    );
     assert!(!app.get("/consent").await.text().contains("Север Авто"));
     let main = app.get("/api/legal/consent").await.json();
     assert_eq!(main["version"].as_i64().unwrap(), main_version);

@@ -156,8 +156,17 @@ async fn salon_feed(
             }
             let (cars, settings, labels) = export::load(c)?;
             let salon = crate::domain::salons::column(id);
-            let own: Vec<_> = cars.into_iter().filter(|car| car.salon_id == salon).collect();
-            Ok(Some(export::autoru(&own, &settings, &labels, &base, Section::All)))
+            let own: Vec<_> = cars
+                .into_iter()
+                .filter(|car| car.salon_id == salon)
+                .collect();
+            Ok(Some(export::autoru(
+                &own,
+                &settings,
+                &labels,
+                &base,
+                Section::All,
+            )))
         })
         .await?
         .ok_or_else(not_found)?;

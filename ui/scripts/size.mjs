@@ -8,7 +8,7 @@
 // forms' salon choice and its hours now are lazy chunks loaded only on a site
 // with several salons). The admin panel (its chunk and every chunk it
 // imports or loads lazily, less what the public page already has) has a
-// budget of its own: 182 KB gzip (150 KB until the panel gained a person's
+// budget of its own: 183 KB gzip (150 KB until the panel gained a person's
 // requests, retention and ad marking; 165 KB until each car's fate and figures
 // on the marketplaces came: the car's charts drawn as inline SVG without a
 // chart library, the dashboard's two cards, two settings, issue 44; 169 KB
@@ -23,6 +23,7 @@
 // issue 46: the «Салоны» screen (its form: addresses, hours, recipients per
 // lead type, the salon's legal entity; a lazy chunk of 4.6 KB), a car's
 // salon and its move in the car's form, the team's salons, a lead's salon;
+// 183 KB since an import feed's salon;
 // each screen is a lazy chunk of its own,
 // so a screen opened downloads a fraction of it). No admin module may end up in the public
 // page's files.
@@ -31,7 +32,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const BUDGET = 42 * 1024;
-const ADMIN_BUDGET = 182 * 1024;
+const ADMIN_BUDGET = 183 * 1024;
 const dist = new URL("../dist/", import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(dist, ".vite/manifest.json"), "utf8"));
 const entry = manifest["src/main.tsx"];

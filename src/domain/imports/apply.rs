@@ -250,7 +250,9 @@ pub fn apply(
                 let mut values: Values = serde_json::from_str(stated).map_err(internal)?;
                 values.insert("engine".into(), feed.engine.clone());
                 values.insert("name".into(), feed.name.clone());
-                let input = input_for(&values, &brand_id, None, slug);
+                let mut input = input_for(&values, &brand_id, None, slug);
+                // A new car stands in its feed's salon.
+                input.salon_id = context.salon_id.or(Some(crate::domain::salons::MAIN));
                 drop(values);
                 let car =
                     cars::create(conn, &input, current_year).map_err(|e| fail_row(feed, e))?;

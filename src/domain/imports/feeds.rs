@@ -62,6 +62,10 @@ pub struct Feed {
     pub next_run_at: Option<String>,
     /// Cars the feed lists now.
     pub cars: i64,
+    /// The salon its new cars stand in (`docs/salons.md`); absent: the
+    /// main salon.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub salon_id: Option<i64>,
 }
 
 /// A feed as an admin adds or changes it.
@@ -79,6 +83,9 @@ pub struct FeedInput {
     pub interval_hours: u32,
     #[serde(default = "record")]
     pub condition: FeedCondition,
+    /// The salon its new cars stand in; absent or 1: the main salon.
+    #[serde(default)]
+    pub salon_id: Option<i64>,
 }
 
 fn record() -> FeedCondition {
@@ -95,7 +102,7 @@ pub const FEED_NOT_FOUND: &str = "Фид не найден";
 
 const COLUMNS: &str = "f.id, f.name, f.source_kind, f.source, f.interval_hours, f.condition,
     f.position, f.last_run_at,
-    (SELECT count(*) FROM feed_cars fc WHERE fc.feed_id = f.id AND fc.listed = 1)";
+    (SELECT count(*) FROM feed_cars fc WHERE fc.feed_id = f.id AND fc.listed = 1), f.salon_id";
 
 fn read(row: &rusqlite::Row) -> rusqlite::Result<Feed> {
     let interval_hours: u32 = row.get(4)?;
@@ -113,6 +120,7 @@ fn read(row: &rusqlite::Row) -> rusqlite::Result<Feed> {
         last_run_at,
         next_run_at,
         cars: row.get(8)?,
+        salon_id: row.get(9)?,
     })
 }
 
@@ -200,9 +208,23 @@ fn url_taken(conn: &Connection, url: &str, except: Option<&str>) -> AppResult<()
     }
 }
 
+/// The stored salon of a feed's input (NULL: the main); an unknown salon
+/// is refused.
+fn feed_salon(conn: &Connection, input: &FeedInput) -> AppResult<Option<i64>> {
+    match input.salon_id {
+        Some(id) if !crate::domain::salons::exists(conn, id)? => Err(AppError::invalid(
+            "salonId",
+            crate::domain::salons::NO_SUCH_SALON,
+        )),
+        Some(id) => Ok(crate::domain::salons::column(id)),
+        None => Ok(None),
+    }
+}
+
 /// Adds a feed at the end of the list.
 pub fn create_feed(conn: &Connection, input: &FeedInput) -> AppResult<Feed> {
     let (name, url, interval) = checked(input)?;
+    let salon = feed_salon(conn, input)?;
     let count: i64 = conn.query_row("SELECT count(*) FROM import_feeds", [], |r| r.get(0))?;
     if count >= MAX_FEEDS {
         return Err(AppError::conflict(
@@ -217,9 +239,9 @@ pub fn create_feed(conn: &Connection, input: &FeedInput) -> AppResult<Feed> {
     let now = crate::domain::now();
     conn.execute(
         "INSERT INTO import_feeds (id, name, source_kind, source, interval_hours, condition,
-            position, created_at, updated_at)
+            position, created_at, updated_at, salon_id)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6,
-            (SELECT coalesce(max(position) + 1, 0) FROM import_feeds), ?7, ?7)",
+            (SELECT coalesce(max(position) + 1, 0) FROM import_feeds), ?7, ?7, ?8)",
         params![
             id,
             name,
@@ -227,7 +249,8 @@ pub fn create_feed(conn: &Connection, input: &FeedInput) -> AppResult<Feed> {
             url.unwrap_or_else(|| name.clone()),
             interval,
             input.condition,
-            now
+            now,
+            salon
         ],
     )?;
     get_feed(conn, &id)?.ok_or_else(|| AppError::Internal(anyhow::anyhow!("feed vanished")))
@@ -245,19 +268,21 @@ pub fn update_feed(conn: &Connection, id: &str, input: &FeedInput) -> AppResult<
         ));
     }
     let (name, url, interval) = checked(input)?;
+    let salon = feed_salon(conn, input)?;
     if let Some(url) = &url {
         url_taken(conn, url, Some(id))?;
     }
     conn.execute(
         "UPDATE import_feeds SET name = ?2, source = coalesce(?3, source), interval_hours = ?4,
-            condition = ?5, updated_at = ?6 WHERE id = ?1",
+            condition = ?5, updated_at = ?6, salon_id = ?7 WHERE id = ?1",
         params![
             id,
             name,
             url,
             interval,
             input.condition,
-            crate::domain::now()
+            crate::domain::now(),
+            salon
         ],
     )?;
     get_feed(conn, id)
@@ -327,6 +352,7 @@ pub fn feed_for_source(conn: &Connection, kind: SourceKind, source: &str) -> App
             url: (kind == SourceKind::Url).then(|| source.to_string()),
             interval_hours: 0,
             condition: FeedCondition::Record,
+            salon_id: None,
         },
     )?;
     if kind == SourceKind::File {

@@ -48,6 +48,8 @@ pub struct RunContext {
     pub rank: (i64, String),
     pub condition: FeedCondition,
     pub chosen: Option<CarStatus>,
+    /// The salon the feed's new cars stand in (None: the main).
+    pub salon_id: Option<i64>,
 }
 
 /// A car of the catalogue the plan touches: the feed's row it comes from,

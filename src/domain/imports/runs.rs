@@ -23,6 +23,7 @@ pub(super) fn context(feed: &Feed, chosen: Option<CarStatus>) -> RunContext {
         rank: (feed.position - 1, feed.id.clone()),
         condition: feed.condition,
         chosen,
+        salon_id: feed.salon_id,
     }
 }
 

@@ -41,6 +41,7 @@ impl Form for FeedInput {
         Field::optional("intervalHours", Kind::Integer)
             .invalid("Интервал — целое число часов от 0 до 168"),
         Field::optional("condition", Kind::Code),
+        Field::optional("salonId", Kind::Integer).invalid(crate::domain::salons::NO_SUCH_SALON),
     ];
 }
 

@@ -1075,7 +1075,8 @@ export interface paths {
         };
         /**
          * Every salon, the main first (its facts are the company settings), with
-         *     its cars counted.
+         *     its cars counted. Who hears of leads (addresses, chats) only for the
+         *     roles that see the settings.
          */
         get: operations["list_salons"];
         put?: never;
@@ -2980,6 +2981,12 @@ export interface components {
              * @description 1 = the first: its values win for a car other feeds list too.
              */
             position: number;
+            /**
+             * Format: int64
+             * @description The salon its new cars stand in (`docs/salons.md`); absent: the
+             *     main salon.
+             */
+            salonId?: number | null;
             /** @description The URL, or the name of the file last uploaded. */
             source: string;
         };
@@ -3006,6 +3013,11 @@ export interface components {
             kind: components["schemas"]["SourceKind"];
             /** @description 1 to 100 characters. */
             name: string;
+            /**
+             * Format: int64
+             * @description The salon its new cars stand in; absent or 1: the main salon.
+             */
+            salonId?: number | null;
             /** @description The URL (required for `url`); ignored for a file. */
             url?: string | null;
         };

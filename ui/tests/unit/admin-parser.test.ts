@@ -45,6 +45,7 @@ import {
   FEEDS_ORDER_URL,
   feedFormValues,
   feedPayload,
+  feedSalonValue,
   feedUrl,
   historyUrl,
   moveFeed,
@@ -397,6 +398,14 @@ describe("feeds", () => {
       intervalHours: 0,
       condition: "lease",
     });
+  });
+
+  it("sends a feed's salon when the dialog shows the choice", () => {
+    const v = { ...feedFormValues(FEED), kind: "file" as const };
+    expect(feedPayload({ ...v, salon: "2" }, 0)).toMatchObject({ salonId: 2 });
+    expect(feedPayload({ ...v, salon: undefined }, 0)).not.toHaveProperty("salonId");
+    expect(feedSalonValue(null)).toBe("1");
+    expect(feedSalonValue({ ...FEED, salonId: 3 })).toBe("3");
   });
 
   it("sends the preview's condition, or null for the feed's own rules", () => {

@@ -103,6 +103,9 @@ export interface FeedFormValues {
   interval: string;
   custom: string;
   condition: FeedCondition;
+  /** The salon its new cars stand in ("1": the main), sent only when the
+   * install has several salons (docs/salons.md). */
+  salon?: string;
 }
 
 export const NAME_REQUIRED = "Укажите название фида";
@@ -148,8 +151,12 @@ export function feedPayload(v: FeedFormValues, intervalHours: number): FeedInput
     url: url ? v.url.trim() : null,
     intervalHours: url ? intervalHours : 0,
     condition: v.condition,
+    ...(v.salon ? { salonId: Number(v.salon) } : {}),
   };
 }
+
+/** The salon select's value for a feed (none: the main salon, "1"). */
+export const feedSalonValue = (feed: Feed | null): string => String(feed?.salonId ?? 1);
 
 // ---- the preview and the history --------------------------------------------------
 

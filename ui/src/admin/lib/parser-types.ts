@@ -31,6 +31,8 @@ export interface Feed {
   nextRunAt?: string | null;
   /** Cars the feed lists now. */
   cars: number;
+  /** The salon its new cars stand in; absent: the main (docs/salons.md). */
+  salonId?: number | null;
 }
 
 export interface FeedList {
@@ -44,6 +46,8 @@ export interface FeedInput {
   url?: string | null;
   intervalHours?: number;
   condition?: FeedCondition;
+  /** The salon its new cars stand in (1: the main). */
+  salonId?: number | null;
 }
 
 /** Another feed listing the same car, and which of the two wins. */

@@ -7,6 +7,7 @@ import { apiPost, apiPut } from "../../api/client";
 import { applyServerError } from "../components/applyServerError";
 import { Field } from "../components/Field";
 import { CancelButton, FormDialog } from "../components/FormDialog";
+import { useSalons } from "../components/useSalons";
 import { serverField } from "../errors";
 import { CUSTOM_INTERVAL, IMPORTS_URL, parseInterval } from "../lib/parser";
 import {
@@ -18,6 +19,7 @@ import {
   type FeedFormValues,
   feedFormValues,
   feedPayload,
+  feedSalonValue,
   feedUrl,
 } from "../lib/parser-feeds";
 import type { Feed, FeedInput } from "../lib/parser-types";
@@ -32,7 +34,10 @@ export function FeedDialog({ feed, onClose }: { feed: Feed | null; onClose: () =
     getValues,
     watch,
     formState: { errors, isDirty },
-  } = useForm<FeedFormValues>({ defaultValues: feedFormValues(feed) });
+  } = useForm<FeedFormValues>({
+    defaultValues: { ...feedFormValues(feed), salon: feedSalonValue(feed) },
+  });
+  const salons = useSalons();
   const kind = feed?.kind ?? watch("kind");
   const save = useAdminMutation(
     (body: FeedInput) =>
@@ -69,7 +74,8 @@ export function FeedDialog({ feed, onClose }: { feed: Feed | null; onClose: () =
       setError("custom", { type: "manual", message: interval.error }, { shouldFocus: true });
       return;
     }
-    save.mutate(feedPayload(v, interval));
+    // The salon only when there are several to choose from.
+    save.mutate(feedPayload(salons.several ? v : { ...v, salon: undefined }, interval));
   });
 
   return (
@@ -145,6 +151,23 @@ export function FeedDialog({ feed, onClose }: { feed: Feed | null; onClose: () =
             </select>
           )}
         </Field>
+        {salons.several && salons.list && (
+          <Field
+            label="Салон"
+            error={errors.salon}
+            hint="Где стоят новые машины этого фида; машины, которые уже есть на сайте, остаются в своих салонах"
+          >
+            {(a) => (
+              <select {...a} {...register("salon")} data-testid="feed-salon">
+                {(salons.list ?? []).map((s) => (
+                  <option key={s.id} value={String(s.id)}>
+                    {s.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
         <footer class="dialog-actions">
           <CancelButton />
           <button type="submit" aria-busy={save.isPending || undefined} disabled={save.isPending}>
