@@ -211,7 +211,7 @@ fn main() -> anyhow::Result<()> {
         },
     )?);
     worst = worst.max(report("response-time figures", runs.min(100), || {
-        response_times::report(&conn, now)?;
+        response_times::report(&conn, now, None)?;
         Ok(())
     })?);
     drop(conn);

@@ -201,7 +201,8 @@ fn seeds_a_believable_dealership_once() {
     // Response times (docs/response-times.md): the requests that are no
     // longer new were answered in the audit trail by two staff users, so the
     // chart and the medians have figures; some requests are still new.
-    let times = dealership::domain::response_times::report(&conn, chrono::Utc::now()).unwrap();
+    let times =
+        dealership::domain::response_times::report(&conn, chrono::Utc::now(), None).unwrap();
     let answered: i64 = times.daily.iter().map(|d| d.answered).sum();
     assert!(answered >= 10, "{answered} answered");
     assert!(times.daily.iter().filter(|d| d.answered > 0).count() >= 4);
@@ -225,7 +226,8 @@ fn seeds_a_believable_dealership_once() {
         .map(|u| u.username)
         .collect();
     assert!(staff.is_subset(&team), "{staff:?} not all in {team:?}");
-    let figures = dealership::domain::response_times::report(&conn, chrono::Utc::now()).unwrap();
+    let figures =
+        dealership::domain::response_times::report(&conn, chrono::Utc::now(), None).unwrap();
     let named: Vec<&String> = figures
         .periods
         .iter()

@@ -402,6 +402,58 @@ async fn a_lead_goes_to_its_salon_its_managers_in_its_hours_and_its_chat() {
         .await;
     assert_eq!(seen.status, StatusCode::OK);
 
+    // The dashboard's figures in all and per salon.
+    let figures = |query: &'static str| {
+        let app = &app;
+        let owner = owner.clone();
+        async move {
+            let answer = app
+                .admin_with(
+                    &owner,
+                    Method::GET,
+                    &format!("/api/admin/dashboard{query}"),
+                    None,
+                )
+                .await;
+            assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+            answer.json()
+        }
+    };
+    let all = figures("").await;
+    let second = figures("?salon=2").await;
+    let main_salon = figures("?salon=1").await;
+    assert_eq!(all["leadsTotal"], 7);
+    assert_eq!(
+        (
+            second["leadsTotal"].as_i64(),
+            main_salon["leadsTotal"].as_i64()
+        ),
+        (Some(5), Some(2))
+    );
+    assert_eq!(second["carsPublished"], 1);
+    assert_eq!(
+        main_salon["carsPublished"].as_i64().unwrap() + 1,
+        all["carsPublished"].as_i64().unwrap()
+    );
+    let times = app
+        .admin_with(
+            &owner,
+            Method::GET,
+            "/api/admin/response-times?salon=2",
+            None,
+        )
+        .await;
+    assert_eq!(times.status, StatusCode::OK, "{}", times.text());
+    let refused = app
+        .admin_with(
+            &owner,
+            Method::GET,
+            "/api/admin/response-times?salon=x",
+            None,
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+
     // Each lead in its salon's chat: 5 in the second's, 2 in the main's.
     let chats_seen = eventually("the Telegram messages", StdDuration::from_secs(15), || {
         let seen = chats.0.lock().unwrap().clone();

@@ -65,11 +65,28 @@ const CALLS_BETWEEN: &str =
 
 /// The calls of `[from, to)` (stored times as SQL compares them): how many,
 /// and how many missed.
-pub fn calls_between(conn: &Connection, from: &str, to: &str) -> AppResult<(i64, i64)> {
-    Ok(conn
-        .prepare_cached(CALLS_BETWEEN)?
-        .query_row(params![from, to], |r| Ok((r.get(0)?, r.get(1)?)))?)
+pub fn calls_between(
+    conn: &Connection,
+    from: &str,
+    to: &str,
+    salon: Option<i64>,
+) -> AppResult<(i64, i64)> {
+    let read = |r: &rusqlite::Row| Ok((r.get(0)?, r.get(1)?));
+    Ok(match salon {
+        None => conn
+            .prepare_cached(CALLS_BETWEEN)?
+            .query_row(params![from, to], read)?,
+        Some(salon) => conn
+            .prepare_cached(CALLS_BETWEEN_IN_SALON)?
+            .query_row(params![from, to, salon], read)?,
+    })
 }
+
+/// [`CALLS_BETWEEN`] of one salon: the calls about its cars (a call about
+/// no car is the main salon's).
+const CALLS_BETWEEN_IN_SALON: &str = "SELECT count(*), coalesce(sum(answered = 0), 0) FROM calls
+    WHERE at >= ?1 AND at < ?2
+      AND coalesce((SELECT c.salon_id FROM cars c WHERE c.id = calls.car_id), 1) = ?3";
 
 impl PhoneRecord {
     /// The figures of the Moscow dates `days`, in all and per user (by

@@ -208,6 +208,17 @@ const ANSWERED: &str = "SELECT l.created_at, a.at, a.username, l.assignee_id,
         ORDER BY f.at, f.id LIMIT 1)
     WHERE l.created_at >= ?1 AND l.created_at < ?2";
 
+/// [`ANSWERED`] of one salon's leads (`docs/salons.md`): the rows are read,
+/// the all-salons report keeps to the index.
+const ANSWERED_IN_SALON: &str = "SELECT l.created_at, a.at, a.username, l.assignee_id,
+        l.type = 'missed_call'
+    FROM leads l
+    LEFT JOIN audit_log a ON a.id = (
+        SELECT f.id FROM audit_log f
+        WHERE f.object_type = 'lead' AND f.object_id = l.id AND f.action = 'status'
+        ORDER BY f.at, f.id LIMIT 1)
+    WHERE l.created_at >= ?1 AND l.created_at < ?2 AND coalesce(l.salon_id, 1) = ?3";
+
 /// The leads that arrived in `[from, to)` and were answered, with their
 /// response time, and the missed calls' leads answered or not: one pass
 /// over the period's leads (`leads_created`), each joined with its first
@@ -217,13 +228,24 @@ fn answered_between(
     schedule: &WorkSchedule,
     from: DateTime<Utc>,
     to: DateTime<Utc>,
+    salon: Option<i64>,
 ) -> AppResult<(Vec<Answered>, Vec<MissedLead>)> {
     let logins: std::collections::HashMap<String, String> = conn
         .prepare_cached("SELECT id, username FROM users")?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
-    let mut stmt = conn.prepare_cached(ANSWERED)?;
-    let rows = stmt.query_map(params![stored(from), stored(to)], |r| {
+    let (sql, salon) = match salon {
+        Some(id) => (ANSWERED_IN_SALON, id),
+        None => (ANSWERED, 0),
+    };
+    let mut stmt = conn.prepare_cached(sql)?;
+    let (from, to) = (stored(from), stored(to));
+    let values = if sql == ANSWERED {
+        params![from, to].to_vec()
+    } else {
+        params![from, to, salon].to_vec()
+    };
+    let rows = stmt.query_map(values.as_slice(), |r| {
         Ok((
             r.get::<_, String>(0)?,
             r.get::<_, Option<String>>(1)?,
@@ -313,17 +335,25 @@ fn period(
     }
 }
 
-/// The whole report at the moment `now` (the server's clock).
-pub fn report(conn: &Connection, now: DateTime<Utc>) -> AppResult<ResponseTimes> {
+/// The whole report at the moment `now` (the server's clock), of every
+/// salon or of one (its leads, its cars' calls, its hours).
+pub fn report(
+    conn: &Connection,
+    now: DateTime<Utc>,
+    salon: Option<i64>,
+) -> AppResult<ResponseTimes> {
     let settings = settings::get(conn)?;
-    let schedule = &settings.public.work_schedule;
+    let schedule = &match salon {
+        Some(id) => super::salons::schedule_of(conn, &settings, super::salons::column(id))?,
+        None => settings.public.work_schedule.clone(),
+    };
     let today = moscow_date(now);
     let monday = today - Duration::days(i64::from(today.weekday().num_days_from_monday()));
     let last_monday = monday - Duration::days(7);
     let first_day = today - Duration::days(DAILY_DAYS - 1);
     let from = midnight(first_day.min(last_monday));
     let to = midnight(today + Duration::days(1));
-    let (answered, missed) = answered_between(conn, schedule, from, to)?;
+    let (answered, missed) = answered_between(conn, schedule, from, to, salon)?;
     let phone = PhoneRecord {
         missed,
         threshold: settings.response_threshold_minutes,
@@ -334,6 +364,7 @@ pub fn report(conn: &Connection, now: DateTime<Utc>) -> AppResult<ResponseTimes>
             conn,
             &stored(midnight(first)),
             &stored(midnight(last + Duration::days(1))),
+            salon,
         )
     };
 
@@ -386,7 +417,7 @@ pub fn report(conn: &Connection, now: DateTime<Utc>) -> AppResult<ResponseTimes>
         threshold_minutes: settings.response_threshold_minutes,
         periods,
         daily,
-        overdue: overdue(conn, &settings, now)?,
+        overdue: overdue_in(conn, &settings, schedule, now, salon)?,
     })
 }
 
@@ -399,13 +430,24 @@ pub fn overdue(
     settings: &Settings,
     now: DateTime<Utc>,
 ) -> AppResult<Vec<OverdueLead>> {
-    let schedule = &settings.public.work_schedule;
+    overdue_in(conn, settings, &settings.public.work_schedule, now, None)
+}
+
+/// [`overdue`] of every salon or of one, its waits in `schedule`.
+fn overdue_in(
+    conn: &Connection,
+    settings: &Settings,
+    schedule: &WorkSchedule,
+    now: DateTime<Utc>,
+    salon: Option<i64>,
+) -> AppResult<Vec<OverdueLead>> {
     let threshold = settings.response_threshold_minutes;
     let mut stmt = conn.prepare_cached(
         "SELECT id, name, phone, type, created_at, reminded_at, assignee_id FROM leads
-         WHERE status = 'new' ORDER BY created_at, id LIMIT ?1",
+         WHERE status = 'new' AND (?2 IS NULL OR coalesce(salon_id, 1) = ?2)
+         ORDER BY created_at, id LIMIT ?1",
     )?;
-    let rows = stmt.query_map([OVERDUE_LIMIT as i64], |r| {
+    let rows = stmt.query_map(params![OVERDUE_LIMIT as i64, salon], |r| {
         Ok(OverdueLead {
             id: r.get("id")?,
             name: r.get("name")?,

@@ -242,6 +242,16 @@ pub fn publication_counts(conn: &Connection) -> AppResult<(i64, i64)> {
     )?)
 }
 
+/// [`publication_counts`] of one salon's cars (1: the main).
+pub fn publication_counts_in(conn: &Connection, salon: i64) -> AppResult<(i64, i64)> {
+    Ok(conn.query_row(
+        "SELECT coalesce(sum(published = 1), 0), coalesce(sum(published = 0), 0) FROM cars
+         WHERE coalesce(salon_id, 1) = ?1",
+        [salon],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
 /// A car by id, drafts included; 404 when there is none.
 pub fn get_by_id(conn: &Connection, id: &str) -> AppResult<Car> {
     get(conn, id, true)?.ok_or_else(|| AppError::not_found(NOT_FOUND))

@@ -339,17 +339,19 @@ pub fn counters(
     conn: &Connection,
     since: &str,
     assignees: &Assignees,
+    salon: Option<i64>,
 ) -> AppResult<(i64, i64, i64, i64)> {
     let (scope, user) = scope_of(assignees);
     Ok(conn.query_row(
         "SELECT count(*), coalesce(sum(status = 'new'), 0), coalesce(sum(status = 'in_progress'), 0),
             coalesce(sum(created_at >= ?1), 0)
          FROM leads
-         WHERE ?2 = 0
+         WHERE (?2 = 0
             OR (?2 = 1 AND assignee_id = ?3)
             OR (?2 = 2 AND assignee_id IS NULL)
-            OR (?2 = 3 AND (assignee_id = ?3 OR assignee_id IS NULL))",
-        params![since, scope, user],
+            OR (?2 = 3 AND (assignee_id = ?3 OR assignee_id IS NULL)))
+           AND (?4 IS NULL OR coalesce(salon_id, 1) = ?4)",
+        params![since, scope, user, salon],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?)
 }

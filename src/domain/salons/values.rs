@@ -108,3 +108,12 @@ pub fn check_recipients(recipients: LeadRecipients) -> AppResult<LeadRecipients>
     }
     Ok(out)
 }
+
+/// Whose figures: one salon's (`salon`, 1 for the main) or, absent, every
+/// salon's (the dashboard's and the response times' `?salon=`).
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SalonQuery {
+    #[param(minimum = 1, maximum = 2147483647)]
+    pub salon: Option<i64>,
+}

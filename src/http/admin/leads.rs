@@ -382,9 +382,17 @@ fn today_start() -> String {
         .to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// All the dashboard's figures in one call.
-#[utoipa::path(get, path = "/api/admin/dashboard", tag = "admin", responses((status = 200, body = Dashboard)))]
-pub async fn dashboard(State(state): State<AppState>, admin: Admin) -> AppResult<Json<Dashboard>> {
+/// All the dashboard's figures in one call; the cars' and the leads' of
+/// one salon with `salon` (`docs/salons.md`).
+#[utoipa::path(get, path = "/api/admin/dashboard", tag = "admin",
+    params(crate::domain::salons::SalonQuery),
+    responses((status = 200, body = Dashboard), (status = 400, body = ApiErrorBody)))]
+pub async fn dashboard(
+    State(state): State<AppState>,
+    admin: Admin,
+    ApiQuery(query): ApiQuery<crate::domain::salons::SalonQuery>,
+) -> AppResult<Json<Dashboard>> {
+    let salon = query.salon;
     let since = today_start();
     // The leads' figures count what this person may see (a manager: their
     // own and the unassigned), as the list does.
@@ -398,10 +406,13 @@ pub async fn dashboard(State(state): State<AppState>, admin: Admin) -> AppResult
     let figures = state
         .db
         .call(move |c| {
-            let (cars_published, cars_drafts) = cars::publication_counts(c)?;
+            let (cars_published, cars_drafts) = match salon {
+                Some(id) => cars::publication_counts_in(c, id)?,
+                None => cars::publication_counts(c)?,
+            };
             let (reviews_approved, reviews_pending) = reviews::moderation_counts(c)?;
             let (leads_total, leads_new, leads_in_progress, leads_today) =
-                leads::counters(c, &since, &assignees)?;
+                leads::counters(c, &since, &assignees, salon)?;
             Ok(Dashboard {
                 cars_published,
                 cars_drafts,

@@ -10,6 +10,7 @@ use crate::domain::response_times::{self, ResponseTimes};
 use crate::domain::roles::Capability;
 use crate::error::AppResult;
 use crate::http::auth::Admin;
+use crate::http::extract::ApiQuery;
 use crate::http::openapi::ApiErrorBody;
 use crate::http::state::AppState;
 
@@ -25,16 +26,21 @@ pub fn routes() -> OpenApiRouter<AppState> {
 /// that does not see leads gets them without the name and the phone; a
 /// manager gets only their own row of the per-user figures and only the
 /// waiting leads they may open.
+/// With `salon`, one salon's leads, its cars' calls, in its hours.
 #[utoipa::path(get, path = "/api/admin/response-times", tag = "admin",
-    responses((status = 200, body = ResponseTimes), (status = 401, body = ApiErrorBody)))]
+    params(crate::domain::salons::SalonQuery),
+    responses((status = 200, body = ResponseTimes), (status = 400, body = ApiErrorBody),
+        (status = 401, body = ApiErrorBody)))]
 pub async fn response_times(
     State(state): State<AppState>,
     admin: Admin,
+    ApiQuery(query): ApiQuery<crate::domain::salons::SalonQuery>,
 ) -> AppResult<Json<ResponseTimes>> {
     let now = state.clock.now();
+    let salon = query.salon;
     let mut report = state
         .db
-        .call(move |c| response_times::report(c, now))
+        .call(move |c| response_times::report(c, now, salon))
         .await?;
     if !admin.can(Capability::Leads) {
         for lead in &mut report.overdue {

@@ -345,7 +345,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All the dashboard's figures in one call. */
+        /**
+         * All the dashboard's figures in one call; the cars' and the leads' of
+         *     one salon with `salon` (`docs/salons.md`).
+         */
         get: operations["dashboard"];
         put?: never;
         post?: never;
@@ -1039,6 +1042,7 @@ export interface paths {
          *     that does not see leads gets them without the name and the phone; a
          *     manager gets only their own row of the per-user figures and only the
          *     waiting leads they may open.
+         *     With `salon`, one salon's leads, its cars' calls, in its hours.
          */
         get: operations["response_times"];
         put?: never;
@@ -6139,7 +6143,9 @@ export interface operations {
     };
     dashboard: {
         parameters: {
-            query?: never;
+            query?: {
+                salon?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6152,6 +6158,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
             /** @description No credentials, or wrong ones */
@@ -8788,7 +8802,9 @@ export interface operations {
     };
     response_times: {
         parameters: {
-            query?: never;
+            query?: {
+                salon?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8801,6 +8817,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResponseTimes"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
             401: {

@@ -27,6 +27,7 @@ import {
   salonsNote,
   salonUrl,
   several,
+  withSalon,
 } from "../../src/admin/lib/salons";
 import {
   editUserValues,
@@ -251,5 +252,13 @@ describe("a staff member's salons", () => {
       "Невский Автоцентр, Салон на Выборгской",
     );
     expect(salonsNote(user({ salonIds: [7] }), list)).toBe("№7");
+  });
+});
+
+describe("a dashboard figures' salon", () => {
+  it("asks one salon's figures, or every salon's", () => {
+    expect(withSalon("/api/admin/dashboard", "")).toBe("/api/admin/dashboard");
+    expect(withSalon("/api/admin/dashboard", undefined)).toBe("/api/admin/dashboard");
+    expect(withSalon("/api/admin/response-times", "2")).toBe("/api/admin/response-times?salon=2");
   });
 });

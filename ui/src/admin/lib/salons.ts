@@ -64,3 +64,8 @@ export function salonsNote(
   if (ids.length === 0) return "все салоны";
   return ids.map((id) => salonName(salons, id) ?? `№${id}`).join(", ");
 }
+
+/** A figures' address for one salon ("" or none: every salon). */
+export function withSalon(url: string, salon: string | undefined): string {
+  return salon ? `${url}?salon=${encodeURIComponent(salon)}` : url;
+}

@@ -30,11 +30,14 @@ import {
   type ResponseTimes,
   userRows,
 } from "../lib/responseTimes";
+import { withSalon } from "../lib/salons";
 import { useAdminQuery } from "../query";
 import "./staff.css";
 
-export function ResponseTimesSection() {
-  const times = useAdminQuery<ResponseTimes>(RESPONSE_TIMES_URL);
+/** `salon`: one salon's figures ("" or none: every salon's). */
+export function ResponseTimesSection({ salon }: { salon?: string }) {
+  const url = withSalon(RESPONSE_TIMES_URL, salon);
+  const times = useAdminQuery<ResponseTimes>(url);
   const d = times.data;
   return (
     <section
@@ -47,7 +50,7 @@ export function ResponseTimesSection() {
         <ErrorPanel
           error={times.error}
           title="Не удалось загрузить скорость ответа"
-          url={RESPONSE_TIMES_URL}
+          url={url}
           onRetry={() => void times.refetch()}
         />
       ) : !d ? (

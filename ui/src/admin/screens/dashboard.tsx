@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link } from "wouter";
 import type { components } from "../../api/schema";
 import type { BodyTypeInfo } from "../../api/types";
@@ -6,6 +7,7 @@ import { useAuth } from "../auth";
 import { AdminPage } from "../components/AdminPage";
 import { ErrorPanel } from "../components/ErrorPanel";
 import { SkeletonCards } from "../components/SkeletonCards";
+import { useSalons } from "../components/useSalons";
 import { changeLine, listedChanges } from "../lib/audit";
 import { problemsText } from "../lib/checks";
 import { dashboardParts, type SystemStatus, systemCard } from "../lib/dashboard";
@@ -28,6 +30,7 @@ import {
   PERSONAL_DATA_SCREEN,
   REQUESTS_URL,
 } from "../lib/personalData";
+import { withSalon } from "../lib/salons";
 import { allowedScreens, DASHBOARD, linkAllowed, screenAt } from "../navigation";
 import { useAdminQuery } from "../query";
 import { QuietCard, RefusedCard } from "./dashboard-marketplaces";
@@ -45,13 +48,33 @@ type Dashboard = components["schemas"]["Dashboard"] & { importFailed?: ImportFai
 export default function DashboardScreen() {
   const { capabilities } = useAuth();
   const show = dashboardParts(capabilities);
-  const summary = useAdminQuery<Dashboard>(DASHBOARD_URL);
+  const salons = useSalons();
+  // One salon's cars, leads and response times, or every salon's.
+  const [salon, setSalon] = useState("");
+  const summary = useAdminQuery<Dashboard>(withSalon(DASHBOARD_URL, salon));
   const d = summary.data;
   return (
     <AdminPage
       title="Панель администратора"
       actions={d && show.checks ? <ChecksBadge count={d.checksCount} /> : null}
     >
+      {salons.several && (
+        <label class="dashboard-salon">
+          Салон
+          <select
+            value={salon}
+            onChange={(e) => setSalon(e.currentTarget.value)}
+            data-testid="dashboard-salon"
+          >
+            <option value="">Все салоны</option>
+            {(salons.list ?? []).map((s) => (
+              <option key={s.id} value={String(s.id)}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {summary.isError ? (
         <ErrorPanel error={summary.error} onRetry={() => void summary.refetch()} />
       ) : !d ? (
@@ -92,7 +115,7 @@ export default function DashboardScreen() {
       {show.catalogue && <QuietCard />}
       {show.dataRequests && <OpenDataRequests />}
       {show.deliveries && d && d.deliveriesFailed > 0 && <FailedDeliveries />}
-      {show.responseTimes && <ResponseTimesSection />}
+      {show.responseTimes && <ResponseTimesSection salon={salon} />}
       <section aria-labelledby="sections-title">
         <h2 id="sections-title">Разделы</h2>
         <ul class="admin-grid" data-testid="sections">
