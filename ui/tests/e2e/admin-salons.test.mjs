@@ -130,6 +130,18 @@ describe("salons", () => {
       await carDialog.getByLabel("Салон", { exact: true }).inputValue(),
       String(salon.id),
     );
+    // The dashboard's figures of that salon alone: its one car.
+    await page.goto(`${s.base}/admin`);
+    const summary = page.getByTestId("summary");
+    await summary.waitFor();
+    const figures = await session.get(`/api/admin/dashboard?salon=${salon.id}`);
+    assert.equal(figures.carsPublished + figures.carsDrafts, 1);
+    await page.getByTestId("dashboard-salon").selectOption({ label: SALON });
+    await summary
+      .getByText(`Опубликовано: ${figures.carsPublished}, черновиков: ${figures.carsDrafts}`, {
+        exact: true,
+      })
+      .waitFor();
     // The panel asks who is signed in before the login: that 401 is expected.
     assert.deepEqual(
       page.errors.filter((e) => !e.includes("401")),
