@@ -396,7 +396,29 @@ async fn a_lead_goes_to_its_salon_its_managers_in_its_hours_and_its_chat() {
             .iter()
             .all(|l| l["id"] != early["id"])
     );
+    let unassigned = app
+        .admin_with(&anna, Method::GET, "/api/leads?assignee=none", None)
+        .await
+        .json();
+    assert!(
+        unassigned
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["id"] != early["id"])
+    );
     let boris = app.login_with("boris", "Secret-password-1").await;
+    let unassigned = app
+        .admin_with(&boris, Method::GET, "/api/leads?assignee=none", None)
+        .await
+        .json();
+    assert!(
+        unassigned
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["id"] == early["id"])
+    );
     let seen = app
         .admin_with(&boris, Method::GET, &format!("/api/leads/{early_id}"), None)
         .await;

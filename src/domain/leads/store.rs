@@ -250,8 +250,10 @@ pub enum Assignees {
     Of(String),
     /// Leads assigned to no one.
     Nobody,
-    /// A manager's view: their own and the unassigned.
+    /// A manager's view: their own and the unassigned (of their salons).
     OwnAndUnassigned(String),
+    /// A manager's unassigned leads: those of their salons.
+    UnassignedOf(String),
 }
 
 /// The SQL's scope of `assignees`: 0 all, 1 the user's, 2 nobody's, 3 the
@@ -262,6 +264,7 @@ fn scope_of(assignees: &Assignees) -> (i64, Option<&str>) {
         Assignees::Of(id) => (1, Some(id.as_str())),
         Assignees::Nobody => (2, None),
         Assignees::OwnAndUnassigned(id) => (3, Some(id.as_str())),
+        Assignees::UnassignedOf(id) => (4, Some(id.as_str())),
     }
 }
 
@@ -275,14 +278,15 @@ pub fn list(
     limit: u32,
     offset: u32,
 ) -> AppResult<Vec<Lead>> {
-    // ?5: 0 all, 1 of ?6, 2 nobody's, 3 ?6's and nobody's.
+    // ?5: 0 all, 1 of ?6, 2 nobody's, 3 ?6's and nobody's (of ?6's
+    // salons), 4 nobody's of ?6's salons.
     let (scope, user) = scope_of(assignees);
     let mut stmt = conn.prepare_cached(&format!(
         "{SELECT} WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR type = ?2)
            AND (?5 = 0
                 OR (?5 = 1 AND assignee_id = ?6)
                 OR (?5 = 2 AND assignee_id IS NULL)
-                OR (?5 = 3 AND (assignee_id = ?6 OR (assignee_id IS NULL AND (
+                OR (?5 IN (3, 4) AND ((?5 = 3 AND assignee_id = ?6) OR (assignee_id IS NULL AND (
                     NOT EXISTS (SELECT 1 FROM staff_salons s WHERE s.user_id = ?6)
                     OR coalesce(salon_id, 1) IN
                         (SELECT s.salon_id FROM staff_salons s WHERE s.user_id = ?6))))))
@@ -349,7 +353,10 @@ pub fn counters(
          WHERE (?2 = 0
             OR (?2 = 1 AND assignee_id = ?3)
             OR (?2 = 2 AND assignee_id IS NULL)
-            OR (?2 = 3 AND (assignee_id = ?3 OR assignee_id IS NULL)))
+            OR (?2 IN (3, 4) AND ((?2 = 3 AND assignee_id = ?3) OR (assignee_id IS NULL AND (
+                NOT EXISTS (SELECT 1 FROM staff_salons s WHERE s.user_id = ?3)
+                OR coalesce(salon_id, 1) IN
+                    (SELECT s.salon_id FROM staff_salons s WHERE s.user_id = ?3))))))
            AND (?4 IS NULL OR coalesce(salon_id, 1) = ?4)",
         params![since, scope, user, salon],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),

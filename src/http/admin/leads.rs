@@ -86,7 +86,8 @@ fn assignees_for(admin: &Admin, assignee: Option<&str>) -> AppResult<Assignees> 
         "" | "all" if every => Assignees::All,
         "" | "all" => Assignees::OwnAndUnassigned(me),
         "mine" => Assignees::Of(me),
-        "none" => Assignees::Nobody,
+        "none" if every => Assignees::Nobody,
+        "none" => Assignees::UnassignedOf(me),
         id if every || id == me => Assignees::Of(id.to_string()),
         _ => return Err(AppError::Forbidden(ANOTHERS_LEAD.into())),
     })
