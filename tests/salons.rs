@@ -475,6 +475,27 @@ async fn a_lead_goes_to_its_salon_its_managers_in_its_hours_and_its_chat() {
         )
         .await;
     assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    for bad in [
+        "/api/admin/response-times?salon=0",
+        "/api/admin/dashboard?salon=0",
+    ] {
+        let refused = app.admin_with(&owner, Method::GET, bad, None).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{bad}");
+    }
+    assert_eq!(
+        app.get("/api/cars/fast?salon=0").await.status,
+        StatusCode::BAD_REQUEST
+    );
+    let unknown = app
+        .admin_with(
+            &owner,
+            Method::DELETE,
+            "/api/admin/salons/9223372036854775808",
+            None,
+        )
+        .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert_eq!(unknown.json()["error"], "Салон не найден");
 
     // Each lead in its salon's chat: 5 in the second's, 2 in the main's.
     let chats_seen = eventually("the Telegram messages", StdDuration::from_secs(15), || {

@@ -23,7 +23,6 @@ pub const MAIN: i64 = 1;
 /// The most salons an install holds (a dealer group has two to five).
 pub const MAX_SALONS: usize = 50;
 
-pub const NO_SUCH_SALON: &str = "Салон не найден";
 pub const NAME_REQUIRED: &str = "Название салона обязательно";
 pub const SALON_HAS_CARS: &str =
     "В салоне есть автомобили: переведите их в другой салон, затем удалите салон";

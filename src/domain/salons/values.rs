@@ -117,3 +117,27 @@ pub struct SalonQuery {
     #[param(minimum = 1, maximum = 2147483647)]
     pub salon: Option<i64>,
 }
+
+pub const NO_SUCH_SALON: &str = "Салон не найден";
+
+/// The largest salon id a request may name.
+pub const MAX_SALON_ID: i64 = 2_147_483_647;
+
+/// A `salon` query parameter checked: 1 to [`MAX_SALON_ID`], else 400.
+pub fn checked_salon(value: Option<i64>) -> AppResult<Option<i64>> {
+    match value {
+        Some(id) if !(1..=MAX_SALON_ID).contains(&id) => Err(AppError::BadRequest(format!(
+            "Неверный параметр запроса «salon»: ожидается число от 1 до {MAX_SALON_ID}"
+        ))),
+        other => Ok(other),
+    }
+}
+
+/// A salon id from a path: a number in range, else the salon is unknown
+/// (404).
+pub fn path_salon(text: &str) -> AppResult<i64> {
+    text.parse::<i64>()
+        .ok()
+        .filter(|id| (1..=MAX_SALON_ID).contains(id))
+        .ok_or_else(|| AppError::not_found(NO_SUCH_SALON))
+}

@@ -393,7 +393,7 @@ pub async fn dashboard(
     admin: Admin,
     ApiQuery(query): ApiQuery<crate::domain::salons::SalonQuery>,
 ) -> AppResult<Json<Dashboard>> {
-    let salon = query.salon;
+    let salon = crate::domain::salons::checked_salon(query.salon)?;
     let since = today_start();
     // The leads' figures count what this person may see (a manager: their
     // own and the unassigned), as the list does.

@@ -37,7 +37,7 @@ pub async fn response_times(
     ApiQuery(query): ApiQuery<crate::domain::salons::SalonQuery>,
 ) -> AppResult<Json<ResponseTimes>> {
     let now = state.clock.now();
-    let salon = query.salon;
+    let salon = crate::domain::salons::checked_salon(query.salon)?;
     let mut report = state
         .db
         .call(move |c| response_times::report(c, now, salon))

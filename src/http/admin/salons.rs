@@ -84,9 +84,10 @@ pub async fn add_salon(
 pub async fn change_salon(
     State(state): State<AppState>,
     admin: Admin,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
     ApiJson(input): ApiJson<SalonInput>,
 ) -> AppResult<Json<SalonRecord>> {
+    let id = salons::path_salon(&id)?;
     let config = state.config.clone();
     let class = state.config.call_tracking.phone_class.trim().to_string();
     let salon = audited(&state, &admin, move |c| {
@@ -126,8 +127,9 @@ pub async fn change_salon(
 pub async fn delete_salon(
     State(state): State<AppState>,
     admin: Admin,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
+    let id = salons::path_salon(&id)?;
     audited(&state, &admin, move |c| {
         let salon = salons::delete(c, id)?;
         let entry = NewEntry::deleted(

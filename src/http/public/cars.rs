@@ -124,7 +124,7 @@ impl CarQuery {
             min_price: price(&self.min_price, "minPrice")?,
             max_price: price(&self.max_price, "maxPrice")?,
             model: self.model.clone().filter(|m| !m.is_empty()),
-            salon: self.salon,
+            salon: crate::domain::salons::checked_salon(self.salon)?,
             include_drafts: false,
             sort,
         })

@@ -95,7 +95,8 @@ pub async fn legal(
     ApiQuery(query): ApiQuery<LegalQuery>,
 ) -> AppResult<Json<LegalDocument>> {
     // As the consent ledger keeps them: the operator and processors named.
-    let salon = query.salon.unwrap_or(crate::domain::salons::MAIN);
+    let salon =
+        crate::domain::salons::checked_salon(query.salon)?.unwrap_or(crate::domain::salons::MAIN);
     let shown = state
         .db
         .call(move |c| legal::current_for(c, &settings::get(c)?, salon))
