@@ -286,11 +286,10 @@ pub fn list(
            AND (?5 = 0
                 OR (?5 = 1 AND assignee_id = ?6)
                 OR (?5 = 2 AND assignee_id IS NULL)
-                OR (?5 IN (3, 4) AND ((?5 = 3 AND assignee_id = ?6) OR (assignee_id IS NULL AND (
-                    NOT EXISTS (SELECT 1 FROM staff_salons s WHERE s.user_id = ?6)
-                    OR coalesce(salon_id, 1) IN
-                        (SELECT s.salon_id FROM staff_salons s WHERE s.user_id = ?6))))))
-         ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4"
+                OR (?5 IN (3, 4) AND ((?5 = 3 AND assignee_id = ?6)
+                    OR (assignee_id IS NULL AND {}))))
+         ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4",
+        in_salons_of("?6")
     ))?;
     let rows = stmt.query_map(
         params![status, lead_type, limit, offset, scope, user],
@@ -346,21 +345,32 @@ pub fn counters(
     salon: Option<i64>,
 ) -> AppResult<(i64, i64, i64, i64)> {
     let (scope, user) = scope_of(assignees);
-    Ok(conn.query_row(
+    Ok(conn.prepare_cached(&format!(
         "SELECT count(*), coalesce(sum(status = 'new'), 0), coalesce(sum(status = 'in_progress'), 0),
             coalesce(sum(created_at >= ?1), 0)
          FROM leads
          WHERE (?2 = 0
             OR (?2 = 1 AND assignee_id = ?3)
             OR (?2 = 2 AND assignee_id IS NULL)
-            OR (?2 IN (3, 4) AND ((?2 = 3 AND assignee_id = ?3) OR (assignee_id IS NULL AND (
-                NOT EXISTS (SELECT 1 FROM staff_salons s WHERE s.user_id = ?3)
-                OR coalesce(salon_id, 1) IN
-                    (SELECT s.salon_id FROM staff_salons s WHERE s.user_id = ?3))))))
+            OR (?2 IN (3, 4) AND ((?2 = 3 AND assignee_id = ?3)
+                OR (assignee_id IS NULL AND {}))))
            AND (?4 IS NULL OR coalesce(salon_id, 1) = ?4)",
+        in_salons_of("?3")
+    ))?
+    .query_row(
         params![since, scope, user, salon],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?)
+}
+
+/// The SQL condition "the lead is of a salon the user named by the
+/// parameter `user` works in" (named to none: every salon;
+/// `docs/salons.md`).
+fn in_salons_of(user: &str) -> String {
+    format!(
+        "(NOT EXISTS (SELECT 1 FROM staff_salons s WHERE s.user_id = {user})
+          OR coalesce(salon_id, 1) IN (SELECT s.salon_id FROM staff_salons s WHERE s.user_id = {user}))"
+    )
 }
 
 /// Whether `user` works in the salon of `lead` (named to it, or to no
