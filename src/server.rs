@@ -535,6 +535,9 @@ pub fn start_jobs(state: &AppState) -> Supervisor {
     jobs.every("car figures", CAR_FIGURES_EVERY, move || {
         car_figures_nightly(db.clone(), clock.clone(), Arc::clone(&done))
     });
+    // Every car's card drawn before a page shows it (docs/rendering.md).
+    crate::http::held::cards_ahead::CardsAhead::new(&state.db, &state.config, &state.clock)
+        .start(&mut jobs, &state.renderer);
     crate::marketplaces::sync::start(&mut jobs, &state.market_sync());
     crate::calltracking::jobs::start(&mut jobs, &state.call_sync());
     let (db, config, now) = (state.db.clone(), state.config.clone(), state.clock.now());

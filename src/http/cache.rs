@@ -24,19 +24,17 @@
 //! cost is taken before its handler runs, and the answer's own size after;
 //! when either does not fit the visitor gets a 503 with `Retry-After`.
 
-use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::body::{Body, Bytes, HttpBody};
+use axum::body::{Bytes, HttpBody};
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rusqlite::{Connection, OpenFlags};
-use sha2::{Digest, Sha256};
 use tower_http::compression::Predicate;
 
 use chrono::Datelike;
@@ -45,7 +43,10 @@ use crate::clock::Clock;
 use crate::http::answer_key::too_long;
 pub use crate::http::answer_key::{MAX_URI_BYTES, URI_TOO_LONG, key_of};
 use crate::http::held::render::{BUDGET, Held, MemoryBudget};
-use crate::http::negotiation::{Encoding, etag_matches, preferred_encoding};
+pub(crate) use crate::http::kept_answer::gzip;
+use crate::http::kept_answer::{Answer, Encoded};
+use crate::http::kept_styles;
+use crate::http::negotiation::preferred_encoding;
 
 /// The writes of another process (`sqlite3`, the command line) are seen
 /// within this; this process's own at once.
@@ -58,11 +59,6 @@ pub const OTHER_WRITERS_SEEN_WITHIN: Duration = Duration::from_millis(100);
 pub const DEFAULT_CAPACITY_BYTES: u64 = 8 * 1024 * 1024;
 /// Answers with a larger body are served but not kept.
 pub const MAX_ANSWER_BYTES: usize = 2 * 1024 * 1024;
-/// Below this size compression saves nothing worth a header.
-const MIN_COMPRESS_BYTES: usize = 256;
-/// What an entry costs beyond its bytes (struct, headers, moka's node).
-const ENTRY_OVERHEAD_BYTES: usize = 256;
-const BROTLI_QUALITY: u32 = 5;
 /// Taken from the memory budget before an answer of a route not seen yet
 /// is built: what the largest answer the cache keeps costs to build. A
 /// page a visitor opens asks for several routes at once, and a site just
@@ -80,192 +76,12 @@ const BUILD_MIN_BYTES: usize = 32 * 1024;
 pub const BUSY_RETRY_AFTER_SECONDS: u32 = 2;
 /// The text of that 503.
 pub const BUSY: &str = "Сайт сейчас перегружен, повторите через пару секунд";
-const BROTLI_WINDOW: u32 = 22;
-
-/// One kept answer, and the encoded forms clients have asked for so far.
-struct Answer {
-    /// The content version it was computed at.
-    version: i64,
-    /// The Moscow date it was computed on (days since 0001-01-01): answers
-    /// that depend on the date (valid credit programmes) turn stale at
-    /// Moscow midnight with no write to the database.
-    day: i32,
-    content_type: HeaderValue,
-    etag: HeaderValue,
-    /// The route that made it (`/api/cars/{id}`), for the log line of a hit
-    /// served before routing.
-    route: Option<MatchedPath>,
-    identity: Bytes,
-    /// Made the first time a client asks for it; `None` inside when the
-    /// body is too small to compress or the encoded form would not be smaller.
-    gzip: OnceLock<Option<Bytes>>,
-    brotli: OnceLock<Option<Bytes>>,
-}
-
-impl Answer {
-    fn new(
-        version: i64,
-        day: i32,
-        content_type: HeaderValue,
-        route: Option<MatchedPath>,
-        body: Bytes,
-    ) -> Answer {
-        let digest = Sha256::digest(&body);
-        // Weak: the gzip and brotli forms are the same answer.
-        let etag = HeaderValue::from_str(&format!("W/\"{}\"", hex::encode(&digest[..16])))
-            .unwrap_or(HeaderValue::from_static("W/\"0\""));
-        Answer {
-            version,
-            day,
-            content_type,
-            etag,
-            route,
-            identity: body,
-            gzip: OnceLock::new(),
-            brotli: OnceLock::new(),
-        }
-    }
-
-    fn form(&self, encoding: Encoding) -> Option<&OnceLock<Option<Bytes>>> {
-        match encoding {
-            Encoding::Identity => None,
-            Encoding::Gzip => Some(&self.gzip),
-            Encoding::Brotli => Some(&self.brotli),
-        }
-    }
-
-    /// Makes one form unless it is there already; true when this call
-    /// made it (the entry's weight has changed).
-    fn compress(&self, encoding: Encoding) -> bool {
-        let Some(form) = self.form(encoding) else {
-            return false;
-        };
-        let mut made = false;
-        form.get_or_init(|| {
-            made = true;
-            if self.identity.len() < MIN_COMPRESS_BYTES {
-                return None;
-            }
-            let compressed = match encoding {
-                Encoding::Gzip => gzip(&self.identity),
-                Encoding::Brotli => brotli(&self.identity),
-                Encoding::Identity => None,
-            };
-            // `into_boxed_slice`: no spare capacity is kept beyond the bytes weighed.
-            compressed
-                .filter(|c| c.len() < self.identity.len())
-                .map(|c| Bytes::from(c.into_boxed_slice()))
-        });
-        made
-    }
-
-    /// Whether the forms a client preferring `encoding` may get are made
-    /// (brotli, and gzip too when brotli is not smaller).
-    fn ready(&self, encoding: Encoding) -> bool {
-        match encoding {
-            Encoding::Identity => true,
-            Encoding::Gzip => self.gzip.get().is_some(),
-            Encoding::Brotli => {
-                Self::kept(&self.brotli).is_some()
-                    || (self.brotli.get().is_some() && self.gzip.get().is_some())
-            }
-        }
-    }
-
-    /// Makes what [`Answer::ready`] asks for; true when something was made.
-    fn prepare(&self, encoding: Encoding) -> bool {
-        match encoding {
-            Encoding::Identity => false,
-            Encoding::Gzip => self.compress(Encoding::Gzip),
-            Encoding::Brotli => {
-                let mut made = self.compress(Encoding::Brotli);
-                if Self::kept(&self.brotli).is_none() {
-                    made |= self.compress(Encoding::Gzip);
-                }
-                made
-            }
-        }
-    }
-
-    fn kept(form: &OnceLock<Option<Bytes>>) -> Option<&Bytes> {
-        form.get().and_then(Option::as_ref)
-    }
-
-    /// The bytes this entry holds, for the cache's bound.
-    fn weight(&self, key: &str) -> u32 {
-        let bytes = key.len()
-            + self.identity.len()
-            + Self::kept(&self.gzip).map_or(0, Bytes::len)
-            + Self::kept(&self.brotli).map_or(0, Bytes::len)
-            + ENTRY_OVERHEAD_BYTES;
-        u32::try_from(bytes).unwrap_or(u32::MAX)
-    }
-
-    fn not_modified(&self, request_headers: &HeaderMap) -> bool {
-        request_headers
-            .get_all(header::IF_NONE_MATCH)
-            .iter()
-            .any(|tags| etag_matches(tags, &self.etag))
-    }
-
-    fn reply(&self, request_headers: &HeaderMap) -> Response {
-        let mut response = if self.not_modified(request_headers) {
-            StatusCode::NOT_MODIFIED.into_response()
-        } else {
-            let (body, encoding) = match preferred_encoding(request_headers) {
-                Encoding::Brotli if Self::kept(&self.brotli).is_some() => {
-                    (Self::kept(&self.brotli), Some("br"))
-                }
-                Encoding::Brotli | Encoding::Gzip if Self::kept(&self.gzip).is_some() => {
-                    (Self::kept(&self.gzip), Some("gzip"))
-                }
-                _ => (None, None),
-            };
-            let mut r = Response::new(Body::from(body.unwrap_or(&self.identity).clone()));
-            let headers = r.headers_mut();
-            // Room at once for these and the site's security headers.
-            headers.reserve(16);
-            headers.insert(header::CONTENT_TYPE, self.content_type.clone());
-            if let Some(encoding) = encoding {
-                headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
-            }
-            r
-        };
-        let headers = response.headers_mut();
-        headers.insert(header::ETAG, self.etag.clone());
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-        response.extensions_mut().insert(Encoded);
-        response
-    }
-}
-
-pub(crate) fn gzip(body: &[u8]) -> Option<Vec<u8>> {
-    let mut encoder = flate2::write::GzEncoder::new(
-        Vec::with_capacity(body.len() / 4),
-        flate2::Compression::default(),
-    );
-    encoder.write_all(body).ok()?;
-    encoder.finish().ok()
-}
-
-fn brotli(body: &[u8]) -> Option<Vec<u8>> {
-    let out = Vec::with_capacity(body.len() / 4);
-    let mut encoder = brotli::CompressorWriter::new(out, 4096, BROTLI_QUALITY, BROTLI_WINDOW);
-    encoder.write_all(body).ok()?;
-    // Finishes the stream.
-    Some(encoder.into_inner())
-}
 
 /// The content version the cache read before a public GET was computed,
 /// put in the request's extensions for handlers that keep their own
 /// in-memory data by version (the catalogue in memory).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ContentVersion(pub i64);
-
-/// Marks an answer the cache has already encoded.
-#[derive(Debug, Clone, Copy)]
-struct Encoded;
 
 /// For `CompressionLayer::compress_when`: leaves the cache's answers alone
 /// (they come in the best encoding the client accepts, or as they are when
@@ -443,6 +259,40 @@ impl AnswerCache {
         }
     }
 
+    /// The form of a page `answer` (kept at `key`) for a browser that keeps
+    /// the stylesheets `kept` names: the page with them linked, kept beside
+    /// it, when it keeps every sheet the page has inline; otherwise the
+    /// answer itself (and the key it is kept at). True when the form is
+    /// new (not kept yet).
+    fn for_kept(
+        &self,
+        key: String,
+        answer: Arc<Answer>,
+        kept: Option<&[String]>,
+    ) -> (String, Arc<Answer>, bool) {
+        let Some(kept) = kept else {
+            return (key, answer, false);
+        };
+        if !answer.content_type.as_bytes().starts_with(b"text/html") {
+            return (key, answer, false);
+        }
+        let linked_key = linked_key(&key, kept);
+        if let Some(linked) = self.get(&linked_key, answer.version, answer.day) {
+            return (linked_key, linked, false);
+        }
+        let Some(body) = kept_styles::linked(&answer.identity, kept) else {
+            return (key, answer, false);
+        };
+        let linked = Answer::new(
+            answer.version,
+            answer.day,
+            answer.content_type.clone(),
+            answer.route.clone(),
+            Bytes::from(body),
+        );
+        (linked_key, Arc::new(linked), true)
+    }
+
     fn get(&self, key: &str, version: i64, day: i32) -> Option<Arc<Answer>> {
         self.entries
             .get(key)
@@ -519,6 +369,11 @@ impl AnswerCache {
     }
 }
 
+/// Where a page's form linking the stylesheets `kept` names is kept.
+fn linked_key(key: &str, kept: &[String]) -> String {
+    format!("{key}\u{0}{}={}", kept_styles::COOKIE, kept.join("."))
+}
+
 /// Makes the form a client prefers when it is not there yet (on the
 /// blocking pool: brotli is CPU work); true when the answer grew.
 async fn prepare(answer: &Arc<Answer>, headers: &HeaderMap) -> bool {
@@ -556,9 +411,11 @@ pub async fn cached(
     };
     let day = cache.today();
     let key = key_of(request.uri());
+    let kept = kept_styles::kept(request.headers());
     if let Some(answer) = cache.get(&key, version, day) {
         cache.hits.fetch_add(1, Ordering::Relaxed);
-        if prepare(&answer, request.headers()).await {
+        let (key, answer, new) = cache.for_kept(key, answer, kept.as_deref());
+        if prepare(&answer, request.headers()).await || new {
             // A new form: weigh the entry again.
             cache.put(key, answer.clone());
         }
@@ -613,10 +470,16 @@ pub async fn cached(
     let body = Bytes::copy_from_slice(&body);
     let size = body.len();
     let answer = Arc::new(Answer::new(version, day, content_type, route, body));
-    prepare(&answer, &request_headers).await;
-    cache.put(key, answer.clone());
-    let reply = answer.reply(&request_headers);
-    drop(answer);
+    // A browser keeping the page's stylesheets gets the page linking them;
+    // both forms are kept.
+    let (sent_key, sent, _) = cache.for_kept(key.clone(), answer.clone(), kept.as_deref());
+    prepare(&sent, &request_headers).await;
+    if sent_key != key {
+        cache.put(key, answer);
+    }
+    cache.put(sent_key, sent.clone());
+    let reply = sent.reply(&request_headers);
+    drop(sent);
     // Until sent the reply holds its bytes (the cache may turn it away).
     let _ = budget.fit(&mut held, size);
     reply.map(|body| held.with_body(body))
@@ -679,8 +542,15 @@ impl AnswerCache {
             return None;
         }
         let version = self.current_version()?;
-        let answer = self.get(&key_of(request.uri()), version, self.today())?;
+        let key = key_of(request.uri());
+        let mut answer = self.get(&key, version, self.today())?;
         let headers = request.headers();
+        if answer.content_type.as_bytes().starts_with(b"text/html")
+            && let Some(kept) = kept_styles::kept(headers)
+        {
+            // The page's linked form, when it is made (else [`cached`] makes it).
+            answer = self.get(&linked_key(&key, &kept), version, self.today())?;
+        }
         if !answer.not_modified(headers) && !answer.ready(preferred_encoding(headers)) {
             return None;
         }
@@ -692,7 +562,9 @@ impl AnswerCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::http::negotiation::Encoding;
     use crate::http::negotiation::accept;
+    use axum::body::Body;
 
     #[test]
     fn small_or_incompressible_bodies_keep_no_forms() {

@@ -11,6 +11,8 @@ pub mod feeds;
 pub mod health;
 pub mod held;
 pub mod hooks;
+pub mod kept_answer;
+pub mod kept_styles;
 pub mod log;
 pub mod negotiation;
 pub mod openapi;

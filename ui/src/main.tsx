@@ -58,5 +58,11 @@ const startConsent = () => {
       0,
     );
 };
-if (document.readyState === "complete") startConsent();
-else window.addEventListener("load", startConsent);
+const afterLoad = () => {
+  startConsent();
+  // The next page links the stylesheets this one carries (lib/keptStyles.ts,
+  // its own small chunk: nothing a page needs waits for it).
+  void import("./lib/keptStyles").then((kept) => kept.keepStyles());
+};
+if (document.readyState === "complete") afterLoad();
+else window.addEventListener("load", afterLoad);

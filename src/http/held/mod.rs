@@ -3,8 +3,11 @@
 //! below the state and the handlers: none of them names `AppState` or any
 //! handler module, so the state depends on no code that answers a request.
 
+pub mod ahead;
+pub mod cards_ahead;
 pub mod catalogue;
 pub mod feeds;
+pub mod fragments;
 pub mod memory_budget;
 pub mod passwords;
 pub mod render;
@@ -38,6 +41,9 @@ mod tests {
             ("held/feeds.rs", include_str!("feeds.rs")),
             ("held/passwords.rs", include_str!("passwords.rs")),
             ("held/render.rs", include_str!("render.rs")),
+            ("held/fragments.rs", include_str!("fragments.rs")),
+            ("held/cards_ahead.rs", include_str!("cards_ahead.rs")),
+            ("held/ahead.rs", include_str!("ahead.rs")),
             ("held/site_views.rs", include_str!("site_views.rs")),
             ("held/write_probe.rs", include_str!("write_probe.rs")),
         ];

@@ -23,7 +23,6 @@
 //! hold is a 503 with `Retry-After` (`http::cache::cached`).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{
     Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError, sync_channel,
 };
@@ -40,6 +39,8 @@ use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
+use super::ahead::{Ahead, AheadBatch};
+pub use super::fragments::{FRAGMENTS_BYTES, FragmentStats, Fragments};
 pub use super::memory_budget::{BUDGET, BUDGET_BYTES, Held, MemoryBudget};
 
 /// A missing ui/dist-server (a clean clone before `npm run build`) embeds
@@ -70,87 +71,11 @@ const WAIT_SLICE: Duration = Duration::from_secs(1);
 /// in the middle of a page: the threads collect between pages when idle
 /// ([`Engine::collect`]), so a page rarely pays for a collection.
 const GC_HEADROOM_BYTES: usize = 4 * 1024 * 1024;
-/// The fragment store's size unless `[pages] fragment_cache_mb` says.
-const FRAGMENTS_BYTES: u64 = 16 * 1024 * 1024;
 
 /// What drawing a page costs per byte of its data: the copy handed to the
 /// thread, the string and the objects QuickJS parses it into, the markup
 /// and its copies in Rust.
 pub const RENDER_BYTES_PER_DATA_BYTE: usize = 10;
-
-/// Drawn fragments shared by the rendering threads, keyed by what they were
-/// drawn from (the component's name and its props as JSON, hashed), bounded
-/// in bytes. A key holds everything its markup depends on, so an entry never
-/// goes stale: a changed car has a new key, and its old card ages out.
-pub struct Fragments {
-    cache: moka::sync::Cache<[u8; 16], Arc<str>>,
-    hits: AtomicU64,
-    misses: AtomicU64,
-}
-
-/// What the fragment store holds and how often it answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FragmentStats {
-    pub entries: u64,
-    pub bytes: u64,
-    pub hits: u64,
-    pub misses: u64,
-}
-
-impl Fragments {
-    /// What an entry costs beyond its HTML (key, `Arc`, moka's node).
-    const OVERHEAD: usize = 96;
-
-    pub fn new(capacity_bytes: u64) -> Fragments {
-        Fragments {
-            cache: moka::sync::Cache::builder()
-                .max_capacity(capacity_bytes)
-                .weigher(|_, html: &Arc<str>| {
-                    u32::try_from(html.len() + Self::OVERHEAD).unwrap_or(u32::MAX)
-                })
-                .build(),
-            hits: AtomicU64::new(0),
-            misses: AtomicU64::new(0),
-        }
-    }
-
-    fn hash(key: &str) -> [u8; 16] {
-        let digest = Sha256::digest(key.as_bytes());
-        let mut out = [0; 16];
-        out.copy_from_slice(&digest[..16]);
-        out
-    }
-
-    pub fn get(&self, key: &str) -> Option<Arc<str>> {
-        let found = self.cache.get(&Self::hash(key));
-        let counter = if found.is_some() {
-            &self.hits
-        } else {
-            &self.misses
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
-        found
-    }
-
-    pub fn put(&self, key: &str, html: &str) {
-        self.put_shared(key, Arc::from(html));
-    }
-
-    fn put_shared(&self, key: &str, html: Arc<str>) {
-        self.cache.insert(Self::hash(key), html);
-    }
-
-    /// Entries, their weight in bytes (after pending maintenance), lookups.
-    pub fn stats(&self) -> FragmentStats {
-        self.cache.run_pending_tasks();
-        FragmentStats {
-            entries: self.cache.entry_count(),
-            bytes: self.cache.weighted_size(),
-            hits: self.hits.load(Ordering::Relaxed),
-            misses: self.misses.load(Ordering::Relaxed),
-        }
-    }
-}
 
 /// A shell waiting for its markup: [`server_render`] draws the page
 /// from `data` and puts it between `before` and `after`. The response's body
@@ -175,6 +100,8 @@ pub struct Renderer {
     queue: OnceLock<Option<SyncSender<Job>>>,
     threads: usize,
     fragments: Option<Arc<Fragments>>,
+    /// Cards to draw while no page waits (`cards_ahead`).
+    ahead: Arc<Ahead>,
 }
 
 impl Default for Renderer {
@@ -210,7 +137,27 @@ impl Renderer {
             queue: OnceLock::new(),
             threads: threads.max(1),
             fragments: Some(Arc::new(Fragments::new(FRAGMENTS_BYTES))),
+            ahead: Arc::default(),
         }
+    }
+
+    /// Whether the rendering threads are running (a page has been asked
+    /// for since the start).
+    pub fn started(&self) -> bool {
+        self.queue.get().is_some_and(Option::is_some)
+    }
+
+    /// Cards to draw ahead of the pages that will show them, in this order
+    /// and before those still waiting, while no page waits.
+    pub fn draw_ahead(&self, batches: Vec<AheadBatch>) {
+        if self.fragments.is_some() && self.started() {
+            self.ahead.add(batches);
+        }
+    }
+
+    /// Batches still waiting to be drawn ahead, and cards drawn ahead so far.
+    pub fn ahead(&self) -> (usize, u64) {
+        self.ahead.progress()
     }
 
     /// The shared fragment store, when there is one.
@@ -232,10 +179,10 @@ impl Renderer {
                 let rx = Arc::new(Mutex::new(rx));
                 for n in 0..self.threads {
                     let (script, rx) = (script.clone(), rx.clone());
-                    let fragments = self.fragments.clone();
+                    let (fragments, ahead) = (self.fragments.clone(), self.ahead.clone());
                     let spawned = std::thread::Builder::new()
                         .name(format!("render-{n}"))
-                        .spawn(move || work(&script, fragments, &rx));
+                        .spawn(move || work(&script, fragments, &rx, &ahead));
                     if let Err(e) = spawned {
                         tracing::error!("page rendering thread: {e}");
                         return None;
@@ -272,13 +219,18 @@ impl Renderer {
 /// does not pay for it; after [`IDLE_RUNTIME`] without a page it drops the
 /// runtime and gives the freed memory back to the system, and the next page
 /// loads the script again.
-fn work(script: &str, fragments: Option<Arc<Fragments>>, jobs: &Mutex<Receiver<Job>>) {
+fn work(
+    script: &str,
+    fragments: Option<Arc<Fragments>>,
+    jobs: &Mutex<Receiver<Job>>,
+    ahead: &Ahead,
+) {
     let mut engine: Option<Engine> = None;
     let mut last_page = Instant::now();
     let mut collected = true;
     loop {
-        // Right after a page only a look: the collection comes first.
-        let wait = if collected {
+        // Right after a page, or with cards to draw ahead, only a look.
+        let wait = if collected && !ahead.waiting() {
             WAIT_SLICE
         } else {
             Duration::ZERO
@@ -287,6 +239,29 @@ fn work(script: &str, fragments: Option<Arc<Fragments>>, jobs: &Mutex<Receiver<J
             Waited::Job(job) => job,
             Waited::Gone => return,
             Waited::Nothing => {
+                if collected && let Some(batch) = ahead.take() {
+                    // One thread at a time: the others stay free for pages.
+                    if engine.is_none() {
+                        engine = Engine::with_fragments(script, fragments.clone())
+                            .inspect_err(|e| tracing::error!("page renderer: {e}"))
+                            .ok();
+                    }
+                    match engine
+                        .as_ref()
+                        .map(|e| e.draw_cards(&batch.data, &batch.cars))
+                    {
+                        Some(Ok(drawn)) => ahead.done(drawn),
+                        Some(Err(error)) => {
+                            tracing::error!("drawing cards ahead: {error}");
+                            ahead.done(0);
+                            engine = None;
+                        }
+                        None => ahead.done(0),
+                    }
+                    last_page = Instant::now();
+                    collected = false;
+                    continue;
+                }
                 if let Some(idle) = &engine {
                     if !collected {
                         idle.collect();
@@ -336,8 +311,18 @@ enum Waited {
 /// queue behind a lock, so each waits at most [`WAIT_SLICE`] at a time and
 /// every thread gets to look at its idle runtime.
 fn next_job(jobs: &Mutex<Receiver<Job>>, wait: Duration) -> Waited {
-    let Ok(rx) = jobs.lock() else {
-        return Waited::Gone;
+    let rx = if wait.is_zero() {
+        // Another thread waiting on the queue takes the next page.
+        match jobs.try_lock() {
+            Ok(rx) => rx,
+            Err(std::sync::TryLockError::WouldBlock) => return Waited::Nothing,
+            Err(std::sync::TryLockError::Poisoned(_)) => return Waited::Gone,
+        }
+    } else {
+        let Ok(rx) = jobs.lock() else {
+            return Waited::Gone;
+        };
+        rx
     };
     let got = if wait.is_zero() {
         rx.try_recv().map_err(|e| matches!(e, TryRecvError::Empty))
@@ -497,7 +482,7 @@ impl Engine {
                                     return html;
                                 };
                                 let html: Arc<str> = Arc::from(placed.expand(&html));
-                                store.put_shared(&key, html.clone());
+                                store.put(&key, &html);
                                 placed.place(html)
                             })?,
                         )?;
@@ -550,6 +535,29 @@ impl Engine {
         let html = html.map(|markup| placed.expand(&markup));
         placed.html.clear();
         html
+    }
+
+    /// Draws the cards of `cars` into the fragment store (`drawCards` of
+    /// the server build) with `data` as the answers a card reads; answers
+    /// how many were not kept yet.
+    pub fn draw_cards(&self, data: &str, cars: &str) -> Result<u32, String> {
+        if let Ok(mut placed) = self.placed.lock() {
+            placed.html.clear();
+        }
+        let drawn = self.within_deadline(|| {
+            self.context.with(|ctx| {
+                let call = || -> rquickjs::Result<u32> {
+                    let ssr: Object = ctx.globals().get("ssr")?;
+                    let draw: Function = ssr.get("drawCards")?;
+                    draw.call((data, cars))
+                };
+                call().catch(&ctx).map_err(|e| e.to_string())
+            })
+        });
+        if let Ok(mut placed) = self.placed.lock() {
+            placed.html.clear();
+        }
+        drawn
     }
 
     /// Collects the cycles the pages before left, and lets the runtime

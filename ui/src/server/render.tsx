@@ -6,6 +6,8 @@ import { renderToString, renderToStringAsync } from "preact-render-to-string";
 import { Router } from "wouter";
 import { App } from "../App";
 import { primeCache, resetClient } from "../api/client";
+import type { CarBrief } from "../api/types";
+import { CarCard } from "../components/cars/CarCard";
 import { installFragmentStore, noteDigests } from "../lib/serverFragments";
 
 /** The store of drawn fragments the server lends (src/http/pages/render.rs,
@@ -21,12 +23,18 @@ interface FragmentHost {
 }
 const host = (globalThis as { fragments?: FragmentHost }).fragments;
 
+/** Fragments drawn (not found in the store) since the count was read. */
+let drawnSince = 0;
+
 installFragmentStore(
   host === undefined
     ? null
     : {
         html(key, context, draw) {
-          return host.get(key) ?? host.put(key, renderToString(draw(), context));
+          const kept = host.get(key);
+          if (kept !== undefined) return kept;
+          drawnSince += 1;
+          return host.put(key, renderToString(draw(), context));
         },
       },
 );
@@ -47,4 +55,26 @@ export async function render(url: string, data: string, digests = "{}"): Promise
       <App />
     </Router>,
   );
+}
+
+/** Draws the cards of `cars` (a JSON list of cars as a page embeds them)
+ * into the store, so that a page no one has asked for yet finds its cards
+ * drawn (src/http/held/cards_ahead.rs, docs/rendering.md "Cards drawn
+ * ahead"). `data` holds the answers a card reads besides its car (the
+ * settings: the phone, the salons), as a page embeds them. Answers how many
+ * cards were drawn; those already kept are left as they are. */
+export function drawCards(data: string, cars: string): number {
+  resetClient();
+  primeCache(JSON.parse(data) as Record<string, unknown>);
+  noteDigests({}, {});
+  drawnSince = 0;
+  const ignore = () => {};
+  for (const car of JSON.parse(cars) as CarBrief[]) {
+    renderToString(
+      <Router ssrPath="/">
+        <CarCard car={car} onRequest={ignore} />
+      </Router>,
+    );
+  }
+  return drawnSince;
 }

@@ -1,0 +1,158 @@
+//! Cards drawn ahead (`docs/rendering.md`, "Cards drawn ahead"): once the
+//! site has drawn a page, every published car's card is drawn into the
+//! fragment store while no page waits, so a page no one has asked for yet
+//! takes its cards from the store, with the markup a whole drawing gives;
+//! a changed car's card alone is drawn again.
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::{TestApp, car_input, seed_catalogue};
+use dealership::clock::Clock;
+use dealership::config::{Config, PagesConfig};
+use dealership::domain::cars;
+use dealership::domain::money::Money;
+use dealership::http::held::cards_ahead::{HandedOver, hand_over};
+use dealership::http::pages::Renderer;
+
+/// The markup the server drew into `<div id="app">`.
+fn app_markup(html: &str) -> &str {
+    let start = html.find("<div id=\"app\">").expect("the app element") + 14;
+    let end = html
+        .rfind("</div>\n</body>")
+        .expect("the end of the app element");
+    &html[start..end]
+}
+
+/// The page's embedded data (its API answers by URL), as the renderer gets it.
+fn embedded_data(html: &str) -> &str {
+    let start = html
+        .find("id=\"preload-data\"")
+        .and_then(|at| html[at..].find('>').map(|end| at + end + 1))
+        .expect("the page's data");
+    let end = html[start..].find("</script>").unwrap() + start;
+    &html[start..end]
+}
+
+struct Parts {
+    renderer: Arc<Renderer>,
+    config: Arc<Config>,
+    clock: Arc<Clock>,
+}
+
+fn app() -> (TestApp, Parts) {
+    let mut parts = None;
+    let app = TestApp::with_state(|state| {
+        parts = Some(Parts {
+            renderer: state.renderer.clone(),
+            config: state.config.clone(),
+            clock: state.clock.clone(),
+        });
+    });
+    (app, parts.unwrap())
+}
+
+/// Waits (without a deadline of its own: the test's) until the cards
+/// handed over are drawn; answers how many were drawn in all.
+async fn drawn_ahead(renderer: &Renderer) -> u64 {
+    loop {
+        let (waiting, drawn) = renderer.ahead();
+        if waiting == 0 && drawn > 0 {
+            // The last batch may still be drawing.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let (waiting, again) = renderer.ahead();
+            if waiting == 0 && again == drawn {
+                return drawn;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// 25 more new cars, beside the shared seed's.
+fn seed_many(app: &TestApp, brand: &str) {
+    let conn = app.db.conn().unwrap();
+    for i in 0..25 {
+        let mut car = car_input(brand, &format!("tank-{i:02}"));
+        car.name = format!("Tank {i:02}");
+        car.model = "Tank".into();
+        car.price = Money::from_rubles(3_000_000 + i * 10_000);
+        cars::create(&conn, &car, 2026).unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_no_one_asked_for_takes_every_card_from_the_store() {
+    assert!(
+        Renderer::available(),
+        "ui/dist-server/render.js is missing: run `npm run build` in ui/ first"
+    );
+    let (app, parts) = app();
+    let seeded = seed_catalogue(&app);
+    seed_many(&app, &seeded.haval);
+    let handed = Mutex::new(HandedOver::default());
+    let hand = || {
+        hand_over(
+            &app.db,
+            &parts.config,
+            &parts.clock,
+            &parts.renderer,
+            &handed,
+        )
+    };
+
+    // Nothing is drawn ahead before the site has drawn a page.
+    hand().await.unwrap();
+    assert_eq!(parts.renderer.ahead(), (0, 0));
+
+    assert_eq!(app.get("/consent").await.status, 200);
+    hand().await.unwrap();
+    let published = {
+        let conn = app.db.conn().unwrap();
+        cars::count(&conn, &cars::CarFilter::default()).unwrap()
+    };
+    let drawn = drawn_ahead(&parts.renderer).await;
+    assert_eq!(drawn, published as u64, "every published car's card");
+
+    // A catalogue page no one asked for: its grid, brand strip and filters
+    // are new, its cards are not (but the first, drawn with the priority of
+    // the page's largest picture).
+    let store = parts.renderer.fragments().unwrap();
+    let before = store.stats();
+    let page = app.get("/new-cars?page=1&price=9000000").await.text();
+    let after = store.stats();
+    assert!(
+        after.misses - before.misses <= 5,
+        "cards drawn again: {before:?} → {after:?}"
+    );
+    assert!(after.hits - before.hits >= 19, "{before:?} → {after:?}");
+
+    // The same markup as the page drawn whole, with no store.
+    let whole = Renderer::for_config(&PagesConfig {
+        fragment_cache_mb: 0,
+        ..PagesConfig::default()
+    });
+    let drawn_whole = whole
+        .render("/new-cars?page=1&price=9000000", embedded_data(&page))
+        .await
+        .expect("drawn without a store");
+    assert_eq!(app_markup(&page), drawn_whole);
+
+    // A new price: that card alone is drawn again.
+    let conn = app.db.conn().unwrap();
+    let tank = cars::get_by_slug(&conn, "tank-07", false).unwrap().unwrap();
+    let mut input = car_input(&seeded.haval, "tank-07");
+    input.name = "Tank 07".into();
+    input.model = "Tank".into();
+    input.price = Money::from_rubles(3_456_000);
+    cars::update(&conn, &tank.id, &input, 2026).unwrap();
+    drop(conn);
+    hand().await.unwrap();
+    assert_eq!(drawn_ahead(&parts.renderer).await, drawn + 1);
+    // Nothing new: nothing handed over.
+    hand().await.unwrap();
+    assert_eq!(parts.renderer.ahead(), (0, drawn + 1));
+}
