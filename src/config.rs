@@ -164,7 +164,8 @@ pub struct PagesConfig {
     /// 64 MB); 0: one per core, at most four.
     pub render_threads: u32,
     /// Megabytes of drawn fragments (a car's card, drawn once per its data)
-    /// the rendering threads share; 0: every page is drawn whole.
+    /// the rendering threads share; every published car's card is drawn
+    /// ahead into three quarters of it at most; 0: every page is drawn whole.
     pub fragment_cache_mb: u32,
 }
 
@@ -173,7 +174,7 @@ impl Default for PagesConfig {
         Self {
             server_render: true,
             render_threads: 0,
-            fragment_cache_mb: 16,
+            fragment_cache_mb: 24,
         }
     }
 }

@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
 use crate::http::negotiation::{Encoding, etag_matches, preferred_encoding};
+use crate::http::spliced;
 
 /// Below this size compression saves nothing worth a header.
 const MIN_COMPRESS_BYTES: usize = 256;
@@ -88,11 +89,18 @@ impl Answer {
             if self.identity.len() < MIN_COMPRESS_BYTES {
                 return None;
             }
+            // A page around its stylesheet, compressed once (`spliced`).
+            let page = self.content_type.as_bytes().starts_with(b"text/html");
             let compressed = match encoding {
+                Encoding::Identity => None,
+                _ if page => spliced::compress(&self.identity, encoding),
+                _ => None,
+            }
+            .or_else(|| match encoding {
                 Encoding::Gzip => gzip(&self.identity),
                 Encoding::Brotli => brotli(&self.identity),
                 Encoding::Identity => None,
-            };
+            });
             // `into_boxed_slice`: no spare capacity is kept beyond the bytes weighed.
             compressed
                 .filter(|c| c.len() < self.identity.len())

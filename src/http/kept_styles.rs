@@ -3,9 +3,10 @@
 //! paints without a second request), and once it is live the browser
 //! fetches the same files (hashed names, cached as immutable) and notes
 //! their hashes in the `styles` cookie (`ui/src/lib/keptStyles.ts`). A page
-//! asked with that cookie naming every sheet it would inline links them
-//! instead: the browser takes them from its cache and the page is some
-//! 110 KB (14 KB brotli) lighter.
+//! asked with that cookie links each sheet the cookie names instead of
+//! carrying it (one it does not name, a lazy page's own, stays inline):
+//! the browser takes them from its cache and the page is some 110 KB
+//! (14 KB brotli) lighter.
 //!
 //! The answer cache keeps the linked form beside the inline one
 //! ([`linked`] makes it from the inline form, no second drawing).
@@ -63,9 +64,8 @@ fn is_hash(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-/// `html` with each inline stylesheet of its head replaced by a link to its
-/// file, when the browser keeps every one of them (`kept`); None when the
-/// page has none or the browser lacks one.
+/// `html` with each inline stylesheet of its head that the browser keeps
+/// (`kept`) replaced by a link to its file; None when it keeps none of them.
 pub fn linked(html: &[u8], kept: &[String]) -> Option<Vec<u8>> {
     let html = std::str::from_utf8(html).ok()?;
     let head_end = html.find("</head>")?;
@@ -83,15 +83,18 @@ pub fn linked(html: &[u8], kept: &[String]) -> Option<Vec<u8>> {
             break;
         };
         let href = &href_start[..href_end];
-        if !hash_of(href).is_some_and(|hash| kept.iter().any(|k| k == hash)) {
-            return None;
+        let end = open + STYLE_OPEN.len() + close + STYLE_CLOSE.len() + href_end + DISABLED.len();
+        if hash_of(href).is_some_and(|hash| kept.iter().any(|k| k == hash)) {
+            out.push_str(&left[..open]);
+            out.push_str("<link rel=\"stylesheet\" href=\"");
+            out.push_str(href);
+            out.push_str("\">");
+            swapped += 1;
+        } else {
+            // A sheet the browser lacks (a lazy page's own) stays inline.
+            out.push_str(&left[..end]);
         }
-        out.push_str(&left[..open]);
-        out.push_str("<link rel=\"stylesheet\" href=\"");
-        out.push_str(href);
-        out.push_str("\">");
-        left = &href_start[href_end + DISABLED.len()..];
-        swapped += 1;
+        left = &left[end..];
     }
     if swapped == 0 {
         return None;
@@ -135,6 +138,17 @@ mod tests {
             "<html><head><title>A</title><link rel=\"stylesheet\" href=\"/assets/main-CjBjpzKf.css\">\n<noscript><style>.js-only{display:none}</style></noscript></head><body><p>&lt;style&gt;</p></body></html>"
         );
         assert_eq!(linked(PAGE.as_bytes(), &["OtherHash".into()]), None);
+        // Of two sheets, the kept one is linked, the other stays inline.
+        let two = PAGE.replace(
+            "<noscript>",
+            "<style>p{margin:0}</style><link rel=\"stylesheet\" href=\"/assets/Compare-CoRU5TWL.css\" disabled>\n<noscript>",
+        );
+        let one_linked =
+            String::from_utf8(linked(two.as_bytes(), &["CjBjpzKf".into()]).unwrap()).unwrap();
+        assert!(
+            one_linked.contains("<link rel=\"stylesheet\" href=\"/assets/main-CjBjpzKf.css\">")
+        );
+        assert!(one_linked.contains("<style>p{margin:0}</style><link rel=\"stylesheet\" href=\"/assets/Compare-CoRU5TWL.css\" disabled>"));
         assert_eq!(
             linked(
                 b"<html><head></head><body></body></html>",

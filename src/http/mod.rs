@@ -22,6 +22,7 @@ pub mod public;
 pub mod query_patterns;
 pub mod rate_limit;
 pub mod router;
+pub mod spliced;
 pub mod state;
 
 pub use router::router;
