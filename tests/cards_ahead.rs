@@ -59,14 +59,10 @@ fn app() -> (TestApp, Parts) {
 /// handed over are drawn; answers how many were drawn in all.
 async fn drawn_ahead(renderer: &Renderer) -> u64 {
     loop {
+        // Batches waiting or being drawn.
         let (waiting, drawn) = renderer.ahead();
-        if waiting == 0 && drawn > 0 {
-            // The last batch may still be drawing.
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            let (waiting, again) = renderer.ahead();
-            if waiting == 0 && again == drawn {
-                return drawn;
-            }
+        if waiting == 0 {
+            return drawn;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

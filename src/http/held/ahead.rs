@@ -62,7 +62,7 @@ impl Ahead {
     /// Counts a batch drawn; when it was the last waiting, notes in the
     /// log how many cards have been drawn ahead in all.
     pub(super) fn done(&self, drawn: u32) {
-        let total = self.drawn.fetch_add(u64::from(drawn), Ordering::Relaxed) + u64::from(drawn);
+        let total = self.drawn.fetch_add(u64::from(drawn), Ordering::AcqRel) + u64::from(drawn);
         let empty = self
             .batches
             .lock()
@@ -74,9 +74,10 @@ impl Ahead {
         }
     }
 
-    /// Batches waiting, cards drawn so far.
+    /// Batches waiting or being drawn, cards drawn so far.
     pub(super) fn progress(&self) -> (usize, u64) {
+        let drawing = usize::from(self.drawing.load(Ordering::Acquire));
         let waiting = self.batches.lock().unwrap_or_else(|e| e.into_inner()).len();
-        (waiting, self.drawn.load(Ordering::Relaxed))
+        (waiting + drawing, self.drawn.load(Ordering::Acquire))
     }
 }

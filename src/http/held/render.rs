@@ -155,7 +155,8 @@ impl Renderer {
         }
     }
 
-    /// Batches still waiting to be drawn ahead, and cards drawn ahead so far.
+    /// Batches waiting to be drawn ahead (or being drawn), and cards drawn
+    /// ahead so far.
     pub fn ahead(&self) -> (usize, u64) {
         self.ahead.progress()
     }
