@@ -101,6 +101,19 @@ def main():
                     sys.exit(f"{base}{path} came as the bare shell")
                 timings[base].setdefault(family, []).append(ms)
                 sizes[family] = len(body)
+    # Pages of a route listing cars drawn without a card (as their skeleton:
+    # the lease and brand pages read their whole list, docs/catalogue.md):
+    # their time is no drawing's.
+    cardless = {}
+    for family, paths in families.items():
+        if family == "car":
+            continue
+        for path in paths:
+            _, body, _ = fetch(conns[0], path)
+            if b'data-testid="car-card"' not in body:
+                cardless[family] = cardless.get(family, 0) + 1
+    for family, count in cardless.items():
+        print(f"WARNING: {count} of {len(families[family])} {family} pages came without a car card")
     for base in args.bases:
         every = [ms for values in timings[base].values() for ms in values]
         slow = sum(ms > SLOW_MS for ms in every)
