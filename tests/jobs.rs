@@ -193,9 +193,10 @@ async fn the_server_jobs_remove_unused_pictures() {
     ));
     // The picture cleanup, the feed import schedule and the imported photos
     // (docs/parser.md), the self-checks (docs/self-checks.md), the
-    // retention run (docs/personal-data.md), the site's card views and the
-    // car figures' nightly work (docs/marketplaces.md).
-    assert_eq!(jobs.len(), 7);
+    // retention run (docs/personal-data.md), the site's card views, the
+    // car figures' nightly work (docs/marketplaces.md) and the cards drawn
+    // ahead (docs/rendering.md).
+    assert_eq!(jobs.len(), 8);
     let probe = db.clone();
     eventually("the unused picture removed", || {
         probe
