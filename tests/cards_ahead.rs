@@ -10,22 +10,13 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{TestApp, car_input, seed_catalogue};
+use common::{TestApp, app_markup, car_input, seed_catalogue, seed_tanks};
 use dealership::clock::Clock;
 use dealership::config::{Config, PagesConfig};
 use dealership::domain::cars;
 use dealership::domain::money::Money;
 use dealership::http::held::cards_ahead::{HandedOver, hand_over};
 use dealership::http::pages::Renderer;
-
-/// The markup the server drew into `<div id="app">`.
-fn app_markup(html: &str) -> &str {
-    let start = html.find("<div id=\"app\">").expect("the app element") + 14;
-    let end = html
-        .rfind("</div>\n</body>")
-        .expect("the end of the app element");
-    &html[start..end]
-}
 
 /// The page's embedded data (its API answers by URL), as the renderer gets it.
 fn embedded_data(html: &str) -> &str {
@@ -68,18 +59,6 @@ async fn drawn_ahead(renderer: &Renderer) -> u64 {
     }
 }
 
-/// 25 more new cars, beside the shared seed's.
-fn seed_many(app: &TestApp, brand: &str) {
-    let conn = app.db.conn().unwrap();
-    for i in 0..25 {
-        let mut car = car_input(brand, &format!("tank-{i:02}"));
-        car.name = format!("Tank {i:02}");
-        car.model = "Tank".into();
-        car.price = Money::from_rubles(3_000_000 + i * 10_000);
-        cars::create(&conn, &car, 2026).unwrap();
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_no_one_asked_for_takes_every_card_from_the_store() {
     assert!(
@@ -88,7 +67,7 @@ async fn a_page_no_one_asked_for_takes_every_card_from_the_store() {
     );
     let (app, parts) = app();
     let seeded = seed_catalogue(&app);
-    seed_many(&app, &seeded.haval);
+    seed_tanks(&app, &seeded.haval);
     let handed = Mutex::new(HandedOver::default());
     let hand = || {
         hand_over(

@@ -9,19 +9,10 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{TestApp, car_input, seed_catalogue, visible_text as text};
+use common::{TestApp, app_markup, car_input, seed_catalogue, seed_tanks, visible_text as text};
 use dealership::domain::cars::{self, CarStatus};
 use dealership::domain::money::Money;
 use dealership::http::pages::Renderer;
-
-/// The markup the server drew into `<div id="app">`.
-fn app_markup(html: &str) -> &str {
-    let start = html.find("<div id=\"app\">").expect("the app element") + 14;
-    let end = html
-        .rfind("</div>\n</body>")
-        .expect("the end of the app element");
-    &html[start..end]
-}
 
 /// Every `href` of the markup.
 fn links(markup: &str) -> Vec<String> {
@@ -44,18 +35,6 @@ fn needs_the_server_build() {
         Renderer::available(),
         "ui/dist-server/render.js is missing: run `npm run build` in ui/ first"
     );
-}
-
-/// A catalogue of 25 new cars (two pages of 20) beside the shared seed.
-fn seed_many(app: &TestApp, brand: &str) {
-    let conn = app.db.conn().unwrap();
-    for i in 0..25 {
-        let mut car = car_input(brand, &format!("tank-{i:02}"));
-        car.name = format!("Tank {i:02}");
-        car.model = "Tank".into();
-        car.price = Money::from_rubles(3_000_000 + i * 10_000);
-        cars::create(&conn, &car, 2026).unwrap();
-    }
 }
 
 #[tokio::test]
@@ -225,7 +204,7 @@ async fn catalogue_pages_are_real_links() {
     needs_the_server_build();
     let app = TestApp::new();
     let seeded = seed_catalogue(&app);
-    seed_many(&app, &seeded.haval);
+    seed_tanks(&app, &seeded.haval);
 
     let first = app.get("/new-cars").await.text();
     let markup = app_markup(&first);
@@ -301,7 +280,7 @@ async fn a_cars_card_is_drawn_once_and_drawn_again_when_the_car_changes() {
     let app = TestApp::with_state(|state| renderer = Some(state.renderer.clone()));
     let renderer = renderer.unwrap();
     let seeded = seed_catalogue(&app);
-    seed_many(&app, &seeded.haval);
+    seed_tanks(&app, &seeded.haval);
 
     let first = app.get("/new-cars").await.text();
     let store = renderer.fragments().expect("a fragment store");

@@ -494,3 +494,25 @@ pub fn visible_text(markup: &str) -> String {
         .replace('\u{a0}', " ");
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+/// The markup the server drew into a page's `<div id="app">`.
+pub fn app_markup(html: &str) -> &str {
+    let start = html.find("<div id=\"app\">").expect("the app element") + 14;
+    let end = html
+        .rfind("</div>\n</body>")
+        .expect("the end of the app element");
+    &html[start..end]
+}
+
+/// 25 more new cars of `brand` ("Tank 00" to "Tank 24", slugs `tank-NN`),
+/// beside the shared seed's: two pages of a catalogue.
+pub fn seed_tanks(app: &TestApp, brand: &str) {
+    let conn = app.db.conn().unwrap();
+    for i in 0..25 {
+        let mut car = car_input(brand, &format!("tank-{i:02}"));
+        car.name = format!("Tank {i:02}");
+        car.model = "Tank".into();
+        car.price = dealership::domain::money::Money::from_rubles(3_000_000 + i * 10_000);
+        dealership::domain::cars::create(&conn, &car, 2026).unwrap();
+    }
+}
