@@ -48,14 +48,12 @@ fn kept() -> &'static KeptForms {
 /// The page's first large `<style>` element of its head: the parts
 /// before, the element, after.
 fn split(html: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
-    let head_end = find(html, b"</head>")?;
-    let start = find(&html[..head_end], b"<style>")?;
-    let end = start + find(&html[start..head_end], b"</style>")? + b"</style>".len();
+    // `str::find` is the standard library's fast search; a page is UTF-8.
+    let text = std::str::from_utf8(html).ok()?;
+    let head = &text[..text.find("</head>")?];
+    let start = head.find("<style>")?;
+    let end = start + head[start..].find("</style>")? + "</style>".len();
     (end - start >= MIN_STYLE_BYTES).then(|| (&html[..start], &html[start..end], &html[end..]))
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 /// The stylesheet's forms when they are made; otherwise starts making

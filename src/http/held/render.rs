@@ -511,22 +511,30 @@ impl Engine {
         out
     }
 
-    /// The markup of the page at `url` drawn from `data`.
-    pub fn render(&self, url: &str, data: &str) -> Result<String, String> {
+    /// Calls the server build's `ssr` object with `call` within the
+    /// deadline, no fragment placed before or after.
+    fn call_ssr<T>(
+        &self,
+        call: impl for<'js> FnOnce(Object<'js>) -> rquickjs::Result<T>,
+    ) -> Result<T, String> {
         if let Ok(mut placed) = self.placed.lock() {
             placed.html.clear();
         }
-        let html = self.within_deadline(|| {
+        self.within_deadline(|| {
             self.context.with(|ctx| {
-                let call = || -> rquickjs::Result<String> {
-                    let ssr: Object = ctx.globals().get("ssr")?;
-                    let render: Function = ssr.get("render")?;
-                    // A promise: lazy pages resolve on the job queue.
-                    let page: Promise = render.call((url, data, digests(data)))?;
-                    page.finish()
-                };
-                call().catch(&ctx).map_err(|e| e.to_string())
+                let ssr = ctx.globals().get::<_, Object>("ssr");
+                ssr.and_then(call).catch(&ctx).map_err(|e| e.to_string())
             })
+        })
+    }
+
+    /// The markup of the page at `url` drawn from `data`.
+    pub fn render(&self, url: &str, data: &str) -> Result<String, String> {
+        let html = self.call_ssr(|ssr| {
+            let render: Function = ssr.get("render")?;
+            // A promise: lazy pages resolve on the job queue.
+            let page: Promise = render.call((url, data, digests(data)))?;
+            page.finish::<String>()
         });
         // No collection here: reference counting frees most of a page at
         // once, and the cycles (a tree's parent links) are collected
@@ -542,18 +550,9 @@ impl Engine {
     /// the server build) with `data` as the answers a card reads; answers
     /// how many were not kept yet.
     pub fn draw_cards(&self, data: &str, cars: &str) -> Result<u32, String> {
-        if let Ok(mut placed) = self.placed.lock() {
-            placed.html.clear();
-        }
-        let drawn = self.within_deadline(|| {
-            self.context.with(|ctx| {
-                let call = || -> rquickjs::Result<u32> {
-                    let ssr: Object = ctx.globals().get("ssr")?;
-                    let draw: Function = ssr.get("drawCards")?;
-                    draw.call((data, cars))
-                };
-                call().catch(&ctx).map_err(|e| e.to_string())
-            })
+        let drawn = self.call_ssr(|ssr| {
+            let draw: Function = ssr.get("drawCards")?;
+            draw.call((data, cars))
         });
         if let Ok(mut placed) = self.placed.lock() {
             placed.html.clear();
