@@ -59,12 +59,13 @@ def routes(conn, per_route, skip=0):
         "home": ["/"] if skip == 0 else [],
         "new_cars": [f"/new-cars?page={2 + i}" for i in n],
         "used_cars": [f"/used-cars?page={2 + i}" for i in n],
-        "lease_cars": [f"/lease-cars?page={1 + i}&price={prices[-1 - i]}" for i in n],
+        "lease_cars": [f"/lease-cars?page={1 + i}" for i in n],
         "filtered": [
             f"/used-cars?brand={brands[i % len(brands)]}&body={bodies[i % len(bodies)]}&price={prices[i * 3 % len(prices)]}"
             for i in n
         ],
-        "brand": [f"/brand/{brands[i % len(brands)]}?page={1 + i // len(brands)}" for i in n],
+        # A brand's page turns its sections' pages by their own parameters.
+        "brand": [f"/brand/{brands[i % len(brands)]}?used={1 + i // len(brands)}" for i in n],
         "body_type": [
             f"/body-type/{bodies[i % len(bodies)]}?page={1 + i // len(bodies)}&condition={'new' if i % 2 else 'used'}"
             for i in n
@@ -101,9 +102,9 @@ def main():
                     sys.exit(f"{base}{path} came as the bare shell")
                 timings[base].setdefault(family, []).append(ms)
                 sizes[family] = len(body)
-    # Pages of a route listing cars drawn without a card (as their skeleton:
-    # the lease and brand pages read their whole list, docs/catalogue.md):
-    # their time is no drawing's.
+    # Pages of a route listing cars drawn without a card (a skeleton, as the
+    # lease and brand pages were while they read their whole list): their
+    # time would be no drawing's.
     cardless = {}
     for family, paths in families.items():
         if family == "car":

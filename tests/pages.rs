@@ -513,6 +513,7 @@ async fn pages_embed_the_urls_of_the_shared_examples() {
             let mut input = car_input(&brand.id, car["slug"].as_str().unwrap());
             input.body_type = BodyType::parse(car["bodyType"].as_str().unwrap()).unwrap();
             input.status = CarStatus::parse(car["status"].as_str().unwrap()).unwrap();
+            input.model = car["model"].as_str().unwrap().into();
             cars::create(&conn, &input, 2026).unwrap();
         }
     }

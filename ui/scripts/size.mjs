@@ -1,12 +1,16 @@
 // The JavaScript budgets. A public page downloads the entry chunk and its
 // static imports, never the lazily loaded admin panel: gzip-compressed they
-// must stay within 42 KB (the server draws the pages: docs/rendering.md; 40 KB
+// must stay within 42.5 KB (the server draws the pages: docs/rendering.md; 40 KB
 // until the catalogue's filters became a form that works without scripts and
 // every script-needing control got its note, issue 43; 41 KB until several
 // salons, issue 46: a car's salon on its card and page, drawn on the server
 // from the same components, and the catalogue's «Салон» filter; the general
 // forms' salon choice and its hours now are lazy chunks loaded only on a site
-// with several salons). The admin panel (its chunk and every chunk it
+// with several salons; 42 KB until the lease page and a brand's page became
+// numbered pages the server draws, issue 47: a brand's sections each with its
+// own pages, its counters and models read from the API, its model filter a
+// form that works without scripts; making either page a lazy chunk split the
+// router out of the entry and weighed more). The admin panel (its chunk and every chunk it
 // imports or loads lazily, less what the public page already has) has a
 // budget of its own: 183 KB gzip (150 KB until the panel gained a person's
 // requests, retention and ad marking; 165 KB until each car's fate and figures
@@ -31,7 +35,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-const BUDGET = 42 * 1024;
+const BUDGET = 42.5 * 1024;
 const ADMIN_BUDGET = 183 * 1024;
 const dist = new URL("../dist/", import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(dist, ".vite/manifest.json"), "utf8"));

@@ -412,3 +412,12 @@ pub fn get_by_slug(conn: &Connection, slug: &str, include_drafts: bool) -> AppRe
         .query_row(rusqlite::params![slug, include_drafts], from_row)
         .optional()?)
 }
+
+/// Distinct models of a brand's published cars, for the brand page's filter.
+pub fn models_of_brand(conn: &Connection, brand_id: &str) -> AppResult<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT model FROM cars WHERE brand_id = ?1 AND published = 1 ORDER BY model",
+    )?;
+    let rows = stmt.query_map([brand_id], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -130,15 +130,6 @@ pub(super) fn written_values(input: &CarInput, now: String) -> Vec<Value> {
     ]
 }
 
-/// Distinct models of a brand's published cars, for the brand page's filter.
-pub fn models_of_brand(conn: &Connection, brand_id: &str) -> AppResult<Vec<String>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT model FROM cars WHERE brand_id = ?1 AND published = 1 ORDER BY model",
-    )?;
-    let rows = stmt.query_map([brand_id], |r| r.get(0))?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
 /// Changes a car. The slug is fixed once set: a different one is refused.
 pub fn update(
     conn: &Connection,

@@ -23,7 +23,8 @@ pub use crate::http::held::render::{self, Renderer};
 pub use shell::{LOADER, Page, script_json};
 
 /// The query parameters a page reads (`ui/src/lib/filters.ts`,
-/// `ui/src/lib/saved.ts`); any other (`utm_source`, a typo) changes nothing
+/// `ui/src/lib/saved.ts`, a brand's sections' pages in
+/// `ui/src/lib/brandPage.ts`); any other (`utm_source`, a typo) changes nothing
 /// on the page, so it is dropped before the answer cache makes its key.
 const PAGE_PARAMS: &[&str] = &[
     "brand",
@@ -34,6 +35,9 @@ const PAGE_PARAMS: &[&str] = &[
     "model",
     "cars",
     "salon",
+    "new",
+    "used",
+    "lease",
 ];
 
 /// Largest body of a page's own form (the withdrawal link's token).

@@ -6,6 +6,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::domain::brands::{self, Brand, BrandBrief};
+use crate::domain::cars;
 use crate::error::{AppError, AppResult};
 use crate::http::openapi::{ApiErrorBody, ImageAnswer};
 use crate::http::state::AppState;
@@ -21,6 +22,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
             .routes(routes!(list))
             .routes(routes!(by_id))
             .routes(routes!(by_slug))
+            .routes(routes!(models))
             .routes(routes!(logo)),
     )
 }
@@ -84,4 +86,23 @@ pub async fn logo(
     Ok(Json(ImageAnswer {
         image_url: brand.logo,
     }))
+}
+
+/// The models of a brand's published cars, by name: a brand page's model
+/// filter; 404 for a brand without a published car.
+#[utoipa::path(get, operation_id = "brand_models", path = "/api/brands/{id}/models", tag = "brands",
+    responses((status = 200, body = [String]), (status = 404, body = ApiErrorBody)))]
+pub async fn models(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<Json<Vec<String>>> {
+    state
+        .db
+        .call(move |c| match brands::shown(c, &id)? {
+            Some(brand) => cars::models_of_brand(c, &brand.id).map(Some),
+            None => Ok(None),
+        })
+        .await?
+        .map(Json)
+        .ok_or_else(|| AppError::not_found(BRAND_NOT_FOUND))
 }

@@ -1378,6 +1378,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/brands/{id}/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The models of a brand's published cars, by name: a brand page's model
+         *     filter; 404 for a brand without a published car.
+         */
+        get: operations["brand_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cars": {
         parameters: {
             query?: never;
@@ -10563,6 +10583,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImageAnswer"];
+                };
+            };
+            /** @description The request cannot be read: a malformed parameter or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    brand_models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
                 };
             };
             /** @description The request cannot be read: a malformed parameter or body */

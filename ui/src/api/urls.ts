@@ -18,8 +18,6 @@ export const LEADS = "/api/leads";
 /** Cars per request of a catalogue page: a desktop page, half a phone page's
  * batch, the new-cars load-more step. Offsets are multiples of it. */
 export const CAR_BATCH = 20;
-/** Cars per request of the whole-list pages (lease, a brand). */
-export const ALL_BATCH = 100;
 
 /** Which cars a list asks for; null and empty leave a filter out. */
 export interface CarsQuery {
@@ -31,6 +29,8 @@ export interface CarsQuery {
   maxPrice: number | null;
   /** One salon's cars (several salons, issue 46; 1: the main). */
   salon?: number | null;
+  /** One model's cars (a brand page's model filter). */
+  model?: string | null;
   sort: CarSort | null;
 }
 
@@ -43,17 +43,26 @@ export const ALL_CARS: CarsQuery = {
   sort: null,
 };
 
-/** The lease page's whole list. */
+/** The lease page's list, a page at a time. */
 export const LEASE_CARS: CarsQuery = { ...ALL_CARS, status: ["lease"] };
 
-/** A brand page's whole list, cheapest first. */
-export const brandCars = (brandId: string): CarsQuery => ({
+/** A brand's cars of one status (all: null), of one model or all
+ * (`model` null), cheapest first: a section of its page, or with no
+ * model and no sort a counter of it. */
+export const brandCars = (
+  brandId: string,
+  status: CarStatus | null,
+  model: string | null = null,
+  sort: CarSort | null = "price_asc",
+): CarsQuery => ({
   ...ALL_CARS,
+  status: status ? [status] : [],
   brandId,
-  sort: "price_asc",
+  model,
+  sort,
 });
 
-/** The filters in their one order: status, brandId, bodyType, maxPrice, salon, sort. */
+/** The filters in their one order: status, brandId, bodyType, maxPrice, salon, model, sort. */
 function filterParams(q: CarsQuery): string[] {
   const params: string[] = [];
   if (q.status.length > 0) params.push(`status=${q.status.join(",")}`);
@@ -61,6 +70,7 @@ function filterParams(q: CarsQuery): string[] {
   if (q.bodyType) params.push(`bodyType=${q.bodyType}`);
   if (q.maxPrice !== null) params.push(`maxPrice=${q.maxPrice}`);
   if (q.salon) params.push(`salon=${q.salon}`);
+  if (q.model) params.push(`model=${encodeURIComponent(q.model)}`);
   return params;
 }
 
@@ -84,6 +94,8 @@ export function similarCars(code: BodyTypeCode): string {
 
 export const carBySlug = (slug: string) => `/api/cars/slug/${encodeURIComponent(slug)}`;
 export const brandBySlug = (slug: string) => `/api/brands/slug/${encodeURIComponent(slug)}`;
+/** A brand's models (of its published cars). */
+export const brandModels = (id: string) => `/api/brands/${encodeURIComponent(id)}/models`;
 export const bodyType = (code: string) => `/api/body-types/${encodeURIComponent(code)}`;
 export const legal = (doc: "consent" | "privacy") => `/api/legal/${doc}`;
 

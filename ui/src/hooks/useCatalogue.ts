@@ -7,12 +7,11 @@ import {
   batchUrls,
   type CatalogueScope,
   catalogueQuery,
-  pageBatch,
   pageStart,
 } from "../lib/catalogue";
 import type { CatalogueFilters } from "../lib/filters";
-import { pageCount } from "../lib/pagination";
 import { type ApiState, useApi } from "./useApi";
+import { useCarPage } from "./useCarPage";
 import { useFilters } from "./useFilters";
 import { usePageSize } from "./useMediaQuery";
 import { useSettings } from "./useSettings";
@@ -65,21 +64,17 @@ export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
     (scope.kind === "body" || !filters.body || !side.loading);
   const { salons } = useSettings();
   const query = scope && catalogueQuery(scope, filters, brands, bodyTypes, salons);
-  const batch = query ? pageBatch(query, filters.page, pageSize) : null;
-  const list = useApi<CarBrief[]>(ready && batch ? batch.url : null);
-  const count = useApi<{ count: number }>(ready && query ? carsCount(query) : null);
+  const shown = useCarPage(ready ? query : null, filters.page);
   const start = pageStart(filters.page, pageSize);
 
   // Cars added by load-more belong to one page of one list.
-  const key = `${batch?.url}#${start}#${pageSize}`;
+  const key = `${query && carsCount(query)}#${start}#${pageSize}`;
   const [more, setMore] = useState<{ key: string; cars: CarBrief[] }>({ key, cars: [] });
   const extra = more.key === key ? more.cars : [];
   useEffect(() => setMore({ key, cars: [] }), [key]);
 
-  const pageCars =
-    list.data && batch ? list.data.slice(batch.skip, batch.skip + pageSize) : undefined;
-  const cars = pageCars && [...pageCars, ...extra];
-  const total = count.data?.count;
+  const cars = shown.cars && [...shown.cars, ...extra];
+  const total = shown.total;
 
   async function loadMore() {
     if (!query || !cars) return;
@@ -107,9 +102,9 @@ export function useCatalogue<S>(scope: CatalogueScope | null): Catalogue<S> {
     query: ready ? query : null,
     side,
     total,
-    pages: pageCount(total ?? 0, pageSize),
+    pages: shown.pages,
     cars,
-    error: list.error ?? count.error,
+    error: shown.error,
     hasMore: cars !== undefined && total !== undefined && start + cars.length < total,
     loadMore,
     goTo,

@@ -1,8 +1,10 @@
 import { LEASE_CARS } from "../api/urls";
 import { CarGrid } from "../components/cars/CarGrid";
+import { Pagination } from "../components/ui/Pagination";
 import { CardSkeletons } from "../components/ui/Skeleton";
-import { useAllCars } from "../hooks/useAllCars";
+import { useCarPage } from "../hooks/useCarPage";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
+import { useFilters } from "../hooks/useFilters";
 
 const BENEFITS = [
   ["Минимальный взнос", "Первоначальный взнос — 0 рублей: садитесь за руль сразу"],
@@ -10,9 +12,12 @@ const BENEFITS = [
   ["Право выкупа", "Выкупите автомобиль в любой момент без переплат"],
 ];
 
+/** Lease-to-own cars, newest first, in numbered pages of 20 (10 on phones)
+ * the server draws (`?page=N`, docs/catalogue.md). */
 export function LeaseCars() {
   useDocumentTitle("Аренда с выкупом");
-  const { cars, error } = useAllCars(LEASE_CARS);
+  const { filters, update, href } = useFilters();
+  const { cars, total, pages, error } = useCarPage(LEASE_CARS, filters.page);
   return (
     <div class="container page">
       <h1>Аренда с выкупом</h1>
@@ -28,11 +33,20 @@ export function LeaseCars() {
         <p class="empty">Не удалось загрузить автомобили. Обновите страницу.</p>
       ) : !cars ? (
         <CardSkeletons count={8} />
-      ) : cars.length === 0 ? (
+      ) : total === 0 ? (
         <p class="empty">Автомобили для аренды с выкупом не найдены</p>
       ) : (
         <CarGrid cars={cars} priorityFirst />
       )}
+      <Pagination
+        page={filters.page}
+        pages={pages}
+        onPage={(page) => {
+          update({ page });
+          window.scrollTo(0, 0);
+        }}
+        href={(page) => href({ page })}
+      />
     </div>
   );
 }

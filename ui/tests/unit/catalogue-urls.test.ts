@@ -6,18 +6,20 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { BodyTypeCode, BrandBrief } from "../../src/api/types";
 import * as urls from "../../src/api/urls";
+import { BRAND_SECTIONS, parseBrandView } from "../../src/lib/brandPage";
 import {
   type CatalogueScope,
   catalogueUrls,
   PAGE_SIZE_DESKTOP,
   PAGE_SIZE_PHONE,
+  pageBatch,
 } from "../../src/lib/catalogue";
 import { parseFilters } from "../../src/lib/filters";
 import { isBodyTypeCode } from "../../src/lib/labels";
 
 interface Fixture {
   brands: { id: string; slug: string; name: string }[];
-  cars: { slug: string; brand: string; bodyType: BodyTypeCode; status: string }[];
+  cars: { slug: string; brand: string; model: string; bodyType: BodyTypeCode; status: string }[];
   pages: { page: string; api: string[] }[];
 }
 
@@ -61,12 +63,26 @@ function pageReads(url: string, pageSize: number): string[] {
       return bodyTypes.some((t) => t.bodyType === second)
         ? catalogue({ kind: "body", code: second })
         : [urls.bodyType(second)];
-    case "/lease-cars":
-      return [urls.carsList(urls.LEASE_CARS, 0, urls.ALL_BATCH)];
+    case "/lease-cars": {
+      const page = parseFilters(search).page;
+      return [pageBatch(urls.LEASE_CARS, page, pageSize).url, urls.carsCount(urls.LEASE_CARS)];
+    }
     case "/brand": {
       const brand = brands.find((b) => b.slug === second);
       const reads = [urls.brandBySlug(second)];
-      if (brand) reads.push(urls.carsList(urls.brandCars(brand.id), 0, urls.ALL_BATCH));
+      if (!brand) return reads;
+      const view = parseBrandView(search);
+      const models = fixture.cars.filter((c) => c.brand === second).map((c) => c.model);
+      const model = view.model && models.includes(view.model) ? view.model : null;
+      reads.push(urls.brandModels(brand.id));
+      for (const [status] of BRAND_SECTIONS) {
+        const section = urls.brandCars(brand.id, status, model);
+        reads.push(
+          urls.carsCount(urls.brandCars(brand.id, status, null, null)),
+          pageBatch(section, view.pages[status], pageSize).url,
+          urls.carsCount(section),
+        );
+      }
       return reads;
     }
     case "/car": {

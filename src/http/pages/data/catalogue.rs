@@ -7,6 +7,7 @@
 
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use rusqlite::Connection;
 use serde_json::{Value, json};
 
@@ -30,8 +31,6 @@ const CAR_BATCH: u32 = 20;
 const PAGE_SIZES: [u32; 2] = [20, 10];
 /// The highest page number a URL may ask for.
 const PAGE_MAX: u64 = 10_000;
-/// Cars per request of the whole-list pages (lease, a brand).
-const ALL_BATCH: u32 = 100;
 /// The price filter's range and step; its top means "any price".
 const PRICE_MIN: i64 = 500_000;
 const PRICE_MAX: i64 = 10_000_000;
@@ -39,8 +38,9 @@ const PRICE_STEP: i64 = 100_000;
 
 /// Which cars a list asks for, and the API URL asking for them: the same
 /// parameters in the same order as ui/src/api/urls.ts (status, brandId,
-/// bodyType, maxPrice, then sort, limit, offset). Brand ids are UUIDs, safe
-/// in a URL as they are.
+/// bodyType, maxPrice, salon, model, then sort, limit, offset). Brand ids
+/// are UUIDs, safe in a URL as they are; a model is written as
+/// `encodeURIComponent` writes it.
 #[derive(Default)]
 struct CarsQuery {
     statuses: Vec<CarStatus>,
@@ -50,8 +50,22 @@ struct CarsQuery {
     max_price: Option<i64>,
     /// One salon's cars (`docs/salons.md`).
     salon: Option<i64>,
+    /// One model's cars (a brand page's model filter).
+    model: Option<String>,
     price_ascending: bool,
 }
+
+/// What `encodeURIComponent` leaves as it is: letters, digits and `-_.!~*'()`.
+const URI_COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
 
 impl CarsQuery {
     fn filter(&self) -> CarFilter {
@@ -61,6 +75,7 @@ impl CarsQuery {
             body_type: self.body_type.clone(),
             max_price: self.max_price.map(Money::from_rubles),
             salon: self.salon,
+            model: self.model.clone(),
             sort: if self.price_ascending {
                 CarSort::PriceAsc
             } else {
@@ -87,6 +102,12 @@ impl CarsQuery {
         }
         if let Some(salon) = self.salon {
             params.push(format!("salon={salon}"));
+        }
+        if let Some(model) = &self.model {
+            params.push(format!(
+                "model={}",
+                utf8_percent_encode(model, URI_COMPONENT)
+            ));
         }
         params
     }
@@ -142,7 +163,12 @@ impl PageQuery {
     }
 
     fn page(&self) -> u32 {
-        match self.whole("page") {
+        self.page_of("page")
+    }
+
+    /// A page number parameter: 1 when missing or out of range.
+    fn page_of(&self, name: &str) -> u32 {
+        match self.whole(name) {
             Some(page) if (1..=PAGE_MAX).contains(&page) => page as u32,
             _ => 1,
         }
@@ -321,7 +347,12 @@ fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &[CarB
     }
 }
 
-pub async fn lease_cars(State(state): State<AppState>) -> AppResult<Response> {
+/// The lease-to-own cars, newest first, a page at a time (`?page=N`).
+pub async fn lease_cars(
+    State(state): State<AppState>,
+    Query(params): Query<Vec<(String, String)>>,
+) -> AppResult<Response> {
+    let params = PageQuery(params);
     let today = state.clock.moscow_today();
     respond(state, move |c, _| {
         let mut page = Page::new("/lease-cars")
@@ -334,21 +365,29 @@ pub async fn lease_cars(State(state): State<AppState>) -> AppResult<Response> {
             statuses: vec![CarStatus::Lease],
             ..CarsQuery::default()
         };
-        let list = cars::list(
-            c,
-            &query.filter(),
-            ALL_BATCH,
-            0,
-            &CreditRule::today(c, today)?,
-        )?;
-        page.put(query.list_url(0, ALL_BATCH), &list);
+        let rule = CreditRule::today(c, today)?;
+        let list = embed_catalogue(c, &mut page, &query, params.page(), &rule)?;
         first_card_preload(&mut page, &list);
         Ok(page)
     })
     .await
 }
 
-pub async fn brand(State(state): State<AppState>, Path(slug): Path<String>) -> AppResult<Response> {
+/// A brand page's sections in their order, each with its page parameter.
+const BRAND_SECTIONS: [(CarStatus, &str); 3] = [
+    (CarStatus::New, "new"),
+    (CarStatus::Used, "used"),
+    (CarStatus::Lease, "lease"),
+];
+
+/// A brand's page: its counters, model filter and sections (`model`, and
+/// `new`, `used`, `lease` for each section's page; docs/catalogue.md).
+pub async fn brand(
+    State(state): State<AppState>,
+    Path(slug): Path<String>,
+    Query(params): Query<Vec<(String, String)>>,
+) -> AppResult<Response> {
+    let params = PageQuery(params);
     let today = state.clock.moscow_today();
     respond(state, move |c, _| {
         let path = format!("/brand/{slug}");
@@ -376,23 +415,36 @@ pub async fn brand(State(state): State<AppState>, Path(slug): Path<String>) -> A
         if !brand.logo.is_empty() {
             page.image = Some(brand.logo.clone());
         }
-        // The whole list, cheapest first: the page's model list, counters and
-        // sections come from it.
-        let query = CarsQuery {
-            brand_id: Some(brand.id.clone()),
-            price_ascending: true,
-            ..CarsQuery::default()
-        };
-        page.put(
-            query.list_url(0, ALL_BATCH),
-            &cars::list(
-                c,
-                &query.filter(),
-                ALL_BATCH,
-                0,
-                &CreditRule::today(c, today)?,
-            )?,
-        );
+        // The models (the filter), a counter per status, and each status's
+        // section: the page its parameter asks for, cheapest first, of the
+        // filter's model; a model the brand lacks filters nothing.
+        let models = cars::models_of_brand(c, &brand.id)?;
+        let model = params
+            .get("model")
+            .filter(|m| models.iter().any(|known| known == m))
+            .map(str::to_string);
+        page.put(format!("/api/brands/{}/models", brand.id), &models);
+        let rule = CreditRule::today(c, today)?;
+        let mut first: Option<Vec<CarBrief>> = None;
+        for (status, name) in BRAND_SECTIONS {
+            let counter = CarsQuery {
+                statuses: vec![status],
+                brand_id: Some(brand.id.clone()),
+                ..CarsQuery::default()
+            };
+            let count = cars::count(c, &counter.filter())?;
+            page.put(counter.count_url(), &json!({ "count": count }));
+            let section = CarsQuery {
+                model: model.clone(),
+                price_ascending: true,
+                ..counter
+            };
+            let list = embed_catalogue(c, &mut page, &section, params.page_of(name), &rule)?;
+            if first.is_none() && !list.is_empty() {
+                first = Some(list);
+            }
+        }
+        first_card_preload(&mut page, first.as_deref().unwrap_or_default());
         page.put(key, &brand);
         Ok(page)
     })

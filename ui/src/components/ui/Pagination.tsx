@@ -9,10 +9,12 @@ interface Props {
    * JavaScript) and a plain click turns the page in place; without it
    * (the admin lists), buttons. */
   href?: (page: number) => string;
+  /** The navigation's name, when a page has several (default «Страницы»). */
+  label?: string;
 }
 
 /** Previous/next and numbered pages: first, last, current ±1, ellipses. */
-export function Pagination({ page, pages, onPage, href }: Props) {
+export function Pagination({ page, pages, onPage, href, label = "Страницы" }: Props) {
   if (pages <= 1) return null;
   const link = (to: number) => ({
     href: href?.(to),
@@ -26,7 +28,7 @@ export function Pagination({ page, pages, onPage, href }: Props) {
   const Item = href ? "a" : "button";
   const kind = href ? { role: "button" as const } : { type: "button" as const };
   return (
-    <nav class="pagination" aria-label="Страницы">
+    <nav class="pagination" aria-label={label}>
       {page > 1 ? (
         <a
           role="button"
