@@ -1,5 +1,5 @@
 import type { CarBrief } from "../api/types";
-import { type CarsQuery, carsCount } from "../api/urls";
+import { type CarsQuery, carsCount, carsList } from "../api/urls";
 import { pageBatch } from "../lib/catalogue";
 import { pageCount } from "../lib/pagination";
 import { useApi } from "./useApi";
@@ -14,13 +14,18 @@ export interface CarPage {
   error: Error | undefined;
 }
 
-/** One numbered page (20 cars, 10 on phones) of a list without a filter
- * form (the lease cars, a brand's section) and the list's count: the batch
- * and the count a catalogue reads (lib/catalogue.ts), which the server
- * embeds; null reads nothing. */
-export function useCarPage(query: CarsQuery | null, page: number): CarPage {
-  const pageSize = usePageSize();
-  const batch = query ? pageBatch(query, page, pageSize) : null;
+/** One numbered page of a list and the list's count, which the server
+ * embeds; null reads nothing. A page is 20 cars (10 on phones) read in the
+ * catalogue's batches (lib/catalogue.ts), or `fixed` cars on every screen
+ * read as one batch of its own (a brand's section). */
+export function useCarPage(query: CarsQuery | null, page: number, fixed?: number): CarPage {
+  const screen = usePageSize();
+  const pageSize = fixed ?? screen;
+  const batch = !query
+    ? null
+    : fixed
+      ? { url: carsList(query, (page - 1) * fixed, fixed), skip: 0 }
+      : pageBatch(query, page, pageSize);
   const list = useApi<CarBrief[]>(batch?.url ?? null);
   const count = useApi<{ count: number }>(query ? carsCount(query) : null);
   const total = count.data?.count;

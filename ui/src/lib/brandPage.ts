@@ -6,6 +6,10 @@
 import type { CarStatus } from "../api/types";
 import { formEncode, PAGE_MAX } from "./filters";
 
+/** Cars a page of a section on every screen (two rows of four, four of
+ * two, eight of one), read as one batch: `limit=8&offset=8·(N−1)`. */
+export const SECTION_SIZE = 8;
+
 /** The sections in their order, with their headings. */
 export const BRAND_SECTIONS: readonly (readonly [CarStatus, string])[] = [
   ["new", "Новые автомобили"],

@@ -9,13 +9,19 @@ import { CardSkeletons } from "../components/ui/Skeleton";
 import { isNotFound, useApi } from "../hooks/useApi";
 import { type CarPage, useCarPage } from "../hooks/useCarPage";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
-import { BRAND_SECTIONS, brandHref, parseBrandView, sortedModels } from "../lib/brandPage";
+import {
+  BRAND_SECTIONS,
+  brandHref,
+  parseBrandView,
+  SECTION_SIZE,
+  sortedModels,
+} from "../lib/brandPage";
 import { NotFound } from "./NotFound";
 
 interface Section {
   /** The brand's cars of the status, every model (a counter). */
   count: number | undefined;
-  /** The shown page of the section (the filter's model only). */
+  /** The shown page of the section (the filter's model only), 8 cars. */
   page: CarPage;
 }
 
@@ -31,7 +37,11 @@ function useSection(
   const counter = useApi<{ count: number }>(
     id && urls.carsCount(urls.brandCars(id, status, null, null)),
   );
-  const shown = useCarPage(id && ready ? urls.brandCars(id, status, model) : null, page);
+  const shown = useCarPage(
+    id && ready ? urls.brandCars(id, status, model) : null,
+    page,
+    SECTION_SIZE,
+  );
   return { count: counter.data?.count, page: shown };
 }
 

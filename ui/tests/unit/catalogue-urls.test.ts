@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { BodyTypeCode, BrandBrief } from "../../src/api/types";
 import * as urls from "../../src/api/urls";
-import { BRAND_SECTIONS, parseBrandView } from "../../src/lib/brandPage";
+import { BRAND_SECTIONS, parseBrandView, SECTION_SIZE } from "../../src/lib/brandPage";
 import {
   type CatalogueScope,
   catalogueUrls,
@@ -79,7 +79,7 @@ function pageReads(url: string, pageSize: number): string[] {
         const section = urls.brandCars(brand.id, status, model);
         reads.push(
           urls.carsCount(urls.brandCars(brand.id, status, null, null)),
-          pageBatch(section, view.pages[status], pageSize).url,
+          urls.carsList(section, (view.pages[status] - 1) * SECTION_SIZE, SECTION_SIZE),
           urls.carsCount(section),
         );
       }

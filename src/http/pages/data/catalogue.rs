@@ -373,6 +373,10 @@ pub async fn lease_cars(
     .await
 }
 
+/// Cars a page of a brand's section on every screen, read as one batch
+/// (`ui/src/lib/brandPage.ts`).
+const SECTION_SIZE: u32 = 8;
+
 /// A brand page's sections in their order, each with its page parameter.
 const BRAND_SECTIONS: [(CarStatus, &str); 3] = [
     (CarStatus::New, "new"),
@@ -439,7 +443,14 @@ pub async fn brand(
                 price_ascending: true,
                 ..counter
             };
-            let list = embed_catalogue(c, &mut page, &section, params.page_of(name), &rule)?;
+            let offset = (params.page_of(name) - 1) * SECTION_SIZE;
+            let filter = section.filter();
+            let list = cars::list(c, &filter, SECTION_SIZE, offset, &rule)?;
+            page.put(section.list_url(offset, SECTION_SIZE), &list);
+            page.put(
+                section.count_url(),
+                &json!({ "count": cars::count(c, &filter)? }),
+            );
             if first.is_none() && !list.is_empty() {
                 first = Some(list);
             }
