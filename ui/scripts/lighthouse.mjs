@@ -1,71 +1,124 @@
-// Lighthouse at mobile settings on the home page, the new-cars catalogue and
-// a car page, against the release binary with demo data. Not part of CI:
+// Lighthouse at mobile settings on every public route, against the release
+// binary with demo data, each route run LIGHTHOUSE_RUNS times (default 3)
+// and judged on its median run (Lighthouse's own computeMedianRun):
 //   cargo build --release && (cd ui && npm run lighthouse)
-// Prints the four category scores per page and writes the JSON reports to
-// ui/lighthouse/ (ignored by git). Exits 1 when a score is under 95, the
-// accessibility score under 100 (docs/accessibility.md), LCP 1.5 s or more
-// or total blocking time 100 ms or more (docs/rendering.md).
+// Prints each route's four category scores, LCP, CLS and TBT, and writes the
+// median runs' JSON reports to ui/lighthouse/ (ignored by git).
+//
+// What fails a route (exit 1):
+// - always: accessibility, best practices or SEO under 100, or a layout
+//   shift of 0.01 or more: these do not depend on how busy the machine is;
+// - by hand (not with --ci): any layout shift at all (CLS above 0; the
+//   favourites page showed one of 0.0009 once, the header's phone link
+//   moving, which a browser without Lighthouse's emulation never showed), a
+//   performance score under 100, LCP 1.0 s or more, total blocking time
+//   100 ms or more (issue 47; docs/rendering.md).
+//   The README's test command runs `--ci`: there the timings are printed, not
+//   judged, since Lighthouse's blocking time is the page's real main-thread
+//   work times four, which another process on a 2-core machine doubles
+//   (210-570 ms for one build, docs/rendering.md).
+// Each run has a browser of its own, a first visit: Lighthouse clears the
+// cache before a run but keeps cookies, so in a shared browser the `styles`
+// cookie of an earlier run (docs/rendering.md, "The second page") would claim
+// a stylesheet the cache no longer has, a visitor that cannot be.
+// The favourites and the comparison are a visitor's own lists, `noindex` on
+// purpose (nothing there for a search engine): their SEO category lacks only
+// `is-crawlable`, which is all it may lack.
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { CHROMIUM_ARGS, start } from "../tests/e2e/harness.mjs";
 import { MOBILE } from "./lighthouse-settings.mjs";
 
-const MIN = 95;
-const MAX_LCP_MS = 1500;
+const CI = process.argv.includes("--ci");
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const MAX_LCP_MS = 1000;
 const MAX_TBT_MS = 100;
-/** Accessibility has no slack: every audit of the category passes. */
-const MIN_SCORE = { accessibility: 100 };
+/** The categories that must score 100 everywhere, in CI too. */
+const EXACT = ["accessibility", "best-practices", "seo"];
+/** Pages kept out of search engines on purpose. */
+const NOINDEX = new Set(["favorites", "compare"]);
+
 const s = await start();
 const [car] = await s.api("/api/cars/fast?status=new&limit=1");
-const pages = { home: "/", "new-cars": "/new-cars", car: `/car/${car.slug}` };
-const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-  chromeFlags: CHROMIUM_ARGS,
-});
+const [brand] = await s.api("/api/brands/fast");
+const [body] = await s.api("/api/body-types");
+const pages = {
+  home: "/",
+  "new-cars": "/new-cars",
+  "used-cars": "/used-cars",
+  "lease-cars": "/lease-cars",
+  "trade-in": "/trade-in",
+  "auto-credit": "/auto-credit",
+  "auto-selection": "/auto-selection",
+  car: `/car/${car.slug}`,
+  brand: `/brand/${brand.slug}`,
+  "body-type": `/body-type/${body.bodyType}`,
+  consent: "/consent",
+  privacy: "/privacy",
+  favorites: "/favorites",
+  compare: "/compare",
+};
+/** One Lighthouse run in a browser of its own. */
+async function run(url) {
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    chromeFlags: CHROMIUM_ARGS,
+  });
+  try {
+    return await lighthouse(url, {
+      ...MOBILE,
+      port: chrome.port,
+      onlyCategories: ["performance", ...EXACT],
+    });
+  } finally {
+    chrome.kill();
+  }
+}
 const out = new URL("../lighthouse/", import.meta.url).pathname;
 mkdirSync(out, { recursive: true });
+const ms = (audit) => Math.round(audit.numericValue);
 let failed = false;
 try {
   for (const [name, path] of Object.entries(pages)) {
-    const result = await lighthouse(s.base + path, {
-      ...MOBILE,
-      port: chrome.port,
-      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
-    });
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await run(s.base + path));
+    const median = computeMedianRun(runs.map((r) => r.lhr));
+    const result = runs.find((r) => r.lhr === median) ?? runs[0];
     writeFileSync(`${out}${name}.json`, result.report);
+    const { categories, audits } = result.lhr;
     const scores = Object.fromEntries(
-      Object.entries(result.lhr.categories).map(([k, v]) => [k, Math.round(v.score * 100)]),
+      Object.entries(categories).map(([k, v]) => [k, Math.round(v.score * 100)]),
     );
-    const audits = result.lhr.audits;
+    const lcp = audits["largest-contentful-paint"];
+    const tbt = audits["total-blocking-time"];
+    const cls = audits["cumulative-layout-shift"];
+    const each = runs.map((r) => `${ms(r.lhr.audits["largest-contentful-paint"])}`).join("/");
     console.log(
-      `${name.padEnd(9)} ${path.padEnd(40)} ${JSON.stringify(scores)} LCP ${audits["largest-contentful-paint"].displayValue} CLS ${audits["cumulative-layout-shift"].displayValue} TBT ${audits["total-blocking-time"].displayValue}`,
+      `${name.padEnd(14)} ${path.padEnd(44)} ${JSON.stringify(scores)} LCP ${ms(lcp)} ms (runs ${each}) TBT ${ms(tbt)} ms CLS ${cls.numericValue}`,
     );
-    // Issue 24's budgets: LCP under 1.5 s and total blocking time under 100 ms.
-    const lcp = audits["largest-contentful-paint"].numericValue;
-    const tbt = audits["total-blocking-time"].numericValue;
-    if (lcp >= MAX_LCP_MS || tbt >= MAX_TBT_MS) {
-      failed = true;
-      console.log(`  over budget: LCP ${Math.round(lcp)} ms, TBT ${Math.round(tbt)} ms`);
+    const problems = [];
+    for (const category of EXACT) {
+      const bad = categories[category].auditRefs
+        .map((r) => audits[r.id])
+        .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative")
+        .map((a) => a.id)
+        .filter((id) => !(NOINDEX.has(name) && id === "is-crawlable"));
+      if (bad.length > 0) problems.push(`${category} ${scores[category]}: ${bad.join(", ")}`);
     }
-    for (const [category, score] of Object.entries(scores)) {
-      if (score < (MIN_SCORE[category] ?? MIN)) {
-        failed = true;
-        const cat = result.lhr.categories[category];
-        const bad = cat.auditRefs
-          .map((r) => audits[r.id])
-          .filter(
-            (a) =>
-              a.score !== null &&
-              a.score < (category === "accessibility" ? 1 : 0.9) &&
-              a.scoreDisplayMode !== "informative",
-          );
-        console.log(`  ${category} ${score}: ${bad.map((a) => `${a.id} (${a.score})`).join(", ")}`);
-      }
+    if (cls.numericValue >= 0.01 || (!CI && cls.numericValue > 0)) {
+      problems.push(`layout shift ${cls.numericValue}`);
     }
+    if (!CI) {
+      if (scores.performance < 100) problems.push(`performance ${scores.performance}`);
+      if (lcp.numericValue >= MAX_LCP_MS) problems.push(`LCP ${ms(lcp)} ms`);
+      if (tbt.numericValue >= MAX_TBT_MS) problems.push(`TBT ${ms(tbt)} ms`);
+    }
+    for (const problem of problems) console.log(`  over budget: ${problem}`);
+    if (problems.length > 0) failed = true;
   }
 } finally {
-  chrome.kill();
   await s.stop();
 }
 process.exit(failed ? 1 : 0);

@@ -39,48 +39,52 @@ export default function Favorites() {
       <p class="muted">
         Список хранится только в этом браузере: без регистрации, никуда не отправляется.
       </p>
-      {!hydrated ? (
-        <>
-          <p aria-busy="true" class="js-only">
-            Загрузка…
-          </p>
-          <NeedsScript to="увидеть избранное, сохранённое в этом браузере" />
-        </>
-      ) : list.length === 0 ? (
-        <div class="empty">
-          <p>В избранном пока нет автомобилей.</p>
-          <p>Нажмите на сердечко на карточке автомобиля, чтобы сохранить его здесь.</p>
-          <Link href={ROUTES.newCars} role="button">
-            Перейти в каталог
-          </Link>
-        </div>
-      ) : error && cars.size === 0 ? (
-        <p class="empty">Не удалось загрузить автомобили. Обновите страницу.</p>
-      ) : loading && cars.size === 0 ? (
-        <CardSkeletons count={Math.min(list.length, 4)} />
-      ) : (
-        <>
-          <p data-testid="favorites-count">
-            Автомобилей: {list.length}
-            {gone > 0 && `, из них сняты с продажи: ${gone}`}
-          </p>
-          <div class="car-grid">
-            {list.map((entry) => {
-              const car = cars.get(entry.slug);
-              if (car) return <CarCard key={entry.slug} car={car} onRequest={setSelected} />;
-              if (!missing.has(entry.slug)) return null;
-              return (
-                <GoneCard
-                  key={entry.slug}
-                  entry={entry}
-                  removeLabel="Удалить из избранного"
-                  onRemove={() => removeSaved("favorites", entry.slug)}
-                />
-              );
-            })}
+      {/* The server draws «Загрузка…»; the list or the empty text replaces it
+       * in a box tall enough that nothing below it moves on the screen. */}
+      <div class="saved-area">
+        {!hydrated ? (
+          <>
+            <p aria-busy="true" class="js-only">
+              Загрузка…
+            </p>
+            <NeedsScript to="увидеть избранное, сохранённое в этом браузере" />
+          </>
+        ) : list.length === 0 ? (
+          <div class="empty">
+            <p>В избранном пока нет автомобилей.</p>
+            <p>Нажмите на сердечко на карточке автомобиля, чтобы сохранить его здесь.</p>
+            <Link href={ROUTES.newCars} role="button">
+              Перейти в каталог
+            </Link>
           </div>
-        </>
-      )}
+        ) : error && cars.size === 0 ? (
+          <p class="empty">Не удалось загрузить автомобили. Обновите страницу.</p>
+        ) : loading && cars.size === 0 ? (
+          <CardSkeletons count={Math.min(list.length, 4)} />
+        ) : (
+          <>
+            <p data-testid="favorites-count">
+              Автомобилей: {list.length}
+              {gone > 0 && `, из них сняты с продажи: ${gone}`}
+            </p>
+            <div class="car-grid">
+              {list.map((entry) => {
+                const car = cars.get(entry.slug);
+                if (car) return <CarCard key={entry.slug} car={car} onRequest={setSelected} />;
+                if (!missing.has(entry.slug)) return null;
+                return (
+                  <GoneCard
+                    key={entry.slug}
+                    entry={entry}
+                    removeLabel="Удалить из избранного"
+                    onRemove={() => removeSaved("favorites", entry.slug)}
+                  />
+                );
+              })}
+            </div>
+          </>
+        )}
+      </div>
       <LeadDialog
         kind={selected?.status === "lease" ? "lease" : "credit"}
         open={selected !== null}
