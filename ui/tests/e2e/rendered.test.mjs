@@ -46,7 +46,7 @@ const ROUTES = [
     // placeholder where it goes (and the note for a browser without
     // JavaScript, hidden here), the browser the (empty) list.
     onlyBrowserKnows:
-      '#main .page > p[aria-busy="true"], #main .page > [data-testid="needs-script"], #main .page > .empty',
+      '#main .saved-area > p[aria-busy="true"], #main .saved-area > [data-testid="needs-script"], #main .saved-area > .empty',
   },
   { name: "compare", path: () => "/compare" },
   { name: "unknown path", path: () => "/no-such-page-at-all", status: 404 },
