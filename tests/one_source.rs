@@ -9,8 +9,7 @@ mod common;
 use axum::http::{Method, StatusCode};
 use chrono::{Datelike, NaiveDate, Weekday};
 use common::time::{msk, set_clock};
-use common::{TestApp, seed_catalogue, visible_text as visible};
-use dealership::http::pages::Renderer;
+use common::{TestApp, needs_the_server_build, seed_catalogue, visible_text as visible};
 use serde_json::{Value, json};
 
 /// The footer's visible text, as the server drew it.
@@ -20,13 +19,6 @@ fn footer(html: &str) -> String {
         .expect("the site footer");
     let end = html[start..].find("</footer>").unwrap() + start;
     visible(&html[start..end])
-}
-
-fn needs_the_server_build() {
-    assert!(
-        Renderer::available(),
-        "ui/dist-server/render.js is missing: run `npm run build` in ui/ first"
-    );
 }
 
 fn car_id(app: &TestApp, slug: &str) -> String {

@@ -10,10 +10,11 @@ mod common;
 use std::collections::BTreeSet;
 
 use axum::http::StatusCode;
-use common::{TestApp, app_markup, car_input, seed_catalogue, visible_text as text};
+use common::{
+    TestApp, app_markup, car_input, needs_the_server_build, seed_catalogue, visible_text as text,
+};
 use dealership::domain::cars::{self, CarStatus};
 use dealership::domain::money::Money;
-use dealership::http::pages::Renderer;
 
 /// 44 more lease cars of `brand` beside the seed's one: "H9" (even, slugs
 /// `lease-h9-NN`) and "H6" (odd, `lease-h6-NN`), the price rising with NN.
@@ -50,13 +51,6 @@ fn section<'a>(markup: &'a str, status: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no {status} section"));
     let end = markup[start..].find("</section>").unwrap() + start;
     &markup[start..end]
-}
-
-fn needs_the_server_build() {
-    assert!(
-        Renderer::available(),
-        "ui/dist-server/render.js is missing: run `npm run build` in ui/ first"
-    );
 }
 
 #[tokio::test]

@@ -9,10 +9,12 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{TestApp, app_markup, car_input, seed_catalogue, seed_tanks, visible_text as text};
+use common::{
+    TestApp, app_markup, car_input, needs_the_server_build, seed_catalogue, seed_tanks,
+    visible_text as text,
+};
 use dealership::domain::cars::{self, CarStatus};
 use dealership::domain::money::Money;
-use dealership::http::pages::Renderer;
 
 /// Every `href` of the markup.
 fn links(markup: &str) -> Vec<String> {
@@ -28,13 +30,6 @@ fn h1(markup: &str) -> String {
     let start = markup.find("<h1").expect("a heading");
     let end = markup[start..].find("</h1>").unwrap() + start;
     text(&markup[start..end + 5])
-}
-
-fn needs_the_server_build() {
-    assert!(
-        Renderer::available(),
-        "ui/dist-server/render.js is missing: run `npm run build` in ui/ first"
-    );
 }
 
 #[tokio::test]

@@ -496,6 +496,15 @@ pub fn visible_text(markup: &str) -> String {
 }
 
 /// The markup the server drew into a page's `<div id="app">`.
+/// Fails with the way out when the UI's server build is missing (the tests
+/// of pages drawn on the server need it).
+pub fn needs_the_server_build() {
+    assert!(
+        dealership::http::pages::Renderer::available(),
+        "ui/dist-server/render.js is missing: run `npm run build` in ui/ first"
+    );
+}
+
 pub fn app_markup(html: &str) -> &str {
     let start = html.find("<div id=\"app\">").expect("the app element") + 14;
     let end = html

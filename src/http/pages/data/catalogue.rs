@@ -447,10 +447,13 @@ pub async fn brand(
             let filter = section.filter();
             let list = cars::list(c, &filter, SECTION_SIZE, offset, &rule)?;
             page.put(section.list_url(offset, SECTION_SIZE), &list);
-            page.put(
-                section.count_url(),
-                &json!({ "count": cars::count(c, &filter)? }),
-            );
+            // Without a model the section's count is the counter's.
+            if section.model.is_some() {
+                page.put(
+                    section.count_url(),
+                    &json!({ "count": cars::count(c, &filter)? }),
+                );
+            }
             if first.is_none() && !list.is_empty() {
                 first = Some(list);
             }
