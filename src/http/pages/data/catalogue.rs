@@ -207,6 +207,13 @@ impl PageQuery {
     }
 }
 
+/// Embeds the count of the cars `query` asks for, as `/api/cars/count` answers.
+fn embed_count(c: &Connection, page: &mut Page, query: &CarsQuery) -> AppResult<()> {
+    let count = cars::count(c, &query.filter())?;
+    page.put(query.count_url(), &json!({ "count": count }));
+    Ok(())
+}
+
 /// Embeds what a catalogue page's first screen reads besides its side data:
 /// the batch holding the page at each page size, and the count. Answers the
 /// desktop page's batch.
@@ -230,10 +237,7 @@ fn embed_catalogue(
         page.put(url, &list);
         first.get_or_insert(list);
     }
-    page.put(
-        query.count_url(),
-        &json!({ "count": cars::count(c, &filter)? }),
-    );
+    embed_count(c, page, query)?;
     Ok(first.unwrap_or_default())
 }
 
@@ -436,8 +440,7 @@ pub async fn brand(
                 brand_id: Some(brand.id.clone()),
                 ..CarsQuery::default()
             };
-            let count = cars::count(c, &counter.filter())?;
-            page.put(counter.count_url(), &json!({ "count": count }));
+            embed_count(c, &mut page, &counter)?;
             let section = CarsQuery {
                 model: model.clone(),
                 price_ascending: true,
@@ -449,10 +452,7 @@ pub async fn brand(
             page.put(section.list_url(offset, SECTION_SIZE), &list);
             // Without a model the section's count is the counter's.
             if section.model.is_some() {
-                page.put(
-                    section.count_url(),
-                    &json!({ "count": cars::count(c, &filter)? }),
-                );
+                embed_count(c, &mut page, &section)?;
             }
             if first.is_none() && !list.is_empty() {
                 first = Some(list);
