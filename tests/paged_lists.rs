@@ -218,3 +218,18 @@ async fn a_brands_models_come_from_the_api() {
         "the section's list is embedded under the URL the UI reads"
     );
 }
+
+#[tokio::test]
+async fn without_lease_cars_the_lease_page_says_so() {
+    needs_the_server_build();
+    let app = TestApp::new();
+    let answer = app.get("/lease-cars").await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let html = answer.text();
+    let shown = text(app_markup(&html));
+    assert!(
+        shown.contains("Автомобили для аренды с выкупом не найдены"),
+        "{shown}"
+    );
+    assert!(!html.contains("class=\"pagination\""));
+}
