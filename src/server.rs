@@ -26,6 +26,7 @@ use crate::db::{Checkpoints, Db};
 use crate::http::router::Site;
 use crate::http::{AppState, router};
 use crate::jobs::Supervisor;
+use crate::ops::bucket::Bucket;
 use crate::ops::lock::lock_data_dir;
 use crate::ops::replica::Replication;
 
@@ -95,12 +96,9 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
     let replica_monitor = Arc::new(crate::ops::replica_state::ReplicaMonitor::default());
     let replication = Replication::start(&config, replica_monitor.clone())?;
     // The pictures' copies go to the same bucket (src/media/uploads.rs).
-    let bucket = if config.replica.is_enabled() {
-        Some(Arc::new(crate::ops::bucket::Bucket::from_config(
-            &config.replica,
-        )?))
-    } else {
-        None
+    let bucket = match config.replica.is_enabled() {
+        true => Some(Arc::new(Bucket::from_config(&config.replica)?)),
+        false => None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -131,7 +129,8 @@ pub fn serve(config: Config, demo: bool) -> anyhow::Result<()> {
             }
         });
         let (views, db) = (state.site_views.clone(), state.db.clone());
-        let app = router(state);
+        let app = router(state.clone());
+        crate::http::pages_ahead::PagesAhead::new(&state, app.clone()).start(&mut jobs);
         // Open requests and running jobs finish together, each within the bound.
         let jobs_stopped = async {
             stop.cancelled().await;

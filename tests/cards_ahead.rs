@@ -2,7 +2,9 @@
 //! site has drawn a page, every published car's card is drawn into the
 //! fragment store while no page waits, so a page no one has asked for yet
 //! takes its cards from the store, with the markup a whole drawing gives;
-//! a changed car's card alone is drawn again.
+//! a changed car's card alone is drawn again. Pages drawn ahead ("Pages
+//! drawn ahead"): each route's first page is kept before a visitor asks,
+//! once per change.
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
 
 mod common;
@@ -17,6 +19,7 @@ use dealership::domain::cars;
 use dealership::domain::money::Money;
 use dealership::http::held::cards_ahead::{HandedOver, hand_over};
 use dealership::http::pages::Renderer;
+use dealership::http::pages_ahead::PagesAhead;
 
 /// The page's embedded data (its API answers by URL), as the renderer gets it.
 fn embedded_data(html: &str) -> &str {
@@ -93,17 +96,27 @@ async fn a_page_no_one_asked_for_takes_every_card_from_the_store() {
     assert_eq!(drawn, published as u64, "every published car's card");
 
     // A catalogue page no one asked for: its grid, brand strip and filters
-    // are new, its cards are not (but the first, drawn with the priority of
-    // the page's largest picture).
+    // are new, its cards are not, the first (its picture the page's largest
+    // paint, loaded first) included.
     let store = parts.renderer.fragments().unwrap();
     let before = store.stats();
     let page = app.get("/new-cars?page=1&price=9000000").await.text();
     let after = store.stats();
     assert!(
-        after.misses - before.misses <= 5,
+        after.misses - before.misses <= 4,
         "cards drawn again: {before:?} → {after:?}"
     );
-    assert!(after.hits - before.hits >= 19, "{before:?} → {after:?}");
+    assert!(after.hits - before.hits >= 20, "{before:?} → {after:?}");
+    let first_picture = page
+        .split("data-testid=\"car-card\"")
+        .nth(1)
+        .and_then(|card| card.split("<img ").nth(1))
+        .unwrap();
+    assert!(
+        first_picture.contains("fetchpriority=\"high\"")
+            && first_picture.contains("loading=\"eager\""),
+        "{first_picture}"
+    );
 
     // The same markup as the page drawn whole, with no store.
     let whole = Renderer::for_config(&PagesConfig {
@@ -130,4 +143,41 @@ async fn a_page_no_one_asked_for_takes_every_card_from_the_store() {
     // Nothing new: nothing handed over.
     hand().await.unwrap();
     assert_eq!(parts.renderer.ahead(), (0, drawn + 1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_routes_first_page_is_drawn_ahead_once_per_change() {
+    let mut state = None;
+    let app = TestApp::with_state(|s| state = Some(s.clone()));
+    let state = state.unwrap();
+    let seeded = seed_catalogue(&app);
+    let ahead = PagesAhead::new(&state, app.app.clone());
+    assert!(
+        state.renderer.started(),
+        "the rendering threads run from the start"
+    );
+
+    // Eleven routes, a brand, a body type and a car.
+    let before = app.answers.stats();
+    assert_eq!(ahead.pass().await.unwrap(), 14);
+    let drawn = app.answers.stats();
+    assert_eq!(drawn.stored - before.stored, 14, "{before:?} → {drawn:?}");
+    // A visitor's first page is kept, drawn with its cards.
+    let home = app.get("/").await;
+    assert_eq!(home.status, 200);
+    assert!(home.text().contains("data-testid=\"car-card\""));
+    let newest = app.get("/new-cars").await;
+    assert!(newest.text().contains("data-testid=\"car-card\""));
+    let after = app.answers.stats();
+    assert_eq!(after.misses, drawn.misses, "{drawn:?} → {after:?}");
+    assert_eq!(after.hits - drawn.hits, 2);
+
+    // Nothing changed: nothing drawn.
+    assert_eq!(ahead.pass().await.unwrap(), 0);
+    // A change (new cars): drawn again, the new cars on the home page.
+    assert!(!app.get("/").await.text().contains("Tank 24"));
+    seed_tanks(&app, &seeded.haval);
+    assert_eq!(ahead.pass().await.unwrap(), 14);
+    let home = app.get("/").await.text();
+    assert!(home.contains("Tank 24"), "the changed home page");
 }

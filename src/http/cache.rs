@@ -47,6 +47,7 @@ pub(crate) use crate::http::kept_answer::gzip;
 use crate::http::kept_answer::{Answer, Encoded};
 use crate::http::kept_styles;
 use crate::http::negotiation::preferred_encoding;
+use crate::http::spliced::BrotliForm;
 
 /// The writes of another process (`sqlite3`, the command line) are seen
 /// within this; this process's own at once.
@@ -453,6 +454,7 @@ pub async fn cached(
         return hold_body(&cache, budget, held, size, response);
     }
     let (parts, body) = response.into_parts();
+    let brotli = parts.extensions.get::<BrotliForm>().cloned();
     let Ok(body) = axum::body::to_bytes(body, MAX_ANSWER_BYTES).await else {
         return StatusCode::INTERNAL_SERVER_ERROR.into_response();
     };
@@ -470,6 +472,9 @@ pub async fn cached(
     let body = Bytes::copy_from_slice(&body);
     let size = body.len();
     let answer = Arc::new(Answer::new(version, day, content_type, route, body));
+    if let Some(BrotliForm(brotli)) = brotli {
+        answer.keep_brotli(brotli);
+    }
     // A browser keeping the page's stylesheets gets the page linking them;
     // both forms are kept.
     let (sent_key, sent, _) = cache.for_kept(key.clone(), answer.clone(), kept.as_deref());

@@ -70,6 +70,14 @@ impl Answer {
         }
     }
 
+    /// Keeps `brotli`, made already (`spliced::BrotliForm`), as the brotli
+    /// form unless one is made.
+    pub(crate) fn keep_brotli(&self, brotli: Bytes) {
+        let _ = self
+            .brotli
+            .set((brotli.len() < self.identity.len()).then_some(brotli));
+    }
+
     fn form(&self, encoding: Encoding) -> Option<&OnceLock<Option<Bytes>>> {
         match encoding {
             Encoding::Identity => None,

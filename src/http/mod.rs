@@ -17,6 +17,7 @@ pub mod log;
 pub mod negotiation;
 pub mod openapi;
 pub mod pages;
+pub mod pages_ahead;
 pub mod permissions;
 pub mod public;
 pub mod query_patterns;

@@ -13,7 +13,7 @@ use axum::middleware;
 use axum::response::Response;
 use axum::routing::future::RouteFuture;
 use axum::routing::get;
-use tower::Service;
+use tower::{Service, ServiceExt};
 use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::services::ServeDir;
@@ -277,6 +277,25 @@ pub struct Site {
 }
 
 impl Site {
+    /// Asks the router for the page at `path` as a browser without the
+    /// site's stylesheets asks (no view counted, no peer): the answer cache
+    /// keeps it (`pages_ahead`). Its status.
+    pub async fn draw_ahead(&self, path: &str) -> StatusCode {
+        let mut request = axum::http::Request::new(axum::body::Body::empty());
+        let Ok(uri) = path.parse() else {
+            return StatusCode::BAD_REQUEST;
+        };
+        *request.uri_mut() = uri;
+        request.headers_mut().insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("gzip, deflate, br, zstd"),
+        );
+        match self.router.clone().oneshot(request).await {
+            Ok(response) => response.status(),
+            Err(never) => match never {},
+        }
+    }
+
     /// The site serving one connection from `peer`.
     pub fn from_peer(mut self, peer: SocketAddr) -> Site {
         self.peer = Some(peer);

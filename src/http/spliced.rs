@@ -11,8 +11,10 @@
 //! under half the time.
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use axum::body::Bytes;
 use brotli::concat::{BroCatli, BroCatliResult};
 use flate2::{Compress, Compression, Crc, FlushCompress};
 use sha2::{Digest, Sha256};
@@ -50,7 +52,14 @@ fn kept() -> &'static KeptForms {
 fn split(html: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
     // `str::find` is the standard library's fast search; a page is UTF-8.
     let text = std::str::from_utf8(html).ok()?;
-    let head = &text[..text.find("</head>")?];
+    text.find("</head>")?;
+    split_head(html)
+}
+
+/// [`split`] of a page's start that holds at least its stylesheet.
+fn split_head(html: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
+    let text = std::str::from_utf8(html).ok()?;
+    let head = &text[..text.find("</head>").unwrap_or(text.len())];
     let start = head.find("<style>")?;
     let end = start + head[start..].find("</style>")? + "</style>".len();
     (end - start >= MIN_STYLE_BYTES).then(|| (&html[..start], &html[start..end], &html[end..]))
@@ -118,19 +127,88 @@ pub(crate) fn compress(html: &[u8], encoding: Encoding) -> Option<Vec<u8>> {
     }
 }
 
-/// A brotli stream that can be joined to others (no reference to the
-/// static dictionary, whose distances would not survive the join).
-fn brotli_part(bytes: &[u8], quality: i32) -> Option<Vec<u8>> {
-    let params = brotli::enc::BrotliEncoderParams {
+/// A page's brotli form begun before its markup is drawn
+/// ([`begin_brotli`]): the part before the stylesheet is compressed, the
+/// stylesheet's kept form taken, and the part after it (the page's data,
+/// up to its markup) fed to an encoder while the page is drawn.
+pub(crate) struct BrotliBegun {
+    started: tokio::task::JoinHandle<Option<(Vec<u8>, PartWriter)>>,
+    style: Arc<[u8]>,
+}
+
+type PartWriter = brotli::CompressorWriter<Vec<u8>>;
+
+/// Begins the brotli form of a page whose markup is still to be drawn and
+/// which starts with `before` (up to its markup: the head with the
+/// stylesheet and the data): the work runs on the blocking pool beside the
+/// drawing, and the same encoder then takes the markup, so the page is
+/// compressed as [`compress`] would (the markup may point back into the
+/// data), only sooner. None when `before` has no large stylesheet or its
+/// forms are not made yet.
+pub(crate) fn begin_brotli(before: &str) -> Option<BrotliBegun> {
+    let (head, style, rest) = split_head(before.as_bytes())?;
+    let forms = style_forms(style)?;
+    let style = forms.get()?.brotli.clone()?;
+    let (head, rest) = (head.to_vec(), rest.to_vec());
+    let started = tokio::task::spawn_blocking(move || {
+        let head = brotli_part(&head, PAGE_QUALITY)?;
+        let mut writer = part_writer();
+        writer.write_all(&rest).ok()?;
+        // Compressed now (the encoder waits for a block's worth of input
+        // otherwise); its window keeps it for the markup to point into.
+        writer.flush().ok()?;
+        Some((head, writer))
+    });
+    Some(BrotliBegun { started, style })
+}
+
+impl BrotliBegun {
+    /// The page's brotli form once the `rest` of the page (its markup and
+    /// what follows it) is known.
+    pub(crate) async fn finish(self, rest: Bytes) -> Option<Bytes> {
+        let (head, mut writer) = self.started.await.ok()??;
+        let style = self.style;
+        tokio::task::spawn_blocking(move || {
+            writer.write_all(&rest).ok()?;
+            // Finishes the stream.
+            let tail = writer.into_inner();
+            let page = join_brotli(&[&head, &style, &tail])?;
+            Some(Bytes::from(page.into_boxed_slice()))
+        })
+        .await
+        .ok()?
+    }
+}
+
+/// A drawn page's brotli form, made beside its drawing: the answer cache
+/// keeps it as the page's brotli form (`kept_answer::Answer::keep_brotli`).
+#[derive(Clone)]
+pub(crate) struct BrotliForm(pub(crate) Bytes);
+
+fn part_params(quality: i32) -> brotli::enc::BrotliEncoderParams {
+    brotli::enc::BrotliEncoderParams {
         quality,
         lgwin: BROTLI_WINDOW,
         catable: true,
         appendable: true,
         use_dictionary: false,
         ..Default::default()
-    };
+    }
+}
+
+fn part_writer() -> PartWriter {
+    brotli::CompressorWriter::with_params(
+        Vec::with_capacity(64 * 1024),
+        4096,
+        &part_params(PAGE_QUALITY),
+    )
+}
+
+/// A brotli stream that can be joined to others (no reference to the
+/// static dictionary, whose distances would not survive the join).
+fn brotli_part(bytes: &[u8], quality: i32) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(bytes.len() / 4);
-    brotli::BrotliCompress(&mut &bytes[..], &mut out, &params).ok()?;
+    brotli::BrotliCompress(&mut &bytes[..], &mut out, &part_params(quality)).ok()?;
     Some(out)
 }
 
@@ -251,10 +329,32 @@ mod tests {
         );
     }
 
+    #[tokio::test]
+    async fn a_page_begun_before_its_markup_reads_back_as_the_page() {
+        let html = page();
+        wait_for_style(&html);
+        let text = std::str::from_utf8(&html).unwrap();
+        let markup = text.find("<body>").unwrap() + "<body>".len();
+        let begun = begin_brotli(&text[..markup]).expect("begun beside the drawing");
+        let br = begun
+            .finish(Bytes::copy_from_slice(&html[markup..]))
+            .await
+            .expect("finished");
+        let mut plain = Vec::new();
+        brotli::Decompressor::new(&br[..], 4096)
+            .read_to_end(&mut plain)
+            .unwrap();
+        assert_eq!(plain, html);
+        // As small as the page compressed at once, within a flush's bytes.
+        let whole = compress(&html, Encoding::Brotli).unwrap();
+        assert!(br.len() <= whole.len() + 64, "{} {}", br.len(), whole.len());
+    }
+
     #[test]
     fn a_page_without_a_large_stylesheet_is_compressed_whole() {
         let html = b"<html><head><style>p{}</style></head><body></body></html>";
         assert_eq!(compress(html, Encoding::Brotli), None);
         assert_eq!(compress(b"{\"json\":1}", Encoding::Gzip), None);
+        assert!(begin_brotli("<html><head><style>p{}</style>").is_none());
     }
 }

@@ -10,6 +10,7 @@ pub mod feeds;
 pub mod fragments;
 pub mod memory_budget;
 pub mod passwords;
+pub mod placed;
 pub mod render;
 pub mod site_views;
 pub mod write_probe;
@@ -41,6 +42,7 @@ mod tests {
             ("held/feeds.rs", include_str!("feeds.rs")),
             ("held/passwords.rs", include_str!("passwords.rs")),
             ("held/render.rs", include_str!("render.rs")),
+            ("held/placed.rs", include_str!("placed.rs")),
             ("held/fragments.rs", include_str!("fragments.rs")),
             ("held/cards_ahead.rs", include_str!("cards_ahead.rs")),
             ("held/ahead.rs", include_str!("ahead.rs")),

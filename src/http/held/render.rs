@@ -29,10 +29,11 @@ use std::sync::mpsc::{
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
+use rquickjs::function::Opt;
 use rquickjs::{CatchResultExt, Context, Function, Object, Promise, Runtime};
 use rust_embed::RustEmbed;
 use serde_json::value::RawValue;
@@ -42,6 +43,10 @@ use tokio::sync::oneshot;
 use super::ahead::{Ahead, AheadBatch};
 pub use super::fragments::{FRAGMENTS_BYTES, FragmentStats, Fragments};
 pub use super::memory_budget::{BUDGET, BUDGET_BYTES, Held, MemoryBudget};
+use super::placed::{Placed, eager_first_picture};
+use crate::http::kept_styles;
+use crate::http::negotiation::{Encoding, preferred_encoding};
+use crate::http::spliced::{self, BrotliForm};
 
 /// A missing ui/dist-server (a clean clone before `npm run build`) embeds
 /// nothing: pages are then sent as their shells.
@@ -60,10 +65,11 @@ pub const MEMORY_LIMIT_BYTES: usize = 64 * 1024 * 1024;
 const STACK_BYTES: usize = 1024 * 1024;
 /// Rendering threads at most (fewer on a machine with fewer cores).
 const MAX_THREADS: usize = 4;
-/// A rendering thread drops its runtime after so long without a page: what
-/// the last pages left in it (QuickJS keeps what it has allocated, a large
-/// page's worth) goes back to the system, and the next page loads the
-/// script again (`docs/rendering.md`).
+/// A rendering thread makes its runtime again after so long without a
+/// page: what the last pages left in it (QuickJS keeps what it has
+/// allocated, a large page's worth) goes back to the system, and a fresh
+/// runtime with the script loaded waits for the next page, which would
+/// otherwise pay the loading (some 30 ms; `docs/rendering.md`).
 pub const IDLE_RUNTIME: Duration = Duration::from_secs(10);
 /// Longest a thread waits for the queue at a time.
 const WAIT_SLICE: Duration = Duration::from_secs(1);
@@ -141,8 +147,14 @@ impl Renderer {
         }
     }
 
+    /// Starts the rendering threads (each loads its runtime), so that the
+    /// first page does not wait for them; `serve` calls it at the start.
+    pub fn start(&self) {
+        let _ = self.queue();
+    }
+
     /// Whether the rendering threads are running (a page has been asked
-    /// for since the start).
+    /// for since the start, or [`Renderer::start`]).
     pub fn started(&self) -> bool {
         self.queue.get().is_some_and(Option::is_some)
     }
@@ -215,20 +227,27 @@ impl Renderer {
     }
 }
 
-/// One thread: its own runtime, rebuilt after any failure. When no page is
-/// waiting it collects what the pages before left, so that the next page
-/// does not pay for it; after [`IDLE_RUNTIME`] without a page it drops the
-/// runtime and gives the freed memory back to the system, and the next page
-/// loads the script again.
+/// One thread: its own runtime, loaded when the thread starts and rebuilt
+/// after any failure. When no page is waiting it collects what the pages
+/// before left, so that the next page does not pay for it; after
+/// [`IDLE_RUNTIME`] without a page it drops the runtime, gives the freed
+/// memory back to the system and loads a fresh one for the next page.
 fn work(
     script: &str,
     fragments: Option<Arc<Fragments>>,
     jobs: &Mutex<Receiver<Job>>,
     ahead: &Ahead,
 ) {
-    let mut engine: Option<Engine> = None;
+    let load = || {
+        Engine::with_fragments(script, fragments.clone())
+            .inspect_err(|e| tracing::error!("page renderer: {e}"))
+            .ok()
+    };
+    let mut engine: Option<Engine> = load();
     let mut last_page = Instant::now();
     let mut collected = true;
+    // The runtime has drawn nothing since it was loaded.
+    let mut fresh = true;
     loop {
         // Right after a page, or with cards to draw ahead, only a look.
         let wait = if collected && !ahead.waiting() {
@@ -243,10 +262,9 @@ fn work(
                 if collected && let Some(batch) = ahead.take() {
                     // One thread at a time: the others stay free for pages.
                     if engine.is_none() {
-                        engine = Engine::with_fragments(script, fragments.clone())
-                            .inspect_err(|e| tracing::error!("page renderer: {e}"))
-                            .ok();
+                        engine = load();
                     }
+                    fresh = false;
                     match engine
                         .as_ref()
                         .map(|e| e.draw_cards(&batch.data, &batch.cars))
@@ -266,9 +284,11 @@ fn work(
                 if let Some(idle) = &engine {
                     if !collected {
                         idle.collect();
-                    } else if last_page.elapsed() >= IDLE_RUNTIME {
-                        engine = None;
+                    } else if !fresh && last_page.elapsed() >= IDLE_RUNTIME {
+                        drop(engine.take());
                         crate::allocator::give_memory_back();
+                        engine = load();
+                        fresh = true;
                     }
                 }
                 collected = true;
@@ -278,10 +298,9 @@ fn work(
             }
         };
         if engine.is_none() {
-            engine = Engine::with_fragments(script, fragments.clone())
-                .inspect_err(|e| tracing::error!("page renderer: {e}"))
-                .ok();
+            engine = load();
         }
+        fresh = false;
         let html = engine
             .as_ref()
             .and_then(|e| match e.render(&job.url, &job.data) {
@@ -350,69 +369,6 @@ pub struct Engine {
     placed: Arc<Mutex<Placed>>,
 }
 
-/// Fragments placed in the page being drawn, named in its markup by tokens
-/// `\u{1}NONCE:INDEX\u{2}`. The nonce is random per runtime, so a text of
-/// the page cannot name a fragment.
-struct Placed {
-    nonce: String,
-    html: Vec<Arc<str>>,
-}
-
-impl Placed {
-    const OPEN: char = '\u{1}';
-    const CLOSE: char = '\u{2}';
-
-    fn new() -> Placed {
-        Placed {
-            nonce: format!("{:016x}", rand::random::<u64>()),
-            html: Vec::new(),
-        }
-    }
-
-    /// The token of `html`, placed.
-    fn place(&mut self, html: Arc<str>) -> String {
-        self.html.push(html);
-        format!(
-            "{}{}:{}{}",
-            Self::OPEN,
-            self.nonce,
-            self.html.len() - 1,
-            Self::CLOSE
-        )
-    }
-
-    /// `text` with each token of this page replaced by its fragment's HTML
-    /// (which holds no tokens: a fragment is expanded before it is kept).
-    fn expand(&self, text: &str) -> String {
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while let Some(at) = rest.find(Self::OPEN) {
-            out.push_str(&rest[..at]);
-            let after = &rest[at + Self::OPEN.len_utf8()..];
-            let found = after.find(Self::CLOSE).and_then(|end| {
-                let (nonce, index) = after[..end].split_once(':')?;
-                let html = (nonce == self.nonce)
-                    .then(|| index.parse::<usize>().ok())
-                    .flatten()
-                    .and_then(|i| self.html.get(i))?;
-                Some((html, end + Self::CLOSE.len_utf8()))
-            });
-            match found {
-                Some((html, used)) => {
-                    out.push_str(html);
-                    rest = &after[used..];
-                }
-                None => {
-                    out.push(Self::OPEN);
-                    rest = after;
-                }
-            }
-        }
-        out.push_str(rest);
-        out
-    }
-}
-
 impl Engine {
     /// Loads the server build embedded in the binary.
     pub fn embedded() -> Result<Engine, String> {
@@ -463,29 +419,43 @@ impl Engine {
                     }
                     ctx.globals().set("console", console)?;
                     if let Some(store) = fragments {
-                        // get(key): the token of the kept fragment, or
-                        // undefined; put(key, html): keeps it (its own
-                        // tokens expanded) and gives its token.
+                        // get(key, eager): the token of the kept fragment,
+                        // or undefined; put(key, html, eager): keeps it
+                        // (its own tokens expanded) and gives its token.
+                        // With `eager` the token's HTML has its first
+                        // picture loaded first ([`eager_first_picture`]).
                         let host = Object::new(ctx.clone())?;
                         let (read, placed) = (store.clone(), engine.placed.clone());
                         host.set(
                             "get",
-                            Function::new(ctx.clone(), move |key: String| {
+                            Function::new(ctx.clone(), move |key: String, eager: Opt<bool>| {
                                 let html = read.get(&key)?;
+                                let html = match eager.0 {
+                                    Some(true) => Arc::from(eager_first_picture(&html)),
+                                    _ => html,
+                                };
                                 Some(placed.lock().ok()?.place(html))
                             })?,
                         )?;
                         let placed = engine.placed.clone();
                         host.set(
                             "put",
-                            Function::new(ctx.clone(), move |key: String, html: String| {
-                                let Ok(mut placed) = placed.lock() else {
-                                    return html;
-                                };
-                                let html: Arc<str> = Arc::from(placed.expand(&html));
-                                store.put(&key, &html);
-                                placed.place(html)
-                            })?,
+                            Function::new(
+                                ctx.clone(),
+                                move |key: String, html: String, eager: Opt<bool>| {
+                                    let Ok(mut placed) = placed.lock() else {
+                                        return html;
+                                    };
+                                    let html: Arc<str> = Arc::from(placed.expand(&html));
+                                    store.put(&key, &html);
+                                    match eager.0 {
+                                        Some(true) => {
+                                            placed.place(Arc::from(eager_first_picture(&html)))
+                                        }
+                                        _ => placed.place(html),
+                                    }
+                                },
+                            )?,
                         )?;
                         ctx.globals().set("fragments", host)?;
                     }
@@ -606,24 +576,33 @@ pub async fn server_render(
         .uri()
         .path_and_query()
         .map_or_else(|| request.uri().path().to_string(), |p| p.to_string());
+    // A browser that keeps no stylesheet gets the page as drawn (another
+    // gets its form linking them, made later from it): its brotli form is
+    // begun beside the drawing.
+    let early_brotli = preferred_encoding(request.headers()) == Encoding::Brotli
+        && kept_styles::kept(request.headers()).is_none();
     let response = next.run(request).await;
-    fill(&renderer, &url, response).await
+    fill_within(&BUDGET, &renderer, &url, response, early_brotli).await
 }
 
 /// The response with the page's markup in its shell, when it is waiting for
 /// it and can be drawn; otherwise as it came.
 pub async fn fill(renderer: &Renderer, url: &str, response: Response) -> Response {
-    fill_within(&BUDGET, renderer, url, response).await
+    fill_within(&BUDGET, renderer, url, response, false).await
 }
 
 /// [`fill`] taking the drawing's bytes from `budget`: a page whose data
 /// would pass a runtime's memory limit, or whose drawing does not fit in
-/// what the budget has left now, goes out as its shell.
+/// what the budget has left now, goes out as its shell. With
+/// `early_brotli` the page's brotli form is made beside its drawing
+/// ([`spliced::begin_brotli`]) and goes with the response ([`BrotliForm`])
+/// for the answer cache.
 pub async fn fill_within(
     budget: &MemoryBudget,
     renderer: &Renderer,
     url: &str,
     mut response: Response,
+    early_brotli: bool,
 ) -> Response {
     let Some(pending) = response.extensions_mut().remove::<PendingMarkup>() else {
         return response;
@@ -644,11 +623,19 @@ pub async fn fill_within(
         );
         return response;
     };
+    let begun = early_brotli
+        .then(|| spliced::begin_brotli(&pending.before))
+        .flatten();
     let Some(markup) = renderer.render(url, &pending.data).await else {
         return response;
     };
-    let (parts, _) = response.into_parts();
-    let html = [pending.before.as_str(), &markup, &pending.after].concat();
+    let (mut parts, _) = response.into_parts();
+    let html = Bytes::from([pending.before.as_str(), &markup, &pending.after].concat());
+    if let Some(begun) = begun
+        && let Some(brotli) = begun.finish(html.slice(pending.before.len()..)).await
+    {
+        parts.extensions.insert(BrotliForm(brotli));
+    }
     Response::from_parts(parts, Body::from(html))
 }
 
@@ -823,18 +810,18 @@ mod tests {
         // Its drawing needs more than the budget has.
         let budget = MemoryBudget::new(1024 * 1024);
         let data = format!("{{\"x\":\"{}\"}}", "я".repeat(100 * 1024));
-        let sent = fill_within(&budget, &renderer, "/", page(data)).await;
+        let sent = fill_within(&budget, &renderer, "/", page(data), false).await;
         assert_eq!(body(sent).await, shell);
         assert_eq!(budget.in_use_bytes(), 0);
         // The budget taken by others: the shell too.
         let big = MemoryBudget::new(64 * 1024 * 1024);
         let _others = big.take(64 * 1024 * 1024 - 32 * 1024).unwrap();
-        let sent = fill_within(&big, &renderer, "/", page("{}".to_string())).await;
+        let sent = fill_within(&big, &renderer, "/", page("{}".to_string()), false).await;
         assert_eq!(body(sent).await, shell);
         // Data no runtime could draw: the shell, whatever the budget.
         let huge = MemoryBudget::new(usize::MAX >> 20);
         let data = "1".repeat(MEMORY_LIMIT_BYTES / RENDER_BYTES_PER_DATA_BYTE + 1);
-        let sent = fill_within(&huge, &renderer, "/", page(data)).await;
+        let sent = fill_within(&huge, &renderer, "/", page(data), false).await;
         assert_eq!(body(sent).await, shell);
         assert_eq!(huge.in_use_bytes(), 0);
     }

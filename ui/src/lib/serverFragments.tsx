@@ -13,8 +13,23 @@ import { jsxTemplate } from "preact/jsx-runtime";
 
 export interface FragmentStore {
   /** The HTML of `draw()` for `key`, drawn with the page's `context` the
-   * first time (or a token the server replaces by that HTML). */
-  html(key: string, context: object, draw: () => JSX.Element): string;
+   * first time (or a token the server replaces by that HTML). With `eager`
+   * the HTML has its first picture made the page's largest paint's (the
+   * fragment is kept as `draw()` draws it: see [`FirstPicture`]). */
+  html(key: string, context: object, draw: () => JSX.Element, eager: boolean): string;
+}
+
+/** How a component whose first picture may be the page's largest paint
+ * (a list's first card: `priority`) is kept: drawn once without it, and
+ * given to a page that `wants` it with that picture loaded at once,
+ * decoded with the frame and fetched first (the server changes those three
+ * attributes of the kept HTML: `eager_first_picture` in
+ * src/http/held/placed.rs). So the first card of a page no one asked for
+ * comes from the store like the others. */
+export interface FirstPicture<P> {
+  wants(props: P): boolean;
+  /** `props` without the priority: what is drawn and kept. */
+  without(props: P): P;
 }
 
 let store: FragmentStore | null = null;
@@ -72,12 +87,18 @@ export function drawnOnceOnServer<P extends object>(
   name: string,
   Component: ComponentType<P>,
   keyOf: (props: P) => string,
+  firstPicture?: FirstPicture<P>,
 ): ComponentType<P> {
   function ServerFragment(props: P, context: object) {
     if (store === null) return <Component {...props} />;
-    const html = store.html(`${name}\u0000${keyOf(props)}`, context, () => (
-      <Component {...props} />
-    ));
+    const eager = firstPicture?.wants(props) ?? false;
+    const drawn = eager && firstPicture ? firstPicture.without(props) : props;
+    const html = store.html(
+      `${name}\u0000${keyOf(drawn)}`,
+      context,
+      () => <Component {...drawn} />,
+      eager,
+    );
     return jsxTemplate([html]);
   }
   ServerFragment.displayName = name;

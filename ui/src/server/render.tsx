@@ -16,10 +16,12 @@ import { installFragmentStore, noteDigests } from "../lib/serverFragments";
  * page: the server puts the HTML in after the page is drawn, so it is never
  * copied into the script and back. */
 interface FragmentHost {
-  /** The token of the fragment kept for `key`, if one is. */
-  get(key: string): string | undefined;
-  /** Keeps `html` for `key`; the token that stands for it. */
-  put(key: string, html: string): string;
+  /** The token of the fragment kept for `key`, if one is; with `eager`
+   * its first picture made the page's largest paint's. */
+  get(key: string, eager: boolean): string | undefined;
+  /** Keeps `html` for `key`; the token that stands for it (with `eager`,
+   * for it with its first picture made the largest paint's). */
+  put(key: string, html: string, eager: boolean): string;
 }
 const host = (globalThis as { fragments?: FragmentHost }).fragments;
 
@@ -30,11 +32,11 @@ installFragmentStore(
   host === undefined
     ? null
     : {
-        html(key, context, draw) {
-          const kept = host.get(key);
+        html(key, context, draw, eager) {
+          const kept = host.get(key, eager);
           if (kept !== undefined) return kept;
           drawnSince += 1;
-          return host.put(key, renderToString(draw(), context));
+          return host.put(key, renderToString(draw(), context), eager);
         },
       },
 );

@@ -1,5 +1,13 @@
+import { h } from "preact";
+import { renderToString } from "preact-render-to-string";
 import { describe, expect, it } from "vitest";
-import { fingerprint, noteDigests, propsKey } from "../../src/lib/serverFragments";
+import {
+  drawnOnceOnServer,
+  fingerprint,
+  installFragmentStore,
+  noteDigests,
+  propsKey,
+} from "../../src/lib/serverFragments";
 
 describe("keys of fragments drawn once on the server", () => {
   const cars = [{ id: "a", price: 1 }];
@@ -36,5 +44,43 @@ describe("keys of fragments drawn once on the server", () => {
     expect(key).not.toBe(propsKey({ cars, title: "Седаны", onPick }));
     expect(key).not.toBe(propsKey({ cars: [{ id: "a", price: 2 }], title: "Кроссоверы", onPick }));
     expect(key).not.toContain("onPick");
+  });
+});
+
+describe("a fragment whose first picture may be the page's largest paint", () => {
+  interface Props {
+    n: number;
+    priority?: boolean;
+  }
+  const Picture = (p: Props) =>
+    h("img", { alt: String(p.n), loading: p.priority ? "eager" : "lazy" });
+  const Drawn = drawnOnceOnServer("Picture", Picture, (p) => `${p.n}`, {
+    wants: (p) => p.priority === true,
+    without: (p) => ({ ...p, priority: false }),
+  });
+
+  it("is kept drawn without the priority, under one key, and asked for eager", () => {
+    const asked: [string, boolean, string][] = [];
+    installFragmentStore({
+      html(key, context, draw, eager) {
+        const html = renderToString(draw(), context);
+        asked.push([key, eager, html]);
+        return eager ? html.replace('loading="lazy"', 'loading="eager"') : html;
+      },
+    });
+    try {
+      const first = renderToString(h(Drawn, { n: 7, priority: true }));
+      const other = renderToString(h(Drawn, { n: 7 }));
+      expect(asked.map(([key, eager]) => [key, eager])).toEqual([
+        ["Picture\u00007", true],
+        ["Picture\u00007", false],
+      ]);
+      // Both drawn without the priority; the page gets it eager.
+      expect(asked[0][2]).toBe(asked[1][2]);
+      expect(first).toBe(renderToString(h(Picture, { n: 7, priority: true })));
+      expect(other).toBe(renderToString(h(Picture, { n: 7 })));
+    } finally {
+      installFragmentStore(null);
+    }
   });
 });

@@ -111,8 +111,12 @@ function CarCardMarkup({ car, onRequest, priority, phone, salon }: DrawnProps) {
 const DrawnCard = drawnOnceOnServer(
   "CarCard",
   CarCardMarkup,
-  ({ car, priority, phone, salon }) =>
-    `${priority ? 1 : 0}${phone}\u0001${salon ? JSON.stringify(salon) : ""}\u0001${JSON.stringify(car)}`,
+  ({ car, phone, salon }) =>
+    `${phone}\u0001${salon ? JSON.stringify(salon) : ""}\u0001${JSON.stringify(car)}`,
+  {
+    wants: (props) => props.priority === true,
+    without: (props) => ({ ...props, priority: false }),
+  },
 );
 
 /** A car's card, taken over after the page's first screen (lib/hydration.ts). */

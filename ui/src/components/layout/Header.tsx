@@ -23,7 +23,7 @@ export function Header() {
       <DrawnHeaderRow
         salonName={settings.salonName}
         phone={settings.phone}
-        location={location}
+        current={NAV_LINKS.find((l) => l.href === location)?.href ?? ""}
         drawer={drawer}
         onCatalogue={() => setCatalogue(true)}
         onDrawer={() => setDrawer(true)}
@@ -49,7 +49,9 @@ export function Header() {
 interface RowProps {
   salonName: string;
   phone: string;
-  location: string;
+  /** The menu link of the current page, if it is one: the row is drawn
+   * once per menu link (a car's page draws no row of its own). */
+  current: string;
   drawer: boolean;
   onCatalogue: () => void;
   onDrawer: () => void;
@@ -57,7 +59,7 @@ interface RowProps {
 
 /** Logo, menu (the current page marked), catalogue button, saved links,
  * phone and burger: the same on every page but for the marked link. */
-function HeaderRow({ salonName, phone, location, drawer, onCatalogue, onDrawer }: RowProps) {
+function HeaderRow({ salonName, phone, current, drawer, onCatalogue, onDrawer }: RowProps) {
   return (
     <div class="container header-row">
       <Link href={ROUTES.home} class="logo">
@@ -69,7 +71,7 @@ function HeaderRow({ salonName, phone, location, drawer, onCatalogue, onDrawer }
         <ul>
           {NAV_LINKS.map((l) => (
             <li key={l.href}>
-              <Link href={l.href} aria-current={location === l.href ? "page" : undefined}>
+              <Link href={l.href} aria-current={current === l.href ? "page" : undefined}>
                 {l.label}
               </Link>
             </li>
@@ -107,7 +109,7 @@ function HeaderRow({ salonName, phone, location, drawer, onCatalogue, onDrawer }
 }
 
 const DrawnHeaderRow = drawnOnceOnServer("HeaderRow", HeaderRow, (p) =>
-  JSON.stringify([p.salonName, p.phone, p.location, p.drawer]),
+  JSON.stringify([p.salonName, p.phone, p.current, p.drawer]),
 );
 
 /** A handset: on a phone the number is read out, not shown. */

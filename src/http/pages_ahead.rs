@@ -1,0 +1,134 @@
+//! Pages drawn ahead (`docs/rendering.md`, "Pages drawn ahead"): after every
+//! change to what the site shows (and at the start, and at Moscow
+//! midnight), once every card is drawn ahead, the job "pages ahead" asks the
+//! site for the first page of each public route as a browser would. Each
+//! goes into the answer cache with its brotli form, and its own fragments
+//! (the header row with that route's menu link marked, a catalogue's brand
+//! strip and filters, the home page's sections) into the fragment store: a
+//! visitor's first page of a route, or any page of it no one has asked for,
+//! then draws only what is its own (its list, its page links).
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension};
+
+use crate::clock::Clock;
+use crate::db::Db;
+use crate::error::AppResult;
+use crate::http::held::render::Renderer;
+use crate::http::router::Site;
+use crate::http::state::AppState;
+
+/// How often the job looks whether the site changed.
+pub const EVERY: Duration = Duration::from_secs(3);
+
+/// The routes whose first page is drawn ahead, but those of a brand, a body
+/// type and a car ([`entry_paths`] adds one of each).
+const ROUTES: [&str; 11] = [
+    "/",
+    "/new-cars",
+    "/used-cars",
+    "/lease-cars",
+    "/trade-in",
+    "/auto-credit",
+    "/auto-selection",
+    "/consent",
+    "/privacy",
+    "/favorites",
+    "/compare",
+];
+
+/// The job with what it reads (`server::serve`).
+#[derive(Clone)]
+pub struct PagesAhead {
+    pub site: Site,
+    pub db: Db,
+    pub clock: Arc<Clock>,
+    pub renderer: Arc<Renderer>,
+    /// The content version and Moscow date the pages were last drawn at.
+    pub drawn_at: Arc<Mutex<Option<(i64, chrono::NaiveDate)>>>,
+}
+
+impl PagesAhead {
+    /// The job for `state`'s `site`. Starts the rendering threads: pages
+    /// (and every card) are drawn from the start, not from the first page
+    /// a visitor asks for.
+    pub fn new(state: &AppState, site: Site) -> PagesAhead {
+        state.renderer.start();
+        PagesAhead {
+            site,
+            db: state.db.clone(),
+            clock: state.clock.clone(),
+            renderer: state.renderer.clone(),
+            drawn_at: Arc::default(),
+        }
+    }
+
+    /// Runs the job every [`EVERY`].
+    pub fn start(self, jobs: &mut crate::jobs::Supervisor) {
+        jobs.every("pages ahead", EVERY, move || {
+            let job = self.clone();
+            async move {
+                job.pass().await?;
+                Ok(())
+            }
+        });
+    }
+
+    /// Draws the entry pages when the site changed since they were drawn,
+    /// the rendering threads run and no card waits to be drawn ahead;
+    /// answers how many pages were asked for.
+    pub async fn pass(&self) -> AppResult<usize> {
+        if !self.renderer.started() || self.renderer.ahead().0 > 0 {
+            return Ok(0);
+        }
+        let day = self.clock.moscow_today();
+        let version = self.db.call(|c| Ok(crate::db::content_version(c)?)).await?;
+        let now = Some((version, day));
+        if *self.drawn_at.lock().unwrap_or_else(|e| e.into_inner()) == now {
+            return Ok(0);
+        }
+        let paths = self.db.call(|c| entry_paths(c)).await?;
+        for path in &paths {
+            // One page at a time: visitors' pages share the threads.
+            let status = self.site.draw_ahead(path).await;
+            if !status.is_success() {
+                tracing::warn!("pages ahead: {path} answered {status}");
+            }
+        }
+        *self.drawn_at.lock().unwrap_or_else(|e| e.into_inner()) = now;
+        Ok(paths.len())
+    }
+}
+
+/// Each public route's first page: [`ROUTES`], and the first brand's page,
+/// the body type with the most cars and the newest car, when there are.
+pub fn entry_paths(c: &Connection) -> AppResult<Vec<String>> {
+    let mut paths: Vec<String> = ROUTES.iter().map(|p| p.to_string()).collect();
+    if let Some(brand) = crate::domain::brands::list(c)?.into_iter().next() {
+        paths.push(format!("/brand/{}", brand.slug));
+    }
+    let body_type: Option<String> = c
+        .query_row(
+            "SELECT body_type FROM cars WHERE published = 1
+             GROUP BY body_type ORDER BY count(*) DESC, body_type LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(body_type) = body_type {
+        paths.push(format!("/body-type/{body_type}"));
+    }
+    let car: Option<String> = c
+        .query_row(
+            "SELECT slug FROM cars WHERE published = 1 ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(car) = car {
+        paths.push(format!("/car/{car}"));
+    }
+    Ok(paths)
+}
