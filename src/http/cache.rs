@@ -223,6 +223,12 @@ impl AnswerCache {
     }
 
     /// The content version now; None when it cannot be read.
+    /// The content version now, as a request about to be answered reads it
+    /// (a page reading the catalogue in memory at it).
+    pub fn version_now(&self) -> Option<i64> {
+        self.current_version()
+    }
+
     fn current_version(&self) -> Option<i64> {
         let reader = self.version.as_ref()?;
         // Loaded before reading: a commit after this is seen next time.

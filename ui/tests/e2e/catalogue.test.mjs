@@ -81,6 +81,8 @@ describe("new cars", () => {
         document.querySelector('[data-testid="count"]')?.textContent?.includes(`Найдено: ${n} `),
       expected,
     );
+    // The count can be drawn a moment before the filtered list.
+    if (expected > 0) await cards(page).first().waitFor();
     const names = await cards(page).locator("h3").allInnerTexts();
     assert.ok(names.length > 0 || expected === 0);
     const clear = page.locator(".filter-card").getByRole("button", { name: "Сбросить фильтры" });

@@ -5,9 +5,10 @@
 
 use axum::response::Response;
 use rusqlite::Connection;
+use serde_json::Value;
 
 use super::super::shell::{Page, PreloadImage};
-use crate::domain::cars::CarBrief;
+use crate::domain::car_index::CarIndex;
 use crate::domain::credit_programs;
 use crate::domain::money::Money;
 use crate::domain::settings::PublicSettings;
@@ -32,14 +33,29 @@ pub(super) async fn respond<F>(state: AppState, build: F) -> AppResult<Response>
 where
     F: FnOnce(&Connection, &PublicSettings) -> AppResult<Page> + Send + 'static,
 {
+    respond_listing(state, move |c, settings, _| build(c, settings)).await
+}
+
+/// [`respond`] for a page that lists cars: `build` also gets the published
+/// catalogue in memory (`AppState::catalogue`, the one the API's lists
+/// read), when it is held, so its lists and counts are a walk over it
+/// instead of queries ([`super::catalogue`]'s `Lists`).
+pub(super) async fn respond_listing<F>(state: AppState, build: F) -> AppResult<Response>
+where
+    F: FnOnce(&Connection, &PublicSettings, Option<&CarIndex>) -> AppResult<Page> + Send + 'static,
+{
     let media_dir = state.config.media_dir();
     let today = state.clock.moscow_today();
     let config = state.config.clone();
+    let index = match state.answers.version_now() {
+        Some(version) => state.catalogue.at(version, today, &state.db).await?,
+        None => None,
+    };
     let (settings, page) = state
         .db
         .call(move |c| {
             let settings = crate::domain::salons::public_settings(c, &config.call_tracking)?;
-            let mut page = build(c, &settings)?;
+            let mut page = build(c, &settings, index.as_deref())?;
             page.put("/api/settings", &settings);
             // The footer's credit disclosure (38-FZ art. 28) on every page
             // (the credit page has read it already).
@@ -80,11 +96,12 @@ pub(super) fn banner_preloads(page: &mut Page, desktop: &str, mobile: &str) {
     }
 }
 
-/// The first card's picture of a catalogue.
-pub(super) fn first_card_preload(page: &mut Page, cars: &[CarBrief]) {
-    if let Some(car) = cars.first().filter(|c| !c.main_image.is_empty()) {
+/// The first card's picture of a catalogue (`cars`: a list as embedded).
+pub(super) fn first_card_preload(page: &mut Page, cars: &Value) {
+    let image = cars[0]["mainImage"].as_str().unwrap_or_default();
+    if !image.is_empty() {
         page.preload_images
-            .push(PreloadImage::of(&car.main_image, CARD_SIZES, ""));
+            .push(PreloadImage::of(image, CARD_SIZES, ""));
     }
 }
 
