@@ -162,12 +162,20 @@ fn unix_ago(minutes: i64) -> String {
         .to_string()
 }
 
-/// Now in Moscow as Calltouch writes it, minus `minutes`.
+/// Now in Moscow as Calltouch writes it, minus `minutes`, kept within the
+/// Moscow day: in its first hour the minutes are taken as seconds (and in
+/// its first minute as nothing), so a run just after Moscow midnight (21:00
+/// UTC) does not put today's calls on yesterday, where a day's journal
+/// cannot see them.
 fn moscow_ago(minutes: i64) -> String {
-    (Utc::now() - Duration::minutes(minutes))
-        .with_timezone(&dealership::clock::moscow())
-        .format("%d/%m/%Y %H:%M:%S")
-        .to_string()
+    let now = Utc::now().with_timezone(&dealership::clock::moscow());
+    let today = now.date_naive();
+    let at = [Duration::minutes(minutes), Duration::seconds(minutes)]
+        .into_iter()
+        .map(|ago| now - ago)
+        .find(|at| at.date_naive() == today)
+        .unwrap_or(now);
+    at.format("%d/%m/%Y %H:%M:%S").to_string()
 }
 
 fn today() -> NaiveDate {
