@@ -18,11 +18,19 @@ pub const TARGET: &str = "dealership::http";
 pub async fn log_request(request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let route = request.extensions().get::<MatchedPath>().cloned();
+    let logged = request.extensions().get::<Unlogged>().is_none();
     let started = Instant::now();
     let response = next.run(request).await;
-    line(&method, route.as_ref(), response.status(), started);
+    if logged {
+        line(&method, route.as_ref(), response.status(), started);
+    }
     response
 }
+
+/// Marks a request the server makes of itself (a page drawn ahead,
+/// `pages_ahead`): the log's lines are the visitors' requests.
+#[derive(Debug, Clone, Copy)]
+pub struct Unlogged;
 
 /// Writes the line of one request answered with `status`, begun at `started`.
 pub fn line(method: &Method, route: Option<&MatchedPath>, status: StatusCode, started: Instant) {

@@ -286,6 +286,7 @@ impl Site {
             return StatusCode::BAD_REQUEST;
         };
         *request.uri_mut() = uri;
+        request.extensions_mut().insert(log::Unlogged);
         request.headers_mut().insert(
             header::ACCEPT_ENCODING,
             HeaderValue::from_static("gzip, deflate, br, zstd"),
