@@ -233,3 +233,54 @@ async fn without_lease_cars_the_lease_page_says_so() {
     );
     assert!(!html.contains("class=\"pagination\""));
 }
+
+/// The page's embedded answers (API URL → answer).
+fn embedded(html: &str) -> serde_json::Value {
+    let start = html
+        .find("id=\"preload-data\">")
+        .map(|at| at + "id=\"preload-data\">".len())
+        .expect("the page's data");
+    let end = html[start..].find("</script>").unwrap() + start;
+    serde_json::from_str(&html[start..end]).unwrap()
+}
+
+/// Every answer a page embeds is what the API answers at its URL: the
+/// lists, counts and brands a page takes from the catalogue in memory
+/// (docs/cache.md) are the API's.
+#[tokio::test]
+async fn every_answer_a_page_embeds_is_the_apis() {
+    needs_the_server_build();
+    let app = TestApp::new();
+    let seeded = seed_catalogue(&app);
+    seed_lease(&app, &seeded.haval);
+    let slug: String = app
+        .db
+        .conn()
+        .unwrap()
+        .query_row(
+            "SELECT slug FROM brands WHERE id = ?1",
+            [&seeded.haval],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let brand = format!("/brand/{slug}?lease=2");
+    for url in [
+        "/",
+        "/new-cars",
+        "/used-cars?page=2",
+        "/lease-cars?page=2",
+        brand.as_str(),
+        "/body-type/crossover?condition=new",
+    ] {
+        let page = app.get(url).await;
+        assert_eq!(page.status, StatusCode::OK, "{url}");
+        let data = embedded(&page.text());
+        let answers = data.as_object().unwrap();
+        assert!(answers.keys().any(|k| k.starts_with("/api/cars/")), "{url}");
+        for (api, answer) in answers {
+            let from_api = app.get(api).await;
+            assert_eq!(from_api.status, StatusCode::OK, "{url}: {api}");
+            assert_eq!(&from_api.json(), answer, "{url}: {api}");
+        }
+    }
+}

@@ -142,6 +142,15 @@ impl CarIndex {
         out
     }
 
+    /// The published cars of each brand that has any, by brand id.
+    pub fn counts_by_brand(&self) -> std::collections::HashMap<&str, i64> {
+        let mut counts = std::collections::HashMap::new();
+        for car in &self.cars {
+            *counts.entry(&*car.brand_id).or_insert(0) += 1;
+        }
+        counts
+    }
+
     /// What [`cars::count`] gives for a public filter.
     pub fn count(&self, filter: &CarFilter) -> i64 {
         self.matching(filter).count() as i64

@@ -228,6 +228,14 @@ impl Lists<'_> {
         Ok(list.map_err(anyhow::Error::from)?)
     }
 
+    /// The brands shown, each with its published cars counted.
+    fn brands(&self) -> AppResult<Vec<brands::BrandBrief>> {
+        match self.index {
+            Some(index) => brands::list_brief_counted(self.c, &index.counts_by_brand()),
+            None => brands::list_brief(self.c),
+        }
+    }
+
     fn count(&self, filter: &CarFilter) -> AppResult<i64> {
         match self.index {
             Some(index) => Ok(index.count(filter)),
@@ -278,7 +286,13 @@ pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
             &settings.banners.home_banner,
             &settings.banners.home_banner_mobile,
         );
-        page.put(BRANDS, &brands::list_brief(c)?);
+        let rule = CreditRule::today(c, today)?;
+        let lists = Lists {
+            c,
+            index,
+            rule: &rule,
+        };
+        page.put(BRANDS, &lists.brands()?);
         page.put(BODY_TYPES, &body_types::list(c)?);
         let catalogue = CarFilter {
             statuses: vec![CarStatus::New, CarStatus::Used],
@@ -287,12 +301,6 @@ pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
         let featured = CarFilter {
             featured: Some(true),
             ..catalogue.clone()
-        };
-        let rule = CreditRule::today(c, today)?;
-        let lists = Lists {
-            c,
-            index,
-            rule: &rule,
         };
         page.data
             .insert(HOME_FEATURED.into(), lists.list(&featured, 12, 0)?);
@@ -356,7 +364,13 @@ async fn status_catalogue(
     let today = state.clock.moscow_today();
     respond_listing(state, move |c, settings, index| {
         let mut page = page;
-        let brand_list = brands::list_brief(c)?;
+        let rule = CreditRule::today(c, today)?;
+        let lists = Lists {
+            c,
+            index,
+            rule: &rule,
+        };
+        let brand_list = lists.brands()?;
         let body_list = body_types::list(c)?;
         let query = CarsQuery {
             statuses: vec![status],
@@ -365,12 +379,6 @@ async fn status_catalogue(
             max_price: params.max_price(),
             salon: params.salon(&settings.salons),
             ..CarsQuery::default()
-        };
-        let rule = CreditRule::today(c, today)?;
-        let lists = Lists {
-            c,
-            index,
-            rule: &rule,
         };
         let list = embed_catalogue(&lists, &mut page, &query, params.page())?;
         let (desktop, mobile) = banner(&settings.banners);
@@ -551,19 +559,19 @@ pub async fn body_type(
         if !info.image_url.is_empty() {
             page.image = Some(info.image_url.clone());
         }
-        let brand_list = brands::list_brief(c)?;
+        let rule = CreditRule::today(c, today)?;
+        let lists = Lists {
+            c,
+            index,
+            rule: &rule,
+        };
+        let brand_list = lists.brands()?;
         let query = CarsQuery {
             statuses: params.condition(),
             brand_id: params.brand_id(&brand_list),
             body_type: Some(info.body_type.clone()),
             max_price: params.max_price(),
             ..CarsQuery::default()
-        };
-        let rule = CreditRule::today(c, today)?;
-        let lists = Lists {
-            c,
-            index,
-            rule: &rule,
         };
         let list = embed_catalogue(&lists, &mut page, &query, params.page())?;
         catalogue_preloads(&mut page, &info.image_url, &info.image_url_mobile, &list);
