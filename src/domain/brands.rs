@@ -116,7 +116,7 @@ pub fn list_brief(conn: &Connection) -> AppResult<Vec<BrandBrief>> {
 /// same order, with no count in SQL.
 pub fn list_brief_counted(
     conn: &Connection,
-    counts: &std::collections::HashMap<&str, i64>,
+    counts: &std::collections::HashMap<Box<str>, i64>,
 ) -> AppResult<Vec<BrandBrief>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, name, slug, logo FROM brands ORDER BY name COLLATE NOCASE, id",

@@ -6,6 +6,7 @@
 //! not held (their lists are read from SQLite as before).
 
 use std::cmp::Reverse;
+use std::collections::HashMap;
 
 use chrono::NaiveDate;
 use rusqlite::Connection;
@@ -28,6 +29,8 @@ pub struct CarIndex {
     by_price: Vec<u32>,
     /// Positions in `cars` by price descending, then rowid ascending.
     by_price_desc: Vec<u32>,
+    /// The published cars of each brand that has any, by brand id.
+    by_brand: HashMap<Box<str>, i64>,
 }
 
 impl CarIndex {
@@ -50,12 +53,17 @@ impl CarIndex {
         let mut by_price_desc = by_price.clone();
         by_price_desc
             .sort_unstable_by_key(|&i| (Reverse(cars[i as usize].price), cars[i as usize].rowid));
+        let mut by_brand = HashMap::new();
+        for car in &cars {
+            *by_brand.entry(car.brand_id.clone()).or_insert(0) += 1;
+        }
         Ok(Some(CarIndex {
             version,
             day,
             cars,
             by_price,
             by_price_desc,
+            by_brand,
         }))
     }
 
@@ -142,13 +150,10 @@ impl CarIndex {
         out
     }
 
-    /// The published cars of each brand that has any, by brand id.
-    pub fn counts_by_brand(&self) -> std::collections::HashMap<&str, i64> {
-        let mut counts = std::collections::HashMap::new();
-        for car in &self.cars {
-            *counts.entry(&*car.brand_id).or_insert(0) += 1;
-        }
-        counts
+    /// The published cars of each brand that has any, by brand id
+    /// (counted once, when the catalogue is read).
+    pub fn counts_by_brand(&self) -> &HashMap<Box<str>, i64> {
+        &self.by_brand
     }
 
     /// What [`cars::count`] gives for a public filter.

@@ -231,7 +231,7 @@ impl Lists<'_> {
     /// The brands shown, each with its published cars counted.
     fn brands(&self) -> AppResult<Vec<brands::BrandBrief>> {
         match self.index {
-            Some(index) => brands::list_brief_counted(self.c, &index.counts_by_brand()),
+            Some(index) => brands::list_brief_counted(self.c, index.counts_by_brand()),
             None => brands::list_brief(self.c),
         }
     }
