@@ -12,7 +12,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{TestApp, app_markup, car_input, seed_catalogue, seed_tanks};
+use common::{TestApp, app_markup, car_input, embedded_data, seed_catalogue, seed_tanks};
 use dealership::clock::Clock;
 use dealership::config::{Config, PagesConfig};
 use dealership::domain::cars;
@@ -20,16 +20,6 @@ use dealership::domain::money::Money;
 use dealership::http::held::cards_ahead::{HandedOver, hand_over};
 use dealership::http::pages::Renderer;
 use dealership::http::pages_ahead::PagesAhead;
-
-/// The page's embedded data (its API answers by URL), as the renderer gets it.
-fn embedded_data(html: &str) -> &str {
-    let start = html
-        .find("id=\"preload-data\"")
-        .and_then(|at| html[at..].find('>').map(|end| at + end + 1))
-        .expect("the page's data");
-    let end = html[start..].find("</script>").unwrap() + start;
-    &html[start..end]
-}
 
 struct Parts {
     renderer: Arc<Renderer>,

@@ -11,7 +11,8 @@ use std::collections::BTreeSet;
 
 use axum::http::StatusCode;
 use common::{
-    TestApp, app_markup, car_input, needs_the_server_build, seed_catalogue, visible_text as text,
+    TestApp, app_markup, car_input, embedded_data, needs_the_server_build, seed_catalogue,
+    visible_text as text,
 };
 use dealership::domain::cars::{self, CarStatus};
 use dealership::domain::money::Money;
@@ -234,16 +235,6 @@ async fn without_lease_cars_the_lease_page_says_so() {
     assert!(!html.contains("class=\"pagination\""));
 }
 
-/// The page's embedded answers (API URL → answer).
-fn embedded(html: &str) -> serde_json::Value {
-    let start = html
-        .find("id=\"preload-data\">")
-        .map(|at| at + "id=\"preload-data\">".len())
-        .expect("the page's data");
-    let end = html[start..].find("</script>").unwrap() + start;
-    serde_json::from_str(&html[start..end]).unwrap()
-}
-
 /// Every answer a page embeds is what the API answers at its URL: the
 /// lists, counts and brands a page takes from the catalogue in memory
 /// (docs/cache.md) are the API's.
@@ -274,7 +265,8 @@ async fn every_answer_a_page_embeds_is_the_apis() {
     ] {
         let page = app.get(url).await;
         assert_eq!(page.status, StatusCode::OK, "{url}");
-        let data = embedded(&page.text());
+        let html = page.text();
+        let data: serde_json::Value = serde_json::from_str(embedded_data(&html)).unwrap();
         let answers = data.as_object().unwrap();
         assert!(answers.keys().any(|k| k.starts_with("/api/cars/")), "{url}");
         for (api, answer) in answers {

@@ -17,27 +17,16 @@ use crate::clock::Clock;
 use crate::db::Db;
 use crate::error::AppResult;
 use crate::http::held::render::Renderer;
+use crate::http::pages::STATIC_PAGES;
 use crate::http::router::Site;
 use crate::http::state::AppState;
 
 /// How often the job looks whether the site changed.
 pub const EVERY: Duration = Duration::from_secs(3);
 
-/// The routes whose first page is drawn ahead, but those of a brand, a body
-/// type and a car ([`entry_paths`] adds one of each).
-const ROUTES: [&str; 11] = [
-    "/",
-    "/new-cars",
-    "/used-cars",
-    "/lease-cars",
-    "/trade-in",
-    "/auto-credit",
-    "/auto-selection",
-    "/consent",
-    "/privacy",
-    "/favorites",
-    "/compare",
-];
+/// The pages whose lists live in the browser: not in the sitemap
+/// (`noindex`), drawn ahead beside its fixed pages ([`STATIC_PAGES`]).
+const SAVED_PAGES: [&str; 2] = ["/favorites", "/compare"];
 
 /// The job with what it reads (`server::serve`).
 #[derive(Clone)]
@@ -102,10 +91,12 @@ impl PagesAhead {
     }
 }
 
-/// Each public route's first page: [`ROUTES`], and the first brand's page,
-/// the body type with the most cars and the newest car, when there are.
+/// Each public route's first page: the sitemap's fixed pages, the saved
+/// lists' pages, and the first brand's page, the body type with the most
+/// cars and the newest car, when there are.
 pub fn entry_paths(c: &Connection) -> AppResult<Vec<String>> {
-    let mut paths: Vec<String> = ROUTES.iter().map(|p| p.to_string()).collect();
+    let fixed = STATIC_PAGES.iter().map(|(path, _)| *path);
+    let mut paths: Vec<String> = fixed.chain(SAVED_PAGES).map(str::to_string).collect();
     if let Some(brand) = crate::domain::brands::list(c)?.into_iter().next() {
         paths.push(format!("/brand/{}", brand.slug));
     }

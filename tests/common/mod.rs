@@ -505,6 +505,17 @@ pub fn needs_the_server_build() {
     );
 }
 
+/// A drawn page's embedded data (its API answers by URL), as the renderer
+/// gets it.
+pub fn embedded_data(html: &str) -> &str {
+    let start = html
+        .find("id=\"preload-data\"")
+        .and_then(|at| html[at..].find('>').map(|end| at + end + 1))
+        .expect("the page's data");
+    let end = html[start..].find("</script>").unwrap() + start;
+    &html[start..end]
+}
+
 pub fn app_markup(html: &str) -> &str {
     let start = html.find("<div id=\"app\">").expect("the app element") + 14;
     let end = html

@@ -11,8 +11,9 @@ use crate::domain::{body_types, brands, settings};
 use crate::error::{AppError, AppResult};
 use crate::http::state::AppState;
 
-/// The fixed public pages, with their change frequency.
-const STATIC_PAGES: [(&str, &str); 9] = [
+/// The fixed public pages, with their change frequency (also the pages
+/// drawn ahead, `http::pages_ahead`).
+pub(crate) const STATIC_PAGES: [(&str, &str); 9] = [
     ("/", "daily"),
     ("/new-cars", "daily"),
     ("/used-cars", "daily"),
