@@ -68,7 +68,17 @@ if (missing.length) {
 let started = process.hrtime.bigint();
 vm.runInContext(script, context, { filename: "render.js" });
 const loadMs = Number(process.hrtime.bigint() - started) / 1e6;
-const render = vm.runInContext("(url, data) => globalThis.ssr.render(url, data)", context);
+// The page's answers as the server hands them (src/http/held/render.rs):
+// URL, JSON, digest, item digests, four strings each, flat. No digests here
+// (no fragment store either): every key spells its value out.
+const flat = (data) =>
+  Object.entries(JSON.parse(data)).flatMap(([url, answer]) => [url, JSON.stringify(answer), "", ""]);
+const draw = vm.runInContext("(url, answers) => globalThis.ssr.render(url, answers)", context);
+const split = new Map();
+const render = (url, data) => {
+  if (!split.has(data)) split.set(data, flat(data));
+  return draw(url, split.get(data));
+};
 const loaded = memory();
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length))) - 1];

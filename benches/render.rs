@@ -20,7 +20,7 @@
 //!                      quickjs,quickjs-cold)
 //!
 //! Each render is timed as the server's thread pays it: `Engine::render`
-//! calls `ssr.render(url, data)` and runs the job queue until the promise
+//! calls `ssr.render(url, answers)` (the data split by answer) and runs the job queue until the promise
 //! settles. Between renders the engine collects its cycles untimed, as a
 //! rendering thread does while no other page waits (under a queue of pages
 //! the collections fall between them and QuickJS collects by itself past

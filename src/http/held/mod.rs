@@ -9,6 +9,7 @@ pub mod catalogue;
 pub mod feeds;
 pub mod fragments;
 pub mod memory_budget;
+pub mod page_answers;
 pub mod passwords;
 pub mod placed;
 pub mod render;

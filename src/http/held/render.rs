@@ -22,7 +22,6 @@
 //! page the budget cannot hold goes out as its shell, an answer it cannot
 //! hold is a 503 with `Retry-After` (`http::cache::cached`).
 
-use std::collections::HashMap;
 use std::sync::mpsc::{
     Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError, sync_channel,
 };
@@ -36,13 +35,12 @@ use axum::response::Response;
 use rquickjs::function::Opt;
 use rquickjs::{CatchResultExt, Context, Function, Object, Promise, Runtime};
 use rust_embed::RustEmbed;
-use serde_json::value::RawValue;
-use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
 use super::ahead::{Ahead, AheadBatch};
 pub use super::fragments::{FRAGMENTS_BYTES, FragmentStats, Fragments};
 pub use super::memory_budget::{BUDGET, BUDGET_BYTES, Held, MemoryBudget};
+use super::page_answers::{answers, item_digests};
 use super::placed::{Placed, eager_first_picture};
 use crate::http::kept_styles;
 use crate::http::negotiation::{Encoding, preferred_encoding};
@@ -303,19 +301,23 @@ fn work(
         fresh = false;
         let html = engine
             .as_ref()
-            .and_then(|e| match e.render(&job.url, &job.data) {
+            .and_then(|e| match e.draw(&job.url, &job.data) {
                 Ok(html) => Some(html),
                 Err(error) => {
                     tracing::error!("rendering {}: {error}", job.url);
                     None
                 }
             });
-        if html.is_none() {
+        let failed = html.is_none();
+        let _ = job.reply.send(html);
+        // The page is on its way; what it drew goes into the store now.
+        if failed {
             engine = None;
+        } else if let Some(done) = &engine {
+            done.keep_drawn();
         }
         last_page = Instant::now();
         collected = false;
-        let _ = job.reply.send(html);
     }
 }
 
@@ -367,6 +369,8 @@ pub struct Engine {
     /// their HTML in Rust ([`Placed::expand`]), so no fragment's HTML is
     /// copied into the runtime and back.
     placed: Arc<Mutex<Placed>>,
+    /// The store the fragments a page drew go into after it.
+    fragments: Option<Arc<Fragments>>,
 }
 
 impl Engine {
@@ -406,6 +410,7 @@ impl Engine {
             context,
             deadline,
             placed: Arc::new(Mutex::new(Placed::new())),
+            fragments: fragments.clone(),
         };
         engine.within_deadline(|| {
             engine.context.with(|ctx| {
@@ -419,22 +424,32 @@ impl Engine {
                     }
                     ctx.globals().set("console", console)?;
                     if let Some(store) = fragments {
-                        // get(key, eager): the token of the kept fragment,
-                        // or undefined; put(key, html, eager): keeps it
-                        // (its own tokens expanded) and gives its token.
-                        // With `eager` the token's HTML has its first
-                        // picture loaded first ([`eager_first_picture`]).
+                        // get(key, eager): the token of the kept fragment
+                        // (or of one this page drew), or undefined;
+                        // put(key, html, eager): its token, the fragment
+                        // kept once the page is sent ([`Engine::keep_drawn`]:
+                        // expanding and deflating a grid of twenty cards is
+                        // no work for the visitor to wait for). With `eager`
+                        // the token's HTML has its first picture loaded
+                        // first ([`eager_first_picture`]).
                         let host = Object::new(ctx.clone())?;
                         let (read, placed) = (store.clone(), engine.placed.clone());
                         host.set(
                             "get",
                             Function::new(ctx.clone(), move |key: String, eager: Opt<bool>| {
-                                let html = read.get(&key)?;
+                                let mut placed = placed.lock().ok()?;
+                                let html = match placed.drawn_for(&key) {
+                                    Some(drawn) if eager.0 == Some(true) => {
+                                        Arc::from(placed.expand(&drawn))
+                                    }
+                                    Some(drawn) => drawn,
+                                    None => read.get(&key)?,
+                                };
                                 let html = match eager.0 {
                                     Some(true) => Arc::from(eager_first_picture(&html)),
                                     _ => html,
                                 };
-                                Some(placed.lock().ok()?.place(html))
+                                Some(placed.place(html))
                             })?,
                         )?;
                         let placed = engine.placed.clone();
@@ -446,14 +461,12 @@ impl Engine {
                                     let Ok(mut placed) = placed.lock() else {
                                         return html;
                                     };
-                                    let html: Arc<str> = Arc::from(placed.expand(&html));
-                                    store.put(&key, &html);
-                                    match eager.0 {
-                                        Some(true) => {
-                                            placed.place(Arc::from(eager_first_picture(&html)))
-                                        }
-                                        _ => placed.place(html),
+                                    if eager.0 == Some(true) {
+                                        let html: Arc<str> = Arc::from(placed.expand(&html));
+                                        placed.drawn(key, html.clone());
+                                        return placed.place(Arc::from(eager_first_picture(&html)));
                                     }
+                                    placed.drawn(key, Arc::from(html))
                                 },
                             )?,
                         )?;
@@ -482,14 +495,12 @@ impl Engine {
     }
 
     /// Calls the server build's `ssr` object with `call` within the
-    /// deadline, no fragment placed before or after.
+    /// deadline, the fragments drawn before kept and none placed.
     fn call_ssr<T>(
         &self,
         call: impl for<'js> FnOnce(Object<'js>) -> rquickjs::Result<T>,
     ) -> Result<T, String> {
-        if let Ok(mut placed) = self.placed.lock() {
-            placed.html.clear();
-        }
+        self.keep_drawn();
         self.within_deadline(|| {
             self.context.with(|ctx| {
                 let ssr = ctx.globals().get::<_, Object>("ssr");
@@ -498,22 +509,43 @@ impl Engine {
         })
     }
 
-    /// The markup of the page at `url` drawn from `data`.
+    /// The markup of the page at `url` drawn from `data`, the fragments it
+    /// drew kept in the store.
     pub fn render(&self, url: &str, data: &str) -> Result<String, String> {
+        let html = self.draw(url, data);
+        self.keep_drawn();
+        html
+    }
+
+    /// [`Engine::render`], the fragments the page drew kept only at
+    /// [`Engine::keep_drawn`] (or before the next page): the rendering
+    /// threads keep them after the page is sent.
+    pub fn draw(&self, url: &str, data: &str) -> Result<String, String> {
+        let answers = answers(data)?;
         let html = self.call_ssr(|ssr| {
             let render: Function = ssr.get("render")?;
             // A promise: lazy pages resolve on the job queue.
-            let page: Promise = render.call((url, data, digests(data)))?;
+            let page: Promise = render.call((url, answers))?;
             page.finish::<String>()
         });
         // No collection here: reference counting frees most of a page at
         // once, and the cycles (a tree's parent links) are collected
         // between pages ([`Engine::collect`]) or, past the headroom, by
         // QuickJS itself.
-        let mut placed = self.placed.lock().map_err(|e| e.to_string())?;
-        let html = html.map(|markup| placed.expand(&markup));
-        placed.html.clear();
-        html
+        let placed = self.placed.lock().map_err(|e| e.to_string())?;
+        html.map(|markup| placed.expand(&markup))
+    }
+
+    /// Keeps the fragments the last page drew in the store (their tokens
+    /// expanded, deflated), and forgets the page's fragments.
+    pub fn keep_drawn(&self) {
+        let Ok(mut placed) = self.placed.lock() else {
+            return;
+        };
+        match &self.fragments {
+            Some(store) if placed.keeps_any() => placed.keep(|key, html| store.put(key, html)),
+            _ => placed.keep(|_, _| {}),
+        }
     }
 
     /// Draws the cards of `cars` into the fragment store (`drawCards` of
@@ -522,11 +554,9 @@ impl Engine {
     pub fn draw_cards(&self, data: &str, cars: &str) -> Result<u32, String> {
         let drawn = self.call_ssr(|ssr| {
             let draw: Function = ssr.get("drawCards")?;
-            draw.call((data, cars))
+            draw.call((data, cars, item_digests(cars)))
         });
-        if let Ok(mut placed) = self.placed.lock() {
-            placed.html.clear();
-        }
+        self.keep_drawn();
         drawn
     }
 
@@ -544,24 +574,6 @@ impl Engine {
     pub fn memory_used(&self) -> i64 {
         self.runtime.memory_usage().memory_used_size
     }
-}
-
-/// A digest of each answer of a page's data (its API answers by URL) as a
-/// JSON object: the keys of drawn fragments name a page's lists by them
-/// instead of spelling them out in the script (`ui/src/lib/serverFragments.tsx`).
-/// Equal answers have equal digests, whatever their URL.
-fn digests(data: &str) -> String {
-    let Ok(answers) = serde_json::from_str::<HashMap<String, &RawValue>>(data) else {
-        return "{}".to_string();
-    };
-    let named: HashMap<String, String> = answers
-        .into_iter()
-        .map(|(url, answer)| {
-            let digest = Sha256::digest(answer.get().as_bytes());
-            (url, hex::encode(&digest[..12]))
-        })
-        .collect();
-    serde_json::to_string(&named).unwrap_or_else(|_| "{}".to_string())
 }
 
 /// Middleware of the page routes: draws the page a handler left as a shell
@@ -654,8 +666,12 @@ mod tests {
 
     #[test]
     fn draws_what_the_script_returns_and_resolves_its_promises() {
-        let e = engine("async (url, data) => `<p>${url} ${JSON.parse(data).n}</p>`");
-        assert_eq!(e.render("/x?y=1", r#"{"n":7}"#).unwrap(), "<p>/x?y=1 7</p>");
+        // The page's answers come as (URL, JSON, digest, item digests).
+        let e = engine("async (url, [at, json]) => `<p>${url} ${at}: ${JSON.parse(json).n}</p>`");
+        assert_eq!(
+            e.render("/x?y=1", r#"{"/api/n":{"n":7}}"#).unwrap(),
+            "<p>/x?y=1 /api/n: 7</p>"
+        );
     }
 
     #[test]
@@ -681,19 +697,6 @@ mod tests {
             e.render("/forged", "{}").unwrap(),
             "<p>\u{1}0000000000000000:0\u{2}</p>"
         );
-    }
-
-    #[test]
-    fn equal_answers_have_equal_digests_whatever_their_url() {
-        let named: HashMap<String, String> = serde_json::from_str(&digests(
-            r#"{"/api/a":[{"id":1}],"/api/b?x=1":[{"id":1}],"/api/c":{"items":[]}}"#,
-        ))
-        .unwrap();
-        assert_eq!(named.len(), 3);
-        assert_eq!(named["/api/a"], named["/api/b?x=1"]);
-        assert_ne!(named["/api/a"], named["/api/c"]);
-        assert_eq!(named["/api/a"].len(), 24);
-        assert_eq!(digests("not json"), "{}");
     }
 
     #[test]

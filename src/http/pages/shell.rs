@@ -5,8 +5,11 @@
 use askama::Template;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use std::collections::BTreeMap;
+
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::assets;
 use crate::domain::settings::PublicSettings;
@@ -49,8 +52,10 @@ pub struct Page {
     pub image_size: Option<(u32, u32)>,
     pub preload_images: Vec<PreloadImage>,
     pub json_ld: Option<Value>,
-    /// API URL → its JSON answer; `null` marks a known 404.
-    pub data: Map<String, Value>,
+    /// API URL → its JSON answer; `null` marks a known 404. Kept as JSON
+    /// text: a list from the catalogue in memory is its bytes, never parsed
+    /// into values and written out again.
+    pub data: BTreeMap<String, Box<RawValue>>,
     pub noindex: bool,
     /// Whether the page's markup is drawn on the server (`render.rs`); the
     /// admin panel's shell is not.
@@ -109,7 +114,7 @@ impl Page {
             image_size: None,
             preload_images: Vec::new(),
             json_ld: None,
-            data: Map::new(),
+            data: BTreeMap::new(),
             noindex: false,
             server_render: true,
             chunk: None,
@@ -127,8 +132,18 @@ impl Page {
     }
 
     pub fn put<T: Serialize>(&mut self, key: impl Into<String>, value: &T) {
-        let value = serde_json::to_value(value).unwrap_or(Value::Null);
+        let value = serde_json::value::to_raw_value(value).unwrap_or_else(|_| null());
         self.data.insert(key.into(), value);
+    }
+
+    /// Embeds an answer that is JSON text already.
+    pub fn put_json(&mut self, key: impl Into<String>, value: Box<RawValue>) {
+        self.data.insert(key.into(), value);
+    }
+
+    /// Embeds a known 404 (`null`).
+    pub fn put_not_found(&mut self, key: impl Into<String>) {
+        self.data.insert(key.into(), null());
     }
 
     pub fn not_found(mut self) -> Page {
@@ -184,7 +199,7 @@ impl Page {
         } else {
             settings.favicon.clone()
         };
-        let data = script_json(&Value::Object(self.data));
+        let data = script_json(&self.data);
         let shell = Shell {
             title,
             og_title,
@@ -250,10 +265,15 @@ pub fn html_response(status: StatusCode, html: String) -> Response {
 
 /// JSON that is safe inside a `<script>` element: `<` only occurs in
 /// strings, where `\u003c` means the same.
-pub fn script_json(value: &Value) -> String {
+pub fn script_json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value)
         .unwrap_or_else(|_| "{}".into())
         .replace('<', "\\u003c")
+}
+
+/// JSON's `null`.
+fn null() -> Box<RawValue> {
+    RawValue::from_string("null".into()).expect("null is JSON")
 }
 
 #[derive(Template)]

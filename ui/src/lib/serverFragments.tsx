@@ -39,32 +39,59 @@ export function installFragmentStore(next: FragmentStore | null) {
 }
 
 /** The page's API answers (and the lists and objects directly inside
- * them) by a digest of their JSON, which the server computes natively
- * (src/http/pages/render.rs): a key can name a list of twenty cars by 24
- * characters instead of spelling it out. Only on the server, per page. */
+ * them, and the items of a list) by a digest of their JSON, which the
+ * server computes natively (src/http/held/render.rs): a key can name a list
+ * of twenty cars, or a car, by 24 characters instead of spelling it out.
+ * Only on the server, per page. */
 let digests: WeakMap<object, string> | null = null;
 
-/** Names each answer of `data` (the page's API answers by URL) by its
- * digest in `byUrl`. */
-export function noteDigests(data: Record<string, unknown>, byUrl: Record<string, string>) {
+/** Starts a page's (or a batch of cards') digests afresh. */
+export function forgetDigests() {
   digests = new WeakMap();
-  for (const [url, answer] of Object.entries(data)) {
-    const digest = byUrl[url];
-    if (digest === undefined || answer === null || typeof answer !== "object") continue;
-    digests.set(answer, digest);
-    if (Array.isArray(answer)) continue;
-    for (const [name, inner] of Object.entries(answer)) {
-      if (inner !== null && typeof inner === "object") digests.set(inner, `${digest}.${name}`);
-    }
-  }
 }
 
-/** What a key holds of `value`: its answer's digest when it is one of the
- * page's answers (or directly inside one), otherwise its JSON. */
+/** Names `answer` by `digest`, and its parts: each item of a list by its
+ * own digest in `items` (comma-separated, in order; a car's is the same
+ * in every list), each list or object directly inside an object by the
+ * answer's digest and its name. An empty `digest` names the items alone
+ * (the cards drawn ahead). Answers `answer`. */
+export function noteDigests<T>(answer: T, digest: string, items: string): T {
+  if (digests === null || answer === null || typeof answer !== "object") return answer;
+  if (digest !== "") digests.set(answer, digest);
+  if (Array.isArray(answer)) {
+    if (items !== "") {
+      const each = items.split(",");
+      if (each.length === answer.length) {
+        answer.forEach((item, i) => {
+          if (item !== null && typeof item === "object") digests?.set(item, each[i]);
+        });
+      }
+    }
+    return answer;
+  }
+  for (const [name, inner] of Object.entries(answer)) {
+    if (inner !== null && typeof inner === "object") digests.set(inner, `${digest}.${name}`);
+  }
+  return answer;
+}
+
+/** What a key holds of `value`: its digest when it is one of the page's
+ * answers (directly inside one, or an item of a list), a list of such
+ * items by their digests, otherwise its JSON. */
 export function fingerprint(value: unknown): string {
   if (digests !== null && value !== null && typeof value === "object") {
     const digest = digests.get(value);
     if (digest !== undefined) return digest;
+    // A part of a list (a page of a batch): its items' digests.
+    if (Array.isArray(value) && value.length > 0) {
+      const each: string[] = [];
+      for (const item of value) {
+        const known = item !== null && typeof item === "object" ? digests.get(item) : undefined;
+        if (known === undefined) return JSON.stringify(value);
+        each.push(known);
+      }
+      return `[${each.join(",")}]`;
+    }
   }
   return JSON.stringify(value) ?? "";
 }

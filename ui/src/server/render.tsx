@@ -5,10 +5,10 @@ import "./globals";
 import { renderToString, renderToStringAsync } from "preact-render-to-string";
 import { Router } from "wouter";
 import { App } from "../App";
-import { primeCache, resetClient } from "../api/client";
+import { primeCache, primeLazily, resetClient } from "../api/client";
 import type { CarBrief } from "../api/types";
 import { CarCard } from "../components/cars/CarCard";
-import { installFragmentStore, noteDigests } from "../lib/serverFragments";
+import { forgetDigests, installFragmentStore, noteDigests } from "../lib/serverFragments";
 
 /** The store of drawn fragments the server lends (src/http/pages/render.rs,
  * shared by its rendering threads); without it every fragment is drawn.
@@ -41,14 +41,22 @@ installFragmentStore(
       },
 );
 
-/** `url` is the page's path and query; `data` the page's embedded JSON;
- * `digests` (JSON) a digest of each of its answers by URL, which keys of
- * drawn fragments use (lib/serverFragments.tsx). */
-export async function render(url: string, data: string, digests = "{}"): Promise<string> {
+/** `url` is the page's path and query; `answers` the page's embedded API
+ * answers, four strings each, flat (src/http/held/render.rs): the answer's
+ * URL, its JSON, a digest of it and the digests of its items when it is a
+ * list (comma-separated), which keys of drawn fragments use
+ * (lib/serverFragments.tsx). An answer is parsed when the page first reads
+ * it: a catalogue page embeds the phones' batch of cars too, which the
+ * server does not draw. */
+export async function render(url: string, answers: string[]): Promise<string> {
   resetClient();
-  const answers = JSON.parse(data) as Record<string, unknown>;
-  primeCache(answers);
-  noteDigests(answers, JSON.parse(digests) as Record<string, string>);
+  forgetDigests();
+  const reads = new Map<string, () => unknown>();
+  for (let i = 0; i + 3 < answers.length; i += 4) {
+    const [json, digest, items] = [answers[i + 1], answers[i + 2], answers[i + 3]];
+    reads.set(answers[i], () => noteDigests(JSON.parse(json) as unknown, digest, items));
+  }
+  primeLazily(reads);
   const at = url.indexOf("?");
   const path = at < 0 ? url : url.slice(0, at);
   const search = at < 0 ? "" : url.slice(at + 1);
@@ -59,19 +67,22 @@ export async function render(url: string, data: string, digests = "{}"): Promise
   );
 }
 
-/** Draws the cards of `cars` (a JSON list of cars as a page embeds them)
- * into the store, so that a page no one has asked for yet finds its cards
+/** Draws the cards of `cars` (a JSON list of cars as a page embeds them,
+ * `digests` their own, comma-separated, as a page's list has them) into
+ * the store, so that a page no one has asked for yet finds its cards
  * drawn (src/http/held/cards_ahead.rs, docs/rendering.md "Cards drawn
  * ahead"). `data` holds the answers a card reads besides its car (the
  * settings: the phone, the salons), as a page embeds them. Answers how many
  * cards were drawn; those already kept are left as they are. */
-export function drawCards(data: string, cars: string): number {
+export function drawCards(data: string, cars: string, digests = ""): number {
   resetClient();
   primeCache(JSON.parse(data) as Record<string, unknown>);
-  noteDigests({}, {});
+  forgetDigests();
   drawnSince = 0;
   const ignore = () => {};
-  for (const car of JSON.parse(cars) as CarBrief[]) {
+  const list = JSON.parse(cars) as CarBrief[];
+  noteDigests(list, "", digests);
+  for (const car of list) {
     renderToString(
       <Router ssrPath="/">
         <CarCard car={car} onRequest={ignore} />

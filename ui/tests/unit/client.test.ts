@@ -14,6 +14,7 @@ import {
   isAbort,
   NetworkError,
   primeCache,
+  primeLazily,
   resetClient,
   setCsrfToken,
   upload,
@@ -89,6 +90,35 @@ describe("GET and its cache", () => {
   it("answers from the page's embedded data without a request", async () => {
     primeCache({ "/api/settings": { salonName: "Автосалон" } });
     expect(await apiGet("/api/settings")).toEqual({ salonName: "Автосалон" });
+    expect(calls).toHaveLength(0);
+  });
+
+  it("reads a lazily primed answer once, when it is first asked for", async () => {
+    const read: string[] = [];
+    primeLazily(
+      new Map<string, () => unknown>([
+        [
+          "/api/settings",
+          () => {
+            read.push("settings");
+            return { salonName: "Автосалон" };
+          },
+        ],
+        [
+          "/api/cars/slug/nope",
+          () => {
+            read.push("nope");
+            return null;
+          },
+        ],
+      ]),
+    );
+    expect(read).toEqual([]);
+    expect(cached("/api/settings")).toEqual({ salonName: "Автосалон" });
+    expect(await apiGet("/api/settings")).toEqual({ salonName: "Автосалон" });
+    expect(read).toEqual(["settings"]);
+    expect(() => cached("/api/cars/slug/nope")).toThrow("Не найдено");
+    expect(read).toEqual(["settings", "nope"]);
     expect(calls).toHaveLength(0);
   });
 

@@ -4,40 +4,74 @@ import { describe, expect, it } from "vitest";
 import {
   drawnOnceOnServer,
   fingerprint,
+  forgetDigests,
   installFragmentStore,
   noteDigests,
   propsKey,
 } from "../../src/lib/serverFragments";
 
 describe("keys of fragments drawn once on the server", () => {
-  const cars = [{ id: "a", price: 1 }];
+  const cars = [
+    { id: "a", price: 1 },
+    { id: "c", price: 2 },
+  ];
   const page = { items: [{ id: "b" }], total: 1 };
-  const answers: Record<string, unknown> = { "/api/cars": cars, "/api/page": page, "/api/n": 3 };
+  /** A page's answers named as the server names them. */
+  function notePage() {
+    forgetDigests();
+    noteDigests(cars, "d1", "i1,i2");
+    noteDigests(page, "d2", "");
+    noteDigests(3, "d3", "");
+  }
 
-  it("names a page's answer, and a list directly inside one, by its digest", () => {
-    noteDigests(answers, { "/api/cars": "d1", "/api/page": "d2", "/api/n": "d3" });
+  it("names a page's answer, a list directly inside one and a list's items by their digests", () => {
+    notePage();
     expect(fingerprint(cars)).toBe("d1");
     expect(fingerprint(page)).toBe("d2");
     expect(fingerprint(page.items)).toBe("d2.items");
+    expect(fingerprint(cars[0])).toBe("i1");
+    expect(fingerprint(cars[1])).toBe("i2");
   });
 
-  it("spells out in JSON what is not an answer: a copy, one car, a number", () => {
-    noteDigests(answers, { "/api/cars": "d1" });
-    expect(fingerprint([...cars])).toBe(JSON.stringify(cars));
-    expect(fingerprint(cars[0])).toBe(JSON.stringify(cars[0]));
-    expect(fingerprint(page)).toBe(JSON.stringify(page));
+  it("names part of a list (a page of a batch) by its items' digests", () => {
+    notePage();
+    expect(fingerprint(cars.slice(1))).toBe("[i2]");
+    expect(fingerprint([...cars])).toBe("[i1,i2]");
+    // One item the server did not name: the part is spelled out.
+    expect(fingerprint([cars[0], { id: "x" }])).toBe(JSON.stringify([cars[0], { id: "x" }]));
+  });
+
+  it("spells out in JSON what is not an answer: a copy, a number", () => {
+    notePage();
+    expect(fingerprint({ ...cars[0] })).toBe(JSON.stringify(cars[0]));
+    expect(fingerprint({ ...page })).toBe(JSON.stringify(page));
     expect(fingerprint(3)).toBe("3");
     expect(fingerprint(undefined)).toBe("");
   });
 
+  it("leaves the items unnamed when their digests do not match the list", () => {
+    forgetDigests();
+    noteDigests(cars, "d1", "i1");
+    expect(fingerprint(cars[0])).toBe(JSON.stringify(cars[0]));
+  });
+
+  it("names the items alone when the list has no digest (the cards drawn ahead)", () => {
+    forgetDigests();
+    noteDigests(cars, "", "i1,i2");
+    expect(fingerprint(cars[1])).toBe("i2");
+    expect(fingerprint(cars)).toBe("[i1,i2]");
+  });
+
   it("a new page's digests replace the last page's", () => {
-    noteDigests(answers, { "/api/cars": "d1" });
-    noteDigests({ "/api/other": cars }, { "/api/other": "d9" });
+    notePage();
+    forgetDigests();
+    noteDigests(cars, "d9", "");
     expect(fingerprint(cars)).toBe("d9");
+    expect(fingerprint(cars[0])).toBe(JSON.stringify(cars[0]));
   });
 
   it("keys every prop but functions, so any prop changed changes the key", () => {
-    noteDigests(answers, { "/api/cars": "d1" });
+    notePage();
     const onPick = () => {};
     const key = propsKey({ cars, title: "Кроссоверы", onPick });
     expect(key).toBe(propsKey({ cars, title: "Кроссоверы", onPick: () => {} }));

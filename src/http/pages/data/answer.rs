@@ -5,7 +5,8 @@
 
 use axum::response::Response;
 use rusqlite::Connection;
-use serde_json::Value;
+use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use super::super::shell::{Page, PreloadImage};
 use crate::domain::car_index::CarIndex;
@@ -69,6 +70,13 @@ where
     Ok(page.render(&settings, &state.config.base_url))
 }
 
+/// JSON text written by the domain (`cars::list_json`, the catalogue in
+/// memory) as an answer to embed.
+pub(super) fn json_text(bytes: Vec<u8>) -> AppResult<Box<RawValue>> {
+    let text = String::from_utf8(bytes).map_err(anyhow::Error::from)?;
+    Ok(RawValue::from_string(text).map_err(anyhow::Error::from)?)
+}
+
 /// "2 500 000" (rubles, thin groups as the UI prints them).
 pub(super) fn rubles(money: Money) -> String {
     let digits = money.rubles().to_string();
@@ -97,8 +105,18 @@ pub(super) fn banner_preloads(page: &mut Page, desktop: &str, mobile: &str) {
 }
 
 /// The first card's picture of a catalogue (`cars`: a list as embedded).
-pub(super) fn first_card_preload(page: &mut Page, cars: &Value) {
-    let image = cars[0]["mainImage"].as_str().unwrap_or_default();
+pub(super) fn first_card_preload(page: &mut Page, cars: &RawValue) {
+    #[derive(Deserialize)]
+    struct Card {
+        #[serde(rename = "mainImage")]
+        main_image: Option<String>,
+    }
+    let first = serde_json::from_str::<Vec<&RawValue>>(cars.get())
+        .ok()
+        .and_then(|cars| cars.first().copied())
+        .and_then(|car| serde_json::from_str::<Card>(car.get()).ok())
+        .and_then(|card| card.main_image);
+    let image = first.as_deref().unwrap_or_default();
     if !image.is_empty() {
         page.preload_images
             .push(PreloadImage::of(image, CARD_SIZES, ""));

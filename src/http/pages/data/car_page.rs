@@ -6,7 +6,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::super::shell::{Page, PreloadImage};
-use super::answer::{PROMOTIONS, respond, rubles};
+use super::answer::{PROMOTIONS, json_text, respond, rubles};
 use crate::domain::cars::{self, Car, CarFilter, CarStatus};
 use crate::domain::credit_payment::CreditRule;
 use crate::domain::promotions;
@@ -135,7 +135,7 @@ pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> App
                 .title("Автомобиль не найден")
                 .description("Автомобиль с таким идентификатором не существует")
                 .not_found();
-            page.data.insert(key, Value::Null);
+            page.put_not_found(key);
             return Ok(page);
         };
         let title = car_title(&car);
@@ -189,12 +189,12 @@ pub async fn car(State(state): State<AppState>, Path(slug): Path<String>) -> App
             body_type: Some(car.body_type.clone()),
             ..CarFilter::default()
         };
-        page.put(
+        page.put_json(
             format!(
                 "/api/cars/body-type/{}/fast?limit=5",
                 car.body_type.as_str()
             ),
-            &cars::list(c, &similar, 5, 0, &rule)?,
+            json_text(cars::list_json(c, &similar, 5, 0, &rule)?)?,
         );
         page.put(PROMOTIONS, &promotions::public(c, today)?);
         page.put(key, &car);

@@ -9,12 +9,13 @@ use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use rusqlite::Connection;
-use serde_json::{Value, json};
+use serde_json::json;
+use serde_json::value::RawValue;
 
 use super::super::shell::Page;
 use super::answer::{
     BODY_TYPES, BRANDS, HOME_CATALOGUE, HOME_FEATURED, NOT_FOUND_DESCRIPTION, PROMOTIONS, REVIEWS,
-    banner_preloads, first_card_preload, respond_listing,
+    banner_preloads, first_card_preload, json_text, respond_listing,
 };
 use crate::domain::car_index::CarIndex;
 use crate::domain::cars::{self, BodyType, CarFilter, CarSort, CarStatus};
@@ -220,12 +221,13 @@ struct Lists<'a> {
 }
 
 impl Lists<'_> {
-    fn list(&self, filter: &CarFilter, limit: u32, offset: u32) -> AppResult<Value> {
-        let list = match self.index {
-            Some(index) => serde_json::from_slice(&index.page_json(filter, limit, offset)),
-            None => serde_json::to_value(cars::list(self.c, filter, limit, offset, self.rule)?),
-        };
-        Ok(list.map_err(anyhow::Error::from)?)
+    /// A list as the API answers it, byte for byte (each car's JSON as
+    /// `cars::list_json` writes it, which the cards drawn ahead are keyed by).
+    fn list(&self, filter: &CarFilter, limit: u32, offset: u32) -> AppResult<Box<RawValue>> {
+        json_text(match self.index {
+            Some(index) => index.page_json(filter, limit, offset),
+            None => cars::list_json(self.c, filter, limit, offset, self.rule)?,
+        })
     }
 
     /// The brands shown, each with its published cars counted.
@@ -244,6 +246,11 @@ impl Lists<'_> {
     }
 }
 
+/// `[]`.
+fn empty_list() -> Box<RawValue> {
+    RawValue::from_string("[]".into()).expect("[] is JSON")
+}
+
 /// Embeds the count of the cars `query` asks for, as `/api/cars/count` answers.
 fn embed_count(lists: &Lists, page: &mut Page, query: &CarsQuery) -> AppResult<()> {
     let count = lists.count(&query.filter())?;
@@ -259,7 +266,7 @@ fn embed_catalogue(
     page: &mut Page,
     query: &CarsQuery,
     page_number: u32,
-) -> AppResult<Value> {
+) -> AppResult<Box<RawValue>> {
     let filter = query.filter();
     let mut first = None;
     for size in PAGE_SIZES {
@@ -271,10 +278,10 @@ fn embed_catalogue(
         }
         let list = lists.list(&filter, CAR_BATCH, offset)?;
         first.get_or_insert_with(|| list.clone());
-        page.data.insert(url, list);
+        page.put_json(url, list);
     }
     embed_count(lists, page, query)?;
-    Ok(first.unwrap_or(Value::Null))
+    Ok(first.unwrap_or_else(empty_list))
 }
 
 pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
@@ -302,10 +309,8 @@ pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
             featured: Some(true),
             ..catalogue.clone()
         };
-        page.data
-            .insert(HOME_FEATURED.into(), lists.list(&featured, 12, 0)?);
-        page.data
-            .insert(HOME_CATALOGUE.into(), lists.list(&catalogue, 12, 0)?);
+        page.put_json(HOME_FEATURED, lists.list(&featured, 12, 0)?);
+        page.put_json(HOME_CATALOGUE, lists.list(&catalogue, 12, 0)?);
         page.put(PROMOTIONS, &promotions::public(c, today)?);
         page.put(REVIEWS, &reviews::list(c, true, 50, 0)?);
         Ok(page)
@@ -391,7 +396,7 @@ async fn status_catalogue(
 }
 
 /// A catalogue's largest paint: its banner when it has one, else the first card.
-fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &Value) {
+fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &RawValue) {
     if desktop.is_empty() && mobile.is_empty() {
         first_card_preload(page, cars);
     } else {
@@ -458,7 +463,7 @@ pub async fn brand(
                 .title("Марка не найдена")
                 .description("Марка с таким идентификатором не существует")
                 .not_found();
-            page.data.insert(key, Value::Null);
+            page.put_not_found(key);
             return Ok(page);
         };
         let description = if brand.description.trim().is_empty() {
@@ -491,7 +496,7 @@ pub async fn brand(
             index,
             rule: &rule,
         };
-        let mut first: Option<Value> = None;
+        let mut first: Option<Box<RawValue>> = None;
         for (status, name) in BRAND_SECTIONS {
             let counter = CarsQuery {
                 statuses: vec![status],
@@ -507,17 +512,16 @@ pub async fn brand(
             let offset = (params.page_of(name) - 1) * SECTION_SIZE;
             let filter = section.filter();
             let list = lists.list(&filter, SECTION_SIZE, offset)?;
-            if first.is_none() && list.as_array().is_some_and(|l| !l.is_empty()) {
+            if first.is_none() && list.get() != "[]" {
                 first = Some(list.clone());
             }
-            page.data
-                .insert(section.list_url(offset, SECTION_SIZE), list);
+            page.put_json(section.list_url(offset, SECTION_SIZE), list);
             // Without a model the section's count is the counter's.
             if section.model.is_some() {
                 embed_count(&lists, &mut page, &section)?;
             }
         }
-        first_card_preload(&mut page, first.as_ref().unwrap_or(&Value::Null));
+        first_card_preload(&mut page, &first.unwrap_or_else(empty_list));
         page.put(key, &brand);
         Ok(page)
     })
@@ -546,7 +550,7 @@ pub async fn body_type(
                 .not_found();
             // The UI asks for a body type only when the code is one.
             if body.is_some() {
-                page.data.insert(key, Value::Null);
+                page.put_not_found(key);
             }
             return Ok(page);
         };

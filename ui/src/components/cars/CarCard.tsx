@@ -5,7 +5,7 @@ import { dailyPrice, formatPrice, monthlyPrice } from "../../lib/format";
 import { DRIVETRAIN_LABELS, STATUS_LABELS, TRANSMISSION_LABELS } from "../../lib/labels";
 import { type Salon, salonOf } from "../../lib/salons";
 import { carTitle } from "../../lib/saved";
-import { drawnOnceOnServer } from "../../lib/serverFragments";
+import { drawnOnceOnServer, fingerprint } from "../../lib/serverFragments";
 import { carPath } from "../../routes";
 import { SaveToggles } from "../saved/SaveToggles";
 import { HydrateLater } from "../ui/HydrateLater";
@@ -112,7 +112,7 @@ const DrawnCard = drawnOnceOnServer(
   "CarCard",
   CarCardMarkup,
   ({ car, phone, salon }) =>
-    `${phone}\u0001${salon ? JSON.stringify(salon) : ""}\u0001${JSON.stringify(car)}`,
+    `${phone}\u0001${salon ? JSON.stringify(salon) : ""}\u0001${fingerprint(car)}`,
   {
     wants: (props) => props.priority === true,
     without: (props) => ({ ...props, priority: false }),
