@@ -7,6 +7,7 @@
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use chrono::NaiveDate;
 use rusqlite::Connection;
@@ -17,6 +18,11 @@ use crate::error::AppResult;
 
 /// Largest catalogue held: about 1.3 KB of JSON a car, so some 26 MB.
 pub const MAX_CARS: usize = 20_000;
+
+/// Filters whose counts are kept with the catalogue (a filter's every page
+/// shows its count, a walk over every car); past it the kept counts are
+/// dropped and kept afresh.
+const COUNTS_KEPT: usize = 1024;
 
 pub struct CarIndex {
     /// The content version the cars were read at (or an older one).
@@ -31,6 +37,8 @@ pub struct CarIndex {
     by_price_desc: Vec<u32>,
     /// The published cars of each brand that has any, by brand id.
     by_brand: HashMap<Box<str>, i64>,
+    /// Counts of the filters asked for, by their terms ([`count_key`]).
+    counts: Mutex<HashMap<String, i64>>,
 }
 
 impl CarIndex {
@@ -64,6 +72,7 @@ impl CarIndex {
             by_price,
             by_price_desc,
             by_brand,
+            counts: Mutex::default(),
         }))
     }
 
@@ -156,10 +165,32 @@ impl CarIndex {
         &self.by_brand
     }
 
-    /// What [`cars::count`] gives for a public filter.
+    /// What [`cars::count`] gives for a public filter: counted once per
+    /// filter while this catalogue is held (the count of a filter's pages
+    /// is the same on each of them).
     pub fn count(&self, filter: &CarFilter) -> i64 {
-        self.matching(filter).count() as i64
+        let key = count_key(filter);
+        let kept = |counts: &HashMap<String, i64>| counts.get(&key).copied();
+        if let Some(count) = kept(&self.counts.lock().unwrap_or_else(|e| e.into_inner())) {
+            return count;
+        }
+        let count = self.matching(filter).count() as i64;
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if counts.len() >= COUNTS_KEPT {
+            counts.clear();
+        }
+        counts.insert(key, count);
+        count
     }
+}
+
+/// A filter's terms that decide which cars it counts (its order does not).
+fn count_key(filter: &CarFilter) -> String {
+    let terms = CarFilter {
+        sort: CarSort::Newest,
+        ..filter.clone()
+    };
+    format!("{terms:?}")
 }
 
 /// The public filter's terms other than the price (which each order applies

@@ -168,15 +168,22 @@ impl BrotliBegun {
     pub(crate) async fn finish(self, rest: Bytes) -> Option<Bytes> {
         let (head, mut writer) = self.started.await.ok()??;
         let style = self.style;
-        tokio::task::spawn_blocking(move || {
+        let rest = move || {
             writer.write_all(&rest).ok()?;
             // Finishes the stream.
             let tail = writer.into_inner();
             let page = join_brotli(&[&head, &style, &tail])?;
             Some(Bytes::from(page.into_boxed_slice()))
-        })
-        .await
-        .ok()?
+        };
+        // On this thread, which has the markup at hand, when the runtime can
+        // spare it (its other tasks move to another worker meanwhile): the
+        // visitor waits for this, and handing it to the blocking pool woke
+        // one more thread (the tests' runtime has one thread: there it goes
+        // to the pool).
+        match tokio::runtime::Handle::current().runtime_flavor() {
+            tokio::runtime::RuntimeFlavor::MultiThread => tokio::task::block_in_place(rest),
+            _ => tokio::task::spawn_blocking(rest).await.ok()?,
+        }
     }
 }
 

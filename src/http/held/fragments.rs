@@ -130,6 +130,14 @@ impl Fragments {
         self.cache.insert(Self::hash(key), Arc::new(Kept::of(html)));
     }
 
+    /// Keeps `html` for `key` as it is, not deflated: a page drawing it
+    /// keeps it so until it is sent, then [`Fragments::put`]s it (deflating
+    /// a grid of twenty cards is no work for the visitor to wait for).
+    pub fn put_plain(&self, key: &str, html: Arc<str>) {
+        self.cache
+            .insert(Self::hash(key), Arc::new(Kept::Plain(html)));
+    }
+
     /// Whether a fragment is kept for `key` (counted as no lookup).
     pub fn contains(&self, key: &str) -> bool {
         self.cache.contains_key(&Self::hash(key))
@@ -167,6 +175,12 @@ mod tests {
         assert_eq!(store.get("other"), None);
         let stats = store.stats();
         assert_eq!((stats.entries, stats.hits, stats.misses), (2, 2, 1));
+        // Kept as it is first, deflated later: the same HTML either way.
+        store.put_plain("grid", Arc::from(card.as_str()));
+        assert_eq!(store.get("grid").as_deref(), Some(card.as_str()));
+        store.put("grid", &card);
+        assert_eq!(store.get("grid").as_deref(), Some(card.as_str()));
+        store.cache.invalidate(&Fragments::hash("grid"));
         assert!(
             stats.bytes < (card.len() / 4) as u64,
             "{} bytes kept for {} of HTML",

@@ -10,9 +10,8 @@ use std::sync::Arc;
 pub(super) struct Placed {
     nonce: String,
     pub(super) html: Vec<Arc<str>>,
-    /// Fragments drawn by this page, to be kept once the page is sent
-    /// ([`Placed::keep`]): their key and HTML, which may hold tokens of
-    /// the fragments drawn into them (a grid's cards).
+    /// Fragments drawn by this page, kept in the store as they are and to
+    /// be kept deflated once the page is sent ([`Placed::keep`]).
     drawn: Vec<(String, Arc<str>)>,
 }
 
@@ -28,33 +27,18 @@ impl Placed {
         }
     }
 
-    /// Notes `html`, drawn for `key`, to be kept after the page
-    /// ([`Placed::keep`]); its token.
-    pub(super) fn drawn(&mut self, key: String, html: Arc<str>) -> String {
-        self.drawn.push((key, html.clone()));
-        self.place(html)
+    /// Notes `html`, drawn for `key`, to be kept deflated after the page.
+    pub(super) fn note_drawn(&mut self, key: String, html: Arc<str>) {
+        self.drawn.push((key, html));
     }
 
-    /// The HTML drawn for `key` by this page, not kept yet.
-    pub(super) fn drawn_for(&self, key: &str) -> Option<Arc<str>> {
-        self.drawn
-            .iter()
-            .find(|(drawn, _)| drawn == key)
-            .map(|(_, html)| html.clone())
-    }
-
-    /// Hands each fragment this page drew to `keep` (its key and its HTML,
-    /// its tokens expanded), and forgets the page's fragments.
+    /// Hands each fragment this page drew to `keep` (its key and HTML), and
+    /// forgets the page's fragments.
     pub(super) fn keep(&mut self, mut keep: impl FnMut(&str, &str)) {
-        for (key, html) in std::mem::take(&mut self.drawn) {
-            keep(&key, &self.expand(&html));
+        for (key, html) in self.drawn.drain(..) {
+            keep(&key, &html);
         }
         self.html.clear();
-    }
-
-    /// Whether the page holds fragments not kept yet.
-    pub(super) fn keeps_any(&self) -> bool {
-        !self.drawn.is_empty()
     }
 
     /// The token of `html`, placed.
@@ -69,39 +53,25 @@ impl Placed {
         )
     }
 
-    /// `text` with each token of this page replaced by its fragment's HTML,
-    /// and the tokens in that HTML by theirs (a grid drawn by this page
-    /// holds its cards' tokens).
+    /// `text` with each token of this page replaced by its fragment's HTML
+    /// (which holds no tokens: a fragment is expanded before it is kept).
     pub(super) fn expand(&self, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
-        self.expand_into(text, &mut out, usize::MAX);
-        out
-    }
-
-    /// [`Placed::expand`] into `out`, of tokens before `below` only: a
-    /// fragment holds tokens placed before its own, so nothing is expanded
-    /// into itself.
-    fn expand_into(&self, text: &str, out: &mut String, below: usize) {
         let mut rest = text;
         while let Some(at) = rest.find(Self::OPEN) {
             out.push_str(&rest[..at]);
             let after = &rest[at + Self::OPEN.len_utf8()..];
             let found = after.find(Self::CLOSE).and_then(|end| {
                 let (nonce, index) = after[..end].split_once(':')?;
-                let index = (nonce == self.nonce)
+                let html = (nonce == self.nonce)
                     .then(|| index.parse::<usize>().ok())
                     .flatten()
-                    .filter(|&i| i < below)?;
-                let html = self.html.get(index)?;
-                Some((index, html, end + Self::CLOSE.len_utf8()))
+                    .and_then(|i| self.html.get(i))?;
+                Some((html, end + Self::CLOSE.len_utf8()))
             });
             match found {
-                Some((index, html, used)) => {
-                    if html.contains(Self::OPEN) {
-                        self.expand_into(html, out, index);
-                    } else {
-                        out.push_str(html);
-                    }
+                Some((html, used)) => {
+                    out.push_str(html);
                     rest = &after[used..];
                 }
                 None => {
@@ -111,6 +81,7 @@ impl Placed {
             }
         }
         out.push_str(rest);
+        out
     }
 }
 
@@ -139,38 +110,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fragments_drawn_into_fragments_are_expanded_and_kept_after_the_page() {
+    fn the_fragments_a_page_drew_are_handed_over_once_and_forgotten() {
         let mut placed = Placed::new();
-        let card = placed.drawn("card".into(), Arc::from("<b>карта</b>"));
-        let grid = placed.drawn("grid".into(), Arc::from(format!("<div>{card}{card}</div>")));
+        let card: Arc<str> = Arc::from("<b>карта</b>");
+        let token = placed.place(card.clone());
+        placed.note_drawn("card".into(), card);
         assert_eq!(
-            placed.expand(&format!("<main>{grid}</main>")),
-            "<main><div><b>карта</b><b>карта</b></div></main>"
-        );
-        assert_eq!(
-            placed.drawn_for("grid").as_deref(),
-            Some(&*format!("<div>{card}{card}</div>"))
-        );
-        // A fragment's own token inside it (made up) is not expanded into itself.
-        let forged = placed.place(Arc::from(format!("<i>\u{1}{}:3\u{2}</i>", placed.nonce)));
-        assert_eq!(
-            placed.expand(&forged),
-            format!("<i>\u{1}{}:3\u{2}</i>", placed.nonce)
+            placed.expand(&format!("<p>{token}</p>")),
+            "<p><b>карта</b></p>"
         );
         let mut kept = Vec::new();
-        assert!(placed.keeps_any());
-        placed.keep(|key, html| kept.push((key.to_string(), html.to_string())));
-        assert_eq!(
-            kept,
-            [
-                ("card".to_string(), "<b>карта</b>".to_string()),
-                (
-                    "grid".to_string(),
-                    "<div><b>карта</b><b>карта</b></div>".to_string()
-                )
-            ]
-        );
-        assert!(!placed.keeps_any() && placed.html.is_empty());
+        placed.keep(|key, html| kept.push(format!("{key}={html}")));
+        assert_eq!(kept, ["card=<b>карта</b>"]);
+        placed.keep(|key, _| panic!("{key} handed over twice"));
+        assert!(placed.html.is_empty());
     }
 
     #[test]

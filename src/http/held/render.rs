@@ -424,32 +424,23 @@ impl Engine {
                     }
                     ctx.globals().set("console", console)?;
                     if let Some(store) = fragments {
-                        // get(key, eager): the token of the kept fragment
-                        // (or of one this page drew), or undefined;
-                        // put(key, html, eager): its token, the fragment
-                        // kept once the page is sent ([`Engine::keep_drawn`]:
-                        // expanding and deflating a grid of twenty cards is
-                        // no work for the visitor to wait for). With `eager`
-                        // the token's HTML has its first picture loaded
-                        // first ([`eager_first_picture`]).
+                        // get(key, eager): the token of the kept fragment,
+                        // or undefined; put(key, html, eager): keeps it
+                        // (its own tokens expanded; deflated once the page
+                        // is sent: [`Engine::keep_drawn`]) and gives its
+                        // token. With `eager` the token's HTML has its
+                        // first picture loaded first ([`eager_first_picture`]).
                         let host = Object::new(ctx.clone())?;
                         let (read, placed) = (store.clone(), engine.placed.clone());
                         host.set(
                             "get",
                             Function::new(ctx.clone(), move |key: String, eager: Opt<bool>| {
-                                let mut placed = placed.lock().ok()?;
-                                let html = match placed.drawn_for(&key) {
-                                    Some(drawn) if eager.0 == Some(true) => {
-                                        Arc::from(placed.expand(&drawn))
-                                    }
-                                    Some(drawn) => drawn,
-                                    None => read.get(&key)?,
-                                };
+                                let html = read.get(&key)?;
                                 let html = match eager.0 {
                                     Some(true) => Arc::from(eager_first_picture(&html)),
                                     _ => html,
                                 };
-                                Some(placed.place(html))
+                                Some(placed.lock().ok()?.place(html))
                             })?,
                         )?;
                         let placed = engine.placed.clone();
@@ -461,12 +452,15 @@ impl Engine {
                                     let Ok(mut placed) = placed.lock() else {
                                         return html;
                                     };
-                                    if eager.0 == Some(true) {
-                                        let html: Arc<str> = Arc::from(placed.expand(&html));
-                                        placed.drawn(key, html.clone());
-                                        return placed.place(Arc::from(eager_first_picture(&html)));
+                                    let html: Arc<str> = Arc::from(placed.expand(&html));
+                                    store.put_plain(&key, html.clone());
+                                    placed.note_drawn(key, html.clone());
+                                    match eager.0 {
+                                        Some(true) => {
+                                            placed.place(Arc::from(eager_first_picture(&html)))
+                                        }
+                                        _ => placed.place(html),
                                     }
-                                    placed.drawn(key, Arc::from(html))
                                 },
                             )?,
                         )?;
@@ -517,9 +511,9 @@ impl Engine {
         html
     }
 
-    /// [`Engine::render`], the fragments the page drew kept only at
-    /// [`Engine::keep_drawn`] (or before the next page): the rendering
-    /// threads keep them after the page is sent.
+    /// [`Engine::render`], the fragments the page drew kept as they are
+    /// until [`Engine::keep_drawn`] (or the next page) deflates them: the
+    /// rendering threads do that after the page is sent.
     pub fn draw(&self, url: &str, data: &str) -> Result<String, String> {
         let answers = answers(data)?;
         let html = self.call_ssr(|ssr| {
@@ -536,15 +530,16 @@ impl Engine {
         html.map(|markup| placed.expand(&markup))
     }
 
-    /// Keeps the fragments the last page drew in the store (their tokens
-    /// expanded, deflated), and forgets the page's fragments.
+    /// Keeps the fragments the last page drew deflated in the store (they
+    /// are kept as they are while it is drawn), and forgets the page's
+    /// fragments.
     pub fn keep_drawn(&self) {
         let Ok(mut placed) = self.placed.lock() else {
             return;
         };
         match &self.fragments {
-            Some(store) if placed.keeps_any() => placed.keep(|key, html| store.put(key, html)),
-            _ => placed.keep(|_, _| {}),
+            Some(store) => placed.keep(|key, html| store.put(key, html)),
+            None => placed.keep(|_, _| {}),
         }
     }
 
