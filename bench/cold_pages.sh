@@ -13,6 +13,9 @@
 #                       share of the p99 drawing whole (default 0.5)
 #   BENCH_SECOND_KB     budget: every route's second page at most this many
 #                       KB in brotli (default 15)
+#   BENCH_OVER_10MS     budget: the share of cold pages with cards ahead
+#                       over 10 ms at most this (default 0.01: the issue's
+#                       "under 10 ms at p99")
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -21,6 +24,7 @@ CARS=${BENCH_CARS:-10000}
 PER_ROUTE=${BENCH_PER_ROUTE:-30}
 RATIO=${BENCH_RATIO:-0.5}
 SECOND_KB=${BENCH_SECOND_KB:-15}
+OVER_10MS=${BENCH_OVER_10MS:-0.01}
 OUT_DIR="$BENCH_DIR/out"
 
 log() { printf '[cold %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -92,6 +96,16 @@ mkdir -p "$OUT_DIR"
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 python3 "$BENCH_DIR/cold_pages.py" "${URL[ahead]}" "${URL[whole]}" --per-route "$PER_ROUTE" \
   --out "$WORK/cold.json" | tee "$WORK/cold.txt" >&2
+# Then the server as shipped alone, on addresses neither run asked for: the
+# other server's drawing (its collections run beside the next request) took
+# 1-2 ms from every page of this one on two cores, which a visitor's server
+# does not have beside it.
+kill "${PID[whole]}" 2>/dev/null || true
+wait "${PID[whole]}" 2>/dev/null || true
+unset 'PID[whole]'
+log "the server as shipped alone"
+python3 "$BENCH_DIR/cold_pages.py" "${URL[ahead]}" --per-route "$PER_ROUTE" --skip "$PER_ROUTE" \
+  --out "$WORK/alone.json" | tee -a "$WORK/cold.txt" >&2
 
 # Each route's first and second page over the wire, brotli.
 HASH=$(curl -fsS "${URL[ahead]}/" | grep -o '/assets/main-[A-Za-z0-9_-]*\.css' | head -1 \
@@ -109,9 +123,9 @@ done
 
 status=0
 python3 - "$WORK/cold.json" "${URL[ahead]}" "${URL[whole]}" "$SIZES" "$RATIO" "$SECOND_KB" \
-  "$DRAWN" "$AHEAD_S" "$LOAD" >"$OUT_DIR/cold.txt" <<'EOF' || status=1
+  "$DRAWN" "$AHEAD_S" "$LOAD" "$OVER_10MS" "$WORK/alone.json" >"$OUT_DIR/cold.txt" <<'EOF' || status=1
 import json, sys
-timings_file, ahead, whole, sizes_file, ratio, second_kb, drawn, ahead_s, load = sys.argv[1:]
+timings_file, ahead, whole, sizes_file, ratio, second_kb, drawn, ahead_s, load, over_share, alone_file = sys.argv[1:]
 timings = json.load(open(timings_file))
 def p99(values):
     ordered = sorted(values)
@@ -127,7 +141,14 @@ a99, w99 = p99(every["ahead"]), p99(every["whole"])
 over = sum(ms > 10 for ms in every["ahead"])
 print(f"{'all':<11} {sorted(every['ahead'])[len(every['ahead'])//2]:>10.2f} {a99:>10.2f} "
       f"{sorted(every['whole'])[len(every['whole'])//2]:>10.2f} {w99:>10.2f}")
-print(f"pages over 10 ms with cards ahead: {over} of {len(every['ahead'])}")
+print(f"pages over 10 ms with cards ahead, side by side: {over} of {len(every['ahead'])}")
+alone = [ms for values in json.load(open(alone_file))[ahead].values() for ms in values]
+alone_over = sum(ms > 10 for ms in alone)
+print(f"{'alone':<11} {sorted(alone)[len(alone)//2]:>10.2f} {p99(alone):>10.2f}   (the server as shipped alone, new addresses)")
+over_verdict = "ok" if alone_over / len(alone) <= float(over_share) else "OVER"
+if over_verdict != "ok":
+    failed.append("over 10 ms")
+print(f"budget: pages over 10 ms, the server alone <= {float(over_share):.0%}: {alone_over} of {len(alone)} {over_verdict}")
 verdict = "ok" if a99 <= float(ratio) * w99 else "OVER"
 if verdict != "ok":
     failed.append("cold p99")
