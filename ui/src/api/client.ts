@@ -57,9 +57,6 @@ export const FRESH_MS = 5 * 60 * 1000;
 interface Entry {
   data: unknown;
   at: number;
-  /** Reads the answer when it is first asked for (a server-drawn page's
-   * answers are parsed only if the page reads them: `primeLazily`). */
-  read?: () => unknown;
 }
 
 const cache = new Map<string, Entry>();
@@ -73,20 +70,31 @@ export function primeCache(data: Record<string, unknown>): void {
 }
 
 /** Fills the cache with answers read when first asked for (the server's
- * drawing: src/server/render.tsx). */
+ * drawing parses a page's answers only if the page reads them:
+ * src/server/render.tsx). The browser never calls it, and its bundle
+ * leaves it out. */
 export function primeLazily(answers: Map<string, () => unknown>): void {
   const now = Date.now();
-  for (const [url, read] of answers) cache.set(url, { data: undefined, at: now, read });
+  for (const [url, read] of answers) {
+    let data: unknown;
+    let done = false;
+    cache.set(url, {
+      at: now,
+      get data() {
+        if (!done) {
+          data = read();
+          done = true;
+        }
+        return data;
+      },
+    });
+  }
 }
 
 /** A fresh cached answer: undefined when absent; throws for a known 404. */
 export function cached<T>(url: string): T | undefined {
   const entry = cache.get(url);
   if (!entry || Date.now() - entry.at > FRESH_MS) return undefined;
-  if (entry.read !== undefined) {
-    entry.data = entry.read();
-    entry.read = undefined;
-  }
   if (entry.data === null) throw new ApiError(404, NOT_FOUND, null, url);
   return entry.data as T;
 }
