@@ -53,17 +53,13 @@ def routes(conn, per_route, skip=0):
     bodies = ["sedan", "hatchback", "crossover", "wagon", "coupe", "pickup"]
     cars = json_of(conn, f"/api/cars/fast?limit=100&offset=300")
     cars += json_of(conn, f"/api/cars/fast?limit=100&offset=2000")
-    prices = [1_000_000 + 100_000 * i for i in range(90)]
     n = range(skip, skip + per_route)
     out = {
         "home": ["/"] if skip == 0 else [],
         "new_cars": [f"/new-cars?page={2 + i}" for i in n],
         "used_cars": [f"/used-cars?page={2 + i}" for i in n],
         "lease_cars": [f"/lease-cars?page={1 + i}" for i in n],
-        "filtered": [
-            f"/used-cars?brand={brands[i % len(brands)]}&body={bodies[i % len(bodies)]}&price={prices[i * 3 % len(prices)]}"
-            for i in n
-        ],
+        "filtered": filtered(cars, per_route, skip),
         # A brand's page turns its sections' pages by their own parameters.
         "brand": [f"/brand/{brands[i % len(brands)]}?used={1 + i // len(brands)}" for i in n],
         "body_type": [
@@ -73,6 +69,28 @@ def routes(conn, per_route, skip=0):
         "car": [f"/car/{car['slug']}" for car in cars[skip : skip + per_route]],
     }
     return out
+
+
+def filtered(cars, per_route, skip):
+    """Catalogue addresses with a brand, a body type and a price limit that
+    list cars: each made from a car of the sample (its status's catalogue,
+    its brand and body, a limit at or above its price), so no address is an
+    empty list; each unique."""
+    out = []
+    for car in cars:
+        catalogue = {"new": "new-cars", "used": "used-cars"}.get(car.get("status"))
+        if catalogue is None or not car.get("brandSlug") or not car.get("bodyType"):
+            continue
+        rubles = int(float(car["price"]))
+        for step in range(0, 20):
+            limit = min(10_000_000, max(500_000, -(-rubles // 100_000) * 100_000) + 100_000 * step)
+            path = f"/{catalogue}?brand={car['brandSlug']}&body={car['bodyType']}&price={limit}"
+            if path not in out:
+                out.append(path)
+                break
+        if len(out) >= skip + per_route:
+            break
+    return out[skip : skip + per_route]
 
 
 def percentile(values, share):
