@@ -170,10 +170,16 @@ impl CarIndex {
     /// is the same on each of them).
     pub fn count(&self, filter: &CarFilter) -> i64 {
         let key = count_key(filter);
-        let kept = |counts: &HashMap<String, i64>| counts.get(&key).copied();
-        if let Some(count) = kept(&self.counts.lock().unwrap_or_else(|e| e.into_inner())) {
+        let kept = self
+            .counts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .copied();
+        if let Some(count) = kept {
             return count;
         }
+        // Counted without the lock: another filter's count need not wait.
         let count = self.matching(filter).count() as i64;
         let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         if counts.len() >= COUNTS_KEPT {

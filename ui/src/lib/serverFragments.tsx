@@ -40,7 +40,7 @@ export function installFragmentStore(next: FragmentStore | null) {
 
 /** The page's API answers (and the lists and objects directly inside
  * them, and the items of a list) by a digest of their JSON, which the
- * server computes natively (src/http/held/render.rs): a key can name a list
+ * server computes natively (src/http/held/page_answers.rs): a key can name a list
  * of twenty cars, or a car, by 24 characters instead of spelling it out.
  * Only on the server, per page. */
 let digests: WeakMap<object, string> | null = null;

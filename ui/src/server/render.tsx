@@ -42,7 +42,7 @@ installFragmentStore(
 );
 
 /** `url` is the page's path and query; `answers` the page's embedded API
- * answers, four strings each, flat (src/http/held/render.rs): the answer's
+ * answers, four strings each, flat (src/http/held/page_answers.rs): the answer's
  * URL, its JSON, a digest of it and the digests of its items when it is a
  * list (comma-separated), which keys of drawn fragments use
  * (lib/serverFragments.tsx). An answer is parsed when the page first reads
