@@ -463,6 +463,70 @@ async fn the_first_screens_largest_picture_is_preloaded() {
     // Without a banner, a catalogue preloads its first card's picture.
     let page = html(&app.get("/new-cars").await);
     assert!(page.contains("<link rel=\"preload\" as=\"image\" href=\"/media/aaaa-800.webp\""));
+    assert_eq!(
+        page.matches("<link rel=\"preload\" as=\"image\"").count(),
+        1
+    );
+    // A body type's page: its first card on phones (on their first screen,
+    // larger than the short banner), its banner on wider screens.
+    {
+        let conn = app.db.conn().unwrap();
+        dealership::domain::body_types::set_images(
+            &conn,
+            &BodyType::CROSSOVER,
+            "/media/wide-800.webp",
+            "/media/narrow-800.webp",
+        )
+        .unwrap();
+    }
+    let page = html(&app.get("/body-type/crossover").await);
+    let preloads: Vec<&str> = page
+        .match_indices("<link rel=\"preload\" as=\"image\"")
+        .map(|(i, _)| &page[i..i + page[i..].find('>').unwrap()])
+        .collect();
+    assert_eq!(preloads.len(), 2, "{preloads:?}");
+    assert!(
+        preloads[0].contains("href=\"/media/aaaa-800.webp\""),
+        "{preloads:?}"
+    );
+    assert!(
+        preloads[0].contains("media=\"(max-width: 767px)\""),
+        "{preloads:?}"
+    );
+    assert!(
+        preloads[1].contains("href=\"/media/wide-800.webp\""),
+        "{preloads:?}"
+    );
+    assert!(
+        preloads[1].contains("media=\"(min-width: 768px)\""),
+        "{preloads:?}"
+    );
+}
+
+/// A page names its default icon as a `data:` URL: no request for it beside
+/// the first screen's picture (docs/rendering.md).
+#[tokio::test]
+async fn the_default_icon_is_written_into_the_page() {
+    let app = TestApp::new();
+    let page = html(&app.get("/consent").await);
+    let icon = page
+        .split("<link rel=\"icon\" href=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap();
+    assert!(
+        icon.starts_with("data:image/svg+xml,%3Csvg xmlns=&#39;http://www.w3.org/2000/svg&#39;"),
+        "{icon}"
+    );
+    // The salon's own icon, once set, is linked.
+    {
+        let conn = app.db.conn().unwrap();
+        let mut settings = dealership::domain::settings::get(&conn).unwrap();
+        settings.public.favicon = "/media/icon.png".into();
+        dealership::domain::settings::save(&conn, &settings).unwrap();
+    }
+    let page = html(&app.get("/privacy").await);
+    assert!(page.contains("<link rel=\"icon\" href=\"/media/icon.png\">"));
 }
 
 /// The keys of a page's embedded data.

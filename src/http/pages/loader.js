@@ -1,8 +1,12 @@
 (()=>{const me=document.currentScript,root=document.documentElement;let started=false,pressed=null;
-const start=()=>{if(started)return;started=true;for(const href of me.dataset.preload.split(" ")){if(!href)continue;const l=document.createElement("link");l.rel="modulepreload";l.href=href;document.head.append(l)}const s=document.createElement("script");s.type="module";s.src=me.dataset.entry;document.head.append(s)};
+const held=[];const keep=(el,names)=>{for(const name of names){const value=el.getAttribute(name);if(value!==null){held.push([el,name,value]);el.removeAttribute(name)}}};
+const holding=new MutationObserver((records)=>{for(const r of records)for(const n of r.addedNodes)if(n.nodeType===1)for(const img of n.matches("img[loading=lazy]")?[n]:n.querySelectorAll("img[loading=lazy]")){if(img.parentElement?.tagName==="PICTURE")for(const s of img.parentElement.querySelectorAll("source"))keep(s,["srcset"]);keep(img,["srcset","src"])}});
+holding.observe(root,{childList:true,subtree:true});
+const release=()=>{holding.disconnect();for(const [el,name,value] of held.splice(0))if(!el.hasAttribute(name))el.setAttribute(name,value)};
+const start=()=>{if(started)return;started=true;release();for(const href of me.dataset.preload.split(" ")){if(!href)continue;const l=document.createElement("link");l.rel="modulepreload";l.href=href;document.head.append(l)}const s=document.createElement("script");s.type="module";s.src=me.dataset.entry;document.head.append(s)};
 const soon=()=>requestAnimationFrame(()=>setTimeout(start,0));
 const painted=()=>{const hero=[...document.querySelectorAll("img[fetchpriority=high]")].find((i)=>i.offsetParent!==null&&!i.complete);if(!hero)return soon();hero.addEventListener("load",soon);hero.addEventListener("error",soon);setTimeout(start,2000)};
-for(const type of ["pointerdown","touchstart","keydown","focusin"])addEventListener(type,start,{capture:true,passive:true});
+for(const type of ["pointerdown","touchstart","keydown","focusin","wheel","scroll"])addEventListener(type,start,{capture:true,passive:true});
 const hold=(e)=>{if(root.hasAttribute("data-live"))return;const t=e.target.closest?.(e.type==="submit"?"form":"button,summary,label,[role=button],input[type=checkbox],input[type=radio]");if(!t||t.closest("a[href]"))return;e.preventDefault();e.stopImmediatePropagation();pressed=t;root.setAttribute("data-early","");start()};
 addEventListener("click",hold,true);addEventListener("submit",hold,true);
 document.addEventListener("dealership:live",()=>{removeEventListener("click",hold,true);removeEventListener("submit",hold,true);const t=pressed;pressed=null;if(!t?.isConnected)return;if(t.tagName==="FORM")t.requestSubmit();else t.click()});

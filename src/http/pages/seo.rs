@@ -29,6 +29,30 @@ const SITEMAP_NAMESPACE: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
 
 const DEFAULT_FAVICON: &[u8] = include_bytes!("../../../assets/favicon.svg");
 
+/// The default favicon as a `data:` URL, written into every page's head: a
+/// browser then asks for no icon while the first screen loads (the icon's
+/// request took a connection beside the hero picture on a phone's network,
+/// docs/rendering.md "Pictures after the first paint").
+pub(super) fn default_favicon_url() -> &'static str {
+    static URL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let svg = std::str::from_utf8(DEFAULT_FAVICON).expect("the favicon is UTF-8");
+        let mut url = String::from("data:image/svg+xml,");
+        for c in svg.trim().chars() {
+            match c {
+                '"' => url.push('\''),
+                '%' => url.push_str("%25"),
+                '#' => url.push_str("%23"),
+                '<' => url.push_str("%3C"),
+                '>' => url.push_str("%3E"),
+                '\n' | '\r' | '\t' => url.push(' '),
+                c => url.push(c),
+            }
+        }
+        url
+    });
+    &URL
+}
+
 /// One `<url>` of the sitemap.
 struct Entry<'a> {
     path: String,
@@ -167,6 +191,15 @@ pub async fn favicon_ico(State(state): State<AppState>) -> AppResult<Response> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_favicon_is_a_data_url() {
+        let url = default_favicon_url();
+        assert!(url.starts_with("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'"));
+        assert!(url.ends_with("%3C/svg%3E"), "{url}");
+        assert!(url.contains("fill='%230b3d91'"), "{url}");
+        assert!(!url.contains(['"', '#', '<', '>', '\n']), "{url}");
+    }
 
     #[test]
     fn sitemap_escapes_and_dates_its_entries() {

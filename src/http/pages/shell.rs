@@ -195,7 +195,7 @@ impl Page {
             .cloned()
             .collect();
         let favicon = if settings.favicon.is_empty() {
-            "/favicon.svg".to_string()
+            super::seo::default_favicon_url().to_string()
         } else {
             settings.favicon.clone()
         };

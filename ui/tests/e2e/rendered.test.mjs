@@ -345,6 +345,107 @@ describe("the code starts after the first paint", () => {
   });
 });
 
+describe("pictures after the first screen's paint", () => {
+  it("a phone fetches the hero alone first, then the logos and cards it shows", async () => {
+    const page = await s.open(PHONE, null);
+    page.problems = [];
+    page.on("pageerror", (e) => page.problems.push(e.message));
+    /** Media requests in the order made, and when each answer was done. */
+    const asked = [];
+    const done = new Map();
+    page.on("request", (r) => {
+      if (r.url().includes("/media/")) asked.push(r.url());
+    });
+    page.on("requestfinished", (r) => {
+      if (r.url().includes("/media/")) done.set(r.url(), asked.length);
+    });
+    // The first picture asked for comes slowly, as on a phone's network:
+    // what the first screen shows besides waits for it.
+    let slow = null;
+    await page.route(/\/media\//, async (r) => {
+      if (slow === null) {
+        slow = r.request().url();
+        await new Promise((go) => setTimeout(go, 800));
+      }
+      await r.continue();
+    });
+    await page.goto(`${s.base}/new-cars`);
+    const hero = await page.locator("section.banner img").evaluate((i) => i.currentSrc);
+    assert.equal(asked[0], hero, "the banner's picture is asked for first");
+    assert.equal(done.get(hero), 1, "nothing else is asked for before it has arrived");
+    // What the phone's first screen shows arrives: the brand chips' logos
+    // and the first card's picture (the chips are read as a person sees
+    // them: loaded, with their width).
+    const logo = page.locator(".brand-strip img.brand-logo").first();
+    await page.waitForFunction(
+      (img) => img.complete && img.naturalWidth > 0,
+      await logo.elementHandle(),
+      { timeout: 5000 },
+    );
+    const card = page.locator('[data-testid="car-card"] img').first();
+    await card.scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (img) => img.complete && img.naturalWidth > 0,
+      await card.elementHandle(),
+      { timeout: 5000 },
+    );
+    // No picture of the page was left without its address.
+    assert.equal(await page.locator("#app img:not([src])").count(), 0);
+    assert.ok(asked.length > 2, `${asked.length} pictures asked for`);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  for (const [path, selector] of [
+    ["/", ".brand-tile img"],
+    ["/new-cars", ".brand-strip img"],
+    ["/auto-credit", "img.brand-logo"],
+    ["/", '[data-testid="car-card"] img'],
+  ]) {
+    it(`${path}: a held picture's box (${selector}) is the size it has once shown`, async () => {
+      const page = await s.open(PHONE, null);
+      let slow = null;
+      await page.route(/\/media\//, async (r) => {
+        if (slow === null) {
+          slow = r.request().url();
+          await new Promise((go) => setTimeout(go, 1500));
+        }
+        await r.continue();
+      });
+      // Not page.goto: the harness's waits for the page to go live.
+      await page.evaluate((url) => {
+        location.href = url;
+      }, `${s.base}${path}`);
+      const pictures = page.locator(selector);
+      await pictures.first().waitFor({ state: "attached" });
+      const boxes = () =>
+        pictures.evaluateAll((all) =>
+          all.slice(0, 6).map((i) => {
+            const r = i.getBoundingClientRect();
+            return { held: !i.hasAttribute("src"), size: `${r.width}x${r.height}` };
+          }),
+        );
+      const held = await boxes();
+      assert.ok(
+        held.every((b) => b.held),
+        `held while the hero comes: ${JSON.stringify(held)}`,
+      );
+      await page.waitForFunction(
+        (sel) =>
+          [...document.querySelectorAll(sel)].slice(0, 6).every((i) => i.hasAttribute("src")),
+        selector,
+        { timeout: 10000 },
+      );
+      const shown = await boxes();
+      assert.deepEqual(
+        shown.map((b) => b.size),
+        held.map((b) => b.size),
+      );
+      await page.context().close();
+    });
+  }
+});
+
 describe("without JavaScript (desktop)", () => {
   /** /new-cars in a browser with JavaScript off. */
   async function catalogue() {
@@ -361,6 +462,16 @@ describe("without JavaScript (desktop)", () => {
     assert.equal(prices.length, 20);
     for (const p of prices) assert.match(p, PRICE);
     assert.ok(await cards(page).first().isVisible());
+    // The cards' pictures are there without the loader's script.
+    const picture = cards(page).nth(1).locator("img").first();
+    await picture.scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (img) => img.complete && img.naturalWidth > 0,
+      await picture.elementHandle(),
+      {
+        timeout: 5000,
+      },
+    );
     const phone = page.locator(".site-header a.header-phone");
     assert.ok(await phone.isVisible());
     assert.match(await phone.getAttribute("href"), /^tel:\+?\d+$/);

@@ -96,16 +96,21 @@ pub(super) fn banner_preloads(page: &mut Page, desktop: &str, mobile: &str) {
     let mobile = if mobile.is_empty() { desktop } else { mobile };
     if !desktop.is_empty() {
         page.preload_images
-            .push(PreloadImage::of(desktop, "100vw", "(min-width: 768px)"));
+            .push(PreloadImage::of(desktop, "100vw", WIDER_THAN_PHONES));
     }
     if !mobile.is_empty() {
         page.preload_images
-            .push(PreloadImage::of(mobile, "100vw", "(max-width: 767px)"));
+            .push(PreloadImage::of(mobile, "100vw", PHONES));
     }
 }
 
-/// The first card's picture of a catalogue (`cars`: a list as embedded).
-pub(super) fn first_card_preload(page: &mut Page, cars: &RawValue) {
+/// The screens the banners' phone pictures are for (`Banner.tsx`).
+pub(super) const PHONES: &str = "(max-width: 767px)";
+pub(super) const WIDER_THAN_PHONES: &str = "(min-width: 768px)";
+
+/// The first card's picture of a catalogue (`cars`: a list as embedded), on
+/// the screens of `media` (all when empty).
+pub(super) fn first_card_preload(page: &mut Page, cars: &RawValue, media: &str) {
     #[derive(Deserialize)]
     struct Card {
         #[serde(rename = "mainImage")]
@@ -119,7 +124,7 @@ pub(super) fn first_card_preload(page: &mut Page, cars: &RawValue) {
     let image = first.as_deref().unwrap_or_default();
     if !image.is_empty() {
         page.preload_images
-            .push(PreloadImage::of(image, CARD_SIZES, ""));
+            .push(PreloadImage::of(image, CARD_SIZES, media));
     }
 }
 

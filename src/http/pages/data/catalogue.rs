@@ -12,10 +12,10 @@ use rusqlite::Connection;
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use super::super::shell::Page;
+use super::super::shell::{Page, PreloadImage};
 use super::answer::{
-    BODY_TYPES, BRANDS, HOME_CATALOGUE, HOME_FEATURED, NOT_FOUND_DESCRIPTION, PROMOTIONS, REVIEWS,
-    banner_preloads, first_card_preload, json_text, respond_listing,
+    BODY_TYPES, BRANDS, HOME_CATALOGUE, HOME_FEATURED, NOT_FOUND_DESCRIPTION, PHONES, PROMOTIONS,
+    REVIEWS, WIDER_THAN_PHONES, banner_preloads, first_card_preload, json_text, respond_listing,
 };
 use crate::domain::car_index::CarIndex;
 use crate::domain::cars::{self, BodyType, CarFilter, CarSort, CarStatus};
@@ -398,10 +398,25 @@ async fn status_catalogue(
 /// A catalogue's largest paint: its banner when it has one, else the first card.
 fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &RawValue) {
     if desktop.is_empty() && mobile.is_empty() {
-        first_card_preload(page, cars);
+        first_card_preload(page, cars, "");
     } else {
         banner_preloads(page, desktop, mobile);
     }
+}
+
+/// A body type's largest paint: on a phone its first card (the filters are
+/// folded away, the card is on the first screen and larger than the short
+/// banner; the banner waits for the paint, `CatalogueLayout.tsx`), on a wider
+/// screen its banner when it has one.
+fn body_type_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &RawValue) {
+    if desktop.is_empty() && mobile.is_empty() {
+        first_card_preload(page, cars, "");
+        return;
+    }
+    first_card_preload(page, cars, PHONES);
+    let desktop = if desktop.is_empty() { mobile } else { desktop };
+    page.preload_images
+        .push(PreloadImage::of(desktop, "100vw", WIDER_THAN_PHONES));
 }
 
 /// The lease-to-own cars, newest first, a page at a time (`?page=N`).
@@ -429,7 +444,7 @@ pub async fn lease_cars(
             rule: &rule,
         };
         let list = embed_catalogue(&lists, &mut page, &query, params.page())?;
-        first_card_preload(&mut page, &list);
+        first_card_preload(&mut page, &list, "");
         Ok(page)
     })
     .await
@@ -521,7 +536,7 @@ pub async fn brand(
                 embed_count(&lists, &mut page, &section)?;
             }
         }
-        first_card_preload(&mut page, &first.unwrap_or_else(empty_list));
+        first_card_preload(&mut page, &first.unwrap_or_else(empty_list), "");
         page.put(key, &brand);
         Ok(page)
     })
@@ -578,7 +593,7 @@ pub async fn body_type(
             ..CarsQuery::default()
         };
         let list = embed_catalogue(&lists, &mut page, &query, params.page())?;
-        catalogue_preloads(&mut page, &info.image_url, &info.image_url_mobile, &list);
+        body_type_preloads(&mut page, &info.image_url, &info.image_url_mobile, &list);
         page.put(BRANDS, &brand_list);
         page.put(key, &info);
         Ok(page)

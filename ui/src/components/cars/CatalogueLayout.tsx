@@ -80,9 +80,16 @@ export function CatalogueLayout(props: Props) {
     <SavedSearchButton query={c.query} brands={c.brands} bodyLabel={bodyLabel} />
   );
 
+  // One picture of the first screen is fetched first (`priority`), the one a
+  // phone shows largest: the banner's when it has a picture; on a body
+  // type's page the first card's, which is on a phone's first screen (its
+  // filters folded away) and larger than the short banner. The server
+  // preloads the same (src/http/pages/data/catalogue.rs); the banner there
+  // waits for the paint on phones, its wide picture preloaded for wide screens.
+  const bannerFirst = Boolean(banner.desktop || banner.mobile) && !bodyTypePage;
   return (
     <>
-      <Banner {...banner} alt={title ?? ""}>
+      <Banner {...banner} alt={title ?? ""} priority={bannerFirst}>
         <h1>{title}</h1>
       </Banner>
       <div class="container">
@@ -125,7 +132,7 @@ export function CatalogueLayout(props: Props) {
         ) : c.cars.length === 0 ? (
           props.empty(hasActiveFilters(c.filters))
         ) : (
-          <CarGrid cars={c.cars} priorityFirst />
+          <CarGrid cars={c.cars} priorityFirst={!bannerFirst} />
         )}
         {/* Without JavaScript the page numbers below are the way on. */}
         {props.loadMore && c.hasMore && (
