@@ -6,15 +6,19 @@
 // median runs' JSON reports to ui/lighthouse/ (ignored by git).
 //
 // What fails a route (exit 1):
-// - always: accessibility, best practices or SEO under 100, or a layout
-//   shift of 0.01 or more: these do not depend on how busy the machine is;
+// - always: accessibility, best practices or SEO under 100, a layout shift
+//   of 0.01 or more, LCP 1.0 s or more (issue 47): these do not depend on
+//   how busy the machine is (LCP is Lantern's replay of the page's requests
+//   at a phone's network; with the first screen's other pictures held until
+//   its paint, docs/rendering.md, its graph is the page and its hero, and
+//   LCP was 0.90-0.92 s on every run of 2026-12-03);
 // - by hand (not with --ci): any layout shift at all (CLS above 0; the
 //   favourites page showed one of 0.0009 once, the header's phone link
 //   moving, which a browser without Lighthouse's emulation never showed), a
-//   performance score under 100, LCP 1.0 s or more, total blocking time
-//   100 ms or more (issue 47; docs/rendering.md).
-//   The README's test command runs `--ci`: there the timings are printed, not
-//   judged, since Lighthouse's blocking time is the page's real main-thread
+//   performance score under 100, total blocking time 100 ms or more (issue
+//   47; docs/rendering.md).
+//   The README's test command runs `--ci`: there the blocking time and the
+//   score are printed, not judged, since Lighthouse's blocking time is the page's real main-thread
 //   work times four, which another process on a 2-core machine doubles
 //   (210-570 ms for one build, docs/rendering.md).
 // Each run has a browser of its own, a first visit: Lighthouse clears the
@@ -110,9 +114,9 @@ try {
     if (cls.numericValue >= 0.01 || (!CI && cls.numericValue > 0)) {
       problems.push(`layout shift ${cls.numericValue}`);
     }
+    if (lcp.numericValue >= MAX_LCP_MS) problems.push(`LCP ${ms(lcp)} ms`);
     if (!CI) {
       if (scores.performance < 100) problems.push(`performance ${scores.performance}`);
-      if (lcp.numericValue >= MAX_LCP_MS) problems.push(`LCP ${ms(lcp)} ms`);
       if (tbt.numericValue >= MAX_TBT_MS) problems.push(`TBT ${ms(tbt)} ms`);
     }
     for (const problem of problems) console.log(`  over budget: ${problem}`);
