@@ -50,11 +50,17 @@ pub fn kept(headers: &HeaderMap) -> Option<Vec<String>> {
 }
 
 /// The content hash in a built stylesheet's name (`/assets/main-CjBjpzKf.css`
-/// → `CjBjpzKf`).
+/// → `CjBjpzKf`). Vite's hashes are base64url and may hold a `-` themselves
+/// (`main-Czr-sWkE.css` → `Czr-sWkE`), as may a chunk's name
+/// (`credit-programs-sU63p1WS.css`): the hash is the shortest tail after a
+/// `-` that is a whole hash, as the browser's `hashOf` (`lib/keptStyles.ts`)
+/// reads it.
 pub fn hash_of(href: &str) -> Option<&str> {
     let stem = href.strip_prefix("/assets/")?.strip_suffix(".css")?;
-    let (_, hash) = stem.rsplit_once('-')?;
-    is_hash(hash).then_some(hash)
+    stem.match_indices('-')
+        .rev()
+        .map(|(at, _)| &stem[at + 1..])
+        .find(|tail| is_hash(tail))
 }
 
 fn is_hash(id: &str) -> bool {
@@ -126,6 +132,14 @@ mod tests {
         assert_eq!(kept(&headers("styles=../../x; s=1")), None);
         assert_eq!(kept(&HeaderMap::new()), None);
         assert_eq!(hash_of("/assets/main-CjBjpzKf.css"), Some("CjBjpzKf"));
+        // A hash with a `-` of its own (12 % of Vite's 8-character hashes),
+        // a chunk's name with one.
+        assert_eq!(hash_of("/assets/main-Czr-sWkE.css"), Some("Czr-sWkE"));
+        assert_eq!(
+            hash_of("/assets/credit-programs-sU63p1WS.css"),
+            Some("sU63p1WS")
+        );
+        assert_eq!(hash_of("/assets/main-x.css"), None);
         assert_eq!(hash_of("/media/x-800.webp"), None);
     }
 

@@ -69,9 +69,11 @@ pub struct Page {
 /// The inline script that starts a drawn page's code once its first screen
 /// is painted (docs/rendering.md, "Code after the first paint"): after the
 /// first contentful paint and the load of the page's hero picture (its
-/// `fetchpriority="high"` image), at the first press, key or focus, or at
-/// the latest 3 seconds after the document is parsed; at once when the page
-/// arrived undrawn. A click on a button or a form's submit before the code
+/// `fetchpriority="high"` image), at the first press, key, focus, wheel or
+/// scroll, or at the latest 3 seconds after the document is parsed; at once
+/// when the page arrived undrawn. Until then it holds the addresses of the
+/// page's lazy pictures, so that nothing else shares a phone's line with
+/// the hero (docs/rendering.md, "Pictures after the first paint"). A click on a button or a form's submit before the code
 /// is live is held and done again once it is (`dealership:live`, main.tsx).
 /// Allowed by its hash in the Content-Security-Policy
 /// (`router::LOADER_HASH`, checked by a test).

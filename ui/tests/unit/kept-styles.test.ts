@@ -5,6 +5,10 @@ describe("kept stylesheets", () => {
   it("reads the hash of a built stylesheet's name and nothing else", () => {
     expect(hashOf("/assets/main-CjBjpzKf.css")).toBe("CjBjpzKf");
     expect(hashOf("/assets/Compare-CoRU5TWL.css")).toBe("CoRU5TWL");
+    // A hash with a `-` of its own, a chunk's name with one: read as the
+    // server's kept_styles::hash_of reads them.
+    expect(hashOf("/assets/main-Czr-sWkE.css")).toBe("Czr-sWkE");
+    expect(hashOf("/assets/credit-programs-sU63p1WS.css")).toBe("sU63p1WS");
     expect(hashOf("/media/abc-800.webp")).toBeNull();
     expect(hashOf("https://cdn.example/assets/main-CjBjpzKf.css")).toBeNull();
   });
