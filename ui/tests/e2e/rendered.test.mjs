@@ -345,6 +345,15 @@ describe("the code starts after the first paint", () => {
   });
 });
 
+/** Waits until a picture is shown as a person sees it: loaded, with its width. */
+async function untilShown(img) {
+  await img
+    .page()
+    .waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle(), {
+      timeout: 5000,
+    });
+}
+
 describe("pictures after the first screen's paint", () => {
   it("a phone fetches the hero alone first, then the logos and cards it shows", async () => {
     const page = await s.open(PHONE, null);
@@ -377,18 +386,10 @@ describe("pictures after the first screen's paint", () => {
     // and the first card's picture (the chips are read as a person sees
     // them: loaded, with their width).
     const logo = page.locator(".brand-strip img.brand-logo").first();
-    await page.waitForFunction(
-      (img) => img.complete && img.naturalWidth > 0,
-      await logo.elementHandle(),
-      { timeout: 5000 },
-    );
+    await untilShown(logo);
     const card = page.locator('[data-testid="car-card"] img').first();
     await card.scrollIntoViewIfNeeded();
-    await page.waitForFunction(
-      (img) => img.complete && img.naturalWidth > 0,
-      await card.elementHandle(),
-      { timeout: 5000 },
-    );
+    await untilShown(card);
     // No picture of the page was left without its address.
     assert.equal(await page.locator("#app img:not([src])").count(), 0);
     assert.ok(asked.length > 2, `${asked.length} pictures asked for`);
@@ -465,13 +466,7 @@ describe("without JavaScript (desktop)", () => {
     // The cards' pictures are there without the loader's script.
     const picture = cards(page).nth(1).locator("img").first();
     await picture.scrollIntoViewIfNeeded();
-    await page.waitForFunction(
-      (img) => img.complete && img.naturalWidth > 0,
-      await picture.elementHandle(),
-      {
-        timeout: 5000,
-      },
-    );
+    await untilShown(picture);
     const phone = page.locator(".site-header a.header-phone");
     assert.ok(await phone.isVisible());
     assert.match(await phone.getAttribute("href"), /^tel:\+?\d+$/);
