@@ -48,7 +48,7 @@ const ADMIN_BODY_LIMIT: usize = 1024 * 1024;
 /// script of a drawn page (`pages::shell::LOADER`) by its SHA-256: a test
 /// (`loader_hash_allows_the_loader`) says the new hash when loader.js changes.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
-    script-src 'self' 'sha256-gM/RzYD5e1XNRkPwcx80cZVfJ7GahAXDgaGWRX/tQXI=' \
+    script-src 'self' 'sha256-rrdparMBPI+EXJQeH5N7wPevgMIOYIicYA6SL13Cr+A=' \
     https://mc.yandex.ru https://www.googletagmanager.com; \
     style-src 'self' 'unsafe-inline'; \
     img-src 'self' data: blob: https://mc.yandex.ru https://*.google-analytics.com \

@@ -1,9 +1,10 @@
 (()=>{const me=document.currentScript,root=document.documentElement;let started=false,pressed=null;
 const held=[];const keep=(el,names)=>{for(const name of names){const value=el.getAttribute(name);if(value!==null){held.push([el,name,value]);el.removeAttribute(name)}}};
 const holdPicture=(img)=>{if(img.getAttribute("loading")!=="lazy")return;if(img.parentElement?.tagName==="PICTURE")for(const s of img.parentElement.querySelectorAll("source"))keep(s,["srcset"]);keep(img,["srcset","src"])};
-const holding=new MutationObserver((records)=>{for(const r of records)for(const n of r.addedNodes){if(n.nodeType!==1)continue;if(n.tagName==="IMG")holdPicture(n);else if(n.firstElementChild)for(const img of n.getElementsByTagName("img"))holdPicture(img)}});
-holding.observe(root,{childList:true,subtree:true});
-const release=()=>{holding.disconnect();for(const [el,name,value] of held.splice(0))if(!el.hasAttribute(name))el.setAttribute(name,value)};
+const pictures=document.images;let seen=0;
+const watch=()=>{if(started)return;for(;seen<pictures.length;seen++)holdPicture(pictures[seen]);requestAnimationFrame(watch)};
+requestAnimationFrame(watch);
+const release=()=>{for(const [el,name,value] of held.splice(0))if(!el.hasAttribute(name))el.setAttribute(name,value)};
 const start=()=>{if(started)return;started=true;release();for(const href of me.dataset.preload.split(" ")){if(!href)continue;const l=document.createElement("link");l.rel="modulepreload";l.href=href;document.head.append(l)}const s=document.createElement("script");s.type="module";s.src=me.dataset.entry;document.head.append(s)};
 const soon=()=>requestAnimationFrame(()=>setTimeout(start,0));
 const painted=()=>{const hero=[...document.querySelectorAll("img[fetchpriority=high]")].find((i)=>i.offsetParent!==null&&!i.complete);if(!hero)return soon();hero.addEventListener("load",soon);hero.addEventListener("error",soon);setTimeout(start,2000)};
