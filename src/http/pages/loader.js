@@ -2,7 +2,7 @@
 const held=[];const keep=(el,names)=>{for(const name of names){const value=el.getAttribute(name);if(value!==null){held.push([el,name,value]);el.removeAttribute(name)}}};
 const holdPicture=(img)=>{if(img.getAttribute("loading")!=="lazy")return;if(img.parentElement?.tagName==="PICTURE")for(const s of img.parentElement.querySelectorAll("source"))keep(s,["srcset"]);keep(img,["srcset","src"])};
 const pictures=document.images;let seen=0;
-const watch=()=>{if(started)return;for(;seen<pictures.length;seen++)holdPicture(pictures[seen]);requestAnimationFrame(watch)};
+const watch=()=>{if(started)return;for(;pictures.length>seen;seen++)holdPicture(pictures[seen]);requestAnimationFrame(watch)};
 requestAnimationFrame(watch);
 const release=()=>{for(const [el,name,value] of held.splice(0))if(!el.hasAttribute(name))el.setAttribute(name,value)};
 const start=()=>{if(started)return;started=true;release();for(const href of me.dataset.preload.split(" ")){if(!href)continue;const l=document.createElement("link");l.rel="modulepreload";l.href=href;document.head.append(l)}const s=document.createElement("script");s.type="module";s.src=me.dataset.entry;document.head.append(s)};
