@@ -20,6 +20,7 @@ use dealership::domain::money::Money;
 use dealership::http::held::cards_ahead::{HandedOver, hand_over};
 use dealership::http::pages::Renderer;
 use dealership::http::pages_ahead::PagesAhead;
+use dealership::http::screen::Screen;
 
 struct Parts {
     renderer: Arc<Renderer>,
@@ -114,7 +115,11 @@ async fn a_page_no_one_asked_for_takes_every_card_from_the_store() {
         ..PagesConfig::default()
     });
     let drawn_whole = whole
-        .render("/new-cars?page=1&price=9000000", embedded_data(&page))
+        .render(
+            "/new-cars?page=1&price=9000000",
+            embedded_data(&page),
+            Screen::Wide,
+        )
         .await
         .expect("drawn without a store");
     assert_eq!(app_markup(&page), drawn_whole);
@@ -147,20 +152,23 @@ async fn each_routes_first_page_is_drawn_ahead_once_per_change() {
         "the rendering threads run from the start"
     );
 
-    // Eleven routes, a brand, a body type and a car.
+    // Eleven routes, a brand, a body type and a car; the four catalogues
+    // (new, used, lease cars, the body type) a phone's way too.
     let before = app.answers.stats();
     assert_eq!(ahead.pass().await.unwrap(), 14);
     let drawn = app.answers.stats();
-    assert_eq!(drawn.stored - before.stored, 14, "{before:?} → {drawn:?}");
+    assert_eq!(drawn.stored - before.stored, 18, "{before:?} → {drawn:?}");
     // A visitor's first page is kept, drawn with its cards.
     let home = app.get("/").await;
     assert_eq!(home.status, 200);
     assert!(home.text().contains("data-testid=\"car-card\""));
     let newest = app.get("/new-cars").await;
     assert!(newest.text().contains("data-testid=\"car-card\""));
+    let phone = app.get_with("/new-cars", "sec-ch-ua-mobile", "?1").await;
+    assert!(phone.text().contains("data-screen=\"phone\""));
     let after = app.answers.stats();
     assert_eq!(after.misses, drawn.misses, "{drawn:?} → {after:?}");
-    assert_eq!(after.hits - drawn.hits, 2);
+    assert_eq!(after.hits - drawn.hits, 3);
 
     // Nothing changed: nothing drawn.
     assert_eq!(ahead.pass().await.unwrap(), 0);

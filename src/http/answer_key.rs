@@ -2,8 +2,10 @@
 //! a request's path and its query parameters, decoded and sorted; and the
 //! 414 of a request line too long to be read or kept.
 
-use axum::http::{StatusCode, Uri};
+use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+
+use crate::http::screen::Screen;
 
 /// Longest path and query string a public read accepts (414 beyond): the
 /// site's own URLs are well under 1 KiB.
@@ -23,6 +25,19 @@ pub fn key_of(uri: &Uri) -> String {
     };
     plain_key(path, query).unwrap_or_else(|| decoded_key(path, query))
 }
+
+/// The cache key of a request's answer: [`key_of`], and on a page drawn for
+/// the screen its headers say (`screen`) a phone's own key.
+pub fn key_for(uri: &Uri, headers: &HeaderMap) -> String {
+    let mut key = key_of(uri);
+    if Screen::of(headers).for_path(uri.path()) == Screen::Phone {
+        key.push_str(PHONE_KEY);
+    }
+    key
+}
+
+/// What a phone's page adds to its key: a character no URL holds.
+const PHONE_KEY: &str = "\u{1}phone";
 
 /// [`key_of`] for the usual query, in letters, digits, `-._*` and commas
 /// (what the site's own pages send): decoding changes nothing there, so the

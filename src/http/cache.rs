@@ -41,7 +41,7 @@ use chrono::Datelike;
 
 use crate::clock::Clock;
 use crate::http::answer_key::too_long;
-pub use crate::http::answer_key::{MAX_URI_BYTES, URI_TOO_LONG, key_of};
+pub use crate::http::answer_key::{MAX_URI_BYTES, URI_TOO_LONG, key_for, key_of};
 use crate::http::held::render::{BUDGET, Held, MemoryBudget};
 pub(crate) use crate::http::kept_answer::gzip;
 use crate::http::kept_answer::{Answer, Encoded};
@@ -417,7 +417,7 @@ pub async fn cached(
         return next.run(request).await;
     };
     let day = cache.today();
-    let key = key_of(request.uri());
+    let key = key_for(request.uri(), request.headers());
     let kept = kept_styles::kept(request.headers());
     if let Some(answer) = cache.get(&key, version, day) {
         cache.hits.fetch_add(1, Ordering::Relaxed);
@@ -553,7 +553,7 @@ impl AnswerCache {
             return None;
         }
         let version = self.current_version()?;
-        let key = key_of(request.uri());
+        let key = key_for(request.uri(), request.headers());
         let mut answer = self.get(&key, version, self.today())?;
         let headers = request.headers();
         if answer.content_type.as_bytes().starts_with(b"text/html")

@@ -195,10 +195,18 @@ impl Answer {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
         // A page's stylesheets come linked to a browser that keeps them
         // (`kept_styles`, by its cookie).
-        let vary = if self.content_type.as_bytes().starts_with(b"text/html") {
-            "accept-encoding, cookie"
-        } else {
+        // A catalogue's page is drawn for the screen its headers say
+        // (`screen`).
+        let vary = if !self.content_type.as_bytes().starts_with(b"text/html") {
             "accept-encoding"
+        } else if self
+            .route
+            .as_ref()
+            .is_some_and(|r| crate::http::screen::draws_by_screen(r.as_str()))
+        {
+            "accept-encoding, cookie, sec-ch-ua-mobile, user-agent"
+        } else {
+            "accept-encoding, cookie"
         };
         headers.insert(header::VARY, HeaderValue::from_static(vary));
         response.extensions_mut().insert(Encoded);

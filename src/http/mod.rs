@@ -23,6 +23,7 @@ pub mod public;
 pub mod query_patterns;
 pub mod rate_limit;
 pub mod router;
+pub mod screen;
 pub mod spliced;
 pub mod state;
 

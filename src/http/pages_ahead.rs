@@ -19,6 +19,7 @@ use crate::error::AppResult;
 use crate::http::held::render::Renderer;
 use crate::http::pages::STATIC_PAGES;
 use crate::http::router::Site;
+use crate::http::screen::{Screen, draws_by_screen};
 use crate::http::state::AppState;
 
 /// How often the job looks whether the site changed.
@@ -80,10 +81,18 @@ impl PagesAhead {
         }
         let paths = self.db.call(|c| entry_paths(c)).await?;
         for path in &paths {
-            // One page at a time: visitors' pages share the threads.
-            let status = self.site.draw_ahead(path).await;
-            if !status.is_success() {
-                tracing::warn!("pages ahead: {path} answered {status}");
+            // A catalogue a phone's way too (`http::screen`).
+            let screens = if draws_by_screen(path) {
+                &[Screen::Wide, Screen::Phone][..]
+            } else {
+                &[Screen::Wide][..]
+            };
+            for &screen in screens {
+                // One page at a time: visitors' pages share the threads.
+                let status = self.site.draw_ahead(path, screen).await;
+                if !status.is_success() {
+                    tracing::warn!("pages ahead: {path} ({}) answered {status}", screen.name());
+                }
             }
         }
         *self.drawn_at.lock().unwrap_or_else(|e| e.into_inner()) = now;

@@ -35,6 +35,7 @@ use super::public::{
     brands, cars, content, credit, leads, personal_data as public_personal_data, saved_searches,
 };
 use super::query_patterns::{self, QueryPatterns};
+use super::screen::{self, Screen};
 use super::state::AppState;
 use super::{auth, cache, health, log};
 use crate::error::AppError;
@@ -280,7 +281,7 @@ impl Site {
     /// Asks the router for the page at `path` as a browser without the
     /// site's stylesheets asks (no view counted, no peer): the answer cache
     /// keeps it (`pages_ahead`). Its status.
-    pub async fn draw_ahead(&self, path: &str) -> StatusCode {
+    pub async fn draw_ahead(&self, path: &str, screen: Screen) -> StatusCode {
         let mut request = axum::http::Request::new(axum::body::Body::empty());
         let Ok(uri) = path.parse() else {
             return StatusCode::BAD_REQUEST;
@@ -291,6 +292,11 @@ impl Site {
             header::ACCEPT_ENCODING,
             HeaderValue::from_static("gzip, deflate, br, zstd"),
         );
+        if screen == Screen::Phone {
+            request
+                .headers_mut()
+                .insert(screen::MOBILE_HINT, HeaderValue::from_static("?1"));
+        }
         match self.router.clone().oneshot(request).await {
             Ok(response) => response.status(),
             Err(never) => match never {},

@@ -517,7 +517,9 @@ pub fn embedded_data(html: &str) -> &str {
 }
 
 pub fn app_markup(html: &str) -> &str {
-    let start = html.find("<div id=\"app\">").expect("the app element") + 14;
+    // `<div id="app">`, or with the screen it was drawn for.
+    let opening = html.find("<div id=\"app\"").expect("the app element");
+    let start = html[opening..].find('>').unwrap() + opening + 1;
     let end = html
         .rfind("</div>\n</body>")
         .expect("the end of the app element");

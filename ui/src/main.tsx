@@ -4,6 +4,7 @@ import { cached, primeCache } from "./api/client";
 import type { Settings } from "./api/types";
 import { SETTINGS } from "./api/urls";
 import { markHydrated } from "./hooks/useHydrated";
+import { setDrawnForPhone } from "./hooks/usePageSize";
 import { initConsent } from "./lib/consent";
 import { beginHydration, goLive, releaseHeldBack } from "./lib/hydration";
 import { captureUtm } from "./lib/utm";
@@ -28,6 +29,8 @@ if ("scrollRestoration" in history) history.scrollRestoration = "manual";
 // that markup over; a page sent without it (the admin panel) is drawn here.
 const root = document.getElementById("app");
 if (root?.firstElementChild) {
+  // A catalogue drawn for a phone is taken over as a phone's (10 cars).
+  setDrawnForPhone(root.dataset.screen === "phone");
   // Parts below the first screen are held back and taken over one per task
   // afterwards (lib/hydration.ts): no task takes the whole page at once.
   beginHydration();

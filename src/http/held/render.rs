@@ -44,6 +44,7 @@ use super::page_answers::{answers, item_digests};
 use super::placed::{Placed, eager_first_picture};
 use crate::http::kept_styles;
 use crate::http::negotiation::{Encoding, preferred_encoding};
+use crate::http::screen::Screen;
 use crate::http::spliced::{self, BrotliForm};
 
 /// A missing ui/dist-server (a clean clone before `npm run build`) embeds
@@ -93,9 +94,13 @@ pub struct PendingMarkup {
     pub data: String,
 }
 
+/// How the shell's part before the page's markup ends.
+const APP_OPENING: &str = "<div id=\"app\">";
+
 struct Job {
     url: String,
     data: String,
+    screen: Screen,
     reply: oneshot::Sender<Option<String>>,
 }
 
@@ -205,13 +210,15 @@ impl Renderer {
     }
 
     /// The page's markup for `<div id="app">`, or `None` to send the shell
-    /// alone. `url` is the page's path and query, `data` its embedded JSON.
-    pub async fn render(&self, url: &str, data: &str) -> Option<String> {
+    /// alone. `url` is the page's path and query, `data` its embedded JSON,
+    /// `screen` the screen it is drawn for (`http::screen`).
+    pub async fn render(&self, url: &str, data: &str, screen: Screen) -> Option<String> {
         let queue = self.queue()?;
         let (reply, answer) = oneshot::channel();
         let job = Job {
             url: url.to_string(),
             data: data.to_string(),
+            screen,
             reply,
         };
         match queue.try_send(job) {
@@ -301,7 +308,7 @@ fn work(
         fresh = false;
         let html = engine
             .as_ref()
-            .and_then(|e| match e.draw(&job.url, &job.data) {
+            .and_then(|e| match e.draw(&job.url, &job.data, job.screen) {
                 Ok(html) => Some(html),
                 Err(error) => {
                     tracing::error!("rendering {}: {error}", job.url);
@@ -506,7 +513,7 @@ impl Engine {
     /// The markup of the page at `url` drawn from `data`, the fragments it
     /// drew kept in the store.
     pub fn render(&self, url: &str, data: &str) -> Result<String, String> {
-        let html = self.draw(url, data);
+        let html = self.draw(url, data, Screen::Wide);
         self.keep_drawn();
         html
     }
@@ -514,12 +521,12 @@ impl Engine {
     /// [`Engine::render`], the fragments the page drew kept as they are
     /// until [`Engine::keep_drawn`] (or the next page) deflates them: the
     /// rendering threads do that after the page is sent.
-    pub fn draw(&self, url: &str, data: &str) -> Result<String, String> {
+    pub fn draw(&self, url: &str, data: &str, screen: Screen) -> Result<String, String> {
         let answers = answers(data)?;
         let html = self.call_ssr(|ssr| {
             let render: Function = ssr.get("render")?;
             // A promise: lazy pages resolve on the job queue.
-            let page: Promise = render.call((url, answers))?;
+            let page: Promise = render.call((url, answers, screen.name()))?;
             page.finish::<String>()
         });
         // No collection here: reference counting frees most of a page at
@@ -583,19 +590,20 @@ pub async fn server_render(
         .uri()
         .path_and_query()
         .map_or_else(|| request.uri().path().to_string(), |p| p.to_string());
+    let screen = Screen::of(request.headers()).for_path(request.uri().path());
     // A browser that keeps no stylesheet gets the page as drawn (another
     // gets its form linking them, made later from it): its brotli form is
     // begun beside the drawing.
     let early_brotli = preferred_encoding(request.headers()) == Encoding::Brotli
         && kept_styles::kept(request.headers()).is_none();
     let response = next.run(request).await;
-    fill_within(&BUDGET, &renderer, &url, response, early_brotli).await
+    fill_within(&BUDGET, &renderer, &url, response, early_brotli, screen).await
 }
 
 /// The response with the page's markup in its shell, when it is waiting for
 /// it and can be drawn; otherwise as it came.
 pub async fn fill(renderer: &Renderer, url: &str, response: Response) -> Response {
-    fill_within(&BUDGET, renderer, url, response, false).await
+    fill_within(&BUDGET, renderer, url, response, false, Screen::Wide).await
 }
 
 /// [`fill`] taking the drawing's bytes from `budget`: a page whose data
@@ -603,17 +611,25 @@ pub async fn fill(renderer: &Renderer, url: &str, response: Response) -> Respons
 /// what the budget has left now, goes out as its shell. With
 /// `early_brotli` the page's brotli form is made beside its drawing
 /// ([`spliced::begin_brotli`]) and goes with the response ([`BrotliForm`])
-/// for the answer cache.
+/// for the answer cache. A page drawn for a phone says so in its markup
+/// (`<div id="app" data-screen="phone">`): the browser takes it over as
+/// drawn (`ui/src/main.tsx`).
 pub async fn fill_within(
     budget: &MemoryBudget,
     renderer: &Renderer,
     url: &str,
     mut response: Response,
     early_brotli: bool,
+    screen: Screen,
 ) -> Response {
-    let Some(pending) = response.extensions_mut().remove::<PendingMarkup>() else {
+    let Some(mut pending) = response.extensions_mut().remove::<PendingMarkup>() else {
         return response;
     };
+    if screen == Screen::Phone
+        && let Some(shell) = pending.before.strip_suffix(APP_OPENING)
+    {
+        pending.before = format!("{shell}<div id=\"app\" data-screen=\"phone\">");
+    }
     let cost = render_cost(pending.data.len());
     if cost > MEMORY_LIMIT_BYTES {
         tracing::warn!(
@@ -633,7 +649,7 @@ pub async fn fill_within(
     let begun = early_brotli
         .then(|| spliced::begin_brotli(&pending.before))
         .flatten();
-    let Some(markup) = renderer.render(url, &pending.data).await else {
+    let Some(markup) = renderer.render(url, &pending.data, screen).await else {
         return response;
     };
     let (mut parts, _) = response.into_parts();
@@ -808,20 +824,38 @@ mod tests {
         // Its drawing needs more than the budget has.
         let budget = MemoryBudget::new(1024 * 1024);
         let data = format!("{{\"x\":\"{}\"}}", "я".repeat(100 * 1024));
-        let sent = fill_within(&budget, &renderer, "/", page(data), false).await;
+        let sent = fill_within(&budget, &renderer, "/", page(data), false, Screen::Wide).await;
         assert_eq!(body(sent).await, shell);
         assert_eq!(budget.in_use_bytes(), 0);
         // The budget taken by others: the shell too.
         let big = MemoryBudget::new(64 * 1024 * 1024);
         let _others = big.take(64 * 1024 * 1024 - 32 * 1024).unwrap();
-        let sent = fill_within(&big, &renderer, "/", page("{}".to_string()), false).await;
+        let sent = fill_within(
+            &big,
+            &renderer,
+            "/",
+            page("{}".to_string()),
+            false,
+            Screen::Wide,
+        )
+        .await;
         assert_eq!(body(sent).await, shell);
         // Data no runtime could draw: the shell, whatever the budget.
         let huge = MemoryBudget::new(usize::MAX >> 20);
         let data = "1".repeat(MEMORY_LIMIT_BYTES / RENDER_BYTES_PER_DATA_BYTE + 1);
-        let sent = fill_within(&huge, &renderer, "/", page(data), false).await;
+        let sent = fill_within(&huge, &renderer, "/", page(data), false, Screen::Wide).await;
         assert_eq!(body(sent).await, shell);
         assert_eq!(huge.in_use_bytes(), 0);
+    }
+
+    #[test]
+    fn the_page_is_drawn_for_the_screen_it_is_asked_for() {
+        let e = engine("(url, data, screen) => Promise.resolve(`${url} ${screen}`)");
+        assert_eq!(
+            e.draw("/new-cars", "{}", Screen::Phone).unwrap(),
+            "/new-cars phone"
+        );
+        assert_eq!(e.render("/new-cars", "{}").unwrap(), "/new-cars wide");
     }
 
     #[test]

@@ -3,7 +3,7 @@ import { type CarsQuery, carsCount, carsList } from "../api/urls";
 import { pageBatch } from "../lib/catalogue";
 import { pageCount } from "../lib/pagination";
 import { useApi } from "./useApi";
-import { usePageSize } from "./useMediaQuery";
+import { usePageSize } from "./usePageSize";
 
 export interface CarPage {
   /** The page's cars; undefined while loading. */
@@ -19,7 +19,8 @@ export interface CarPage {
  * catalogue's batches (lib/catalogue.ts), or `fixed` cars on every screen
  * read as one batch of its own (a brand's section). */
 export function useCarPage(query: CarsQuery | null, page: number, fixed?: number): CarPage {
-  const screen = usePageSize();
+  // A fixed size does not ask the window (nothing to draw again on a phone).
+  const screen = usePageSize(fixed === undefined);
   const pageSize = fixed ?? screen;
   const batch = !query
     ? null

@@ -13,7 +13,7 @@ import type { CatalogueFilters } from "../lib/filters";
 import { type ApiState, useApi } from "./useApi";
 import { useCarPage } from "./useCarPage";
 import { useFilters } from "./useFilters";
-import { usePageSize } from "./useMediaQuery";
+import { usePageSize } from "./usePageSize";
 import { useSettings } from "./useSettings";
 
 export interface Catalogue<S> {

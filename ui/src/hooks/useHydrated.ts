@@ -10,8 +10,8 @@ export function markHydrated(): void {
 }
 
 /** False on the server and while the browser takes the server's markup
- * over, true after: what only the browser knows (saved lists, the screen's
- * width) is shown from then, so both draw the same first markup. */
+ * over, true after: what only the browser knows (the saved lists) is shown
+ * from then, so both draw the same first markup. */
 export function useHydrated(): boolean {
   const [done, setDone] = useState(hydrated);
   // Before the first paint of the browser's own frame, so a saved list or a

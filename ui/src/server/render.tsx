@@ -8,6 +8,7 @@ import { App } from "../App";
 import { primeCache, primeLazily, resetClient } from "../api/client";
 import type { CarBrief } from "../api/types";
 import { CarCard } from "../components/cars/CarCard";
+import { setDrawnForPhone } from "../hooks/usePageSize";
 import { forgetDigests, installFragmentStore, noteDigests } from "../lib/serverFragments";
 
 /** The store of drawn fragments the server lends (src/http/pages/render.rs,
@@ -41,15 +42,21 @@ installFragmentStore(
       },
 );
 
-/** `url` is the page's path and query; `answers` the page's embedded API
+/** `url` is the page's path and query, `screen` the screen the page is
+ * drawn for (src/http/screen.rs: a catalogue's page size); `answers` the page's embedded API
  * answers, four strings each, flat (src/http/held/page_answers.rs): the answer's
  * URL, its JSON, a digest of it and the digests of its items when it is a
  * list (comma-separated), which keys of drawn fragments use
  * (lib/serverFragments.tsx). An answer is parsed when the page first reads
  * it: a catalogue page embeds the phones' batch of cars too, which the
  * server does not draw. */
-export async function render(url: string, answers: string[]): Promise<string> {
+export async function render(
+  url: string,
+  answers: string[],
+  screen: "phone" | "wide" = "wide",
+): Promise<string> {
   resetClient();
+  setDrawnForPhone(screen === "phone");
   forgetDigests();
   const reads = new Map<string, () => unknown>();
   for (let i = 0; i + 3 < answers.length; i += 4) {
@@ -76,6 +83,7 @@ export async function render(url: string, answers: string[]): Promise<string> {
  * cards were drawn; those already kept are left as they are. */
 export function drawCards(data: string, cars: string, digests = ""): number {
   resetClient();
+  setDrawnForPhone(false);
   primeCache(JSON.parse(data) as Record<string, unknown>);
   forgetDigests();
   drawnSince = 0;

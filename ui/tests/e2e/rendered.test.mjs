@@ -58,9 +58,9 @@ const UNRENDERED = "Для работы сайта включите JavaScript";
 const PRICE = /\d(?:[\d\s\u00a0\u202f]|&nbsp;)*₽/;
 const CAR_LINK = /href="\/car\/[a-z0-9-]+"/g;
 
-/** The markup the server put into `<div id="app">`. */
+/** The markup the server put into `<div id="app">` (with `data-screen` on a phone's). */
 function appMarkup(html) {
-  const m = html.match(/<div id="app">([\s\S]*)<\/div>\s*<\/body>/);
+  const m = html.match(/<div id="app"[^>]*>([\s\S]*)<\/div>\s*<\/body>/);
   assert.ok(m, "the page has <div id=app>");
   return m[1];
 }
@@ -541,6 +541,48 @@ describe("without JavaScript (desktop)", () => {
     assert.match(await note.locator("a").getAttribute("href"), /^tel:\+?\d+$/);
     await page.context().close();
   });
+});
+
+/** Chrome on an Android phone, as Chrome's documentation spells its user
+ * agent (the server tells a phone by it, src/http/screen.rs). */
+const ANDROID_PHONE =
+  "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36";
+
+/** The car links of a markup's cards, in order. */
+function cardLinks(markup) {
+  return markup
+    .split('data-testid="car-card"')
+    .slice(1)
+    .map((card) => card.match(/href="(\/car\/[^"]+)"/)?.[1]);
+}
+
+describe("a phone the server can tell", () => {
+  for (const path of ["/new-cars", "/new-cars?page=2"]) {
+    it(`${path}: drawn as the phone shows it, taken over as drawn`, async () => {
+      const drawn = appMarkup(
+        await (await fetch(s.base + path, { headers: { "user-agent": ANDROID_PHONE } })).text(),
+      );
+      const page = await s.open(PHONE, undefined, {
+        userAgent: ANDROID_PHONE,
+        isMobile: true,
+        hasTouch: true,
+      });
+      await page.context().addInitScript(countRemovals);
+      await page.goto(s.base + path, { waitUntil: "load" });
+      const seen = await removals(page);
+      // The live page's cards are the server's, in the same order: nothing
+      // changed when the code took the page over.
+      assert.equal(await cards(page).count(), 10);
+      const live = await cards(page).evaluateAll((all) =>
+        all.map((card) => card.querySelector('a[href^="/car/"]')?.getAttribute("href")),
+      );
+      assert.deepEqual(live, cardLinks(drawn));
+      assert.equal(seen.removed, 0, `removed from #app: ${seen.sample.join(", ")}`);
+      assert.ok(seen.sameCard, "the first card is the server's");
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
 });
 
 describe("phone with JavaScript", () => {

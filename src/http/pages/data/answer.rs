@@ -108,9 +108,9 @@ pub(super) fn banner_preloads(page: &mut Page, desktop: &str, mobile: &str) {
 pub(super) const PHONES: &str = "(max-width: 767px)";
 pub(super) const WIDER_THAN_PHONES: &str = "(min-width: 768px)";
 
-/// The first card's picture of a catalogue (`cars`: a list as embedded), on
-/// the screens of `media` (all when empty).
-pub(super) fn first_card_preload(page: &mut Page, cars: &RawValue, media: &str) {
+/// The first card's picture of a catalogue (the card at `at` of `cars`, a
+/// list as embedded), on the screens of `media` (all when empty).
+pub(super) fn first_card_preload(page: &mut Page, cars: &RawValue, at: usize, media: &str) {
     #[derive(Deserialize)]
     struct Card {
         #[serde(rename = "mainImage")]
@@ -118,7 +118,7 @@ pub(super) fn first_card_preload(page: &mut Page, cars: &RawValue, media: &str) 
     }
     let first = serde_json::from_str::<Vec<&RawValue>>(cars.get())
         .ok()
-        .and_then(|cars| cars.first().copied())
+        .and_then(|cars| cars.get(at).copied())
         .and_then(|car| serde_json::from_str::<Card>(car.get()).ok())
         .and_then(|card| card.main_image);
     let image = first.as_deref().unwrap_or_default();

@@ -24,13 +24,23 @@ use crate::domain::money::Money;
 use crate::domain::settings::Banners;
 use crate::domain::{body_types, brands, promotions, reviews};
 use crate::error::AppResult;
+use crate::http::screen::Screen;
 use crate::http::state::AppState;
 
 /// Cars per request of a catalogue page; offsets are multiples of it.
 const CAR_BATCH: u32 = 20;
-/// Cars per page: 20 on desktop, 10 on phones. The server cannot tell which
-/// screen asks, so it embeds the batch each of them reads.
+/// Cars per page: 20 on desktop, 10 on phones. The page is drawn for the
+/// screen its request says (`http::screen`), but a window may be narrower
+/// or wider than its device says: it embeds the batch each of them reads.
 const PAGE_SIZES: [u32; 2] = [20, 10];
+
+/// Cars per page on `screen`.
+fn page_size(screen: Screen) -> u32 {
+    match screen {
+        Screen::Phone => PAGE_SIZES[1],
+        Screen::Wide => PAGE_SIZES[0],
+    }
+}
 /// The highest page number a URL may ask for.
 const PAGE_MAX: u64 = 10_000;
 /// The price filter's range and step; its top means "any price".
@@ -258,30 +268,47 @@ fn embed_count(lists: &Lists, page: &mut Page, query: &CarsQuery) -> AppResult<(
     Ok(())
 }
 
+/// The batch of cars holding a page drawn for a screen, and where in it the
+/// page's first card is.
+struct PageCars {
+    batch: Box<RawValue>,
+    first: usize,
+}
+
 /// Embeds what a catalogue page's first screen reads besides its side data:
 /// the batch holding the page at each page size, and the count. Answers the
-/// desktop page's batch.
+/// cars of the page as `screen` shows it.
 fn embed_catalogue(
     lists: &Lists,
     page: &mut Page,
     query: &CarsQuery,
     page_number: u32,
-) -> AppResult<Box<RawValue>> {
+    screen: Screen,
+) -> AppResult<PageCars> {
     let filter = query.filter();
-    let mut first = None;
+    let mut shown = None;
     for size in PAGE_SIZES {
         let start = (page_number - 1) * size;
         let offset = start / CAR_BATCH * CAR_BATCH;
         let url = query.list_url(offset, CAR_BATCH);
-        if page.data.contains_key(&url) {
-            continue;
+        let list = match page.data.get(&url) {
+            Some(list) => list.clone(),
+            None => {
+                let list = lists.list(&filter, CAR_BATCH, offset)?;
+                page.put_json(url, list.clone());
+                list
+            }
+        };
+        if size == page_size(screen) {
+            let first = usize::try_from(start - offset).unwrap_or_default();
+            shown = Some(PageCars { batch: list, first });
         }
-        let list = lists.list(&filter, CAR_BATCH, offset)?;
-        first.get_or_insert_with(|| list.clone());
-        page.put_json(url, list);
     }
     embed_count(lists, page, query)?;
-    Ok(first.unwrap_or_else(empty_list))
+    Ok(shown.unwrap_or_else(|| PageCars {
+        batch: empty_list(),
+        first: 0,
+    }))
 }
 
 pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
@@ -320,10 +347,12 @@ pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
 
 pub async fn new_cars(
     State(state): State<AppState>,
+    screen: Screen,
     Query(params): Query<Vec<(String, String)>>,
 ) -> AppResult<Response> {
     status_catalogue(
         state,
+        screen,
         PageQuery(params),
         CarStatus::New,
         Page::new("/new-cars")
@@ -339,10 +368,12 @@ pub async fn new_cars(
 
 pub async fn used_cars(
     State(state): State<AppState>,
+    screen: Screen,
     Query(params): Query<Vec<(String, String)>>,
 ) -> AppResult<Response> {
     status_catalogue(
         state,
+        screen,
         PageQuery(params),
         CarStatus::Used,
         Page::new("/used-cars")
@@ -361,6 +392,7 @@ pub async fn used_cars(
 /// filters offer, and the page's banner (desktop, mobile) from `banner`.
 async fn status_catalogue(
     state: AppState,
+    screen: Screen,
     params: PageQuery,
     status: CarStatus,
     page: Page,
@@ -385,9 +417,9 @@ async fn status_catalogue(
             salon: params.salon(&settings.salons),
             ..CarsQuery::default()
         };
-        let list = embed_catalogue(&lists, &mut page, &query, params.page())?;
+        let cars = embed_catalogue(&lists, &mut page, &query, params.page(), screen)?;
         let (desktop, mobile) = banner(&settings.banners);
-        catalogue_preloads(&mut page, desktop, mobile, &list);
+        catalogue_preloads(&mut page, desktop, mobile, &cars);
         page.put(BRANDS, &brand_list);
         page.put(BODY_TYPES, &body_list);
         Ok(page)
@@ -396,9 +428,9 @@ async fn status_catalogue(
 }
 
 /// A catalogue's largest paint: its banner when it has one, else the first card.
-fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &RawValue) {
+fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &PageCars) {
     if desktop.is_empty() && mobile.is_empty() {
-        first_card_preload(page, cars, "");
+        first_card_preload(page, &cars.batch, cars.first, "");
     } else {
         banner_preloads(page, desktop, mobile);
     }
@@ -408,12 +440,12 @@ fn catalogue_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &RawVa
 /// folded away, the card is on the first screen and larger than the short
 /// banner; the banner waits for the paint, `CatalogueLayout.tsx`), on a wider
 /// screen its banner when it has one.
-fn body_type_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &RawValue) {
+fn body_type_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &PageCars) {
     if desktop.is_empty() && mobile.is_empty() {
-        first_card_preload(page, cars, "");
+        first_card_preload(page, &cars.batch, cars.first, "");
         return;
     }
-    first_card_preload(page, cars, PHONES);
+    first_card_preload(page, &cars.batch, cars.first, PHONES);
     let desktop = if desktop.is_empty() { mobile } else { desktop };
     page.preload_images
         .push(PreloadImage::of(desktop, "100vw", WIDER_THAN_PHONES));
@@ -422,6 +454,7 @@ fn body_type_preloads(page: &mut Page, desktop: &str, mobile: &str, cars: &RawVa
 /// The lease-to-own cars, newest first, a page at a time (`?page=N`).
 pub async fn lease_cars(
     State(state): State<AppState>,
+    screen: Screen,
     Query(params): Query<Vec<(String, String)>>,
 ) -> AppResult<Response> {
     let params = PageQuery(params);
@@ -443,8 +476,8 @@ pub async fn lease_cars(
             index,
             rule: &rule,
         };
-        let list = embed_catalogue(&lists, &mut page, &query, params.page())?;
-        first_card_preload(&mut page, &list, "");
+        let cars = embed_catalogue(&lists, &mut page, &query, params.page(), screen)?;
+        first_card_preload(&mut page, &cars.batch, cars.first, "");
         Ok(page)
     })
     .await
@@ -536,7 +569,7 @@ pub async fn brand(
                 embed_count(&lists, &mut page, &section)?;
             }
         }
-        first_card_preload(&mut page, &first.unwrap_or_else(empty_list), "");
+        first_card_preload(&mut page, &first.unwrap_or_else(empty_list), 0, "");
         page.put(key, &brand);
         Ok(page)
     })
@@ -545,6 +578,7 @@ pub async fn brand(
 
 pub async fn body_type(
     State(state): State<AppState>,
+    screen: Screen,
     Path(code): Path<String>,
     Query(params): Query<Vec<(String, String)>>,
 ) -> AppResult<Response> {
@@ -592,8 +626,8 @@ pub async fn body_type(
             max_price: params.max_price(),
             ..CarsQuery::default()
         };
-        let list = embed_catalogue(&lists, &mut page, &query, params.page())?;
-        body_type_preloads(&mut page, &info.image_url, &info.image_url_mobile, &list);
+        let cars = embed_catalogue(&lists, &mut page, &query, params.page(), screen)?;
+        body_type_preloads(&mut page, &info.image_url, &info.image_url_mobile, &cars);
         page.put(BRANDS, &brand_list);
         page.put(key, &info);
         Ok(page)
