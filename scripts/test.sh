@@ -114,9 +114,10 @@ bash scripts/test-package.sh "${CARGO_TARGET_DIR:-target}/release/dealership"
 step "browser tests (release binary, demo data, chromium)"
 (cd ui && CHROME_PATH="$CHROMIUM" npm run --silent e2e)
 
-step "Lighthouse (mobile) on every public route: accessibility, best practices and SEO 100, no layout shift, LCP under 1.0 s"
+step "Lighthouse (mobile) on every public route: accessibility, best practices and SEO 100, no layout shift, LCP under 1.0 s, blocking time under 200 ms"
 # The same release binary and demo data; each route's median of
-# LIGHTHOUSE_RUNS runs (3 here too). The blocking time and the performance
-# score are printed, judged only when run by hand on a quiet machine (`npm
-# run lighthouse` without --ci): ui/scripts/lighthouse.mjs says why.
+# LIGHTHOUSE_RUNS runs (3 here too). The performance score is printed and
+# the blocking time judged at twice its budget of 100 ms; both are judged
+# in full only when run by hand on a quiet machine (`npm run lighthouse`
+# without --ci): ui/scripts/lighthouse.mjs says why.
 (cd ui && CHROME_PATH="$CHROMIUM" node scripts/lighthouse.mjs --ci)

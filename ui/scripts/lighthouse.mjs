@@ -17,10 +17,12 @@
 //   moving, which a browser without Lighthouse's emulation never showed), a
 //   performance score under 100, total blocking time 100 ms or more (issue
 //   47; docs/rendering.md).
-//   The README's test command runs `--ci`: there the blocking time and the
-//   score are printed, not judged, since Lighthouse's blocking time is the page's real main-thread
-//   work times four, which another process on a 2-core machine doubles
-//   (210-570 ms for one build, docs/rendering.md).
+//   The README's test command runs `--ci`: there the score is printed, not
+//   judged, and the blocking time judged at twice its budget (200 ms), since
+//   Lighthouse's blocking time is the page's real main-thread work times
+//   four, which another process on a 2-core machine doubles (210-570 ms for
+//   one build, docs/rendering.md); on a quiet machine every route's median
+//   was 0-56 ms (2026-12-03).
 // Each run has a browser of its own, a first visit: Lighthouse clears the
 // cache before a run but keeps cookies, so in a shared browser the `styles`
 // cookie of an earlier run (docs/rendering.md, "The second page") would claim
@@ -39,6 +41,9 @@ const CI = process.argv.includes("--ci");
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const MAX_LCP_MS = 1000;
 const MAX_TBT_MS = 100;
+/** With --ci: twice the budget, a guard against taking the page over in
+ * one task again (hundreds of ms) that a busier machine does not trip. */
+const CI_MAX_TBT_MS = 200;
 /** The categories that must score 100 everywhere, in CI too. */
 const EXACT = ["accessibility", "best-practices", "seo"];
 /** Pages kept out of search engines on purpose. */
@@ -118,6 +123,8 @@ try {
     if (!CI) {
       if (scores.performance < 100) problems.push(`performance ${scores.performance}`);
       if (tbt.numericValue >= MAX_TBT_MS) problems.push(`TBT ${ms(tbt)} ms`);
+    } else if (tbt.numericValue >= CI_MAX_TBT_MS) {
+      problems.push(`TBT ${ms(tbt)} ms (the guard in CI is ${CI_MAX_TBT_MS})`);
     }
     for (const problem of problems) console.log(`  over budget: ${problem}`);
     if (problems.length > 0) failed = true;

@@ -70,7 +70,11 @@ function PublicSite() {
       <a class="skip-link" href="#main">
         Перейти к содержимому
       </a>
-      <Header />
+      {/* The header, like every part under the page's own heading, is
+          taken over in a task of its own (lib/hydration.ts). */}
+      <HydrateLater>
+        <Header />
+      </HydrateLater>
       <main id="main">
         <Switch>
           <Route path={ROUTES.home} component={Home} />

@@ -36,12 +36,15 @@ if (root?.firstElementChild) {
   beginHydration();
   hydrate(<App />, root);
   markHydrated();
-  goLive(releaseHeldBack());
+  // Live (`data-live`) once every held part is: what the page shows then
+  // answers. A press the loader held before the code takes them at once.
+  const takeAll = releaseHeldBack(goLive);
+  if (document.documentElement.hasAttribute("data-early")) takeAll();
 } else if (root) {
   markHydrated();
   root.textContent = "";
   render(<App />, root);
-  goLive(() => {});
+  goLive();
 }
 
 // Once the page has painted: the counters the visitor accepted start, or

@@ -110,9 +110,11 @@ export function comparePath(slugs: string[]): string {
 const cache: Partial<Record<ListName, SavedCar[]>> = {};
 const listeners = new Set<() => void>();
 
+/** The browser's storage; none on the server (the name is undefined there
+ * and throws) or where it is refused. */
 function storage(): Storage | null {
   try {
-    return typeof localStorage === "undefined" ? null : localStorage;
+    return localStorage;
   } catch {
     return null;
   }

@@ -63,9 +63,11 @@ export function analyticsClientId(cookie: string): string | undefined {
   return undefined;
 }
 
+/** The session's storage; none where there is none (the server's drawing:
+ * the name is undefined there and throws) or where it is refused. */
 function safeSession(): Storage | undefined {
   try {
-    return typeof sessionStorage === "undefined" ? undefined : sessionStorage;
+    return sessionStorage;
   } catch {
     return undefined;
   }

@@ -69,34 +69,40 @@ export function Home() {
             <BodyTypeGrid types={bodyTypes} />
           </HydrateLater>
         )}
+        {/* A row's section is taken over in a task of its own, then each
+            of its cards in one of their own (lib/hydration.ts). */}
         {featured.length > 0 && (
-          <section class="section" aria-labelledby="popular-title">
-            <h2 id="popular-title">Популярные модели</h2>
-            <Carousel label="Популярные модели" step={400} arrows={featured.length > 1}>
-              <CarRow cars={featured} />
-            </Carousel>
-          </section>
+          <HydrateLater>
+            <section class="section" aria-labelledby="popular-title">
+              <h2 id="popular-title">Популярные модели</h2>
+              <Carousel label="Популярные модели" step={400} arrows={featured.length > 1}>
+                <CarRow cars={featured} />
+              </Carousel>
+            </section>
+          </HydrateLater>
         )}
-        <section class="section" aria-labelledby="catalogue-title">
-          <div class="section-head">
-            <h2 id="catalogue-title">Каталог автомобилей</h2>
-            <div class="section-links">
-              <Link href={ROUTES.newCars} role="button" class="outline">
-                Новые автомобили
-              </Link>
-              <Link href={ROUTES.usedCars} role="button" class="outline">
-                С пробегом
-              </Link>
+        <HydrateLater>
+          <section class="section" aria-labelledby="catalogue-title">
+            <div class="section-head">
+              <h2 id="catalogue-title">Каталог автомобилей</h2>
+              <div class="section-links">
+                <Link href={ROUTES.newCars} role="button" class="outline">
+                  Новые автомобили
+                </Link>
+                <Link href={ROUTES.usedCars} role="button" class="outline">
+                  С пробегом
+                </Link>
+              </div>
             </div>
-          </div>
-          {catalogueCars.length === 0 ? (
-            <p class="empty">Автомобили не найдены</p>
-          ) : (
-            <Carousel label="Каталог автомобилей" step={400} arrows={catalogueCars.length > 1}>
-              <CarRow cars={catalogueCars} />
-            </Carousel>
-          )}
-        </section>
+            {catalogueCars.length === 0 ? (
+              <p class="empty">Автомобили не найдены</p>
+            ) : (
+              <Carousel label="Каталог автомобилей" step={400} arrows={catalogueCars.length > 1}>
+                <CarRow cars={catalogueCars} />
+              </Carousel>
+            )}
+          </section>
+        </HydrateLater>
         {promotions.length > 0 && (
           <HydrateLater>
             <Promotions items={promotions} />

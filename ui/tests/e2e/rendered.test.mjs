@@ -441,6 +441,12 @@ describe("pictures after the first screen's paint", () => {
       assert.deepEqual(
         shown.map((b) => b.size),
         held.map((b) => b.size),
+        // What a box of another size was in (a full run once measured 0x0).
+        await pictures.first().evaluate((i) => {
+          const style = getComputedStyle(i);
+          const hidden = i.closest("[hidden], dialog:not([open]), details:not([open])");
+          return `first: connected ${i.isConnected}, display ${style.display}, visibility ${style.visibility}, in ${hidden?.tagName ?? "no hidden element"}, live ${document.documentElement.hasAttribute("data-live")}, ${document.querySelector("#app")?.textContent?.slice(0, 80)}`;
+        }),
       );
       await page.context().close();
     });

@@ -25,7 +25,7 @@ const settled = async (promises: Promise<void>[]) => {
   return done;
 };
 
-afterEach(() => releaseHeldBack(() => {}, new EventTarget()));
+afterEach(() => releaseHeldBack(undefined, () => {}, new EventTarget()));
 
 describe("taking the page over in steps", () => {
   it("holds nothing back outside hydration", () => {
@@ -37,9 +37,7 @@ describe("taking the page over in steps", () => {
     const parts = [holdBack(), holdBack(), holdBack()] as Promise<void>[];
     expect(parts.every((p) => p instanceof Promise)).toBe(true);
     const clock = manual();
-    releaseHeldBack(clock.schedule, new EventTarget());
-    // After hydrate() nothing more is held: a part drawn again draws at once.
-    expect(holdBack()).toBeNull();
+    releaseHeldBack(undefined, clock.schedule, new EventTarget());
     expect(await settled(parts)).toEqual([false, false, false]);
     clock.run();
     expect(await settled(parts)).toEqual([true, false, false]);
@@ -47,16 +45,59 @@ describe("taking the page over in steps", () => {
     expect(await settled(parts)).toEqual([true, true, false]);
     clock.run();
     expect(await settled(parts)).toEqual([true, true, true]);
+    // One look more finds the queue empty: nothing is held any more, a
+    // part drawn again draws at once.
+    expect(clock.pending).toBe(1);
+    clock.run();
+    expect(clock.pending).toBe(0);
+    expect(holdBack()).toBeNull();
+  });
+
+  it("holds the parts inside a part taken over, after the rest", async () => {
+    beginHydration();
+    const section = holdBack() as Promise<void>;
+    const footer = holdBack() as Promise<void>;
+    // The section, drawn on its turn, holds its cards.
+    const cards: Promise<void>[] = [];
+    section.then(() => {
+      cards.push(holdBack() as Promise<void>, holdBack() as Promise<void>);
+    });
+    const clock = manual();
+    releaseHeldBack(undefined, clock.schedule, new EventTarget());
+    clock.run();
+    expect(await settled([section, footer])).toEqual([true, false]);
+    expect(cards.every((c) => c instanceof Promise)).toBe(true);
+    clock.run();
+    expect(await settled([footer, ...cards])).toEqual([true, false, false]);
+    clock.run();
+    clock.run();
+    expect(await settled(cards)).toEqual([true, true]);
+    clock.run();
     expect(clock.pending).toBe(0);
   });
 
-  for (const input of ["pointerdown", "keydown", "focusin", "touchstart"]) {
+  it("an input takes the parts inside those it takes at once", async () => {
+    beginHydration();
+    const section = holdBack() as Promise<void>;
+    let inside: Promise<void> | null | undefined;
+    section.then(() => {
+      inside = holdBack();
+    });
+    const clock = manual();
+    const target = new EventTarget();
+    releaseHeldBack(undefined, clock.schedule, target);
+    target.dispatchEvent(new Event("pointerdown"));
+    await settled([section]);
+    expect(inside).toBeNull();
+  });
+
+  for (const input of ["pointerdown", "keydown", "focusin"]) {
     it(`a ${input} takes every part still waiting at once`, async () => {
       beginHydration();
       const parts = [holdBack(), holdBack(), holdBack()] as Promise<void>[];
       const clock = manual();
       const target = new EventTarget();
-      releaseHeldBack(clock.schedule, target);
+      releaseHeldBack(undefined, clock.schedule, target);
       clock.run();
       target.dispatchEvent(new Event(input));
       expect(await settled(parts)).toEqual([true, true, true]);
@@ -66,11 +107,41 @@ describe("taking the page over in steps", () => {
     });
   }
 
+  it("says once when every part is taken, in turn or at once", async () => {
+    for (const atOnce of [false, true]) {
+      beginHydration();
+      const section = holdBack() as Promise<void>;
+      section.then(() => holdBack());
+      let done = 0;
+      const clock = manual();
+      const all = releaseHeldBack(() => (done += 1), clock.schedule, new EventTarget());
+      if (atOnce) all();
+      expect(done).toBe(atOnce ? 1 : 0);
+      while (clock.pending > 0) {
+        clock.run();
+        await settled([section]);
+        // In turn: only once the queue is found empty.
+        if (!atOnce && clock.pending > 0) expect(done).toBe(0);
+      }
+      expect(done).toBe(1);
+      all();
+      expect(done).toBe(1);
+    }
+    // Nothing held: at once.
+    let done = 0;
+    releaseHeldBack(
+      () => (done += 1),
+      () => {},
+      new EventTarget(),
+    );
+    expect(done).toBe(1);
+  });
+
   it("gives what releases everything at once", async () => {
     beginHydration();
     const parts = [holdBack(), holdBack()] as Promise<void>[];
     const clock = manual();
-    const all = releaseHeldBack(clock.schedule, new EventTarget());
+    const all = releaseHeldBack(undefined, clock.schedule, new EventTarget());
     all();
     expect(await settled(parts)).toEqual([true, true]);
     clock.run();
@@ -94,9 +165,10 @@ describe("taking the page over in steps", () => {
       removed.push(name);
       remove(name, ...rest);
     };
-    releaseHeldBack(clock.schedule, target);
+    releaseHeldBack(undefined, clock.schedule, target);
     clock.run();
-    expect(added.sort()).toEqual(["focusin", "keydown", "pointerdown", "touchstart"]);
+    clock.run();
+    expect(added.sort()).toEqual(["focusin", "keydown", "pointerdown"]);
     expect(removed.sort()).toEqual(added);
   });
 });
@@ -120,20 +192,18 @@ describe("going live after the loader", () => {
   it("says the page is live and tells the loader at once when nothing was pressed", () => {
     const { root, told } = fakeRoot([]);
     const clock = manual();
-    let taken = 0;
-    goLive(() => (taken += 1), clock.schedule, root);
+    goLive(clock.schedule, root);
     expect(told).toEqual(["data-live"]);
-    expect(taken).toBe(0);
     expect(clock.pending).toBe(0);
   });
 
-  it("takes every waiting part before a held press is done again", () => {
+  it("tells the loader of a held press a task after the page is live", () => {
     const { root, told, names } = fakeRoot(["data-early"]);
     const clock = manual();
-    let taken = 0;
-    goLive(() => (taken += 1), clock.schedule, root);
-    // The parts are taken at once; the loader hears a task later.
-    expect(taken).toBe(1);
+    goLive(clock.schedule, root);
+    // The parts taken at once get their handlers first; the loader hears a
+    // task later and does the press again.
+    expect(names.has("data-live")).toBe(true);
     expect(names.has("data-early")).toBe(false);
     expect(told).toEqual([]);
     clock.run();

@@ -7,6 +7,7 @@ import type { AdMark } from "../../lib/format";
 import { foundCars } from "../../lib/format";
 import { SavedSearchButton } from "../alerts/SavedSearchButton";
 import { Banner } from "../ui/Banner";
+import { HydrateLater } from "../ui/HydrateLater";
 import { Pagination } from "../ui/Pagination";
 import { CardSkeletons } from "../ui/Skeleton";
 import { useToast } from "../ui/Toast";
@@ -54,17 +55,21 @@ export function CatalogueLayout(props: Props) {
     }
   }
 
+  // The strip and the filters are taken over in tasks of their own, after
+  // the page (lib/hydration.ts).
   const filterCard = (
-    <FilterCard
-      filters={c.filters}
-      brands={c.brands}
-      bodyTypes={bodyTypes}
-      conditions={bodyTypePage}
-      update={c.update}
-      clear={c.clear}
-      clearHref={c.clearHref}
-      salons={salons}
-    />
+    <HydrateLater>
+      <FilterCard
+        filters={c.filters}
+        brands={c.brands}
+        bodyTypes={bodyTypes}
+        conditions={bodyTypePage}
+        update={c.update}
+        clear={c.clear}
+        clearHref={c.clearHref}
+        salons={salons}
+      />
+    </HydrateLater>
   );
   const count = (
     <p class="count" data-testid="count">
@@ -93,12 +98,14 @@ export function CatalogueLayout(props: Props) {
         <h1>{title}</h1>
       </Banner>
       <div class="container">
-        <BrandStrip
-          brands={c.brands}
-          selected={c.filters.brand}
-          onSelect={(slug) => c.update({ brand: slug })}
-          href={(slug) => c.href({ brand: slug })}
-        />
+        <HydrateLater>
+          <BrandStrip
+            brands={c.brands}
+            selected={c.filters.brand}
+            onSelect={(slug) => c.update({ brand: slug })}
+            href={(slug) => c.href({ brand: slug })}
+          />
+        </HydrateLater>
         {!bodyTypePage && filterCard}
         <h2 class="visually-hidden">Список автомобилей</h2>
         {bodyTypePage ? (

@@ -1,11 +1,22 @@
-import { type ReactNode, Suspense } from "react";
+import { type ReactNode, Suspense, useRef } from "react";
 import { holdBack } from "../../lib/hydration";
 
 function Held({ children }: { children: ReactNode }) {
-  const wait = holdBack();
+  // Decided once, when the part is first drawn (the component and its
+  // hooks outlive the suspension): a part already taken over is never held
+  // again, whenever it is drawn again.
+  const wait = useRef<Promise<void> | null | undefined>(undefined);
+  if (wait.current === undefined) {
+    const held = holdBack();
+    wait.current = held
+      ? held.then(() => {
+          wait.current = null;
+        })
+      : null;
+  }
   // Preact keeps the server's element of a part that suspends while
   // hydrating, and takes it over when the promise settles.
-  if (wait) throw wait;
+  if (wait.current) throw wait.current;
   return <>{children}</>;
 }
 
