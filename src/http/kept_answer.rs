@@ -194,9 +194,8 @@ impl Answer {
         headers.insert(header::ETAG, self.etag.clone());
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
         // A page's stylesheets come linked to a browser that keeps them
-        // (`kept_styles`, by its cookie).
-        // A catalogue's page is drawn for the screen its headers say
-        // (`screen`).
+        // (`kept_styles`, by its cookie); a catalogue's page is drawn for
+        // the screen its headers say (`screen`).
         let vary = if !self.content_type.as_bytes().starts_with(b"text/html") {
             "accept-encoding"
         } else if self

@@ -27,9 +27,6 @@ pub enum Screen {
 /// The client hint of a mobile browser (Chromium's, sent with every request).
 pub const MOBILE_HINT: &str = "sec-ch-ua-mobile";
 
-/// What the response of a page drawn by screen varies on.
-pub const VARY_BY_SCREEN: &str = "sec-ch-ua-mobile, user-agent";
-
 impl Screen {
     /// The screen the request's headers say.
     pub fn of(headers: &HeaderMap) -> Screen {
