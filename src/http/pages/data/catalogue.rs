@@ -286,29 +286,28 @@ fn embed_catalogue(
     screen: Screen,
 ) -> AppResult<PageCars> {
     let filter = query.filter();
-    let mut shown = None;
-    for size in PAGE_SIZES {
+    let batch_at = |size: u32| {
         let start = (page_number - 1) * size;
-        let offset = start / CAR_BATCH * CAR_BATCH;
+        (start, start / CAR_BATCH * CAR_BATCH)
+    };
+    for size in PAGE_SIZES {
+        let (_, offset) = batch_at(size);
         let url = query.list_url(offset, CAR_BATCH);
-        let list = match page.data.get(&url) {
-            Some(list) => list.clone(),
-            None => {
-                let list = lists.list(&filter, CAR_BATCH, offset)?;
-                page.put_json(url, list.clone());
-                list
-            }
-        };
-        if size == page_size(screen) {
-            let first = usize::try_from(start - offset).unwrap_or_default();
-            shown = Some(PageCars { batch: list, first });
+        if !page.data.contains_key(&url) {
+            page.put_json(url, lists.list(&filter, CAR_BATCH, offset)?);
         }
     }
     embed_count(lists, page, query)?;
-    Ok(shown.unwrap_or_else(|| PageCars {
-        batch: empty_list(),
-        first: 0,
-    }))
+    let (start, offset) = batch_at(page_size(screen));
+    let batch = page
+        .data
+        .get(&query.list_url(offset, CAR_BATCH))
+        .cloned()
+        .unwrap_or_else(empty_list);
+    Ok(PageCars {
+        batch,
+        first: usize::try_from(start - offset).unwrap_or_default(),
+    })
 }
 
 pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
