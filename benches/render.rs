@@ -17,7 +17,7 @@
 //!   RENDER_WARMUP      untimed renders per page first (default 30)
 //!   RENDER_TSV         also append one tab-separated line per page to this file
 //!   RENDER_ENGINES     the rows to run, comma-separated (default
-//!                      quickjs,quickjs-cold)
+//!                      quickjs,quickjs-cold; also quickjs-ahead)
 //!
 //! Each render is timed as the server's thread pays it: `Engine::render`
 //! calls `ssr.render(url, answers)` (the data split by answer) and runs the job queue until the promise
@@ -28,7 +28,10 @@
 //! page is measured twice: `quickjs` with a store of drawn fragments as the
 //! server's threads share (after the warm-up its cards and sections come
 //! from the store), `quickjs-cold` without one (everything drawn, as the
-//! first render of a page whose cars no page has shown yet).
+//! first render of a page whose cars no page has shown yet). On request,
+//! `quickjs-ahead` draws each page once, after drawing its cars' cards into
+//! a store the pages share in turn: a page no one has asked for yet, as the
+//! server draws it (its cards drawn ahead, what earlier pages drew kept).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -98,6 +101,19 @@ fn quantile(sorted: &[Duration], q: f64) -> Duration {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
+/// Draws the cards of every list in the page's `data` into the engine's
+/// store, as the server's job "cards ahead" has before a page asks.
+fn draw_cards_ahead(engine: &Engine, data: &str) -> Result<(), String> {
+    let answers: std::collections::HashMap<String, &serde_json::value::RawValue> =
+        serde_json::from_str(data).map_err(|e| e.to_string())?;
+    for (url, answer) in &answers {
+        if url.starts_with("/api/cars") && answer.get().starts_with('[') {
+            engine.draw_cards(data, answer.get())?;
+        }
+    }
+    Ok(())
+}
+
 fn run() -> Result<(), String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let script_path = std::env::var_os("RENDER_SCRIPT")
@@ -123,6 +139,7 @@ fn run() -> Result<(), String> {
     let load_time = started.elapsed();
     let loaded_memory = warm.memory_used();
     let cold = Engine::load(&script)?;
+    let ahead = Engine::with_fragments(&script, Some(Arc::new(Fragments::new(16 * 1024 * 1024))))?;
 
     println!(
         "render bench: QuickJS (rquickjs) Engine, {} ({} B), data from {}",
@@ -137,6 +154,10 @@ fn run() -> Result<(), String> {
         "quickjs: with the server's store of drawn fragments (16 MB), warm after the warm-up;"
     );
     println!("quickjs-cold: no store, every card and section drawn (a page's first render)");
+    println!(
+        "quickjs-ahead: one render a page (no warm-up) with its cars' cards drawn ahead, in a store \
+         shared by the pages in turn: a page no one has asked for, as the server draws it"
+    );
     println!(
         "engine load (evaluate the script): {:.1} ms, memory_used after load: {loaded_memory} B",
         ms(load_time)
@@ -157,10 +178,20 @@ fn run() -> Result<(), String> {
     );
     let mut tsv = String::new();
     for case in &cases {
-        for (name, engine) in [("quickjs", &warm), ("quickjs-cold", &cold)] {
+        for (name, engine) in [
+            ("quickjs", &warm),
+            ("quickjs-cold", &cold),
+            ("quickjs-ahead", &ahead),
+        ] {
             if !engines.split(',').any(|e| e.trim() == name) {
                 continue;
             }
+            let (warmup, iterations) = if name == "quickjs-ahead" {
+                draw_cards_ahead(engine, &case.data).map_err(|e| format!("{}: {e}", case.name))?;
+                (0, 1)
+            } else {
+                (warmup, iterations)
+            };
             let mut html_len = 0;
             for _ in 0..warmup {
                 html_len = engine

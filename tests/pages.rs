@@ -769,3 +769,55 @@ async fn the_car_pages_picture_has_its_width_and_height() {
     assert_eq!(meta(&page, "og:image:height").unwrap(), "450");
     assert_eq!(meta(&page, "og:image:type").unwrap(), "image/webp");
 }
+
+/// The settings and the body types every page embeds are read once per
+/// content version (`http::held::page_basics`): a change shows on the next
+/// page, whichever it is.
+#[tokio::test]
+async fn what_every_page_embeds_is_read_again_after_a_change() {
+    let app = TestApp::new();
+    let haval = seed(&app);
+    let counts = |data: &Value| -> Vec<(String, i64)> {
+        data["/api/body-types"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                (
+                    t["bodyType"].as_str().unwrap().to_string(),
+                    t["carCount"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let crossovers = |data: &Value| {
+        counts(data)
+            .into_iter()
+            .find(|(body, _)| body == "crossover")
+            .map(|(_, n)| n)
+            .unwrap()
+    };
+    let first = embedded(&html(&app.get("/used-cars").await));
+    let before = crossovers(&first);
+    // Read once: another page at the same version embeds the same.
+    let other = embedded(&html(&app.get("/new-cars").await));
+    assert_eq!(counts(&other), counts(&first));
+    {
+        let conn = app.db.conn().unwrap();
+        let mut more = car_input(&haval, "haval-dargo-used");
+        more.status = CarStatus::Used;
+        more.mileage = 12_000;
+        more.body_type = BodyType::CROSSOVER;
+        cars::create(&conn, &more, 2026).unwrap();
+        let mut settings = dealership::domain::settings::get(&conn).unwrap();
+        settings.public.salon_name = "Хавал Центр".into();
+        dealership::domain::settings::save(&conn, &settings).unwrap();
+    }
+    for url in ["/used-cars", "/new-cars?page=1", "/consent"] {
+        let data = embedded(&html(&app.get(url).await));
+        assert_eq!(data["/api/settings"]["salonName"], "Хавал Центр", "{url}");
+        if url != "/consent" {
+            assert_eq!(crossovers(&data), before + 1, "{url}");
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import preact from "@preact/preset-vite";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
@@ -22,10 +23,25 @@ const knowLoadedFirst: Plugin = {
   },
 };
 
+/** The browser's build takes lib/serverFragments.browser.ts for
+ * lib/serverFragments.tsx: the fragments the server draws once are their
+ * components themselves there (the tests and the server build keep the
+ * module itself). */
+const browserFragments: Plugin = {
+  name: "dealership:browser-fragments",
+  apply: "build",
+  enforce: "pre",
+  resolveId(source) {
+    return source.endsWith("/lib/serverFragments")
+      ? fileURLToPath(new URL("src/lib/serverFragments.browser.ts", import.meta.url))
+      : null;
+  },
+};
+
 // The server (src/http/pages) renders the HTML shell and reads
 // dist/.vite/manifest.json to link the entry script and its styles.
 export default defineConfig({
-  plugins: [preact(), knowLoadedFirst],
+  plugins: [preact(), knowLoadedFirst, browserFragments],
   resolve: {
     // wouter's shim for React before 18; preact/compat has the hook itself.
     alias: { "use-sync-external-store/shim/index.js": "preact/compat" },

@@ -12,6 +12,7 @@ use crate::db::Db;
 use super::cache::{AnswerCache, DEFAULT_CAPACITY_BYTES};
 use super::held::catalogue::HeldCatalogue;
 use super::held::feeds::FeedStore;
+use super::held::page_basics::HeldBasics;
 use super::held::passwords::PasswordChecks;
 use super::held::render::Renderer;
 use super::held::site_views::SiteViews;
@@ -47,6 +48,9 @@ pub struct Shared {
     pub answers: Arc<AnswerCache>,
     /// The published catalogue in memory, for the public car lists.
     pub catalogue: Arc<HeldCatalogue>,
+    /// The settings, credit programs and body types every page embeds, read
+    /// once per content version.
+    pub page_basics: Arc<HeldBasics>,
     /// The marketplace feeds, one rendering per content version.
     pub feeds: Arc<FeedStore>,
     pub lead_limiter: Arc<RateLimiter>,
@@ -119,6 +123,7 @@ impl AppState {
             )),
             renderer: Arc::new(Renderer::for_config(&config.pages)),
             catalogue: Arc::default(),
+            page_basics: Arc::default(),
             feeds: Arc::default(),
             wake: Arc::default(),
             channels: Arc::new(crate::notify::Channels::new(config.clone(), db.clone())),

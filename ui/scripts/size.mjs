@@ -93,6 +93,7 @@ for (const file of publicPage.files) {
     failed = true;
   }
 }
+console.log(`public page JavaScript in bytes: ${js} of ${BUDGET}`);
 if (js > BUDGET) {
   console.error(`over the public JavaScript budget by ${kb(js - BUDGET)}`);
   failed = true;

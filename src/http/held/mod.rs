@@ -10,6 +10,7 @@ pub mod feeds;
 pub mod fragments;
 pub mod memory_budget;
 pub mod page_answers;
+pub mod page_basics;
 pub mod passwords;
 pub mod placed;
 pub mod render;

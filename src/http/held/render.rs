@@ -73,9 +73,18 @@ pub const IDLE_RUNTIME: Duration = Duration::from_secs(10);
 /// Longest a thread waits for the queue at a time.
 const WAIT_SLICE: Duration = Duration::from_secs(1);
 /// Garbage a runtime may gather past what it holds before QuickJS collects
-/// in the middle of a page: the threads collect between pages when idle
-/// ([`Engine::collect`]), so a page rarely pays for a collection.
-const GC_HEADROOM_BYTES: usize = 4 * 1024 * 1024;
+/// in the middle of a page: the threads collect between pages
+/// ([`Engine::collect`], at most every [`COLLECT_AFTER_PAGES`] pages while
+/// pages keep coming), so a page rarely pays for a collection. A page
+/// leaves its tree of elements as cycles (each points to its parent),
+/// some hundreds of kilobytes.
+const GC_HEADROOM_BYTES: usize = 8 * 1024 * 1024;
+/// Pages a thread draws between two collections while pages keep coming; a
+/// thread that waited a whole [`WAIT_SLICE`] for none collects at once.
+/// A collection walks the whole runtime, the script's functions included
+/// (1.5-3 ms on this project's 2-core machine): after every page it took a
+/// core from the next page's drawing.
+const COLLECT_AFTER_PAGES: u32 = 4;
 
 /// What drawing a page costs per byte of its data: the copy handed to the
 /// thread, the string and the objects QuickJS parses it into, the markup
@@ -251,11 +260,15 @@ fn work(
     let mut engine: Option<Engine> = load();
     let mut last_page = Instant::now();
     let mut collected = true;
+    // Pages drawn since the last collection.
+    let mut drawn: u32 = 0;
     // The runtime has drawn nothing since it was loaded.
     let mut fresh = true;
     loop {
-        // Right after a page, or with cards to draw ahead, only a look.
-        let wait = if collected && !ahead.waiting() {
+        // With a collection due, or cards to draw ahead, only a look: a
+        // collection waits for a quiet queue or a few pages.
+        let due = drawn >= COLLECT_AFTER_PAGES;
+        let wait = if (collected || !due) && !ahead.waiting() {
             WAIT_SLICE
         } else {
             Duration::ZERO
@@ -289,6 +302,7 @@ fn work(
                 if let Some(idle) = &engine {
                     if !collected {
                         idle.collect();
+                        drawn = 0;
                     } else if !fresh && last_page.elapsed() >= IDLE_RUNTIME {
                         drop(engine.take());
                         crate::allocator::give_memory_back();
@@ -320,8 +334,10 @@ fn work(
         // The page is on its way; what it drew goes into the store now.
         if failed {
             engine = None;
+            drawn = 0;
         } else if let Some(done) = &engine {
             done.keep_drawn();
+            drawn += 1;
         }
         last_page = Instant::now();
         collected = false;

@@ -11,12 +11,25 @@
 import type { ComponentType, JSX } from "preact";
 import { jsxTemplate } from "preact/jsx-runtime";
 
+/** A component's links: the address of each of its choices. */
+// biome-ignore lint/suspicious/noExplicitAny: any choice a component links to
+export type Href = (to: any) => string;
+
 export interface FragmentStore {
   /** The HTML of `draw()` for `key`, drawn with the page's `context` the
    * first time (or a token the server replaces by that HTML). With `eager`
    * the HTML has its first picture made the page's largest paint's (the
    * fragment is kept as `draw()` draws it: see [`FirstPicture`]). */
   html(key: string, context: object, draw: () => JSX.Element, eager: boolean): string;
+  /** The HTML of `draw(href)` for `key` with the page's links: drawn once
+   * per key with each link left open, each then filled with `href` of what
+   * the drawing asked for (see [`drawnOnceWithLinks`]). */
+  linked<H extends Href>(
+    key: string,
+    context: object,
+    draw: (href: H) => JSX.Element,
+    href: H,
+  ): string;
 }
 
 /** How a component whose first picture may be the page's largest paint
@@ -125,6 +138,29 @@ export function drawnOnceOnServer<P extends object>(
       context,
       () => <Component {...drawn} />,
       eager,
+    );
+    return jsxTemplate([html]);
+  }
+  ServerFragment.displayName = name;
+  return ServerFragment as ComponentType<P>;
+}
+
+/** [`drawnOnceOnServer`] for a component whose markup differs from page to
+ * page only by its links (its `href` prop: a catalogue's brand strip keeps
+ * the page's other filters in each brand's link). `keyOf` holds everything
+ * else; the server draws it once per key and fills in each page's links. */
+export function drawnOnceWithLinks<P extends { href: Href }>(
+  name: string,
+  Component: ComponentType<P>,
+  keyOf: (props: P) => string,
+): ComponentType<P> {
+  function ServerFragment(props: P, context: object) {
+    if (store === null) return <Component {...props} />;
+    const html = store.linked(
+      `${name}\u0000${keyOf(props)}`,
+      context,
+      (href: P["href"]) => <Component {...props} href={href} />,
+      props.href,
     );
     return jsxTemplate([html]);
   }

@@ -10,6 +10,7 @@ import type { CarBrief } from "../api/types";
 import { CarCard } from "../components/cars/CarCard";
 import { setDrawnForPhone } from "../hooks/usePageSize";
 import { forgetDigests, installFragmentStore, noteDigests } from "../lib/serverFragments";
+import { linkedHtml } from "./linkedDrawings";
 
 /** The store of drawn fragments the server lends (src/http/pages/render.rs,
  * shared by its rendering threads); without it every fragment is drawn.
@@ -39,6 +40,7 @@ installFragmentStore(
           drawnSince += 1;
           return host.put(key, renderToString(draw(), context), eager);
         },
+        linked: linkedHtml,
       },
 );
 

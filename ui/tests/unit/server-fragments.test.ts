@@ -3,12 +3,14 @@ import { renderToString } from "preact-render-to-string";
 import { describe, expect, it } from "vitest";
 import {
   drawnOnceOnServer,
+  drawnOnceWithLinks,
   fingerprint,
   forgetDigests,
   installFragmentStore,
   noteDigests,
   propsKey,
 } from "../../src/lib/serverFragments";
+import { linkedHtml } from "../../src/server/linkedDrawings";
 
 describe("keys of fragments drawn once on the server", () => {
   const cars = [
@@ -101,6 +103,7 @@ describe("a fragment whose first picture may be the page's largest paint", () =>
         asked.push([key, eager, html]);
         return eager ? html.replace('loading="lazy"', 'loading="eager"') : html;
       },
+      linked: linkedHtml,
     });
     try {
       const first = renderToString(h(Drawn, { n: 7, priority: true }));
@@ -116,5 +119,62 @@ describe("a fragment whose first picture may be the page's largest paint", () =>
     } finally {
       installFragmentStore(null);
     }
+  });
+});
+
+describe("a fragment drawn once with the page's links put in", () => {
+  interface Props {
+    names: string[];
+    chosen: string | null;
+    href: (name: string | null) => string;
+  }
+  let drawn = 0;
+  const Strip = (p: Props) => {
+    drawn += 1;
+    return h(
+      "div",
+      { role: "group" },
+      h("a", { href: p.href(null), "aria-pressed": p.chosen === null }, "Все"),
+      ...p.names.map((n) =>
+        h("a", { key: n, href: p.href(n), class: p.chosen === n ? "chip active" : "chip" }, n),
+      ),
+    );
+  };
+  const Drawn = drawnOnceWithLinks("Strip", Strip, (p) => `${p.names.join()}\u0001${p.chosen}`);
+
+  it("draws once per key and gives each page its own links, as a drawing with them gives", () => {
+    installFragmentStore({
+      html: (_key, context, draw) => renderToString(draw(), context),
+      linked: linkedHtml,
+    });
+    try {
+      const names = ["kia", "lada"];
+      // Links with characters an attribute escapes.
+      const pages = [
+        (n: string | null) => (n ? `/used-cars?brand=${n}&body=sedan` : "/used-cars?body=sedan"),
+        (n: string | null) => (n ? `/new-cars?brand=${n}&price=3000000` : '/new-cars?q="<'),
+      ];
+      drawn = 0;
+      for (const href of pages) {
+        const page = renderToString(h(Drawn, { names, chosen: "kia", href }));
+        expect(page).toBe(renderToString(h(Strip, { names, chosen: "kia", href })));
+        expect(page).toContain("brand=kia&amp;");
+      }
+      // Once for the key (and once more each time for the comparison).
+      expect(drawn).toBe(3);
+      // Another choice is another drawing.
+      const other = renderToString(h(Drawn, { names, chosen: "lada", href: pages[0] }));
+      expect(other).toBe(renderToString(h(Strip, { names, chosen: "lada", href: pages[0] })));
+      expect(other).toContain('class="chip active">lada');
+    } finally {
+      installFragmentStore(null);
+    }
+  });
+
+  it("is the component itself in the browser", () => {
+    const href = (n: string | null) => `/x?brand=${n}`;
+    expect(renderToString(h(Drawn, { names: ["kia"], chosen: null, href }))).toBe(
+      renderToString(h(Strip, { names: ["kia"], chosen: null, href })),
+    );
   });
 });

@@ -10,10 +10,10 @@ use serde_json::value::RawValue;
 
 use super::super::shell::{Page, PreloadImage};
 use crate::domain::car_index::CarIndex;
-use crate::domain::credit_programs;
 use crate::domain::money::Money;
 use crate::domain::settings::PublicSettings;
 use crate::error::AppResult;
+use crate::http::held::page_basics::PageBasics;
 use crate::http::state::AppState;
 
 pub(super) const HOME_FEATURED: &str = "/api/cars/fast?featured=true&status=new,used&limit=12";
@@ -34,40 +34,44 @@ pub(super) async fn respond<F>(state: AppState, build: F) -> AppResult<Response>
 where
     F: FnOnce(&Connection, &PublicSettings) -> AppResult<Page> + Send + 'static,
 {
-    respond_listing(state, move |c, settings, _| build(c, settings)).await
+    respond_listing(state, move |c, basics, _| build(c, &basics.settings)).await
 }
 
 /// [`respond`] for a page that lists cars: `build` also gets the published
 /// catalogue in memory (`AppState::catalogue`, the one the API's lists
 /// read), when it is held, so its lists and counts are a walk over it
-/// instead of queries ([`super::catalogue`]'s `Lists`).
+/// instead of queries ([`super::catalogue`]'s `Lists`), and the body types
+/// with the settings as every page reads them (`AppState::page_basics`,
+/// read once per content version).
 pub(super) async fn respond_listing<F>(state: AppState, build: F) -> AppResult<Response>
 where
-    F: FnOnce(&Connection, &PublicSettings, Option<&CarIndex>) -> AppResult<Page> + Send + 'static,
+    F: FnOnce(&Connection, &PageBasics, Option<&CarIndex>) -> AppResult<Page> + Send + 'static,
 {
     let media_dir = state.config.media_dir();
     let today = state.clock.moscow_today();
     let config = state.config.clone();
-    let index = match state.answers.version_now() {
+    let version = state.answers.version_now();
+    let index = match version {
         Some(version) => state.catalogue.at(version, today, &state.db).await?,
         None => None,
     };
-    let (settings, page) = state
+    let held = state.page_basics.clone();
+    let (basics, page) = state
         .db
         .call(move |c| {
-            let settings = crate::domain::salons::public_settings(c, &config.call_tracking)?;
-            let mut page = build(c, &settings, index.as_deref())?;
-            page.put("/api/settings", &settings);
+            let basics = held.at(version, today, c, &config.call_tracking)?;
+            let mut page = build(c, &basics, index.as_deref())?;
+            page.put_json("/api/settings", basics.settings_json.clone());
             // The footer's credit disclosure (38-FZ art. 28) on every page
             // (the credit page has read it already).
             if !page.data.contains_key(CREDIT_PROGRAMS) {
-                page.put(CREDIT_PROGRAMS, &credit_programs::public(c, today)?);
+                page.put_json(CREDIT_PROGRAMS, basics.credit_programs_json.clone());
             }
             page.measure_image(&media_dir);
-            Ok((settings, page))
+            Ok((basics, page))
         })
         .await?;
-    Ok(page.render(&settings, &state.config.base_url))
+    Ok(page.render(&basics.settings, &state.config.base_url))
 }
 
 /// JSON text written by the domain (`cars::list_json`, the catalogue in

@@ -312,7 +312,8 @@ fn embed_catalogue(
 
 pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
     let today = state.clock.moscow_today();
-    respond_listing(state, move |c, settings, index| {
+    respond_listing(state, move |c, basics, index| {
+        let settings = &basics.settings;
         let mut page = Page::new("/");
         banner_preloads(
             &mut page,
@@ -326,7 +327,7 @@ pub async fn home(State(state): State<AppState>) -> AppResult<Response> {
             rule: &rule,
         };
         page.put(BRANDS, &lists.brands()?);
-        page.put(BODY_TYPES, &body_types::list(c)?);
+        page.put_json(BODY_TYPES, basics.body_types_json.clone());
         let catalogue = CarFilter {
             statuses: vec![CarStatus::New, CarStatus::Used],
             ..CarFilter::default()
@@ -398,7 +399,8 @@ async fn status_catalogue(
     banner: fn(&Banners) -> (&String, &String),
 ) -> AppResult<Response> {
     let today = state.clock.moscow_today();
-    respond_listing(state, move |c, settings, index| {
+    respond_listing(state, move |c, basics, index| {
+        let settings = &basics.settings;
         let mut page = page;
         let rule = CreditRule::today(c, today)?;
         let lists = Lists {
@@ -407,11 +409,11 @@ async fn status_catalogue(
             rule: &rule,
         };
         let brand_list = lists.brands()?;
-        let body_list = body_types::list(c)?;
+        let body_list = &basics.body_types;
         let query = CarsQuery {
             statuses: vec![status],
             brand_id: params.brand_id(&brand_list),
-            body_type: params.body_type(&body_list),
+            body_type: params.body_type(body_list),
             max_price: params.max_price(),
             salon: params.salon(&settings.salons),
             ..CarsQuery::default()
@@ -420,7 +422,7 @@ async fn status_catalogue(
         let (desktop, mobile) = banner(&settings.banners);
         catalogue_preloads(&mut page, desktop, mobile, &cars);
         page.put(BRANDS, &brand_list);
-        page.put(BODY_TYPES, &body_list);
+        page.put_json(BODY_TYPES, basics.body_types_json.clone());
         Ok(page)
     })
     .await

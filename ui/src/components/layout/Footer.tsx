@@ -5,7 +5,7 @@ import { useApi } from "../../hooks/useApi";
 import { SalonPhoneLink, telHref, useSettings } from "../../hooks/useSettings";
 import { askConsent, hasCounters } from "../../lib/consent";
 import { type CreditProgramsAnswer, footerCreditText } from "../../lib/credit";
-import { drawnOnceOnServer } from "../../lib/serverFragments";
+import { drawnOnceOnServer, propsKey } from "../../lib/serverFragments";
 import { ROUTES } from "../../routes";
 
 /** Salon name, catalogue links, contacts, credit legal text, disclaimer,
@@ -123,4 +123,6 @@ export function requisites(
   return parts.filter(Boolean).join(", ");
 }
 
-const DrawnFooter = drawnOnceOnServer("Footer", FooterMarkup, (props) => JSON.stringify(props));
+/** Keyed by the settings' digest (the page's answer, `propsKey`), not their
+ * JSON: spelling them out was most of the footer's cost on a cold page. */
+const DrawnFooter = drawnOnceOnServer("Footer", FooterMarkup, propsKey);
