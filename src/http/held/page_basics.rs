@@ -3,7 +3,8 @@
 //! disclosure) and the body types with their counts. Read once per content
 //! version and Moscow date and kept, not read again for each page: at 10,000
 //! cars the body types' counts alone (six counts over the published cars)
-//! were a tenth of a cold list page (`docs/rendering.md`, "Cold pages").
+//! were 4 % of a cold list page's samples in perf (`docs/rendering.md`,
+//! "Read once: what every page embeds").
 
 use std::sync::{Arc, Mutex};
 
