@@ -1,7 +1,8 @@
 //! A phone's own catalogue (`docs/rendering.md`, "A phone's own page"): a
 //! request that says it comes from a phone (`Sec-CH-UA-Mobile: ?1`, or a
 //! user agent with `Mobi`) gets the catalogues drawn as a phone shows them,
-//! 10 cars a page, marked for the browser to take over as drawn; the
+//! 10 cars a page, and the home page with rows of 6 cars, marked for the
+//! browser to take over as drawn; the
 //! answer cache keeps the phone's page apart from the desktop's and says
 //! what the answer varies on. Every other page is one page for all screens.
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is a failed test
@@ -163,8 +164,51 @@ async fn every_other_page_draws_the_same_for_a_phone() {
         );
         if !drawn_apart {
             assert_eq!(wide, phone, "{route}");
-        } else if route == "/new-cars" || route.starts_with("/body-type/") {
+        } else if route == "/" || route == "/new-cars" || route.starts_with("/body-type/") {
             assert_ne!(wide, phone, "{route}");
         }
+    }
+}
+
+/// The cards of the home page's row whose title has this id, in order.
+fn row_slugs(markup: &str, title_id: &str) -> Vec<String> {
+    let row = markup
+        .split(&format!("aria-labelledby=\"{title_id}\""))
+        .nth(1)
+        .and_then(|rest| rest.split("</section>").next())
+        .unwrap_or_default();
+    card_slugs(row)
+}
+
+#[tokio::test]
+async fn a_phone_gets_the_home_page_with_rows_of_six_cars() {
+    needs_the_server_build();
+    let app = TestApp::new();
+    let seeded = seed_catalogue(&app);
+    seed_tanks(&app, &seeded.haval);
+    let listed = app.get("/api/cars/fast?status=new,used&limit=12").await.json();
+    let listed: Vec<String> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|car| car["slug"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(listed.len(), 12, "the seed fills the desktop's row");
+
+    for _ in 0..2 {
+        // Asked in turn, twice: the answer cache keeps each screen's own.
+        let phone = app.get_with("/", "user-agent", IPHONE).await;
+        let vary = phone.headers["vary"].to_str().unwrap();
+        assert!(
+            vary.contains("sec-ch-ua-mobile") && vary.contains("user-agent"),
+            "{vary}"
+        );
+        let phone = phone.text();
+        assert!(phone.contains("data-screen=\"phone\""));
+        assert_eq!(row_slugs(&phone, "catalogue-title"), listed[..6]);
+
+        let tablet = app.get_with("/", "user-agent", ANDROID_TABLET).await.text();
+        assert!(!tablet.contains("data-screen=\"phone\""));
+        assert_eq!(row_slugs(&tablet, "catalogue-title"), listed);
     }
 }

@@ -1,6 +1,7 @@
 //! The screen a page is drawn for (`docs/rendering.md`, "A phone's own
 //! page"). A catalogue shows 20 cars a page, 10 on a window narrower than
-//! 768 px (`ui/src/hooks/usePageSize.ts`); the server cannot measure the
+//! 768 px (`ui/src/hooks/usePageSize.ts`), and the home page's rows of cars
+//! are 6 long there; the server cannot measure the
 //! window, but a phone says what it is: Chromium's `Sec-CH-UA-Mobile: ?1`
 //! (a client hint every Chromium browser sends, tablets `?0`), else a
 //! user agent with `Mobi` in it (Safari on an iPhone, Firefox and Chrome on
@@ -71,11 +72,13 @@ impl Screen {
 }
 
 /// Whether the page at `path` is drawn differently for a phone: the
-/// catalogues numbered by pages of the screen's size (`useCatalogue`). A
+/// catalogues numbered by pages of the screen's size (`useCatalogue`) and
+/// the home page, whose rows of cars are 6 long on a phone (`Home.tsx`). A
 /// brand page's sections are 8 cars on every screen, and no other page
 /// reads the screen's size (`tests/pages_screen.rs` checks every route).
 pub fn draws_by_screen(path: &str) -> bool {
-    matches!(path, "/new-cars" | "/used-cars" | "/lease-cars") || path.starts_with("/body-type/")
+    matches!(path, "/" | "/new-cars" | "/used-cars" | "/lease-cars")
+        || path.starts_with("/body-type/")
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Screen {
@@ -142,12 +145,11 @@ mod tests {
     }
 
     #[test]
-    fn only_the_catalogues_are_drawn_by_screen() {
-        for path in ["/new-cars", "/used-cars", "/lease-cars", "/body-type/suv"] {
+    fn only_the_catalogues_and_the_home_page_are_drawn_by_screen() {
+        for path in ["/", "/new-cars", "/used-cars", "/lease-cars", "/body-type/suv"] {
             assert_eq!(Screen::Phone.for_path(path), Screen::Phone, "{path}");
         }
         for path in [
-            "/",
             "/brand/kia",
             "/car/kia-rio",
             "/trade-in",

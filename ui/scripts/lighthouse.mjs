@@ -1,6 +1,7 @@
 // Lighthouse at mobile settings on every public route, against the release
 // binary with demo data, each route run LIGHTHOUSE_RUNS times (default 3)
-// and judged on its median run (Lighthouse's own computeMedianRun):
+// and judged on its median run (Lighthouse's own computeMedianRun), its
+// blocking time on the middle of the runs' blocking times:
 //   cargo build --release && (cd ui && npm run lighthouse)
 // Prints each route's four category scores, LCP, CLS and TBT, and writes the
 // median runs' JSON reports to ui/lighthouse/ (ignored by git).
@@ -101,11 +102,16 @@ try {
       Object.entries(categories).map(([k, v]) => [k, Math.round(v.score * 100)]),
     );
     const lcp = audits["largest-contentful-paint"];
-    const tbt = audits["total-blocking-time"];
     const cls = audits["cumulative-layout-shift"];
     const each = runs.map((r) => `${ms(r.lhr.audits["largest-contentful-paint"])}`).join("/");
+    // The blocking time is judged on the middle of the runs' own values: the
+    // median run is chosen by its paints, and one run's blocking time is
+    // the machine's moment as much as the page (the home page's 298 ms in
+    // one CI run of 2026-12-03, its runs here 114-192 ms the same hour).
+    const tbts = runs.map((r) => ms(r.lhr.audits["total-blocking-time"]));
+    const tbt = [...tbts].sort((a, b) => a - b)[Math.floor(tbts.length / 2)];
     console.log(
-      `${name.padEnd(14)} ${path.padEnd(44)} ${JSON.stringify(scores)} LCP ${ms(lcp)} ms (runs ${each}) TBT ${ms(tbt)} ms CLS ${cls.numericValue}`,
+      `${name.padEnd(14)} ${path.padEnd(44)} ${JSON.stringify(scores)} LCP ${ms(lcp)} ms (runs ${each}) TBT ${tbt} ms (runs ${tbts.join("/")}) CLS ${cls.numericValue}`,
     );
     const problems = [];
     for (const category of EXACT) {
@@ -122,9 +128,9 @@ try {
     if (lcp.numericValue >= MAX_LCP_MS) problems.push(`LCP ${ms(lcp)} ms`);
     if (!CI) {
       if (scores.performance < 100) problems.push(`performance ${scores.performance}`);
-      if (tbt.numericValue >= MAX_TBT_MS) problems.push(`TBT ${ms(tbt)} ms`);
-    } else if (tbt.numericValue >= CI_MAX_TBT_MS) {
-      problems.push(`TBT ${ms(tbt)} ms (the guard in CI is ${CI_MAX_TBT_MS})`);
+      if (tbt >= MAX_TBT_MS) problems.push(`TBT ${tbt} ms`);
+    } else if (tbt >= CI_MAX_TBT_MS) {
+      problems.push(`TBT ${tbt} ms (the guard in CI is ${CI_MAX_TBT_MS})`);
     }
     for (const problem of problems) console.log(`  over budget: ${problem}`);
     if (problems.length > 0) failed = true;

@@ -14,12 +14,12 @@ export function setDrawnForPhone(phone: boolean): void {
   drawnForPhone = phone;
 }
 
-/** 20 cars per page, 10 when the window is narrower than 768 px. On the
- * server and while the browser takes the server's markup over, the size
- * the page was drawn for (a phone's or a wide screen's); then the window's
- * own, followed as it changes. With `watch` false the window is not asked
- * (a list of a fixed size: nothing to draw again). */
-export function usePageSize(watch = true): number {
+/** Whether the window is a phone's (narrower than 768 px). On the server
+ * and while the browser takes the server's markup over, whether the page
+ * was drawn for a phone; then the window's own, followed as it changes.
+ * With `watch` false the window is not asked (a list of a fixed size:
+ * nothing to draw again). */
+export function usePhoneScreen(watch = true): boolean {
   const [phone, setPhone] = useState(() =>
     isHydrated() ? watch && matchMedia(PHONE_QUERY).matches : drawnForPhone,
   );
@@ -31,5 +31,10 @@ export function usePageSize(watch = true): number {
     list.addEventListener("change", update);
     return () => list.removeEventListener("change", update);
   }, [watch]);
-  return phone ? 10 : 20;
+  return phone;
+}
+
+/** 20 cars per page, 10 on a phone's screen (`usePhoneScreen`). */
+export function usePageSize(watch = true): number {
+  return usePhoneScreen(watch) ? 10 : 20;
 }

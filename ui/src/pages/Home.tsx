@@ -14,19 +14,28 @@ import { Carousel } from "../components/ui/Carousel";
 import { HydrateLater } from "../components/ui/HydrateLater";
 import { useApi } from "../hooks/useApi";
 import { useDocumentTitle } from "../hooks/useDocumentTitle";
+import { usePhoneScreen } from "../hooks/usePageSize";
 import { useSettings } from "../hooks/useSettings";
 import { inPlace } from "../lib/links";
 import { ROUTES } from "../routes";
 
+/** The cars a row of the home page shows on a phone's screen, where one
+ * card is seen at a time (12 elsewhere): a phone's main thread drew and
+ * took over 22 cards it mostly never showed (docs/rendering.md, "A phone's
+ * own page"). */
+const PHONE_ROW_CARS = 6;
+
 export function Home() {
   useDocumentTitle(null);
   const settings = useSettings();
+  const phone = usePhoneScreen();
+  const row = (cars: CarBrief[]) => (phone ? cars.slice(0, PHONE_ROW_CARS) : cars);
   const [catalogue, setCatalogue] = useState(false);
   const [callback, setCallback] = useState(false);
   const brands = useApi<BrandBrief[]>(urls.BRANDS).data ?? [];
   const bodyTypes = useApi<BodyTypeInfo[]>(urls.BODY_TYPES).data ?? [];
-  const featured = useApi<CarBrief[]>(urls.HOME_FEATURED).data ?? [];
-  const catalogueCars = useApi<CarBrief[]>(urls.HOME_CATALOGUE).data ?? [];
+  const featured = row(useApi<CarBrief[]>(urls.HOME_FEATURED).data ?? []);
+  const catalogueCars = row(useApi<CarBrief[]>(urls.HOME_CATALOGUE).data ?? []);
   const promotions = useApi<Promotion[]>(urls.PROMOTIONS).data ?? [];
   const reviews = useApi<Review[]>(urls.REVIEWS);
 

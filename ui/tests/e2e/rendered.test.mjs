@@ -563,11 +563,20 @@ function cardLinks(markup) {
 }
 
 describe("a phone the server can tell", () => {
-  for (const path of ["/new-cars", "/new-cars?page=2"]) {
+  // A catalogue's page of 10 cars; the home page's two rows of 6 (12 each
+  // for a desktop).
+  for (const [path, phoneCards, desktopCards] of [
+    ["/new-cars", 10, 20],
+    ["/new-cars?page=2", 10, 20],
+    ["/", 12, 23],
+  ]) {
     it(`${path}: drawn as the phone shows it, taken over as drawn`, async () => {
       const drawn = appMarkup(
         await (await fetch(s.base + path, { headers: { "user-agent": ANDROID_PHONE } })).text(),
       );
+      const desktop = appMarkup(await (await fetch(s.base + path)).text());
+      assert.equal(cardLinks(drawn).length, phoneCards);
+      assert.equal(cardLinks(desktop).length, desktopCards);
       const page = await s.open(PHONE, undefined, {
         userAgent: ANDROID_PHONE,
         isMobile: true,
@@ -578,7 +587,7 @@ describe("a phone the server can tell", () => {
       const seen = await removals(page);
       // The live page's cards are the server's, in the same order: nothing
       // changed when the code took the page over.
-      assert.equal(await cards(page).count(), 10);
+      assert.equal(await cards(page).count(), phoneCards);
       const live = await cards(page).evaluateAll((all) =>
         all.map((card) => card.querySelector('a[href^="/car/"]')?.getAttribute("href")),
       );

@@ -1,10 +1,14 @@
 import { h } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { afterEach, describe, expect, it } from "vitest";
-import { setDrawnForPhone, usePageSize } from "../../src/hooks/usePageSize";
+import { setDrawnForPhone, usePageSize, usePhoneScreen } from "../../src/hooks/usePageSize";
 
 function Size() {
   return h("p", null, String(usePageSize()));
+}
+
+function Phone() {
+  return h("p", null, usePhoneScreen() ? "phone" : "wide");
 }
 
 describe("a catalogue's page size on the server", () => {
@@ -16,5 +20,11 @@ describe("a catalogue's page size on the server", () => {
     expect(renderToString(h(Size, {}))).toBe("<p>10</p>");
     setDrawnForPhone(false);
     expect(renderToString(h(Size, {}))).toBe("<p>20</p>");
+  });
+
+  it("draws a phone's screen (the home page's rows of 6) only on a page drawn for one", () => {
+    expect(renderToString(h(Phone, {}))).toBe("<p>wide</p>");
+    setDrawnForPhone(true);
+    expect(renderToString(h(Phone, {}))).toBe("<p>phone</p>");
   });
 });
