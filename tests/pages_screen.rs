@@ -186,7 +186,10 @@ async fn a_phone_gets_the_home_page_with_rows_of_six_cars() {
     let app = TestApp::new();
     let seeded = seed_catalogue(&app);
     seed_tanks(&app, &seeded.haval);
-    let listed = app.get("/api/cars/fast?status=new,used&limit=12").await.json();
+    let listed = app
+        .get("/api/cars/fast?status=new,used&limit=12")
+        .await
+        .json();
     let listed: Vec<String> = listed
         .as_array()
         .unwrap()

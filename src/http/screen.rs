@@ -146,15 +146,16 @@ mod tests {
 
     #[test]
     fn only_the_catalogues_and_the_home_page_are_drawn_by_screen() {
-        for path in ["/", "/new-cars", "/used-cars", "/lease-cars", "/body-type/suv"] {
+        for path in [
+            "/",
+            "/new-cars",
+            "/used-cars",
+            "/lease-cars",
+            "/body-type/suv",
+        ] {
             assert_eq!(Screen::Phone.for_path(path), Screen::Phone, "{path}");
         }
-        for path in [
-            "/brand/kia",
-            "/car/kia-rio",
-            "/trade-in",
-            "/new-cars-x",
-        ] {
+        for path in ["/brand/kia", "/car/kia-rio", "/trade-in", "/new-cars-x"] {
             assert_eq!(Screen::Phone.for_path(path), Screen::Wide, "{path}");
         }
     }
