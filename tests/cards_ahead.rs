@@ -152,12 +152,12 @@ async fn each_routes_first_page_is_drawn_ahead_once_per_change() {
         "the rendering threads run from the start"
     );
 
-    // Eleven routes, a brand, a body type and a car; the four catalogues
-    // (new, used, lease cars, the body type) a phone's way too.
+    // Eleven routes, a brand, a body type and a car; the home page and the
+    // four catalogues (new, used, lease cars, the body type) a phone's way too.
     let before = app.answers.stats();
     assert_eq!(ahead.pass().await.unwrap(), 14);
     let drawn = app.answers.stats();
-    assert_eq!(drawn.stored - before.stored, 18, "{before:?} → {drawn:?}");
+    assert_eq!(drawn.stored - before.stored, 19, "{before:?} → {drawn:?}");
     // A visitor's first page is kept, drawn with its cards.
     let home = app.get("/").await;
     assert_eq!(home.status, 200);
@@ -166,9 +166,11 @@ async fn each_routes_first_page_is_drawn_ahead_once_per_change() {
     assert!(newest.text().contains("data-testid=\"car-card\""));
     let phone = app.get_with("/new-cars", "sec-ch-ua-mobile", "?1").await;
     assert!(phone.text().contains("data-screen=\"phone\""));
+    let phone_home = app.get_with("/", "sec-ch-ua-mobile", "?1").await;
+    assert!(phone_home.text().contains("data-screen=\"phone\""));
     let after = app.answers.stats();
     assert_eq!(after.misses, drawn.misses, "{drawn:?} → {after:?}");
-    assert_eq!(after.hits - drawn.hits, 3);
+    assert_eq!(after.hits - drawn.hits, 4);
 
     // Nothing changed: nothing drawn.
     assert_eq!(ahead.pass().await.unwrap(), 0);
