@@ -21,7 +21,7 @@ import { ROUTES } from "../routes";
 
 /** The cars a row of the home page shows on a phone's screen, where one
  * card is seen at a time (12 elsewhere): a phone's main thread drew and
- * took over 22 cards it mostly never showed (docs/rendering.md, "A phone's
+ * took over 23 cards it mostly never showed (docs/rendering.md, "A phone's
  * own page"). */
 const PHONE_ROW_CARS = 6;
 
