@@ -799,6 +799,13 @@ async fn what_every_page_embeds_is_read_again_after_a_change() {
     };
     let first = embedded(&html(&app.get("/used-cars").await));
     let before = crossovers(&first);
+    // A stranger's unknown address embeds the kept settings too.
+    let missing = app.get("/no-such-page").await;
+    assert_eq!(missing.status, 404);
+    assert_eq!(
+        embedded(&html(&missing))["/api/settings"],
+        first["/api/settings"]
+    );
     // Read once: another page at the same version embeds the same.
     let other = embedded(&html(&app.get("/new-cars").await));
     assert_eq!(counts(&other), counts(&first));
@@ -813,10 +820,15 @@ async fn what_every_page_embeds_is_read_again_after_a_change() {
         settings.public.salon_name = "Хавал Центр".into();
         dealership::domain::settings::save(&conn, &settings).unwrap();
     }
-    for url in ["/used-cars", "/new-cars?page=1", "/consent"] {
+    for url in [
+        "/used-cars",
+        "/new-cars?page=1",
+        "/consent",
+        "/no-such-page",
+    ] {
         let data = embedded(&html(&app.get(url).await));
         assert_eq!(data["/api/settings"]["salonName"], "Хавал Центр", "{url}");
-        if url != "/consent" {
+        if url.ends_with("-cars") || url.contains("-cars?") {
             assert_eq!(crossovers(&data), before + 1, "{url}");
         }
     }

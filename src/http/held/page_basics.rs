@@ -62,7 +62,8 @@ impl HeldBasics {
         Ok(basics)
     }
 
-    fn kept(&self, version: i64, day: NaiveDate) -> Option<Arc<PageBasics>> {
+    /// The basics kept for content `version` on `day`, if they are.
+    pub fn kept(&self, version: i64, day: NaiveDate) -> Option<Arc<PageBasics>> {
         let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         last.as_ref()
             .filter(|b| b.version == version && b.day == day)

@@ -123,26 +123,31 @@ async fn declared_params_only(mut request: Request, next: Next) -> Response {
     next.run(request).await
 }
 
-/// The HTML 404 page for every unknown path (status 404).
+/// The HTML 404 page for every unknown path (status 404). Any stranger can
+/// ask for one at any address: what it embeds (the settings, the credit
+/// programs of the footer) is the kept [`PageBasics`](crate::http::held::page_basics::PageBasics)
+/// of the content version, read from the database only after a change.
 pub async fn not_found(State(state): State<AppState>, uri: Uri) -> AppResult<Response> {
     let today = state.clock.moscow_today();
-    let config = state.config.clone();
-    let (settings, programs) = state
-        .db
-        .call(move |c| {
-            Ok((
-                crate::domain::salons::public_settings(c, &config.call_tracking)?,
-                crate::domain::credit_programs::public(c, today)?,
-            ))
-        })
-        .await?;
+    let version = state.answers.version_now();
+    let held = state.page_basics.clone();
+    let basics = match version.and_then(|version| held.kept(version, today)) {
+        Some(kept) => kept,
+        None => {
+            let config = state.config.clone();
+            state
+                .db
+                .call(move |c| held.at(version, today, c, &config.call_tracking))
+                .await?
+        }
+    };
     let mut page = Page::new("/404")
         .title("Страница не найдена")
         .description(data::NOT_FOUND_DESCRIPTION)
         .not_found();
-    page.put("/api/settings", &settings);
-    page.put(data::CREDIT_PROGRAMS, &programs);
-    let response = page.render(&settings, &state.config.base_url);
+    page.put_json("/api/settings", basics.settings_json.clone());
+    page.put_json(data::CREDIT_PROGRAMS, basics.credit_programs_json.clone());
+    let response = page.render(&basics.settings, &state.config.base_url);
     Ok(render::fill(&state.renderer, uri.path(), response).await)
 }
 
