@@ -7,6 +7,8 @@ mod data;
 mod seo;
 mod shell;
 
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::Uri;
@@ -14,8 +16,8 @@ use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::get;
 
-use crate::domain::settings::PublicSettings;
 use crate::error::AppResult;
+use crate::http::held::page_basics::PageBasics;
 use crate::http::state::AppState;
 
 /// The renderer the state keeps (`http::held::render`), under its old path.
@@ -125,22 +127,10 @@ async fn declared_params_only(mut request: Request, next: Next) -> Response {
 
 /// The HTML 404 page for every unknown path (status 404). Any stranger can
 /// ask for one at any address: what it embeds (the settings, the credit
-/// programs of the footer) is the kept [`PageBasics`](crate::http::held::page_basics::PageBasics)
-/// of the content version, read from the database only after a change.
+/// programs of the footer) is the kept [`PageBasics`] of the content
+/// version, read from the database only after a change.
 pub async fn not_found(State(state): State<AppState>, uri: Uri) -> AppResult<Response> {
-    let today = state.clock.moscow_today();
-    let version = state.answers.version_now();
-    let held = state.page_basics.clone();
-    let basics = match version.and_then(|version| held.kept(version, today)) {
-        Some(kept) => kept,
-        None => {
-            let config = state.config.clone();
-            state
-                .db
-                .call(move |c| held.at(version, today, c, &config.call_tracking))
-                .await?
-        }
-    };
+    let basics = page_basics(&state).await?;
     let mut page = Page::new("/404")
         .title("Страница не найдена")
         .description(data::NOT_FOUND_DESCRIPTION)
@@ -153,19 +143,27 @@ pub async fn not_found(State(state): State<AppState>, uri: Uri) -> AppResult<Res
 
 /// The admin panel's shell (its screens load as their own chunk).
 async fn admin(State(state): State<AppState>, _query: RawQuery) -> AppResult<Response> {
-    let settings = public_settings(&state).await?;
+    let basics = page_basics(&state).await?;
     let mut page = Page::new("/admin").title("Панель администратора");
     page.noindex = true;
     page.server_render = false;
-    page.put("/api/settings", &settings);
-    Ok(page.render(&settings, &state.config.base_url))
+    page.put_json("/api/settings", basics.settings_json.clone());
+    Ok(page.render(&basics.settings, &state.config.base_url))
 }
 
-async fn public_settings(state: &AppState) -> AppResult<PublicSettings> {
+/// The kept [`PageBasics`] of the content version now, read from the
+/// database only when they are not kept (after a change, or a new day).
+async fn page_basics(state: &AppState) -> AppResult<Arc<PageBasics>> {
+    let today = state.clock.moscow_today();
+    let version = state.answers.version_now();
+    let held = state.page_basics.clone();
+    if let Some(kept) = version.and_then(|version| held.kept(version, today)) {
+        return Ok(kept);
+    }
     let config = state.config.clone();
     state
         .db
-        .call(move |c| crate::domain::salons::public_settings(c, &config.call_tracking))
+        .call(move |c| held.at(version, today, c, &config.call_tracking))
         .await
 }
 
