@@ -17,7 +17,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 use axum::body::Bytes;
 use brotli::concat::{BroCatli, BroCatliResult};
 use flate2::{Compress, Compression, Crc, FlushCompress};
-use sha2::{Digest, Sha256};
 
 use crate::http::negotiation::Encoding;
 
@@ -25,7 +24,12 @@ use crate::http::negotiation::Encoding;
 const MIN_STYLE_BYTES: usize = 8 * 1024;
 /// Stylesheets kept compressed (one a build, a lazy page's own beside it).
 const MAX_KEPT: usize = 8;
+/// The joined page's window (log2 of its bytes), the stylesheet's.
 const BROTLI_WINDOW: i32 = 22;
+/// A page's own parts' window: 256 KB holds a list page's own part
+/// (120 KB) whole, and makes the same bytes as 4 MB a fifth sooner (the
+/// encoder clears less memory: 1.34 → 1.10 ms for a list page's).
+const PAGE_WINDOW: i32 = 18;
 /// The quality of a page's own parts (the cache's, `kept_answer`).
 const PAGE_QUALITY: i32 = 5;
 /// The stylesheet's, once.
@@ -65,11 +69,18 @@ fn split_head(html: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
     (end - start >= MIN_STYLE_BYTES).then(|| (&html[..start], &html[start..end], &html[end..]))
 }
 
+/// What the kept forms are found by: the stylesheet is the build's own
+/// bytes (no stranger writes a page's head), and every page hashes its
+/// 110 KB, so a fast hash rather than a cryptographic one.
+fn style_digest(style: &[u8]) -> [u8; 16] {
+    xxhash_rust::xxh3::xxh3_128(style).to_le_bytes()
+}
+
 /// The stylesheet's forms when they are made; otherwise starts making
 /// them (on a thread of its own) and answers None: this page is compressed
 /// whole.
 fn style_forms(style: &[u8]) -> Option<Arc<OnceLock<Kept>>> {
-    let digest: [u8; 16] = Sha256::digest(style)[..16].try_into().ok()?;
+    let digest = style_digest(style);
     let mut kept = kept().lock().unwrap_or_else(|e| e.into_inner());
     if let Some(forms) = kept.get(&digest) {
         return forms.get().is_some().then(|| forms.clone());
@@ -84,7 +95,7 @@ fn style_forms(style: &[u8]) -> Option<Arc<OnceLock<Kept>>> {
         .name("compress-style".into())
         .spawn(move || {
             let _ = forms.set(Kept {
-                brotli: brotli_part(&style, STYLE_QUALITY).map(Arc::from),
+                brotli: brotli_part(&style, STYLE_QUALITY, BROTLI_WINDOW).map(Arc::from),
                 gzip: deflate_part(&style, Compression::best(), false).map(Arc::from),
             });
         });
@@ -104,8 +115,8 @@ pub(crate) fn compress(html: &[u8], encoding: Encoding) -> Option<Vec<u8>> {
     match encoding {
         Encoding::Brotli => {
             let style = forms.brotli.as_deref()?;
-            let before = brotli_part(before, PAGE_QUALITY)?;
-            let after = brotli_part(after, PAGE_QUALITY)?;
+            let before = brotli_part(before, PAGE_QUALITY, PAGE_WINDOW)?;
+            let after = brotli_part(after, PAGE_QUALITY, PAGE_WINDOW)?;
             join_brotli(&[&before, style, &after])
         }
         Encoding::Gzip => {
@@ -151,7 +162,7 @@ pub(crate) fn begin_brotli(before: &str) -> Option<BrotliBegun> {
     let style = forms.get()?.brotli.clone()?;
     let (head, rest) = (head.to_vec(), rest.to_vec());
     let started = tokio::task::spawn_blocking(move || {
-        let head = brotli_part(&head, PAGE_QUALITY)?;
+        let head = brotli_part(&head, PAGE_QUALITY, PAGE_WINDOW)?;
         let mut writer = part_writer();
         writer.write_all(&rest).ok()?;
         // Compressed now (the encoder waits for a block's worth of input
@@ -192,10 +203,10 @@ impl BrotliBegun {
 #[derive(Clone)]
 pub(crate) struct BrotliForm(pub(crate) Bytes);
 
-fn part_params(quality: i32) -> brotli::enc::BrotliEncoderParams {
+fn part_params(quality: i32, window: i32) -> brotli::enc::BrotliEncoderParams {
     brotli::enc::BrotliEncoderParams {
         quality,
-        lgwin: BROTLI_WINDOW,
+        lgwin: window,
         catable: true,
         appendable: true,
         use_dictionary: false,
@@ -207,15 +218,16 @@ fn part_writer() -> PartWriter {
     brotli::CompressorWriter::with_params(
         Vec::with_capacity(64 * 1024),
         4096,
-        &part_params(PAGE_QUALITY),
+        &part_params(PAGE_QUALITY, PAGE_WINDOW),
     )
 }
 
 /// A brotli stream that can be joined to others (no reference to the
-/// static dictionary, whose distances would not survive the join).
-fn brotli_part(bytes: &[u8], quality: i32) -> Option<Vec<u8>> {
+/// static dictionary, whose distances would not survive the join), its
+/// window `window` at most the joined page's ([`BROTLI_WINDOW`]).
+fn brotli_part(bytes: &[u8], quality: i32, window: i32) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(bytes.len() / 4);
-    brotli::BrotliCompress(&mut &bytes[..], &mut out, &part_params(quality)).ok()?;
+    brotli::BrotliCompress(&mut &bytes[..], &mut out, &part_params(quality, window)).ok()?;
     Some(out)
 }
 
@@ -287,7 +299,7 @@ mod tests {
             return;
         };
         let _ = style_forms(style);
-        let digest: [u8; 16] = Sha256::digest(style)[..16].try_into().unwrap_or_default();
+        let digest = style_digest(style);
         loop {
             let forms = kept()
                 .lock()

@@ -8,9 +8,10 @@ import type { ComponentType } from "preact";
 import type {
   drawnOnceOnServer as serverDrawnOnce,
   drawnOnceWithLinks as serverDrawnWithLinks,
+  joinedOnServer as serverJoined,
 } from "./serverFragments";
 
-export type { FirstPicture, FragmentStore, Href } from "./serverFragments";
+export type { DrawnOnce, FirstPicture, FragmentStore, Href } from "./serverFragments";
 
 export const drawnOnceOnServer: typeof serverDrawnOnce = <P extends object>(
   _name: string,
@@ -18,6 +19,8 @@ export const drawnOnceOnServer: typeof serverDrawnOnce = <P extends object>(
 ) => Component;
 
 export const drawnOnceWithLinks: typeof serverDrawnWithLinks = (_name, Component) => Component;
+
+export const joinedOnServer: typeof serverJoined = (Component) => Component;
 
 /** Keys are made on the server only. */
 export const fingerprint = (_value: unknown): string => "";

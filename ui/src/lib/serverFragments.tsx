@@ -10,6 +10,7 @@
  * browser it stays null. */
 import type { ComponentType, JSX } from "preact";
 import { jsxTemplate } from "preact/jsx-runtime";
+import { renderToString } from "preact-render-to-string";
 
 /** A component's links: the address of each of its choices. */
 // biome-ignore lint/suspicious/noExplicitAny: any choice a component links to
@@ -119,6 +120,14 @@ export function propsKey<P extends object>(props: P): string {
   return key;
 }
 
+/** A component [`drawnOnceOnServer`] made. On the server, `html` gives its
+ * HTML for `props` (a token the server replaces by it) as a string, for a
+ * list joined as strings ([`joinedOnServer`]); in the browser it is not
+ * there. */
+export type DrawnOnce<P> = ComponentType<P> & {
+  html?: (props: P, context: object) => string;
+};
+
 /** `Component`, drawn once per `keyOf(props)` on the server. `keyOf` must
  * hold everything the markup depends on (functions in props are not drawn);
  * the component must draw the same for the same key on any page: no
@@ -128,21 +137,45 @@ export function drawnOnceOnServer<P extends object>(
   Component: ComponentType<P>,
   keyOf: (props: P) => string,
   firstPicture?: FirstPicture<P>,
-): ComponentType<P> {
-  function ServerFragment(props: P, context: object) {
-    if (store === null) return <Component {...props} />;
+): DrawnOnce<P> {
+  function html(fragments: FragmentStore, props: P, context: object): string {
     const eager = firstPicture?.wants(props) ?? false;
     const drawn = eager && firstPicture ? firstPicture.without(props) : props;
-    const html = store.html(
+    return fragments.html(
       `${name}\u0000${keyOf(drawn)}`,
       context,
       () => <Component {...drawn} />,
       eager,
     );
-    return jsxTemplate([html]);
+  }
+  function ServerFragment(props: P, context: object) {
+    if (store === null) return <Component {...props} />;
+    return jsxTemplate([html(store, props, context)]);
   }
   ServerFragment.displayName = name;
-  return ServerFragment as ComponentType<P>;
+  ServerFragment.html = (props: P, context: object): string =>
+    store === null
+      ? renderToString(<Component {...props} />, context)
+      : html(store, props, context);
+  return ServerFragment as DrawnOnce<P>;
+}
+
+/** `Component` whose HTML the server makes with `drawHtml` as a string
+ * instead of drawing it: a list of fragments (a grid's cards) as their
+ * HTML joined, byte for byte what drawing it gives. It is not kept itself
+ * (its parts are): twenty cards drawn as components to find their tokens,
+ * and the list kept deflated, were a third of a cold catalogue page's
+ * drawing, while joining them is a tenth. Without `drawHtml` (the
+ * browser's build leaves it out) or a store, `Component` is drawn. */
+export function joinedOnServer<P extends object>(
+  Component: ComponentType<P>,
+  drawHtml: ((props: P, context: object) => string) | undefined,
+): ComponentType<P> {
+  function Joined(props: P, context: object) {
+    if (store === null || drawHtml === undefined) return <Component {...props} />;
+    return jsxTemplate([drawHtml(props, context)]);
+  }
+  return Joined;
 }
 
 /** [`drawnOnceOnServer`] for a component whose markup differs from page to

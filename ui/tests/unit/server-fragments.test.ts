@@ -7,6 +7,7 @@ import {
   fingerprint,
   forgetDigests,
   installFragmentStore,
+  joinedOnServer,
   noteDigests,
   propsKey,
 } from "../../src/lib/serverFragments";
@@ -176,5 +177,74 @@ describe("a fragment drawn once with the page's links put in", () => {
     expect(renderToString(h(Drawn, { names: ["kia"], chosen: null, href }))).toBe(
       renderToString(h(Strip, { names: ["kia"], chosen: null, href })),
     );
+  });
+});
+
+describe("a list of fragments joined on the server", () => {
+  interface Props {
+    n: number;
+    priority?: boolean;
+  }
+  const Card = (p: Props) =>
+    h(
+      "article",
+      { class: "card" },
+      h("img", { alt: `№${p.n} <`, loading: p.priority ? "eager" : "lazy" }),
+    );
+  const DrawnCard = drawnOnceOnServer("Card", Card, (p) => `${p.n}`, {
+    wants: (p) => p.priority === true,
+    without: (p) => ({ ...p, priority: false }),
+  });
+  const Cards = (p: { ns: number[] }) =>
+    h(
+      "div",
+      { class: "grid" },
+      ...p.ns.map((n, i) => h(DrawnCard, { key: n, n, priority: i === 0 })),
+    );
+  const Joined = joinedOnServer(
+    Cards,
+    (p, context) =>
+      `<div class="grid">${p.ns.map((n, i) => DrawnCard.html?.({ n, priority: i === 0 }, context)).join("")}</div>`,
+  );
+
+  it("is its items' HTML joined, byte for byte the drawing, each item asked for and the list not kept", () => {
+    const asked: [string, boolean][] = [];
+    installFragmentStore({
+      html(key, context, draw, eager) {
+        asked.push([key, eager]);
+        const html = renderToString(draw(), context);
+        return eager ? html.replace('loading="lazy"', 'loading="eager"') : html;
+      },
+      linked: linkedHtml,
+    });
+    try {
+      const joined = renderToString(h(Joined, { ns: [3, 1, 2] }));
+      expect(asked).toEqual([
+        ["Card\u00003", true],
+        ["Card\u00001", false],
+        ["Card\u00002", false],
+      ]);
+      installFragmentStore(null);
+      expect(joined).toBe(renderToString(h(Cards, { ns: [3, 1, 2] })));
+      expect(joined).toContain('loading="eager"');
+    } finally {
+      installFragmentStore(null);
+    }
+  });
+
+  it("is the component itself without a store, or without its way of joining (the browser's build)", () => {
+    expect(renderToString(h(Joined, { ns: [1] }))).toBe(renderToString(h(Cards, { ns: [1] })));
+    installFragmentStore({
+      html: (_k, context, draw) => renderToString(draw(), context),
+      linked: linkedHtml,
+    });
+    try {
+      const Drawn = joinedOnServer(Cards, undefined);
+      expect(renderToString(h(Drawn, { ns: [1, 2] }))).toBe(
+        renderToString(h(Cards, { ns: [1, 2] })),
+      );
+    } finally {
+      installFragmentStore(null);
+    }
   });
 });

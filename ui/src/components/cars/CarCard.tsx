@@ -119,6 +119,18 @@ const DrawnCard = drawnOnceOnServer(
   },
 );
 
+/** The HTML of a car's card as [`CarCard`] draws it on the server, with the
+ * phone and salons it reads from the settings given (a grid's cards are
+ * joined as strings: `CarGrid.tsx`). Server only. */
+export function cardHtml(
+  props: Props & { phone: string; salons: Salon[] | undefined },
+  context: object,
+): string {
+  const { phone, salons, ...card } = props;
+  const drawn = { ...card, phone, salon: salonOf(salons, card.car.salonId) };
+  return DrawnCard.html ? DrawnCard.html(drawn, context) : "";
+}
+
 /** A car's card, taken over after the page's first screen (lib/hydration.ts). */
 export function CarCard(props: Props) {
   const { phone, salons } = useSettings();

@@ -2,9 +2,9 @@ import { useState } from "react";
 import type { CarBrief } from "../../api/types";
 import { useSettings } from "../../hooks/useSettings";
 import type { Salon } from "../../lib/salons";
-import { drawnOnceOnServer, fingerprint } from "../../lib/serverFragments";
+import { drawnOnceOnServer, fingerprint, joinedOnServer } from "../../lib/serverFragments";
 import { LeadDialog } from "../leads/LeadDialog";
-import { CarCard } from "./CarCard";
+import { CarCard, cardHtml } from "./CarCard";
 
 interface Props {
   cars: CarBrief[];
@@ -22,10 +22,9 @@ interface CardsProps {
   salons?: Salon[];
 }
 
-/** The grid's cards; the server draws a list it has drawn before as one
- * piece (each card inside is drawn once too: docs/rendering.md). */
-const GridCards = drawnOnceOnServer(
-  "GridCards",
+/** The grid's cards. The server joins the cards' HTML (each card is drawn
+ * once: docs/rendering.md, "Drawn once: fragments"); the browser draws them. */
+const GridCards = joinedOnServer(
   ({ cars, onRequest, priorityFirst }: CardsProps) => (
     <div class="car-grid">
       {cars.map((car, i) => (
@@ -33,8 +32,17 @@ const GridCards = drawnOnceOnServer(
       ))}
     </div>
   ),
-  ({ cars, priorityFirst, phone, salons }) =>
-    `${priorityFirst ? 1 : 0}${phone}\u0001${salons ? fingerprint(salons) : ""}\u0001${fingerprint(cars)}`,
+  import.meta.env.SSR
+    ? ({ cars, onRequest, priorityFirst, phone, salons }, context) =>
+        `<div class="car-grid">${cars
+          .map((car, i) =>
+            cardHtml(
+              { car, onRequest, priority: priorityFirst && i === 0, phone, salons },
+              context,
+            ),
+          )
+          .join("")}</div>`
+    : undefined,
 );
 
 /** A carousel row's cards, drawn as one piece on the server like the grid's. */
