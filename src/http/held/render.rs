@@ -76,8 +76,9 @@ const WAIT_SLICE: Duration = Duration::from_secs(1);
 /// in the middle of a page: the threads collect between pages
 /// ([`Engine::collect`], at most every [`COLLECT_AFTER_PAGES`] pages while
 /// pages keep coming), so a page rarely pays for a collection. A page
-/// leaves its tree of elements as cycles (each points to its parent),
-/// some hundreds of kilobytes.
+/// leaves some of its tree as cycles (the server build breaks each drawn
+/// element's links to its parent and component: `ui/src/server/render.tsx`),
+/// about a hundred kilobytes.
 const GC_HEADROOM_BYTES: usize = 8 * 1024 * 1024;
 /// Pages a thread draws between two collections while pages keep coming; a
 /// thread that waited a whole [`WAIT_SLICE`] for none collects at once.
@@ -546,7 +547,7 @@ impl Engine {
             page.finish::<String>()
         });
         // No collection here: reference counting frees most of a page at
-        // once, and the cycles (a tree's parent links) are collected
+        // once, and the cycles (hooks' state, templates) are collected
         // between pages ([`Engine::collect`]) or, past the headroom, by
         // QuickJS itself.
         let placed = self.placed.lock().map_err(|e| e.to_string())?;

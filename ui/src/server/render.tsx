@@ -2,6 +2,7 @@
  * the same App the browser hydrates, rendered to HTML from the data the
  * page embeds (the API answers keyed by their URLs). */
 import "./globals";
+import { options, type VNode } from "preact";
 import { renderToString, renderToStringAsync } from "preact-render-to-string";
 import { Router } from "wouter";
 import { App } from "../App";
@@ -11,6 +12,23 @@ import { CarCard } from "../components/cars/CarCard";
 import { setDrawnForPhone } from "../hooks/usePageSize";
 import { forgetDigests, installFragmentStore, noteDigests } from "../lib/serverFragments";
 import { linkedHtml } from "./linkedDrawings";
+
+/** preact's names of a vnode's parent and component and a component's
+ * vnode (its mangled private fields). */
+interface Linked {
+  __?: unknown;
+  __c?: { __v?: unknown } | null;
+}
+const unmounted = options.unmount;
+options.unmount = (vnode: VNode) => {
+  unmounted?.(vnode);
+  const linked = vnode as unknown as Linked;
+  linked.__ = null;
+  if (linked.__c) {
+    linked.__c.__v = null;
+    linked.__c = null;
+  }
+};
 
 /** The store of drawn fragments the server lends (src/http/pages/render.rs,
  * shared by its rendering threads); without it every fragment is drawn.
