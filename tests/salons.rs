@@ -18,7 +18,7 @@ use axum::routing::post;
 use chrono::{Datelike, Duration, NaiveDate};
 use common::smtp::eventually;
 use common::time::{msk, set_clock};
-use common::{Answer, TestApp, seed_catalogue};
+use common::{Answer, TestApp, app_markup, needs_the_server_build, seed_catalogue};
 use dealership::clock::Clock;
 use dealership::domain::roles::Role;
 use dealership::http::AppState;
@@ -568,4 +568,56 @@ async fn the_consent_names_the_operator_of_a_salon_that_is_its_own_company() {
         .await
         .json();
     assert_eq!(plain["consentVersion"].as_i64().unwrap(), main_version);
+}
+
+/// The values of `attribute="…"` in `markup`, in order.
+fn attribute_values<'a>(markup: &'a str, attribute: &str) -> Vec<&'a str> {
+    let opening = format!(" {attribute}=\"");
+    markup
+        .match_indices(&opening)
+        .filter_map(|(at, _)| {
+            let rest = &markup[at + opening.len()..];
+            rest.find('"').map(|end| &rest[..end])
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_form_asking_which_salon_is_drawn_with_one_element_per_id_the_first_time() {
+    // The salon select is a part loaded lazily: the first drawing of a
+    // rendering thread waits for it and draws it again after the rest of
+    // the form, whose ids must go on where the form's left off.
+    needs_the_server_build();
+    let app = TestApp::new();
+    seed_catalogue(&app);
+    let owner = owner_of(&app).await;
+    assert_eq!(
+        add_salon(&app, &owner, vyborgskaya()).await.status,
+        StatusCode::CREATED
+    );
+    for path in ["/trade-in"] {
+        let page = app.get(path).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}");
+        let html = page.text();
+        let markup = app_markup(&html);
+        assert!(
+            markup.contains("data-testid=\"salon-select\""),
+            "{path}: the salon select drawn"
+        );
+        let ids = attribute_values(markup, "id");
+        let mut unique = ids.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            ids.len(),
+            "{path}: ids drawn twice in {ids:?}"
+        );
+        for target in attribute_values(markup, "for") {
+            assert!(
+                ids.contains(&target),
+                "{path}: a label for {target}, no such element"
+            );
+        }
+    }
 }

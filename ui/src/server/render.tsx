@@ -19,16 +19,28 @@ interface Linked {
   __?: unknown;
   __c?: { __v?: unknown } | null;
 }
+/** The elements and components drawn since the last [`unlinkDrawn`]. */
+let drawn: Linked[] = [];
 const unmounted = options.unmount;
 options.unmount = (vnode: VNode) => {
   unmounted?.(vnode);
-  const linked = vnode as unknown as Linked;
-  linked.__ = null;
-  if (linked.__c) {
-    linked.__c.__v = null;
-    linked.__c = null;
-  }
+  drawn.push(vnode as unknown as Linked);
 };
+/** A drawn tree is cycles (each element points to its parent, each
+ * component and its element to each other), which QuickJS frees only when
+ * it collects (docs/rendering.md): once a page is drawn, its links are
+ * broken, so reference counting frees it at once. Not before the page is
+ * done: `useId` walks a suspended part's parents when it is drawn again. */
+function unlinkDrawn() {
+  for (const vnode of drawn) {
+    vnode.__ = null;
+    if (vnode.__c) {
+      vnode.__c.__v = null;
+      vnode.__c = null;
+    }
+  }
+  drawn = [];
+}
 
 /** The store of drawn fragments the server lends (src/http/pages/render.rs,
  * shared by its rendering threads); without it every fragment is drawn.
@@ -87,11 +99,15 @@ export async function render(
   const at = url.indexOf("?");
   const path = at < 0 ? url : url.slice(0, at);
   const search = at < 0 ? "" : url.slice(at + 1);
-  return renderToStringAsync(
-    <Router ssrPath={path} ssrSearch={search}>
-      <App />
-    </Router>,
-  );
+  try {
+    return await renderToStringAsync(
+      <Router ssrPath={path} ssrSearch={search}>
+        <App />
+      </Router>,
+    );
+  } finally {
+    unlinkDrawn();
+  }
 }
 
 /** Draws the cards of `cars` (a JSON list of cars as a page embeds them,
@@ -116,6 +132,7 @@ export function drawCards(data: string, cars: string, digests = ""): number {
         <CarCard car={car} onRequest={ignore} />
       </Router>,
     );
+    unlinkDrawn();
   }
   return drawnSince;
 }
