@@ -79,6 +79,9 @@ impl PagesAhead {
         if *self.drawn_at.lock().unwrap_or_else(|e| e.into_inner()) == now {
             return Ok(0);
         }
+        // The stylesheet's compressed forms first: a page before them is
+        // compressed whole, and these are kept until the next change.
+        let _ = tokio::task::spawn_blocking(crate::http::pages::prepare_inline_styles).await;
         let paths = self.db.call(|c| entry_paths(c)).await?;
         for path in &paths {
             // A catalogue a phone's way too (`http::screen`).

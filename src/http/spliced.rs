@@ -105,6 +105,40 @@ fn style_forms(style: &[u8]) -> Option<Arc<OnceLock<Kept>>> {
     None
 }
 
+/// Makes the compressed forms of the `<style>` element `element` now, on
+/// this thread, unless they are made or being made (then waits for them,
+/// at most a few seconds): the pages drawn ahead after a start are then
+/// compressed around it like every later page (they are kept until the
+/// next change; compressed whole, the home page was 2.6 % heavier).
+pub(crate) fn make_style_forms(element: &[u8]) {
+    let digest = style_digest(element);
+    let (forms, mine) = {
+        let mut kept = kept().lock().unwrap_or_else(|e| e.into_inner());
+        match kept.get(&digest) {
+            Some(forms) => (forms.clone(), false),
+            None => {
+                if kept.len() >= MAX_KEPT {
+                    kept.clear();
+                }
+                let forms: Arc<OnceLock<Kept>> = Arc::default();
+                kept.insert(digest, forms.clone());
+                (forms, true)
+            }
+        }
+    };
+    if mine {
+        let _ = forms.set(Kept {
+            brotli: brotli_part(element, STYLE_QUALITY, BROTLI_WINDOW).map(Arc::from),
+            gzip: deflate_part(element, Compression::best(), false).map(Arc::from),
+        });
+        return;
+    }
+    let started = std::time::Instant::now();
+    while forms.get().is_none() && started.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
 /// The `encoding` form of an HTML page made around its stylesheet; None
 /// when the page has none or its forms are not made yet (the caller then
 /// compresses the page whole).
@@ -367,6 +401,29 @@ mod tests {
         // As small as the page compressed at once, within a flush's bytes.
         let whole = compress(&html, Encoding::Brotli).unwrap();
         assert!(br.len() <= whole.len() + 64, "{} {}", br.len(), whole.len());
+    }
+
+    #[test]
+    fn forms_made_beforehand_compress_the_first_page_around_its_stylesheet() {
+        let css: String = (0..1500)
+            .map(|i| format!(".made-{i}{{padding:{}px}}", i % 17))
+            .collect();
+        let element = format!("<style>{css}</style>");
+        let html = format!(
+            "<html><head><title>Заранее</title>{element}</head><body>{}</body></html>",
+            "<p class=\"made-3\">Страница</p>".repeat(200)
+        );
+        make_style_forms(element.as_bytes());
+        let br = compress(html.as_bytes(), Encoding::Brotli)
+            .expect("the forms made: the first page compressed around them");
+        let mut plain = Vec::new();
+        brotli::Decompressor::new(&br[..], 4096)
+            .read_to_end(&mut plain)
+            .unwrap();
+        assert_eq!(plain, html.as_bytes());
+        // Made once: asked again, they are there at once.
+        make_style_forms(element.as_bytes());
+        assert!(compress(html.as_bytes(), Encoding::Gzip).is_some());
     }
 
     #[test]

@@ -106,6 +106,17 @@ fn read_entry() -> Entry {
     }
 }
 
+/// Makes the compressed forms of the stylesheets every page carries inline
+/// (`http::spliced`; blocking: quality 11 of 110 KB), as the shell writes
+/// them (`<style>…</style>`, assets/templates/shell.html).
+pub fn prepare_inline_styles() {
+    for url in &entry().styles {
+        if let Some(text) = inline_style(url) {
+            crate::http::spliced::make_style_forms(format!("<style>{text}</style>").as_bytes());
+        }
+    }
+}
+
 /// The text of a stylesheet of ui/dist by its URL (`/assets/main-….css`),
 /// to be written into the page's head as a `<style>`: a page then paints
 /// without waiting for a second request (`docs/rendering.md`, "Styles in

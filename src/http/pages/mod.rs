@@ -22,6 +22,7 @@ use crate::http::state::AppState;
 
 /// The renderer the state keeps (`http::held::render`), under its old path.
 pub use crate::http::held::render::{self, Renderer};
+pub(crate) use assets::prepare_inline_styles;
 pub(crate) use seo::STATIC_PAGES;
 pub use shell::{LOADER, Page, script_json};
 
