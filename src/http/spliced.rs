@@ -76,28 +76,43 @@ fn style_digest(style: &[u8]) -> [u8; 16] {
     xxhash_rust::xxh3::xxh3_128(style).to_le_bytes()
 }
 
-/// The stylesheet's forms when they are made; otherwise starts making
-/// them (on a thread of its own) and answers None: this page is compressed
-/// whole.
-fn style_forms(style: &[u8]) -> Option<Arc<OnceLock<Kept>>> {
+/// The kept forms of the stylesheet `style`, and whether they were just
+/// put there (empty: the caller makes them).
+fn forms_of(style: &[u8]) -> (Arc<OnceLock<Kept>>, bool) {
     let digest = style_digest(style);
     let mut kept = kept().lock().unwrap_or_else(|e| e.into_inner());
     if let Some(forms) = kept.get(&digest) {
-        return forms.get().is_some().then(|| forms.clone());
+        return (forms.clone(), false);
     }
     if kept.len() >= MAX_KEPT {
         kept.clear();
     }
     let forms: Arc<OnceLock<Kept>> = Arc::default();
     kept.insert(digest, forms.clone());
+    (forms, true)
+}
+
+/// The stylesheet compressed once, at the highest quality.
+fn make(style: &[u8]) -> Kept {
+    Kept {
+        brotli: brotli_part(style, STYLE_QUALITY, BROTLI_WINDOW).map(Arc::from),
+        gzip: deflate_part(style, Compression::best(), false).map(Arc::from),
+    }
+}
+
+/// The stylesheet's forms when they are made; otherwise starts making
+/// them (on a thread of its own) and answers None: this page is compressed
+/// whole.
+fn style_forms(style: &[u8]) -> Option<Arc<OnceLock<Kept>>> {
+    let (forms, new) = forms_of(style);
+    if !new {
+        return forms.get().is_some().then_some(forms);
+    }
     let style = style.to_vec();
     let spawned = std::thread::Builder::new()
         .name("compress-style".into())
         .spawn(move || {
-            let _ = forms.set(Kept {
-                brotli: brotli_part(&style, STYLE_QUALITY, BROTLI_WINDOW).map(Arc::from),
-                gzip: deflate_part(&style, Compression::best(), false).map(Arc::from),
-            });
+            let _ = forms.set(make(&style));
         });
     if let Err(e) = spawned {
         tracing::warn!("compressing the stylesheet once: {e}");
@@ -111,26 +126,9 @@ fn style_forms(style: &[u8]) -> Option<Arc<OnceLock<Kept>>> {
 /// compressed around it like every later page (they are kept until the
 /// next change; compressed whole, the home page was 2.6 % heavier).
 pub(crate) fn make_style_forms(element: &[u8]) {
-    let digest = style_digest(element);
-    let (forms, mine) = {
-        let mut kept = kept().lock().unwrap_or_else(|e| e.into_inner());
-        match kept.get(&digest) {
-            Some(forms) => (forms.clone(), false),
-            None => {
-                if kept.len() >= MAX_KEPT {
-                    kept.clear();
-                }
-                let forms: Arc<OnceLock<Kept>> = Arc::default();
-                kept.insert(digest, forms.clone());
-                (forms, true)
-            }
-        }
-    };
-    if mine {
-        let _ = forms.set(Kept {
-            brotli: brotli_part(element, STYLE_QUALITY, BROTLI_WINDOW).map(Arc::from),
-            gzip: deflate_part(element, Compression::best(), false).map(Arc::from),
-        });
+    let (forms, new) = forms_of(element);
+    if new {
+        let _ = forms.set(make(element));
         return;
     }
     let started = std::time::Instant::now();
