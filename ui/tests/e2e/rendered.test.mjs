@@ -431,9 +431,13 @@ describe("pictures after the first screen's paint", () => {
         held.every((b) => b.held),
         `held while the hero comes: ${JSON.stringify(held)}`,
       );
+      // Shown: each with its address, laid out (a full run under load read
+      // every box 0x0 for a moment as the part was taken over).
       await page.waitForFunction(
         (sel) =>
-          [...document.querySelectorAll(sel)].slice(0, 6).every((i) => i.hasAttribute("src")),
+          [...document.querySelectorAll(sel)]
+            .slice(0, 6)
+            .every((i) => i.hasAttribute("src") && i.getBoundingClientRect().width > 0),
         selector,
         { timeout: 10000 },
       );
