@@ -230,9 +230,10 @@ if [ -n "$feeds" ] && compgen -G "$feeds/png/*.png" >/dev/null; then
 fi
 
 # ---------------------------------------------------------------- back near rest
-# The answer cache and the drawn fragments keep what they hold (8 and 16 MB
-# at most); the rest of the process's own memory goes back to the system
-# once the load is over. Measured as RssAnon: the file pages the load read
+# The answer cache and the drawn fragments keep what they hold (8 and 24 MB
+# at most; with the demo data far less); the rest of the process's own
+# memory goes back to the system once the load is over (at the latest 10 s
+# after it: src/server/trims.rs). Measured as RssAnon: the file pages the load read
 # (more of the binary, the database) stay cached and count in VmRSS.
 settle_started=$SECONDS
 for _ in $(seq 1 $((settle_s * 5))); do

@@ -30,6 +30,8 @@ use crate::ops::bucket::Bucket;
 use crate::ops::lock::lock_data_dir;
 use crate::ops::replica::Replication;
 
+mod trims;
+
 /// Checks that the data directory and its `media/` folder exist (creating
 /// them) and can be written; the error names the folder that cannot.
 pub fn check_data_dir(config: &Config) -> anyhow::Result<()> {
@@ -269,6 +271,8 @@ struct OpenConnections {
     open: BTreeMap<u64, OpenConnection>,
     /// The most open at once since [`trim_after_closes`] last looked.
     most: usize,
+    /// `last_id` when [`trim_after_closes`] last looked.
+    looked_at_id: u64,
 }
 
 struct OpenConnection {
@@ -295,6 +299,13 @@ impl OpenConnections {
         let closed = self.most.saturating_sub(now);
         self.most = now;
         closed
+    }
+
+    /// Whether a connection was opened since the last call.
+    fn opened_since_last_look(&mut self) -> bool {
+        let opened = self.last_id != self.looked_at_id;
+        self.looked_at_id = self.last_id;
+        opened
     }
 
     /// Takes off the list the oldest connection that has not sent a whole
@@ -328,41 +339,27 @@ impl Drop for Forget {
 /// Compression of kept answers and long jobs (imports, backups) share them.
 const MAX_BLOCKING_THREADS: usize = 32;
 
-/// How often [`trim_after_closes`] looks at the open connections.
-const TRIM_LOOK_EVERY: Duration = Duration::from_secs(2);
-/// Connections closed between two looks from which the memory they held is
-/// given back to the system.
-const TRIM_AFTER_CLOSED: usize = 200;
-/// Bytes of the memory budget (pages drawn, answers built and sent: see
-/// `http::held::render::BUDGET`) held at once since the last look from
-/// which the memory is given back once they are done.
-const TRIM_AFTER_BUDGET_BYTES: usize = 16 * 1024 * 1024;
-
-/// Gives the memory of many closed connections back to the system. Each
-/// connection's buffers (up to [`MAX_BUFFER_BYTES`]) are freed when it ends,
-/// but glibc keeps freed memory in its per-thread arenas for reuse, so after
-/// 2,000 connections holding 31 KB of headers the server stayed at 87 MB
-/// against 28 MB at rest (bench/big_headers.py). After a wave of closes,
-/// `malloc_trim` hands the free pages back; between waves it is not called,
-/// so a steady load pays nothing.
-///
-/// The same after a burst of large pages or answers: one look after the
-/// memory budget held [`TRIM_AFTER_BUDGET_BYTES`] or more, once it holds a
-/// quarter of that peak or less (a home page of 15 MB drawn for 64
-/// visitors at once left the process at 2 GB before the budget and this).
+/// Gives the memory freed after bursts and work back to the system when
+/// [`trims::Trims`] says (`docs/operations.md`, "Memory").
 async fn trim_after_closes(open: Arc<Mutex<OpenConnections>>, stop: CancellationToken) {
     let budget = &crate::http::held::render::BUDGET;
-    let mut burst = 0;
+    let mut trims = trims::Trims::default();
     loop {
         tokio::select! {
-            () = tokio::time::sleep(TRIM_LOOK_EVERY) => {}
+            () = tokio::time::sleep(trims::LOOK_EVERY) => {}
             () = stop.cancelled() => return,
         }
-        let closed = lock(&open).closed_since_last_look();
-        burst = burst.max(budget.take_peak());
-        let burst_over = burst >= TRIM_AFTER_BUDGET_BYTES && budget.in_use_bytes() <= burst / 4;
-        if closed >= TRIM_AFTER_CLOSED || burst_over {
-            burst = 0;
+        let (closed, opened) = {
+            let mut open = lock(&open);
+            (open.closed_since_last_look(), open.opened_since_last_look())
+        };
+        let seen = trims::Seen {
+            closed,
+            opened,
+            budget_peak: budget.take_peak(),
+            budget_in_use: budget.in_use_bytes(),
+        };
+        if trims.look(&seen) {
             let _ = tokio::task::spawn_blocking(crate::allocator::give_memory_back).await;
         }
     }
