@@ -353,6 +353,36 @@ async fn sitemap_lists_pages_published_cars_brands_and_body_types() {
 }
 
 #[tokio::test]
+async fn the_sitemap_is_kept_once_whatever_its_query_and_changes_with_the_cars() {
+    let app = TestApp::new();
+    seed(&app);
+    let first = app.get("/sitemap.xml").await.text();
+    assert!(!first.contains("haval-h9-draft"));
+    // A stranger's queries ask the database no more: the kept sitemap.
+    let hits = app.answers.stats().hits;
+    for query in ["?a=1", "?page=2", "?x=y&z=w"] {
+        let answer = app.get(&format!("/sitemap.xml{query}")).await;
+        assert_eq!(answer.status, StatusCode::OK);
+        assert_eq!(answer.text(), first, "{query}");
+    }
+    assert_eq!(app.answers.stats().hits, hits + 3);
+    // A car published: the next sitemap lists it.
+    app.db
+        .conn()
+        .unwrap()
+        .execute(
+            "UPDATE cars SET published = 1 WHERE slug = 'haval-h9-draft'",
+            [],
+        )
+        .unwrap();
+    let now = app.get("/sitemap.xml?a=1").await.text();
+    assert!(
+        now.contains(&format!("<loc>{BASE}/car/haval-h9-draft</loc>")),
+        "{now}"
+    );
+}
+
+#[tokio::test]
 async fn favorites_and_compare_are_not_indexed_nor_in_the_sitemap() {
     let app = TestApp::new();
     seed(&app);

@@ -159,6 +159,23 @@ pub fn list_all(conn: &Connection, filter: &CarFilter) -> AppResult<Vec<Car>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// The slug and last change (RFC 3339) of every car matching the filter,
+/// in its order: the sitemap's cars without reading each whole car (10,000
+/// cars read whole took 130-150 ms a sitemap).
+pub fn slugs_and_changes(
+    conn: &Connection,
+    filter: &CarFilter,
+) -> AppResult<Vec<(String, String)>> {
+    let (clause, values) = where_clause(filter, PriceTerms::Range);
+    let sql = format!(
+        "SELECT c.slug, c.updated_at FROM cars c{clause} ORDER BY {}",
+        filter.sort.order_by()
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(values), |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// The SQL of a count and its parameters.
 pub fn count_query(filter: &CarFilter) -> (String, Vec<Value>) {
     let (clause, values) = where_clause(filter, PriceTerms::Range);

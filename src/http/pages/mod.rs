@@ -90,16 +90,36 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             state.renderer.clone(),
             render::server_render,
         ));
+    // The sitemap lists every car: kept in the answer cache like a page, one
+    // entry whatever the query (it reads none), so a crawler or a stranger
+    // asks the database once per change.
+    let sitemap = Router::new()
+        .route("/sitemap.xml", get(seo::sitemap))
+        .route_layer(middleware::from_fn_with_state(
+            state.answers.clone(),
+            crate::http::cache::cached,
+        ))
+        .route_layer(middleware::from_fn(without_query));
     Router::new()
         .merge(rendered)
         .merge(personal)
         .route("/admin", get(admin))
         .route("/admin/{*rest}", get(admin))
         .route("/assets/{*path}", get(assets::asset))
-        .route("/sitemap.xml", get(seo::sitemap))
+        .merge(sitemap)
         .route("/robots.txt", get(seo::robots))
         .route("/favicon.svg", get(seo::favicon_svg))
         .route("/favicon.ico", get(seo::favicon_ico))
+}
+
+/// Drops the whole query of a route that reads none.
+async fn without_query(mut request: Request, next: Next) -> Response {
+    if request.uri().query().is_some()
+        && let Ok(uri) = request.uri().path().parse::<Uri>()
+    {
+        *request.uri_mut() = uri;
+    }
+    next.run(request).await
 }
 
 /// Drops the query parameters no page reads, so they make no new entry in

@@ -68,7 +68,7 @@ pub async fn sitemap(State(state): State<AppState>) -> AppResult<Response> {
         .db
         .call(|c| {
             Ok((
-                cars::list_all(c, &CarFilter::default())?,
+                cars::slugs_and_changes(c, &CarFilter::default())?,
                 brands::list(c)?,
                 body_types::list(c)?,
             ))
@@ -89,9 +89,9 @@ pub async fn sitemap(State(state): State<AppState>) -> AppResult<Response> {
         lastmod: Some(&brand.updated_at),
         changefreq: "weekly",
     });
-    let cars = cars.iter().map(|car| Entry {
-        path: format!("/car/{}", car.slug),
-        lastmod: Some(&car.updated_at),
+    let cars = cars.iter().map(|(slug, updated_at)| Entry {
+        path: format!("/car/{slug}"),
+        lastmod: Some(updated_at),
         changefreq: "weekly",
     });
     let xml = sitemap_xml(&base, pages.chain(bodies).chain(brands).chain(cars))
